@@ -1,0 +1,52 @@
+"""Per-claim time budgets: when one runs out, the claim is UNDECIDED, never a hang or a guess."""
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+import time
+
+
+class BudgetExhausted(Exception):
+    """Raised inside a check whose time budget ran out."""
+
+
+_deadline: list[float] = []
+
+
+def check_budget() -> None:
+    """Cooperative check, called between steps of long computations."""
+    if _deadline and time.monotonic() > _deadline[-1]:
+        raise BudgetExhausted
+
+
+@contextlib.contextmanager
+def time_budget(seconds: float | None):
+    """Run the body with at most ``seconds`` of wall time (None: no limit).
+
+    In the main thread a timer signal interrupts long sympy calls; elsewhere the body's own
+    ``check_budget`` calls enforce the limit.
+    """
+    if seconds is None:
+        yield
+        return
+    if seconds <= 0:
+        raise ValueError("a time budget must be positive")
+    _deadline.append(time.monotonic() + seconds)
+    use_signal = threading.current_thread() is threading.main_thread()
+    previous = None
+    if use_signal:
+        def on_alarm(signum, frame):
+            raise BudgetExhausted
+        previous = signal.signal(signal.SIGALRM, on_alarm)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        _deadline.pop()
+        if use_signal:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+            if _deadline:
+                # re-arm the enclosing budget's timer
+                signal.setitimer(signal.ITIMER_REAL, max(_deadline[-1] - time.monotonic(), 1e-3))

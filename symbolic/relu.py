@@ -1,0 +1,115 @@
+"""The rectifier max(s, 0) as a sympy function that knows its one structural fact.
+
+Positive homogeneity, ReLU(c·s) = c·ReLU(s) for c > 0, is taught in ``eval`` the way sympy's
+``Abs`` pulls out positive factors.  ``to_relu_form`` rewrites Max, Min and Abs into ReLU, so
+that every piecewise-linear construct the checker accepts has one normal form.
+"""
+from __future__ import annotations
+
+import sympy as sp
+from sympy import Abs, Heaviside, Max, Min, Mul, S
+
+
+def split_positive_factor(s: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
+    """Write s = c·r with c > 0 collected from the factors sympy knows to be positive."""
+    factored = sp.factor_terms(s)
+    coeff, rest = factored.as_coeff_Mul()
+    positive = [abs(coeff)] if coeff.is_nonzero else [S.One]
+    remaining = [S.NegativeOne] if coeff.is_negative else []
+    for factor in Mul.make_args(rest):
+        (positive if factor.is_positive else remaining).append(factor)
+    return Mul(*positive), Mul(*remaining)
+
+
+class ReLU(sp.Function):
+    """ReLU(s) = max(s, 0) for real s."""
+
+    nargs = 1
+
+    @classmethod
+    def eval(cls, s):
+        if s.is_Number:
+            return s if s > 0 else S.Zero
+        if s.is_extended_nonnegative:
+            return s
+        if s.is_extended_nonpositive:
+            return S.Zero
+        # positive homogeneity: ReLU(c·r) = c·ReLU(r) for c > 0
+        positive, rest = split_positive_factor(s)
+        if positive != 1:
+            return positive * cls(rest)
+        return None
+
+    def fdiff(self, argindex=1):
+        return Heaviside(self.args[0])
+
+    def _eval_is_real(self):
+        return self.args[0].is_real
+
+    def _eval_is_extended_nonnegative(self):
+        if self.args[0].is_extended_real:
+            return True
+        return None
+
+    def _eval_rewrite_as_Max(self, s, **kwargs):
+        return Max(s, 0)
+
+    def _latex(self, printer, exp=None):
+        body = r"\operatorname{ReLU}\left(%s\right)" % printer._print(self.args[0])
+        return body if exp is None else r"%s^{%s}" % (body, exp)
+
+
+def leaky_relu(s: sp.Expr, slope: sp.Expr) -> sp.Expr:
+    """The leaky rectifier: s for s > 0, slope·s otherwise."""
+    return ReLU(s) - slope * ReLU(-s)
+
+
+def _max_of_two(a: sp.Expr, b: sp.Expr) -> sp.Expr:
+    # max(a, b) = b + max(a - b, 0)
+    return b + ReLU(a - b)
+
+
+def to_relu_form(expr: sp.Expr) -> sp.Expr:
+    """Rewrite Max, Min and Abs (of real arguments) into ReLU, bottom-up."""
+    if expr.is_Atom:
+        return expr
+    args = [to_relu_form(a) for a in expr.args]
+    if isinstance(expr, Max):
+        result = args[0]
+        for other in args[1:]:
+            result = _max_of_two(result, other)
+        return result
+    if isinstance(expr, Min):
+        result = args[0]
+        for other in args[1:]:
+            # min(a, b) = a - max(a - b, 0)
+            result = result - ReLU(result - other)
+        return result
+    if isinstance(expr, Abs):
+        return ReLU(args[0]) + ReLU(-args[0])
+    if isinstance(expr, ReLU):
+        return ReLU(args[0])
+    return expr.func(*args) if args != list(expr.args) else expr
+
+
+def canonical_relu_form(expr: sp.Expr) -> sp.Expr:
+    """ReLU form with each argument expanded and sign-normalised.
+
+    ReLU(t) = t + ReLU(-t) holds for every real t, so of the two arguments t and -t only the one
+    that does not 'extract a minus sign' is kept.  Equal atoms then compare equal structurally.
+    """
+    if expr.is_Atom:
+        return expr
+    args = [canonical_relu_form(a) for a in expr.args]
+    if isinstance(expr, ReLU):
+        t = sp.expand(args[0])
+        if t.could_extract_minus_sign():
+            return t + ReLU(-t)
+        return ReLU(t)
+    return expr.func(*args) if args != list(expr.args) else expr
+
+
+def relu_atoms(expr: sp.Expr) -> list[ReLU]:
+    """The ReLU applications of expr whose arguments contain no further ReLU, in a fixed order."""
+    innermost = [a for a in expr.atoms(ReLU) if not a.args[0].has(ReLU)]
+    return sorted(innermost, key=sp.default_sort_key)

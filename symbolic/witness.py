@@ -1,0 +1,124 @@
+"""Independent witnesses: exact evaluation at random rational points, and mpmath at high precision.
+
+These never decide PROVED on their own.  They confirm an exact zero test (Schwartz–Zippel style:
+a non-zero rational function rarely vanishes at a random point) and they certify REFUTED: a point
+where the original expressions differ, re-evaluated at 50 and 100 digits.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+
+import mpmath
+import sympy as sp
+from sympy.core.function import AppliedUndef
+
+from .relu import ReLU
+
+WITNESS_DPS = 50
+CONFIRM_DPS = 100
+
+
+def sample_value(symbol: sp.Symbol, rng: random.Random, scale: int = 9) -> sp.Rational:
+    """A random rational honouring the symbol's sign and integrality assumptions."""
+    if symbol.is_integer:
+        magnitude = sp.Integer(rng.randint(1, scale))
+    else:
+        magnitude = sp.Rational(rng.randint(1, 97 * scale), rng.randint(1, 97))
+    if symbol.is_nonnegative or symbol.is_positive:
+        return magnitude
+    if symbol.is_nonpositive or symbol.is_negative:
+        return -magnitude
+    return magnitude if rng.random() < 0.5 else -magnitude
+
+
+def random_point(symbols, rng: random.Random, scale: int = 9) -> dict:
+    return {s: sample_value(s, rng, scale) for s in sorted(symbols, key=sp.default_sort_key)}
+
+
+def concrete_functions(exprs, rng: random.Random) -> dict:
+    """A random quadratic polynomial for each undefined function, the same on both sides.
+
+    A claim about every function ℓ is refuted by one concrete ℓ, and a true claim holds for each.
+    """
+    table = {}
+    for expr in exprs:
+        for app in expr.atoms(AppliedUndef):
+            if app.func in table:
+                continue
+            args = sp.symbols(f"p0:{len(app.args)}", real=True)
+            coefficient = lambda: sp.Rational(rng.randint(-9, 9), rng.randint(1, 9))  # noqa: E731
+            body = coefficient() + sum(coefficient() * a for a in args)
+            body += sum(coefficient() * a * b for i, a in enumerate(args) for b in args[i:])
+            table[app.func] = sp.Lambda(args, body)
+    return table
+
+
+def substitute_functions(expr: sp.Expr, table: dict) -> sp.Expr:
+    if not table:
+        return expr
+    return expr.replace(lambda e: isinstance(e, AppliedUndef) and e.func in table,
+                        lambda e: table[e.func](*e.args))
+
+
+def _relu_mp(s):
+    return s if s > 0 else mpmath.mpf(0)
+
+
+def mp_value(expr: sp.Expr, point: dict, dps: int):
+    """The value of expr at point, computed by mpmath with dps digits (None where undefined)."""
+    symbols = list(point)
+    function = sp.lambdify(symbols, expr, modules=[{"ReLU": _relu_mp}, "mpmath"])
+    with mpmath.workdps(dps):
+        args = [mpmath.mpf(int(v.p)) / int(v.q) if v.is_Rational else mpmath.mpmathify(v)
+                for v in point.values()]
+        try:
+            value = function(*args)
+        except (ZeroDivisionError, ValueError, TypeError, OverflowError):
+            return None
+        if not isinstance(value, (mpmath.mpf, mpmath.mpc)):
+            value = mpmath.mpmathify(value)
+        if not mpmath.isfinite(value):
+            return None
+        return value
+
+
+def exact_value(expr: sp.Expr, point: dict):
+    """expr at a rational point: an exact Rational where sympy can evaluate it, else None."""
+    value = expr.xreplace(point)
+    if value.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+        return None
+    return value if value.is_Rational else None
+
+
+@dataclass(frozen=True)
+class Separation:
+    """How two expressions compare at one point."""
+
+    defined: bool
+    differ: bool
+    residual: float  # |lhs - rhs| at WITNESS_DPS digits
+    exact: bool      # decided by exact rational arithmetic
+
+
+def compare_at(lhs: sp.Expr, rhs: sp.Expr, point: dict) -> Separation:
+    """Compare lhs and rhs at point: exactly where possible, else at 50 and 100 digits."""
+    left, right = exact_value(lhs, point), exact_value(rhs, point)
+    if left is not None and right is not None:
+        return Separation(True, left != right, float(abs(left - right)), True)
+    low = [mp_value(e, point, WITNESS_DPS) for e in (lhs, rhs)]
+    high = [mp_value(e, point, CONFIRM_DPS) for e in (lhs, rhs)]
+    if None in low or None in high:
+        return Separation(False, False, float("nan"), False)
+    with mpmath.workdps(CONFIRM_DPS):
+        diff_low, diff_high = abs(low[0] - low[1]), abs(high[0] - high[1])
+        # a real difference is stable under a change of precision; rounding noise is not
+        scale = 1 + abs(low[0]) + abs(low[1])
+        differ = diff_low > mpmath.mpf(10) ** (-WITNESS_DPS // 2) * scale and \
+            abs(diff_low - diff_high) < mpmath.mpf(10) ** (-WITNESS_DPS // 2) * diff_low
+    return Separation(True, bool(differ), float(diff_low), False)
+
+
+def rational_point_to_fraction(point: dict) -> dict:
+    return {str(k): Fraction(int(v.p), int(v.q)) for k, v in point.items()}

@@ -1,0 +1,53 @@
+"""Exact zero tests: polynomial arithmetic, never ``simplify`` or ``Expr.equals``.
+
+Both tests are sound in one direction only, which is the direction a prover needs: when they say
+zero, the expression is zero.  'Not shown zero' is not a refutation; a witness point is.
+"""
+from __future__ import annotations
+
+import sympy as sp
+
+_EXACT_GROUNDS = ("ZZ", "QQ")
+
+
+def _exact_domain(domain) -> bool:
+    if str(domain) in _EXACT_GROUNDS:
+        return True
+    if domain.is_PolynomialRing or domain.is_FractionField:
+        return str(domain.domain) in _EXACT_GROUNDS
+    return False
+
+
+def is_rational_zero(expr: sp.Expr) -> bool:
+    """True when expr is identically zero as a rational function.
+
+    Symbols, function applications (exp(s), ReLU(s), ℓ(p)) and non-integer powers are all taken as
+    independent indeterminates; a rational function that vanishes as a function of independent
+    indeterminates vanishes at every specialisation of them, so True is never wrong.  Coefficients
+    must be rational numbers (domain ZZ or QQ): an algebraic or transcendental constant could hide
+    a zero that polynomial arithmetic does not see, and such an input answers False.
+    """
+    expr = sp.sympify(expr)
+    if expr == 0:
+        return True
+    if expr.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+        return False
+    numerator, _ = sp.fraction(sp.together(expr))
+    numerator = sp.expand(numerator)
+    if numerator == 0:
+        return True
+    try:
+        poly = sp.Poly(numerator)
+    except sp.PolynomialError:
+        return False
+    return _exact_domain(poly.domain) and poly.is_zero
+
+
+def laurent_is_zero(poly, alpha, alpha_inverse) -> bool:
+    """Zero test in the Laurent ring Z[…][α, α⁻¹] = Z[…][α, ᾱ]/(αᾱ − 1).
+
+    ``poly`` is a python-flint ``fmpz_mpoly`` in which ᾱ stands for 1/α.  A single polynomial is a
+    Gröbner basis of the ideal it generates, so the remainder of multivariate division by αᾱ − 1
+    is the normal form: it is zero exactly when poly vanishes whenever ᾱ = 1/α.
+    """
+    return (poly % (alpha * alpha_inverse - 1)).is_zero()
