@@ -32,21 +32,26 @@ def time_budget(seconds: float | None):
         return
     if seconds <= 0:
         raise ValueError("a time budget must be positive")
-    _deadline.append(time.monotonic() + seconds)
     use_signal = threading.current_thread() is threading.main_thread()
-    previous = None
-    if use_signal:
-        def on_alarm(signum, frame):
-            raise BudgetExhausted
-        previous = signal.signal(signal.SIGALRM, on_alarm)
-        signal.setitimer(signal.ITIMER_REAL, seconds)
+    previous = signal.getsignal(signal.SIGALRM) if use_signal else None
+    _deadline.append(time.monotonic() + seconds)
     try:
+        if use_signal:
+            signal.signal(signal.SIGALRM, _on_alarm)
+            signal.setitimer(signal.ITIMER_REAL, seconds)
         yield
     finally:
-        _deadline.pop()
         if use_signal:
             signal.setitimer(signal.ITIMER_REAL, 0)
+        _deadline.pop()
+        if use_signal:
             signal.signal(signal.SIGALRM, previous)
             if _deadline:
                 # re-arm the enclosing budget's timer
                 signal.setitimer(signal.ITIMER_REAL, max(_deadline[-1] - time.monotonic(), 1e-3))
+
+
+def _on_alarm(signum, frame):
+    # only a budget that is still open may interrupt
+    if _deadline:
+        raise BudgetExhausted

@@ -65,6 +65,8 @@ def leaky_relu(s: sp.Expr, slope: sp.Expr) -> sp.Expr:
 
 
 def _max_of_two(a: sp.Expr, b: sp.Expr) -> sp.Expr:
+    if a == 0:
+        return ReLU(b)
     # max(a, b) = b + max(a - b, 0)
     return b + ReLU(a - b)
 

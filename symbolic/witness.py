@@ -104,6 +104,7 @@ class Separation:
 
 def compare_at(lhs: sp.Expr, rhs: sp.Expr, point: dict) -> Separation:
     """Compare lhs and rhs at point: exactly where possible, else at 50 and 100 digits."""
+    lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
     left, right = exact_value(lhs, point), exact_value(rhs, point)
     if left is not None and right is not None:
         return Separation(True, left != right, float(abs(left - right)), True)

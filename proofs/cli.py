@@ -1,0 +1,211 @@
+"""The command line: run the proof scripts and print a verdict table.
+
+    python -m proofs                       every result at its default sizes
+    python -m proofs theorem1 --json       one result, as JSON
+    python -m proofs --size 8,8,8 theorem3 exactly these sizes
+    python -m proofs check 'ReLU(a*x)' 'a*ReLU(x)' --positive a
+    python -m proofs example --c 0.1 --perturbation 0.1 --probe 2
+
+Exit code: 0 every claim PROVED, 1 some claim REFUTED, 3 some UNDECIDED and none REFUTED,
+2 bad usage or bad input.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from symbolic.verdict import Status
+
+from . import registry
+
+EXIT_CODES = {Status.PROVED: 0, Status.REFUTED: 1, Status.UNDECIDED: 3}
+
+
+class UsageError(Exception):
+    """Bad arguments or bad input: reported in one line, exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError(message)
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return value
+
+
+def _size_triple(text: str) -> tuple[int, int, int]:
+    parts = text.split(",")
+    if len(parts) != 3:
+        raise argparse.ArgumentTypeError(f"--size takes D,H,N (three whole numbers), got {text!r}")
+    return tuple(_positive_int(p.strip()) for p in parts)
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"the timeout must be a positive number, got {text!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m proofs",
+                     description="Check the results of Dinh et al. (2017) symbolically.")
+    parser.add_argument("results", nargs="*", metavar="RESULT",
+                        help=f"results to run (default: all): {', '.join(registry.names())}")
+    parser.add_argument("--max-d", type=_positive_int, help="largest input dimension d of the sweep")
+    parser.add_argument("--max-h", type=_positive_int, help="largest hidden width h of the sweep")
+    parser.add_argument("--max-n", type=_positive_int, help="largest number of data points N")
+    parser.add_argument("--size", type=_size_triple, action="append", metavar="D,H,N",
+                        help="run exactly this size (repeatable); overrides the sweep")
+    parser.add_argument("--timeout", type=_positive_seconds, metavar="SECONDS",
+                        help="time budget per claim; a claim that exceeds it is UNDECIDED")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random witness points")
+    parser.add_argument("--json", action="store_true", help="print a JSON list instead of a table")
+    parser.add_argument("--latex", metavar="DIR",
+                        help="write one LaTeX derivation per result into DIR and compile it")
+    parser.add_argument("--list", action="store_true", help="list the results and exit")
+    return parser
+
+
+def sweep(script, args) -> list[tuple[int, int, int]]:
+    """The sizes to run: --size exactly, else every d, h, N up to the maxima."""
+    largest = script.LARGEST_SIZES
+    if args.size:
+        sizes = list(dict.fromkeys(args.size))
+    else:
+        top = [m if m is not None else default for m, default in
+               zip((args.max_d, args.max_h, args.max_n), script.DEFAULT_SIZES)]
+        sizes = [(d, h, n) for d in range(1, top[0] + 1) for h in range(1, top[1] + 1)
+                 for n in range(1, top[2] + 1)]
+    for size in sizes:
+        if any(s > limit for s, limit in zip(size, largest)):
+            raise UsageError(f"size d,h,N = {','.join(map(str, size))} is past the time budget of "
+                             f"{script.NAME} (largest: {','.join(map(str, largest))})")
+    return sizes
+
+
+def _describe_sizes(rows) -> str:
+    parts = []
+    for label, attribute in (("d", "d"), ("h", "h"), ("N", "n")):
+        values = sorted({getattr(r, attribute) for r in rows if getattr(r, attribute) is not None})
+        if values:
+            span = f"{values[0]}..{values[-1]}" if len(values) > 2 else ",".join(map(str, values))
+            parts.append(f"{label}={span}")
+    cases = f" ({len(rows)} cases)" if len(rows) > 1 else ""
+    return (" ".join(parts) or "-") + cases
+
+
+def print_table(results, out=sys.stdout) -> None:
+    groups: dict[tuple[str, str], list] = {}
+    for row in results:
+        groups.setdefault((row.theorem, row.claim), []).append(row)
+    header = ("result", "claim", "sizes", "verdict", "seconds")
+    lines = []
+    for (theorem, claim), rows in groups.items():
+        statuses = {r.verdict.status for r in rows}
+        status = next(s for s in (Status.REFUTED, Status.UNDECIDED, Status.PROVED)
+                      if s in statuses or s is Status.PROVED)
+        lines.append((theorem, claim, _describe_sizes(rows), status.name,
+                      f"{sum(r.seconds for r in rows):.2f}"))
+    widths = [max(len(str(x)) for x in column) for column in zip(header, *lines)]
+    for line in [header, tuple("-" * w for w in widths), *lines]:
+        print("  ".join(str(x).ljust(w) for x, w in zip(line, widths)).rstrip(), file=out)
+    problems = [r for r in results if r.verdict.status is not Status.PROVED]
+    for row in problems[:20]:
+        print(f"\n{row.verdict.status.name} {row.theorem} {row.claim} (d={row.d}, h={row.h}, "
+              f"N={row.n}): {row.verdict.reason}", file=out)
+        if row.verdict.witness:
+            print("  witness: " + ", ".join(f"{k} = {v}" for k, v in row.verdict.witness.items()),
+                  file=out)
+    counts = {s: sum(r.verdict.status is s for r in results) for s in Status}
+    print(f"\n{len(results)} claims: {counts[Status.PROVED]} proved, {counts[Status.REFUTED]} "
+          f"refuted, {counts[Status.UNDECIDED]} undecided", file=out)
+
+
+def overall_status(results) -> Status:
+    statuses = {r.verdict.status for r in results}
+    if Status.REFUTED in statuses:
+        return Status.REFUTED
+    if Status.UNDECIDED in statuses:
+        return Status.UNDECIDED
+    return Status.PROVED
+
+
+class _Progress:
+    """A one-line progress bar on stderr, shown only on a terminal."""
+
+    def __init__(self, total: int):
+        self.total, self.done, self.start = total, 0, time.monotonic()
+        self.enabled = sys.stderr.isatty()
+
+    def step(self, label: str) -> None:
+        self.done += 1
+        if self.enabled:
+            filled = int(30 * self.done / self.total)
+            print(f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total} {label:<12}"
+                  f" {time.monotonic() - self.start:5.1f}s", end="", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.enabled:
+            print(file=sys.stderr)
+
+
+def run_results(args) -> int:
+    names = args.results or registry.names()
+    unknown = [n for n in names if n not in registry.names()]
+    if unknown:
+        raise UsageError(f"unknown result {unknown[0]!r}; choose from {', '.join(registry.names())}")
+    scripts = [registry.load(n) for n in names]
+    plans = [(script, sweep(script, args)) for script in scripts]
+    progress = _Progress(len(plans))
+    reports = []
+    for script, sizes in plans:
+        reports.append(script.run(sizes, seed=args.seed, timeout=args.timeout))
+        progress.step(script.NAME)
+    progress.close()
+    results = [row for report in reports for row in report.results]
+    if args.json:
+        print(json.dumps([r.as_json() for r in results], indent=1))
+    else:
+        print_table(results)
+    if args.latex:
+        from .latex_output import write_documents
+        for line in write_documents([r.derivation for r in reports], args.latex):
+            print(line, file=sys.stderr if args.json else sys.stdout)
+    return EXIT_CODES[overall_status(results)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        if argv and argv[0] == "check":
+            from .check_command import main as check_main
+            return check_main(argv[1:])
+        if argv and argv[0] == "example":
+            from .worked_example import main as example_main
+            return example_main(argv[1:])
+        args = build_parser().parse_args(argv)
+        if args.list:
+            for name in registry.names():
+                print(f"{name:<16} {registry.load(name).TITLE}")
+            return 0
+        return run_results(args)
+    except UsageError as error:
+        print(f"proofs: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("proofs: interrupted", file=sys.stderr)
+        return 130
+

@@ -1,0 +1,16 @@
+"""The paper's results, each mapped to the proof script that checks it."""
+from __future__ import annotations
+
+import importlib
+
+SCRIPTS = {
+    "theorem1": "proofs.theorem1_observational_equivalence",
+}
+
+
+def names() -> list[str]:
+    return list(SCRIPTS)
+
+
+def load(name: str):
+    return importlib.import_module(SCRIPTS[name])

@@ -1,0 +1,44 @@
+"""What a proof script hands back: one row per checked claim and size, and its derivation."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from symbolic.derivation import Derivation
+from symbolic.verdict import Verdict
+
+
+@dataclass
+class ClaimResult:
+    theorem: str
+    claim: str
+    d: int | None
+    h: int | None
+    n: int | None
+    verdict: Verdict
+    seconds: float
+
+    def as_json(self) -> dict:
+        v = self.verdict
+        return {
+            "theorem": self.theorem, "claim": self.claim, "d": self.d, "h": self.h, "n": self.n,
+            "status": v.status.value, "seconds": round(self.seconds, 4),
+            "witness": {str(k): str(x) for k, x in v.witness.items()} if v.witness else None,
+            "residual": v.residual, "reason": v.reason or None,
+            "evidence": list(v.evidence),
+        }
+
+
+@dataclass
+class Report:
+    derivation: Derivation
+    results: list = field(default_factory=list)
+
+    def record(self, theorem: str, claim: str, sizes: tuple, check) -> Verdict:
+        """Run one check, time it, and keep its row."""
+        start = time.perf_counter()
+        verdict = check()
+        d, h, n = (tuple(sizes) + (None, None, None))[:3]
+        self.results.append(ClaimResult(theorem, claim, d, h, n, verdict,
+                                        time.perf_counter() - start))
+        return verdict

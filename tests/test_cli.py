@@ -1,0 +1,58 @@
+"""The command line: tables, JSON, exit codes, and one clear line for bad input."""
+import json
+
+import pytest
+
+
+def assert_usage_error(result):
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert result.stdout == ""
+
+
+def test_theorem1_json_is_all_proved(cli):
+    result = cli("theorem1", "--json", "--max-d", "2", "--max-h", "2", "--max-n", "2")
+    assert result.returncode == 0, result.stderr
+    rows = json.loads(result.stdout)
+    assert rows and all(r["status"] == "proved" for r in rows)
+    for key in ("theorem", "claim", "d", "h", "n", "status", "seconds", "witness"):
+        assert key in rows[0]
+    claims = {r["claim"][:3] for r in rows}
+    assert {"(a)", "(b)", "(c)"} <= claims
+
+
+def test_table_lists_claims_and_verdicts(cli):
+    result = cli("theorem1", "--size", "1,1,1")
+    assert result.returncode == 0
+    assert "PROVED" in result.stdout and "claims:" in result.stdout
+
+
+def test_list(cli):
+    result = cli("--list")
+    assert result.returncode == 0 and "theorem1" in result.stdout
+
+
+@pytest.mark.parametrize("args", [
+    ["--max-d", "0"], ["--max-h", "-1"], ["--max-n", "x"], ["--size", "1,2"], ["--size", "0,1,1"],
+    ["--size", "1.5,1,1"], ["--size", "99,99,99"], ["nosuchresult"], ["--timeout", "-3"],
+    ["--timeout", "nan"], ["--bogus"],
+])
+def test_bad_arguments_give_one_line_and_exit_2(cli, args):
+    assert_usage_error(cli(*args))
+
+
+def test_check_proves_refutes_and_exits_accordingly(cli):
+    assert cli("check", "ReLU(a*x)", "a*relu(x)", "--positive", "a").returncode == 0
+    refuted = cli("check", "relu(x+y)", "relu(x)+relu(y)", "--json")
+    assert refuted.returncode == 1
+    assert json.loads(refuted.stdout)["witness"]
+
+
+@pytest.mark.parametrize("text", [
+    "__import__('os').system('touch /tmp/pwned')", "x.__class__", "lambda: 1", "x; y",
+    "ReLU(x", "", "unknownfn(x)", "2**1000",
+])
+def test_check_rejects_malformed_text_without_running_it(cli, text, tmp_path):
+    result = cli("check", text, "x")
+    assert_usage_error(result)
