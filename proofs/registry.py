@@ -5,6 +5,7 @@ import importlib
 
 SCRIPTS = {
     "theorem1": "proofs.theorem1_observational_equivalence",
+    "theorem3": "proofs.theorem3_derivative_transformation",
 }
 
 

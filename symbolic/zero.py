@@ -32,6 +32,9 @@ def is_rational_zero(expr: sp.Expr) -> bool:
         return True
     if expr.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
         return False
+    # expansion is an exact rewrite: terms that cancel term by term need no common denominator
+    if sp.expand(expr) == 0:
+        return True
     numerator, _ = sp.fraction(sp.together(expr))
     numerator = sp.expand(numerator)
     if numerator == 0:

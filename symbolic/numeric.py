@@ -1,0 +1,129 @@
+"""The real network, with max and not a pattern form, in mpmath: the independent witness for
+derivative identities.  Derivatives come from mpmath.diff (finite differences at high precision),
+independent of every symbolic derivative."""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+
+import mpmath
+
+KINK_MARGIN = Fraction(1, 20)
+
+
+@dataclass
+class Instance:
+    """Exact rational data for one witness: parameters, data, directions, α and loss constants."""
+
+    d: int
+    h: int
+    n: int
+    bias: bool
+    theta: list          # W row by row, then b (if any), then v
+    inputs: list         # n rows of d
+    targets: list        # n values
+    alpha: Fraction
+    u: list
+    w: list
+    constants: list      # 2n + n² loss constants for the generic and smooth losses
+
+    def as_witness(self) -> dict:
+        names = parameter_names(self.d, self.h, self.bias)
+        witness = {name: value for name, value in zip(names, self.theta)}
+        for k, row in enumerate(self.inputs):
+            for i, value in enumerate(row):
+                witness[f"x_{k + 1},{i + 1}"] = value
+        witness.update({f"y_{k + 1}": y for k, y in enumerate(self.targets)})
+        witness["alpha"] = self.alpha
+        witness.update({f"u[{name}]": value for name, value in zip(names, self.u)})
+        witness.update({f"w[{name}]": value for name, value in zip(names, self.w)})
+        return witness
+
+
+def parameter_names(d: int, h: int, bias: bool = False) -> list[str]:
+    names = [f"W_{i + 1},{j + 1}" for i in range(d) for j in range(h)]
+    names += [f"b_{j + 1}" for j in range(h)] if bias else []
+    return names + [f"v_{j + 1}" for j in range(h)]
+
+
+def _rational(rng: random.Random, low: int = -9, high: int = 9) -> Fraction:
+    return Fraction(rng.randint(low * 16, high * 16) or 1, 16)
+
+
+def preactivations(theta, inputs, d, h, bias):
+    W = theta[: d * h]
+    b = theta[d * h: d * h + h] if bias else [0] * h
+    return [[sum(x[i] * W[i * h + j] for i in range(d)) + b[j] for j in range(h)] for x in inputs]
+
+
+def random_instance(d: int, h: int, n: int, rng: random.Random, bias: bool = False) -> Instance:
+    """A random rational instance whose pre-activations stay clear of the kinks."""
+    size = d * h + h + (h if bias else 0)
+    while True:
+        theta = [_rational(rng) for _ in range(size)]
+        inputs = [[_rational(rng) for _ in range(d)] for _ in range(n)]
+        if all(abs(s) > KINK_MARGIN for row in preactivations(theta, inputs, d, h, bias) for s in row):
+            break
+    return Instance(d, h, n, bias, theta, inputs, [_rational(rng) for _ in range(n)],
+                    Fraction(rng.randint(2, 40), rng.randint(2, 40)) or Fraction(3, 2),
+                    [_rational(rng, -3, 3) for _ in range(size)],
+                    [_rational(rng, -3, 3) for _ in range(size)],
+                    [_rational(rng, -2, 2) for _ in range(2 * n + n * n)])
+
+
+def _mp(value) -> mpmath.mpf:
+    return mpmath.mpf(value.numerator) / value.denominator if isinstance(value, Fraction) else value
+
+
+def predictions(theta, inputs, d, h, bias):
+    """f(x_k) = Σ_j max(s_kj, 0) v_j: the real ReLU, not a pattern."""
+    v = theta[-h:]
+    return [sum(max(s, 0) * v[j] for j, s in enumerate(row))
+            for row in preactivations(theta, inputs, d, h, bias)]
+
+
+def loss_value(kind: str, p: list, instance: Instance):
+    """The loss of the predictions p: mse, logistic (binary cross-entropy on the logit), the
+    generic quadratic, or a smooth non-polynomial loss standing for 'any loss'."""
+    n = instance.n
+    c = [_mp(x) for x in instance.constants]
+    y = [_mp(t) for t in instance.targets]
+    if kind == "mse":
+        return sum((pk - yk) ** 2 for pk, yk in zip(p, y)) / n
+    if kind == "logistic":
+        labels = [1 if t > 0 else 0 for t in instance.targets]
+        return sum(mpmath.log1p(mpmath.exp(pk)) - lk * pk for pk, lk in zip(p, labels)) / n
+    if kind == "quadratic":
+        linear = sum(c[k] * p[k] for k in range(n))
+        quadratic = sum(c[n + k * n + m] * p[k] * p[m] for k in range(n) for m in range(k, n))
+        return linear + quadratic / 2
+    if kind == "smooth":
+        return (sum(mpmath.sin(c[k] * p[k]) for k in range(n))
+                + mpmath.exp(sum(c[n + k] * p[k] for k in range(n)) / (4 * n)))
+    raise ValueError(f"unknown loss {kind!r}")
+
+
+def loss_function(kind: str, instance: Instance):
+    inputs = [[_mp(x) for x in row] for row in instance.inputs]
+
+    def loss(theta):
+        return loss_value(kind, predictions(theta, inputs, instance.d, instance.h, instance.bias),
+                          instance)
+    return loss
+
+
+def directional_derivative(loss, theta: list, directions: list, dps: int):
+    """D L(θ)[u] (one direction) or D²L(θ)[u, w] (two), by mpmath.diff at dps digits."""
+    with mpmath.workdps(dps):
+        base = [_mp(t) for t in theta]
+        dirs = [[_mp(x) for x in direction] for direction in directions]
+
+        def along(*steps):
+            point = list(base)
+            for step, direction in zip(steps, dirs):
+                point = [p + step * e for p, e in zip(point, direction)]
+            return loss(point)
+        if len(dirs) == 1:
+            return mpmath.diff(along, 0)
+        return mpmath.diff(along, (0, 0), (1, 1))

@@ -1,0 +1,153 @@
+"""The network on a fixed activation pattern, as exact polynomials (python-flint ``fmpq_mpoly``).
+
+Off the kink set every pre-activation s_nj = Σ_i x_ni W_ij (+ b_j) has a sign, and ReLU(s_nj) =
+σ_nj·s_nj with σ_nj ∈ {0, 1}.  Keeping σ_nj as indeterminates proves all 2^{Nh} patterns at once:
+a polynomial identity in free σ holds in particular for σ ∈ {0, 1}.  The generator ᾱ stands for
+1/α, and zero tests are made in the Laurent ring (``zero.laurent_is_zero``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import flint
+
+from .network import validate_sizes
+from .zero import laurent_is_zero
+
+
+@dataclass
+class PatternNetwork:
+    """One hidden layer, d inputs, h units, N data points, symbolic data and patterns.
+
+    ``loss`` is "mse" (mean squared error with symbolic targets y_n), "quadratic" (a generic
+    quadratic in the predictions with symbolic coefficients c_n, C_nm: every 2-jet of every smooth
+    loss of N evaluations) or "logistic" (binary cross-entropy (1/N) Σ softplus(f_n) − t_n f_n on
+    the logit f_n; the generator P_n stands for sigmoid(f_n), so that softplus' = P_n and
+    sigmoid' = P_n(1 − P_n) make every derivative a polynomial).  With ``bias`` every unit gets a
+    bias b_j, a parameter like W and v.
+    """
+
+    d: int
+    h: int
+    n: int
+    loss: str = "mse"
+    bias: bool = False
+    names: list = field(init=False)
+
+    def __post_init__(self):
+        validate_sizes(d=self.d, h=self.h, N=self.n)
+        if self.loss not in ("mse", "quadratic", "logistic"):
+            raise ValueError(f"unknown polynomial loss {self.loss!r}")
+        d, h, n = self.d, self.h, self.n
+        self.weight_names = [f"W_{i + 1}_{j + 1}" for i in range(d) for j in range(h)]
+        self.bias_names = [f"b_{j + 1}" for j in range(h)] if self.bias else []
+        self.output_names = [f"v_{j + 1}" for j in range(h)]
+        data = [f"x_{k + 1}_{i + 1}" for k in range(n) for i in range(d)]
+        data += [f"y_{k + 1}" for k in range(n)]
+        sigmoids = [f"P_{k + 1}" for k in range(n)] if self.loss == "logistic" else []
+        patterns = [f"sigma_{k + 1}_{j + 1}" for k in range(n) for j in range(h)]
+        coefficients = []
+        if self.loss == "quadratic":
+            coefficients = [f"c_{k + 1}" for k in range(n)]
+            coefficients += [f"C_{k + 1}_{m + 1}" for k in range(n) for m in range(k, n)]
+        self.names = (self.weight_names + self.bias_names + self.output_names + data + patterns
+                      + sigmoids + coefficients + ["alpha", "alphabar"])
+
+    @cached_property
+    def context(self):
+        return flint.fmpq_mpoly_ctx.get(tuple(self.names), "lex")
+
+    @cached_property
+    def gens(self) -> dict:
+        return dict(zip(self.names, self.context.gens()))
+
+    @property
+    def parameter_names(self) -> list[str]:
+        """θ flattened: W row by row, then b (if any), then v."""
+        return self.weight_names + self.bias_names + self.output_names
+
+    @property
+    def alpha(self):
+        return self.gens["alpha"]
+
+    @property
+    def alphabar(self):
+        return self.gens["alphabar"]
+
+    def preactivation(self, k: int, j: int):
+        g = self.gens
+        s = sum(g[f"x_{k + 1}_{i + 1}"] * g[f"W_{i + 1}_{j + 1}"] for i in range(self.d))
+        return s + g[f"b_{j + 1}"] if self.bias else s
+
+    def prediction(self, k: int):
+        """f(x_k) = Σ_j σ_kj s_kj v_j on the pattern σ."""
+        g = self.gens
+        return sum(g[f"sigma_{k + 1}_{j + 1}"] * self.preactivation(k, j) * g[f"v_{j + 1}"]
+                   for j in range(self.h))
+
+    @cached_property
+    def predictions(self) -> list:
+        return [self.prediction(k) for k in range(self.n)]
+
+    @cached_property
+    def loss_polynomial(self):
+        """L itself, for the polynomial losses (the logistic loss is not a polynomial)."""
+        g = self.gens
+        predictions = self.predictions
+        if self.loss == "logistic":
+            raise ValueError("the logistic loss is not a polynomial; use its gradient")
+        if self.loss == "mse":
+            return sum((p - g[f"y_{k + 1}"]) ** 2 for k, p in enumerate(predictions)) * flint.fmpq(1, self.n)
+        linear = sum(g[f"c_{k + 1}"] * p for k, p in enumerate(predictions))
+        quadratic = sum(g[f"C_{k + 1}_{m + 1}"] * predictions[k] * predictions[m]
+                        for k in range(self.n) for m in range(k, self.n))
+        return linear + quadratic * flint.fmpq(1, 2)
+
+    def _index(self, name: str) -> int:
+        return self.names.index(name)
+
+    def total_derivative(self, poly, parameter: str):
+        """d/dθ of a polynomial in θ and the sigmoids P_n = sigmoid(f_n(θ)): the chain rule with
+        dP_n/dθ = P_n(1 − P_n)·∂f_n/∂θ."""
+        result = poly.derivative(self._index(parameter))
+        if self.loss == "logistic":
+            for k, f in enumerate(self.predictions):
+                P = self.gens[f"P_{k + 1}"]
+                result += (poly.derivative(self._index(f"P_{k + 1}")) * P * (1 - P)
+                           * f.derivative(self._index(parameter)))
+        return result
+
+    @cached_property
+    def gradient(self) -> list:
+        """∂L/∂θ_k for every parameter, by exact differentiation."""
+        if self.loss == "logistic":
+            # softplus'(f) = sigmoid(f) = P: ∂L/∂θ = (1/N) Σ_n (P_n − t_n) ∂f_n/∂θ, t_n = y_n
+            return [sum((self.gens[f"P_{k + 1}"] - self.gens[f"y_{k + 1}"]) * f.derivative(self._index(p))
+                        for k, f in enumerate(self.predictions)) * flint.fmpq(1, self.n)
+                    for p in self.parameter_names]
+        return [self.loss_polynomial.derivative(self._index(p)) for p in self.parameter_names]
+
+    @cached_property
+    def hessian(self) -> dict:
+        """∂²L/∂θ_k∂θ_l for k ≤ l, keyed (k, l)."""
+        entries = {}
+        for k, first in enumerate(self.gradient):
+            for l in range(k, len(self.parameter_names)):
+                entries[(k, l)] = self.total_derivative(first, self.parameter_names[l])
+        return entries
+
+    def transform_images(self, scale: dict) -> list:
+        """Images of every generator under θ ↦ (factor·θ), factor per parameter group."""
+        images = []
+        for name in self.names:
+            group = name.split("_")[0]
+            images.append(scale.get(group, 1) * self.gens[name])
+        return images
+
+    def at(self, poly, images: list):
+        """poly evaluated at the transformed parameters."""
+        return poly.compose(*images)
+
+    def is_zero(self, poly) -> bool:
+        return laurent_is_zero(poly, self.alpha, self.alphabar)
