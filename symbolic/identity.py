@@ -23,9 +23,10 @@ import random
 
 import sympy as sp
 from sympy.core.function import AppliedUndef
-from sympy.solvers.simplex import lpmax
 
 from .budget import BudgetExhausted, check_budget, time_budget
+from .regions import coefficients, describe, inside, interior_point, is_linear, sign_branches, \
+    sign_constraints
 from .relu import ReLU, canonical_relu_form, relu_atoms, to_relu_form
 from .verdict import Status, Verdict
 from .witness import compare_at, concrete_functions, random_point, substitute_functions
@@ -91,7 +92,7 @@ def _decide(lhs: sp.Expr, rhs: sp.Expr, claim: str, rng: random.Random) -> Verdi
     # 2.–3. exact zero test of the canonical ReLU form, splitting on signs where needed
     difference = canonical_relu_form(to_relu_form(lhs) - to_relu_form(rhs))
     try:
-        failing = _failing_regions(difference, [], symbols)
+        failing = _failing_regions(difference, symbols)
     except _Undecidable as why:
         return Verdict(Status.UNDECIDED, claim, reason=str(why), residual=residual)
 
@@ -108,14 +109,12 @@ def _decide(lhs: sp.Expr, rhs: sp.Expr, claim: str, rng: random.Random) -> Verdi
     for region, remainder in failing:
         point = _separating_point(region, remainder, symbols, concrete_lhs, concrete_rhs, rng)
         if point is not None:
-            where = " and ".join(f"{c} > 0" for c in region) or "everywhere"
-            return _refuted(claim, point, functions,
-                            f"on the region {where} lhs - rhs reduces to {sp.factor(remainder)}")
+            return _refuted(claim, point, functions, f"on the region {describe(region)} lhs - rhs "
+                                                     f"reduces to {sp.factor(remainder)}")
     region, remainder = failing[0]
     return Verdict(Status.UNDECIDED, claim, residual=residual,
-                   reason=f"lhs - rhs reduces to {remainder} on the region "
-                          f"{' and '.join(f'{c} > 0' for c in region)}, but no point of that "
-                          "region was found and it could not be shown empty")
+                   reason=f"lhs - rhs reduces to {remainder} on the region {describe(region)}, "
+                          "but no point of that region was found and it could not be shown empty")
 
 
 def _refuted(claim, point, functions, reason) -> Verdict:
@@ -134,115 +133,26 @@ def _opaque_discontinuous(expr: sp.Expr) -> list:
     return found
 
 
-def _failing_regions(difference: sp.Expr, region: list, symbols) -> list:
-    """The (region, remainder) leaves on which difference does not reduce to an exact zero."""
-    check_budget()
-    if is_rational_zero(difference):
-        return []
-    atoms = relu_atoms(difference)
-    if not atoms:
-        return [(region, difference)]
-    opaque = _opaque_discontinuous(difference)
-    if opaque:
-        raise _Undecidable(f"lhs - rhs is not an exact zero and contains {opaque[0]}, whose "
-                           "continuity the sign split needs")
-    atom = atoms[0]
-    argument = atom.args[0]
-    failing = []
-    for constraint, value in ((argument, argument), (-argument, sp.S.Zero)):
-        branch = region + [constraint]
-        if _region_is_empty(branch, symbols) is True:
-            continue
-        reduced = canonical_relu_form(difference.xreplace({atom: value}))
-        failing += _failing_regions(reduced, branch, symbols)
-    return failing
-
-
-def _sign_constraints(symbols) -> list:
-    """The open half-lines that the symbols' sign assumptions allow (closures by density)."""
-    constraints = []
-    for s in symbols:
-        if s.is_positive or s.is_nonnegative:
-            constraints.append(s)
-        elif s.is_negative or s.is_nonpositive:
-            constraints.append(-s)
-    return constraints
-
-
-def _is_linear(constraint: sp.Expr) -> bool:
-    variables = sorted(constraint.free_symbols, key=sp.default_sort_key)
-    if not variables:
-        return constraint.is_Rational
-    try:
-        poly = sp.Poly(constraint, *variables)
-    except sp.PolynomialError:
-        return False
-    return poly.total_degree() <= 1 and str(poly.domain) in ("ZZ", "QQ")
-
-
-def _interior_point(constraints: list):
-    """(slack, point) of the LP  max t  s.t.  c >= t for each linear constraint c, t <= 1.
-
-    The open polyhedron {c > 0} is empty exactly when the optimal slack is <= 0.
-    """
-    if not constraints:
-        return sp.S.One, {}
-    slack = sp.Dummy("t")
-    value, solution = lpmax(slack, [c >= slack for c in constraints] + [slack <= 1])
-    variables = set().union(*(c.free_symbols for c in constraints))
-    return value, {v: solution.get(v, sp.S.Zero) for v in variables}
-
-
-def _sign_contradiction(constraints: list) -> bool:
-    """Some constraint c > 0 factors into factors whose signs the others fix, with c <= 0."""
-    known = {}
-    factored = []
-    for c in constraints:
-        coefficient, factors = sp.factor_list(c)
-        factored.append((coefficient, factors))
-        if len(factors) == 1 and factors[0][1] == 1:
-            known[factors[0][0]] = sp.sign(coefficient)
-    for coefficient, factors in factored:
-        sign = sp.sign(coefficient)
-        for factor, power in factors:
-            if power % 2 == 0:
-                continue
-            if factor not in known:
-                break
-            sign *= known[factor]
-        else:
-            if sign < 0:
-                return True
-    return False
-
-
-def _region_is_empty(region: list, symbols):
-    """True, False, or None (unknown: some constraint is not linear and no sign argument applies)."""
-    constraints = region + _sign_constraints(symbols)
-    linear = [c for c in constraints if _is_linear(c)]
-    if bool(_interior_point(linear)[0] <= 0):
-        return True
-    if len(linear) == len(constraints):
-        return False
-    return True if _sign_contradiction(constraints) else None
-
-
-def _inside(region, symbols, point) -> bool:
-    for c in region + _sign_constraints(symbols):
-        value = c.xreplace(point)
-        if not (value.is_Rational and value > 0):
-            return False
-    return True
+def _failing_regions(difference: sp.Expr, symbols) -> list:
+    """The (region, remainder) leaves of the sign split on which difference is not an exact zero."""
+    if not is_rational_zero(difference) and relu_atoms(difference):
+        opaque = _opaque_discontinuous(difference)
+        if opaque:
+            raise _Undecidable(f"lhs - rhs is not an exact zero and contains {opaque[0]}, whose "
+                               "continuity the sign split needs")
+    return [(region, remainder)
+            for region, remainder in sign_branches(difference, symbols, settled=is_rational_zero)
+            if not is_rational_zero(remainder)]
 
 
 def _separating_point(region, remainder, symbols, lhs, rhs, rng):
     """A point of the open region where lhs and rhs differ, or None."""
     candidates = []
-    linear = [c for c in region + _sign_constraints(symbols) if _is_linear(c)]
-    slack, centre = _interior_point(linear)
+    linear = [c for c in region + sign_constraints(symbols) if is_linear(c)]
+    slack, centre = interior_point(linear)
     if bool(slack > 0):
         # a box around the LP's interior point small enough to stay inside every linear constraint
-        radius = slack / (2 * (1 + sum(abs(c) for c in _coefficients(linear))))
+        radius = slack / (2 * (1 + sum(abs(c) for c in coefficients(linear))))
         centre = {s: centre.get(s, sp.S.Zero) for s in symbols}
         for _ in range(REGION_SAMPLES // 3):
             candidates.append({s: centre[s] + radius * sp.Rational(rng.randint(-1000, 1000), 1000)
@@ -251,14 +161,10 @@ def _separating_point(region, remainder, symbols, lhs, rhs, rng):
         candidates.append(random_point(symbols, rng, scale=(3, 9, 99)[trial % 3]))
     for point in candidates:
         check_budget()
-        if not _inside(region, symbols, point):
+        if not inside(region, symbols, point):
             continue
         if compare_at(lhs, rhs, point).differ:
             return point
     return None
 
 
-def _coefficients(constraints):
-    for c in constraints:
-        yield from sp.Poly(c, *sorted(c.free_symbols, key=sp.default_sort_key)).coeffs() \
-            if c.free_symbols else [c]
