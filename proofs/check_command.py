@@ -1,7 +1,6 @@
 """python -m proofs check LHS RHS: decide an identity typed as text (parsed without eval)."""
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 

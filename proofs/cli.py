@@ -82,6 +82,8 @@ def build_parser() -> argparse.ArgumentParser:
 def sweep(script, args) -> list[tuple[int, int, int]]:
     """The sizes to run: --size exactly, else every d, h, N up to the maxima."""
     largest = script.LARGEST_SIZES
+    if hasattr(script, "FIXED_SIZES"):
+        return list(script.FIXED_SIZES)
     if args.size:
         sizes = list(dict.fromkeys(args.size))
     else:

@@ -6,6 +6,8 @@ import importlib
 SCRIPTS = {
     "theorem1": "proofs.theorem1_observational_equivalence",
     "theorem3": "proofs.theorem3_derivative_transformation",
+    "theorem4": "proofs.theorem4_sharpest_direction",
+    "worked_example": "proofs.worked_example",
 }
 
 

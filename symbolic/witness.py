@@ -14,7 +14,6 @@ import mpmath
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
-from .relu import ReLU
 
 WITNESS_DPS = 50
 CONFIRM_DPS = 100

@@ -1,0 +1,98 @@
+"""The worked example: derived results against the closed forms (literals only here)."""
+import os
+
+import pytest
+import sympy as sp
+
+from proofs import worked_example as example
+from symbolic import Status
+from symbolic.zero import is_rational_zero
+
+c, delta, M = example.c, example.delta, example.M
+
+
+@pytest.fixture(scope="module")
+def derived():
+    return example.derive()
+
+
+def same(expr, expected):
+    return is_rational_zero(sp.sympify(expr) - expected)
+
+
+def test_hessian_matches_closed_form(derived):
+    expected = sp.Rational(5, 2) * sp.Matrix([[c ** -2, 1], [1, c ** 2]])
+    assert all(same(derived.hessian[i, j], expected[i, j]) for i in range(2) for j in range(2))
+
+
+def test_eigenvalues_trace_determinant_norm(derived):
+    values = sorted((v for v, _, _ in derived.eigenpairs), key=lambda v: v.subs(c, 1))
+    assert values[0] == 0
+    assert same(values[1], sp.Rational(5, 2) * (c ** 2 + c ** -2))
+    assert same(derived.trace, sp.Rational(5, 2) * (c ** 2 + c ** -2))
+    assert derived.determinant == 0
+    assert same(derived.spectral_norm, 5 * (c ** 4 + 1) / (2 * c ** 2))
+
+
+def test_eigenvectors_are_the_orbit_tangent_and_its_normal(derived):
+    for value, _, (vector,) in derived.eigenpairs:
+        if value == 0:
+            # the tangent of s -> (c e^s, e^-s / c): proportional to (c, -1/c)
+            assert same(vector[0] * (-1 / c) - vector[1] * c, 0)
+        else:
+            assert same(vector[0] * c - vector[1] / c, 0)
+
+
+def test_first_weight_perturbation_has_both_branches(derived):
+    branches = {tuple(region): value for region, value in derived.first_weight_branches}
+    assert same(branches[(c + delta,)], 5 * delta ** 2 / (4 * c ** 2))
+    assert branches[(-c - delta,)] == sp.Rational(5, 4)      # dead ReLU: f ≡ 0
+
+
+def test_second_weight_perturbation(derived):
+    assert same(derived.second_weight_loss, 5 * c ** 2 * delta ** 2 / 4)
+
+
+def test_every_claim_of_the_script_is_proved():
+    report = example.run()
+    assert [r.verdict.status for r in report.results] == [Status.PROVED] * len(report.results)
+
+
+def test_sharp_scales_reach_every_target(derived):
+    for scale in example.sharp_scales().values():
+        for target in (1, 10, 10 ** 6):
+            value = derived.spectral_norm.subs({c: scale}).subs({M: target})
+            assert value >= target
+
+
+def test_cli_readings_are_exact(cli):
+    result = cli("example", "--c", "0.5", "--perturbation", "0.1", "--probe", "-2")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "f(x) = 0" in out and "max(x, 0) = 0" in out
+    assert "training loss at (c, 1/c): 0" in out
+    assert "L(c + delta, 1/c): 1/20" in out          # 5 δ² / (4 c²) = 5/100
+    assert "L(c, 1/c + delta): 1/320" in out         # 5 c² δ² / 4
+    assert "[[10, 5/2" in out and "spectral norm: 85/8" in out
+
+
+def test_cli_dead_relu_branch(cli):
+    result = cli("example", "--c", "1", "--perturbation", "-3")
+    assert "L(c + delta, 1/c): 5/4" in result.stdout
+
+
+@pytest.mark.parametrize("args", [["--c", "0"], ["--c", "-1"], ["--c", "abc"], ["--probe", "1/0"],
+                                  ["--perturbation", "nan"], ["--plot"]])
+def test_cli_bad_values(cli, args):
+    result = cli("example", *args)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_plot_is_written(cli, tmp_path):
+    target = tmp_path / "sharpness.png"
+    result = cli("example", "--c", "2", "--plot", str(target))
+    assert result.returncode == 0, result.stderr
+    with open(target, "rb") as handle:
+        assert handle.read(8) == b"\x89PNG\r\n\x1a\n"
+    assert os.path.getsize(target) > 10_000
