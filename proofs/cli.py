@@ -16,6 +16,7 @@ import json
 import sys
 import time
 
+from symbolic.derivation import summarize_sizes
 from symbolic.verdict import Status
 
 from . import registry
@@ -98,17 +99,6 @@ def sweep(script, args) -> list[tuple[int, int, int]]:
     return sizes
 
 
-def _describe_sizes(rows) -> str:
-    parts = []
-    for label, attribute in (("d", "d"), ("h", "h"), ("N", "n")):
-        values = sorted({getattr(r, attribute) for r in rows if getattr(r, attribute) is not None})
-        if values:
-            span = f"{values[0]}..{values[-1]}" if len(values) > 2 else ",".join(map(str, values))
-            parts.append(f"{label}={span}")
-    cases = f" ({len(rows)} cases)" if len(rows) > 1 else ""
-    return (" ".join(parts) or "-") + cases
-
-
 def print_table(results, out=sys.stdout) -> None:
     groups: dict[tuple[str, str], list] = {}
     for row in results:
@@ -119,7 +109,7 @@ def print_table(results, out=sys.stdout) -> None:
         statuses = {r.verdict.status for r in rows}
         status = next(s for s in (Status.REFUTED, Status.UNDECIDED, Status.PROVED)
                       if s in statuses or s is Status.PROVED)
-        lines.append((theorem, claim, _describe_sizes(rows), status.name,
+        lines.append((theorem, claim, summarize_sizes([(r.d, r.h, r.n) for r in rows]) or "-", status.name,
                       f"{sum(r.seconds for r in rows):.2f}"))
     widths = [max(len(str(x)) for x in column) for column in zip(header, *lines)]
     for line in [header, tuple("-" * w for w in widths), *lines]:
@@ -184,7 +174,11 @@ def run_results(args) -> int:
         print_table(results)
     if args.latex:
         from .latex_output import write_documents
-        for line in write_documents([r.derivation for r in reports], args.latex):
+        try:
+            lines = write_documents([r.derivation for r in reports], args.latex)
+        except OSError as error:
+            raise UsageError(f"cannot write into {args.latex}: {error.strerror}") from None
+        for line in lines:
             print(line, file=sys.stderr if args.json else sys.stdout)
     return EXIT_CODES[overall_status(results)]
 

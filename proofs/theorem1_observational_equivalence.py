@@ -193,15 +193,16 @@ def run(sizes: list[tuple[int, int, int]], seed: int = 0, timeout: float | None 
     derivation.add(r"\operatorname{ReLU}(\alpha s) = \alpha \operatorname{ReLU}(s) "
                    r"\quad (\alpha > 0,\ s \in \mathbb{R})",
                    "positive homogeneity of ReLU (Definition 4, Theorem 1 of the paper): sign split "
-                   "s > 0, s = 0, s < 0", [homogeneity])
+                   "$s > 0$, $s = 0$, $s < 0$ with sympy's own Max", [homogeneity])
 
     prediction = [report.record(NAME, "(a) f_(T_alpha theta)(x) = f_theta(x)", (d, h, None),
                                 lambda d=d, h=h: prediction_invariance(d, h, seed=seed, timeout=timeout))
                   for d, h in pairs]
     derivation.add(r"f_{T_\alpha\theta}(x) = \sum_j \operatorname{ReLU}\bigl(\alpha \textstyle\sum_i x_i W_{ij}\bigr)"
                    r"\,\alpha^{-1} v_j = \sum_j \operatorname{ReLU}\bigl(\textstyle\sum_i x_i W_{ij}\bigr)\, v_j = f_\theta(x)",
-                   "positive homogeneity, then exact polynomial identity for symbolic x, W, v; "
-                   "checked at every point, kinks included", prediction, _sizes(pairs))
+                   "positive homogeneity, then an exact identity for symbolic $x$, $W$, $v$ and "
+                   "$\\alpha > 0$; it holds at every point, kinks included (also evaluated exactly on "
+                   "the kink set)", prediction, [(d, h, None) for d, h in pairs])
 
     losses = []
     for loss in LOSSES:
@@ -212,11 +213,11 @@ def run(sizes: list[tuple[int, int, int]], seed: int = 0, timeout: float | None 
                                                                  timeout=timeout)))
     derivation.add(r"L(T_\alpha\theta) = \ell\bigl(f_{T_\alpha\theta}(x_1), \dots, f_{T_\alpha\theta}(x_N)\bigr)"
                    r" = \ell\bigl(f_\theta(x_1), \dots, f_\theta(x_N)\bigr) = L(\theta)",
-                   "step (a) substituted into the loss; checked for a generic (undefined) loss, "
+                   "step (2) substituted into the loss; checked for a generic (undefined) loss, "
                    "mean squared error with symbolic targets, absolute error and hinge",
-                   losses, _sizes(sizes))
+                   losses, sizes)
     derivation.add(r"L(T_\alpha\theta) = \ell(f_{T_\alpha\theta}) = \ell(f_\theta) = L(\theta)",
-                   "logical glue: f_{T_alpha theta} = f_theta as functions (step (a)), so any "
+                   "logical glue: $f_{T_\\alpha\\theta} = f_\\theta$ as functions (step (2)), so any "
                    "functional of the prediction function takes the same value")
 
     lemma_rows = {"linear": [], "inverse": [], "norm bound": []}
@@ -226,32 +227,30 @@ def run(sizes: list[tuple[int, int, int]], seed: int = 0, timeout: float | None 
             lemma_rows[name].append(report.record(NAME, f"(c) T_alpha {name}", (d, h, None),
                                                   lambda verdict=verdict: verdict))
     derivation.add(r"T_\alpha(\lambda u + \mu w) = \lambda T_\alpha u + \mu T_\alpha w",
-                   "(c) T_alpha is linear: exact identity in each coordinate",
-                   lemma_rows["linear"], _sizes(pairs))
+                   "$T_\\alpha$ is linear: exact identity in each coordinate",
+                   lemma_rows["linear"], [(d, h, None) for d, h in pairs])
     derivation.add(r"T_{1/\alpha} T_\alpha u = u = T_\alpha T_{1/\alpha} u",
-                   "(c) T_alpha is bijective with inverse T_{1/alpha}: exact identity in each coordinate",
-                   lemma_rows["inverse"], _sizes(pairs))
+                   "$T_\\alpha$ is bijective with inverse $T_{1/\\alpha}$: exact identity in each "
+                   "coordinate",
+                   lemma_rows["inverse"], [(d, h, None) for d, h in pairs])
     derivation.add(r"\max(\alpha^2, \alpha^{-2})\|u\|^2 - \|T_\alpha u\|^2 = "
                    r"\operatorname{ReLU}(\alpha^{-2} - \alpha^2)\textstyle\sum_{ij} U_{ij}^2 + "
                    r"\operatorname{ReLU}(\alpha^2 - \alpha^{-2})\sum_j b_j^2 \ \ge 0",
-                   "(c) exact identity by sign split, and the right side is manifestly non-negative; "
-                   "hence the operator norms of T_alpha and T_{1/alpha} are at most max(alpha, 1/alpha)",
-                   lemma_rows["norm bound"], _sizes(pairs))
+                   "exact identity by sign split, and the right side is manifestly non-negative; hence "
+                   "the operator norms of $T_\\alpha$ and $T_{1/\\alpha}$ are at most "
+                   "$\\max(\\alpha, 1/\\alpha)$",
+                   lemma_rows["norm bound"], [(d, h, None) for d, h in pairs])
     derivation.add(r"\|z - T_\alpha\theta\| < \varepsilon/\max(\alpha, \alpha^{-1}) \implies "
                    r"\|T_{1/\alpha} z - \theta\| = \|T_{1/\alpha}(z - T_\alpha\theta)\| < \varepsilon",
-                   "logical glue from linearity and the norm bound: T_alpha maps a neighbourhood of "
-                   "theta onto a neighbourhood of T_alpha theta, and T_{1/alpha} back")
+                   "logical glue from linearity and the norm bound: $T_\\alpha$ maps a neighbourhood "
+                   "of $\\theta$ onto a neighbourhood of $T_\\alpha\\theta$, and $T_{1/\\alpha}$ back")
     derivation.add(r"L(z) = L(T_{1/\alpha} z) \ge L(\theta) = L(T_\alpha\theta)",
-                   "logical glue: if theta is a local minimum with radius epsilon, T_alpha theta is one "
-                   "with radius epsilon/max(alpha, 1/alpha); the converse is the same argument with "
-                   "1/alpha in place of alpha")
-    derivation.sizes = _sizes(sizes)
+                   "logical glue: if $\\theta$ is a local minimum with radius $\\varepsilon$, "
+                   "$T_\\alpha\\theta$ is one with radius $\\varepsilon/\\max(\\alpha, 1/\\alpha)$; "
+                   "the converse is the same argument with $1/\\alpha$ in place of $\\alpha$")
+    derivation.sizes = sizes
     derivation.notes.append(
         r"Steps marked \emph{checked} were established by the computer algebra system at the sizes "
         r"listed (exact zero test plus independent rational and 50-digit witnesses); steps marked "
         r"\emph{glue} are standard logical inferences from the checked steps.")
     return report
-
-
-def _sizes(sizes) -> str:
-    return ", ".join("(" + ",".join(str(s) for s in size) + ")" for size in sizes)

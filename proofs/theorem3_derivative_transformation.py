@@ -40,6 +40,7 @@ import sympy as sp
 from symbolic import ReLU, Status, Verdict, check_identity
 from symbolic.budget import BudgetExhausted, check_budget, time_budget
 from symbolic.derivation import Derivation
+from symbolic.latex import to_latex
 from symbolic.numeric import directional_derivative, loss_function, random_instance
 from symbolic.polynomial import PatternNetwork
 from symbolic.rescaling import ALPHA
@@ -289,6 +290,21 @@ def regularity_transport() -> Verdict:
                    "is the pattern at theta", evidence=tuple(e for v in verdicts for e in v.evidence))
 
 
+def block_form_example() -> str:
+    """H_L(θ) and H_L(T_αθ) for d = h = N = 1 (MSE) as matrices, computed from the polynomials."""
+    model = PatternNetwork(1, 1, 1)
+    images = model.transform_images({"W": model.alpha, "v": model.alphabar})
+    size = len(model.parameter_names)
+    at_theta = sp.Matrix(size, size, lambda k, l: model.to_sympy(model.hessian[(min(k, l), max(k, l))]))
+    at_scaled = sp.Matrix(size, size, lambda k, l: model.to_sympy(
+        model.at(model.hessian[(min(k, l), max(k, l))], images)))
+    names = {sp.Symbol(n): sp.Symbol(t) for n, t in (("W_1_1", "W"), ("v_1", "v"), ("x_1_1", "x"),
+                                                      ("y_1", "y"), ("sigma_1_1", "sigma"))}
+    show = lambda m: to_latex(m.xreplace(names).applyfunc(sp.factor), mat_str="pmatrix", mat_delim="")  # noqa: E731
+    return (r"H_L(\theta) = %s,\quad H_L(T_\alpha\theta) = %s = S\,H_L(\theta)\,S"
+            % (show(at_theta), show(at_scaled)))
+
+
 def derivation_skeleton() -> Derivation:
     return Derivation(
         name=NAME, title=TITLE, source=SOURCE,
@@ -321,14 +337,14 @@ def run(sizes, seed=0, timeout=None) -> Report:
                             (None, None, None), sigmoid_lemmas)
     derivation.add(r"\tfrac{d}{df}\log(1 + e^f) = \varsigma(f),\quad \varsigma'(f) = \varsigma(f)(1 - \varsigma(f)),"
                    r"\quad \varsigma(f) = \tfrac{e^f}{1 + e^f}",
-                   "the two facts about the logistic loss that its derivatives use; with P_n = "
-                   "sigmoid(f(x_n)) as an indeterminate, the logistic gradient and Hessian are "
-                   "polynomials (chain rule dP_n = P_n(1 - P_n) df_n), and P_n is unchanged by T_alpha "
-                   "because f(x_n) is (checked at each size)", [sigmoid])
+                   r"the two facts about the logistic loss that its derivatives use; with "
+                   r"$P_n = \varsigma(f(x_n))$ as an indeterminate, the logistic gradient and Hessian "
+                   r"are polynomials (chain rule $dP_n = P_n(1 - P_n)\,df_n$), and $P_n$ is unchanged "
+                   r"by $T_\alpha$ because $f(x_n)$ is (checked at each size)", [sigmoid])
     derivation.add(r"\operatorname{ReLU}(\pm\alpha s) = \alpha\operatorname{ReLU}(\pm s)"
                    r"\ \Rightarrow\ \operatorname{sign}(\alpha s) = \operatorname{sign}(s)",
-                   "regularity transport: T_alpha maps each activation region onto itself, so L is "
-                   "the same polynomial near theta and near T_alpha theta", [transport])
+                   r"regularity transport: $T_\alpha$ maps each activation region onto itself, so "
+                   r"$L$ is the same polynomial near $\theta$ and near $T_\alpha\theta$", [transport])
     rows = {}
     for order in (1, 2):
         what = "gradient" if order == 1 else "Hessian"
@@ -338,36 +354,40 @@ def run(sizes, seed=0, timeout=None) -> Report:
                 lambda d=d, h=h, n=n, loss=loss, order=order: check(d, h, n, loss, order, seed=seed,
                                                                     timeout=timeout))
                 for d, h, n in sizes]
-    sizes_text = ", ".join(f"({d},{h},{n})" for d, h, n in sizes)
     for loss in ("mse", "logistic", "quadratic"):
-        derivation.add(r"\partial_k L(T_\alpha\theta) = S_{kk}\,\partial_k L(\theta)",
-                       f"{LOSS_LABELS[loss]}: exact Laurent-polynomial identity in alpha on the pattern "
-                       "form, every entry", rows[(1, loss)], sizes_text)
-        derivation.add(r"\partial_k\partial_l L(T_\alpha\theta) = S_{kk} S_{ll}\,\partial_k\partial_l L(\theta)",
-                       f"{LOSS_LABELS[loss]}: exact Laurent-polynomial identity, every entry k <= l",
-                       rows[(2, loss)], sizes_text)
+        label = r"\quad\text{%s}" % LOSS_LABELS[loss]
+        derivation.add(r"\partial_k L(T_\alpha\theta) = S_{kk}\,\partial_k L(\theta)" + label,
+                       f"{LOSS_LABELS[loss]}: exact Laurent-polynomial identity in $\\alpha$ on the "
+                       "pattern form, every entry", rows[(1, loss)], sizes)
+        derivation.add(r"\partial_k\partial_l L(T_\alpha\theta) = S_{kk} S_{ll}\,\partial_k\partial_l L(\theta)"
+                       + label,
+                       f"{LOSS_LABELS[loss]}: exact Laurent-polynomial identity, every entry $k \\le l$",
+                       rows[(2, loss)], sizes)
+    derivation.add(block_form_example(), "the smallest case, $d = h = N = 1$ with mean squared "
+                   "error, in block form: the Hessian computed at $T_\\alpha\\theta$ is $S H S$ "
+                   "entry by entry (the entry formulas above cover the larger sizes)")
     derivation.add(r"L \circ T_\alpha = L,\quad T_\alpha T_{1/\alpha} = \mathrm{id},\quad "
                    r"D(g\circ T_\alpha)(\theta)[u] = Dg(T_\alpha\theta)[T_\alpha u]",
-                   "(iv) any loss: Theorem 1, invertibility, and the chain rule for the linear map "
-                   "T_alpha checked on a generic 2-jet on parameter space", rows[(1, "any")], sizes_text)
+                   r"(iv) any loss: Theorem 1, invertibility, and the chain rule for the linear map "
+                   r"$T_\alpha$ checked on a generic 2-jet on parameter space", rows[(1, "any")], sizes)
     derivation.add(r"D^2(g\circ T_\alpha)(\theta)[u, w] = D^2 g(T_\alpha\theta)[T_\alpha u, T_\alpha w]",
                    "(iv) any loss: second-order chain rule for the linear map, generic 2-jet",
-                   rows[(2, "any")], sizes_text)
+                   rows[(2, "any")], sizes)
     derivation.add(r"DL(T_\alpha\theta)[u] = DL(T_\alpha\theta)[T_\alpha T_{1/\alpha}u] = "
                    r"D(L\circ T_\alpha)(\theta)[T_{1/\alpha}u] = DL(\theta)[T_{1/\alpha}u]",
                    "logical glue: the checked steps above; the Hessian line is the same with two "
                    "directions")
     derivation.add(r"H_L(T_\alpha\theta)[u, w] = \textstyle\sum_{k,l} S_{kk} S_{ll} H_{kl}(\theta) u_k w_l "
                    r"= H_L(\theta)[S u, S w] = H_L(\theta)[T_{1/\alpha} u, T_{1/\alpha} w]",
-                   "logical glue: a bilinear form is fixed by its entries, and S is the matrix of "
-                   "T_{1/alpha}")
+                   r"logical glue: a bilinear form is fixed by its entries, and $S$ is the matrix of "
+                   r"$T_{1/\alpha}$")
     for loss in LOSSES:
         for order in (1, 2):
             values = [v.residual for v in rows[(order, loss)] if v.residual is not None]
             if values:
                 derivation.residuals.append(
                     (f"{'gradient' if order == 1 else 'Hessian'}, {LOSS_LABELS[loss]}", max(values)))
-    derivation.sizes = sizes_text
+    derivation.sizes = sizes
     derivation.notes.append(
         r"At a kink (some $s_{nj} = 0$) $L$ need not be differentiable. Where it is twice "
         r"differentiable anyway, route (iv) still applies: it uses only $L\circ T_\alpha = L$ and the "

@@ -170,12 +170,11 @@ def run(sizes, seed=0, timeout=None) -> Report:
     scale = report.record(NAME, "explicit alpha for every M", (None, None, None), explicit_scale)
     instances = [report.record(NAME, "random minima reach every M", size,
                                lambda size=size: random_instances(*size, seed=seed)) for size in sizes]
-    sizes_text = ", ".join(f"({d},{h},{n})" for d, h, n in sizes)
     derivation.add(r"H_L(T_\alpha\theta) = S\,H_L(\theta)\,S",
-                   "Theorem 3 (every smooth loss, through its generic 2-jet)", congruence, sizes_text)
+                   "Theorem 3 (every smooth loss, through its generic 2-jet)", congruence, sizes)
     derivation.add(r"(S H S)_{kk} = \alpha^{-2} H_{kk}\ (W\text{ block}),\quad \alpha^{2} H_{kk}\ (v\text{ block})",
-                   "exact identity for a generic symmetric H", diagonal,
-                   ", ".join(f"({d},{h})" for d, h in pairs))
+                   "exact identity for a generic symmetric $H$", diagonal,
+                   [(d, h, None) for d, h in pairs])
     derivation.add(r"H_L(\theta) \succeq 0,\ H_L(\theta) \neq 0 \ \Rightarrow\ \exists k:\ \gamma = H_{kk} > 0;"
                    r"\quad \|A\|_2 \ge e_k^\top A e_k = A_{kk}\ \text{for } A \succeq 0",
                    "logical glue: second-order condition at a minimum; a PSD matrix with zero diagonal "
@@ -185,7 +184,7 @@ def run(sizes, seed=0, timeout=None) -> Report:
     derivation.add(r"\|H_L(T_\alpha\theta)\|_2 \ge (S H S)_{kk} = M",
                    "logical glue from the lines above")
     derivation.add(r"\|H_L(T_\alpha\theta)\|_2 \ge M\ \text{on random interpolating minima}",
-                   "witness: Hessian recomputed at T_alpha theta (rational alpha), spectral norm by "
-                   "mpmath.eigsy at 50 digits, for M = 10, 10^3, 10^6", instances, sizes_text)
-    derivation.sizes = sizes_text
+                   r"witness: Hessian recomputed at $T_\alpha\theta$ (rational $\alpha$), spectral norm "
+                   r"by mpmath.eigsy at 50 digits, for $M = 10, 10^3, 10^6$", instances, sizes)
+    derivation.sizes = sizes
     return report

@@ -216,26 +216,27 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
                                   lambda: check_theorem4_on_example(derived)),
     }
     derivation.add(r"f_{(c, 1/c)}(x) = \tfrac1c\max(0, c x) = \max(x, 0)",
-                   "positive homogeneity of max(0, .), exact for every real x", [rows["prediction"]])
+                   "positive homogeneity of $\\max(0, \\cdot)$, exact for every real $x$", [rows["prediction"]])
     derivation.add(r"L(c, 1/c) = 0", "exact evaluation at the data", [rows["loss"]])
     derivation.add(r"H_L(c, 1/c) = " + sp.latex(derived.hessian, mat_str="pmatrix", mat_delim=""),
-                   "second derivatives of the loss on the open region a > 0 (where it is a polynomial), "
-                   "then a = c, b = 1/c; mpmath.diff on the real loss agrees", [rows["hessian"]])
+                   "second derivatives of the loss on the open region $a > 0$ (where it is a "
+                   "polynomial), then $a = c$, $b = 1/c$; mpmath.diff on the real loss agrees",
+                   [rows["hessian"]])
     eigen_text = r",\ ".join(r"\lambda = %s" % sp.latex(v) for v, _, _ in derived.eigenpairs)
     derivation.add(eigen_text + r",\quad \operatorname{tr} H = %s,\quad \det H = %s"
                    % (sp.latex(derived.trace), sp.latex(derived.determinant)),
-                   "eigenpairs checked by H v = lambda v exactly; spectral norm = largest eigenvalue",
+                   r"eigenpairs checked by $H v = \lambda v$ exactly; spectral norm = largest eigenvalue",
                    [rows["eigen"]])
     branch_text = r",\quad ".join(r"%s \text{ on } %s" % (sp.latex(value), " , ".join(
         sp.latex(sp.StrictGreaterThan(constraint, 0)) for constraint in region))
         for region, value in derived.first_weight_branches)
     derivation.add(r"L(c + \delta, 1/c) = " + branch_text + r";\quad L(c, 1/c + \delta) = "
                    + sp.latex(derived.second_weight_loss),
-                   "sign split of max(0, (c + delta) x_i); the dead-ReLU branch included; "
-                   "at delta = -c both branches give the same value", [rows["perturb"]])
+                   r"sign split of $\max(0, (c + \delta) x_i)$; the dead-ReLU branch included; at "
+                   r"$\delta = -c$ both branches give the same value", [rows["perturb"]])
     derivation.add(r"\|H_L(c, 1/c)\|_2 - M \ge 0 \ \text{at}\ c = \sqrt{2M/5}\ \text{and at}\ c = \sqrt{5/(2M)}",
                    "Theorem 4 on the example: the margin is manifestly non-negative", [rows["theorem4"]])
-    derivation.sizes = "d = h = 1, N = 2 (the example's own sizes)"
+    derivation.sizes = [size]
     return report
 
 

@@ -6,6 +6,31 @@ from dataclasses import dataclass, field
 from .verdict import Status, worst
 
 
+def summarize_sizes(sizes) -> str:
+    """(d, h, N) triples (None where a size does not apply) in a few words: ranges when the sizes
+    fill a grid, else the list."""
+    sizes = sorted({tuple(size) for size in sizes}, key=lambda t: tuple(-1 if v is None else v for v in t))
+    if not sizes:
+        return ""
+    axes = []
+    for label, values in zip(("d", "h", "N"), zip(*sizes)):
+        present = sorted({v for v in values if v is not None})
+        if present:
+            axes.append((label, present))
+    grid = 1
+    for _, present in axes:
+        grid *= len(present)
+    if grid != len(sizes) or not axes:
+        return ", ".join("(" + ",".join("-" if v is None else str(v) for v in size) + ")"
+                         for size in sizes)
+
+    def span(values):
+        contiguous = values == list(range(values[0], values[-1] + 1))
+        return f"{values[0]}..{values[-1]}" if contiguous and len(values) > 2 else ",".join(map(str, values))
+    text = " ".join(f"{label}={span(present)}" for label, present in axes)
+    return text + (f" ({len(sizes)} cases)" if len(sizes) > 1 else "")
+
+
 @dataclass
 class Step:
     """One line of a derivation.
@@ -17,7 +42,7 @@ class Step:
     statement: str
     reason: str
     verdicts: list = field(default_factory=list)
-    sizes: str = ""
+    sizes: list = field(default_factory=list)     # (d, h, N) triples the checks ran at
 
     @property
     def checked(self) -> bool:
@@ -39,11 +64,11 @@ class Derivation:
     definitions: list = field(default_factory=list)   # LaTeX paragraphs
     steps: list = field(default_factory=list)
     notes: list = field(default_factory=list)         # LaTeX paragraphs
-    sizes: str = ""
+    sizes: list = field(default_factory=list)
     residuals: list = field(default_factory=list)     # (label, value) pairs
 
-    def add(self, statement: str, reason: str, verdicts=(), sizes: str = "") -> Step:
-        step = Step(statement, reason, list(verdicts), sizes)
+    def add(self, statement: str, reason: str, verdicts=(), sizes=()) -> Step:
+        step = Step(statement, reason, list(verdicts), list(sizes))
         self.steps.append(step)
         return step
 

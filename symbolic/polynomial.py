@@ -149,5 +149,14 @@ class PatternNetwork:
         """poly evaluated at the transformed parameters."""
         return poly.compose(*images)
 
+    def to_sympy(self, poly):
+        """poly as a sympy expression (α⁻¹ written as 1/α), for display."""
+        import sympy as sp
+        symbols = [sp.Symbol(name) for name in self.names]
+        symbols[-1] = 1 / sp.Symbol("alpha", positive=True)
+        symbols[-2] = sp.Symbol("alpha", positive=True)
+        return sp.Add(*[sp.Rational(int(c.p), int(c.q)) * sp.Mul(*[s ** e for s, e in zip(symbols, m)])
+                        for m, c in zip(poly.monoms(), poly.coeffs())])
+
     def is_zero(self, poly) -> bool:
         return laurent_is_zero(poly, self.alpha, self.alphabar)

@@ -1,0 +1,24 @@
+"""``python -m proofs --latex DIR``: one LaTeX derivation per result, compiled where possible."""
+from __future__ import annotations
+
+import os
+
+from symbolic.latex import compile_pdf, render, tex_engine
+
+
+def write_documents(derivations, folder: str) -> list[str]:
+    """Write DIR/<result>.tex for each derivation, compile each to PDF; return report lines."""
+    os.makedirs(folder, exist_ok=True)
+    lines = []
+    engine = tex_engine()
+    for derivation in derivations:
+        tex_path = os.path.join(folder, f"{derivation.name}.tex")
+        with open(tex_path, "w", encoding="utf-8") as handle:
+            handle.write(render(derivation))
+        if engine is None:
+            lines.append(f"wrote {tex_path} (no TeX engine found: not compiled)")
+            continue
+        ok, message = compile_pdf(tex_path)
+        pdf = os.path.splitext(tex_path)[0] + ".pdf"
+        lines.append(f"wrote {tex_path} and {pdf}" if ok else f"wrote {tex_path}; compiling FAILED: {message}")
+    return lines

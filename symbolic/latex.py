@@ -1,0 +1,122 @@
+"""Derivations as standalone LaTeX documents, and their compilation by a real TeX engine.
+
+Only amsmath, amssymb and geometry are used (all in Debian's texlive-latex-base).  sympy prints
+Heaviside as θ, which collides with the parameter θ; indicators print as 1[s > 0] instead.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+
+import sympy as sp
+from sympy.printing.latex import LatexPrinter
+
+from .derivation import Derivation, summarize_sizes
+from .verdict import Status
+
+
+class _Printer(LatexPrinter):
+    def _print_Heaviside(self, expr, exp=None):
+        body = r"\mathbf{1}\left[%s > 0\right]" % self._print(expr.args[0])
+        return body if exp is None else r"\left(%s\right)^{%s}" % (body, exp)
+
+
+def to_latex(expr, **settings) -> str:
+    """sympy.latex with the project's conventions (indicators, not θ, for Heaviside)."""
+    return _Printer(settings).doprint(sp.sympify(expr))
+
+
+_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+            "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\^{}"}
+
+
+def escape(text: str) -> str:
+    """Text made safe for LaTeX; segments between $ signs are inline math and kept as they are."""
+    parts = text.split("$")
+    if len(parts) % 2 == 0:
+        raise ValueError(f"unbalanced $ in {text!r}")
+    return "$".join(part if k % 2 else _escape_plain(part) for k, part in enumerate(parts))
+
+
+def _escape_plain(text: str) -> str:
+    text = "".join(_SPECIAL.get(ch, ch) for ch in text)
+    return text.replace("<", r"\textless{}").replace(">", r"\textgreater{}")
+
+
+def _status_text(status: Status | None) -> str:
+    if status is None:
+        return r"\emph{logical glue}"
+    return r"\emph{checked}: \textbf{%s}" % status.name
+
+
+def render(derivation: Derivation) -> str:
+    """The derivation as a standalone document."""
+    lines = [
+        r"\documentclass[11pt]{article}",
+        r"\usepackage[margin=2.2cm]{geometry}",
+        r"\usepackage{amsmath,amssymb}",
+        r"\allowdisplaybreaks",
+        r"\title{%s}" % escape(derivation.title),
+        r"\date{}",
+        r"\begin{document}",
+        r"\maketitle",
+        r"\noindent\textbf{Source.} %s.\par\medskip" % escape(derivation.source),
+        r"\noindent\textbf{Verdict.} \textbf{%s} for every checked step at the sizes covered."
+        % derivation.status.name,
+        r"\section*{Statement}",
+        derivation.statement,
+        r"\section*{Definitions}",
+        r"\begin{itemize}",
+        *[r"\item " + definition for definition in derivation.definitions],
+        r"\end{itemize}",
+        r"\section*{Derivation}",
+        r"Each line is one step; its reason follows below the display.",
+        r"\begin{align*}",
+    ]
+    for number, step in enumerate(derivation.steps, start=1):
+        end = r" \\" if number < len(derivation.steps) else ""
+        lines.append(r"& %s \tag{%d}%s" % (step.statement, number, end))
+    lines += [r"\end{align*}", r"\begin{enumerate}"]
+    for number, step in enumerate(derivation.steps, start=1):
+        sizes = r" Sizes: %s." % escape(summarize_sizes(step.sizes)) if step.sizes else ""
+        lines.append(r"\item[(%d)] %s. %s.%s" % (number, escape(step.reason[0].upper() + step.reason[1:]),
+                                                  _status_text(step.status), sizes))
+    lines.append(r"\end{enumerate}")
+    lines += [r"\section*{Sizes covered}",
+              escape(summarize_sizes(derivation.sizes) or "not applicable") + "."]
+    if derivation.residuals:
+        lines += [r"\section*{Witness residuals}", r"\begin{tabular}{ll}",
+                  r"\textbf{identity} & \textbf{largest residual} \\ \hline"]
+        lines += [r"%s & $%s$ \\" % (escape(label), to_latex(sp.Float(value, 3)))
+                  for label, value in derivation.residuals]
+        lines.append(r"\end{tabular}")
+    if derivation.notes:
+        lines.append(r"\section*{Notes}")
+        lines += [note + r"\par" for note in derivation.notes]
+    lines += [r"\section*{Verdict}",
+              r"\textbf{%s}: %s" % (derivation.status.name, escape(derivation.title)),
+              r"\end{document}", ""]
+    return "\n".join(lines)
+
+
+def tex_engine() -> str | None:
+    return shutil.which("pdflatex")
+
+
+def compile_pdf(tex_path: str, timeout: float = 180) -> tuple[bool, str]:
+    """Run pdflatex on tex_path in its folder; (success, the log's error lines)."""
+    engine = tex_engine()
+    if engine is None:
+        return False, "no TeX engine (pdflatex) on this machine"
+    folder, name = os.path.split(os.path.abspath(tex_path))
+    try:
+        result = subprocess.run([engine, "-interaction=nonstopmode", "-halt-on-error", name],
+                                cwd=folder, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return False, f"pdflatex did not finish within {timeout} s"
+    pdf = os.path.splitext(os.path.abspath(tex_path))[0] + ".pdf"
+    if result.returncode != 0 or not os.path.exists(pdf):
+        errors = [line for line in result.stdout.splitlines() if line.startswith("!")]
+        return False, "; ".join(errors) or f"pdflatex exited with {result.returncode}"
+    return True, ""
