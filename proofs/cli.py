@@ -189,6 +189,9 @@ def main(argv: list[str] | None = None) -> int:
         if argv and argv[0] == "check":
             from .check_command import main as check_main
             return check_main(argv[1:])
+        if argv and argv[0] == "corpus":
+            from .corpus import main as corpus_main
+            return corpus_main(argv[1:])
         if argv and argv[0] == "example":
             from .worked_example import main as example_main
             return example_main(argv[1:])
