@@ -19,7 +19,6 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-import flint
 import mpmath
 import sympy as sp
 
@@ -84,13 +83,10 @@ def mse_hessian_at(model: PatternNetwork, theta, inputs, targets):
         for j, sigma in enumerate(pattern[k]):
             values[f"sigma_{k + 1}_{j + 1}"] = sigma
     values["alpha"] = values["alphabar"] = 1
-    point = [flint.fmpq(Fraction(values[name]).numerator, Fraction(values[name]).denominator)
-             for name in model.names]
     size = len(model.parameter_names)
     matrix = [[Fraction(0)] * size for _ in range(size)]
     for (k, l), entry in model.hessian.items():
-        value = entry(*point)
-        matrix[k][l] = matrix[l][k] = Fraction(int(value.p), int(value.q))
+        matrix[k][l] = matrix[l][k] = model.evaluate(entry, values) / model.scale
     return matrix
 
 

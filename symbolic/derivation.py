@@ -17,10 +17,12 @@ def summarize_sizes(sizes) -> str:
         present = sorted({v for v in values if v is not None})
         if present:
             axes.append((label, present))
+    if not axes:
+        return ""
     grid = 1
     for _, present in axes:
         grid *= len(present)
-    if grid != len(sizes) or not axes:
+    if grid != len(sizes):
         return ", ".join("(" + ",".join("-" if v is None else str(v) for v in size) + ")"
                          for size in sizes)
 
