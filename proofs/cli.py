@@ -19,7 +19,10 @@ import time
 from symbolic.derivation import summarize_sizes
 from symbolic.verdict import Status
 
+from symbolic.latex import to_plain
+
 from . import registry
+from . import report as report_module
 
 EXIT_CODES = {Status.PROVED: 0, Status.REFUTED: 1, Status.UNDECIDED: 3}
 
@@ -126,6 +129,15 @@ def print_table(results, out=sys.stdout) -> None:
           f"refuted, {counts[Status.UNDECIDED]} undecided", file=out)
 
 
+def print_steps(derivations, out=sys.stdout) -> None:
+    """Each derivation's steps, saying which the CAS checked and which are logical glue."""
+    for derivation in derivations:
+        print(f"\n{derivation.name}: derivation steps", file=out)
+        for number, step in enumerate(derivation.steps, start=1):
+            how = f"checked, {step.status.name}" if step.checked else "logical glue"
+            print(f"  ({number}) [{how}] {to_plain(step.reason)}", file=out)
+
+
 def overall_status(results) -> Status:
     statuses = {r.verdict.status for r in results}
     if Status.REFUTED in statuses:
@@ -136,22 +148,32 @@ def overall_status(results) -> Status:
 
 
 class _Progress:
-    """A one-line progress bar on stderr, shown only on a terminal."""
+    """A one-line progress bar on stderr, shown only on a terminal: the bar counts results, the
+    line after it the claims checked so far and the one just finished."""
 
     def __init__(self, total: int):
-        self.total, self.done, self.start = total, 0, time.monotonic()
+        self.total, self.done, self.claims, self.start = total, 0, 0, time.monotonic()
         self.enabled = sys.stderr.isatty()
 
-    def step(self, label: str) -> None:
-        self.done += 1
+    def draw(self, label: str) -> None:
         if self.enabled:
-            filled = int(30 * self.done / self.total)
-            print(f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total} {label:<12}"
-                  f" {time.monotonic() - self.start:5.1f}s", end="", file=sys.stderr, flush=True)
+            filled = int(20 * self.done / self.total)
+            line = (f"[{'#' * filled}{'.' * (20 - filled)}] {self.done}/{self.total} results, "
+                    f"{self.claims} claims, {time.monotonic() - self.start:5.1f}s  {label}")
+            print("\r" + line[:110].ljust(110), end="", file=sys.stderr, flush=True)
+
+    def claim_done(self, row) -> None:
+        self.claims += 1
+        sizes = ",".join("-" if s is None else str(s) for s in (row.d, row.h, row.n))
+        self.draw(f"{row.theorem}: {row.claim} ({sizes})")
+
+    def result_done(self, name: str) -> None:
+        self.done += 1
+        self.draw(name)
 
     def close(self) -> None:
         if self.enabled:
-            print(file=sys.stderr)
+            print("\r" + " " * 110 + "\r", end="", file=sys.stderr, flush=True)
 
 
 def run_results(args) -> int:
@@ -162,16 +184,21 @@ def run_results(args) -> int:
     scripts = [registry.load(n) for n in names]
     plans = [(script, sweep(script, args)) for script in scripts]
     progress = _Progress(len(plans))
+    report_module.progress_hook = progress.claim_done
     reports = []
-    for script, sizes in plans:
-        reports.append(script.run(sizes, seed=args.seed, timeout=args.timeout))
-        progress.step(script.NAME)
-    progress.close()
+    try:
+        for script, sizes in plans:
+            reports.append(script.run(sizes, seed=args.seed, timeout=args.timeout))
+            progress.result_done(script.NAME)
+    finally:
+        report_module.progress_hook = None
+        progress.close()
     results = [row for report in reports for row in report.results]
     if args.json:
         print(json.dumps([r.as_json() for r in results], indent=1))
     else:
         print_table(results)
+        print_steps([report.derivation for report in reports])
     if args.latex:
         from .latex_output import write_documents
         try:

@@ -29,6 +29,10 @@ class ClaimResult:
         }
 
 
+# called with each new ClaimResult; the command line sets it to draw its progress bar
+progress_hook = None
+
+
 @dataclass
 class Report:
     derivation: Derivation
@@ -39,6 +43,8 @@ class Report:
         start = time.perf_counter()
         verdict = check()
         d, h, n = (tuple(sizes) + (None, None, None))[:3]
-        self.results.append(ClaimResult(theorem, claim, d, h, n, verdict,
-                                        time.perf_counter() - start))
+        row = ClaimResult(theorem, claim, d, h, n, verdict, time.perf_counter() - start)
+        self.results.append(row)
+        if progress_hook is not None:
+            progress_hook(row)
         return verdict

@@ -45,6 +45,7 @@ from symbolic.numeric import directional_derivative, loss_function, random_insta
 from symbolic.polynomial import PatternNetwork
 from symbolic.rescaling import ALPHA
 from symbolic.verdict import worst
+from symbolic.witness import mpmath_function
 from symbolic.zero import is_rational_zero
 
 from . import theorem1_observational_equivalence as theorem1
@@ -383,11 +384,11 @@ def run(sizes, seed=0, timeout=None) -> Report:
                    rows[(2, "any")], sizes)
     derivation.add(r"DL(T_\alpha\theta)[u] = DL(T_\alpha\theta)[T_\alpha T_{1/\alpha}u] = "
                    r"D(L\circ T_\alpha)(\theta)[T_{1/\alpha}u] = DL(\theta)[T_{1/\alpha}u]",
-                   "logical glue: the checked steps above; the Hessian line is the same with two "
+                   "the checked steps above; the Hessian line is the same with two "
                    "directions")
     derivation.add(r"H_L(T_\alpha\theta)[u, w] = \textstyle\sum_{k,l} S_{kk} S_{ll} H_{kl}(\theta) u_k w_l "
                    r"= H_L(\theta)[S u, S w] = H_L(\theta)[T_{1/\alpha} u, T_{1/\alpha} w]",
-                   r"logical glue: a bilinear form is fixed by its entries, and $S$ is the matrix of "
+                   r"a bilinear form is fixed by its entries, and $S$ is the matrix of "
                    r"$T_{1/\alpha}$")
     for loss in LOSSES:
         for order in (1, 2):
@@ -484,11 +485,9 @@ DEEP_WITNESS_POINTS = 16
 
 def _deep_residuals(real_loss, parameters, theta, scale, claimed, rng):
     """Relative |D²L(Tθ)[u, w] − D²L(θ)[Du, Dw]| at LOW_DPS and HIGH_DPS digits, random u, w."""
-    from symbolic.witness import _relu_mp
-
     u = [sp.Rational(rng.randint(-16, 16), 8) for _ in parameters]
     w = [sp.Rational(rng.randint(-16, 16), 8) for _ in parameters]
-    function = sp.lambdify(parameters, real_loss, modules=[{"ReLU": _relu_mp}, "mpmath"])
+    function = mpmath_function(parameters, real_loss)
     residuals = []
     for dps in (LOW_DPS, HIGH_DPS):
         with mpmath.workdps(dps):

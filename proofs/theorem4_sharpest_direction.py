@@ -173,12 +173,12 @@ def run(sizes, seed=0, timeout=None) -> Report:
                    [(d, h, None) for d, h in pairs])
     derivation.add(r"H_L(\theta) \succeq 0,\ H_L(\theta) \neq 0 \ \Rightarrow\ \exists k:\ \gamma = H_{kk} > 0;"
                    r"\quad \|A\|_2 \ge e_k^\top A e_k = A_{kk}\ \text{for } A \succeq 0",
-                   "logical glue: second-order condition at a minimum; a PSD matrix with zero diagonal "
+                   "second-order condition at a minimum; a PSD matrix with zero diagonal "
                    "is zero; Rayleigh quotient")
     derivation.add(r"\alpha = \sqrt{\gamma/M}:\ \gamma/\alpha^2 = M;\qquad \alpha = \sqrt{M/\gamma}:\ \gamma\alpha^2 = M",
                    "exact identity: the explicit scale in each block", [scale])
     derivation.add(r"\|H_L(T_\alpha\theta)\|_2 \ge (S H S)_{kk} = M",
-                   "logical glue from the lines above")
+                   "from the lines above")
     derivation.add(r"\|H_L(T_\alpha\theta)\|_2 \ge M\ \text{on random interpolating minima}",
                    r"witness: Hessian recomputed at $T_\alpha\theta$ (rational $\alpha$), spectral norm "
                    r"by mpmath.eigsy at 50 digits, for $M = 10, 10^3, 10^6$", instances, sizes)

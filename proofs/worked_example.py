@@ -22,6 +22,7 @@ import sympy as sp
 
 from symbolic import Status, Verdict, check_identity
 from symbolic.derivation import Derivation
+from symbolic.latex import to_latex
 from symbolic.positivity import is_manifestly_nonnegative
 from symbolic.regions import describe, sign_branches
 from symbolic.relu import canonical_relu_form, to_relu_form
@@ -195,7 +196,7 @@ def derivation_skeleton(derived: Derived) -> Derivation:
                    r"$L = \frac12\cdot\frac1N\sum_i (f(x_i) - y_i)^2$, the parameters $(c, 1/c)$, "
                    r"$c > 0$, all compute $\max(x, 0)$ with zero loss, while "
                    r"$\|H_L(c, 1/c)\|_2 = %s \to \infty$ as $c \to 0$ or $c \to \infty$."
-                   % sp.latex(derived.spectral_norm)),
+                   % to_latex(derived.spectral_norm)),
         definitions=[r"$(a, b) = (c, 1/c) = T_c(1, 1)$: the one-hidden-unit network with $d = h = 1$."])
 
 
@@ -218,25 +219,27 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
     derivation.add(r"f_{(c, 1/c)}(x) = \tfrac1c\max(0, c x) = \max(x, 0)",
                    "positive homogeneity of $\\max(0, \\cdot)$, exact for every real $x$", [rows["prediction"]])
     derivation.add(r"L(c, 1/c) = 0", "exact evaluation at the data", [rows["loss"]])
-    derivation.add(r"H_L(c, 1/c) = " + sp.latex(derived.hessian, mat_str="pmatrix", mat_delim=""),
+    derivation.add(r"H_L(c, 1/c) = " + to_latex(derived.hessian, mat_str="pmatrix", mat_delim=""),
                    "second derivatives of the loss on the open region $a > 0$ (where it is a "
                    "polynomial), then $a = c$, $b = 1/c$; mpmath.diff on the real loss agrees",
                    [rows["hessian"]])
-    eigen_text = r",\ ".join(r"\lambda = %s" % sp.latex(v) for v, _, _ in derived.eigenpairs)
+    eigen_text = r",\ ".join(r"\lambda = %s" % to_latex(v) for v, _, _ in derived.eigenpairs)
     derivation.add(eigen_text + r",\quad \operatorname{tr} H = %s,\quad \det H = %s"
-                   % (sp.latex(derived.trace), sp.latex(derived.determinant)),
+                   % (to_latex(derived.trace), to_latex(derived.determinant)),
                    r"eigenpairs checked by $H v = \lambda v$ exactly; spectral norm = largest eigenvalue",
                    [rows["eigen"]])
-    branch_text = r",\quad ".join(r"%s \text{ on } %s" % (sp.latex(value), " , ".join(
-        sp.latex(sp.StrictGreaterThan(constraint, 0)) for constraint in region))
+    branch_text = r",\quad ".join(r"%s \text{ on } %s" % (to_latex(value), " , ".join(
+        to_latex(sp.StrictGreaterThan(constraint, 0)) for constraint in region))
         for region, value in derived.first_weight_branches)
     derivation.add(r"L(c + \delta, 1/c) = " + branch_text + r";\quad L(c, 1/c + \delta) = "
-                   + sp.latex(derived.second_weight_loss),
+                   + to_latex(derived.second_weight_loss),
                    r"sign split of $\max(0, (c + \delta) x_i)$; the dead-ReLU branch included; at "
                    r"$\delta = -c$ both branches give the same value", [rows["perturb"]])
     derivation.add(r"\|H_L(c, 1/c)\|_2 - M \ge 0 \ \text{at}\ c = \sqrt{2M/5}\ \text{and at}\ c = \sqrt{5/(2M)}",
                    "Theorem 4 on the example: the margin is manifestly non-negative", [rows["theorem4"]])
     derivation.sizes = [size]
+    derivation.residuals.append(("Hessian, mpmath.diff of the real loss at 40 digits",
+                                 rows["hessian"].residual or 0.0))
     return report
 
 

@@ -6,6 +6,7 @@ Heaviside as θ, which collides with the parameter θ; indicators print as 1[s >
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 
@@ -42,6 +43,20 @@ def escape(text: str) -> str:
 def _escape_plain(text: str) -> str:
     text = "".join(_SPECIAL.get(ch, ch) for ch in text)
     return text.replace("<", r"\textless{}").replace(">", r"\textgreater{}")
+
+
+_PLAIN = {"alpha": "alpha", "theta": "theta", "varsigma": "sigmoid", "delta": "delta",
+          "varepsilon": "epsilon", "lambda": "lambda", "max": "max", "le": "<=", "cdot": "."}
+
+
+def to_plain(text: str) -> str:
+    """A reason written with inline math, for a terminal."""
+    def word(match):
+        name = match.group(1)
+        spacer = " " if match.end() < len(text) and (text[match.end()].isalnum() or text[match.end()] == "\\") else ""
+        return _PLAIN.get(name, name) + spacer
+    text = re.sub(r"\\([A-Za-z]+)", word, text)
+    return text.replace(r"\,", " ").replace("{", "").replace("}", "").replace("$", "")
 
 
 def _status_text(status: Status | None) -> str:

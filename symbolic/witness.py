@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from fractions import Fraction
 
 import mpmath
 import sympy as sp
@@ -65,10 +64,14 @@ def _relu_mp(s):
     return s if s > 0 else mpmath.mpf(0)
 
 
+def mpmath_function(symbols, expr: sp.Expr):
+    """expr as a Python function evaluated by mpmath at its working precision (ReLU as max)."""
+    return sp.lambdify(list(symbols), expr, modules=[{"ReLU": _relu_mp}, "mpmath"])
+
+
 def mp_value(expr: sp.Expr, point: dict, dps: int):
     """The value of expr at point, computed by mpmath with dps digits (None where undefined)."""
-    symbols = list(point)
-    function = sp.lambdify(symbols, expr, modules=[{"ReLU": _relu_mp}, "mpmath"])
+    function = mpmath_function(point, expr)
     with mpmath.workdps(dps):
         args = [mpmath.mpf(int(v.p)) / int(v.q) if v.is_Rational else mpmath.mpmathify(v)
                 for v in point.values()]
@@ -118,7 +121,3 @@ def compare_at(lhs: sp.Expr, rhs: sp.Expr, point: dict) -> Separation:
         differ = diff_low > mpmath.mpf(10) ** (-WITNESS_DPS // 2) * scale and \
             abs(diff_low - diff_high) < mpmath.mpf(10) ** (-WITNESS_DPS // 2) * diff_low
     return Separation(True, bool(differ), float(diff_low), False)
-
-
-def rational_point_to_fraction(point: dict) -> dict:
-    return {str(k): Fraction(int(v.p), int(v.q)) for k, v in point.items()}

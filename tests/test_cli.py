@@ -56,3 +56,36 @@ def test_check_proves_refutes_and_exits_accordingly(cli):
 def test_check_rejects_malformed_text_without_running_it(cli, text, tmp_path):
     result = cli("check", text, "x")
     assert_usage_error(result)
+
+
+@pytest.mark.parametrize("args", [
+    ["corpus", "extra"], ["check", "x"], ["check", "x", "x", "--timeout", "-1"],
+    ["check", "x", "x", "--positive", "1bad"], ["example", "--bogus"], ["example", "--c", "inf"],
+])
+def test_every_entry_point_rejects_bad_arguments_in_one_line(cli, args):
+    assert_usage_error(cli(*args))
+
+
+def test_output_names_checked_steps_and_logical_glue(cli):
+    result = cli("theorem1", "--size", "1,1,1")
+    assert "[checked, PROVED]" in result.stdout and "[logical glue]" in result.stdout
+
+
+def test_progress_bar_draws_on_a_terminal(capsys, monkeypatch):
+    from proofs import cli as cli_module
+    from proofs.report import ClaimResult
+    from symbolic import Status, Verdict
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
+    progress = cli_module._Progress(2)
+    progress.enabled = True
+    progress.claim_done(ClaimResult("theorem1", "(a)", 1, 1, None, Verdict(Status.PROVED), 0.1))
+    progress.result_done("theorem1")
+    progress.close()
+    drawn = capsys.readouterr().err
+    assert "1/2 results" in drawn and "1 claims" in drawn and "#" in drawn
+
+
+def test_json_stays_clean_when_latex_is_written(cli, tmp_path):
+    result = cli("worked_example", "--json", "--latex", str(tmp_path))
+    assert result.returncode == 0
+    json.loads(result.stdout)
