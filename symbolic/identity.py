@@ -54,6 +54,8 @@ def as_expression(value) -> sp.Expr:
         raise TypeError(f"not a scalar expression: {value!r}")
     if any(s.is_real is False for s in expr.free_symbols):
         raise ValueError("every symbol must be real")
+    if expr.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+        raise ValueError(f"not a finite expression: {expr}")
     return expr
 
 
@@ -140,9 +142,11 @@ def _failing_regions(difference: sp.Expr, symbols) -> list:
         if opaque:
             raise _Undecidable(f"lhs - rhs is not an exact zero and contains {opaque[0]}, whose "
                                "continuity the sign split needs")
+    # a remainder that is undefined (a division by an exact zero) on its whole region makes no
+    # claim there: the identity is asserted wherever both sides are defined
     return [(region, remainder)
             for region, remainder in sign_branches(difference, symbols, settled=is_rational_zero)
-            if not is_rational_zero(remainder)]
+            if not is_rational_zero(remainder) and not remainder.has(sp.zoo, sp.nan)]
 
 
 def _separating_point(region, remainder, symbols, lhs, rhs, rng):

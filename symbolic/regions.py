@@ -77,7 +77,10 @@ def _sign_contradiction(constraints: list) -> bool:
     known = {}
     factored = []
     for c in constraints:
-        coefficient, factors = sp.factor_list(c)
+        try:
+            coefficient, factors = sp.factor_list(c)
+        except (sp.PolynomialError, sp.polys.polyerrors.GeneratorsNeeded):
+            continue
         factored.append((coefficient, factors))
         if len(factors) == 1 and factors[0][1] == 1:
             known[factors[0][0]] = sp.sign(coefficient)
@@ -95,9 +98,15 @@ def _sign_contradiction(constraints: list) -> bool:
     return False
 
 
+def _sign_polynomial(constraint: sp.Expr) -> sp.Expr:
+    """p·q for constraint = p/q: the same sign wherever the constraint is defined."""
+    numerator, denominator = sp.fraction(sp.together(constraint))
+    return sp.expand(numerator * denominator)
+
+
 def region_is_empty(region: list, symbols):
     """True, False, or None (unknown: some constraint is not linear and no sign argument applies)."""
-    constraints = region + sign_constraints(symbols)
+    constraints = [_sign_polynomial(c) for c in region + sign_constraints(symbols)]
     linear = [c for c in constraints if is_linear(c)]
     if bool(interior_point(linear)[0] <= 0):
         return True

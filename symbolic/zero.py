@@ -39,9 +39,11 @@ def is_rational_zero(expr: sp.Expr) -> bool:
     numerator = sp.expand(numerator)
     if numerator == 0:
         return True
+    if numerator.is_number:
+        return False    # a constant not recognised as 0: not shown zero
     try:
         poly = sp.Poly(numerator)
-    except sp.PolynomialError:
+    except (sp.PolynomialError, sp.polys.polyerrors.GeneratorsNeeded):
         return False
     return _exact_domain(poly.domain) and poly.is_zero
 

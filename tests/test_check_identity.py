@@ -120,3 +120,26 @@ def test_budget_large_enough_changes_nothing():
 def test_strings_are_refused():
     with pytest.raises(TypeError):
         check_identity("x", "x")
+
+
+def test_rational_arguments_and_sides_undefined_on_a_region():
+    # 1/ReLU(x) is undefined for x <= 0: the identity is asserted where both sides are defined
+    assert_proved(ReLU(1 / x), 1 / ReLU(x))
+    assert_proved(ReLU(1 / x), ReLU(x) / x ** 2)
+    assert_refuted(ReLU(1 / x), 2 / ReLU(x))
+    assert_refuted(ReLU((x - 1) / (x + 1)), ReLU(x - 1) / (x + 1))
+
+
+def test_transcendental_arguments():
+    assert_proved(ReLU(sp.exp(x) - 2) - ReLU(2 - sp.exp(x)), sp.exp(x) - 2)
+    assert_refuted(ReLU(sp.sin(x)), sp.sin(x))
+
+
+def test_infinite_input_is_bad_input():
+    for bad in (sp.zoo * x, sp.nan, sp.oo):
+        with pytest.raises(ValueError):
+            check_identity(bad, x)
+
+
+def test_cubic_argument():
+    assert_proved(ReLU(x ** 3), x ** 2 * ReLU(x))
