@@ -36,7 +36,10 @@ def main(argv: list[str]) -> int:
         rhs = parse_expression(args.rhs, symbols=symbols)
     except ParseError as error:
         raise UsageError(f"cannot read the expression: {error}") from None
-    verdict = check_identity(lhs, rhs, timeout=args.timeout, claim=f"{args.lhs} = {args.rhs}")
+    try:
+        verdict = check_identity(lhs, rhs, timeout=args.timeout, claim=f"{args.lhs} = {args.rhs}")
+    except (TypeError, ValueError) as error:
+        raise UsageError(f"cannot check this claim: {error}") from None
     if args.json:
         print(json.dumps({"claim": verdict.claim, "status": verdict.status.value,
                           "witness": {str(k): str(v) for k, v in (verdict.witness or {}).items()},
