@@ -403,6 +403,11 @@ def run(sizes, seed=0, timeout=None) -> Report:
         r"linearity of $T_\alpha$, and $L = L \circ T_{1/\alpha}$ shows that $L$ is twice "
         r"differentiable at $T_\alpha\theta$ exactly when it is at $\theta$.")
     derivation.notes.append(
+        r"The polynomial losses are stored multiplied by a positive integer ($N$ for the means, 2 for "
+        r"the quadratic) so that every coefficient is an integer; an identity "
+        r"$\partial L(T_\alpha\theta) = c\,\partial L(\theta)$ holds for $L$ exactly when it holds for "
+        r"a positive multiple of $L$.")
+    derivation.notes.append(
         r"Witness residuals are relative differences of the two sides computed by "
         r"\texttt{mpmath.diff} on the real loss (with $\max$, not the pattern form) at random "
         r"rational points off the kink set, at %d digits; they fall further at %d digits." % (LOW_DPS, HIGH_DPS))

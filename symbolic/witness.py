@@ -70,7 +70,8 @@ def mpmath_function(symbols, expr: sp.Expr):
 
 
 def mp_value(expr: sp.Expr, point: dict, dps: int):
-    """The value of expr at point, computed by mpmath with dps digits (None where undefined)."""
+    """The value of expr at point, computed by mpmath with dps digits (None where undefined or
+    not real: the checker works over the reals, so log(-1) is no value)."""
     function = mpmath_function(point, expr)
     with mpmath.workdps(dps):
         args = [mpmath.mpf(int(v.p)) / int(v.q) if v.is_Rational else mpmath.mpmathify(v)
@@ -83,6 +84,10 @@ def mp_value(expr: sp.Expr, point: dict, dps: int):
             value = mpmath.mpmathify(value)
         if not mpmath.isfinite(value):
             return None
+        if isinstance(value, mpmath.mpc):
+            if value.imag != 0:
+                return None
+            value = value.real
         return value
 
 
