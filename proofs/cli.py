@@ -17,7 +17,7 @@ import sys
 import time
 
 from symbolic.derivation import summarize_sizes
-from symbolic.verdict import Status
+from symbolic.verdict import Status, worst
 
 from symbolic.latex import to_plain
 
@@ -109,10 +109,8 @@ def print_table(results, out=sys.stdout) -> None:
     header = ("result", "claim", "sizes", "verdict", "seconds")
     lines = []
     for (theorem, claim), rows in groups.items():
-        statuses = {r.verdict.status for r in rows}
-        status = next(s for s in (Status.REFUTED, Status.UNDECIDED, Status.PROVED)
-                      if s in statuses or s is Status.PROVED)
-        lines.append((theorem, claim, summarize_sizes([(r.d, r.h, r.n) for r in rows]) or "-", status.name,
+        sizes = summarize_sizes([(r.d, r.h, r.n) for r in rows]) or "-"
+        lines.append((theorem, claim, sizes, worst(r.verdict for r in rows).name,
                       f"{sum(r.seconds for r in rows):.2f}"))
     widths = [max(len(str(x)) for x in column) for column in zip(header, *lines)]
     for line in [header, tuple("-" * w for w in widths), *lines]:
@@ -136,15 +134,6 @@ def print_steps(derivations, out=sys.stdout) -> None:
         for number, step in enumerate(derivation.steps, start=1):
             how = f"checked, {step.status.name}" if step.checked else "logical glue"
             print(f"  ({number}) [{how}] {to_plain(step.reason)}", file=out)
-
-
-def overall_status(results) -> Status:
-    statuses = {r.verdict.status for r in results}
-    if Status.REFUTED in statuses:
-        return Status.REFUTED
-    if Status.UNDECIDED in statuses:
-        return Status.UNDECIDED
-    return Status.PROVED
 
 
 class _Progress:
@@ -207,7 +196,7 @@ def run_results(args) -> int:
             raise UsageError(f"cannot write into {args.latex}: {error.strerror}") from None
         for line in lines:
             print(line, file=sys.stderr if args.json else sys.stdout)
-    return EXIT_CODES[overall_status(results)]
+    return EXIT_CODES[worst(r.verdict for r in results)]
 
 
 def main(argv: list[str] | None = None) -> int:

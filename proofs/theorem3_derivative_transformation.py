@@ -460,7 +460,7 @@ def deep_congruence(widths, n: int = 1, claimed_scaling=None, seed: int = 0) -> 
     for _ in range(DEEP_WITNESS_POINTS):
         check_budget()
         point = {s: sp.Rational(rng.randint(-40, 40) or 1, 8) for s in data}
-        point.update({a: sp.Rational(rng.randint(2, 30), rng.randint(2, 30)) for a in alphas})
+        point.update({a: sp.Rational(rng.randint(2, 30), rng.randint(31, 60)) for a in alphas})
         theta = [sp.Rational(rng.randint(-40, 40) or 1, 8) for _ in parameters]
         found = _deep_residuals(real_loss.xreplace(point), parameters, theta,
                                 [sp.sympify(scales[layer_of[p]]).xreplace(point) for p in parameters],

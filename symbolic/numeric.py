@@ -65,8 +65,10 @@ def random_instance(d: int, h: int, n: int, rng: random.Random, bias: bool = Fal
         inputs = [[_rational(rng) for _ in range(d)] for _ in range(n)]
         if all(abs(s) > KINK_MARGIN for row in preactivations(theta, inputs, d, h, bias) for s in row):
             break
-    return Instance(d, h, n, bias, theta, inputs, [_rational(rng) for _ in range(n)],
-                    Fraction(rng.randint(2, 40), rng.randint(2, 40)) or Fraction(3, 2),
+    alpha = Fraction(1)
+    while alpha == 1:    # α = 1 would make every false scaling look true
+        alpha = Fraction(rng.randint(2, 40), rng.randint(2, 40))
+    return Instance(d, h, n, bias, theta, inputs, [_rational(rng) for _ in range(n)], alpha,
                     [_rational(rng, -3, 3) for _ in range(size)],
                     [_rational(rng, -3, 3) for _ in range(size)],
                     [_rational(rng, -2, 2) for _ in range(2 * n + n * n)])
