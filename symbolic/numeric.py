@@ -47,7 +47,7 @@ def parameter_names(d: int, h: int, bias: bool = False) -> list[str]:
     return names + [f"v_{j + 1}" for j in range(h)]
 
 
-def _rational(rng: random.Random, low: int = -9, high: int = 9) -> Fraction:
+def _rational(rng: random.Random, low: int = -3, high: int = 3) -> Fraction:
     return Fraction(rng.randint(low * 16, high * 16) or 1, 16)
 
 
@@ -129,3 +129,48 @@ def directional_derivative(loss, theta: list, directions: list, dps: int):
         if len(dirs) == 1:
             return mpmath.diff(along, 0)
         return mpmath.diff(along, (0, 0), (1, 1))
+
+
+LOW_DPS, HIGH_DPS = 50, 100
+
+
+@dataclass(frozen=True)
+class Residual:
+    """|lhs − rhs| of one identity at LOW_DPS and HIGH_DPS digits, and the size of the sides.
+
+    A true zero leaves rounding noise: tiny next to the sides, and smaller again at the higher
+    precision.  A real difference does not move with the precision, however small it is (a
+    saturated sigmoid makes both sides of a false identity about 1e-80)."""
+
+    low: mpmath.mpf
+    high: mpmath.mpf
+    scale: mpmath.mpf
+
+    @property
+    def stable(self) -> bool:
+        return self.low > 0 and abs(self.low - self.high) <= self.low * mpmath.mpf(10) ** -10
+
+    @property
+    def noise(self) -> bool:
+        tiny = self.low <= mpmath.mpf(10) ** -(LOW_DPS - 10) * (1 + self.scale)
+        falls = (self.high <= self.low * mpmath.mpf(10) ** -20
+                 or self.high <= mpmath.mpf(10) ** -(HIGH_DPS - 10) * (1 + self.scale))
+        return tiny and falls and not self.stable
+
+    @property
+    def relative(self) -> float:
+        return float(self.low / self.scale) if self.scale > 0 else float(self.low)
+
+    def key(self):
+        """Orders residuals from the least to the most telling difference."""
+        return (self.stable, self.relative)
+
+
+def measure(evaluate) -> Residual:
+    """``evaluate(dps)`` returns (lhs, rhs) computed at dps digits."""
+    values = []
+    for dps in (LOW_DPS, HIGH_DPS):
+        with mpmath.workdps(dps + 10):
+            left, right = evaluate(dps)
+            values.append((abs(left - right), max(abs(left), abs(right))))
+    return Residual(values[0][0], values[1][0], values[0][1])
