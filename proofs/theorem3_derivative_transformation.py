@@ -64,7 +64,7 @@ LOSSES = ("mse", "logistic", "quadratic", "any")
 LOSS_LABELS = {"mse": "(i) MSE", "logistic": "(ii) logistic", "quadratic": "(iii) every smooth loss",
                "any": "(iv) any loss"}
 WITNESS_POINTS = 2
-SAMPLED_ENTRIES = 12
+SAMPLED_ENTRIES = 4
 
 
 @dataclass(frozen=True)

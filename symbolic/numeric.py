@@ -131,7 +131,7 @@ def directional_derivative(loss, theta: list, directions: list, dps: int):
         return mpmath.diff(along, (0, 0), (1, 1))
 
 
-LOW_DPS, HIGH_DPS = 50, 100
+LOW_DPS, HIGH_DPS = 50, 80
 
 
 @dataclass(frozen=True)
