@@ -22,7 +22,7 @@ The proof, as checked here:
      chain rule for a linear map (checked on a generic 2-jet on parameter space) gives
      DL(T_αθ)[T_αu] = DL(θ)[u]; put u = T_{1/α}u'.
   4. Independent witness: the REAL loss (with max) differentiated by mpmath.diff at random rational
-     points off the kinks, at 40 and 80 digits: a true identity's residual falls with precision.
+     points off the kinks, at 50 and 80 digits: a true identity's residual falls with precision.
 
 At a kink (some pre-activation exactly 0 on the data) L need not be differentiable.  Where it is
 twice differentiable anyway, route 3 still applies: it needs only L∘T_α = L and the linearity of

@@ -35,7 +35,7 @@ def test_false_claim_is_refuted_with_a_verified_witness(claim):
     if claim.sides is not None:
         assert witness_separates_at_50_digits(*claim.sides(), verdict.witness)
     else:
-        # derivative claims: the witness residual is re-evaluated at 50 and 100 digits
+        # derivative claims: the witness residual is re-evaluated at 50 and 80 digits
         low, high = verdict.details["residual_low_dps"], verdict.details["residual_high_dps"]
         assert low > 1e-6 * verdict.details["size_of_sides"] and abs(low - high) <= 1e-10 * low
 
