@@ -65,10 +65,6 @@ def explicit_scale() -> Verdict:
     return Verdict(Status.UNDECIDED, claim, reason="not an exact zero")
 
 
-def _fraction(value) -> Fraction:
-    return Fraction(int(value.p), int(value.q)) if hasattr(value, "p") else Fraction(value)
-
-
 def mse_hessian_at(model: PatternNetwork, theta, inputs, targets):
     """The exact MSE Hessian (rational matrix) at θ, on θ's own activation pattern."""
     pattern = [[1 if s > 0 else 0 for s in row]

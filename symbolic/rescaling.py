@@ -14,8 +14,3 @@ def rescale(W: sp.Matrix, v: sp.Matrix, alpha: sp.Expr = ALPHA) -> tuple[sp.Matr
 def rescale_vector(values: list, d: int, h: int, alpha: sp.Expr = ALPHA) -> list:
     """T_α on a flattened parameter or direction (W row by row, then v)."""
     return [alpha * u for u in values[: d * h]] + [u / alpha for u in values[d * h:]]
-
-
-def scaling_diagonal(d: int, h: int, alpha: sp.Expr = ALPHA) -> list:
-    """S = diag(α⁻¹ on W, α on v): the matrix of T_{1/α}, which carries ∇L(θ) to ∇L(T_αθ)."""
-    return [1 / alpha] * (d * h) + [alpha] * h
