@@ -43,7 +43,7 @@ from symbolic.budget import BudgetExhausted, check_budget, time_budget
 from symbolic.derivation import Derivation
 from symbolic.latex import to_latex
 from symbolic.numeric import HIGH_DPS, LOW_DPS, directional_derivative, loss_function, measure, \
-    random_instance
+    random_instance, to_mpf
 from symbolic.polynomial import PatternNetwork
 from symbolic.rescaling import ALPHA
 from symbolic.verdict import worst
@@ -240,9 +240,9 @@ def numeric_witness(d, h, n, loss, order, variant=THEOREM, seed=0):
         L = loss_function(kind, instance)
         for directions in pairs:
             def both_sides(dps, directions=directions):
-                transformed = [_factor_value(variant.transform[g], instance.alpha) * _mp(t)
+                transformed = [_factor_value(variant.transform[g], instance.alpha) * to_mpf(t)
                                for g, t in zip(groups, instance.theta)]
-                scaled = [[_factor_value(side[g], instance.alpha) * _mp(x)
+                scaled = [[_factor_value(side[g], instance.alpha) * to_mpf(x)
                            for g, x in zip(groups, direction)]
                           for side, direction in zip((variant.scaling, variant.right), directions)]
                 return (directional_derivative(L, transformed, list(directions), dps),
@@ -253,13 +253,9 @@ def numeric_witness(d, h, n, loss, order, variant=THEOREM, seed=0):
     return worst_case
 
 
-def _mp(value):
-    return mpmath.mpf(value.numerator) / value.denominator
-
-
 def _factor_value(factor, alpha):
     """The number a factor of a Variant stands for, at the witness's α."""
-    return {"a": _mp(alpha), "abar": 1 / _mp(alpha)}.get(factor, factor)
+    return {"a": to_mpf(alpha), "abar": 1 / to_mpf(alpha)}.get(factor, factor)
 
 
 def _groups(d, h, bias):

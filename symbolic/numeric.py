@@ -74,7 +74,8 @@ def random_instance(d: int, h: int, n: int, rng: random.Random, bias: bool = Fal
                     [_rational(rng, -2, 2) for _ in range(2 * n + n * n)])
 
 
-def _mp(value) -> mpmath.mpf:
+def to_mpf(value) -> mpmath.mpf:
+    """A Fraction as an mpmath number at the working precision (other values unchanged)."""
     return mpmath.mpf(value.numerator) / value.denominator if isinstance(value, Fraction) else value
 
 
@@ -89,8 +90,8 @@ def loss_value(kind: str, p: list, instance: Instance):
     """The loss of the predictions p: mse, logistic (binary cross-entropy on the logit), the
     generic quadratic, or a smooth non-polynomial loss standing for 'any loss'."""
     n = instance.n
-    c = [_mp(x) for x in instance.constants]
-    y = [_mp(t) for t in instance.targets]
+    c = [to_mpf(x) for x in instance.constants]
+    y = [to_mpf(t) for t in instance.targets]
     if kind == "mse":
         return sum((pk - yk) ** 2 for pk, yk in zip(p, y)) / n
     if kind == "logistic":
@@ -107,7 +108,7 @@ def loss_value(kind: str, p: list, instance: Instance):
 
 
 def loss_function(kind: str, instance: Instance):
-    inputs = [[_mp(x) for x in row] for row in instance.inputs]
+    inputs = [[to_mpf(x) for x in row] for row in instance.inputs]
 
     def loss(theta):
         return loss_value(kind, predictions(theta, inputs, instance.d, instance.h, instance.bias),
@@ -118,8 +119,8 @@ def loss_function(kind: str, instance: Instance):
 def directional_derivative(loss, theta: list, directions: list, dps: int):
     """D L(θ)[u] (one direction) or D²L(θ)[u, w] (two), by mpmath.diff at dps digits."""
     with mpmath.workdps(dps):
-        base = [_mp(t) for t in theta]
-        dirs = [[_mp(x) for x in direction] for direction in directions]
+        base = [to_mpf(t) for t in theta]
+        dirs = [[to_mpf(x) for x in direction] for direction in directions]
 
         def along(*steps):
             point = list(base)
