@@ -30,6 +30,7 @@ T_α, and L∘T_{1/α} = L shows that L is twice differentiable at T_αθ exactl
 """
 from __future__ import annotations
 
+import functools
 import random
 from fractions import Fraction
 from dataclasses import dataclass
@@ -195,11 +196,19 @@ def chain_rule_check(d: int, h: int, order: int, claimed_inverse: bool = False) 
     return True
 
 
+@functools.lru_cache(maxsize=None)
+def _abstract_prerequisites(d, h, n) -> dict:
+    """The steps of route (iv) that do not depend on the derivative's order, checked once a size."""
+    return {
+        "L o T_alpha = L (Theorem 1, generic loss)": theorem1.loss_invariance(d, h, n, "generic"),
+        "T_alpha T_(1/alpha) = id": theorem1.local_minimum_lemmas(d, h)["inverse"],
+    }
+
+
 def abstract_route(d, h, n, order):
     """(iv) every step of: L∘T_α = L, T_α linear and invertible, chain rule ⇒ the identity."""
     steps = {
-        "L o T_alpha = L (Theorem 1, generic loss)": theorem1.loss_invariance(d, h, n, "generic"),
-        "T_alpha T_(1/alpha) = id": theorem1.local_minimum_lemmas(d, h)["inverse"],
+        **_abstract_prerequisites(d, h, n),
         "chain rule for the linear map T_alpha": (
             Verdict(Status.PROVED, "chain rule", evidence=("exact Laurent identity on a generic 2-jet",))
             if chain_rule_check(d, h, order) else
