@@ -6,9 +6,8 @@ import sys
 
 from symbolic import check_identity
 from symbolic.parsing import ParseError, parse_expression
-from symbolic.verdict import Status
 
-EXIT_CODES = {Status.PROVED: 0, Status.REFUTED: 1, Status.UNDECIDED: 3}
+from .arguments import EXIT_CODES, Parser, UsageError, positive_seconds
 
 
 def _names(text: str) -> list[str]:
@@ -16,9 +15,7 @@ def _names(text: str) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    from .cli import UsageError, _Parser, _positive_seconds
-
-    parser = _Parser(prog="python -m proofs check",
+    parser = Parser(prog="python -m proofs check",
                      description="Decide LHS = RHS for all real values of the symbols.")
     parser.add_argument("lhs")
     parser.add_argument("rhs")
@@ -26,7 +23,7 @@ def main(argv: list[str]) -> int:
                         help="symbols assumed > 0")
     parser.add_argument("--nonnegative", type=_names, default=[], metavar="A,B",
                         help="symbols assumed >= 0")
-    parser.add_argument("--timeout", type=_positive_seconds, metavar="SECONDS")
+    parser.add_argument("--timeout", type=positive_seconds, metavar="SECONDS")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     symbols: dict = {}

@@ -12,6 +12,7 @@ Exit code: 0 every claim PROVED, 1 some claim REFUTED, 3 some UNDECIDED and none
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 import time
@@ -22,58 +23,28 @@ from symbolic.verdict import Status, worst
 from symbolic.latex import to_plain
 
 from . import registry
+from .arguments import EXIT_CODES, Parser, UsageError, positive_int, positive_seconds, size_triple
 from . import report as report_module
 
-EXIT_CODES = {Status.PROVED: 0, Status.REFUTED: 1, Status.UNDECIDED: 3}
-
-
-class UsageError(Exception):
-    """Bad arguments or bad input: reported in one line, exit code 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        raise UsageError(message)
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
-    return value
-
-
-def _size_triple(text: str) -> tuple[int, int, int]:
-    parts = text.split(",")
-    if len(parts) != 3:
-        raise argparse.ArgumentTypeError(f"--size takes D,H,N (three whole numbers), got {text!r}")
-    return tuple(_positive_int(p.strip()) for p in parts)
-
-
-def _positive_seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"the timeout must be a positive number, got {text!r}")
-    return value
+# Subcommands: the name typed after ``python -m proofs`` and the module whose main(argv) runs it.
+SUBCOMMANDS = {
+    "check": "proofs.check_command",
+    "corpus": "proofs.corpus",
+    "example": "proofs.worked_example",
+}
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m proofs",
-                     description="Check the results of Dinh et al. (2017) symbolically.")
+    parser = Parser(prog="python -m proofs",
+                    description="Check the results of Dinh et al. (2017) symbolically.")
     parser.add_argument("results", nargs="*", metavar="RESULT",
                         help=f"results to run (default: all): {', '.join(registry.names())}")
-    parser.add_argument("--max-d", type=_positive_int, help="largest input dimension d of the sweep")
-    parser.add_argument("--max-h", type=_positive_int, help="largest hidden width h of the sweep")
-    parser.add_argument("--max-n", type=_positive_int, help="largest number of data points N")
-    parser.add_argument("--size", type=_size_triple, action="append", metavar="D,H,N",
+    parser.add_argument("--max-d", type=positive_int, help="largest input dimension d of the sweep")
+    parser.add_argument("--max-h", type=positive_int, help="largest hidden width h of the sweep")
+    parser.add_argument("--max-n", type=positive_int, help="largest number of data points N")
+    parser.add_argument("--size", type=size_triple, action="append", metavar="D,H,N",
                         help="run exactly this size (repeatable); overrides the sweep")
-    parser.add_argument("--timeout", type=_positive_seconds, metavar="SECONDS",
+    parser.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
                         help="time budget per claim; a claim that exceeds it is UNDECIDED")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random witness points")
     parser.add_argument("--json", action="store_true", help="print a JSON list instead of a table")
@@ -202,15 +173,8 @@ def run_results(args) -> int:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
-        if argv and argv[0] == "check":
-            from .check_command import main as check_main
-            return check_main(argv[1:])
-        if argv and argv[0] == "corpus":
-            from .corpus import main as corpus_main
-            return corpus_main(argv[1:])
-        if argv and argv[0] == "example":
-            from .worked_example import main as example_main
-            return example_main(argv[1:])
+        if argv and argv[0] in SUBCOMMANDS:
+            return importlib.import_module(SUBCOMMANDS[argv[0]]).main(argv[1:])
         args = build_parser().parse_args(argv)
         if args.list:
             for name in registry.names():

@@ -21,6 +21,7 @@ from symbolic.network import OneHiddenLayerNet
 from symbolic.rescaling import rescale
 
 from . import theorem1_observational_equivalence as theorem1
+from .arguments import UsageError
 from . import theorem3_derivative_transformation as theorem3
 
 
@@ -266,7 +267,6 @@ def figures(outcomes) -> dict:
 
 
 def main(argv: list[str]) -> int:
-    from .cli import UsageError
     if argv:
         raise UsageError("python -m proofs corpus takes no arguments")
     outcomes = run_corpus()

@@ -28,6 +28,7 @@ from symbolic.regions import describe, sign_branches
 from symbolic.relu import canonical_relu_form, to_relu_form
 from symbolic.zero import is_rational_zero
 
+from .arguments import Parser, UsageError
 from .report import Report
 
 NAME = "worked_example"
@@ -312,9 +313,7 @@ def plot(path: str, perturbation: Fraction, probe: Fraction, derived: Derived) -
 
 
 def main(argv: list[str]) -> int:
-    from .cli import UsageError, _Parser
-
-    parser = _Parser(prog="python -m proofs example",
+    parser = Parser(prog="python -m proofs example",
                      description="The worked example f(x) = b max(0, a x) at a = c, b = 1/c.")
     parser.add_argument("--c", type=lambda t: _exact_number(t, "c"), default=Fraction(1),
                         help="the rescaling c > 0 (default 1)")
