@@ -55,3 +55,10 @@ def _on_alarm(signum, frame):
     # only a budget that is still open may interrupt
     if _deadline:
         raise BudgetExhausted
+
+
+def remaining() -> float | None:
+    """Seconds left in the innermost open budget (None: no limit)."""
+    if not _deadline:
+        return None
+    return max(_deadline[-1] - time.monotonic(), 0.0)

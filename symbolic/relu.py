@@ -94,8 +94,23 @@ def to_relu_form(expr: sp.Expr) -> sp.Expr:
     return expr.func(*args) if args != list(expr.args) else expr
 
 
+def reduced_argument(t: sp.Expr) -> sp.Expr:
+    """t expanded and, where it has a denominator, as one reduced fraction p/q (gcd cancelled).
+
+    Wherever t is defined it equals the result, so ReLU(t) may be replaced by ReLU of it there.
+    An argument that cancels to a constant (``(x**2 - 1)/(x - 1) - x - 1`` is 0 wherever it is
+    defined) becomes that constant, and ReLU of it is evaluated: no sign split is ever taken on
+    an argument whose zero set is not a proper algebraic set.
+    """
+    t = sp.expand(t)
+    if any(power.exp.is_negative for power in t.atoms(sp.Pow)):
+        t = sp.cancel(sp.together(t))
+        t = sp.expand(t) if t.is_polynomial() else t
+    return t
+
+
 def canonical_relu_form(expr: sp.Expr) -> sp.Expr:
-    """ReLU form with each argument expanded and sign-normalised.
+    """ReLU form with each argument reduced (``reduced_argument``) and sign-normalised.
 
     ReLU(t) = t + ReLU(-t) holds for every real t, so of the two arguments t and -t only the one
     that does not 'extract a minus sign' is kept.  Equal atoms then compare equal structurally.
@@ -104,7 +119,9 @@ def canonical_relu_form(expr: sp.Expr) -> sp.Expr:
         return expr
     args = [canonical_relu_form(a) for a in expr.args]
     if isinstance(expr, ReLU):
-        t = sp.expand(args[0])
+        t = reduced_argument(args[0])
+        if t.is_Number:
+            return ReLU(t)
         if t.could_extract_minus_sign():
             return t + ReLU(-t)
         return ReLU(t)

@@ -102,9 +102,13 @@ def test_undefined_function_of_different_arguments_is_refuted_with_a_concrete_fu
     assert ell in verdict.witness
 
 
-def test_discontinuous_function_is_never_proved_by_density():
-    verdict = check_identity(sp.sign(x) * x, sp.Abs(x))
-    assert verdict.status is not Status.PROVED or sp.sign(x) * x - sp.Abs(x) == 0
+def test_discontinuous_functions_are_decided_at_the_kink_too():
+    # x·sign(x) = |x| holds everywhere, 0 included
+    assert check_identity(sp.sign(x) * x, sp.Abs(x)).status is Status.PROVED
+    # Heaviside(0) = 1/2 in sympy, while ReLU(sign(0)) = 0: the two differ only at the kink
+    verdict = check_identity(sp.Heaviside(x), ReLU(sp.sign(x)))
+    assert verdict.status is Status.REFUTED
+    assert verdict.witness == {x: 0}
 
 
 def test_exhausted_budget_gives_undecided_with_reason_never_a_guess():

@@ -1,0 +1,197 @@
+"""Z3 as a decision procedure for real (and integer) arithmetic with ReLU, max, min and abs.
+
+The translation is exact: rational numbers stay rational, ReLU(t) becomes If(t > 0, t, 0), and a
+symbol's range (``symbolic.assumptions``) becomes constraints.  Division in Z3 is a total
+function (x/0 is some number), so every denominator met in the translation is asserted non-zero:
+the question asked is the claim on its domain of definition, not another one.
+
+Z3 is trusted for nothing but its ``unsat``; callers say so in the verdict's evidence.  A model is
+only a hint: ``candidate_points`` turns it into rational points (algebraic values are rounded at
+several precisions) that the caller re-verifies exactly on the original expressions.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import sympy as sp
+import z3
+
+from .assumptions import symbol_range
+from .relu import ReLU
+
+
+class OutsideFragment(Exception):
+    """The expression uses a construct that Z3's real arithmetic does not express exactly."""
+
+
+# constructs that are not continuous: the density arguments of the sign split do not apply
+DISCONTINUOUS = (sp.Heaviside, sp.sign)
+
+
+@dataclass
+class Translation:
+    """Z3 terms for sympy expressions over shared variables, with the domain constraints."""
+
+    variables: dict = field(default_factory=dict)
+    terms: dict = field(default_factory=dict)
+    constraints: list = field(default_factory=list)
+
+    def variable(self, symbol: sp.Symbol):
+        if symbol not in self.variables:
+            facts = symbol_range(symbol)
+            name = str(symbol)
+            if facts.integral:
+                integer = z3.Int(name)
+                value = z3.ToReal(integer)
+                if facts.parity is not None:
+                    self.constraints.append(integer % 2 == facts.parity)
+            else:
+                integer, value = None, z3.Real(name)
+            self.variables[symbol] = (value, integer)
+            if facts.zero:
+                self.constraints.append(value == 0)
+            if facts.lower:
+                self.constraints.append(value > 0 if facts.lower_strict else value >= 0)
+            if facts.upper:
+                self.constraints.append(value < 0 if facts.upper_strict else value <= 0)
+            if facts.nonzero:
+                self.constraints.append(value != 0)
+        return self.variables[symbol][0]
+
+    def term(self, expr: sp.Expr):
+        """The Z3 term of expr (shared sub-expressions translated once)."""
+        cached = self.terms.get(expr)
+        if cached is None:
+            cached = self.terms[expr] = self._translate(expr)
+        return cached
+
+    def _translate(self, expr: sp.Expr):
+        if expr.is_Rational:
+            return z3.RealVal(Fraction(int(expr.p), int(expr.q)))
+        if isinstance(expr, sp.Float):
+            return z3.RealVal(Fraction(*sp.Rational(expr).as_numer_denom()))
+        if expr.is_Symbol:
+            return self.variable(expr)
+        if expr.is_Add:
+            return z3.Sum([self.term(a) for a in expr.args])
+        if expr.is_Mul:
+            numerator, denominator = [], []
+            for factor in expr.args:
+                base, exponent = factor.as_base_exp()
+                if exponent.is_Integer and exponent < 0:
+                    denominator.append(self.term(base ** -exponent))
+                else:
+                    numerator.append(self.term(factor))
+            product = z3.Product(numerator) if numerator else z3.RealVal(1)
+            if not denominator:
+                return product
+            divisor = z3.Product(denominator) if len(denominator) > 1 else denominator[0]
+            self.constraints.append(divisor != 0)
+            return product / divisor
+        if expr.is_Pow:
+            base, exponent = expr.args
+            if not exponent.is_Integer:
+                raise OutsideFragment(f"the power {expr} is not an integer power")
+            power = _power(self.term(base), abs(int(exponent)))
+            if exponent < 0:
+                self.constraints.append(power != 0)
+                return 1 / power
+            return power
+        args = [self.term(a) for a in expr.args]
+        if isinstance(expr, ReLU):
+            return z3.If(args[0] > 0, args[0], 0)
+        if isinstance(expr, (sp.Max, sp.Min)):
+            better = (lambda a, b: a >= b) if isinstance(expr, sp.Max) else (lambda a, b: a <= b)
+            result = args[0]
+            for other in args[1:]:
+                result = z3.If(better(result, other), result, other)
+            return result
+        if isinstance(expr, sp.Abs):
+            return z3.If(args[0] >= 0, args[0], -args[0])
+        if isinstance(expr, sp.sign):
+            return z3.If(args[0] > 0, 1, z3.If(args[0] < 0, -1, 0))
+        if isinstance(expr, sp.Heaviside):
+            # sympy stores the value at 0 as the second argument (1/2 unless given)
+            at_zero = args[1] if len(args) > 1 else z3.RealVal(Fraction(1, 2))
+            return z3.If(args[0] > 0, 1, z3.If(args[0] < 0, 0, at_zero))
+        raise OutsideFragment(f"{expr.func.__name__} is outside real arithmetic with ReLU, "
+                              "max, min and abs")
+
+
+def _power(base, exponent: int):
+    result = None
+    for _ in range(exponent):
+        result = base if result is None else result * base
+    return z3.RealVal(1) if result is None else result
+
+
+def in_fragment(exprs) -> str | None:
+    """None when every expression can be translated, else the reason it cannot."""
+    try:
+        translation = Translation()
+        for expr in exprs:
+            translation.term(expr)
+    except OutsideFragment as why:
+        return str(why)
+    return None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """Z3's answer: 'sat' with candidate points, 'unsat', or 'unknown' with its reason."""
+
+    result: str
+    points: tuple = ()
+    reason: str = ""
+
+
+def solve(translation: Translation, goals: list, symbols, seconds: float) -> Answer:
+    """Is goals ∧ domain constraints satisfiable?  Z3 with a time limit (milliseconds)."""
+    solver = z3.Solver()
+    solver.set("timeout", max(1, int(seconds * 1000)))
+    solver.add(*translation.constraints, *goals)
+    try:
+        result = solver.check()
+    except z3.Z3Exception as error:    # e.g. interrupted
+        return Answer("unknown", reason=f"Z3 failed: {error}")
+    if result == z3.unsat:
+        return Answer("unsat")
+    if result == z3.unknown:
+        return Answer("unknown", reason=f"Z3: {solver.reason_unknown()}")
+    return Answer("sat", points=tuple(candidate_points(solver.model(), translation, symbols)))
+
+
+def _rational(value, digits: int):
+    if z3.is_int_value(value):
+        return sp.Integer(value.as_long())
+    if z3.is_rational_value(value):
+        return sp.Rational(value.numerator_as_long(), value.denominator_as_long())
+    if z3.is_algebraic_value(value):
+        approximation = value.approx(digits)
+        return sp.Rational(approximation.numerator_as_long(), approximation.denominator_as_long())
+    return None
+
+
+def candidate_points(model, translation: Translation, symbols) -> list[dict]:
+    """Rational points from a model: exact where the model is rational, else rounded algebraic
+    values at 10, 20 and 40 digits (a point of an open set has rational points nearby)."""
+    points = []
+    for digits in (10, 20, 40):
+        point = {}
+        for symbol in symbols:
+            value, integer = translation.variables.get(symbol, (None, None))
+            if value is None:    # the symbol does not occur: any member of its range will do
+                point[symbol] = next(v for v in map(sp.Integer, (1, -1, 2, -2, 0))
+                                     if symbol_range(symbol).contains(v))
+                continue
+            evaluated = model.eval(integer if integer is not None else value,
+                                   model_completion=True)
+            number = _rational(evaluated, digits)
+            if number is None:
+                break
+            point[symbol] = number
+        else:
+            if point not in points:
+                points.append(point)
+    return points
