@@ -8,6 +8,10 @@ import argparse
 from symbolic.verdict import Status
 
 EXIT_CODES = {Status.PROVED: 0, Status.REFUTED: 1, Status.UNDECIDED: 3}
+EXIT_USAGE = 2
+EXIT_INTERNAL_ERROR = 4       # a bug of the checker: never a verdict's code
+
+MAX_SECONDS = 10 ** 6         # a time budget beyond this (11 days) is a typo, not a budget
 
 
 class UsageError(Exception):
@@ -45,4 +49,7 @@ def positive_seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
     if not value > 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"the timeout must be a positive number, got {text!r}")
+    if value > MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"the timeout must be at most {MAX_SECONDS} seconds, "
+                                         f"got {text!r}")
     return value

@@ -23,7 +23,7 @@ from symbolic.verdict import Status, worst
 from symbolic.latex import to_plain
 
 from . import registry
-from .arguments import EXIT_CODES, Parser, UsageError, positive_int, positive_seconds, size_triple
+from .arguments import EXIT_CODES, EXIT_INTERNAL_ERROR, Parser, UsageError, positive_int, positive_seconds, size_triple
 from . import report as report_module
 
 # Subcommands: the name typed after ``python -m proofs`` and the module whose main(argv) runs it.
@@ -187,4 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("proofs: interrupted", file=sys.stderr)
         return 130
+    except Exception as error:  # noqa: BLE001 - a bug is reported as one, never as a verdict
+        print(f"proofs: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        return EXIT_INTERNAL_ERROR
 

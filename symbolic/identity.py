@@ -257,8 +257,8 @@ class _Decision:
     def read_solver(self, translated, expr, target, symbols) -> _Opinion:
         translation, answer = translated
         if answer.result == "unsat":
-            return _Opinion("zero", evidence=["Z3 (real arithmetic): the negation is unsat "
-                                              "(trusted)"])
+            return _Opinion("zero", evidence=["Z3 (real and integer arithmetic): the negation "
+                                              "is unsat (trusted)"])
         if answer.result == "unknown":
             return _Opinion("unknown", evidence=[f"Z3 gave no answer ({answer.reason})"],
                             reason=answer.reason)

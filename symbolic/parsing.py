@@ -15,11 +15,18 @@ from .relu import ReLU, leaky_relu
 
 MAX_LENGTH = 20_000
 MAX_DEPTH = 100
+MAX_DIGITS = 1_000        # digits of a number literal, and the largest power of ten it may carry
+MAX_ARGUMENTS = 1_000     # arguments of one max/min
+
+
+def _lattice(operation):
+    """max/min of many arguments, kept unevaluated: sympy's evaluation compares every pair."""
+    return lambda *args: operation(*args, evaluate=False)
 
 FUNCTIONS = {
     "relu": (1, ReLU), "ReLU": (1, ReLU),
-    "max": (None, sp.Max), "Max": (None, sp.Max),
-    "min": (None, sp.Min), "Min": (None, sp.Min),
+    "max": (None, _lattice(sp.Max)), "Max": (None, _lattice(sp.Max)),
+    "min": (None, _lattice(sp.Min)), "Min": (None, _lattice(sp.Min)),
     "abs": (1, sp.Abs), "Abs": (1, sp.Abs),
     "leaky_relu": (2, leaky_relu),
     "exp": (1, sp.exp), "log": (1, sp.log), "sqrt": (1, sp.sqrt),
@@ -51,6 +58,16 @@ def _tokenize(text: str) -> list[tuple[str, str, int]]:
         position = match.end()
     tokens.append(("end", "", len(text) + 1))
     return tokens
+
+
+def _number(text: str, column: int) -> sp.Rational:
+    """An exact rational from a decimal literal, refused when absurdly long or large."""
+    mantissa, _, exponent = text.lower().partition("e")
+    if len(mantissa.replace(".", "")) > MAX_DIGITS:
+        raise ParseError(f"number at column {column} has more than {MAX_DIGITS} digits")
+    if exponent and abs(int(exponent)) > MAX_DIGITS:
+        raise ParseError(f"number at column {column} has an exponent beyond ±{MAX_DIGITS}")
+    return sp.Rational(text)
 
 
 class _Parser:
@@ -115,7 +132,11 @@ class _Parser:
         base = self.atom()
         if self.peek()[1] in ("^", "**"):
             self.take()
+            self.depth += 1
+            if self.depth > MAX_DEPTH:
+                raise ParseError("expression nested too deeply")
             exponent = self.unary()
+            self.depth -= 1
             if exponent.is_Number and abs(exponent) > 64:
                 raise ParseError("exponent too large")
             return base ** exponent
@@ -124,7 +145,7 @@ class _Parser:
     def atom(self):
         kind, value, column = self.take()
         if kind == "number":
-            return sp.Rational(value)
+            return _number(value, column)
         if kind == "name":
             if self.peek()[1] == "(":
                 return self.call(value, column)
@@ -154,13 +175,16 @@ class _Parser:
             raise ParseError(f"{name} takes {arity} argument(s), got {len(args)}")
         if arity is None and len(args) < 2:
             raise ParseError(f"{name} takes at least 2 arguments")
+        if len(args) > MAX_ARGUMENTS:
+            raise ParseError(f"{name} takes at most {MAX_ARGUMENTS} arguments, got {len(args)}")
         return function(*args)
 
 
-def parse_expression(text: str, *, positive=(), nonnegative=(), symbols: dict | None = None) -> sp.Expr:
+def parse_expression(text: str, *, positive=(), nonnegative=(), integer=(),
+                     symbols: dict | None = None) -> sp.Expr:
     """Parse text into a sympy expression over real symbols; names in ``positive`` (resp.
-    ``nonnegative``) become positive (non-negative) symbols.  Pass one ``symbols`` dict to several
-    calls so that both sides of an identity share their symbols."""
+    ``nonnegative``, ``integer``) carry that fact, and a name may be in several.  Pass one
+    ``symbols`` dict to several calls so that both sides of an identity share their symbols."""
     if not isinstance(text, str):
         raise ParseError("expected a string")
     if len(text) > MAX_LENGTH:
@@ -168,10 +192,13 @@ def parse_expression(text: str, *, positive=(), nonnegative=(), symbols: dict | 
     if not text.strip():
         raise ParseError("empty expression")
     table = {} if symbols is None else symbols
-    for name in positive:
-        table.setdefault(name, sp.Symbol(name, positive=True))
-    for name in nonnegative:
-        table.setdefault(name, sp.Symbol(name, nonnegative=True))
+    facts: dict[str, dict] = {}
+    for fact, names in (("positive", positive), ("nonnegative", nonnegative),
+                        ("integer", integer)):
+        for name in names:
+            facts.setdefault(name, {"real": True})[fact] = True
+    for name, kwargs in facts.items():
+        table.setdefault(name, sp.Symbol(name, **kwargs))
     for name in table:
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) or name in FUNCTIONS:
             raise ParseError(f"{name!r} is not a usable symbol name")

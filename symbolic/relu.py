@@ -12,7 +12,8 @@ from sympy import Abs, Heaviside, Max, Min, Mul, S
 
 def split_positive_factor(s: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
     """Write s = c·r with c > 0 collected from the factors sympy knows to be positive."""
-    factored = sp.factor_terms(s)
+    # the common factor of the terms, at the top level only (nested arguments keep their own)
+    factored = sp.gcd_terms(s, fraction=False) if s.is_Add else s
     coeff, rest = factored.as_coeff_Mul()
     positive = [abs(coeff)] if coeff.is_nonzero else [S.One]
     remaining = [S.NegativeOne] if coeff.is_negative else []
@@ -71,22 +72,24 @@ def _max_of_two(a: sp.Expr, b: sp.Expr) -> sp.Expr:
     return b + ReLU(a - b)
 
 
+def _balanced(args: list, combine):
+    """max/min of many arguments as a balanced tree of pairs: nesting depth log2 of their number."""
+    while len(args) > 1:
+        paired = [combine(a, b) for a, b in zip(args[::2], args[1::2])]
+        args = paired + ([args[-1]] if len(args) % 2 else [])
+    return args[0]
+
+
 def to_relu_form(expr: sp.Expr) -> sp.Expr:
     """Rewrite Max, Min and Abs (of real arguments) into ReLU, bottom-up."""
     if expr.is_Atom:
         return expr
     args = [to_relu_form(a) for a in expr.args]
     if isinstance(expr, Max):
-        result = args[0]
-        for other in args[1:]:
-            result = _max_of_two(result, other)
-        return result
+        return _balanced(args, _max_of_two)
     if isinstance(expr, Min):
-        result = args[0]
-        for other in args[1:]:
-            # min(a, b) = a - max(a - b, 0)
-            result = result - ReLU(result - other)
-        return result
+        # min(a, b) = a - max(a - b, 0)
+        return _balanced(args, lambda a, b: a - ReLU(a - b))
     if isinstance(expr, Abs):
         return ReLU(args[0]) + ReLU(-args[0])
     if isinstance(expr, ReLU):
