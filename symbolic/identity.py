@@ -248,7 +248,7 @@ class _Decision:
 
     # -- the fragment: parts, split and solver ------------------------------------------------
     def solver_on(self, left, right, symbols):
-        translation = Translation()
+        translation = Translation.for_expressions([left, right])
         goal = translation.term(left) != translation.term(right)
         left_time = remaining()
         seconds = SOLVER_SECONDS if left_time is None else max(min(SOLVER_SECONDS, left_time), 0.01)
@@ -295,14 +295,10 @@ class _Decision:
             f"{len(dropped)} shown empty ({len(dropped) - trusted} by a checked certificate, "
             f"{trusted} by Z3's unsat)"])
 
-    def decide_part(self, part: _Part, whole: bool) -> _Opinion:
+    def decide_part(self, part: _Part) -> _Opinion:
         project = self.split_opinion(part)
-        if whole:
-            solver = self.read_solver(self.solver_on(self.lhs, self.rhs, self.symbols),
-                                      self.lhs - self.rhs, 0, self.symbols)
-        else:
-            solver = self.read_solver(self.solver_on(part.expr, part.target, part.symbols),
-                                      part.expr, part.target, part.symbols)
+        solver = self.read_solver(self.solver_on(part.expr, part.target, part.symbols),
+                                  part.expr, part.target, part.symbols)
         evidence = project.evidence + solver.evidence
         if project.outcome == "zero" and solver.outcome == "nonzero":
             raise _Undecidable(f"the sign split shows {part.expr} = {part.target} but Z3 found "
@@ -332,7 +328,7 @@ class _Decision:
         return None
 
     def combine(self, constant, parts: list[_Part], whole: bool) -> Verdict:
-        opinions = [self.decide_part(p, whole) for p in parts]
+        opinions = [self.decide_part(p) for p in parts]
         evidence = []
         for part, opinion in zip(parts, opinions):
             prefix = "" if whole else f"part {part.expr}: "

@@ -139,7 +139,7 @@ def examine(region: list, symbols) -> RegionFact:
     variables = sorted(set().union(*(c.free_symbols for c in strict + closed)),
                        key=sp.default_sort_key)
     try:
-        translation = Translation()
+        translation = Translation.for_expressions(strict + closed)
         goals = [translation.term(c) > 0 for c in strict] + \
             [translation.term(c) >= 0 for c in closed]
         answer = solve(translation, goals, variables, _seconds())

@@ -31,11 +31,26 @@ DISCONTINUOUS = (sp.Heaviside, sp.sign)
 
 @dataclass
 class Translation:
-    """Z3 terms for sympy expressions over shared variables, with the domain constraints."""
+    """Z3 terms for sympy expressions over shared variables, with the domain constraints.
+
+    ``integers``: every symbol is an integer and every number an integer, with no division; the
+    terms are then built over Z3's integers alone, where its non-linear integer reasoning is far
+    stronger than over reals constrained to be integral.
+    """
 
     variables: dict = field(default_factory=dict)
     terms: dict = field(default_factory=dict)
     constraints: list = field(default_factory=list)
+    integers: bool = False
+
+    @classmethod
+    def for_expressions(cls, exprs) -> "Translation":
+        """A translation over the integers where that is exact, else over the reals."""
+        symbols = set().union(*(e.free_symbols for e in exprs))
+        integral = all(symbol_range(s).integral for s in symbols) and all(
+            n.is_Integer for e in exprs for n in e.atoms(sp.Number)) and not any(
+            p.exp.is_negative for e in exprs for p in e.atoms(sp.Pow))
+        return cls(integers=integral and not any(e.has(sp.Heaviside) for e in exprs))
 
     def variable(self, symbol: sp.Symbol):
         if symbol not in self.variables:
@@ -43,7 +58,7 @@ class Translation:
             name = str(symbol)
             if facts.integral:
                 integer = z3.Int(name)
-                value = z3.ToReal(integer)
+                value = integer if self.integers else z3.ToReal(integer)
                 if facts.parity is not None:
                     self.constraints.append(integer % 2 == facts.parity)
             else:
@@ -67,6 +82,8 @@ class Translation:
         return cached
 
     def _translate(self, expr: sp.Expr):
+        if expr.is_Integer and self.integers:
+            return z3.IntVal(int(expr))
         if expr.is_Rational:
             return z3.RealVal(Fraction(int(expr.p), int(expr.q)))
         if isinstance(expr, sp.Float):
