@@ -52,6 +52,7 @@ The procedure and why each answer is sound, step by step, with the check that en
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass, field
 
 import sympy as sp
@@ -69,6 +70,7 @@ from .zero import is_rational_zero
 RANDOM_POINTS = 8
 SPLIT_REGIONS = 24
 SPLIT_KINKS = 6
+WIDE_KINKS = 24
 SOLVER_SECONDS = 4.0
 REFERENCE_TRIES = 20
 
@@ -103,6 +105,8 @@ def check_identity(lhs, rhs, *, timeout: float | None = None, seed: int = 0,
         with time_budget(timeout):
             return _Decision(lhs, rhs, claim, random.Random(seed)).run()
     except BudgetExhausted:
+        if timeout is None:
+            raise    # an enclosing budget ran out: it is the caller's to report
         return Verdict(Status.UNDECIDED, claim, reason=f"time budget of {timeout} s ran out")
     except _Undecidable as why:
         return Verdict(Status.UNDECIDED, claim, reason=str(why))
@@ -143,6 +147,8 @@ class _Decision:
         self.functions = concrete_functions((lhs, rhs), rng)
         self.concrete = (substitute_functions(lhs, self.functions),
                          substitute_functions(rhs, self.functions))
+        self.denominators = sorted({p.base for side in (lhs, rhs) for p in side.atoms(sp.Pow)
+                                    if p.exp.is_negative}, key=sp.default_sort_key)
 
     # -- verdicts ---------------------------------------------------------------------------
     def refuted_at(self, point: dict, reason: str) -> Verdict | None:
@@ -201,10 +207,15 @@ class _Decision:
         if density and (outside or discontinuous):
             return self.undecided(f"the rational symbol {density[0]} is decided over the reals "
                                   "by density, which needs continuous sides")
-        # 3. the canonical difference
-        difference = canonical_relu_form(to_relu_form(self.lhs) - to_relu_form(self.rhs))
+        # 3. the canonical difference (a claim with very many kinks goes to Z3 as it stands)
+        kinks = _kink_count(self.lhs) + _kink_count(self.rhs)
+        wide = kinks > WIDE_KINKS and not outside
+        note = (f"{kinks} kinks: the project's rewriting and split are skipped beyond "
+                f"{WIDE_KINKS}") if wide else ""
+        difference = self.lhs - self.rhs if wide else \
+            canonical_relu_form(to_relu_form(self.lhs) - to_relu_form(self.rhs))
         # 4. the exact zero test
-        if is_rational_zero(difference):
+        if not wide and is_rational_zero(difference):
             return self.exact_zero(outside)
         if outside:
             return self.outside_fragment(difference, outside)
@@ -212,8 +223,9 @@ class _Decision:
         constant, parts = independent_parts(difference)
         if len(parts) == 1:
             return self.combine(constant, [_Part(parts[0], -constant, self.part_symbols(parts[0]))],
-                                whole=True)
-        return self.combine(constant, [self.with_reference(p) for p in parts], whole=False)
+                                whole=True, note=note)
+        return self.combine(constant, [self.with_reference(p) for p in parts], whole=False,
+                            note=note)
 
     def part_symbols(self, expr):
         return sorted(expr.free_symbols, key=sp.default_sort_key)
@@ -248,8 +260,13 @@ class _Decision:
 
     # -- the fragment: parts, split and solver ------------------------------------------------
     def solver_on(self, left, right, symbols):
-        translation = Translation.for_expressions([left, right])
+        """Z3 on left ≠ right, on the ORIGINAL claim's domain: every denominator of lhs and rhs
+        that involves these symbols is asserted non-zero too (a reduced part may be defined
+        where the claim is not)."""
+        denominators = [d for d in self.denominators if d.free_symbols & set(symbols)]
+        translation = Translation.for_expressions([left, right, *denominators])
         goal = translation.term(left) != translation.term(right)
+        translation.constraints += [translation.term(d) != 0 for d in denominators]
         left_time = remaining()
         seconds = SOLVER_SECONDS if left_time is None else max(min(SOLVER_SECONDS, left_time), 0.01)
         return translation, solve(translation, [goal], symbols, seconds)
@@ -257,16 +274,16 @@ class _Decision:
     def read_solver(self, translated, expr, target, symbols) -> _Opinion:
         translation, answer = translated
         if answer.result == "unsat":
-            return _Opinion("zero", evidence=["Z3 (real and integer arithmetic): the negation "
-                                              "is unsat (trusted)"])
+            return _Opinion("zero", evidence=["Z3 finds the negation unsat (trusted): real and "
+                                              "integer arithmetic"])
         if answer.result == "unknown":
-            return _Opinion("unknown", evidence=[f"Z3 gave no answer ({answer.reason})"],
+            return _Opinion("unknown", evidence=[f"Z3 gave no answer: {answer.reason}"],
                             reason=answer.reason)
         for point in answer.points:
             value = exact_value(expr, point)
             if value is not None and value != target and point_in_ranges(point):
                 return _Opinion("nonzero", point, [f"Z3 model, re-verified exactly: {point}"])
-        return _Opinion("unknown", evidence=["Z3 gave a model that did not re-verify"],
+        return _Opinion("unknown", evidence=["Z3 gave a model that did not re-verify: ignored"],
                         reason="Z3 gave a model that did not re-verify")
 
     def split_opinion(self, part: _Part) -> _Opinion:
@@ -291,12 +308,12 @@ class _Decision:
         dropped = [f for f in facts if f.empty is True]
         trusted = sum("trusted" in f.how for f in dropped)
         return _Opinion("zero", evidence=[
-            f"sign split (closed partition, kinks included): {leaves} regions with an exact zero, "
+            f"sign split shows an exact zero (closed partition, kinks included): {leaves} regions, "
             f"{len(dropped)} shown empty ({len(dropped) - trusted} by a checked certificate, "
             f"{trusted} by Z3's unsat)"])
 
-    def decide_part(self, part: _Part) -> _Opinion:
-        project = self.split_opinion(part)
+    def decide_part(self, part: _Part, split: bool = True) -> _Opinion:
+        project = self.split_opinion(part) if split else _Opinion("unknown", reason="not tried")
         solver = self.read_solver(self.solver_on(part.expr, part.target, part.symbols),
                                   part.expr, part.target, part.symbols)
         evidence = project.evidence + solver.evidence
@@ -308,8 +325,8 @@ class _Decision:
         if project.outcome == "zero":
             return _Opinion("zero", evidence=evidence)
         if solver.outcome == "zero":
-            return _Opinion("zero", evidence=evidence + [f"the sign split did not show it "
-                                                         f"({project.reason})"],
+            return _Opinion("zero", evidence=evidence + [f"the sign split did not show it: "
+                                                         f"{project.reason}"],
                             trusted_solver=True)
         point = self.point_where_nonzero(part)
         if point is not None:
@@ -319,7 +336,7 @@ class _Decision:
 
     def point_where_nonzero(self, part: _Part):
         """Random points of the part's ranges where it differs from its target."""
-        for _ in range(REFERENCE_TRIES * 10):
+        for _ in range(REFERENCE_TRIES):
             check_budget()
             point = sample_point(part.symbols, self.rng, scale=self.rng.choice((3, 9, 99)))
             value = exact_value(part.expr, point)
@@ -327,12 +344,15 @@ class _Decision:
                 return point
         return None
 
-    def combine(self, constant, parts: list[_Part], whole: bool) -> Verdict:
-        opinions = [self.decide_part(p) for p in parts]
-        evidence = []
-        for part, opinion in zip(parts, opinions):
-            prefix = "" if whole else f"part {part.expr}: "
-            evidence += [prefix + line for line in opinion.evidence]
+    def combine(self, constant, parts: list[_Part], whole: bool, note: str = "") -> Verdict:
+        opinions = [self.decide_part(p, split=not note) for p in parts]
+        if whole:
+            evidence = list(opinions[0].evidence)
+        else:
+            # one line per kind of evidence, with the number of parts it covers
+            kinds = Counter(line.split(":")[0] for o in opinions for line in o.evidence)
+            evidence = [f"{count} of {len(parts)} parts: {kind}" for kind, count in kinds.items()]
+        evidence += [note] if note else []
         for part, opinion in zip(parts, opinions):
             if opinion.outcome != "nonzero":
                 continue
@@ -423,6 +443,12 @@ def _vacuous_or_zero(remainder: sp.Expr) -> bool:
         return True
     _, denominator = sp.fraction(sp.together(remainder))
     return is_rational_zero(denominator)
+
+
+def _kink_count(expr: sp.Expr) -> int:
+    """Kinks of the piecewise-linear constructs: one per ReLU or Abs, n − 1 per max/min of n."""
+    return sum(len(a.args) - 1 if isinstance(a, (sp.Max, sp.Min)) else 1
+               for a in expr.atoms(ReLU, sp.Abs, sp.Max, sp.Min))
 
 
 def _member(symbol):

@@ -29,6 +29,8 @@ class ReLU(sp.Function):
 
     @classmethod
     def eval(cls, s):
+        if s is S.NaN or s is S.ComplexInfinity or s.is_infinite:
+            return S.NaN    # undefined (a division by zero inside): no value
         if s.is_Number:
             return s if s > 0 else S.Zero
         if s.is_extended_nonnegative:
