@@ -301,8 +301,7 @@ class _Decision:
                                                    max_regions=SPLIT_REGIONS):
                 leaves += 1
                 if not _vacuous_or_zero(remainder):
-                    return _Opinion("unknown", reason=f"on the region {describe(region)} the "
-                                                      f"difference reduces to {remainder}")
+                    return self.leaf_opinion(part, region, remainder)
         except SplitTooLarge as why:
             return _Opinion("unknown", reason=str(why))
         dropped = [f for f in facts if f.empty is True]
@@ -312,6 +311,19 @@ class _Decision:
             f"{len(dropped)} shown empty ({len(dropped) - trusted} by a checked certificate, "
             f"{trusted} by Z3's unsat)"])
 
+    def leaf_opinion(self, part: _Part, region, remainder) -> _Opinion:
+        """A leaf with a non-zero remainder: 'nonzero' if a point of the region's interior
+        (checked exactly) separates the part from its target, else no opinion."""
+        why = f"on the region {describe(region)} the difference reduces to {remainder}"
+        interior = [c.lhs if isinstance(c, sp.GreaterThan) else c for c in region]
+        point = examine(interior, part.symbols).point
+        if point is not None and not any(symbol_range(s).integral for s in part.symbols):
+            value = exact_value(part.expr, point)
+            if value is not None and value != part.target:
+                return _Opinion("nonzero", point, [f"sign split: a region's interior point "
+                                                   f"separates, checked exactly: {point}"], why)
+        return _Opinion("unknown", reason=why)
+
     def decide_part(self, part: _Part, split: bool = True) -> _Opinion:
         project = self.split_opinion(part) if split else _Opinion("unknown", reason="not tried")
         solver = self.read_solver(self.solver_on(part.expr, part.target, part.symbols),
@@ -320,8 +332,12 @@ class _Decision:
         if project.outcome == "zero" and solver.outcome == "nonzero":
             raise _Undecidable(f"the sign split shows {part.expr} = {part.target} but Z3 found "
                                f"a point where it fails, re-verified: {solver.point}")
-        if solver.outcome == "nonzero":
-            return _Opinion("nonzero", solver.point, evidence)
+        if project.outcome == "nonzero" and solver.outcome == "zero":
+            raise _Undecidable(f"Z3 says {part.expr} = {part.target} but the sign split found a "
+                               f"point where it fails, checked exactly: {project.point}")
+        for opinion in (solver, project):
+            if opinion.outcome == "nonzero":
+                return _Opinion("nonzero", opinion.point, evidence)
         if project.outcome == "zero":
             return _Opinion("zero", evidence=evidence)
         if solver.outcome == "zero":

@@ -1,0 +1,166 @@
+"""The checking core's preconditions as checked facts: one test per class of failure once found."""
+import sympy as sp
+import pytest
+
+import symbolic.identity as identity
+from proofs import check_command
+from symbolic import ReLU, Status, check_identity
+from symbolic.assumptions import point_in_ranges, unsupported_fact
+from symbolic.regions import examine, farkas_multipliers
+from symbolic.smt import Answer
+from symbolic.witness import compare_at
+
+x, y = sp.symbols("x y", real=True)
+a = sp.Symbol("a", positive=True)
+n = sp.Symbol("n", integer=True)
+
+
+def assert_refuted_and_reverified(lhs, rhs):
+    verdict = check_identity(lhs, rhs)
+    assert verdict.status is Status.REFUTED, verdict
+    point = {k: v for k, v in verdict.witness.items() if isinstance(k, sp.Symbol)}
+    assert point_in_ranges(point)
+    assert compare_at(lhs, rhs, point).differ
+    return point
+
+
+# 1. a ReLU argument that is zero only after cancellation is never split on
+@pytest.mark.parametrize("other, where", [
+    (ReLU(x - 10**6), lambda p: p[x] > 10**6),
+    (ReLU(sp.Rational(1, 10000) - x**2), lambda p: abs(p[x]) < sp.Rational(1, 100)),
+])
+def test_argument_zero_after_cancellation_does_not_hide_a_far_or_thin_region(other, where):
+    vanishing = ReLU((x**2 - 1) / (x - 1) - x - 1)
+    point = assert_refuted_and_reverified(vanishing + other, 0)
+    assert where(point)
+
+
+def test_removable_singularity_is_outside_the_claim():
+    assert check_identity((x**2 - 1) / (x - 1), x + 1).status is Status.PROVED
+
+
+# 2. assumptions other than sign are honoured, or the answer says why not
+def test_integer_symbols_are_decided_over_the_integers():
+    assert check_identity(ReLU(n) * ReLU(1 - n), 0).status is Status.PROVED
+    point = assert_refuted_and_reverified(ReLU(n) * ReLU(2 - n), 0)
+    assert point[n] == 1
+
+
+def test_parity_is_honoured():
+    # relu(k − 1)·relu(3 − k) is non-zero only at k = 2 among the integers
+    odd, even = sp.Symbol("k", odd=True), sp.Symbol("m", even=True)
+    assert check_identity(ReLU(odd - 1) * ReLU(3 - odd), 0).status is Status.PROVED
+    point = assert_refuted_and_reverified(ReLU(even - 1) * ReLU(3 - even), 0)
+    assert point[even] == 2
+
+
+def test_a_fact_the_checker_does_not_honour_gives_undecided():
+    p = sp.Symbol("p", prime=True)
+    assert unsupported_fact(p) is not None
+    verdict = check_identity(ReLU(p - 2), p - 2)
+    assert verdict.status is Status.UNDECIDED
+    assert "prime" in verdict.reason
+
+
+# 3. non-linear regions are decided, not sampled
+def test_empty_non_linear_region_is_proved_and_a_thin_disk_is_refuted():
+    assert check_identity(ReLU(x * y - 1) * ReLU(1 - x**2 - y**2), 0).status is Status.PROVED
+    point = assert_refuted_and_reverified(ReLU(sp.Rational(1, 10000) - x**2 - y**2), 0)
+    assert point[x]**2 + point[y]**2 < sp.Rational(1, 10000)
+
+
+# 4. independent kinks and wide max do not blow up
+def test_independent_kinks_are_decided_part_by_part():
+    xs = sp.symbols("x0:12", real=True)
+    verdict = check_identity(sum(ReLU(v) * ReLU(-v) for v in xs), 0)
+    assert verdict.status is Status.PROVED
+    assert "12 independent parts" in verdict.evidence[0]
+
+
+def test_wide_max_against_its_decomposition():
+    xs = sp.symbols("x0:30", real=True)
+    wide = sp.Max(*xs, evaluate=False)
+    rest = sp.Max(*xs[1:], evaluate=False)
+    assert check_identity(wide, xs[0] + ReLU(rest - xs[0])).status is Status.PROVED
+    assert_refuted_and_reverified(wide, xs[1] + ReLU(rest - xs[0]))
+
+
+# 5. the region oracle: a point must check, "empty" needs a certificate
+def test_empty_linear_region_comes_with_checked_farkas_multipliers():
+    constraints = [x + 1, x + 3, -x - 2]        # an LP once called this set non-empty
+    fact = examine(constraints, [x])
+    assert fact.empty is True and "Farkas" in fact.how
+    multipliers = farkas_multipliers(constraints, [], [x])
+    combination = sp.expand(sum(m * c for m, c in zip(multipliers, constraints)))
+    assert all(m >= 0 for m in multipliers) and combination.is_Rational and combination <= 0
+
+
+def test_non_empty_region_comes_with_a_point_inside():
+    fact = examine([x + 3, -x - 2, y - x], [x, y])
+    assert fact.empty is False
+    assert -3 < fact.point[x] < -2 and fact.point[y] > fact.point[x]
+
+
+def test_products_of_opposite_linear_forms_are_proved():
+    forms = [x - y, 2 * x + y - 1, x + 3 * y, 3 * x - 2 * y + 5, y - 4 * x]
+    assert check_identity(sum(ReLU(s) * ReLU(-s) for s in forms), 0).status is Status.PROVED
+
+
+# the second opinion: disagreement is surfaced, never hidden
+def test_a_solver_that_contradicts_a_checked_point_gives_undecided(monkeypatch):
+    monkeypatch.setattr(identity, "solve", lambda *args, **kwargs: Answer("unsat"))
+    verdict = check_identity(ReLU(x - 10**6) * ReLU(10**6 + 1 - x), 0)
+    assert verdict.status is Status.UNDECIDED
+    assert "Z3 says" in verdict.reason
+
+
+def test_a_solver_that_gives_up_never_makes_a_false_claim_proved(monkeypatch):
+    monkeypatch.setattr(identity, "solve",
+                        lambda *args, **kwargs: Answer("unknown", reason="Z3: timeout"))
+    verdict = check_identity(ReLU(x - 10**6) * ReLU(10**6 + 1 - x), 0)
+    assert verdict.status is not Status.PROVED
+
+
+def test_an_internal_error_is_undecided_and_marked(monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("broken on purpose")
+    monkeypatch.setattr(identity, "independent_parts", broken)
+    verdict = check_identity(ReLU(x * y - 1) * ReLU(1 - x**2 - y**2), 0)
+    assert verdict.status is Status.UNDECIDED
+    assert verdict.details.get("internal_error") and "broken on purpose" in verdict.reason
+
+
+def test_the_check_command_exits_4_on_an_internal_error(monkeypatch, capsys):
+    monkeypatch.setattr(check_command, "check_identity", lambda *args, **kwargs: identity.Verdict(
+        Status.UNDECIDED, "c", reason="internal error: boom", details={"internal_error": True}))
+    assert check_command.main(["x", "x"]) == 4
+    assert "internal error" in capsys.readouterr().err
+
+
+# 6. bad input is one line and exit 2, whatever its size
+@pytest.mark.parametrize("args", [
+    ("x", "1", "--timeout", "1e10"),
+    ("x", "1", "--timeout", "1e300"),
+    ("9" * 19000, "1"),
+    ("1e999999999*x", "x"),
+    ("x" + "^x" * 300, "1"),
+    ("sqrt(-1)", "0"),
+    ("max(" + ",".join(f"x{i}" for i in range(1500)) + ")", "x0"),
+    ("relu(a*x)", "a*relu(x)", "--positive", "a,b"),
+])
+def test_bad_input_is_one_line_and_exit_2(cli, args):
+    result = cli("check", *args, timeout=120)
+    assert result.returncode == 2, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+
+
+def test_refuted_check_prints_both_values_at_the_witness(cli):
+    result = cli("check", "relu(n)*relu(2-n)", "0", "--integer", "n")
+    assert result.returncode == 1
+    assert "n = 1" in result.stdout and "lhs = 1, rhs = 0" in result.stdout
+
+
+def test_max_of_many_arguments_is_read_quickly(cli):
+    names = ",".join(f"x{i}" for i in range(160))
+    result = cli("check", f"max({names})", f"max({names})", timeout=120)
+    assert result.returncode == 0
