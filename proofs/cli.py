@@ -31,6 +31,7 @@ SUBCOMMANDS = {
     "check": "proofs.check_command",
     "corpus": "proofs.corpus",
     "example": "proofs.worked_example",
+    "symmetry": "proofs.symmetry_command",
 }
 
 

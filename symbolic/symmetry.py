@@ -44,7 +44,7 @@ from .model import Abs as AbsLayer, ReLU as ReLULayer, Tanh as TanhLayer
 from .numeric import HIGH_DPS, LOW_DPS, directional_derivative, measure
 from .relu import canonical_relu_form, to_relu_form
 from .verdict import Status, Verdict, worst
-from .witness import compare_at
+from .witness import compare_at, substitute_functions
 from .zero import is_rational_zero
 
 LOSSES = ("any", "mse")
@@ -131,7 +131,7 @@ class Symmetry:
     def latex(self) -> str:
         parts = []
         for key, matrix in self.mapping.items():
-            parts.append(r"%s \mapsto %s" % (to_latex(sp.Symbol(key)),
+            parts.append(r"%s \mapsto %s" % (key,
                                               to_latex(matrix, mat_delim="(", mat_str="matrix")))
         return r",\quad ".join(parts) or r"\mathrm{id}"
 
@@ -209,13 +209,20 @@ def transport(model: Model, symmetry: Symmetry) -> tuple[dict | None, str]:
                 found = (partner, order)
                 break
         if found is None:
-            return None, (f"the input of {layer.describe()} at site {site} under T is not a positive "
+            return None, (f"the input of {site_name(layer, site)} at T theta is not a positive "
                           "multiple of any input at theta: T need not map activation regions onto "
                           "regions")
         assignment[site] = found
         used.add(found[0])
     return assignment, (f"{len(assignment)} nonlinear sites: each input at T theta is a positive "
                         "multiple of its partner's at theta (exact identities)")
+
+
+def site_name(layer, site) -> str:
+    """'unit 2 of layer 4 (LeakyReLU(1/10))', counting from 1."""
+    path, channel, position = site
+    where = f"unit {channel + 1}" + (f", position {position + 1}" if position else "")
+    return f"{where} of layer {'.'.join(str(k + 1) for k in path)} ({layer.describe()})"
 
 
 # --- the pattern form, as exact polynomials -------------------------------------------------------
@@ -585,27 +592,43 @@ def _kink_points(model, symmetry, rng) -> list[dict]:
     return points
 
 
+def sides_at(lhs, rhs, witness: dict) -> str:
+    """'lhs = A, rhs = B' at a witness (undefined functions replaced by the witness's bodies)."""
+    functions = {k: v for k, v in witness.items() if isinstance(k, sp.FunctionClass)}
+    point = {k: v for k, v in witness.items() if isinstance(k, sp.Symbol)}
+    values = []
+    for side in (lhs, rhs):
+        value = substitute_functions(sp.sympify(side), functions).xreplace(point)
+        values.append(value if value.is_Rational else sp.N(value, 20))
+    return f"{values[0]} against {values[1]}"
+
+
 def prediction_invariance(model, symmetry, seed=0) -> Verdict:
     x = model.input()
     lhs, rhs = model.prediction(x, symmetry.tensors()), model.prediction(x)
     claim = f"prediction: f_({symmetry.name} theta)(x) = f_theta(x) at every x"
     latex = r"f_{%s\theta}(x) = f_\theta(x)\quad\forall x" % symmetry.name
     verdict = check_identity(lhs, rhs, claim=claim, seed=seed)
+    if verdict.status is Status.REFUTED:
+        verdict = _with(verdict, latex, reason=f"{verdict.reason}: f_(T theta)(x) = "
+                                               f"{sides_at(lhs, rhs, verdict.witness)}")
     if verdict.status is not Status.PROVED:
         return _with(verdict, latex)
     points = _kink_points(model, symmetry, random.Random(seed))
     for point in points:
         if compare_at(lhs, rhs, point).differ:
             return Verdict(Status.REFUTED, claim, witness=point, details={"latex": latex},
-                           reason="the predictions differ at a kink")
+                           reason=f"the predictions differ at a kink: f_(T theta)(x) = "
+                                  f"{sides_at(lhs, rhs, point)}")
     evidence = (*verdict.evidence, f"agrees exactly at {len(points)} points where a pre-activation "
                                    "of the first nonlinearity is exactly zero (a kink)")
     return Verdict(Status.PROVED, claim, evidence=evidence, residual=verdict.residual,
                    details={"latex": latex})
 
 
-def _with(verdict: Verdict, latex: str) -> Verdict:
-    return Verdict(verdict.status, verdict.claim, witness=verdict.witness, reason=verdict.reason,
+def _with(verdict: Verdict, latex: str, reason: str | None = None) -> Verdict:
+    return Verdict(verdict.status, verdict.claim, witness=verdict.witness,
+                   reason=verdict.reason if reason is None else reason,
                    evidence=verdict.evidence, residual=verdict.residual,
                    details={**verdict.details, "latex": latex})
 
@@ -629,7 +652,11 @@ def loss_invariance(model, symmetry, n, loss, seed=0) -> Verdict:
         what, math = "mean squared error, symbolic targets", r"\tfrac1N\sum_n (f(x_n) - y_n)^2"
     claim = f"loss: L({symmetry.name} theta) = L(theta), {what}, N={n}"
     latex = r"L(%s\theta) = L(\theta),\ L = %s,\ N = %d" % (symmetry.name, math, n)
-    return _with(check_identity(lhs, rhs, claim=claim, seed=seed), latex)
+    verdict = check_identity(lhs, rhs, claim=claim, seed=seed)
+    if verdict.status is Status.REFUTED:
+        return _with(verdict, latex, reason=f"{verdict.reason}: L(T theta) = "
+                                            f"{sides_at(lhs, rhs, verdict.witness)}")
+    return _with(verdict, latex)
 
 
 def derivative_law(model, symmetry, n, loss, order, seed=0) -> Verdict:
@@ -742,18 +769,18 @@ class SymmetryReport:
         return render(self.derivation())
 
     def _repr_latex_(self) -> str:
-        rows = [r"%s & \text{%s}%s & \textbf{%s}" % (
-            v.details.get("latex", r"\text{%s}" % claim), "" if n is None else f"N={n}", "",
-            v.status.name) for claim, n, v in self.rows]
-        body = r"\\ ".join(rows)
-        return r"$$\begin{array}{lll} %s \end{array}$$" % body
+        rows = [r"%s & \textbf{%s}" % (v.claim_latex(), v.status.name) for _, _, v in self.rows]
+        witnesses = [r"\text{witness (%s): } %s" % (claim, v.witness_latex())
+                     for claim, _, v in self.rows if v.witness][:1]
+        body = r"\\ ".join(rows + [r"\textbf{overall} & \textbf{%s}" % self.status.name])
+        return r"$$\begin{array}{ll} %s \end{array}$$" % body + "".join(
+            r"$$%s$$" % w for w in witnesses)
 
     def _repr_html_(self) -> str:
-        cells = []
-        for claim, n, v in self.rows:
-            cells.append("<tr><td>%s</td><td>%s</td><td>%s</td></tr>" % (
-                html.escape(claim) + ("" if n is None else f" (N={n})"), v._repr_html_(), ""))
-        return ("<table><tr><th>claim</th><th>verdict</th><th></th></tr>%s</table>"
+        cells = ["<tr><td>%s</td><td>%s</td></tr>" % (
+            html.escape(claim) + ("" if n is None else f" (N={n})"), v._repr_html_())
+            for claim, n, v in self.rows]
+        return ("<table><tr><th>claim</th><th>verdict</th></tr>%s</table>"
                 "<p>overall: <b>%s</b></p>" % ("".join(cells), self.status.name))
 
 
