@@ -66,6 +66,19 @@ def permutation_matrix(permutation) -> sp.Matrix:
     return sp.Matrix(n, n, lambda i, j: int(permutation[i] == j))
 
 
+def _is_laurent_monomial(factor, group) -> bool:
+    """factor = q·∏ g^k with q a non-zero rational, g group parameters and k integers: non-zero
+    wherever the group parameters are, so M is invertible there."""
+    coefficient, rest = sp.sympify(factor).as_coeff_Mul()
+    if not coefficient.is_Rational or coefficient == 0:
+        return False
+    for power in sp.Mul.make_args(rest):
+        base, exponent = power.as_base_exp()
+        if power != 1 and (base not in group or not exponent.is_Integer):
+            return False
+    return True
+
+
 class Symmetry:
     """``Symmetry(model, {"W1": W1*C, "v": C.inv()*v, ...})``: tensors not named are unchanged."""
 
@@ -110,7 +123,7 @@ class Symmetry:
                 return None
             q = used.pop()
             factor = sp.cancel(image / q)
-            if factor.free_symbols & set(parameters) or factor == 0:
+            if not _is_laurent_monomial(factor, self.group):
                 return None
             form.append((factor, index[q]))
         if sorted(q for _, q in form) != list(range(len(parameters))):
@@ -118,13 +131,14 @@ class Symmetry:
         return form
 
     def is_linear(self) -> bool:
+        """Every image is a linear form in the parameters (no constant term)."""
         parameters = self.model.parameters
         for image in self.images.values():
             try:
                 poly = sp.Poly(sp.expand(image), *parameters)
             except sp.PolynomialError:
                 return False
-            if any(sum(m) != 1 for m in poly.monoms()):
+            if not poly.is_zero and any(sum(m) != 1 for m in poly.monoms()):
                 return False
         return True
 
@@ -485,7 +499,6 @@ def numeric_law(model, symmetry, n, loss, order, monomial, seed):
             clear = clear and _clear_of_kinks(site_theta, point) and _clear_of_kinks(site_image, point)
         if not clear:
             continue
-        evaluated += 1
         constants = [_rational(rng, -2, 2) for _ in range(n)]
         L = real_loss(model, inputs, loss, constants, slopes)
         values = {**{q: _as_sympy(theta[q]) for q in parameters},
@@ -509,6 +522,9 @@ def numeric_law(model, symmetry, n, loss, order, monomial, seed):
             right = directional_derivative(L, base, [pulled_back(d) for d in directions], dps)
             return left, right
         residual = measure(both_sides)
+        if residual.scale == 0:
+            continue        # both sides 0 (dead units): this point compares nothing
+        evaluated += 1
         witness = {str(p): theta[p] for p in parameters}
         witness.update({str(g): v for g, v in group.items()})
         witness.update({str(a): v for a, v in slopes.items()})
@@ -541,7 +557,7 @@ def _law_verdict(claim, latex, holds, entry, witness_result, exact_evidence, why
     details = {"latex": latex}
     if witness_result is None:
         return Verdict(Status.UNDECIDED, claim, details=details,
-                       reason="no witness point clear of the kinks was found")
+                       reason="no witness point clear of the kinks with non-zero sides was found")
     residual, witness = witness_result
     described = (f"{float(residual.low):.1e} at {LOW_DPS} digits, {float(residual.high):.1e} at "
                  f"{HIGH_DPS} digits (sides of size {float(residual.scale):.1e})")
@@ -670,7 +686,8 @@ def derivative_law(model, symmetry, n, loss, order, seed=0) -> Verdict:
     if monomial is None:
         return Verdict(Status.UNDECIDED, claim, details={"latex": latex},
                        reason="the law is checked for maps T theta = M theta with M a monomial matrix "
-                              "(scalings and permutations); this map is not of that form")
+                              "(scalings by monomials in the group parameters, permutations); this "
+                              "map is not of that form")
     assignment, how = transport(model, symmetry)
     holds, entry, why_no_exact = None, "", None
     if assignment is None:

@@ -8,6 +8,8 @@ from fractions import Fraction
 
 import sympy as sp
 
+from .parsing import parse_expression
+
 
 class Status(enum.Enum):
     PROVED = "proved"
@@ -50,8 +52,17 @@ class Verdict:
     # --- notebook display (Jupyter calls these) ---
 
     def claim_latex(self) -> str:
-        """The claim in math: ``details["latex"]`` when the checker stored it, else as text."""
-        return self.details.get("latex") or r"\text{%s}" % _latex_text(self.claim)
+        """The claim in math: ``details["latex"]`` when the checker stored it, else the claim
+        'lhs = rhs' read back by the project's parser (never eval), else the claim as text."""
+        if self.details.get("latex"):
+            return self.details["latex"]
+        sides = self.claim.split(" = ")
+        if len(sides) == 2:
+            try:
+                return " = ".join(sp.latex(parse_expression(side)) for side in sides)
+            except ValueError:
+                pass
+        return r"\text{%s}" % _latex_text(self.claim)
 
     def witness_latex(self) -> str:
         return r",\ ".join(f"{_latex_name(k)} = {sp.latex(_exact(v))}"
