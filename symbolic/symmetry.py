@@ -28,6 +28,7 @@ import functools
 import html
 import json
 import random
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -51,6 +52,7 @@ LOSSES = ("any", "mse")
 KINK_POINTS = 3
 WITNESS_POINTS = 3
 KINK_MARGIN = Fraction(1, 20)
+PIECEWISE_LINEAR = (ReLULayer, LeakyReLU, AbsLayer)     # activations with a pattern form
 
 
 def positive_scales(name: str, count: int) -> list[sp.Symbol]:
@@ -255,8 +257,8 @@ class PatternForm:
     def __init__(self, model: Model, symmetry: Symmetry, n: int, loss: str):
         self.model, self.symmetry, self.n, self.loss = model, symmetry, n, loss
         self.sites = nonlinear_sites(model)
-        for layer, _ in self.sites.values():
-            if not isinstance(layer, (ReLULayer, LeakyReLU, AbsLayer)) and len(_) == 1:
+        for layer, candidates in self.sites.values():
+            if len(candidates) == 1 and not isinstance(layer, PIECEWISE_LINEAR):
                 raise _NoPatternForm(f"{layer.describe()} is not piecewise linear")
         self.site_index = {site: k for k, site in enumerate(self.sites)}
         parameters = [str(s) for s in model.parameters]
@@ -482,8 +484,9 @@ def numeric_law(model, symmetry, n, loss, order, monomial, seed):
     generic_x = [s for row in model.input() for s in row]
     site_theta = nonlinear_sites(model)
     site_image = nonlinear_sites(model, symmetry.tensors())
-    slope_symbols = sorted({s for _, cands in site_theta.values() for c in cands for s in c.free_symbols}
-                           - set(parameters) - set(generic_x) - set(symmetry.group), key=str)
+    slope_symbols = sorted({sp.sympify(layer.slope) for layer, _ in site_theta.values()
+                            if isinstance(layer, LeakyReLU) and sp.sympify(layer.slope).is_Symbol},
+                           key=str)
     worst_case, evaluated = None, 0
     for _ in range(WITNESS_POINTS * 10):
         check_budget()
@@ -619,12 +622,32 @@ def sides_at(lhs, rhs, witness: dict) -> str:
     return f"{values[0]} against {values[1]}"
 
 
+def _check_identity(lhs, rhs, claim: str, seed: int) -> Verdict:
+    """check_identity with the symbols renamed to plain identifiers (W1_{1,2} → W1_1_2) on the
+    way in and back on the way out: mpmath evaluation of expressions whose symbol names are not
+    identifiers is slow (every evaluation renames them)."""
+    symbols = sorted(sp.sympify(lhs).free_symbols | sp.sympify(rhs).free_symbols, key=str)
+    plain = {s: sp.Symbol(re.sub(r"\W", "_", s.name).strip("_").replace("__", "_"), **s.assumptions0)
+             for s in symbols}
+    if len({p.name for p in plain.values()}) != len(symbols) or \
+            any(not p.name.isidentifier() for p in plain.values()):
+        plain = {s: s for s in symbols}     # a clash: keep the names
+    verdict = check_identity(sp.sympify(lhs).xreplace(plain), sp.sympify(rhs).xreplace(plain),
+                             claim=claim, seed=seed)
+    if not verdict.witness:
+        return verdict
+    back = {p: s for s, p in plain.items()}
+    witness = {back.get(k, k): v for k, v in verdict.witness.items()}
+    return Verdict(verdict.status, verdict.claim, witness=witness, reason=verdict.reason,
+                   evidence=verdict.evidence, residual=verdict.residual, details=verdict.details)
+
+
 def prediction_invariance(model, symmetry, seed=0) -> Verdict:
     x = model.input()
     lhs, rhs = model.prediction(x, symmetry.tensors()), model.prediction(x)
     claim = f"prediction: f_({symmetry.name} theta)(x) = f_theta(x) at every x"
     latex = r"f_{%s\theta}(x) = f_\theta(x)\quad\forall x" % symmetry.name
-    verdict = check_identity(lhs, rhs, claim=claim, seed=seed)
+    verdict = _check_identity(lhs, rhs, claim, seed)
     if verdict.status is Status.REFUTED:
         verdict = _with(verdict, latex, reason=f"{verdict.reason}: f_(T theta)(x) = "
                                                f"{sides_at(lhs, rhs, verdict.witness)}")
@@ -668,7 +691,7 @@ def loss_invariance(model, symmetry, n, loss, seed=0) -> Verdict:
         what, math = "mean squared error, symbolic targets", r"\tfrac1N\sum_n (f(x_n) - y_n)^2"
     claim = f"loss: L({symmetry.name} theta) = L(theta), {what}, N={n}"
     latex = r"L(%s\theta) = L(\theta),\ L = %s,\ N = %d" % (symmetry.name, math, n)
-    verdict = check_identity(lhs, rhs, claim=claim, seed=seed)
+    verdict = _check_identity(lhs, rhs, claim, seed)
     if verdict.status is Status.REFUTED:
         return _with(verdict, latex, reason=f"{verdict.reason}: L(T theta) = "
                                             f"{sides_at(lhs, rhs, verdict.witness)}")
@@ -725,7 +748,8 @@ class SymmetryReport:
         matching = [v for c, size, v in self.rows if c == claim and (n is None or size == n)]
         if not matching:
             raise KeyError(f"no claim {claim!r}" + (f" at N={n}" if n is not None else ""))
-        return min(matching, key=lambda v: list(Status).index(v.status) * -1)
+        rank = {Status.REFUTED: 0, Status.UNDECIDED: 1, Status.PROVED: 2}
+        return min(matching, key=lambda v: rank[v.status])
 
     def __getitem__(self, claim: str) -> Verdict:
         return self.verdict(claim)
