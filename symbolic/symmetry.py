@@ -566,7 +566,7 @@ def _law_verdict(claim, latex, holds, entry, witness_result, exact_evidence, why
                  f"{HIGH_DPS} digits (sides of size {float(residual.scale):.1e})")
     if holds and residual.noise:
         return Verdict(Status.PROVED, claim, residual=float(residual.low), details=details,
-                       evidence=(exact_evidence, f"mpmath.diff on the real loss: residual {described}"))
+                       evidence=(*exact_evidence, f"mpmath.diff on the real loss: residual {described}"))
     if not holds and residual.stable:
         why = f"the exact identity fails at {entry}; " if entry else (why_no_exact or "") + "; "
         return Verdict(Status.REFUTED, claim, witness=witness, residual=float(residual.low),
@@ -721,10 +721,11 @@ def derivative_law(model, symmetry, n, loss, order, seed=0) -> Verdict:
         except _NoPatternForm as error:
             why_no_exact = f"no exact pattern form: {error}"
     witness = numeric_law(model, symmetry, n, loss, order, monomial, seed)
-    exact_evidence = (f"regularity transport: {how}; exact Laurent-polynomial identity of every "
-                      f"{what} entry on the pattern form (all activation patterns), "
+    exact_evidence = (f"exact Laurent-polynomial identity of every {what} entry on the pattern form "
+                      "(all activation patterns), "
                       + ("a generic quadratic of the predictions (every 2-jet of every smooth loss)"
-                         if loss == "any" else "mean squared error with symbolic targets"))
+                         if loss == "any" else "mean squared error with symbolic targets"),
+                      f"regularity transport: {how}")
     return _law_verdict(claim, latex, holds, entry, witness, exact_evidence, why_no_exact)
 
 
@@ -757,7 +758,7 @@ class SymmetryReport:
     def table(self) -> str:
         header = ("claim", "N", "verdict", "detail")
         lines = [(claim, "-" if n is None else str(n), v.status.name,
-                  (v.evidence[0] if v.status is Status.PROVED and v.evidence else v.reason)[:70])
+                  _shorten(v.evidence[0] if v.status is Status.PROVED and v.evidence else v.reason))
                  for claim, n, v in self.rows]
         widths = [max(len(str(x)) for x in column) for column in zip(header, *lines)]
         out = ["  ".join(str(x).ljust(w) for x, w in zip(line, widths)).rstrip()
@@ -823,6 +824,10 @@ class SymmetryReport:
             for claim, n, v in self.rows]
         return ("<table><tr><th>claim</th><th>verdict</th></tr>%s</table>"
                 "<p>overall: <b>%s</b></p>" % ("".join(cells), self.status.name))
+
+
+def _shorten(text: str, width: int = 72) -> str:
+    return text if len(text) <= width else text[: width - 3].rsplit(" ", 1)[0] + " ..."
 
 
 _REASONS = {

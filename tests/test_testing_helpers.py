@@ -41,6 +41,16 @@ def test_assert_refuted_passes_on_a_false_claim_and_fails_on_a_true_one():
         assert_refuted(ReLU(a * s), a * ReLU(s), a="positive")
 
 
+def test_a_verdict_displays_its_claim_in_math_and_its_witness_in_a_notebook():
+    verdict = assert_refuted(ReLU(a * s), a * ReLU(s))
+    latex = verdict._repr_latex_()
+    assert latex.startswith("$$") and r"\textbf{REFUTED}" in latex
+    assert r"\operatorname{ReLU}\left(a s\right) = a \operatorname{ReLU}\left(s\right)" in latex
+    assert r"\text{witness: } a = " in latex
+    page = verdict._repr_html_()
+    assert "REFUTED" in page and "witness" in page and "a random point" in page
+
+
 def test_nonnegative_and_negative_assumptions():
     assert_proved(ReLU(a * s), a * ReLU(s), a="nonnegative")
     assert_proved(ReLU(a * s), -a * ReLU(-s), a="negative")
