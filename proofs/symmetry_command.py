@@ -46,6 +46,7 @@ except ModuleNotFoundError:     # Python 3.10
 MAX_SPEC_BYTES = 100_000
 MAX_N = 4
 MAX_PARAMETERS = 60
+MAX_INPUTS = 32
 MAX_LAYERS = 20
 
 # layer type → (class, {field: kind}); kind is "size", "name", "optional name" or "number"
@@ -130,9 +131,13 @@ def build_model(spec: dict) -> Model:
         model = Model(inputs, [_layer(s, f"layers[{k + 1}]") for k, s in enumerate(layers)])
     except ModelError as error:
         raise UsageError(str(error)) from None
-    if len(model.parameters) > MAX_PARAMETERS:
-        raise UsageError(f"the model has {len(model.parameters)} parameters; the command line checks "
-                         f"at most {MAX_PARAMETERS} (use the Python API with a timeout for more)")
+    # counted from the shapes, before any symbol is made
+    count = sum(rows * columns for rows, columns in model.shapes.values())
+    if count > MAX_PARAMETERS or model.input_shape[0] * model.input_shape[1] > MAX_INPUTS:
+        raise UsageError(f"the model has {count} parameters and {model.input_shape[0]} x "
+                         f"{model.input_shape[1]} inputs; the command line checks at most "
+                         f"{MAX_PARAMETERS} parameters and {MAX_INPUTS} inputs (use the Python API "
+                         "with a timeout for more)")
     return model
 
 

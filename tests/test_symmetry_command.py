@@ -83,6 +83,8 @@ B = { entry = "B", rows = [2, 1] }
     (lambda s: s + "\n[stuff]\n", "unknown key 'stuff'"),
     (lambda s: s.replace('W1 = "c_j * W1"', 'W1 = { entry = "W1", columns = [1, 1] }'), "permutation"),
     (lambda s: s.replace("units = 2", "units = 200"), "at most"),
+    (lambda s: s.replace("units = 2", "units = 1180591620717411303424"), "at most"),
+    (lambda s: s.replace("inputs = 2", "inputs = [1, 100000000]"), "at most"),
     (lambda s: "inputs = [", "not valid TOML"),
     (lambda s: s.replace('positive = ["c"]', 'positive = ["c_1"]'), "underscore"),
 ])
