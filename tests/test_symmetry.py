@@ -247,3 +247,24 @@ def test_latex_derivation_compiles(reports, tmp_path):
     path.write_text(text)
     ok, errors = compile_pdf(str(path))
     assert ok, errors
+
+
+def test_the_papers_deep_network_and_its_layer_wise_rescaling():
+    from symbolic.deep import DeepNet
+    paper = DeepNet((2, 2, 2, 1), bias=True)
+    model = Model(2, [Dense(2, "A", bias="a"), ReLU(), Dense(2, "B", bias="b"), ReLU(),
+                      Dense(1, "C", bias="c")])
+    # the same function as symbolic.deep's network, entry for entry
+    rename = {s: t for names, tensors in ((("A", "B", "C"), paper.weights), (("a", "b", "c"), paper.biases))
+              for name, tensor in zip(names, tensors) for s, t in zip(model[name], tensor)}
+    rename.update(zip([r[0] for r in model.input()], paper.input()))
+    assert sp.expand(model.prediction().xreplace(rename) - paper.prediction(paper.input())) == 0
+    # θ_k ↦ α_k θ_k with α_3 = 1/(α_1 α_2), biases by the running product (symbolic.deep's rule)
+    a1, a2 = sp.symbols("alpha_1 alpha_2", positive=True)
+    scales, running = [a1, a2, 1 / (a1 * a2)], [a1, a1 * a2, 1]
+    true_map = {name: scale * model[name] for name, scale in zip("ABC", scales)}
+    true_map.update({name: scale * model[name] for name, scale in zip("abc", running)})
+    assert_symmetry(model, Symmetry(model, true_map), sizes=(1,))
+    unscaled_bias = {k: v for k, v in true_map.items() if k != "b"}
+    report = check_symmetry(model, Symmetry(model, unscaled_bias), sizes=(1,))
+    assert report.status is Status.REFUTED and report["prediction"].witness
