@@ -268,3 +268,18 @@ def test_the_papers_deep_network_and_its_layer_wise_rescaling():
     unscaled_bias = {k: v for k, v in true_map.items() if k != "b"}
     report = check_symmetry(model, Symmetry(model, unscaled_bias), sizes=(1,))
     assert report.status is Status.REFUTED and report["prediction"].witness
+
+
+def test_the_exact_laws_fail_on_their_own_when_the_regions_are_transported():
+    # v scaled by c instead of 1/c: every pre-activation is still a positive multiple, so the
+    # pattern transports, and it is the exact polynomial identity that fails, entry named
+    from symbolic.activation_patterns import exact_laws, transport
+    model = dense()
+    wrong = Symmetry(model, {"W": model["W"] * C, "v": C * model["v"]})
+    assert transport(model, wrong)[0] is not None
+    laws = exact_laws(model, wrong, 1, "any")
+    assert laws[1] == (False, "d/dW_{1,1}") and laws[2][0] is False
+    report = check_symmetry(model, wrong, sizes=(1,))
+    assert "the exact identity fails at d/dW_{1,1}" in report["gradient"].reason
+    right = Symmetry(model, {"W": model["W"] * C, "v": C.inv() * model["v"]})
+    assert exact_laws(model, right, 2, "mse") == {1: (True, ""), 2: (True, "")}
