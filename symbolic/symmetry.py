@@ -411,8 +411,11 @@ def prediction_invariance(model, symmetry, seed=0) -> Verdict:
             return Verdict(Status.REFUTED, claim, witness=point, details={"latex": latex},
                            reason=f"the predictions differ at a kink: f_(T theta)(x) = "
                                   f"{sides_at(lhs, rhs, point)}")
-    evidence = (*verdict.evidence, f"agrees exactly at {len(points)} points where a pre-activation "
-                                   "of the first nonlinearity is exactly zero (a kink)")
+    kinks = (f"agrees exactly at {len(points)} points where the input of the first nonlinearity "
+             "is exactly at its kink" if points else
+             "no point on a kink was constructed" if nonlinear_sites(model) else
+             "the model has no nonlinearity, hence no kink")
+    evidence = (*verdict.evidence, kinks)
     return Verdict(Status.PROVED, claim, evidence=evidence, residual=verdict.residual,
                    details={"latex": latex})
 
