@@ -5,6 +5,7 @@
     python -m proofs --size 8,8,8 theorem3 exactly these sizes
     python -m proofs check 'ReLU(a*x)' 'a*ReLU(x)' --positive a
     python -m proofs example --c 0.1 --perturbation 0.1 --probe 2
+    python -m proofs symmetry spec.toml     a user's own layers and symmetry
 
 Exit code: 0 every claim PROVED, 1 some claim REFUTED, 3 some UNDECIDED and none REFUTED,
 2 bad usage or bad input.
@@ -31,6 +32,7 @@ SUBCOMMANDS = {
     "check": "proofs.check_command",
     "corpus": "proofs.corpus",
     "example": "proofs.worked_example",
+    "symmetry": "proofs.symmetry_command",
 }
 
 

@@ -1,0 +1,88 @@
+"""pytest helpers: regression tests of symbolic identities that read like ordinary asserts.
+
+    from symbolic.testing import assert_proved, assert_refuted, assert_symmetry
+
+    def test_relu_is_positively_homogeneous():
+        a, s = sympy.symbols("a s", real=True)
+        assert_proved(ReLU(a * s), a * ReLU(s), a="positive")
+
+    def test_not_for_negative_scales():
+        assert_refuted(ReLU(a * s), a * ReLU(s))
+
+Assumptions are keyword arguments naming a symbol of the claim: ``a="positive"`` (or
+"nonnegative", "negative", "nonpositive", "real") rebuilds that symbol with the assumption.
+A failing assert raises AssertionError whose message shows the status, the witness, both sides'
+values there, and the reason or the evidence.
+"""
+from __future__ import annotations
+
+import sympy as sp
+
+from .identity import check_identity
+from .model import Model
+from .symmetry import Symmetry, check_symmetry, sides_at
+from .verdict import Status, Verdict
+
+ASSUMPTIONS = ("positive", "nonnegative", "negative", "nonpositive", "real")
+
+
+def _with_assumptions(lhs, rhs, assumptions: dict):
+    lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
+    present = {s.name: s for s in lhs.free_symbols | rhs.free_symbols}
+    replacement = {}
+    for name, assumption in assumptions.items():
+        if assumption not in ASSUMPTIONS:
+            raise ValueError(f"assumption for {name} must be one of {', '.join(ASSUMPTIONS)}, "
+                             f"got {assumption!r}")
+        if name not in present:
+            raise ValueError(f"the claim has no symbol {name!r} (symbols: "
+                             f"{', '.join(sorted(present)) or 'none'})")
+        replacement[present[name]] = sp.Symbol(name, **{assumption: True, "real": True})
+    return lhs.xreplace(replacement), rhs.xreplace(replacement)
+
+
+def _message(expected: Status, verdict: Verdict, lhs=None, rhs=None) -> str:
+    lines = [f"expected {expected.name}, got {verdict.status.name}: {verdict.claim}"]
+    if verdict.witness:
+        lines.append("  witness: " + ", ".join(f"{k} = {v}" for k, v in verdict.witness.items()))
+        if lhs is not None:
+            lines.append(f"  there lhs = {sides_at(lhs, rhs, verdict.witness).replace(' against ', ', rhs = ')}")
+    if verdict.reason:
+        lines.append(f"  reason: {verdict.reason}")
+    lines += [f"  evidence: {e}" for e in verdict.evidence]
+    return "\n".join(lines)
+
+
+def assert_proved(lhs, rhs, *, timeout: float | None = None, **assumptions) -> Verdict:
+    """Assert that lhs = rhs is PROVED for every admissible real value; returns the verdict."""
+    __tracebackhide__ = True
+    lhs, rhs = _with_assumptions(lhs, rhs, assumptions)
+    verdict = check_identity(lhs, rhs, timeout=timeout)
+    if verdict.status is not Status.PROVED:
+        raise AssertionError(_message(Status.PROVED, verdict, lhs, rhs))
+    return verdict
+
+
+def assert_refuted(lhs, rhs, *, timeout: float | None = None, **assumptions) -> Verdict:
+    """Assert that lhs = rhs is REFUTED, with a witness; returns the verdict."""
+    __tracebackhide__ = True
+    lhs, rhs = _with_assumptions(lhs, rhs, assumptions)
+    verdict = check_identity(lhs, rhs, timeout=timeout)
+    if verdict.status is not Status.REFUTED:
+        raise AssertionError(_message(Status.REFUTED, verdict))
+    return verdict
+
+
+def assert_symmetry(model: Model, symmetry: Symmetry, **options):
+    """Assert that every claim of ``check_symmetry(model, symmetry, **options)`` is PROVED;
+    returns the report."""
+    __tracebackhide__ = True
+    report = check_symmetry(model, symmetry, **options)
+    failing = [(claim, n, v) for claim, n, v in report.rows if v.status is not Status.PROVED]
+    if failing:
+        lines = [f"{symmetry.name} is not shown to be a symmetry of {model!r}"]
+        for claim, n, verdict in failing:
+            lines.append(f"{claim}" + (f" (N={n})" if n is not None else "") + ": "
+                         + _message(Status.PROVED, verdict).replace("\n", "\n  "))
+        raise AssertionError("\n".join(lines))
+    return report
