@@ -75,11 +75,14 @@ class Region:
         the set exactly when some point of the box is, for a ball; for a box, the same holds.)"""
         return self.contains(self.closest_point(box))
 
-    def point_in(self, box: Box) -> tuple:
-        """An exact point of box ∩ set (box assumed to meet the set): the box's midpoint if it is
-        in the set, else the box's nearest point to the center."""
+    def points_in(self, box: Box) -> list:
+        """Exact points of box ∩ set (box assumed to meet the set): the box's midpoint if it is in
+        the set, else its nearest point to the center; and its farthest corner if it is in the set
+        (where a maximum over a box often sits)."""
         middle = tuple((low + high) / 2 for low, high in box)
-        return middle if self.contains(middle) else self.closest_point(box)
+        farthest = tuple(low if t - low > high - t else high for t, (low, high) in zip(self.center, box))
+        points = [middle if self.contains(middle) else self.closest_point(box)]
+        return points + [farthest] if self.contains(farthest) else points
 
     def describe(self) -> str:
         center = ", ".join(str(t) for t in self.center)
@@ -236,8 +239,7 @@ def enclose_maximum(expr: sp.Expr, variables, region: Region, *, tolerance=Fract
     saved, ctx.prec = ctx.prec, precision
     try:
         start = region.bounding_box()
-        best_point = region.point_in(start)
-        best = exact(best_point)
+        best, best_point = max((exact(p), p) for p in region.points_in(start))
         counter = itertools.count()
         heap = [(-upper_on(start), next(counter), start)]
         boxes = 1
@@ -251,10 +253,10 @@ def enclose_maximum(expr: sp.Expr, variables, region: Region, *, tolerance=Fract
                 piece = box[:side] + (half,) + box[side + 1:]
                 if not region.meets(piece):
                     continue
-                point = region.point_in(piece)
-                value = exact(point)
-                if value > best:
-                    best, best_point = value, point
+                for point in region.points_in(piece):
+                    value = exact(point)
+                    if value > best:
+                        best, best_point = value, point
                 heapq.heappush(heap, (-upper_on(piece), next(counter), piece))
                 boxes += 1
         upper = -heap[0][0]
