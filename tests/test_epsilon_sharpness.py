@@ -123,6 +123,6 @@ def test_sharpness_bound_fails_when_the_ball_misses_the_dead_region():
 def test_cli_lists_and_runs(cli):
     listing = cli("--list")
     assert "epsilon_sharpness" in listing.stdout and "reparametrization" in listing.stdout
-    result = cli("epsilon_sharpness", "--json", "--size", "1,1,1")
+    result = cli("epsilon_sharpness", "reparametrization", "--json", "--size", "1,1,1")
     assert result.returncode == 0, result.stderr
     assert '"refuted"' not in result.stdout and '"undecided"' not in result.stdout
