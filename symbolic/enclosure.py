@@ -93,7 +93,7 @@ class Region:
 
 # --- evaluation: exact (Fractions) and enclosing (arb balls), from one walk of the expression -----
 
-class _Exact:
+class ExactArithmetic:
     """Rational arithmetic: the value itself."""
     @staticmethod
     def constant(p, q):
@@ -112,7 +112,7 @@ class _Exact:
         return max(values) if pick == "max" else min(values)
 
 
-class _Enclosing:
+class BallArithmetic:
     """arb ball arithmetic, outward rounded: the result contains every value."""
     @staticmethod
     def constant(p, q):
@@ -137,7 +137,8 @@ class _Enclosing:
 
 def compile_function(expr: sp.Expr, variables, arithmetic):
     """expr as a Python function of a list of values (one per variable), evaluated with the given
-    arithmetic (_Exact or _Enclosing).  Raises ValueError on a construct outside the module's scope."""
+    arithmetic (ExactArithmetic or BallArithmetic).  Raises ValueError on a construct outside the
+    module's scope."""
     index = {v: k for k, v in enumerate(variables)}
 
     def build(e):
@@ -178,7 +179,7 @@ def compile_function(expr: sp.Expr, variables, arithmetic):
     return build(sp.sympify(expr))
 
 
-def _interval(low: Fraction, high: Fraction) -> arb:
+def interval(low: Fraction, high: Fraction) -> arb:
     """An arb ball containing [low, high]."""
     a, b = arb(fmpq(low.numerator, low.denominator)), arb(fmpq(high.numerator, high.denominator))
     return a if low == high else a.union(b)
@@ -223,8 +224,8 @@ def enclose_maximum(expr: sp.Expr, variables, region: Region, *, tolerance=Fract
     variables = list(variables)
     if len(variables) != len(region.center):
         raise ValueError("one center coordinate per variable")
-    enclose = compile_function(expr, variables, _Enclosing)
-    exact_function = compile_function(expr, variables, _Exact)
+    enclose = compile_function(expr, variables, BallArithmetic)
+    exact_function = compile_function(expr, variables, ExactArithmetic)
     tolerance = Fraction(tolerance)
 
     def exact(point) -> Fraction:
@@ -234,7 +235,7 @@ def enclose_maximum(expr: sp.Expr, variables, region: Region, *, tolerance=Fract
             raise ValueError(f"{expr} is undefined at {point}") from None
 
     def upper_on(box: Box):
-        return upper_end(enclose([_interval(low, high) for low, high in box]))
+        return upper_end(enclose([interval(low, high) for low, high in box]))
 
     saved, ctx.prec = ctx.prec, precision
     try:
