@@ -307,7 +307,7 @@ def run(sizes, seed=0, timeout=None) -> Report:
                    "a maximum is at least the value at any point of the set; the three lines above")
     derivation.add(r"\frac{L(0, b) - L(\theta_c)}{1 + L(\theta_c)} = %s" % to_latex(bound),
                    r"worked example: $L(0, b)$ is the constant predictor's loss, $L(\theta_c) = 0$ "
-                   r"(both exact); with $\theta_\varepsilon = T_\varepsilon\theta_1$ this gives "
+                   r"(both exact); with $\theta_\varepsilon = T_\varepsilon(1, 1)$ this gives "
                    r"$s_\varepsilon(\theta_\varepsilon) \ge %s$ for every $\varepsilon > 0$" % to_latex(bound),
                    [constant_bound], [example_size])
     low1, up1 = (contrast.details or {}).get("balanced", (0, 0))
