@@ -91,6 +91,19 @@ def constant_predictor_loss(d: int, h: int, n: int, seed: int = 0) -> Verdict:
                           claim=f"L(0, v) = ell(0, ..., 0), d={d}, h={h}, N={n}")
 
 
+def ball_inside_keskar_box(d: int, h: int) -> Verdict:
+    """B₂(ε, θ) ⊂ C_ε(θ): a point of the ball has |θ'_i − θ_i| ≤ ‖θ' − θ‖₂ ≤ ε, and every
+    half-width ε(|θ_i| + 1) exceeds ε by ε|θ_i| ≥ 0.  So Keskar's maximum is at least
+    Definition 2's, and the bound of step 4 carries over (the paper's norm-equivalence remark)."""
+    theta = OneHiddenLayerNet(d, h).parameters
+    margins = [sp.expand(EPSILON * (sp.Abs(t) + 1) - EPSILON) for t in theta]
+    claim = f"half-widths epsilon(|theta_i| + 1) >= epsilon, d={d}, h={h}"
+    if all(is_manifestly_nonnegative(m) for m in margins):
+        return Verdict(Status.PROVED, claim, evidence=(f"{len(margins)} margins epsilon |theta_i|, "
+                                                       "manifestly >= 0",))
+    return Verdict(Status.UNDECIDED, claim, reason="a margin is not manifestly >= 0")
+
+
 # --- Definition 2 and Keskar's metric as certified brackets ----------------------------------------
 
 def sharpness_bounds(loss: sp.Expr, variables, theta, region: Region, *, precision: int = 64):
@@ -257,8 +270,9 @@ def derivation_skeleton() -> Derivation:
             r"$s_\varepsilon(\theta) = \max_{\theta' \in B_2(\varepsilon, \theta)} "
             r"\frac{L(\theta') - L(\theta)}{1 + L(\theta)}$ (Definition 2), "
             r"$B_2(\varepsilon, \theta)$ the closed Euclidean ball.",
-            r"Keskar's metric with $A = I$: the same ratio (times 100) with the maximum over the box "
-            r"$C_\varepsilon$ of half-widths $\varepsilon(|\theta_i| + 1)$.",
+            r"Keskar's metric with $A = I$, $\phi_\varepsilon(\theta)$: the same ratio with the "
+            r"maximum over the box $C_\varepsilon(\theta)$ of half-widths $\varepsilon(|\theta_i| + 1)$ "
+            r"(Keskar et al. multiply it by 100; that changes no comparison here).",
             r"$T_\alpha(W, v) = (\alpha W, \alpha^{-1} v)$; $\theta_1 = W$, $\theta_2 = v$.",
             r"Worked example: $f(x) = b\max(0, a x)$, data $(1,1), (2,2)$, "
             r"$L = \frac14\sum_i (f(x_i) - y_i)^2$, minima $\theta_c = (c, 1/c)$.",
@@ -281,6 +295,8 @@ def run(sizes, seed=0, timeout=None) -> Report:
                                 lambda size=size: theorem1.loss_invariance(*size, "generic", seed=seed,
                                                                            timeout=timeout))
                   for size in sizes]
+    inside = [report.record(NAME, "B_2(epsilon, theta) lies in Keskar's box C_epsilon(theta)", (d, h, None),
+                            lambda d=d, h=h: ball_inside_keskar_box(d, h)) for d, h in pairs]
     example_size = (1, 1, 2)
     bound, bound_verdict = example_constant_bound()
     constant_bound = report.record(NAME, "example: the bound (L(0, b) - L(theta))/(1 + L(theta))",
@@ -305,6 +321,11 @@ def run(sizes, seed=0, timeout=None) -> Report:
     derivation.add(r"s_\varepsilon(T_\alpha\theta) \ge \frac{L(0, \alpha^{-1}\theta_2) - L(T_\alpha\theta)}"
                    r"{1 + L(T_\alpha\theta)} = \frac{\ell(0, \dots, 0) - L(\theta)}{1 + L(\theta)}",
                    "a maximum is at least the value at any point of the set; the three lines above")
+    derivation.add(r"B_2(\varepsilon, \theta) \subset C_\varepsilon(\theta)\ \Rightarrow\ "
+                   r"\phi_\varepsilon(T_\alpha\theta) \ge s_\varepsilon(T_\alpha\theta)",
+                   r"every half-width $\varepsilon(|\theta_i| + 1)$ is at least $\varepsilon$ "
+                   r"(margins manifestly $\ge 0$); a larger set has a larger maximum: the bound "
+                   r"holds for Keskar's metric too", inside, [(d, h, None) for d, h in pairs])
     derivation.add(r"\frac{L(0, b) - L(\theta_c)}{1 + L(\theta_c)} = %s" % to_latex(bound),
                    r"worked example: $L(0, b)$ is the constant predictor's loss, $L(\theta_c) = 0$ "
                    r"(both exact); with $\theta_\varepsilon = T_\varepsilon(1, 1)$ this gives "
