@@ -189,7 +189,10 @@ def upper_end(ball: arb) -> float | Fraction:
     """The exact rational upper end of an arb ball (+inf when it is not finite)."""
     if not ball.is_finite():
         return INFINITY
-    mantissa, exponent = ball.upper().man_exp()
+    bound = ball.upper()
+    if not bound.is_exact():
+        raise ArithmeticError(f"arb returned an inexact upper end for {ball}")
+    mantissa, exponent = bound.man_exp()
     mantissa, exponent = int(mantissa), int(exponent)
     return Fraction(mantissa * 2 ** exponent) if exponent >= 0 else Fraction(mantissa, 2 ** -exponent)
 
