@@ -1,4 +1,5 @@
-"""Rigorous bounds on the maximum of a function over a Euclidean ball or an axis-parallel box.
+"""Rigorous bounds on the maximum of a function over a ball (Euclidean, or an axis-parallel
+ellipsoid) or an axis-parallel box.
 
 A maximum over a set is not an identity, so no zero test decides it.  This module brackets it:
 
@@ -36,18 +37,26 @@ Box = tuple   # a tuple of (low, high) pairs of Fractions, one per variable
 
 @dataclass(frozen=True)
 class Region:
-    """A closed Euclidean ball (``radius``) or a closed box (``half_widths``) around ``center``."""
+    """A closed ball ‖(θ − center)/scales‖₂ ≤ radius (``radius``; Euclidean when every scale is 1,
+    an axis-parallel ellipsoid otherwise) or a closed box (``half_widths``) around ``center``."""
 
     center: tuple
     radius: Fraction | None = None
     half_widths: tuple | None = None
+    scales: tuple | None = None
 
     @classmethod
-    def ball(cls, center, radius) -> "Region":
+    def ball(cls, center, radius, scales=None) -> "Region":
+        """The Euclidean ball, or with ``scales`` s_i > 0 the ellipsoid Σ((θ_i − c_i)/s_i)² ≤ r²
+        (the set of adaptive sharpness, for instance)."""
         radius = Fraction(radius)
         if radius < 0:
             raise ValueError(f"a ball's radius must be >= 0, got {radius}")
-        return cls(tuple(Fraction(t) for t in center), radius=radius)
+        center = tuple(Fraction(t) for t in center)
+        scales = tuple(Fraction(w) for w in scales) if scales is not None else (Fraction(1),) * len(center)
+        if len(scales) != len(center) or any(w <= 0 for w in scales):
+            raise ValueError("an ellipsoid needs one scale > 0 per coordinate")
+        return cls(center, radius=radius, scales=scales)
 
     @classmethod
     def box(cls, center, half_widths) -> "Region":
@@ -57,22 +66,23 @@ class Region:
         return cls(tuple(Fraction(t) for t in center), half_widths=half_widths)
 
     def bounding_box(self) -> Box:
-        widths = self.half_widths or (self.radius,) * len(self.center)
+        widths = self.half_widths or tuple(self.radius * w for w in self.scales)
         return tuple((t - w, t + w) for t, w in zip(self.center, widths))
 
     def contains(self, point) -> bool:
         """Exact membership of a rational point."""
         if self.half_widths is not None:
             return all(abs(p - t) <= w for p, t, w in zip(point, self.center, self.half_widths))
-        return sum((p - t) ** 2 for p, t in zip(point, self.center)) <= self.radius ** 2
+        return sum(((p - t) / w) ** 2 for p, t, w in zip(point, self.center, self.scales)) <= self.radius ** 2
 
     def closest_point(self, box: Box) -> tuple:
         """The point of the box nearest to the center (the center clamped into the box)."""
         return tuple(min(max(t, low), high) for t, (low, high) in zip(self.center, box))
 
     def meets(self, box: Box) -> bool:
-        """Exact: does the closed box intersect the set?  (Its nearest point to the center is in
-        the set exactly when some point of the box is, for a ball; for a box, the same holds.)"""
+        """Exact: does the closed box intersect the set?  Both kinds of set are sums (or maxima) of
+        one term per coordinate, each growing with |θ_i − c_i|, so the box's point nearest to the
+        center coordinate by coordinate is in the set exactly when some point of the box is."""
         return self.contains(self.closest_point(box))
 
     def points_in(self, box: Box) -> list:
@@ -88,6 +98,9 @@ class Region:
         center = ", ".join(str(t) for t in self.center)
         if self.half_widths is not None:
             return f"box around ({center}) with half-widths ({', '.join(map(str, self.half_widths))})"
+        if any(w != 1 for w in self.scales):
+            return (f"ellipsoid of radius {self.radius} around ({center}) with scales "
+                    f"({', '.join(map(str, self.scales))})")
         return f"Euclidean ball of radius {self.radius} around ({center})"
 
 

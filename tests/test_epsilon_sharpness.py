@@ -126,3 +126,19 @@ def test_cli_lists_and_runs(cli):
     result = cli("epsilon_sharpness", "reparametrization", "--json", "--size", "1,1,1")
     assert result.returncode == 0, result.stderr
     assert '"refuted"' not in result.stdout and '"undecided"' not in result.stdout
+
+
+def test_enclosure_on_an_ellipsoid_is_the_adaptive_set():
+    # element-wise adaptive sharpness at theta_c = (c, 1/c): the set |(delta_a/c, delta_b c)| <= rho;
+    # its maximum is the same for every c (the example's invariant measure), here c = 1 and c = 4
+    rho = Fraction(1, 10)
+    brackets = []
+    for scale in (Fraction(1), Fraction(4)):
+        region = Region.ball((scale, 1 / scale), rho, scales=(scale, 1 / scale))
+        enclosure = enclose_maximum(LOSS, [a, b], region, tolerance=Fraction(1, 10 ** 5))
+        assert region.contains(enclosure.argmax)
+        brackets.append((enclosure.lower, enclosure.upper))
+    (low1, up1), (low4, up4) = brackets
+    assert low1 <= up4 and low4 <= up1          # the brackets overlap: consistent with invariance
+    with pytest.raises(ValueError):
+        Region.ball((0, 0), 1, scales=(1, 0))
