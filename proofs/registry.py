@@ -8,6 +8,8 @@ SCRIPTS = {
     "theorem3": "proofs.theorem3_derivative_transformation",
     "theorem4": "proofs.theorem4_sharpest_direction",
     "worked_example": "proofs.worked_example",
+    "epsilon_sharpness": "proofs.epsilon_sharpness",
+    "reparametrization": "proofs.reparametrization",
 }
 
 
