@@ -5,8 +5,10 @@ import importlib
 
 SCRIPTS = {
     "theorem1": "proofs.theorem1_observational_equivalence",
+    "theorem2": "proofs.theorem2_volume_flatness",
     "theorem3": "proofs.theorem3_derivative_transformation",
     "theorem4": "proofs.theorem4_sharpest_direction",
+    "theorem5": "proofs.theorem5_many_eigenvalues",
     "worked_example": "proofs.worked_example",
 }
 
