@@ -10,6 +10,7 @@ SCRIPTS = {
     "theorem4": "proofs.theorem4_sharpest_direction",
     "theorem5": "proofs.theorem5_many_eigenvalues",
     "worked_example": "proofs.worked_example",
+    "flat_directions": "proofs.flat_directions",
 }
 
 

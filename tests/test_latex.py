@@ -10,7 +10,8 @@ from proofs import registry
 from symbolic.latex import escape, render, to_latex
 
 RESULT_WORDS = {"theorem1": "Theorem 1", "theorem3": "Theorem 3", "theorem4": "Theorem 4",
-                "worked_example": "worked example", "theorem2": "Theorem 2", "theorem5": "Theorem 5"}
+                "worked_example": "worked example", "theorem2": "Theorem 2", "theorem5": "Theorem 5",
+                "flat_directions": "flat directions"}
 
 
 def require(tool):
