@@ -11,6 +11,7 @@ SCRIPTS = {
     "theorem5": "proofs.theorem5_many_eigenvalues",
     "worked_example": "proofs.worked_example",
     "flat_directions": "proofs.flat_directions",
+    "biases": "proofs.biases",
 }
 
 

@@ -148,3 +148,96 @@ def exact_mse_hessian(net: DeepNet, theta, inputs, targets) -> list[list[Fractio
             value = first.derivative(l)(*point) / len(inputs) if size else 0
             hessian[k][l] = hessian[l][k] = Fraction(int(value.p), int(value.q))
     return hessian
+
+
+# --- the pattern form of a deep network, as exact polynomials -----------------------------------
+
+@dataclass
+class DeepPattern:
+    """A deep network on a symbolic activation pattern (ReLU(s) = σ·s, σ an indeterminate per data
+    point and hidden unit), with symbolic data, as python-flint ``fmpz_mpoly``.
+
+    The layer scales are monomials: α_k for k < K and α_K = ᾱ_1⋯ᾱ_{K−1}, where ᾱ_k stands for
+    1/α_k; zero tests reduce modulo every α_k ᾱ_k − 1 (``is_zero``).  The loss is the MSE times N,
+    so that every coefficient is an integer."""
+
+    net: DeepNet
+    n: int
+
+    def __post_init__(self):
+        net, K = self.net, self.net.depth
+        self.parameter_names = [str(p) for p in net.parameters()]
+        data = [f"x_{m}_{i}" for m in range(self.n) for i in range(net.widths[0])]
+        data += [f"y_{m}" for m in range(self.n)]
+        patterns = [f"sigma_{m}_{k}_{j}" for m in range(self.n) for k in range(K - 1)
+                    for j in range(net.widths[k + 1])]
+        scales = [f"alpha_{k}" for k in range(K - 1)] + [f"alphabar_{k}" for k in range(K - 1)]
+        self.names = self.parameter_names + data + patterns + scales
+        self.context = flint.fmpz_mpoly_ctx.get(tuple(self.names), "lex")
+        self.gens = dict(zip(self.names, self.context.gens()))
+
+    def layer_scale(self, k: int):
+        """α_k as a monomial (k counted from 0): α_{k} for k < K − 1, ∏ ᾱ for the last layer."""
+        K = self.net.depth
+        if k < K - 1:
+            return self.gens[f"alpha_{k}"]
+        product = self.context.constant(1)
+        for j in range(K - 1):
+            product *= self.gens[f"alphabar_{j}"]
+        return product
+
+    def inverse_scale(self, k: int):
+        K = self.net.depth
+        if k < K - 1:
+            return self.gens[f"alphabar_{k}"]
+        product = self.context.constant(1)
+        for j in range(K - 1):
+            product *= self.gens[f"alpha_{j}"]
+        return product
+
+    def loss(self):
+        """N·L = Σ_m (f(x_m) − y_m)² on the pattern σ."""
+        g, net = self.gens, self.net
+        zero = self.context.constant(0)
+        parameters = iter(self.context.gens()[: len(self.parameter_names)])
+        weights = [[[next(parameters) for _ in range(W.cols)] for _ in range(W.rows)] for W in net.weights]
+        biases = [[next(parameters) for _ in range(b.cols)] for b in net.biases]
+        total = zero
+        for m in range(self.n):
+            layer = [g[f"x_{m}_{i}"] for i in range(net.widths[0])]
+            for k, W in enumerate(weights):
+                layer = [sum((layer[i] * W[i][j] for i in range(len(layer))), zero)
+                         + (biases[k][j] if net.bias else 0) for j in range(len(W[0]))]
+                if k < net.depth - 1:
+                    layer = [g[f"sigma_{m}_{k}_{j}"] * s for j, s in enumerate(layer)]
+            total += (layer[0] - g[f"y_{m}"]) ** 2
+        return total
+
+    def is_zero(self, poly) -> bool:
+        """Zero in the Laurent ring: reduce modulo α_k ᾱ_k − 1 for every k (these binomials in
+        disjoint variables form a Gröbner basis, so the remainder is the normal form)."""
+        for k in range(self.net.depth - 1):
+            poly = poly % (self.gens[f"alpha_{k}"] * self.gens[f"alphabar_{k}"] - 1)
+        return poly.is_zero()
+
+
+def real_mse(net: DeepNet, inputs, targets):
+    """θ ↦ (1/N) Σ_n (f_θ(x_n) − y_n)² with the real ReLU (max), for mpmath numbers: the
+    independent witness, with no pattern and no symbolic derivative."""
+    sizes = [W.rows * W.cols for W in net.weights] + [b.cols for b in net.biases]
+
+    def loss(*theta):
+        values = iter(theta)
+        blocks = [[next(values) for _ in range(size)] for size in sizes]
+        weights, biases = blocks[: net.depth], blocks[net.depth:]
+        total = 0
+        for x, y in zip(inputs, targets):
+            layer = list(x)
+            for k, W in enumerate(net.weights):
+                layer = [sum(layer[i] * weights[k][i * W.cols + j] for i in range(W.rows))
+                         + (biases[k][j] if net.bias else 0) for j in range(W.cols)]
+                if k < net.depth - 1:
+                    layer = [max(s, 0) for s in layer]
+            total += (layer[0] - y) ** 2
+        return total / len(inputs)
+    return loss

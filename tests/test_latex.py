@@ -11,7 +11,7 @@ from symbolic.latex import escape, render, to_latex
 
 RESULT_WORDS = {"theorem1": "Theorem 1", "theorem3": "Theorem 3", "theorem4": "Theorem 4",
                 "worked_example": "worked example", "theorem2": "Theorem 2", "theorem5": "Theorem 5",
-                "flat_directions": "flat directions"}
+                "flat_directions": "flat directions", "biases": "Appendix B"}
 
 
 def require(tool):
