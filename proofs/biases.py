@@ -85,10 +85,12 @@ def prediction_invariance(widths, control: str | None = None, seed: int = 0) -> 
                           claim=f"f_(T_alpha theta) = f_theta with biases ({label}), widths {tuple(widths)}")
 
 
-def deep_congruence(widths, n: int = 1, control: str | None = None, seed: int = 0) -> Verdict:
+def deep_congruence(widths, n: int = 1, control: str | None = None, seed: int = 0,
+                    bias: bool = True) -> Verdict:
     """Step 4: gradient and Hessian identities with biases, exact on the pattern form (Laurent
-    polynomials in the α_k), with an mpmath witness on the real network."""
-    net = DeepNet(tuple(widths), bias=True)
+    polynomials in the α_k), with an mpmath witness on the real network.  ``bias=False`` is the
+    multi-layer Theorem 3 itself (§4.2)."""
+    net = DeepNet(tuple(widths), bias=bias)
     K = net.depth
     pattern = DeepPattern(net, n)
     # each parameter's transform factor (a monomial in α_k, ᾱ_k) and its inverse, the entry of D_α
@@ -110,8 +112,8 @@ def deep_congruence(widths, n: int = 1, control: str | None = None, seed: int = 
     size = len(factor)
     images = [f * g for f, g in zip(factor, pattern.context.gens()[:size])]
     images += list(pattern.context.gens()[size:])
-    label = control or "b_k scaled by prod_(j<=k) alpha_j"
-    claim = f"grad and Hessian congruence with biases ({label}), widths {tuple(widths)}, N={n}"
+    label = (control or "b_k scaled by prod_(j<=k) alpha_j") if bias else "no biases"
+    claim = f"grad and Hessian congruence ({label}), widths {tuple(widths)}, N={n}"
 
     loss = pattern.loss()
     holds, entry = True, None

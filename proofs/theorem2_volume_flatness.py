@@ -248,7 +248,13 @@ def worked_example_band() -> Verdict:
     a, b, eps, R, u = (derived[k] for k in ("a", "b", "epsilon", "R", "u"))
     s, area = derived["half_width"], derived["area"]
     claim = "example: L < eps is |ab - 1| < 2 sqrt(eps/5) for a > 0; area (8/sqrt 5) R sqrt(eps) -> oo"
+    nonpositive, any_b = sp.Symbol("p", nonnegative=True), sp.Symbol("b", real=True)
+    dead = worked_example.loss(sp.Integer(0), any_b)          # f ≡ 0: the loss of the zero function
+    if not (dead.is_number and dead > 0):
+        return Verdict(Status.UNDECIDED, claim, reason=f"the loss of the zero function is {dead}")
     checks = {
+        # a ≤ 0: every unit is dead and L = L(0, b) (= 5/4): for ε < L(0, b) the component stays in a > 0
+        "L(-p, b) = L(0, b) for p >= 0": check_identity(worked_example.loss(-nonpositive, any_b), dead),
         # the branch is (5/4)(ab − 1)²: the loss depends on ab − 1 only, through its square
         "L = c (ab - 1)^2": check_identity(derived["branch"], derived["coefficient"] * (a * b - 1) ** 2),
         "c s^2 = eps": check_identity(derived["coefficient"] * s ** 2, eps),
@@ -358,6 +364,11 @@ def run(sizes, seed=0, timeout=None) -> Report:
                    "$a \\in [e^{-R}, e^R]$ derived by sympy, checked by exact identities, the "
                    "derivative in $R$, rational points at the edge and mpmath.quad", [band], [(1, 1, 2)])
     derivation.sizes = [(d, h, None) for d, h in pairs] + [(1, 1, 2)]
+    derivation.notes.append(
+        r"Negative controls (tests): with $\theta_1 = 0$ or with $r \ge \|\theta_1\|_\infty$ the "
+        r"paper's $\alpha$ is not positive and z3 finds a common point of $B$ and $T_\alpha B$, "
+        r"re-verified in exact rationals; with $\alpha = -1$ the loss changes, so $T_\alpha$ no "
+        r"longer keeps $C$.")
     derivation.notes.append(
         r"The disjointness is an inequality over the reals with $\theta$, $r$ and $A$ symbolic; it is "
         r"decided by z3's non-linear real arithmetic (its \emph{unsat} is taken on its word and named "

@@ -31,7 +31,7 @@ from symbolic.derivation import Derivation
 from symbolic.inertia import count_above, count_above_by_characteristic_polynomial, inertia
 from symbolic.zero import is_rational_zero
 
-from . import theorem3_derivative_transformation as theorem3
+from . import biases
 from .report import Report
 
 NAME = "theorem5"
@@ -43,7 +43,8 @@ FIXED_SIZES = [(2, 2, 6), (2, 3, 10), (3, 2, 8)]
 DEFAULT_SIZES = LARGEST_SIZES = (3, 3, 10)
 DEPTHS = (3, 4)
 TARGETS = (10, 10 ** 3, 10 ** 6)
-CONGRUENCE_CASES = (((1, 2, 2, 1), 1), ((1, 1, 1, 1, 1), 2))
+CONGRUENCE_CASES = (((2, 2, 2, 1), 2), ((1, 2, 2, 2, 1), 2))
+MAX_ATTEMPTS = 10_000
 
 
 def widths(d: int, h: int, depth: int) -> tuple:
@@ -70,7 +71,7 @@ def interpolating_minimum(net: DeepNet, n: int, rng: random.Random, dead_output:
     """Rational θ and inputs off the kinks, targets = f_θ(x): L(θ) = 0, a global minimum of MSE.
     ``dead_output`` puts θ_K = 0 (a minimum of the zero function): the control's instance."""
     sizes = layer_sizes(net)
-    while True:
+    for _ in range(MAX_ATTEMPTS):
         theta = [Fraction(rng.randint(-16, 16) or 1, 8) for _ in range(sum(sizes))]
         if dead_output:
             theta[-sizes[-1]:] = [Fraction(0)] * sizes[-1]
@@ -81,6 +82,7 @@ def interpolating_minimum(net: DeepNet, n: int, rng: random.Random, dead_output:
         hessian = exact_mse_hessian(net, theta, inputs, targets)
         if inertia(hessian).rank > 0:
             return Minimum(net, theta, inputs, targets, hessian)
+    raise ArithmeticError(f"no minimum off the kinks with H != 0 in {MAX_ATTEMPTS} random draws")
 
 
 def mse(net: DeepNet, theta, inputs, targets) -> Fraction:
@@ -104,7 +106,7 @@ def rescaled(theta, sizes, scales) -> list:
 def smallest_positive_eigenvalue_bound(hessian, rank: int) -> Fraction:
     """A rational ℓ > 0 with λ_r(H) > ℓ, certified exactly: H − ℓI keeps r positive eigenvalues
     (mpmath only proposes ℓ)."""
-    with mpmath.workdps(30):
+    with mpmath.workdps(15):
         eigenvalues = sorted(mpmath.eigsy(mpmath.matrix([[mpmath.mpf(e.numerator) / e.denominator
                                                            for e in row] for row in hessian]),
                                           eigvals_only=True), reverse=True)
@@ -129,12 +131,13 @@ def papers_beta(lower: Fraction, target) -> Fraction:
     return beta
 
 
-def count_at_papers_alpha(minimum: Minimum, target) -> dict:
-    """Everything the count claim needs at one M, exactly."""
+def count_at_papers_alpha(minimum: Minimum, target, lower: Fraction | None = None) -> dict:
+    """Everything the count claim needs at one M, exactly (``lower``: a certified ℓ < λ_r(H))."""
     net, theta = minimum.net, minimum.theta
     sizes = layer_sizes(net)
     r = inertia(minimum.hessian).rank
-    lower = smallest_positive_eigenvalue_bound(minimum.hessian, r)
+    if lower is None:
+        lower = smallest_positive_eigenvalue_bound(minimum.hessian, r)
     beta = papers_beta(lower, target)
     thinnest, scales = papers_scales(sizes, beta)
     product = Fraction(1)
@@ -159,12 +162,18 @@ def eigenvalue_count(d: int, h: int, n: int, depth: int, seed: int = 0, extra: i
     """At least r − min n_k (+ ``extra``: a false claim for the control) eigenvalues of
     H(T_αθ) exceed M, for M = 10, 10³, 10⁶, with the paper's α, on a random minimum."""
     net = DeepNet(widths(d, h, depth))
-    minimum = interpolating_minimum(net, n, random.Random(seed), dead_output=dead_output)
     wanted = "r - min n_k" + (f" + {extra}" if extra else "")
     claim = f"#eigenvalues of H(T_alpha theta) above M >= {wanted}, widths {net.widths}, N={n}"
+    try:
+        minimum = interpolating_minimum(net, n, random.Random(seed), dead_output=dead_output)
+    except ArithmeticError as error:
+        return Verdict(Status.UNDECIDED, claim, reason=str(error))
+    if inertia(minimum.hessian).negative:
+        return Verdict(Status.UNDECIDED, claim, reason="H(theta) has a negative eigenvalue: not a minimum")
     evidence = []
+    lower = smallest_positive_eigenvalue_bound(minimum.hessian, inertia(minimum.hessian).rank)
     for target in TARGETS:
-        found = count_at_papers_alpha(minimum, target)
+        found = count_at_papers_alpha(minimum, target, lower)
         if found["product"] != 1 or found["loss"] != 0 or not found["congruent"]:
             return Verdict(Status.UNDECIDED, claim, reason=f"M={target}: the instance is not what step "
                            f"1-2 say (product {found['product']}, loss {found['loss']})")
@@ -184,23 +193,27 @@ def eigenvalue_count(d: int, h: int, n: int, depth: int, seed: int = 0, extra: i
                                                            "on this instance")
         evidence.append(f"M={target}: beta={float(found['beta']):.4g}, r={found['r']}, "
                         f"min n_k={found['n_min']} (layer {found['layer']}), exactly {found['count']} "
-                        f"eigenvalues above M (inertia and characteristic polynomial agree)")
+                        f"eigenvalues above M (inertia and characteristic polynomial agree), "
+                        f"{found['horn_bound']} above beta^2 l (step 3)")
     return Verdict(Status.PROVED, claim, evidence=(
-        "loss exactly 0 at theta and T_alpha theta; Hessian recomputed at T_alpha theta equals "
-        "D H D exactly", *evidence))
+        "H(theta) positive semidefinite (exact inertia); loss exactly 0 at theta and T_alpha theta; "
+        "Hessian recomputed at T_alpha theta equals D H D exactly", *evidence))
 
 
 def unbalanced_product(d: int, h: int, n: int, depth: int, seed: int = 0) -> Verdict:
     """Control: α with ∏ α_k = 2 ≠ 1 (the paper's α with α_{k*} doubled) changes the loss."""
     net = DeepNet(widths(d, h, depth))
-    minimum = interpolating_minimum(net, n, random.Random(seed))
+    claim = f"L(T_alpha theta) = L(theta) with prod alpha_k = 2, widths {net.widths}, N={n}"
+    try:
+        minimum = interpolating_minimum(net, n, random.Random(seed))
+    except ArithmeticError as error:
+        return Verdict(Status.UNDECIDED, claim, reason=str(error))
     sizes = layer_sizes(net)
     _, scales = papers_scales(sizes, Fraction(3))
     scales[-1] *= 2
     scaled = rescaled(minimum.theta, sizes, scales)
     before, after = mse(net, minimum.theta, minimum.inputs, minimum.targets), mse(
         net, scaled, minimum.inputs, minimum.targets)
-    claim = f"L(T_alpha theta) = L(theta) with prod alpha_k = 2, widths {net.widths}, N={n}"
     if after != before:
         return Verdict(Status.REFUTED, claim, witness={"theta": minimum.theta, "alpha": scales,
                                                         "L(theta)": before, "L(T_alpha theta)": after},
@@ -238,7 +251,7 @@ def run(sizes, seed=0, timeout=None) -> Report:
     derivation = derivation_skeleton()
     report = Report(derivation)
     congruence = [report.record(NAME, "H(T_alpha theta) = D H(theta) D, prod alpha_k = 1", (None, None, n),
-                                lambda w=w, n=n: theorem3.deep_congruence(w, n, seed=seed))
+                                lambda w=w, n=n: biases.deep_congruence(w, n, seed=seed, bias=False))
                   for w, n in CONGRUENCE_CASES]
     product = report.record(NAME, "paper's alpha: prod = 1, D^2 = beta^2 off layer k*", (None, None, None),
                             product_is_one)
@@ -246,9 +259,9 @@ def run(sizes, seed=0, timeout=None) -> Report:
                             lambda size=size, depth=depth: eigenvalue_count(*size, depth, seed=seed))
               for depth in DEPTHS for size in sizes]
     derivation.add(r"H_L(T_\alpha\theta) = D_\alpha H_L(\theta) D_\alpha",
-                   "multi-layer Theorem 3: exact identity on the pattern form (MSE, symbolic data, "
-                   "symbolic $\\alpha_k$), every Hessian entry, with an mpmath witness on the real "
-                   "network; widths " + ", ".join(str(w) for w, _ in CONGRUENCE_CASES),
+                   "multi-layer Theorem 3: exact Laurent-polynomial identity on the pattern form (MSE, "
+                   "symbolic data, symbolic $\\alpha_k$), every gradient and Hessian entry, with an "
+                   "mpmath witness on the real network; widths " + ", ".join(str(w) for w, _ in CONGRUENCE_CASES),
                    congruence, [(None, None, n) for _, n in CONGRUENCE_CASES])
     derivation.add(r"\alpha_k = \beta^{-1}\ (k \ne k^*),\ \alpha_{k^*} = \beta^{K-1}:\ "
                    r"\prod_k \alpha_k = 1,\ (D_\alpha^2)_{kk} = \beta^2\ (k \notin k^*)",

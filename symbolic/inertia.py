@@ -44,7 +44,8 @@ def _rational_square(matrix) -> list[list[Fraction]]:
 def inertia(matrix) -> Inertia:
     """(positive, negative, zero) eigenvalue counts of a rational symmetric matrix, by exact
     symmetric elimination with 1×1 and 2×2 pivots (Sylvester's law of inertia)."""
-    A = _rational_square(matrix)
+    # python-flint rationals: the same exact arithmetic as Fraction, several times faster
+    A = [[flint.fmpq(e.numerator, e.denominator) for e in row] for row in _rational_square(matrix)]
     size = len(A)
     positive = negative = 0
     active = list(range(size))
