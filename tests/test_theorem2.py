@@ -7,7 +7,8 @@ from symbolic import Status
 
 @pytest.mark.parametrize("size", [(1, 1), (1, 3), (2, 2), (3, 2)])
 def test_jacobian_composition_and_volume_are_exact(size):
-    for check in (theorem2.jacobian_determinant, theorem2.composition, theorem2.volume_scaling):
+    for check in (theorem2.linearity, theorem2.jacobian_determinant, theorem2.composition,
+                  theorem2.volume_scaling):
         verdict = check(*size)
         assert verdict.status is Status.PROVED, verdict.describe()
 
