@@ -352,7 +352,8 @@ def run(sizes, seed=0, timeout=None) -> Report:
                    "$L$ is continuous, so $C$ is open; a radius below $\\|\\theta_1\\|_\\infty$ keeps "
                    "one coordinate of $\\theta_1$ away from 0")
     derivation.add(r"\operatorname{vol} T_\alpha(B) = \alpha^{n_1 - n_2}\,(2r)^{n_1 + n_2}",
-                   "exact identity; the image box is read off the images of the two endpoints $\\theta_i \\pm r$ of every coordinate",
+                   "exact identity; the image box is read off the images of the two endpoints "
+                   "$\\theta_i \\pm r$ of every coordinate",
                    volume, at)
     derivation.add(r"n_1 \ne n_2:\ \alpha = (V/\operatorname{vol} B)^{1/(n_1 - n_2)} \Rightarrow "
                    r"\operatorname{vol} T_\alpha(B) = V",
