@@ -218,4 +218,8 @@ def run(sizes, seed=0, timeout=None) -> Report:
                    + ", ".join(str(w) for w, _ in DEEP_CONGRUENCE_CASES),
                    deep, [(None, None, n) for _, n in DEEP_CONGRUENCE_CASES])
     derivation.sizes = sizes
+    derivation.notes.append(
+        r"Negative controls (tests): a hidden bias left unscaled, and the output bias scaled like its "
+        r"weight, change the function (a point where the two sides differ, re-evaluated exactly) "
+        r"and break the gradient identity.")
     return report

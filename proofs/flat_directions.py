@@ -238,4 +238,8 @@ def run(sizes, seed=0, timeout=None) -> Report:
                    "random interpolating minima, the rank of the span by the exact inertia of the "
                    "Gram matrix" % DEEP_DEPTH, deep, sizes)
     derivation.sizes = sizes
+    derivation.notes.append(
+        r"Negative controls (tests): the generators $+1$ on $W$ and on $v$, and $+1$ on $W$ with 0 on "
+        r"$v$, fail the exact identity, and the real ReLU loss separates the two sides at 50 and 80 "
+        r"digits.")
     return report

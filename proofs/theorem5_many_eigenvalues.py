@@ -286,4 +286,8 @@ def run(sizes, seed=0, timeout=None) -> Report:
         r"Sizes $(d, h, N)$: $d$ inputs, hidden layers of width $h$, $N$ data points, at depths "
         r"$K = %s$ (weight layers). Floating-point eigenvalues only propose $\beta$; the evidence "
         r"is the exact count." % ", ".join(map(str, DEPTHS)))
+    derivation.notes.append(
+        r"Negative controls (tests): scales with $\prod_k \alpha_k = 2$ make the loss of an "
+        r"interpolating minimum positive (exact, real ReLU); a claim of $r - \min_k n_k + 1$ "
+        r"eigenvalues is refuted by an exact count on a minimum whose output layer is zero.")
     return report
