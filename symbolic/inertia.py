@@ -14,6 +14,7 @@ changes of its coefficients count the positive roots.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -43,27 +44,58 @@ def _rational_square(matrix) -> list[list[Fraction]]:
 
 def inertia(matrix) -> Inertia:
     """(positive, negative, zero) eigenvalue counts of a rational symmetric matrix, by exact
-    symmetric elimination with 1×1 and 2×2 pivots (Sylvester's law of inertia)."""
-    # python-flint rationals: the same exact arithmetic as Fraction, several times faster
-    A = [[flint.fmpq(e.numerator, e.denominator) for e in row] for row in _rational_square(matrix)]
-    size = len(A)
+    symmetric elimination with 1×1 and 2×2 pivots (Sylvester's law of inertia).
+
+    The 1×1 steps run fraction-free (Bareiss) on the matrix scaled to integers by a positive common
+    denominator: after k pivots the trailing entries are (k+1)-minors, the Schur complement times
+    the last pivot, so they stay small and every division is exact.  A 2×2 step (all remaining
+    diagonal entries 0) divides the trailing block by the last pivot and goes on in rationals."""
+    rows = _rational_square(matrix)
+    size = len(rows)
+    denominator = 1
+    for row in rows:
+        for entry in row:
+            denominator = denominator * entry.denominator // math.gcd(denominator, entry.denominator)
+    A = [[flint.fmpz(int(e * denominator)) for e in row] for row in rows]
     positive = negative = 0
-    active = list(range(size))
-    while active:
-        pivot = next((i for i in active if A[i][i] != 0), None)
+    previous = flint.fmpz(1)                 # the last Bareiss pivot (1 before any)
+    while A:
+        pivot = next((i for i in range(len(A)) if A[i][i] != 0), None)
+        if pivot is None:
+            break
+        p = A[pivot][pivot]
+        # the new LDLᵀ entry is p / previous: its sign decides the eigenvalue's sign
+        if (p > 0) == (previous > 0):
+            positive += 1
+        else:
+            negative += 1
+        rest = [k for k in range(len(A)) if k != pivot]
+        column = [A[k][pivot] for k in rest]
+        A = [[(p * A[r][s] - c_r * c) // previous for s, c in zip(rest, column)]
+             for r, c_r in zip(rest, column)]
+        previous = p
+    if not A:
+        return Inertia(positive, negative, size - positive - negative)
+    # every remaining diagonal entry is 0: the rest is the Schur complement A / previous
+    rest = _rational_inertia([[flint.fmpq(e, previous) for e in row] for row in A])
+    positive, negative = positive + rest[0], negative + rest[1]
+    return Inertia(positive, negative, size - positive - negative)
+
+
+def _rational_inertia(A) -> tuple[int, int]:
+    """(positive, negative) counts of a python-flint rational symmetric matrix, 1×1/2×2 pivots."""
+    positive = negative = 0
+    while A:
+        pivot = next((i for i in range(len(A)) if A[i][i] != 0), None)
         if pivot is not None:
-            # 1×1 pivot: A ≅ (p) ⊕ (A_rest − a aᵀ / p)
+            # 1×1 pivot: A ≅ (p) ⊕ (A_rest − c cᵀ / p), c the pivot's column
             p = A[pivot][pivot]
             positive, negative = (positive + 1, negative) if p > 0 else (positive, negative + 1)
-            active.remove(pivot)
-            column = {r: A[r][pivot] for r in active}
-            for r in active:
-                if column[r]:
-                    factor = column[r] / p
-                    for s in active:
-                        A[r][s] -= factor * column[s]
+            rest = [k for k in range(len(A)) if k != pivot]
+            column = [A[k][pivot] for k in rest]
+            A = [[A[r][s] - c_r * c / p for s, c in zip(rest, column)] for r, c_r in zip(rest, column)]
             continue
-        pair = next(((i, j) for i in active for j in active if i < j and A[i][j] != 0), None)
+        pair = next(((i, j) for i in range(len(A)) for j in range(i + 1, len(A)) if A[i][j] != 0), None)
         if pair is None:
             break                       # what remains is the zero matrix
         # 2×2 pivot [[0, a], [a, 0]]: one positive and one negative eigenvalue;
@@ -71,14 +103,11 @@ def inertia(matrix) -> Inertia:
         i, j = pair
         a = A[i][j]
         positive, negative = positive + 1, negative + 1
-        active.remove(i)
-        active.remove(j)
-        column_i = {r: A[r][i] for r in active}
-        column_j = {r: A[r][j] for r in active}
-        for r in active:
-            for s in active:
-                A[r][s] -= (column_i[r] * column_j[s] + column_j[r] * column_i[s]) / a
-    return Inertia(positive, negative, size - positive - negative)
+        rest = [k for k in range(len(A)) if k not in pair]
+        column_i, column_j = [A[k][i] for k in rest], [A[k][j] for k in rest]
+        A = [[A[r][s] - (ci_r * cj + cj_r * ci) / a for s, ci, cj in zip(rest, column_i, column_j)]
+             for r, ci_r, cj_r in zip(rest, column_i, column_j)]
+    return positive, negative
 
 
 def shifted(matrix, shift) -> list[list[Fraction]]:
