@@ -19,6 +19,16 @@ def test_inertia_counts_exactly_including_a_zero_diagonal():
     assert [count_above(matrix, m) for m in (Fraction(1, 2), 2, 3)] == [2, 1, 0]
 
 
+def test_inertia_after_fraction_free_steps_and_a_two_by_two_pivot():
+    from symbolic.inertia import Inertia
+    # a 1×1 step, then a zero diagonal block [[0, 3], [3, 0]]: eigenvalues 2, 3, -3
+    assert inertia([[2, 0, 0], [0, 0, 3], [0, 3, 0]]) == Inertia(2, 1, 0)
+    # rational entries: det [[1/2, 1/3], [1/3, 1/5]] = 1/10 - 1/9 < 0
+    assert inertia([[Fraction(1, 2), Fraction(1, 3)], [Fraction(1, 3), Fraction(1, 5)]]) == Inertia(1, 1, 0)
+    # a rank-one Schur complement that vanishes
+    assert inertia([[1, 1], [1, 1]]) == Inertia(1, 0, 1)
+
+
 def test_inertia_agrees_with_the_characteristic_polynomial_on_random_matrices():
     rng = random.Random(5)
     for _ in range(40):
