@@ -76,7 +76,7 @@ def main(argv=None) -> int:
             print(f"n={size}: the counts disagree: {count}, {check}, {reference}", file=sys.stderr)
             return 1
         baseline_text = f"{slow:.3f}" if slow is not None else f"> {BASELINE_BUDGET:.0f} (skipped)"
-        ratio = f"{slow / project:.0f}x" if slow is not None else "-"
+        ratio = f"{slow / project:.1f}x" if slow is not None else "-"
         print(" | ".join((str(size), str(count), f"{project:.4f}", f"{charpoly:.4f}", baseline_text, ratio,
                           f"{charpoly / project:.2f}x")))
     return 0
