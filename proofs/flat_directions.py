@@ -23,6 +23,7 @@ import flint
 
 from symbolic import Status, Verdict
 from symbolic.deep import DeepNet, exact_mse_hessian, exact_prediction, on_kink
+from symbolic.budget import within_budget
 from symbolic.derivation import Derivation
 from symbolic.inertia import rank
 from symbolic.numeric import directional_derivative, loss_function, measure, random_instance
@@ -210,12 +211,15 @@ def derivation_skeleton() -> Derivation:
 def run(sizes, seed=0, timeout=None) -> Report:
     derivation = derivation_skeleton()
     report = Report(derivation)
-    identities = [report.record(NAME, f"grad L.G theta = 0, H G theta + G grad L = 0, {loss}", size,
+
+    def record(claim, size, check):
+        return report.record(NAME, claim, size, lambda: within_budget(check, timeout, claim))
+    identities = [record(f"grad L.G theta = 0, H G theta + G grad L = 0, {loss}", size,
                                 lambda size=size, loss=loss: generator_identities(*size, loss, seed=seed))
                   for loss in LOSSES for size in sizes]
-    minima = [report.record(NAME, "random minima: H G_j theta = 0, rank bound, det H = 0", size,
+    minima = [record("random minima: H G_j theta = 0, rank bound, det H = 0", size,
                             lambda size=size: one_layer_minimum(*size, seed=seed)) for size in sizes]
-    deep = [report.record(NAME, f"random deep minima (K={DEEP_DEPTH}): rank bound", size,
+    deep = [record(f"random deep minima (K={DEEP_DEPTH}): rank bound", size,
                           lambda size=size: deep_minimum(*size, seed=seed)) for size in sizes]
     derivation.add(r"L(T_{e^s}\theta) = L(\theta)\ \Rightarrow\ \tfrac{d}{ds}\Big|_{s=0}:\ "
                    r"\nabla L(\theta)\cdot G\theta = 0",

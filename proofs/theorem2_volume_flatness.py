@@ -23,6 +23,7 @@ import sympy as sp
 import z3
 
 from symbolic import Status, Verdict, check_identity
+from symbolic.budget import remaining, uninterrupted, within_budget
 from symbolic.derivation import Derivation
 from symbolic.positivity import is_manifestly_nonnegative
 from symbolic.rescaling import ALPHA, rescale_vector
@@ -148,6 +149,11 @@ MODES = {"theorem": "0 < r < |theta1|_inf, A = alpha^k with k >= 1 (A >= alpha)"
 def disjointness_query(d: int, h: int, mode: str = "theorem"):
     """z3: is there a point z in B∞(r, θ) ∩ T_A(B∞(r, θ)), A = α^k, α the paper's?  Returns the
     solver answer, the model (or None) and the variables."""
+    with uninterrupted():
+        return _disjointness_query(d, h, mode)
+
+
+def _disjointness_query(d: int, h: int, mode: str):
     n1, n2 = d * h, h
     size = n1 + n2
     theta = [z3.Real(f"theta_{i}") for i in range(size)]
@@ -155,7 +161,8 @@ def disjointness_query(d: int, h: int, mode: str = "theorem"):
     z = [z3.Real(f"z_{i}") for i in range(size)]       # ... and its image T_A y, also in B
     r, t, alpha, A = z3.Reals("r t alpha A")
     solver = z3.Solver()
-    solver.set("timeout", Z3_TIMEOUT_MS)
+    left = remaining()
+    solver.set("timeout", Z3_TIMEOUT_MS if left is None else max(1, min(Z3_TIMEOUT_MS, int(left * 1000))))
     solver.add(r > 0, alpha * (t - r) == 2 * (t + r))
     solver.add(z3.Or(*[theta[i] != 0 for i in range(n1, size)]))               # θ₂ ≠ 0
     if mode == "theta1 zero":
@@ -315,26 +322,29 @@ def derivation_skeleton() -> Derivation:
 def run(sizes, seed=0, timeout=None) -> Report:
     derivation = derivation_skeleton()
     report = Report(derivation)
+
+    def record(claim, size, check):
+        return report.record(NAME, claim, size, lambda: within_budget(check, timeout, claim))
     pairs = sorted({(d, h) for d, h, _ in sizes})
     at = [(d, h, None) for d, h in pairs]
-    determinant = [report.record(NAME, "det D T_alpha = alpha^(n1-n2)", (d, h, None),
+    determinant = [record("det D T_alpha = alpha^(n1-n2)", (d, h, None),
                                  lambda d=d, h=h: jacobian_determinant(d, h)) for d, h in pairs]
-    linear = [report.record(NAME, "T_alpha linear", (d, h, None),
+    linear = [record("T_alpha linear", (d, h, None),
                             lambda d=d, h=h: linearity(d, h)) for d, h in pairs]
-    composed = [report.record(NAME, "T_alpha T_beta = T_(alpha beta)", (d, h, None),
+    composed = [record("T_alpha T_beta = T_(alpha beta)", (d, h, None),
                               lambda d=d, h=h: composition(d, h)) for d, h in pairs]
-    volume = [report.record(NAME, "vol T_alpha(B) = alpha^(n1-n2) vol B", (d, h, None),
+    volume = [record("vol T_alpha(B) = alpha^(n1-n2) vol B", (d, h, None),
                             lambda d=d, h=h: volume_scaling(d, h)) for d, h in pairs]
     unequal = [(d, h) for d, h in pairs if d * h != h]
-    target = [report.record(NAME, "n1 != n2: explicit alpha for every volume V", (d, h, None),
+    target = [record("n1 != n2: explicit alpha for every volume V", (d, h, None),
                             lambda d=d, h=h: volume_target(d, h)) for d, h in unequal]
-    gap = report.record(NAME, "paper's alpha > 1, gap = |theta1|_inf + r > 0", (None, None, None),
+    gap = record("paper's alpha > 1, gap = |theta1|_inf + r > 0", (None, None, None),
                         separation_argument)
-    disjoint = [report.record(NAME, "B, T_alpha^k B disjoint (z3 unsat)", (d, h, None),
+    disjoint = [record("B, T_alpha^k B disjoint (z3 unsat)", (d, h, None),
                               lambda d=d, h=h: disjointness(d, h)) for d, h in pairs]
-    instance = [report.record(NAME, "concrete instance: separated projections", (d, h, None),
+    instance = [record("concrete instance: separated projections", (d, h, None),
                               lambda d=d, h=h: rational_instance(d, h, seed)) for d, h in pairs]
-    band = report.record(NAME, "worked example: band and its area -> oo", (1, 1, 2), worked_example_band)
+    band = record("worked example: band and its area -> oo", (1, 1, 2), worked_example_band)
 
     derivation.add(r"D T_\alpha = \operatorname{diag}(\alpha I_{n_1}, \alpha^{-1} I_{n_2}),\ "
                    r"\det D T_\alpha = \alpha^{n_1 - n_2}",

@@ -27,6 +27,7 @@ import sympy as sp
 
 from symbolic import Status, Verdict
 from symbolic.deep import DeepNet, exact_mse_hessian, exact_prediction, on_kink
+from symbolic.budget import within_budget
 from symbolic.derivation import Derivation
 from symbolic.inertia import count_above, count_above_by_characteristic_polynomial, inertia
 from symbolic.zero import is_rational_zero
@@ -250,12 +251,15 @@ def derivation_skeleton() -> Derivation:
 def run(sizes, seed=0, timeout=None) -> Report:
     derivation = derivation_skeleton()
     report = Report(derivation)
-    congruence = [report.record(NAME, "H(T_alpha theta) = D H(theta) D, prod alpha_k = 1", (None, None, n),
+
+    def record(claim, size, check):
+        return report.record(NAME, claim, size, lambda: within_budget(check, timeout, claim))
+    congruence = [record("H(T_alpha theta) = D H(theta) D, prod alpha_k = 1", (None, None, n),
                                 lambda w=w, n=n: biases.deep_congruence(w, n, seed=seed, bias=False))
                   for w, n in CONGRUENCE_CASES]
-    product = report.record(NAME, "paper's alpha: prod = 1, D^2 = beta^2 off layer k*", (None, None, None),
+    product = record("paper's alpha: prod = 1, D^2 = beta^2 off layer k*", (None, None, None),
                             product_is_one)
-    counts = [report.record(NAME, f"exact count above M, depth K={depth}", size,
+    counts = [record(f"exact count above M, depth K={depth}", size,
                             lambda size=size, depth=depth: eigenvalue_count(*size, depth, seed=seed))
               for depth in DEPTHS for size in sizes]
     derivation.add(r"H_L(T_\alpha\theta) = D_\alpha H_L(\theta) D_\alpha",
