@@ -65,3 +65,9 @@ def test_in_the_main_table(cli):
     result = cli("theorem2", "--size", "2,2,1", "--json")
     assert result.returncode == 0, result.stderr
     assert '"refuted"' not in result.stdout and '"proved"' in result.stdout
+
+
+def test_a_tiny_budget_gives_undecided_rows_and_no_noise(cli):
+    result = cli("theorem2", "--size", "2,2,1", "--timeout", "0.001")
+    assert result.returncode == 3, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr and "Exception ignored" not in result.stderr
