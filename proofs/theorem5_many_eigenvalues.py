@@ -172,9 +172,12 @@ def eigenvalue_count(d: int, h: int, n: int, depth: int, seed: int = 0, extra: i
     if inertia(minimum.hessian).negative:
         return Verdict(Status.UNDECIDED, claim, reason="H(theta) has a negative eigenvalue: not a minimum")
     evidence = []
-    lower = smallest_positive_eigenvalue_bound(minimum.hessian, inertia(minimum.hessian).rank)
-    for target in TARGETS:
-        found = count_at_papers_alpha(minimum, target, lower)
+    try:
+        lower = smallest_positive_eigenvalue_bound(minimum.hessian, inertia(minimum.hessian).rank)
+        counts = [(target, count_at_papers_alpha(minimum, target, lower)) for target in TARGETS]
+    except ArithmeticError as error:
+        return Verdict(Status.UNDECIDED, claim, reason=str(error))
+    for target, found in counts:
         if found["product"] != 1 or found["loss"] != 0 or not found["congruent"]:
             return Verdict(Status.UNDECIDED, claim, reason=f"M={target}: the instance is not what step "
                            f"1-2 say (product {found['product']}, loss {found['loss']})")
@@ -202,7 +205,7 @@ def eigenvalue_count(d: int, h: int, n: int, depth: int, seed: int = 0, extra: i
 
 
 def unbalanced_product(d: int, h: int, n: int, depth: int, seed: int = 0) -> Verdict:
-    """Control: α with ∏ α_k = 2 ≠ 1 (the paper's α with α_{k*} doubled) changes the loss."""
+    """Control: α with ∏ α_k = 2 ≠ 1 (the paper's α at β = 3 with α_K doubled) changes the loss."""
     net = DeepNet(widths(d, h, depth))
     claim = f"L(T_alpha theta) = L(theta) with prod alpha_k = 2, widths {net.widths}, N={n}"
     try:
