@@ -129,8 +129,9 @@ def _determinant(matrix) -> Fraction:
     return Fraction(int(value.p), int(value.q))
 
 
-def _kernel_claim(claim: str, hessian, generators, theta) -> Verdict:
-    """H G_jθ = 0 for every generator, rank H ≤ n − rank{G_jθ}, det H = 0: all exact."""
+def _kernel_claim(claim: str, hessian, generators, theta, slack: int = 0) -> Verdict:
+    """H G_jθ = 0 for every generator, rank H ≤ n − rank{G_jθ} − ``slack``, det H = 0: all exact
+    (``slack`` > 0 is a sharper, false bound for the negative control)."""
     size = len(theta)
     vectors = [[g * t for g, t in zip(G, theta)] for G in generators]
     vectors = [v for v in vectors if any(v)]                  # the live units
@@ -142,15 +143,16 @@ def _kernel_claim(claim: str, hessian, generators, theta) -> Verdict:
     independent = rank(gram) if vectors else 0
     hessian_rank = rank(hessian)
     determinant = _determinant(hessian)
-    if hessian_rank > size - independent or (independent and determinant != 0):
+    if hessian_rank > size - independent - slack or (independent and determinant != 0):
         return Verdict(Status.REFUTED, claim, witness={"theta": theta, "rank H": hessian_rank},
-                       reason=f"rank H = {hessian_rank} > n - {independent} = {size - independent}")
+                       reason=f"rank H = {hessian_rank} > n - {independent}"
+                              + (f" - {slack}" if slack else "") + f" (exact inertia)")
     return Verdict(Status.PROVED, claim, evidence=(
         f"exact: H G_j theta = 0 for {len(vectors)} live units, their span has rank {independent}, "
         f"rank H = {hessian_rank} <= n - {independent} = {size - independent}, det H = {determinant}",))
 
 
-def one_layer_minimum(d: int, h: int, n: int, seed: int = 0) -> Verdict:
+def one_layer_minimum(d: int, h: int, n: int, seed: int = 0, slack: int = 0) -> Verdict:
     """A random interpolating minimum of the one-hidden-layer net (MSE, loss exactly 0)."""
     rng = random.Random(seed)
     net = DeepNet((d, h, 1))
@@ -161,8 +163,23 @@ def one_layer_minimum(d: int, h: int, n: int, seed: int = 0) -> Verdict:
             break
     targets = [exact_prediction(net, theta, x) for x in inputs]
     hessian = mse_hessian_at(PatternNetwork(d, h, n), theta, inputs, targets)
-    claim = f"random minimum: H G_j theta = 0, rank H <= n - #live units, det H = 0, d={d}, h={h}, N={n}"
-    return _kernel_claim(claim, hessian, [generator(d, h, j) for j in range(h)], theta)
+    bound = "n - #live units" + (f" - {slack}" if slack else "")
+    claim = f"random minimum: H G_j theta = 0, rank H <= {bound}, det H = 0, d={d}, h={h}, N={n}"
+    return _kernel_claim(claim, hessian, [generator(d, h, j) for j in range(h)], theta, slack)
+
+
+SHARP_INSTANCE = (2, 3, 12)
+
+
+def bound_attained() -> Verdict:
+    """The rank bound is sharp: on a minimum with enough data, rank H = n − #live units exactly."""
+    d, h, n = SHARP_INSTANCE
+    claim = f"rank H = n - #live units on a random minimum, d={d}, h={h}, N={n}"
+    bound, sharper = one_layer_minimum(d, h, n), one_layer_minimum(d, h, n, slack=1)
+    if bound.status is Status.PROVED and sharper.status is Status.REFUTED:
+        return Verdict(Status.PROVED, claim, evidence=(
+            *bound.evidence, f"and {sharper.reason}: rank H is not below n - #live units"))
+    return Verdict(Status.UNDECIDED, claim, reason=f"this instance has a smaller rank: {sharper.describe()}")
 
 
 def deep_unit_generators(net: DeepNet) -> list[list[int]]:
@@ -219,6 +236,7 @@ def run(sizes, seed=0, timeout=None) -> Report:
                   for loss in LOSSES for size in sizes]
     minima = [record("random minima: H G_j theta = 0, rank bound, det H = 0", size,
                             lambda size=size: one_layer_minimum(*size, seed=seed)) for size in sizes]
+    sharp = record("the rank bound is attained", SHARP_INSTANCE, bound_attained)
     deep = [record(f"random deep minima (K={DEEP_DEPTH}): rank bound", size,
                           lambda size=size: deep_minimum(*size, seed=seed)) for size in sizes]
     derivation.add(r"L(T_{e^s}\theta) = L(\theta)\ \Rightarrow\ \tfrac{d}{ds}\Big|_{s=0}:\ "
@@ -237,6 +255,9 @@ def run(sizes, seed=0, timeout=None) -> Report:
     derivation.add(r"H G_j\theta = 0,\ \operatorname{rank} H \le n - \#\text{live},\ \det H = 0",
                    "exact on random interpolating minima (loss exactly 0): the Hessian in rationals, "
                    "its rank by exact inertia, its determinant by python-flint", minima, sizes)
+    derivation.add(r"\operatorname{rank} H = n - \#\text{live}\ \text{on one minimum}",
+                   "the bound is sharp: exact rank on a random interpolating minimum with "
+                   "$N = %d$ data points" % SHARP_INSTANCE[2], [sharp], [SHARP_INSTANCE])
     derivation.add(r"\operatorname{rank} H \le n - \operatorname{rank}\operatorname{span}\{G_j\theta\}",
                    "deep networks ($K = %d$): one generator per hidden unit of every layer, exact on "
                    "random interpolating minima, the rank of the span by the exact inertia of the "

@@ -52,3 +52,9 @@ def test_a_hessian_that_misses_the_kernel_is_refuted():
 def test_in_the_main_table(cli):
     result = cli("flat_directions", "--size", "2,2,2")
     assert result.returncode == 0 and "PROVED" in result.stdout
+
+
+def test_the_rank_bound_is_sharp_and_one_less_is_refuted():
+    assert flat_directions.bound_attained().status is Status.PROVED
+    verdict = flat_directions.one_layer_minimum(*flat_directions.SHARP_INSTANCE, slack=1)
+    assert verdict.status is Status.REFUTED and verdict.witness["rank H"] > 0
