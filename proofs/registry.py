@@ -5,11 +5,15 @@ import importlib
 
 SCRIPTS = {
     "theorem1": "proofs.theorem1_observational_equivalence",
+    "theorem2": "proofs.theorem2_volume_flatness",
     "theorem3": "proofs.theorem3_derivative_transformation",
     "theorem4": "proofs.theorem4_sharpest_direction",
+    "theorem5": "proofs.theorem5_many_eigenvalues",
     "worked_example": "proofs.worked_example",
     "epsilon_sharpness": "proofs.epsilon_sharpness",
     "reparametrization": "proofs.reparametrization",
+    "flat_directions": "proofs.flat_directions",
+    "biases": "proofs.biases",
 }
 
 

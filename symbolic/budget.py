@@ -57,8 +57,31 @@ def _on_alarm(signum, frame):
         raise BudgetExhausted
 
 
+def within_budget(check, seconds: float | None, claim: str):
+    """``check()`` run with a budget of ``seconds``; an UNDECIDED verdict when it runs out."""
+    from .verdict import Status, Verdict
+    try:
+        with time_budget(seconds):
+            return check()
+    except BudgetExhausted:
+        return Verdict(Status.UNDECIDED, claim, reason=f"time budget of {seconds} s ran out")
+
+
 def remaining() -> float | None:
-    """Seconds left in the innermost open budget (None: no limit)."""
-    if not _deadline:
-        return None
-    return max(_deadline[-1] - time.monotonic(), 0.0)
+    """Seconds left in the innermost budget (None: no limit)."""
+    return max(_deadline[-1] - time.monotonic(), 0.0) if _deadline else None
+
+
+@contextlib.contextmanager
+def uninterrupted():
+    """Hold the budget's timer signal while the body runs (an external solver that must not be
+    interrupted half-way, e.g. z3, which is given its own time limit instead); a budget that ran
+    out meanwhile takes effect when the body ends."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM})

@@ -18,6 +18,7 @@ import sympy as sp
 import z3
 
 from .assumptions import symbol_range
+from .budget import uninterrupted
 from .relu import ReLU
 
 
@@ -169,7 +170,8 @@ def solve(translation: Translation, goals: list, symbols, seconds: float) -> Ans
     solver.set("timeout", max(1, int(seconds * 1000)))
     solver.add(*translation.constraints, *goals)
     try:
-        result = solver.check()
+        with uninterrupted():     # Z3 keeps its own time limit; a signal must not cut it half-way
+            result = solver.check()
     except z3.Z3Exception as error:    # e.g. interrupted
         return Answer("unknown", reason=f"Z3 failed: {error}")
     if result == z3.unsat:

@@ -11,7 +11,8 @@ from symbolic.latex import escape, render, to_latex
 
 RESULT_WORDS = {"theorem1": "Theorem 1", "theorem3": "Theorem 3", "theorem4": "Theorem 4",
                 "worked_example": "worked example", "epsilon_sharpness": "Section 4.3",
-                "reparametrization": "Section 5"}
+                "reparametrization": "Section 5", "theorem2": "Theorem 2", "theorem5": "Theorem 5",
+                "flat_directions": "flat directions", "biases": "Appendix B"}
 
 
 def require(tool):

@@ -1,0 +1,270 @@
+"""Flat directions: the orbit of T_α is a valley of the loss, so every critical point's Hessian is
+singular.
+
+Differentiating L(T_{e^s}θ) = L(θ) (Theorem 1) at s = 0 gives, with the generator G (G = +1 on W,
+−1 on v; or per hidden unit j: +1 on W[:, j], −1 on v_j, 0 elsewhere), at EVERY θ off the kinks:
+
+  1. ∇L(θ)·Gθ = 0, i.e. Σ_i W_ij ∂L/∂W_ij = v_j ∂L/∂v_j for every unit j       (exact, pattern form)
+  2. differentiating 1 once more: H(θ)Gθ + Gᵀ∇L(θ) = 0                          (exact, pattern form)
+  3. at a critical point ∇L = 0, so H(θ)G_jθ = 0 for every unit j                (from 2)
+  4. the G_jθ have disjoint supports: those of the live units (W[:, j] ≠ 0 or v_j ≠ 0) are
+     independent, so rank H ≤ n − #live units and det H = 0                      (linear algebra)
+Steps 1-2 are checked exactly for MSE, the logistic loss and the generic quadratic (every 2-jet of
+every smooth loss), with an mpmath.diff witness on the real ReLU loss; step 4 is checked exactly
+(rank by exact inertia, det by python-flint) on random interpolating minima, of one-hidden-layer
+and of deep networks (per-unit generators of every hidden layer, the rank of their span exact).
+"""
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import flint
+
+from symbolic import Status, Verdict
+from symbolic.deep import DeepNet, exact_mse_hessian, exact_prediction, on_kink
+from symbolic.budget import within_budget
+from symbolic.derivation import Derivation
+from symbolic.inertia import rank
+from symbolic.numeric import directional_derivative, loss_function, measure, random_instance
+from symbolic.polynomial import PatternNetwork
+
+from .report import Report
+from .theorem4_sharpest_direction import mse_hessian_at
+from .theorem5_many_eigenvalues import interpolating_minimum
+
+NAME = "flat_directions"
+TITLE = "Flat directions: the orbit of the alpha-scale transformation is a valley, det H = 0"
+SOURCE = ("Dinh, Pascanu, Bengio and Bengio, Sharp Minima Can Generalize For Deep Nets, ICML 2017, "
+          "Sections 3 and 4 (the alpha-scale orbit of Definition 5 and Theorem 1), differentiated")
+DEFAULT_SIZES = (3, 3, 3)
+LARGEST_SIZES = (6, 6, 6)
+LOSSES = ("mse", "logistic", "quadratic")
+DEEP_DEPTH = 3
+
+# a generator: the sign on a unit's incoming weights W[:, j] and on its outgoing weight v_j
+THEOREM = (1, -1)
+CONTROLS = {"G = +1 on W and on v": (1, 1), "G = +1 on W, 0 on v": (1, 0)}
+
+
+def generator(d: int, h: int, unit: int | None, signs=THEOREM) -> list[int]:
+    """The diagonal of G: per unit j (``unit`` = j) or layer-wise (``unit`` = None)."""
+    units = range(h) if unit is None else [unit]
+    weights = [signs[0] if j in units else 0 for i in range(d) for j in range(h)]
+    return weights + [signs[1] if j in units else 0 for j in range(h)]
+
+
+def _theta_gens(model: PatternNetwork) -> list:
+    return [model.gens[name] for name in model.parameter_names]
+
+
+def exact_identities(d: int, h: int, n: int, loss: str, signs=THEOREM) -> tuple[bool, str | None]:
+    """Steps 1 and 2 for every unit and for the layer, exactly on the pattern form."""
+    model = PatternNetwork(d, h, n, loss=loss)
+    theta = _theta_gens(model)
+    size = len(theta)
+    gradient = model.gradient
+    hessian = lambda k, l: model.hessian[(min(k, l), max(k, l))]  # noqa: E731
+    for unit in [None, *range(h)]:
+        G = generator(d, h, unit, signs)
+        label = "layer" if unit is None else f"unit {unit + 1}"
+        directional = sum(G[k] * theta[k] * gradient[k] for k in range(size))
+        if not directional.is_zero():
+            return False, f"grad L . G theta, {label}"
+        for l in range(size):
+            entry = sum(G[k] * theta[k] * hessian(k, l) for k in range(size)) + G[l] * gradient[l]
+            if not entry.is_zero():
+                return False, f"(H G theta + G grad L)_{l + 1}, {label}"
+    return True, None
+
+
+def numeric_witness(d: int, h: int, n: int, loss: str, signs=THEOREM, seed: int = 0):
+    """On the real ReLU loss (mpmath.diff, 50 and 80 digits), unit 1's generator:
+    DL(θ)[W part of Gθ] against −DL(θ)[v part of Gθ] (step 1), and
+    D²L(θ)[Gθ, u] against −DL(θ)[Gu] for a random u (step 2).  Returns the more telling residual."""
+    instance = random_instance(d, h, n, random.Random(seed))
+    L = loss_function(loss, instance)
+    G = generator(d, h, 0, signs)
+    g_theta = [g * t for g, t in zip(G, instance.theta)]
+    weight_part = [x if k < d * h else 0 for k, x in enumerate(g_theta)]
+    output_part = [x if k >= d * h else 0 for k, x in enumerate(g_theta)]
+    g_u = [g * x for g, x in zip(G, instance.u)]
+
+    def first(dps):
+        return (directional_derivative(L, instance.theta, [weight_part], dps),
+                -directional_derivative(L, instance.theta, [output_part], dps))
+
+    def second(dps):
+        return (directional_derivative(L, instance.theta, [g_theta, instance.u], dps),
+                -directional_derivative(L, instance.theta, [g_u], dps))
+    residuals = [measure(first), measure(second)]
+    return max(residuals, key=lambda r: r.key()), instance
+
+
+def generator_identities(d: int, h: int, n: int, loss: str, signs=THEOREM, seed: int = 0) -> Verdict:
+    name = "theorem's G" if signs == THEOREM else next(k for k, v in CONTROLS.items() if v == signs)
+    claim = f"grad L . G theta = 0 and H G theta + G grad L = 0 ({name}), {loss}, d={d}, h={h}, N={n}"
+    holds, entry = exact_identities(d, h, n, loss, signs)
+    residual, instance = numeric_witness(d, h, n, loss, signs, seed)
+    described = (f"{float(residual.low):.1e} at 50 digits, {float(residual.high):.1e} at 80 digits "
+                 f"(sides of size {float(residual.scale):.1e})")
+    if holds and residual.noise:
+        return Verdict(Status.PROVED, claim, residual=float(residual.low), evidence=(
+            "exact polynomial identities on the pattern form, every unit and the layer, every entry",
+            f"mpmath.diff on the real ReLU loss: residual {described}"))
+    if not holds and residual.stable:
+        return Verdict(Status.REFUTED, claim, witness=instance.as_witness(), residual=float(residual.low),
+                       reason=f"the exact identity fails at {entry}; on the real ReLU loss the two "
+                              f"sides differ by {described}")
+    return Verdict(Status.UNDECIDED, claim, reason=f"exact test says {'zero' if holds else 'non-zero'}, "
+                                                   f"witness residual {described}")
+
+
+# --- step 4 on random minima -----------------------------------------------------------------------
+
+def _determinant(matrix) -> Fraction:
+    size = len(matrix)
+    flat = [flint.fmpq(e.numerator, e.denominator) for row in matrix for e in row]
+    value = flint.fmpq_mat(size, size, flat).det()
+    return Fraction(int(value.p), int(value.q))
+
+
+def _kernel_claim(claim: str, hessian, generators, theta, slack: int = 0) -> Verdict:
+    """H G_jθ = 0 for every generator, rank H ≤ n − rank{G_jθ} − ``slack``, det H = 0: all exact
+    (``slack`` > 0 is a sharper, false bound for the negative control)."""
+    size = len(theta)
+    vectors = [[g * t for g, t in zip(G, theta)] for G in generators]
+    vectors = [v for v in vectors if any(v)]                  # the live units
+    for v in vectors:
+        if any(sum(hessian[l][k] * v[k] for k in range(size)) != 0 for l in range(size)):
+            return Verdict(Status.REFUTED, claim, witness={"theta": theta, "G theta": v},
+                           reason="H G theta != 0 at this critical point (exact)")
+    gram = [[sum(a * b for a, b in zip(v, w)) for w in vectors] for v in vectors]
+    independent = rank(gram) if vectors else 0
+    hessian_rank = rank(hessian)
+    determinant = _determinant(hessian)
+    if hessian_rank > size - independent - slack or (independent and determinant != 0):
+        return Verdict(Status.REFUTED, claim, witness={"theta": theta, "rank H": hessian_rank},
+                       reason=f"rank H = {hessian_rank} > n - {independent}"
+                              + (f" - {slack}" if slack else "") + f" (exact inertia)")
+    return Verdict(Status.PROVED, claim, evidence=(
+        f"exact: H G_j theta = 0 for {len(vectors)} live units, their span has rank {independent}, "
+        f"rank H = {hessian_rank} <= n - {independent} = {size - independent}, det H = {determinant}",))
+
+
+def one_layer_minimum(d: int, h: int, n: int, seed: int = 0, slack: int = 0) -> Verdict:
+    """A random interpolating minimum of the one-hidden-layer net (MSE, loss exactly 0)."""
+    rng = random.Random(seed)
+    net = DeepNet((d, h, 1))
+    while True:
+        theta = [Fraction(rng.randint(-40, 40) or 1, 8) for _ in range(d * h + h)]
+        inputs = [[Fraction(rng.randint(-40, 40), 8) for _ in range(d)] for _ in range(n)]
+        if not on_kink(net, theta, inputs):
+            break
+    targets = [exact_prediction(net, theta, x) for x in inputs]
+    hessian = mse_hessian_at(PatternNetwork(d, h, n), theta, inputs, targets)
+    bound = "n - #live units" + (f" - {slack}" if slack else "")
+    claim = f"random minimum: H G_j theta = 0, rank H <= {bound}, det H = 0, d={d}, h={h}, N={n}"
+    return _kernel_claim(claim, hessian, [generator(d, h, j) for j in range(h)], theta, slack)
+
+
+SHARP_INSTANCE = (2, 3, 12)
+
+
+def bound_attained() -> Verdict:
+    """The rank bound is sharp: on a minimum with enough data, rank H = n − #live units exactly."""
+    d, h, n = SHARP_INSTANCE
+    claim = f"rank H = n - #live units on a random minimum, d={d}, h={h}, N={n}"
+    bound, sharper = one_layer_minimum(d, h, n), one_layer_minimum(d, h, n, slack=1)
+    if bound.status is Status.PROVED and sharper.status is Status.REFUTED:
+        return Verdict(Status.PROVED, claim, evidence=(
+            *bound.evidence, f"and {sharper.reason}: rank H is not below n - #live units"))
+    return Verdict(Status.UNDECIDED, claim, reason=f"this instance has a smaller rank: {sharper.describe()}")
+
+
+def deep_unit_generators(net: DeepNet) -> list[list[int]]:
+    """Per hidden unit of every hidden layer: +1 on its incoming weights, −1 on its outgoing ones."""
+    offsets, offset = [], 0
+    for W in net.weights:
+        offsets.append(offset)
+        offset += W.rows * W.cols
+    generators = []
+    for k in range(net.depth - 1):                        # hidden layer k + 1
+        incoming, outgoing = net.weights[k], net.weights[k + 1]
+        for j in range(incoming.cols):
+            G = [0] * offset
+            for i in range(incoming.rows):
+                G[offsets[k] + i * incoming.cols + j] = 1
+            for m in range(outgoing.cols):
+                G[offsets[k + 1] + j * outgoing.cols + m] = -1
+            generators.append(G)
+    return generators
+
+
+def deep_minimum(d: int, h: int, n: int, seed: int = 0) -> Verdict:
+    net = DeepNet((d,) + (h,) * (DEEP_DEPTH - 1) + (1,))
+    minimum = interpolating_minimum(net, n, random.Random(seed))
+    hessian = exact_mse_hessian(net, minimum.theta, minimum.inputs, minimum.targets)
+    claim = f"random deep minimum, widths {net.widths}: H G_j theta = 0, rank H <= n - rank span(G_j theta)"
+    return _kernel_claim(claim, hessian, deep_unit_generators(net), minimum.theta)
+
+
+def derivation_skeleton() -> Derivation:
+    return Derivation(
+        name=NAME, title=TITLE, source=SOURCE,
+        statement=(r"For the one-hidden-layer ReLU network, at every $\theta$ off the kink set, "
+                   r"$\nabla L(\theta)\cdot G\theta = 0$ and $H(\theta)G\theta + G^\top\nabla L(\theta) = 0$ "
+                   r"for the generator $G$ of $T_\alpha$ and for each per-unit generator $G_j$. "
+                   r"Hence at a critical point $H(\theta)G_j\theta = 0$, "
+                   r"$\operatorname{rank} H \le n - \#\{\text{live units}\}$ and $\det H = 0$."),
+        definitions=[
+            r"$G = \operatorname{diag}(I_{dh}, -I_h)$, so that $\tfrac{d}{ds}T_{e^s}\theta|_{s=0} = G\theta$; "
+            r"$G_j$: $+1$ on $W_{\cdot j}$, $-1$ on $v_j$, 0 elsewhere (the generator of the "
+            r"per-unit rescaling).",
+            r"Unit $j$ is live when $G_j\theta \ne 0$, i.e. $W_{\cdot j} \ne 0$ or $v_j \ne 0$.",
+        ])
+
+
+def run(sizes, seed=0, timeout=None) -> Report:
+    derivation = derivation_skeleton()
+    report = Report(derivation)
+
+    def record(claim, size, check):
+        return report.record(NAME, claim, size, lambda: within_budget(check, timeout, claim))
+    identities = [record(f"grad L.G theta = 0, H G theta + G grad L = 0, {loss}", size,
+                                lambda size=size, loss=loss: generator_identities(*size, loss, seed=seed))
+                  for loss in LOSSES for size in sizes]
+    minima = [record("random minima: H G_j theta = 0, rank bound, det H = 0", size,
+                            lambda size=size: one_layer_minimum(*size, seed=seed)) for size in sizes]
+    sharp = record("the rank bound is attained", SHARP_INSTANCE, bound_attained)
+    deep = [record(f"random deep minima (K={DEEP_DEPTH}): rank bound", size,
+                          lambda size=size: deep_minimum(*size, seed=seed)) for size in sizes]
+    derivation.add(r"L(T_{e^s}\theta) = L(\theta)\ \Rightarrow\ \tfrac{d}{ds}\Big|_{s=0}:\ "
+                   r"\nabla L(\theta)\cdot G\theta = 0",
+                   "Theorem 1 and the chain rule; checked exactly below, for $G$ and every $G_j$")
+    derivation.add(r"\textstyle\sum_i W_{ij}\,\partial_{W_{ij}}L = v_j\,\partial_{v_j}L,\quad "
+                   r"(H G_j\theta)_l + (G_j \nabla L)_l = 0",
+                   "exact polynomial identities on the pattern form (MSE, logistic, the generic "
+                   "quadratic: every smooth loss), every unit, the layer and every entry $l$; "
+                   "mpmath.diff witness on the real ReLU loss", identities, sizes)
+    derivation.add(r"\nabla L(\theta) = 0\ \Rightarrow\ H(\theta)G_j\theta = 0",
+                   "the line above at a critical point")
+    derivation.add(r"\operatorname{rank} H \le n - \#\{j: G_j\theta \ne 0\},\quad \det H = 0",
+                   "the $G_j\\theta$ have disjoint supports, so the non-zero ones are independent "
+                   "vectors of the kernel")
+    derivation.add(r"H G_j\theta = 0,\ \operatorname{rank} H \le n - \#\text{live},\ \det H = 0",
+                   "exact on random interpolating minima (loss exactly 0): the Hessian in rationals, "
+                   "its rank by exact inertia, its determinant by python-flint", minima, sizes)
+    derivation.add(r"\operatorname{rank} H = n - \#\text{live}\ \text{on one minimum}",
+                   "the bound is sharp: exact rank on a random interpolating minimum with "
+                   "$N = %d$ data points" % SHARP_INSTANCE[2], [sharp], [SHARP_INSTANCE])
+    derivation.add(r"\operatorname{rank} H \le n - \operatorname{rank}\operatorname{span}\{G_j\theta\}",
+                   "deep networks ($K = %d$): one generator per hidden unit of every layer, exact on "
+                   "random interpolating minima, the rank of the span by the exact inertia of the "
+                   "Gram matrix" % DEEP_DEPTH, deep, sizes)
+    derivation.sizes = sizes
+    derivation.notes.append(
+        r"Negative controls (tests): the generators $+1$ on $W$ and on $v$, and $+1$ on $W$ with 0 on "
+        r"$v$, fail the exact identity, and the real ReLU loss separates the two sides at 50 and 80 "
+        r"digits.")
+    return report
