@@ -8,6 +8,7 @@ SCRIPTS = {
     "theorem3": "proofs.theorem3_derivative_transformation",
     "theorem4": "proofs.theorem4_sharpest_direction",
     "worked_example": "proofs.worked_example",
+    "all_sizes": "proofs.all_sizes",
 }
 
 

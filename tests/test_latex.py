@@ -10,7 +10,7 @@ from proofs import registry
 from symbolic.latex import escape, render, to_latex
 
 RESULT_WORDS = {"theorem1": "Theorem 1", "theorem3": "Theorem 3", "theorem4": "Theorem 4",
-                "worked_example": "worked example"}
+                "worked_example": "worked example", "all_sizes": "Theorems 1 and 3 for all sizes"}
 
 
 def require(tool):

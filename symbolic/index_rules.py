@@ -1,0 +1,367 @@
+"""Rewrite rules on index-level terms, each valid whatever the sizes, and derivations made of them.
+
+A rule says when one term may replace another, anywhere inside a larger term.  Each rule is an
+identity that holds for every value of its variables, θ included, and its side conditions speak
+only of scalars free of θ (α > 0) or of indices; so a rewrite inside a sum body, inside a loss or
+under ∂/∂θ_a is sound.  Each rule is itself checked (``Rule.validity``): symbolically, for every
+size (by induction on the bound of a sum, or on a generic polynomial jet), and on instances by
+``check_identity``.  A ``Chain`` is a derivation t_0 = t_1 = … ; ``check`` refuses it at the
+first step its rule does not justify.
+"""
+from __future__ import annotations
+
+import functools
+import random
+from dataclasses import dataclass, field
+from typing import Callable
+
+import sympy as sp
+
+from .identity import check_identity
+from .index_terms import Add, Const, Deriv, Entry, Eval, Mul, Relu, Sum, children, difference, \
+    free_indices, rebuild
+from .relu import ReLU
+from .verdict import Status, Verdict, worst
+from .witness import random_point
+from .zero import is_rational_zero
+
+
+@dataclass(frozen=True)
+class Rule:
+    """``justify(before, after)`` is None when before = after is an instance of the rule, else
+    the reason it is not; rules are equations, so either side may be the one rewritten."""
+
+    name: str
+    statement: str                               # LaTeX
+    justify: Callable = field(compare=False)
+    validity: Callable = field(compare=False)    # () -> Verdict, for all sizes
+
+    def applies(self, before, after) -> str | None:
+        reasons = []
+        for _, b, a in difference(before, after):
+            reason = self.justify(b, a)
+            if reason is None:
+                return None
+            reasons.append(reason)
+        return reasons[0] if reasons else "the step changes nothing"
+
+
+def _either_way(one_way):
+    """A justification that accepts the rule read left to right or right to left."""
+    def justify(before, after):
+        forward = one_way(before, after)
+        return None if forward is None or one_way(after, before) is None else forward
+    return justify
+
+
+def _proved(claim: str, evidence: list, verdicts=()) -> Verdict:
+    """PROVED when every cross-check verdict is; the first failing one otherwise."""
+    bad = next((v for v in verdicts if v.status is not Status.PROVED), None)
+    if bad is not None:
+        return Verdict(bad.status, claim, witness=bad.witness, reason=f"{bad.claim}: {bad.reason}")
+    return Verdict(Status.PROVED, claim, evidence=tuple(evidence),
+                   residual=max((v.residual or 0.0 for v in verdicts), default=None))
+
+
+# --- induction on the bound of a finite sum ------------------------------------------------------
+
+def by_induction(build, index: sp.Symbol, bound: sp.Symbol) -> bool:
+    """lhs(m) = rhs(m) for every m ≥ 0, where ``build(m)`` gives (lhs, rhs) with sums
+    Σ_{index=1}^{m}.  Base: m = 0 (empty sums).  Step: Σ_1^{m+1} F = Σ_1^m F + F(m + 1) (the
+    definition of a finite sum); with the sums up to m as indeterminates, the difference of the
+    two sides at m + 1 minus the difference at m must vanish identically, so it is 0 whenever the
+    difference at m is (the induction hypothesis)."""
+    lhs, rhs = build(sp.S.Zero)
+    if not is_rational_zero((lhs - rhs).doit()):
+        return False
+    up = bound + 1
+
+    def peel(expr):
+        return expr.replace(lambda e: isinstance(e, sp.Sum) and e.limits[0][2] == up,
+                            lambda e: sp.Sum(e.function, (index, 1, bound)) + e.function.xreplace({index: up}))
+
+    lhs_m, rhs_m = build(bound)
+    lhs_next, rhs_next = build(up)
+    step = peel(lhs_next - rhs_next) - (lhs_m - rhs_m)
+    # the same sum gets the same indeterminate on both sides of the step
+    atoms = sorted(step.atoms(sp.Sum) | step.atoms(sp.Indexed), key=sp.default_sort_key)
+    step = step.xreplace({a: sp.Symbol(f"atom{k}") for k, a in enumerate(atoms)})
+    return is_rational_zero(step)
+
+
+# --- the rules -----------------------------------------------------------------------------------
+
+def _sum_factor(before, after):
+    """Σ_i c·a_i → c·Σ_i a_i, c free of i."""
+    if not (isinstance(before, Sum) and isinstance(before.body, Mul) and len(before.body.factors) == 2):
+        return "not of the form Σ_i c·a_i"
+    c, rest = before.body.factors
+    if before.index in free_indices(c):
+        return f"the factor depends on the summation index {before.index}"
+    if after != Mul((c, Sum(before.index, before.size, rest))):
+        return "the result is not c·Σ_i a_i"
+    return None
+
+
+def _sum_factor_validity() -> Verdict:
+    i, m = sp.Symbol("i", integer=True), sp.Symbol("m", integer=True, nonnegative=True)
+    a, c = sp.IndexedBase("a"), sp.Symbol("c", real=True)
+    ok = by_induction(lambda top: (sp.Sum(c * a[i], (i, 1, top)), c * sp.Sum(a[i], (i, 1, top))), i, m)
+    if not ok:
+        return Verdict(Status.UNDECIDED, "sum factor rule", reason="induction step not an exact zero")
+    instances = []
+    for size in (1, 2, 3):
+        entries = sp.symbols(f"a1:{size + 1}", real=True)
+        instances.append(check_identity(sp.Add(*[c * e for e in entries]), c * sp.Add(*entries)))
+    return _proved("sum c a_i = c sum a_i, every bound m", [
+        "induction on the bound m: base m = 0 and step m -> m + 1 exact zeros",
+        "check_identity at m = 1, 2, 3"], instances)
+
+
+def _homogeneity(before, after):
+    """ReLU(c·s) → c·ReLU(s), c > 0."""
+    if not (isinstance(before, Relu) and isinstance(before.arg, Mul) and len(before.arg.factors) == 2):
+        return "not of the form ReLU(c·s)"
+    c, s = before.arg.factors
+    if after != Mul((c, Relu(s))):
+        return "the result is not c·ReLU(s)"
+    if not isinstance(c, Const) or c.expr.is_positive is not True:
+        return "the factor is not known to be a positive scalar"
+    return None
+
+
+def relu_homogeneity_verdict(alpha: sp.Expr) -> Verdict:
+    """ReLU(αs) = α·ReLU(s) for α > 0 and every real s, kink included: sign split with sympy's
+    own Max (s > 0, s = 0, s < 0), and check_identity as the independent cross-check."""
+    s = sp.Symbol("s", real=True)
+    claim = "ReLU(alpha*s) = alpha*ReLU(s)"
+    cases = {"s > 0": sp.Symbol("s_pos", positive=True), "s = 0": sp.S.Zero,
+             "s < 0": sp.Symbol("s_neg", negative=True)}
+    for label, value in cases.items():
+        if not is_rational_zero(sp.Max(0, alpha * value) - alpha * sp.Max(0, value)):
+            return Verdict(Status.UNDECIDED, claim, reason=f"sympy's Max does not settle case {label}")
+    verdict = check_identity(ReLU(alpha * s), alpha * ReLU(s), claim=claim)
+    if verdict.status is not Status.PROVED:
+        return verdict
+    return Verdict(Status.PROVED, claim, residual=verdict.residual, evidence=(
+        "sign split s > 0, s = 0, s < 0 with sympy's Max: each case an exact zero", *verdict.evidence))
+
+
+def _jet(variable, degree=3, name="g"):
+    """A generic polynomial of one variable: its coefficients are indeterminates, so it realises
+    every jet of order < degree of every smooth function at a point."""
+    return sum(sp.Symbol(f"{name}{k}", real=True) * variable ** k for k in range(degree + 1))
+
+
+def chain_rule(scale_of) -> Rule:
+    """∂/∂θ_a [g(Tθ)] = t_a (∂_a g)(Tθ) for the diagonal T: θ_b ↦ t_b θ_b (``scale_of(θ_a)`` is t_a),
+    and ∂/∂θ_a [g(θ)] = (∂_a g)(θ), the case t_a = 1."""
+    def one_way(before, after):
+        if not (isinstance(before, Deriv) and isinstance(before.body, Eval)):
+            return "not a derivative of a function evaluation"
+        g, a = before.body, before.coordinate
+        scale = scale_of(a)
+        if scale is None:
+            return f"{a} is not a coordinate of the transformation"
+        partial = Eval(g.function, g.partials + (a,), g.point)
+        expected = Mul((scale, partial)) if g.point == "T" else partial
+        return None if after == expected else "the result is not t_a (∂_a g)(Tθ)"
+
+    return Rule("chain rule", r"\tfrac{\partial}{\partial\theta_a}\bigl[g(T\theta)\bigr] = "
+                r"t_a\,(\partial_a g)(T\theta)\quad\text{for } (T\theta)_b = t_b\theta_b",
+                _either_way(one_way), _chain_rule_validity)
+
+
+@functools.cache
+def _chain_rule_validity() -> Verdict:
+    """The one-variable chain rule, and three scaled coordinates of a quadratic."""
+    # one coordinate varies, the others are constants: g(…, t·u, …) is a function ψ(t·u) of u
+    u, t = sp.symbols("u t", real=True)
+    psi = sp.Lambda(u, _jet(u))
+    difference = sp.diff(psi(t * u), u) - t * sp.diff(psi(u), u).xreplace({u: t * u})
+    function = sp.Function("psi")
+    xi = sp.Symbol("xi", real=True)
+    by_sympy = sp.diff(function(t * u), u) == t * sp.Subs(sp.Derivative(function(xi), xi), xi, t * u)
+    if not (is_rational_zero(sp.expand(difference)) and by_sympy):
+        return Verdict(Status.UNDECIDED, "chain rule", reason="one-variable chain rule not shown")
+    # instance: three coordinates scaled by t1, t2, t3 and a concrete quadratic g
+    rng = random.Random(3)
+    p = sp.symbols("p1:4", real=True)
+    w = sp.symbols("w1:4", real=True)
+    scales = sp.symbols("t1:4", positive=True)
+    g = sum(sp.Rational(rng.randint(-9, 9), rng.randint(1, 9)) * p[k] * p[l]
+            for k in range(3) for l in range(k, 3)) + sum(rng.randint(-9, 9) * x for x in p)
+    at = {p[k]: scales[k] * w[k] for k in range(3)}
+    instances = [check_identity(sp.diff(g.xreplace(at), w[k]), scales[k] * sp.diff(g, p[k]).xreplace(at))
+                 for k in range(3)]
+    return _proved("chain rule for a coordinate scaled by a constant", [
+        "one-variable chain rule d/du psi(t u) = t psi'(t u): exact zero on a generic cubic "
+        "(every 2-jet), and sympy's own diff of an undefined psi", "check_identity on three "
+        "scaled coordinates of a quadratic"], instances)
+
+
+def _constant_factor(before, after):
+    """∂/∂θ_a [c·G] → c·∂/∂θ_a [G], c a scalar free of θ."""
+    if not (isinstance(before, Deriv) and isinstance(before.body, Mul) and len(before.body.factors) == 2):
+        return "not of the form ∂[c·G]"
+    c, rest = before.body.factors
+    if not isinstance(c, Const):
+        return "the factor is not a scalar free of the parameters"
+    return None if after == Mul((c, Deriv(before.coordinate, rest))) else "the result is not c·∂[G]"
+
+
+def _constant_factor_validity() -> Verdict:
+    u, c = sp.symbols("u c", real=True)
+    G = _jet(u)
+    if not is_rational_zero(sp.expand(sp.diff(c * G, u) - c * sp.diff(G, u))):
+        return Verdict(Status.UNDECIDED, "constant factor rule", reason="not an exact zero")
+    w = sp.symbols("w1:3", real=True)
+    instance = check_identity(sp.diff(c * (w[0] ** 2 * w[1] - 3 * w[1]), w[0]), c * 2 * w[0] * w[1])
+    return _proved("d/du [c G(u)] = c G'(u)", ["exact zero on a generic cubic G (every 1-jet)",
+                                                "check_identity on a polynomial"], [instance])
+
+
+# --- arithmetic: identities of the commutative field, atoms opaque ----------------------------------
+
+def as_rational_function(term, atoms: dict) -> sp.Expr:
+    """Const, Mul and Add as sympy arithmetic; every other subterm an indeterminate, one per
+    distinct subterm (``atoms`` collects them)."""
+    if isinstance(term, Const):
+        return term.expr.replace(lambda e: isinstance(e, sp.Indexed),
+                                 lambda e: atoms.setdefault(e, sp.Symbol(f"scalar{len(atoms)}", real=True,
+                                                                         positive=e.is_positive,
+                                                                         nonzero=e.is_nonzero)))
+    if isinstance(term, Mul):
+        return sp.Mul(*[as_rational_function(f, atoms) for f in term.factors])
+    if isinstance(term, Add):
+        return sp.Add(*[as_rational_function(t, atoms) for t in term.terms])
+    return atoms.setdefault(term, sp.Symbol(f"atom{len(atoms)}", real=True))
+
+
+def _arithmetic(before, after):
+    atoms: dict = {}
+    left, right = as_rational_function(before, atoms), as_rational_function(after, atoms)
+    for power in (left - right).atoms(sp.Pow):
+        if power.exp.is_negative and power.base.is_nonzero is not True:
+            return f"divides by {power.base}, not known to be non-zero"
+    if not is_rational_zero(left - right):
+        return "not an identity of rational functions"
+    # independent witness: both sides at a random rational point
+    point = random_point((left - right).free_symbols, random.Random(len(atoms)))
+    if (left - right).xreplace(point) != 0:
+        return "exact test and random evaluation disagree"
+    return None
+
+
+def _arithmetic_validity() -> Verdict:
+    return Verdict(Status.PROVED, "field arithmetic with opaque atoms", evidence=(
+        "checked at each use: exact rational-function zero test with every non-arithmetic subterm an "
+        "indeterminate, only scalars known to be non-zero inverted, and a random rational evaluation",))
+
+
+def lemma(name: str, statement: str, lhs, rhs, verdict: Callable, for_all: tuple = ()) -> Rule:
+    """A proved equation lhs = rhs used as a rule; the index names in ``for_all`` may be renamed."""
+    def one_way(before, after):
+        binding: dict = {}
+        if _match(lhs, before, set(for_all), binding) and _match(rhs, after, set(for_all), binding):
+            return None
+        return f"not an instance of {name}"
+    return Rule(name, statement, _either_way(one_way), verdict)
+
+
+def _match(pattern, term, variables: set, binding: dict) -> bool:
+    """Syntactic matching; only index names in ``variables`` are variables."""
+    if isinstance(pattern, Entry) and isinstance(term, Entry):
+        if pattern.family != term.family or len(pattern.indices) != len(term.indices):
+            return False
+        for p, t in zip(pattern.indices, term.indices):
+            if p in variables:
+                if binding.setdefault(p, t) != t:
+                    return False
+            elif p != t:
+                return False
+        return True
+    if type(pattern) is not type(term) or not children(pattern):
+        return pattern == term
+    if rebuild(pattern, tuple(children(term))) != term:
+        return False
+    return all(_match(p, t, variables, binding) for p, t in zip(children(pattern), children(term)))
+
+
+SUM_FACTOR = Rule("sum factor", r"\sum_{i=1}^{m} c\,a_i = c\sum_{i=1}^{m} a_i\quad (c \text{ free of } i)",
+                  _either_way(_sum_factor), functools.cache(_sum_factor_validity))
+HOMOGENEITY = Rule("ReLU homogeneity", r"\operatorname{ReLU}(c\,s) = c\operatorname{ReLU}(s)\quad (c > 0)",
+                   _either_way(_homogeneity),
+                   functools.cache(lambda: relu_homogeneity_verdict(sp.Symbol("c", positive=True))))
+CONSTANT_FACTOR = Rule("constant factor", r"\tfrac{\partial}{\partial\theta_a}[c\,G] = "
+                       r"c\,\tfrac{\partial}{\partial\theta_a}[G]\quad (c \text{ free of } \theta)",
+                       _either_way(_constant_factor), functools.cache(_constant_factor_validity))
+ARITHMETIC = Rule("arithmetic", r"\text{an identity of rational functions, other subterms opaque}",
+                  _arithmetic, _arithmetic_validity)
+
+
+# --- derivations -----------------------------------------------------------------------------------
+
+@dataclass
+class Chain:
+    """t_0 = t_1 = … = t_m, each step justified by a rule."""
+
+    claim: str
+    start: object
+    steps: list = field(default_factory=list)       # (rule, term, note)
+
+    def then(self, rule: Rule, term, note: str = "") -> "Chain":
+        self.steps.append((rule, term, note))
+        return self
+
+    @property
+    def end(self):
+        return self.steps[-1][1] if self.steps else self.start
+
+    @property
+    def rules(self) -> list[Rule]:
+        return list(dict.fromkeys(rule for rule, _, _ in self.steps))
+
+    def lifted(self, context) -> "Chain":
+        """The same steps inside a larger term: ``context(t)`` for every t."""
+        chain = Chain(self.claim, context(self.start))
+        for rule, term, note in self.steps:
+            chain.then(rule, context(term), note)
+        return chain
+
+    def step_verdicts(self) -> list[Verdict]:
+        """One verdict per step: PROVED up to the first refused step, which is UNDECIDED with the
+        reason, and the steps after it are not reached."""
+        verdict = self.check()
+        refused = verdict.details.get("refused_step", len(self.steps) + 1)
+        outcome = []
+        for number, (rule, _, _) in enumerate(self.steps, start=1):
+            if verdict.status is Status.PROVED:
+                outcome.append(Verdict(Status.PROVED, f"step {number}: an instance of {rule.name}",
+                                       evidence=rule.validity().evidence))
+            elif number < refused:
+                outcome.append(Verdict(Status.PROVED, f"step {number}: an instance of {rule.name}"))
+            else:
+                outcome.append(Verdict(Status.UNDECIDED, f"step {number}", reason=verdict.reason
+                                       if number == refused else "after a refused step"))
+        return outcome
+
+    def check(self) -> Verdict:
+        """PROVED when every step is an instance of its rule and every rule used is valid; else
+        UNDECIDED, naming the first refused step (``details['refused_step']``, from 1)."""
+        current = self.start
+        for number, (rule, term, _) in enumerate(self.steps, start=1):
+            reason = rule.applies(current, term)
+            if reason is not None:
+                return Verdict(Status.UNDECIDED, self.claim, reason=f"step {number} ({rule.name}) refused: {reason}",
+                               details={"refused_step": number, "rule": rule.name})
+            current = term
+        validity = [rule.validity() for rule in self.rules]
+        if worst(validity) is not Status.PROVED:
+            bad = next(v for v in validity if v.status is not Status.PROVED)
+            return Verdict(Status.UNDECIDED, self.claim, reason=f"a rule used is not valid: {bad.claim}: {bad.reason}",
+                           details={"rules": [r.name for r in self.rules]})
+        return Verdict(Status.PROVED, self.claim, evidence=(
+            f"{len(self.steps)} rewrite steps, each an instance of its rule",
+            "rules used: " + ", ".join(r.name for r in self.rules)),
+            details={"rules": [r.name for r in self.rules]})
