@@ -350,15 +350,17 @@ def _reason(rule, note=""):
     return f"rule: {rule.name}" + (f"; {note}" if note else "")
 
 
-def add_chain(derivation: Derivation, chain: Chain, head: str, definition: str) -> None:
-    """Every line of a chain: the first as a definition, then one line per step with its rule."""
-    derivation.add(r"%s = %s" % (head, latex(chain.start)), definition)
+def add_chain(derivation: Derivation, chain: Chain, head: str | None, definition: str) -> None:
+    """Every line of a chain: the first (``head`` = t_0, or t_0 alone) as a definition, then one
+    line per step with its rule."""
+    start = latex(chain.start)
+    derivation.add(start if head is None else r"%s = %s" % (head, start), definition)
     for (rule, term, note), verdict in zip(chain.steps, chain.step_verdicts()):
         derivation.add("= " + latex(term), _reason(rule, note), [verdict])
 
 
 def derivation_skeleton() -> Derivation:
-    rules = "; ".join(f"\\emph{{{rule.name}}}: ${rule.statement}$" for rule in RULES)
+    rules = "\n".join(r"\item " + rule.as_text for rule in RULES)
     return Derivation(
         name=NAME, title=TITLE, source=SOURCE,
         statement=(r"For all sizes $d, h, N \ge 1$, every $\alpha > 0$ and every loss $\ell$: "
@@ -385,14 +387,15 @@ def derivation_skeleton() -> Derivation:
             r"$L(T\theta)$ is $L$ at the transformed parameters; $\tfrac{\partial}{\partial\theta_a}[G]$ "
             r"is the partial derivative of the function $\theta \mapsto G(\theta)$; "
             r"$(\partial_b\partial_a L)(T\theta)$ is the partial derivative of $L$ evaluated at $T\theta$.",
-            r"Multi-layer network of depth $K$ and widths $h_0 = d, h_1, \dots, h_{K-1}$: "
-            r"$z^{(0)}_{ni} = x_{ni}$, $z^{(k+1)}_{nj} = \operatorname{ReLU}\bigl(\sum_{i=1}^{h_k} "
-            r"z^{(k)}_{ni}\theta^{(k+1)}_{ij}\bigr)$ for $k + 1 < K$, $f_\theta(x_n) = "
-            r"\sum_{i=1}^{h_{K-1}} z^{(K-1)}_{ni}\theta^{(K)}_i$; $\tilde z^{(k)}$ is $z^{(k)}$ at "
+            r"Multi-layer network of depth $K$ and widths $h_0 = d$, $h_1, \dots, h_{K-1}$: "
+            r"$z^{(0)}_{ni} = x_{ni}$ and, for $k + 1 < K$, "
+            r"$z^{(k+1)}_{nj} = \operatorname{ReLU}\bigl(\sum_{i=1}^{h_k} z^{(k)}_{ni}\theta^{(k+1)}_{ij}\bigr)$; "
+            r"the output is $f_\theta(x_n) = \sum_{i=1}^{h_{K-1}} z^{(K-1)}_{ni}\theta^{(K)}_i$; $\tilde z^{(k)}$ is $z^{(k)}$ at "
             r"$T\theta$; $P_k = \alpha_1\cdots\alpha_k$ ($P_0 = 1$), so $\prod_k\alpha_k = 1$ means "
             r"$\alpha_K = P_{K-1}^{-1}$.",
             r"Rules, each checked for every size (by induction on the bound of a sum, or on a generic "
-            r"polynomial jet) and on instances by the identity checker: " + rules + ".",
+            r"polynomial jet) and on instances by the identity checker:\begin{itemize}" + rules
+            + r"\end{itemize}",
         ])
 
 
@@ -441,13 +444,13 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
         "Theorem 3: Hessian law H(T_alpha theta) = S H(theta) S, for all d, h, N >= 1",
         lambda: _combine("Theorem 3 Hessian, all sizes", hessian_chains,
                          [theorem3.check(d, h, n, "quadratic", 2, seed=seed) for d, h, n in sizes]))
-    add_chain(derivation, gradient_chains[0], r"(\partial_{W_{ij}} L)(T_\alpha\theta)",
+    add_chain(derivation, gradient_chains[0], None,
               "Theorem 3 for the coordinate $W_{ij}$, $t = \\alpha$: start from the left side")
     derivation.add(latex(gradient_chains[1].start) + " = " + latex(gradient_chains[1].end),
                    "the same chain for the coordinate $v_j$, $t = \\alpha^{-1}$", [theorem3_gradient])
-    add_chain(derivation, hessian_chains[1], latex(hessian_chains[1].start),
+    add_chain(derivation, hessian_chains[1], None,
               "Theorem 3, Hessian block $(W_{ij}, v_l)$: start from the left side")
-    derivation.add(r",\quad ".join(latex(c.start) + " = " + latex(c.end) for c in hessian_chains[::2]),
+    derivation.add(r",\quad ".join(latex(c.start) + " = " + latex(c.end) for c in (hessian_chains[0], hessian_chains[3])),
                    "the same chain for the blocks $(W_{ij}, W_{kl})$ and $(v_j, v_l)$", [theorem3_hessian])
     derivation.add(latex(hessian_chains[2].start) + " = " + latex(hessian_chains[2].end),
                    "the same chain for the block $(v_j, W_{kl})$; with the lines above, "

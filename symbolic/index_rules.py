@@ -32,9 +32,16 @@ class Rule:
     the reason it is not; rules are equations, so either side may be the one rewritten."""
 
     name: str
-    statement: str                               # LaTeX
+    statement: str                               # LaTeX math
     justify: Callable = field(compare=False)
     validity: Callable = field(compare=False)    # () -> Verdict, for all sizes
+    condition: str = ""                          # LaTeX text with inline math: when it applies
+
+    @property
+    def as_text(self) -> str:
+        """The rule for a document: its name, its equation, its side condition."""
+        return r"\emph{%s}: $%s$%s" % (self.name, self.statement,
+                                        f", {self.condition}" if self.condition else "")
 
     def applies(self, before, after) -> str | None:
         reasons = []
@@ -168,8 +175,10 @@ def chain_rule(scale_of) -> Rule:
         return None if after == expected else "the result is not t_a (∂_a g)(Tθ)"
 
     return Rule("chain rule", r"\tfrac{\partial}{\partial\theta_a}\bigl[g(T\theta)\bigr] = "
-                r"t_a\,(\partial_a g)(T\theta)\quad\text{for } (T\theta)_b = t_b\theta_b",
-                _either_way(one_way), _chain_rule_validity)
+                r"t_a\,(\partial_a g)(T\theta)", _either_way(one_way), _chain_rule_validity,
+                r"for $T$ with $(T\theta)_b = t_b\theta_b$, $t$ free of $\theta$, and $g$ differentiable "
+                r"at $T\theta$; with $t_a = 1$ it reads $\tfrac{\partial}{\partial\theta_a}[g(\theta)] = "
+                r"(\partial_a g)(\theta)$")
 
 
 @functools.cache
@@ -288,16 +297,21 @@ def _match(pattern, term, variables: set, binding: dict) -> bool:
     return all(_match(p, t, variables, binding) for p, t in zip(children(pattern), children(term)))
 
 
-SUM_FACTOR = Rule("sum factor", r"\sum_{i=1}^{m} c\,a_i = c\sum_{i=1}^{m} a_i\quad (c \text{ free of } i)",
-                  _either_way(_sum_factor), functools.cache(_sum_factor_validity))
-HOMOGENEITY = Rule("ReLU homogeneity", r"\operatorname{ReLU}(c\,s) = c\operatorname{ReLU}(s)\quad (c > 0)",
+SUM_FACTOR = Rule("sum factor", r"\sum_{i=1}^{m} c\,a_i = c\sum_{i=1}^{m} a_i",
+                  _either_way(_sum_factor), functools.cache(_sum_factor_validity),
+                  r"for every bound $m$ and every $c$ free of $i$")
+HOMOGENEITY = Rule("ReLU homogeneity", r"\operatorname{ReLU}(c\,s) = c\operatorname{ReLU}(s)",
                    _either_way(_homogeneity),
-                   functools.cache(lambda: relu_homogeneity_verdict(sp.Symbol("c", positive=True))))
+                   functools.cache(lambda: relu_homogeneity_verdict(sp.Symbol("c", positive=True))),
+                   r"for a scalar $c > 0$ and every real $s$ (the paper's Definition 4 and Theorem 1)")
 CONSTANT_FACTOR = Rule("constant factor", r"\tfrac{\partial}{\partial\theta_a}[c\,G] = "
-                       r"c\,\tfrac{\partial}{\partial\theta_a}[G]\quad (c \text{ free of } \theta)",
-                       _either_way(_constant_factor), functools.cache(_constant_factor_validity))
-ARITHMETIC = Rule("arithmetic", r"\text{an identity of rational functions, other subterms opaque}",
-                  _arithmetic, _arithmetic_validity)
+                       r"c\,\tfrac{\partial}{\partial\theta_a}[G]",
+                       _either_way(_constant_factor), functools.cache(_constant_factor_validity),
+                       r"for a scalar $c$ free of $\theta$ and $G$ differentiable")
+ARITHMETIC = Rule("arithmetic", r"p = q", _arithmetic, _arithmetic_validity,
+                  r"for products and sums $p, q$ of scalars and other subterms (sums, ReLU, $\ell$, "
+                  r"derivatives) that are equal as rational functions with those subterms as "
+                  r"indeterminates; only non-zero scalars are inverted")
 
 
 # --- derivations -----------------------------------------------------------------------------------

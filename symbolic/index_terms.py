@@ -176,6 +176,9 @@ def latex(term, *, tight: bool = False) -> str:
     """The term as LaTeX math; ``tight`` wraps sums and products in parentheses."""
     from .latex import to_latex
     if isinstance(term, Const):
+        base, exponent = term.expr.as_base_exp()
+        if exponent == -1 and (base.is_Symbol or isinstance(base, sp.Indexed)):
+            return "%s^{-1}" % to_latex(base)      # α^{-1} rather than a fraction
         text = to_latex(term.expr)
         return r"\left(%s\right)" % text if tight and (term.expr.is_Add or term.expr.could_extract_minus_sign()) else text
     if isinstance(term, Entry):
@@ -186,8 +189,10 @@ def latex(term, *, tight: bool = False) -> str:
         text = r"\sum_{%s=1}^{%s} %s" % (term.index, term.size, latex(term.body, tight=True))
         return r"\Bigl(%s\Bigr)" % text if tight else text
     if isinstance(term, Mul):
-        text = r"\,".join(latex(f, tight=True) for f in term.factors)
-        return text
+        shown = [f for f in term.factors if f != Const(sp.S.One)] or [Const(sp.S.One)]
+        if len(shown) == 1:
+            return latex(shown[0], tight=tight)
+        return r"\,".join(latex(f, tight=True) for f in shown)
     if isinstance(term, Add):
         text = " + ".join(latex(t) for t in term.terms).replace("+ -", "- ")
         return r"\bigl(%s\bigr)" % text if tight else text

@@ -72,6 +72,7 @@ def render(derivation: Derivation) -> str:
         r"\usepackage[margin=2.2cm]{geometry}",
         r"\usepackage{amsmath,amssymb}",
         r"\allowdisplaybreaks",
+        r"\setlength{\emergencystretch}{3em}",
         r"\title{%s}" % escape(derivation.title),
         r"\date{}",
         r"\begin{document}",
