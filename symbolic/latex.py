@@ -116,6 +116,15 @@ def render(derivation: Derivation) -> str:
     return "\n".join(lines)
 
 
+_OVERFULL = re.compile(r"Overfull \\hbox \((\d+(?:\.\d+)?)pt too wide\)[^\n]*")
+
+
+def overfull_boxes(log: str, tolerance_pt: float = 1.0) -> list[str]:
+    """The lines of a pdflatex log that report a box wider than the text block by more than
+    ``tolerance_pt`` points: a display or a line running into the margin."""
+    return [match.group(0) for match in _OVERFULL.finditer(log) if float(match.group(1)) > tolerance_pt]
+
+
 def tex_engine() -> str | None:
     return shutil.which("pdflatex")
 
