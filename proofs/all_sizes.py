@@ -23,12 +23,13 @@ import functools
 
 import sympy as sp
 
-from symbolic import Status, Verdict, check_identity
+from symbolic import ReLU, Status, Verdict, check_identity
 from symbolic.deep import DeepNet
 from symbolic.derivation import Derivation
-from symbolic.index_rules import ARITHMETIC, CONSTANT_FACTOR, HOMOGENEITY, SUM_FACTOR, Chain, chain_rule, \
-    lemma
-from symbolic.index_terms import Add, Const, Deriv, Entry, Eval, Fn, Mul, Relu, Sum, expand, latex
+from symbolic.index_rules import ARITHMETIC, CONSTANT_FACTOR, HOMOGENEITY, INDICATOR_HOMOGENEITY, SUM_FACTOR, \
+    Chain, chain_rule, lemma
+from symbolic.index_terms import Add, Const, Deriv, Entry, Eval, Fn, Indicator, Mul, Relu, Sum, expand, latex, \
+    replace_first
 from symbolic.latex import escape
 from symbolic.rescaling import ALPHA
 from symbolic.zero import is_rational_zero
@@ -160,8 +161,10 @@ def output_layer_chain(claimed_last_scale=None) -> Chain:
     chain = Chain("multi-layer: f(T theta)(x) = f(theta)(x) when the product of the alpha_k is 1",
                   Sum("i", "h_{K-1}", Mul((z("K-1", True)("i"), Mul((last, theta))))))
     chain.then(hypothesis, Sum("i", "h_{K-1}", Mul((Mul((p, z("K-1", False)("i"))), Mul((last, theta))))))
-    chain.then(ARITHMETIC, Sum("i", "h_{K-1}", Mul((Const(P[K - 1] * last.expr), Mul((z("K-1", False)("i"), theta))))))
-    chain.then(SUM_FACTOR, Mul((Const(P[K - 1] * last.expr), inner)))
+    # P_{K-1}·α_K, left unevaluated so that the line shows the product that ∏α_k = 1 makes 1
+    product = Const(sp.Mul(P[K - 1], last.expr, evaluate=False))
+    chain.then(ARITHMETIC, Sum("i", "h_{K-1}", Mul((product, Mul((z("K-1", False)("i"), theta))))))
+    chain.then(SUM_FACTOR, Mul((product, inner)))
     chain.then(ARITHMETIC, inner)
     return chain
 
@@ -343,7 +346,7 @@ def theorem1_loss_verdict() -> Verdict:
 
 # --- the document and the rows ----------------------------------------------------------------------
 
-RULES = (SUM_FACTOR, HOMOGENEITY, chain_rule(alpha_scale), CONSTANT_FACTOR, ARITHMETIC)
+RULES = (SUM_FACTOR, HOMOGENEITY, INDICATOR_HOMOGENEITY, chain_rule(alpha_scale), CONSTANT_FACTOR, ARITHMETIC)
 
 
 def _reason(rule, note=""):
@@ -387,6 +390,11 @@ def derivation_skeleton() -> Derivation:
             r"$L(T\theta)$ is $L$ at the transformed parameters; $\tfrac{\partial}{\partial\theta_a}[G]$ "
             r"is the partial derivative of the function $\theta \mapsto G(\theta)$; "
             r"$(\partial_b\partial_a L)(T\theta)$ is the partial derivative of $L$ evaluated at $T\theta$.",
+            r"Mean squared error: $\ell(p, y) = (p - y)^2$, $r_n = f_\theta(x_n) - y_n$, "
+            r"$s_{nl} = \sum_{i=1}^{d} x_{ni} W_{il}$, $\sigma_{nl} = \mathbf{1}[s_{nl} > 0]$ (the "
+            r"derivative of ReLU off its kink), $\delta_{lr}$ the Kronecker delta; indices "
+            r"$k, m \in \{1..d\}$, $l, r \in \{1..h\}$. The closed forms hold off the kink set "
+            r"($s_{nl} \neq 0$ for all $n, l$).",
             r"Multi-layer network of depth $K$ and widths $h_0 = d$, $h_1, \dots, h_{K-1}$: "
             r"$z^{(0)}_{ni} = x_{ni}$ and, for $k + 1 < K$, "
             r"$z^{(k+1)}_{nj} = \operatorname{ReLU}\bigl(\sum_{i=1}^{h_k} z^{(k)}_{ni}\theta^{(k+1)}_{ij}\bigr)$; "
@@ -455,6 +463,16 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
     derivation.add(latex(hessian_chains[2].start) + " = " + latex(hessian_chains[2].end),
                    "the same chain for the block $(v_j, W_{kl})$; with the lines above, "
                    "$H_L(T_\\alpha\\theta) = S\\,H_L(\\theta)\\,S$ entry by entry", [theorem3_hessian])
+
+    # Theorem 3 for mean squared error, with the closed forms at index level
+    mse_rows = [report.record(NAME, "MSE closed forms of the gradient and the Hessian blocks", (d, h, n),
+                              lambda d=d, h=h, n=n: mse_instance_check(d, h, n)) for d, h, n in sizes]
+    mse_chains = [mse_law_chain(name, form, factor) for name, form, _, factor in MSE_FORMS]
+    mse_law = record(
+        "Theorem 3, MSE closed forms: at T_alpha theta they are S (gradient), S.S (Hessian) times "
+        "those at theta, for all d, h, N >= 1",
+        lambda: _combine("MSE closed-form laws, all sizes", mse_chains, mse_rows))
+    add_mse_lines(derivation, mse_chains, mse_rows, mse_law, sizes)
 
     # per neuron
     neuron_chain = per_neuron_chain()
@@ -526,3 +544,182 @@ def _controls_note() -> str:
     return (r"Negative controls (each derivation is refused at the named step, and the identity "
             r"checker refutes the claim on an instance with a concrete witness):"
             r"\begin{itemize}" + "\n".join(lines) + r"\end{itemize}")
+
+
+# --- mean squared error: the closed forms at index level ---------------------------------------------
+#
+# ℓ(p, y) = (p − y)², r_n = f(x_n) − y_n, s_nl = Σ_i x_ni W_il, σ_nl = 1[s_nl > 0] (off the kinks):
+#   ∂L/∂W_kl = (2/N) Σ_n r_n v_l σ_nl x_nk                  ∂L/∂v_l = (2/N) Σ_n r_n ReLU(s_nl)
+#   ∂²L/∂W_kl∂W_mr = (2/N) Σ_n v_l σ_nl x_nk v_r σ_nr x_nm  ∂²L/∂v_l∂v_r = (2/N) Σ_n ReLU(s_nl) ReLU(s_nr)
+#   ∂²L/∂W_kl∂v_r = (2/N) Σ_n (ReLU(s_nr) v_l σ_nl x_nk + δ_lr r_n σ_nl x_nk)
+# They are checked against sympy's derivatives of the expanded loss at instances; their law under
+# T_α is then derived for every size.
+
+_m, _r = sp.Symbol("m", integer=True), sp.Symbol("r", integer=True)
+
+
+class MSEForms:
+    """The closed forms at θ (scaled=False) or at T_αθ (scaled=True)."""
+
+    def __init__(self, scaled: bool):
+        self.scaled = scaled
+
+    def W(self, i, j):
+        entry = Entry("W", (i, j))
+        return Mul((Const(ALPHA), entry)) if self.scaled else entry
+
+    def v(self, j):
+        entry = Entry("v", (j,))
+        return Mul((Const(1 / ALPHA), entry)) if self.scaled else entry
+
+    def s(self, column):
+        return Sum("i", "d", Mul((x(), self.W("i", column))))
+
+    def residual(self):
+        f = prediction(Const(ALPHA), Const(1 / ALPHA)) if self.scaled else prediction()
+        return Add((f, Mul((Const(sp.S.NegativeOne), Entry("y", ("n",))))))
+
+    def _mean(self, body):
+        return Mul((Const(2 / N), Sum("n", "N", body)))
+
+    def gradient_W(self):
+        return self._mean(Mul((self.residual(), self.v("l"), Indicator(self.s("l")), x("k"))))
+
+    def gradient_v(self):
+        return self._mean(Mul((self.residual(), Relu(self.s("l")))))
+
+    def hessian_WW(self):
+        return self._mean(Mul((self.v("l"), Indicator(self.s("l")), x("k"),
+                               self.v("r"), Indicator(self.s("r")), x("m"))))
+
+    def hessian_Wv(self):
+        return self._mean(Add((Mul((Relu(self.s("r")), self.v("l"), Indicator(self.s("l")), x("k"))),
+                               Mul((Const(sp.KroneckerDelta(_l, _r)), self.residual(), Indicator(self.s("l")), x("k"))))))
+
+    def hessian_vv(self):
+        return self._mean(Mul((Relu(self.s("l")), Relu(self.s("r")))))
+
+
+# (name, the form, the coordinates it differentiates by, the factor of the law)
+MSE_FORMS = (
+    ("dL/dW_kl", MSEForms.gradient_W, (("W", "k", "l"),), 1 / ALPHA),
+    ("dL/dv_l", MSEForms.gradient_v, (("v", "l"),), ALPHA),
+    ("d2L/dW_kl dW_mr", MSEForms.hessian_WW, (("W", "k", "l"), ("W", "m", "r")), ALPHA ** -2),
+    ("d2L/dW_kl dv_r", MSEForms.hessian_Wv, (("W", "k", "l"), ("v", "r")), sp.S.One),
+    ("d2L/dv_l dv_r", MSEForms.hessian_vv, (("v", "l"), ("v", "r")), ALPHA ** 2),
+)
+
+
+def mse_instance_check(d: int, h: int, n: int) -> Verdict:
+    """Each closed form at every index value against sympy's derivative of the expanded MSE loss,
+    on the pattern form (ReLU(s) = σ_s s, 1[s > 0] = σ_s, σ_s one indeterminate per s)."""
+    sizes = {"d": d, "h": h, "N": n}
+    pattern: dict = {}
+
+    def on_pattern(expr):
+        sigma = lambda e: pattern.setdefault(sp.expand(e), sp.Symbol(f"sigma{len(pattern)}"))  # noqa: E731
+        expr = expr.replace(lambda e: isinstance(e, sp.Heaviside), lambda e: sigma(e.args[0]))
+        return expr.replace(lambda e: isinstance(e, ReLU), lambda e: sigma(e.args[0]) * e.args[0])
+    loss = sum((expand(prediction(), sizes, {"n": m}) - sp.Symbol(f"y_{m}", real=True)) ** 2
+               for m in range(1, n + 1)) / n
+    loss = on_pattern(loss)
+    ranges = {"k": d, "m": d, "l": h, "r": h}
+    claim = f"MSE closed forms, instance d={d}, h={h}, N={n}"
+    for name, form, coordinates, _ in MSE_FORMS:
+        names = sorted({index for _, *indices in coordinates for index in indices})
+        for values in _index_values(names, ranges):
+            symbols = [sp.Symbol(f"{family}_{'_'.join(str(values[i]) for i in indices)}", real=True)
+                       for family, *indices in coordinates]
+            derivative = loss
+            for symbol in symbols:
+                derivative = sp.diff(derivative, symbol)
+            closed = expand(form(MSEForms(False)), sizes, dict(values)).xreplace({N: n})
+            closed = on_pattern(closed.xreplace({sp.Symbol(k, integer=True): v for k, v in values.items()}))
+            if not is_rational_zero(derivative - closed):
+                return Verdict(Status.UNDECIDED, claim, reason=f"{name} at {values} is not the derivative")
+    return Verdict(Status.PROVED, claim, evidence=("every closed form equals sympy's derivative of the "
+                                                   "expanded loss at every index value, exactly",))
+
+
+def _index_values(names, ranges):
+    """Every assignment of 1..range to the index names."""
+    assignments = [{}]
+    for name in names:
+        assignments = [{**a, name: k} for a in assignments for k in range(1, ranges[name] + 1)]
+    return assignments
+
+
+def mse_law_chain(name, form, factor) -> Chain:
+    """closed form at T_αθ = factor · closed form at θ, for every size: Theorem 1 for each
+    prediction, α out of each pre-activation, homogeneity of ReLU and of its indicator, then
+    arithmetic on the summand and the factor out of Σ_n."""
+    prediction_lemma = lemma("Theorem 1 (a)", r"f_{T_\alpha\theta}(x_n) = f_\theta(x_n)",
+                             theorem1_chain().start, theorem1_chain().end,
+                             lambda: theorem1_chain().check(), for_all=("n",))
+    chain = Chain(f"MSE: {name} at T_alpha theta = {factor} times at theta", form(MSEForms(True)))
+    scaled_prediction = prediction(Const(ALPHA), Const(1 / ALPHA))
+
+    def scaled_preactivation(term):
+        return (isinstance(term, Sum) and term.index == "i" and isinstance(term.body, Mul)
+                and len(term.body.factors) == 2 and isinstance(term.body.factors[1], Mul)
+                and isinstance(term.body.factors[1].factors[0], Const))
+
+    def factored(term):
+        return isinstance(term.arg, Mul) and isinstance(term.arg.factors[0], Const)
+    while (term := replace_first(chain.end, lambda t: t == scaled_prediction, lambda t: prediction())) is not None:
+        chain.then(prediction_lemma, term)
+    while (term := replace_first(chain.end, scaled_preactivation, lambda t: Sum("i", "d", Mul((
+            t.body.factors[1].factors[0], Mul((t.body.factors[0], t.body.factors[1].factors[1]))))))) is not None:
+        chain.then(ARITHMETIC, term)
+        chain.then(SUM_FACTOR, replace_first(term, lambda t: isinstance(t, Sum) and t.index == "i"
+                                             and isinstance(t.body, Mul) and isinstance(t.body.factors[0], Const),
+                                             lambda t: Mul((t.body.factors[0], Sum("i", "d", t.body.factors[1])))))
+    for wrapper, rule, pulled in ((Relu, HOMOGENEITY, lambda t: Mul((t.arg.factors[0], Relu(t.arg.factors[1])))),
+                                  (Indicator, INDICATOR_HOMOGENEITY, lambda t: Indicator(t.arg.factors[1]))):
+        while (term := replace_first(chain.end, lambda t, w=wrapper: isinstance(t, w) and factored(t),
+                                     pulled)) is not None:
+            chain.then(rule, term)
+    at_theta = form(MSEForms(False))
+    mean, total = at_theta.factors
+    chain.then(ARITHMETIC, Mul((mean, Sum("n", "N", Mul((Const(factor), total.body))))))
+    chain.then(SUM_FACTOR, Mul((mean, Mul((Const(factor), total)))))
+    chain.then(ARITHMETIC, Mul((Const(factor), at_theta)))
+    return chain
+
+
+MSE_HEADS = {
+    "dL/dW_kl": r"\tfrac{\partial L}{\partial W_{kl}}", "dL/dv_l": r"\tfrac{\partial L}{\partial v_l}",
+    "d2L/dW_kl dW_mr": r"\tfrac{\partial^2 L}{\partial W_{kl}\,\partial W_{mr}}",
+    "d2L/dW_kl dv_r": r"\tfrac{\partial^2 L}{\partial W_{kl}\,\partial v_r}",
+    "d2L/dv_l dv_r": r"\tfrac{\partial^2 L}{\partial v_l\,\partial v_r}",
+}
+
+
+def short_names() -> dict:
+    """The document's names for pre-activations, indicators and residuals (defined in it)."""
+    at_theta, at_T = MSEForms(False), MSEForms(True)
+    names = {prediction(): r"f_\theta(x_n)", prediction(Const(ALPHA), Const(1 / ALPHA)): r"f_{T_\alpha\theta}(x_n)",
+             at_theta.residual(): "r_n"}
+    for column in "lr":
+        names[at_theta.s(column)] = "s_{n%s}" % column
+        names[Indicator(at_theta.s(column))] = r"\sigma_{n%s}" % column
+        names[at_T.s(column)] = r"\textstyle\sum_i x_{ni}\,\alpha W_{i%s}" % column
+    return names
+
+
+def add_mse_lines(derivation: Derivation, chains, instance_rows, law, sizes) -> None:
+    names = short_names()
+    for (name, form, _, _), chain in zip(MSE_FORMS, chains):
+        derivation.add(r"%s(\theta) = %s" % (MSE_HEADS[name], latex(form(MSEForms(False)), names=names)),
+                       "mean squared error, off the kink set: the closed form, compared with sympy's "
+                       "derivative of the expanded loss at every index value", instance_rows, sizes)
+    first = chains[0]
+    derivation.add(r"%s(T_\alpha\theta) = %s" % (MSE_HEADS[MSE_FORMS[0][0]], latex(first.start, names=names)),
+                   r"the closed form at $T_\alpha\theta$: $W \mapsto \alpha W$, $v \mapsto \alpha^{-1} v$")
+    for (rule, term, note), verdict in zip(first.steps, first.step_verdicts()):
+        derivation.add("= " + latex(term, names=names), _reason(rule, note), [verdict])
+    for (name, _, _, _), chain in zip(MSE_FORMS[1:], chains[1:]):
+        derivation.add(r"%s(T_\alpha\theta) = %s" % (MSE_HEADS[name], latex(chain.end, names=names)),
+                       "the same steps; with the lines above, $\\nabla L(T_\\alpha\\theta) = "
+                       "S\\,\\nabla L(\\theta)$ and $H_L(T_\\alpha\\theta) = S\\,H_L(\\theta)\\,S$ "
+                       "in closed form", [law])

@@ -18,7 +18,7 @@ from typing import Callable
 import sympy as sp
 
 from .identity import check_identity
-from .index_terms import Add, Const, Deriv, Entry, Eval, Mul, Relu, Sum, children, difference, \
+from .index_terms import Add, Const, Deriv, Entry, Eval, Indicator, Mul, Relu, Sum, children, difference, \
     free_indices, rebuild
 from .relu import ReLU
 from .verdict import Status, Verdict, worst
@@ -152,6 +152,35 @@ def relu_homogeneity_verdict(alpha: sp.Expr) -> Verdict:
         return verdict
     return Verdict(Status.PROVED, claim, residual=verdict.residual, evidence=(
         "sign split s > 0, s = 0, s < 0 with sympy's Max: each case an exact zero", *verdict.evidence))
+
+
+def _indicator_homogeneity(before, after):
+    """1[c·s > 0] → 1[s > 0], c > 0."""
+    if not (isinstance(before, Indicator) and isinstance(before.arg, Mul) and len(before.arg.factors) == 2):
+        return "not of the form 1[c·s > 0]"
+    c, s = before.arg.factors
+    if after != Indicator(s):
+        return "the result is not 1[s > 0]"
+    if not isinstance(c, Const) or c.expr.is_positive is not True:
+        return "the factor is not known to be a positive scalar"
+    return None
+
+
+def _indicator_homogeneity_validity() -> Verdict:
+    """Sign split with sympy's Heaviside (value 0 at 0), then exact evaluation at random
+    rational points, the kink s = 0 among them."""
+    c = sp.Symbol("c", positive=True)
+    claim = "1[c s > 0] = 1[s > 0] for c > 0"
+    for value in (sp.Symbol("s_pos", positive=True), sp.S.Zero, sp.Symbol("s_neg", negative=True)):
+        if sp.Heaviside(c * value, 0) - sp.Heaviside(value, 0) != 0:
+            return Verdict(Status.UNDECIDED, claim, reason=f"sign case {value} not settled")
+    rng = random.Random(5)
+    for _ in range(32):
+        scale, s = sp.Rational(rng.randint(1, 99), rng.randint(1, 99)), sp.Rational(rng.randint(-9, 9), rng.randint(1, 9))
+        if sp.Heaviside(scale * s, 0) != sp.Heaviside(s, 0):
+            return Verdict(Status.REFUTED, claim, witness={"c": scale, "s": s})
+    return Verdict(Status.PROVED, claim, evidence=("sign split s > 0, s = 0, s < 0: each case equal",
+                                                   "equal at 32 random rational points"))
 
 
 def _jet(variable, degree=3, name="g"):
@@ -304,6 +333,9 @@ HOMOGENEITY = Rule("ReLU homogeneity", r"\operatorname{ReLU}(c\,s) = c\operatorn
                    _either_way(_homogeneity),
                    functools.cache(lambda: relu_homogeneity_verdict(sp.Symbol("c", positive=True))),
                    r"for a scalar $c > 0$ and every real $s$ (the paper's Definition 4 and Theorem 1)")
+INDICATOR_HOMOGENEITY = Rule(
+    "indicator homogeneity", r"\mathbf{1}[c\,s > 0] = \mathbf{1}[s > 0]", _either_way(_indicator_homogeneity),
+    functools.cache(_indicator_homogeneity_validity), r"for a scalar $c > 0$ and every real $s$")
 CONSTANT_FACTOR = Rule("constant factor", r"\tfrac{\partial}{\partial\theta_a}[c\,G] = "
                        r"c\,\tfrac{\partial}{\partial\theta_a}[G]",
                        _either_way(_constant_factor), functools.cache(_constant_factor_validity),

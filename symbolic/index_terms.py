@@ -26,7 +26,11 @@ class Const:
 
     @property
     def indices(self) -> frozenset:
-        return frozenset(str(s) for e in self.expr.atoms(sp.Indexed) for s in e.indices)
+        """Index names the scalar depends on: those of its indexed entries (c_j) and its integer
+        symbols (the l, r of a Kronecker delta δ_lr)."""
+        inside = {str(s) for e in self.expr.atoms(sp.Indexed) for s in e.indices}
+        return frozenset(inside | {str(s) for s in self.expr.free_symbols
+                                   if s.is_integer and not isinstance(s, sp.Indexed)})
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,12 @@ class Add:
 
 @dataclass(frozen=True)
 class Relu:
+    arg: object
+
+
+@dataclass(frozen=True)
+class Indicator:
+    """1[arg > 0], the derivative of ReLU off its kink."""
     arg: object
 
 
@@ -91,7 +101,7 @@ def children(term) -> tuple:
         return term.factors
     if isinstance(term, Add):
         return term.terms
-    if isinstance(term, Relu):
+    if isinstance(term, (Relu, Indicator)):
         return (term.arg,)
     if isinstance(term, Fn):
         return term.args
@@ -110,6 +120,8 @@ def rebuild(term, new_children: tuple):
         return Add(tuple(new_children))
     if isinstance(term, Relu):
         return Relu(new_children[0])
+    if isinstance(term, Indicator):
+        return Indicator(new_children[0])
     if isinstance(term, Fn):
         return Fn(term.name, tuple(new_children))
     if isinstance(term, Deriv):
@@ -172,9 +184,13 @@ def _index_text(indices) -> str:
     return ("" if all(len(i) == 1 for i in indices) else ",").join(indices)
 
 
-def latex(term, *, tight: bool = False) -> str:
-    """The term as LaTeX math; ``tight`` wraps sums and products in parentheses."""
+def latex(term, *, tight: bool = False, names: dict | None = None) -> str:
+    """The term as LaTeX math; ``tight`` wraps sums in parentheses; ``names`` maps subterms to
+    the short names a document defines for them (s_{nl} for a pre-activation)."""
     from .latex import to_latex
+    names = names or {}
+    if term in names:
+        return names[term]
     if isinstance(term, Const):
         base, exponent = term.expr.as_base_exp()
         if exponent == -1 and (base.is_Symbol or isinstance(base, sp.Indexed)):
@@ -186,22 +202,26 @@ def latex(term, *, tight: bool = False) -> str:
             return term.family
         return "%s_{%s}" % (term.family, _index_text(term.indices))
     if isinstance(term, Sum):
-        text = r"\sum_{%s=1}^{%s} %s" % (term.index, term.size, latex(term.body, tight=True))
+        text = r"\sum_{%s=1}^{%s} %s" % (term.index, term.size, latex(term.body, tight=True, names=names))
         return r"\Bigl(%s\Bigr)" % text if tight else text
     if isinstance(term, Mul):
         shown = [f for f in term.factors if f != Const(sp.S.One)] or [Const(sp.S.One)]
+        if len(shown) > 1 and shown[0] == Const(sp.S.NegativeOne):
+            return "-" + latex(Mul(tuple(shown[1:])), tight=True, names=names)
         if len(shown) == 1:
-            return latex(shown[0], tight=tight)
-        return r"\,".join(latex(f, tight=True) for f in shown)
+            return latex(shown[0], tight=tight, names=names)
+        return r"\,".join(latex(f, tight=True, names=names) for f in shown)
     if isinstance(term, Add):
-        text = " + ".join(latex(t) for t in term.terms).replace("+ -", "- ")
+        text = " + ".join(latex(t, names=names) for t in term.terms).replace("+ -", "- ")
         return r"\bigl(%s\bigr)" % text if tight else text
     if isinstance(term, Relu):
-        return r"\operatorname{ReLU}\bigl(%s\bigr)" % latex(term.arg)
+        return r"\operatorname{ReLU}\bigl(%s\bigr)" % latex(term.arg, names=names)
+    if isinstance(term, Indicator):
+        return r"\mathbf{1}\bigl[%s > 0\bigr]" % latex(term.arg, names=names)
     if isinstance(term, Fn):
-        return r"%s\bigl(%s\bigr)" % (term.name, ", ".join(latex(a) for a in term.args))
+        return r"%s\bigl(%s\bigr)" % (term.name, ", ".join(latex(a, names=names) for a in term.args))
     if isinstance(term, Deriv):
-        return r"\tfrac{\partial}{\partial %s}\bigl[%s\bigr]" % (latex(term.coordinate), latex(term.body))
+        return r"\tfrac{\partial}{\partial %s}\bigl[%s\bigr]" % (latex(term.coordinate), latex(term.body, names=names))
     if isinstance(term, Eval):
         point = r"T\theta" if term.point == "T" else r"\theta"
         if not term.partials:
@@ -240,7 +260,23 @@ def expand(term, sizes: dict, values: dict | None = None, functions: dict | None
         return sp.Add(*[expand(t, sizes, values, functions) for t in term.terms])
     if isinstance(term, Relu):
         return ReLU(expand(term.arg, sizes, values, functions))
+    if isinstance(term, Indicator):
+        return sp.Heaviside(expand(term.arg, sizes, values, functions), 0)
     if isinstance(term, Fn):
         function = functions.setdefault(term.name, sp.Function(f"ell{len(functions)}"))
         return function(*[expand(a, sizes, values, functions) for a in term.args])
     raise TypeError(f"{type(term).__name__} has no instance expansion")
+
+
+def replace_first(term, wanted, rewrite):
+    """``term`` with its first subterm (pre-order) for which ``wanted`` holds replaced by
+    ``rewrite(subterm)``; None when there is none."""
+    if wanted(term):
+        return rewrite(term)
+    for k, child in enumerate(children(term)):
+        new = replace_first(child, wanted, rewrite)
+        if new is not None:
+            kids = list(children(term))
+            kids[k] = new
+            return rebuild(term, tuple(kids))
+    return None

@@ -20,7 +20,12 @@ def report():
 
 def test_every_row_is_proved_for_all_sizes_with_its_rules(report):
     rows = [row.as_json() for row in report.results]
-    assert all(row["status"] == "proved" and row["sizes"] == "all" and row["d"] == "all" for row in rows)
+    assert all(row["status"] == "proved" for row in rows)
+    # the closed forms are checked at instances; every other row holds for all sizes
+    instances = [row for row in rows if row["claim"].startswith("MSE closed forms of")]
+    assert [(row["d"], row["h"], row["n"]) for row in instances] == [(1, 1, 1), (2, 1, 2)]
+    rows = [row for row in rows if row not in instances]
+    assert all(row["sizes"] == "all" and row["d"] == "all" for row in rows)
     claims = " | ".join(row["claim"] for row in rows)
     for result in ("Theorem 1", "Theorem 3: gradient", "Theorem 3: Hessian", "per-neuron", "multi-layer"):
         assert result in claims
@@ -31,8 +36,8 @@ def test_every_row_is_proved_for_all_sizes_with_its_rules(report):
 def test_command_line_json_says_all(cli):
     result = cli("all_sizes", "--json")
     assert result.returncode == 0, result.stderr
-    rows = json.loads(result.stdout)
-    assert rows and all(row["sizes"] == "all" for row in rows)
+    rows = [row for row in json.loads(result.stdout) if "sizes" in row]
+    assert len(rows) >= 10 and all(row["sizes"] == "all" and row["status"] == "proved" for row in rows)
     assert any("rules" in row and "ReLU homogeneity" in row["rules"] for row in rows)
 
 
@@ -116,3 +121,20 @@ def test_overfull_lines_are_found_in_a_real_log(tmp_path):
     ok, _ = compile_pdf(str(tex))
     assert ok and overfull_boxes((tmp_path / "wide.log").read_text(errors="replace"))
     assert overfull_boxes("Overfull \\hbox (0.9pt too wide) in paragraph") == []
+
+
+def test_mse_closed_forms_match_the_instances_and_a_wrong_one_does_not(monkeypatch):
+    assert all_sizes.mse_instance_check(2, 2, 1).status is Status.PROVED
+    name, form, coordinates, factor = all_sizes.MSE_FORMS[1]
+    halved = lambda forms: Mul((Const(sp.Rational(1, 2)), form(forms)))  # noqa: E731
+    monkeypatch.setattr(all_sizes, "MSE_FORMS", (all_sizes.MSE_FORMS[0], (name, halved, coordinates, factor)))
+    verdict = all_sizes.mse_instance_check(1, 1, 1)
+    assert verdict.status is Status.UNDECIDED and "dL/dv_l" in verdict.reason
+
+
+def test_mse_laws_hold_for_every_size_and_a_wrong_factor_is_refused():
+    for name, form, _, factor in all_sizes.MSE_FORMS:
+        assert all_sizes.mse_law_chain(name, form, factor).check().status is Status.PROVED, name
+    name, form, _, factor = all_sizes.MSE_FORMS[0]
+    verdict = all_sizes.mse_law_chain(name, form, all_sizes.ALPHA).check()
+    assert verdict.status is Status.UNDECIDED and verdict.details["rule"] == "arithmetic"
