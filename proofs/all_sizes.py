@@ -26,10 +26,11 @@ import sympy as sp
 from symbolic import ReLU, Status, Verdict, check_identity
 from symbolic.deep import DeepNet
 from symbolic.derivation import Derivation
-from symbolic.index_rules import ARITHMETIC, CONSTANT_FACTOR, HOMOGENEITY, INDICATOR_HOMOGENEITY, SUM_FACTOR, \
-    Chain, chain_rule, lemma
-from symbolic.index_terms import Add, Const, Deriv, Entry, Eval, Fn, Indicator, Mul, Relu, Sum, expand, latex, \
-    replace_first
+from symbolic.index_rules import ARITHMETIC, CONSTANT_FACTOR, CONSTANT_TERM, COORDINATE, DERIVATIVE_OF_ADD, \
+    DERIVATIVE_OF_SUM, HOMOGENEITY, INDICATOR_HOMOGENEITY, PRODUCT_RULE, RELU_DERIVATIVE, SUM_FACTOR, Chain, \
+    chain_rule, delta_contraction, lemma
+from symbolic.index_terms import Add, Const, Deriv, Entry, Eval, Fn, Indicator, Mul, Relu, Sum, expand, families, \
+    latex, replace_first, substitute_index
 from symbolic.latex import escape
 from symbolic.rescaling import ALPHA
 from symbolic.zero import is_rational_zero
@@ -51,7 +52,8 @@ C = sp.IndexedBase("c", positive=True)          # per-neuron scales
 A = sp.IndexedBase(r"\alpha", positive=True)    # layer scales α_k
 P = sp.IndexedBase("P", positive=True)          # P_k = α_1 ⋯ α_k
 LOSS = r"\ell"
-PARAMETERS = frozenset({"W", "v"})
+INDEX_RANGES = {"k": "d", "m": "d", "l": "h", "r": "h"}   # the free indices of the closed forms
+CONTRACTION = delta_contraction(INDEX_RANGES)
 
 
 # --- the terms ------------------------------------------------------------------------------------
@@ -346,20 +348,22 @@ def theorem1_loss_verdict() -> Verdict:
 
 # --- the document and the rows ----------------------------------------------------------------------
 
-RULES = (SUM_FACTOR, HOMOGENEITY, INDICATOR_HOMOGENEITY, chain_rule(alpha_scale), CONSTANT_FACTOR, ARITHMETIC)
+RULES = (SUM_FACTOR, HOMOGENEITY, INDICATOR_HOMOGENEITY, chain_rule(alpha_scale), CONSTANT_FACTOR, ARITHMETIC,
+         DERIVATIVE_OF_SUM, DERIVATIVE_OF_ADD, PRODUCT_RULE, CONSTANT_TERM, COORDINATE, RELU_DERIVATIVE,
+         CONTRACTION)
 
 
 def _reason(rule, note=""):
     return f"rule: {rule.name}" + (f"; {note}" if note else "")
 
 
-def add_chain(derivation: Derivation, chain: Chain, head: str | None, definition: str) -> None:
+def add_chain(derivation: Derivation, chain: Chain, head: str | None, definition: str, names=None) -> None:
     """Every line of a chain: the first (``head`` = t_0, or t_0 alone) as a definition, then one
-    line per step with its rule."""
-    start = latex(chain.start)
+    line per step with its rule (``names``: the document's short names for subterms)."""
+    start = latex(chain.start, names=names)
     derivation.add(start if head is None else r"%s = %s" % (head, start), definition)
     for (rule, term, note), verdict in zip(chain.steps, chain.step_verdicts()):
-        derivation.add("= " + latex(term), _reason(rule, note), [verdict])
+        derivation.add("= " + latex(term, names=names), _reason(rule, note), [verdict])
 
 
 def derivation_skeleton() -> Derivation:
@@ -472,7 +476,12 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
         "Theorem 3, MSE closed forms: at T_alpha theta they are S (gradient), S.S (Hessian) times "
         "those at theta, for all d, h, N >= 1",
         lambda: _combine("MSE closed-form laws, all sizes", mse_chains, mse_rows))
-    add_mse_lines(derivation, mse_chains, mse_rows, mse_law, sizes)
+    gradient_derivations = [mse_gradient_derivation(Entry("W", ("k", "l"))),
+                            mse_gradient_derivation(Entry("v", ("l",)))]
+    mse_derived = record(
+        "MSE gradient closed forms dL/dW_kl, dL/dv_l derived by index-level differentiation, for all d, h, N >= 1",
+        lambda: _combine("MSE gradient closed forms, all sizes", gradient_derivations, mse_rows))
+    add_mse_lines(derivation, mse_chains, mse_rows, mse_law, sizes, gradient_derivations, mse_derived)
 
     # per neuron
     neuron_chain = per_neuron_chain()
@@ -700,19 +709,25 @@ def short_names() -> dict:
     at_theta, at_T = MSEForms(False), MSEForms(True)
     names = {prediction(): r"f_\theta(x_n)", prediction(Const(ALPHA), Const(1 / ALPHA)): r"f_{T_\alpha\theta}(x_n)",
              at_theta.residual(): "r_n"}
-    for column in "lr":
+    for column in "jlr":
         names[at_theta.s(column)] = "s_{n%s}" % column
         names[Indicator(at_theta.s(column))] = r"\sigma_{n%s}" % column
         names[at_T.s(column)] = r"\textstyle\sum_i x_{ni}\,\alpha W_{i%s}" % column
     return names
 
 
-def add_mse_lines(derivation: Derivation, chains, instance_rows, law, sizes) -> None:
+def add_mse_lines(derivation: Derivation, chains, instance_rows, law, sizes, derivations, derived) -> None:
     names = short_names()
-    for (name, form, _, _), chain in zip(MSE_FORMS, chains):
+    add_chain(derivation, derivations[0], r"\tfrac{\partial L}{\partial W_{kl}}(\theta)",
+              r"mean squared error, $L = \frac1N\sum_n r_n r_n$; off the kink set", names)
+    derivation.add(r"\tfrac{\partial L}{\partial v_l}(\theta) = %s" % latex(derivations[1].end, names=names),
+                   "the same way for the coordinate $v_l$ (every step checked)", [derived])
+    for (name, form, _, _), chain in zip(MSE_FORMS[2:], chains[2:]):
         derivation.add(r"%s(\theta) = %s" % (MSE_HEADS[name], latex(form(MSEForms(False)), names=names)),
-                       "mean squared error, off the kink set: the closed form, compared with sympy's "
-                       "derivative of the expanded loss at every index value", instance_rows, sizes)
+                       "a Hessian block of the mean squared error, off the kink set, in closed form: "
+                       "compared with sympy's derivative of the expanded loss at every index value "
+                       "(at instances only; the gradients above are derived for every size)",
+                       instance_rows, sizes)
     first = chains[0]
     derivation.add(r"%s(T_\alpha\theta) = %s" % (MSE_HEADS[MSE_FORMS[0][0]], latex(first.start, names=names)),
                    r"the closed form at $T_\alpha\theta$: $W \mapsto \alpha W$, $v \mapsto \alpha^{-1} v$")
@@ -723,3 +738,106 @@ def add_mse_lines(derivation: Derivation, chains, instance_rows, law, sizes) -> 
                        "the same steps; with the lines above, $\\nabla L(T_\\alpha\\theta) = "
                        "S\\,\\nabla L(\\theta)$ and $H_L(T_\\alpha\\theta) = S\\,H_L(\\theta)\\,S$ "
                        "in closed form", [law])
+
+
+# --- the closed forms of the gradient, derived at index level -------------------------------------
+
+
+
+def _rewrite(chain: Chain, rule, wanted, rewrite) -> None:
+    """One step: the first subterm for which ``wanted`` holds, rewritten."""
+    term = replace_first(chain.end, wanted, rewrite)
+    if term is None:
+        raise ValueError(f"{chain.claim}: nothing to rewrite with {rule.name}")
+    chain.then(rule, term)
+
+
+def _is_derivative(body_type, coordinate):
+    return lambda t: isinstance(t, Deriv) and t.coordinate == coordinate and isinstance(t.body, body_type)
+
+
+def _distribute(coordinate):
+    """The rewrite of ∂[…] by its structural rule, and that rule."""
+    def rewrite(t):
+        body = t.body
+        if isinstance(body, Sum):
+            return Sum(body.index, body.size, Deriv(coordinate, body.body))
+        if isinstance(body, Add):
+            return Add(tuple(Deriv(coordinate, term) for term in body.terms))
+        if isinstance(body, Mul):
+            a, b = body.factors
+            return Add((Mul((Deriv(coordinate, a), b)), Mul((a, Deriv(coordinate, b)))))
+        if isinstance(body, Relu):
+            return Mul((Indicator(body.arg), Deriv(coordinate, body.arg)))
+        raise TypeError(body)
+    return rewrite
+
+
+def mse_gradient_derivation(coordinate: Entry) -> Chain:
+    """∂L/∂θ_a for L = (1/N) Σ_n (f(x_n) − y_n)², θ_a = W_kl or v_l, down to its closed form:
+    derivative of a constant factor, of the sum over n, product rule on r_n·r_n, then through
+    f(x_n) = Σ_j ReLU(s_nj) v_j to Kronecker deltas, which contract the sums over j (and i)."""
+    forms = MSEForms(False)
+    residual = forms.residual()
+    loss = Mul((Const(1 / N), Sum("n", "N", Mul((residual, residual)))))
+    chain = Chain(f"MSE gradient closed form by {coordinate.family}", Deriv(coordinate, loss))
+    at = lambda kind: _is_derivative(kind, coordinate)  # noqa: E731
+    constant = lambda t: (isinstance(t, Deriv) and t.coordinate == coordinate  # noqa: E731
+                          and coordinate.family not in families(t.body) and "*" not in families(t.body))
+    entry = lambda t: isinstance(t, Deriv) and t.coordinate == coordinate and isinstance(t.body, Entry)  # noqa: E731
+    # the constant 1/N out, then into the sum over n, then the product rule on r_n·r_n
+    _rewrite(chain, CONSTANT_FACTOR, at(Mul), lambda t: Mul((t.body.factors[0], Deriv(coordinate, t.body.factors[1]))))
+    _rewrite(chain, DERIVATIVE_OF_SUM, at(Sum), _distribute(coordinate))
+    _rewrite(chain, PRODUCT_RULE, at(Mul), _distribute(coordinate))
+    d_residual = Deriv(coordinate, residual)
+    _rewrite(chain, ARITHMETIC, lambda t: isinstance(t, Add) and Mul((d_residual, residual)) in t.terms,
+             lambda t: Mul((Const(sp.Integer(2)), Mul((residual, d_residual)))))
+    # ∂r_n = ∂f(x_n) − ∂y_n = ∂f(x_n)
+    _rewrite(chain, DERIVATIVE_OF_ADD, at(Add), _distribute(coordinate))
+    _rewrite(chain, CONSTANT_TERM, lambda t: constant(t) and isinstance(t.body, Mul), lambda t: Const(sp.S.Zero))
+    _rewrite(chain, ARITHMETIC, lambda t: isinstance(t, Add) and Const(sp.S.Zero) in t.terms,
+             lambda t: next(term for term in t.terms if term != Const(sp.S.Zero)))
+    # f(x_n) = Σ_j ReLU(s_nj) v_j: into the sum over j, the product rule, and each factor
+    _rewrite(chain, DERIVATIVE_OF_SUM, at(Sum), _distribute(coordinate))
+    _rewrite(chain, PRODUCT_RULE, at(Mul), _distribute(coordinate))
+    while (term := replace_first(chain.end, constant, lambda t: Const(sp.S.Zero))) is not None:
+        chain.then(CONSTANT_TERM, term)
+    if coordinate.family == "W":
+        # ∂ReLU(s_nj) = σ_nj ∂s_nj, s_nj = Σ_i x_ni W_ij: into the sum over i, the product rule
+        _rewrite(chain, RELU_DERIVATIVE, at(Relu), _distribute(coordinate))
+        _rewrite(chain, DERIVATIVE_OF_SUM, at(Sum), _distribute(coordinate))
+        _rewrite(chain, PRODUCT_RULE, at(Mul), _distribute(coordinate))
+        _rewrite(chain, CONSTANT_TERM, constant, lambda t: Const(sp.S.Zero))
+    _rewrite(chain, COORDINATE, entry, lambda t: Const(sp.Mul(*[
+        sp.KroneckerDelta(sp.Symbol(p, integer=True), sp.Symbol(q, integer=True))
+        for p, q in zip(t.body.indices, coordinate.indices)])))
+    x_k = x("k")
+    if coordinate.family == "W":
+        # Σ_i δ_ik δ_jl x_ni = δ_jl x_nk, then Σ_j δ_jl v_j σ_nj x_nk = v_l σ_nl x_nk
+        _rewrite(chain, ARITHMETIC, lambda t: isinstance(t, Sum) and t.index == "i" and isinstance(t.body, Add),
+                 lambda t: Sum("i", "d", Mul((Const(_delta("i", "k") * _delta("j", "l")), x("i")))))
+        _rewrite(chain, CONTRACTION, lambda t: isinstance(t, Sum) and t.index == "i" and isinstance(t.body, Mul)
+                 and isinstance(t.body.factors[0], Const), lambda t: Mul((Const(_delta("j", "l")), x_k)))
+        summand = Mul((Const(_delta("j", "l")), Mul((Entry("v", ("j",)), Indicator(forms.s("j")), x_k))))
+    else:
+        summand = Mul((Const(_delta("j", "l")), Relu(forms.s("j"))))
+    _rewrite(chain, ARITHMETIC, lambda t: isinstance(t, Add) and isinstance(t.terms[0], Mul)
+             and len(t.terms) == 2 and any(isinstance(c, Const) and c.expr == 0 for m in t.terms for c in m.factors
+                                           if isinstance(m, Mul)), lambda t: summand)
+    _rewrite(chain, CONTRACTION, lambda t: isinstance(t, Sum) and t.index == "j" and t.body == summand,
+             lambda t: substitute_index(summand.factors[1], "j", "l"))
+    # the closed form: 2 out of the sum over n, then the constants together
+    closed = forms.gradient_W() if coordinate.family == "W" else forms.gradient_v()
+    body = closed.factors[1].body
+    summand = replace_first(chain.end, lambda t: isinstance(t, Mul) and t.factors[0] == Const(sp.Integer(2)),
+                            lambda t: Mul((Const(sp.Integer(2)), body)))
+    if summand != chain.end:
+        chain.then(ARITHMETIC, summand)
+    _rewrite(chain, SUM_FACTOR, lambda t: isinstance(t, Sum) and t.index == "n",
+             lambda t: Mul((t.body.factors[0], Sum("n", "N", body))))
+    chain.then(ARITHMETIC, closed)
+    return chain
+
+
+def _delta(a: str, b: str):
+    return sp.KroneckerDelta(sp.Symbol(a, integer=True), sp.Symbol(b, integer=True))

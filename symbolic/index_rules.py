@@ -18,8 +18,8 @@ from typing import Callable
 import sympy as sp
 
 from .identity import check_identity
-from .index_terms import Add, Const, Deriv, Entry, Eval, Indicator, Mul, Relu, Sum, children, difference, \
-    free_indices, rebuild
+from .index_terms import Add, Const, Deriv, Entry, Eval, Indicator, Mul, Relu, Sum, bound_indices, children, \
+    difference, families, free_indices, rebuild, substitute_index
 from .relu import ReLU
 from .verdict import Status, Verdict, worst
 from .witness import random_point
@@ -411,3 +411,192 @@ class Chain:
             f"{len(self.steps)} rewrite steps, each an instance of its rule",
             "rules used: " + ", ".join(r.name for r in self.rules)),
             details={"rules": [r.name for r in self.rules]})
+
+
+# --- differentiation at index level ----------------------------------------------------------------
+#
+# ∂/∂θ_a of a sum, a product, a constant, a coordinate, ReLU off its kink, and the contraction of a
+# Kronecker delta.  Each is a rule of its own, checked for every size where a size occurs.
+
+def _derivative_of_sum(before, after):
+    """∂_a[Σ_i F_i] → Σ_i ∂_a[F_i], i not an index of the coordinate."""
+    if not (isinstance(before, Deriv) and isinstance(before.body, Sum)):
+        return "not the derivative of a sum"
+    total = before.body
+    if total.index in before.coordinate.indices:
+        return "the summation index is an index of the coordinate"
+    expected = Sum(total.index, total.size, Deriv(before.coordinate, total.body))
+    return None if after == expected else "the result is not the sum of the derivatives"
+
+
+def _derivative_of_sum_validity() -> Verdict:
+    """Induction on the bound m: base m = 0 (∂0 = 0); step: with S(u) standing for the function
+    Σ_{i≤m} F_i(u) and T for Σ_{i≤m} F_i'(u), the hypothesis S' = T and linearity of the
+    derivative on two terms give ∂[S + F_{m+1}] = T + F_{m+1}'."""
+    u = sp.Symbol("u", real=True)
+    S, F = sp.Function("S"), sp.Function("F")
+    T, m = sp.Symbol("T"), sp.Symbol("m", integer=True, nonnegative=True)
+    step = (sp.diff(S(u) + F(m + 1, u), u) - (T + sp.diff(F(m + 1, u), u))) - (sp.diff(S(u), u) - T)
+    if not is_rational_zero(step):
+        return Verdict(Status.UNDECIDED, "derivative of a sum", reason="induction step not an exact zero")
+    w = sp.symbols("w1:4", real=True)
+    terms = [w[0] ** 2 * w[1], 3 * w[0] * w[2], w[1] - w[0] ** 3]
+    instances = [check_identity(sp.diff(sp.Add(*terms[:k]), w[0]), sp.Add(*[sp.diff(t, w[0]) for t in terms[:k]]))
+                 for k in (1, 2, 3)]
+    return _proved("d/du sum_i F_i = sum_i dF_i/du, every bound m", [
+        "induction on the bound m: base m = 0, step an exact zero with the sum up to m opaque",
+        "check_identity with 1, 2, 3 terms"], instances)
+
+
+def _derivative_of_add(before, after):
+    """∂_a[A + B + …] → ∂_a[A] + ∂_a[B] + …"""
+    if not (isinstance(before, Deriv) and isinstance(before.body, Add)):
+        return "not the derivative of a sum of terms"
+    expected = Add(tuple(Deriv(before.coordinate, t) for t in before.body.terms))
+    return None if after == expected else "the result is not the sum of the derivatives"
+
+
+def _product_rule(before, after):
+    """∂_a[A·B] → ∂_a[A]·B + A·∂_a[B]."""
+    if not (isinstance(before, Deriv) and isinstance(before.body, Mul) and len(before.body.factors) == 2):
+        return "not the derivative of a product of two factors"
+    a, b = before.body.factors
+    expected = Add((Mul((Deriv(before.coordinate, a), b)), Mul((a, Deriv(before.coordinate, b)))))
+    return None if after == expected else "the result is not the product rule"
+
+
+def _jet_rules_validity() -> Verdict:
+    """Linearity and the product rule on generic cubics A, B (every 1-jet at a point)."""
+    u = sp.Symbol("u", real=True)
+    A, B = _jet(u, name="a"), _jet(u, name="b")
+    claims = {"sum": sp.diff(A + B, u) - sp.diff(A, u) - sp.diff(B, u),
+              "product": sp.diff(A * B, u) - sp.diff(A, u) * B - A * sp.diff(B, u)}
+    failing = [name for name, difference in claims.items() if not is_rational_zero(sp.expand(difference))]
+    if failing:
+        return Verdict(Status.UNDECIDED, "derivative rules", reason=f"{failing[0]} rule not an exact zero")
+    w = sp.symbols("w1:3", real=True)
+    instance = check_identity(sp.diff((w[0] ** 2 + w[1]) * (w[0] - 3 * w[1]), w[0]),
+                              2 * w[0] * (w[0] - 3 * w[1]) + (w[0] ** 2 + w[1]))
+    return _proved("(A + B)' = A' + B', (A B)' = A' B + A B'", [
+        "exact zeros on generic cubics A, B (every 1-jet)", "check_identity on polynomials"], [instance])
+
+
+def _constant_term(before, after):
+    """∂_a[c] → 0 when c has no entry of the coordinate's family."""
+    if not isinstance(before, Deriv):
+        return "not a derivative"
+    if before.coordinate.family in families(before.body) or "*" in families(before.body):
+        return f"the term depends on the family {before.coordinate.family}"
+    return None if after == Const(sp.S.Zero) else "the result is not 0"
+
+
+def _coordinate(before, after):
+    """∂θ_b/∂θ_a → δ_{b_1 a_1}⋯δ_{b_r a_r} for two entries of the same family."""
+    if not (isinstance(before, Deriv) and isinstance(before.body, Entry)):
+        return "not the derivative of an entry"
+    a, b = before.coordinate, before.body
+    if a.family != b.family or len(a.indices) != len(b.indices):
+        return "not an entry of the coordinate's family"
+    deltas = sp.Mul(*[sp.KroneckerDelta(sp.Symbol(p, integer=True), sp.Symbol(q, integer=True))
+                      for p, q in zip(b.indices, a.indices)])
+    return None if after == Const(deltas) else "the result is not the product of Kronecker deltas"
+
+
+def _constant_and_coordinate_validity() -> Verdict:
+    """∂c/∂u = 0 for c free of u, and ∂w_b/∂w_a = δ_ab on distinct coordinates."""
+    w = sp.symbols("w1:4", real=True)
+    c = sp.Symbol("c", real=True)
+    table = [[sp.diff(w[b], w[a]) - sp.KroneckerDelta(a, b) for b in range(3)] for a in range(3)]
+    if sp.diff(c, w[0]) != 0 or any(entry != 0 for row in table for entry in row):
+        return Verdict(Status.UNDECIDED, "coordinate derivatives", reason="not the Kronecker delta")
+    return Verdict(Status.PROVED, "d c/du = 0, d w_b/d w_a = delta_ab",
+                   evidence=("sympy's derivatives of a constant and of 3 coordinates, every pair",))
+
+
+def _relu_derivative(before, after):
+    """∂_a[ReLU(s)] → 1[s > 0]·∂_a[s], off the kink s = 0."""
+    if not (isinstance(before, Deriv) and isinstance(before.body, Relu)):
+        return "not the derivative of ReLU"
+    s = before.body.arg
+    return None if after == Mul((Indicator(s), Deriv(before.coordinate, s))) else "the result is not 1[s > 0] ∂s"
+
+
+def _relu_derivative_validity() -> Verdict:
+    """On {s > 0} ReLU(s(u)) = s(u), on {s < 0} it is 0: in each open region the derivative is
+    1[s > 0]·s'(u), for a generic cubic s."""
+    u = sp.Symbol("u", real=True)
+    s = _jet(u, name="s")
+    for indicator in (1, 0):
+        if not is_rational_zero(sp.expand(sp.diff(indicator * s, u) - indicator * sp.diff(s, u))):
+            return Verdict(Status.UNDECIDED, "ReLU derivative", reason="not an exact zero on a region")
+    return Verdict(Status.PROVED, "d/du ReLU(s(u)) = 1[s > 0] s'(u) off the kink", evidence=(
+        "on each open sign region of s the identity is an exact zero for a generic cubic s",))
+
+
+def delta_contraction(ranges: dict) -> Rule:
+    """Σ_{j=1}^{n} δ_{jl}·c·A_j → c·A_l, when the document's index l runs over 1..n
+    (``ranges`` maps index names to size symbols)."""
+    def one_way(before, after):
+        if not (isinstance(before, Sum) and isinstance(before.body, Mul) and len(before.body.factors) == 2
+                and isinstance(before.body.factors[0], Const)):
+            return "not of the form Σ_j δ_jl c A_j"
+        j = sp.Symbol(before.index, integer=True)
+        coefficient, rest = before.body.factors
+        for delta in sp.Mul.make_args(coefficient.expr):
+            if isinstance(delta, sp.KroneckerDelta) and j in delta.args:
+                other = next((a for a in delta.args if a != j), None)
+                if other is None or not other.is_Symbol:
+                    continue
+                target = str(other)
+                if ranges.get(target) != before.size:
+                    return f"the index {target} does not run over 1..{before.size}"
+                if target in bound_indices(rest):
+                    return f"the index {target} would be captured by a sum"
+                remaining = Const(coefficient.expr / delta)
+                contracted = substitute_index(Mul((remaining, rest)), before.index, target)
+                if after == contracted or (remaining.expr == 1 and after == substitute_index(rest, before.index, target)):
+                    return None
+                return "the result is not the contracted term"
+        return "no Kronecker delta in the summation index"
+    return Rule("delta contraction", r"\sum_{j=1}^{m} \delta_{jl}\,A_j = A_l", _either_way(one_way),
+                _delta_contraction_validity, r"for every bound $m$ and $1 \le l \le m$")
+
+
+@functools.cache
+def _delta_contraction_validity() -> Verdict:
+    """Induction on m of two statements: Σ_{j≤m} δ_jl a_j = a_l for 1 ≤ l ≤ m, and = 0 for l > m.
+    The step adds δ_{m+1,l} a_{m+1}: with l = m + 1 + p (p ≥ 1) or l = m + 1 − p (p ≥ 1) the delta
+    is 0, with l = m + 1 it is 1; sympy's KroneckerDelta must settle each case."""
+    m = sp.Symbol("m", integer=True, nonnegative=True)
+    p = sp.Symbol("p", integer=True, positive=True)
+    settled = (sp.KroneckerDelta(m + 1, m + 1 + p) == 0 and sp.KroneckerDelta(m + 1, m + 1 - p) == 0
+               and sp.KroneckerDelta(m + 1, m + 1) == 1 and sp.KroneckerDelta(1, 1) == 1)
+    if not settled:
+        return Verdict(Status.UNDECIDED, "delta contraction", reason="a case of the induction is not settled")
+    a = sp.symbols("a1:5", real=True)
+    for top in range(1, 5):
+        for target in range(1, top + 1):
+            total = sum(sp.KroneckerDelta(j, target) * a[j - 1] for j in range(1, top + 1))
+            if total != a[target - 1]:
+                return Verdict(Status.REFUTED, "delta contraction", witness={"m": top, "l": target})
+    return Verdict(Status.PROVED, "sum_j delta_jl a_j = a_l for 1 <= l <= m, every m", evidence=(
+        "induction on m: base and the three cases of the step settled exactly",
+        "every l at m = 1..4 evaluated exactly"))
+
+
+DERIVATIVE_OF_SUM = Rule("derivative of a sum", r"\tfrac{\partial}{\partial\theta_a}\Bigl[\sum_{i=1}^{m} F_i\Bigr] = "
+                         r"\sum_{i=1}^{m} \tfrac{\partial}{\partial\theta_a}[F_i]", _either_way(_derivative_of_sum),
+                         functools.cache(_derivative_of_sum_validity), r"for every bound $m$, $i$ not an index of $\theta_a$")
+DERIVATIVE_OF_ADD = Rule("linearity of the derivative", r"\partial_a[A + B] = \partial_a A + \partial_a B",
+                         _either_way(_derivative_of_add), functools.cache(_jet_rules_validity))
+PRODUCT_RULE = Rule("product rule", r"\partial_a[A\,B] = \partial_a A\,B + A\,\partial_a B",
+                    _either_way(_product_rule), functools.cache(_jet_rules_validity))
+CONSTANT_TERM = Rule("derivative of a constant", r"\partial_a[c] = 0", _either_way(_constant_term),
+                     functools.cache(_constant_and_coordinate_validity),
+                     r"for a term $c$ with no entry of the family of $\theta_a$")
+COORDINATE = Rule("coordinate derivative", r"\partial W_{ij} / \partial W_{kl} = \delta_{ik}\,\delta_{jl}",
+                  _either_way(_coordinate), functools.cache(_constant_and_coordinate_validity),
+                  r"and alike for every family")
+RELU_DERIVATIVE = Rule("ReLU derivative", r"\partial_a[\operatorname{ReLU}(s)] = \mathbf{1}[s > 0]\,\partial_a s",
+                       _either_way(_relu_derivative), functools.cache(_relu_derivative_validity),
+                       r"off the kink $s = 0$")

@@ -280,3 +280,34 @@ def replace_first(term, wanted, rewrite):
             kids[k] = new
             return rebuild(term, tuple(kids))
     return None
+
+
+def substitute_index(term, old: str, new: str):
+    """Every free occurrence of the index ``old`` replaced by ``new`` (sums binding ``old`` are
+    left alone; a sum binding ``new`` would capture it, which the caller must rule out)."""
+    if isinstance(term, Const):
+        return Const(term.expr.xreplace({sp.Symbol(old, integer=True): sp.Symbol(new, integer=True)}))
+    if isinstance(term, Entry):
+        return Entry(term.family, tuple(new if i == old else i for i in term.indices))
+    if isinstance(term, Sum) and term.index == old:
+        return term
+    if isinstance(term, Deriv):
+        return Deriv(substitute_index(term.coordinate, old, new), substitute_index(term.body, old, new))
+    if isinstance(term, Eval):
+        return Eval(term.function, tuple(substitute_index(p, old, new) for p in term.partials), term.point)
+    return rebuild(term, tuple(substitute_index(c, old, new) for c in children(term)))
+
+
+def bound_indices(term) -> frozenset:
+    """Index names bound by a sum somewhere inside the term."""
+    own = frozenset({term.index}) if isinstance(term, Sum) else frozenset()
+    return own.union(*[bound_indices(c) for c in children(term)])
+
+
+def families(term) -> frozenset:
+    """The entry families occurring in the term (a derivative or evaluation counts as all)."""
+    if isinstance(term, Entry):
+        return frozenset({term.family})
+    if isinstance(term, (Deriv, Eval)):
+        return frozenset({"*"})
+    return frozenset().union(*[families(c) for c in children(term)])

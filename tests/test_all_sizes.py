@@ -138,3 +138,15 @@ def test_mse_laws_hold_for_every_size_and_a_wrong_factor_is_refused():
     name, form, _, factor = all_sizes.MSE_FORMS[0]
     verdict = all_sizes.mse_law_chain(name, form, all_sizes.ALPHA).check()
     assert verdict.status is Status.UNDECIDED and verdict.details["rule"] == "arithmetic"
+
+
+def test_gradient_closed_forms_are_derived_and_a_wrong_index_range_is_refused(monkeypatch):
+    for coordinate in (Entry("W", ("k", "l")), Entry("v", ("l",))):
+        chain = all_sizes.mse_gradient_derivation(coordinate)
+        assert chain.check().status is Status.PROVED
+        assert "delta contraction" in chain.check().details["rules"]
+    # the contraction needs l to run over the summation range 1..h
+    monkeypatch.setattr(all_sizes, "CONTRACTION", all_sizes.delta_contraction({"k": "d", "l": "d"}))
+    verdict = all_sizes.mse_gradient_derivation(Entry("v", ("l",))).check()
+    assert verdict.status is Status.UNDECIDED and verdict.details["rule"] == "delta contraction"
+    assert "does not run over" in verdict.reason
