@@ -12,6 +12,10 @@ checked (``symbolic.index_rules``).  The proofs follow the paper:
   Multi-layer.  The output of layer k at Tθ is P_k = α_1⋯α_k times its output at θ, by induction
       on k (the step is a checked chain); ∏_k α_k = 1 gives f(Tθ) = f(θ), then Theorem 3's chain.
   Per neuron.  Theorem 1's chain with a scale c_j > 0 per hidden unit.
+  Mean squared error.  ∂L/∂W_kl and ∂L/∂v_l are derived down to their closed forms (derivative of
+      a sum, product rule, coordinate derivatives as Kronecker deltas, which contract the sums);
+      the Hessian blocks' closed forms are checked at instances; at T_αθ every closed form is its
+      value at θ times the entry of S (or S·S), for every size.
 
 Beside the derivations, every result is evaluated on instances by the project's identity checker
 (the independent witness), and the negative controls fail at a named step and are refuted on an
@@ -78,11 +82,9 @@ def in_loss(term):
 
 # --- Theorem 1 and the per-neuron law: invariance of the prediction --------------------------------
 
-def invariance_chain(claim, w_scale: Const, v_scale: Const, final_factor=None) -> Chain:
-    """f_{Tθ}(x_n) = f_θ(x_n) for W_ij ↦ a·W_ij, v_j ↦ b·v_j (a, b may depend on j).
-
-    ``final_factor`` is the factor the last arithmetic step claims is left over (None: 1, the
-    theorem); the negative controls claim 1 where it is not."""
+def invariance_chain(claim, w_scale: Const, v_scale: Const) -> Chain:
+    """f_{Tθ}(x_n) = f_θ(x_n) for W_ij ↦ a·W_ij, v_j ↦ b·v_j (a, b may depend on j); the last
+    step claims a·b = 1, which the negative controls make false."""
     W, v = Entry("W", ("i", "j")), Entry("v", ("j",))
     inner = Sum("i", "d", Mul((x(), W)))
 
@@ -96,8 +98,7 @@ def invariance_chain(claim, w_scale: Const, v_scale: Const, final_factor=None) -
     # ReLU is positively homogeneous
     chain.then(HOMOGENEITY, unit(Mul((Mul((w_scale, Relu(inner))), Mul((v_scale, v))))))
     # a·b = 1
-    chain.then(ARITHMETIC, unit(Mul((Relu(inner), v))) if final_factor is None else
-               unit(Mul((final_factor, Mul((Relu(inner), v))))))
+    chain.then(ARITHMETIC, unit(Mul((Relu(inner), v))))
     return chain
 
 
@@ -125,11 +126,6 @@ def z(k, at_T: bool):
     return lambda i: Entry((r"\tilde z^{(%s)}" if at_T else r"z^{(%s)}") % k, ("n", i))
 
 
-def layer(k, w_scale=None):
-    return lambda i, j: (Entry(r"\theta^{(%s)}" % k, (i, j)) if w_scale is None
-                         else Mul((w_scale, Entry(r"\theta^{(%s)}" % k, (i, j)))))
-
-
 def hidden_layer_chain() -> Chain:
     """\\tilde z^{(k+1)}_{nj} = ReLU(Σ_i \\tilde z^{(k)}_{ni}·α_{k+1}θ^{(k+1)}_{ij}) = P_k α_{k+1} z^{(k+1)}_{nj},
     given the induction hypothesis \\tilde z^{(k)}_{ni} = P_k z^{(k)}_{ni} for every i."""
@@ -150,10 +146,10 @@ def hidden_layer_chain() -> Chain:
     return chain
 
 
-def output_layer_chain(claimed_last_scale=None) -> Chain:
+def output_layer_chain() -> Chain:
     """f(Tθ)(x_n) = Σ_i \\tilde z^{(K-1)}_{ni}·α_K θ^{(K)}_i = f(θ)(x_n), α_K = 1/P_{K-1} (∏α = 1)."""
     K = sp.Symbol("K", integer=True)
-    last = Const(1 / P[K - 1]) if claimed_last_scale is None else claimed_last_scale
+    last = Const(1 / P[K - 1])
     p = Const(P[K - 1])
     hypothesis = lemma("layer K-1 (the induction)", r"\tilde z^{(K-1)}_{ni} = P_{K-1}\, z^{(K-1)}_{ni}",
                        z("K-1", True)("i"), Mul((p, z("K-1", False)("i"))),
@@ -205,7 +201,7 @@ def derivative_chain(coordinates, scale_of, invariance, claimed=None) -> Chain:
     ``claimed`` is the scalar the last step claims (None: the theorem's t_{a_1}⁻¹⋯t_{a_m}⁻¹)."""
     rule = chain_rule(scale_of)
     scales = [scale_of(a) for a in coordinates]
-    label = ", ".join(str(a) for a in coordinates)
+    label = ", ".join(f"{a.family}_{''.join(a.indices)}" for a in coordinates)
     chain = Chain(f"derivative law at {label}", Eval("L", tuple(coordinates), "T"))
 
     def inward(depth):
@@ -404,9 +400,9 @@ def derivation_skeleton() -> Derivation:
             r"$z^{(k+1)}_{nj} = \operatorname{ReLU}\bigl(\sum_{i=1}^{h_k} z^{(k)}_{ni}\theta^{(k+1)}_{ij}\bigr)$; "
             r"the output is $f_\theta(x_n) = \sum_{i=1}^{h_{K-1}} z^{(K-1)}_{ni}\theta^{(K)}_i$; $\tilde z^{(k)}$ is $z^{(k)}$ at "
             r"$T\theta$; $P_k = \alpha_1\cdots\alpha_k$ ($P_0 = 1$), so $\prod_k\alpha_k = 1$ means "
-            r"$\alpha_K = P_{K-1}^{-1}$.",
-            r"Rules, each checked for every size (by induction on the bound of a sum, or on a generic "
-            r"polynomial jet) and on instances by the identity checker:\begin{itemize}" + rules
+            r"$\alpha_K = P_{K-1}^{-1}$; here $k$ counts layers, and $p, q \in \{1..K\}$ are layer indices.",
+            r"Rules, each checked for every size (by induction on the bound of a sum, by a sign split, "
+            r"or on a generic polynomial jet) and on instances:\begin{itemize}" + rules
             + r"\end{itemize}",
         ])
 
@@ -427,12 +423,12 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
     for rule in RULES:
         record(f"rule: {rule.name}, valid for every size", rule.validity)
     gradients, hessians = _coordinates()
-    layer_m, layer_r = Entry(r"\theta^{(m)}", ("i", "j")), Entry(r"\theta^{(r)}", ("k", "l"))
+    layer_p, layer_q = Entry(r"\theta^{(p)}", ("i", "j")), Entry(r"\theta^{(q)}", ("k", "l"))
 
     # Theorem 1: the prediction, then the loss
     prediction_chain = theorem1_chain()
     loss = loss_chain(theorem1_chain(), "L(T_alpha theta) = L(theta)")
-    theorem1_a = record("Theorem 1 (a): f_(T_alpha theta)(x) = f_theta(x), for all d, h >= 1", lambda: _combine(
+    record("Theorem 1 (a): f_(T_alpha theta)(x) = f_theta(x), for all d, h >= 1", lambda: _combine(
         "Theorem 1 (a), all sizes", [prediction_chain], instance_check(prediction_chain, sizes)))
     theorem1_b = record("Theorem 1 (b): L(T_alpha theta) = L(theta) for every loss ell, for all d, h, N >= 1",
                         lambda: _combine("Theorem 1 (b), all sizes", [loss], instance_check(loss, sizes)))
@@ -451,11 +447,11 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
     theorem3_gradient = record(
         "Theorem 3: gradient law grad L(T_alpha theta) = S grad L(theta), for all d, h, N >= 1",
         lambda: _combine("Theorem 3 gradient, all sizes", gradient_chains,
-                         [theorem3.check(d, h, n, "quadratic", 1, seed=seed) for d, h, n in sizes]))
+                         [theorem3.check(d, h, n, "quadratic", 1, seed=seed, timeout=timeout) for d, h, n in sizes]))
     theorem3_hessian = record(
         "Theorem 3: Hessian law H(T_alpha theta) = S H(theta) S, for all d, h, N >= 1",
         lambda: _combine("Theorem 3 Hessian, all sizes", hessian_chains,
-                         [theorem3.check(d, h, n, "quadratic", 2, seed=seed) for d, h, n in sizes]))
+                         [theorem3.check(d, h, n, "quadratic", 2, seed=seed, timeout=timeout) for d, h, n in sizes]))
     add_chain(derivation, gradient_chains[0], None,
               "Theorem 3 for the coordinate $W_{ij}$, $t = \\alpha$: start from the left side")
     derivation.add(latex(gradient_chains[1].start) + " = " + latex(gradient_chains[1].end),
@@ -510,8 +506,8 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
         "multi-layer: f and L invariant when prod alpha_k = 1, for every depth K, all widths and N",
         lambda: _combine("multi-layer invariance, all sizes", [hidden, output, deep_loss], [deep_instance()]))
     deep_lemma = invariance_lemma(lambda: deep_invariance)
-    deep_chains = [derivative_chain([layer_m], layer_scale, deep_lemma),
-                   derivative_chain([layer_m, layer_r], layer_scale, deep_lemma)]
+    deep_chains = [derivative_chain([layer_p], layer_scale, deep_lemma),
+                   derivative_chain([layer_p, layer_q], layer_scale, deep_lemma)]
     deep_law = record(
         "multi-layer congruence: H(T theta) = D H(theta) D, D = diag(1/alpha_k), for every depth, widths, N",
         lambda: _combine("multi-layer congruence, all sizes", deep_chains,
@@ -524,8 +520,8 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
     add_chain(derivation, output, r"f_{T\theta}(x_n)",
               r"definition of the output layer at $T\theta$, with $\alpha_K = P_{K-1}^{-1}$")
     derivation.add(latex(deep_chains[1].start) + " = " + latex(deep_chains[1].end),
-                   "the loss as in Theorem 1, then the chain of Theorem 3 with $t = \\alpha_m$ on "
-                   "$\\theta^{(m)}$: the congruence $H_L(T\\theta) = D_\\alpha H_L(\\theta) D_\\alpha$, "
+                   "the loss as in Theorem 1, then the chain of Theorem 3 with $t = \\alpha_p$ on "
+                   "$\\theta^{(p)}$: the congruence $H_L(T\\theta) = D_\\alpha H_L(\\theta) D_\\alpha$, "
                    "$D_\\alpha = \\operatorname{diag}(\\alpha_k^{-1})$", [deep_invariance, deep_law])
 
     derivation.sizes = sizes
@@ -537,7 +533,8 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
         r"numeric witness on the real loss).")
     derivation.notes.append(
         r"A rewrite inside $\sum_n$, inside $\ell$ or under $\partial/\partial\theta_a$ is sound because "
-        r"every rule is an identity for all values of its variables, $\theta$ included, and its side "
+        r"every rule is an identity for all values of its variables, $\theta$ included (the ReLU "
+        r"derivative off the kink set, where the closed forms are stated), and its side "
         r"conditions ($c > 0$, $c$ free of $i$ or of $\theta$) never involve $\theta$. Theorem 3 needs "
         r"$L$ twice differentiable at $T\theta$; since $L = L\circ T^{-1}$ with $T^{-1}$ linear, that "
         r"holds exactly when $L$ is twice differentiable at $\theta$.")

@@ -205,8 +205,8 @@ def chain_rule(scale_of) -> Rule:
 
     return Rule("chain rule", r"\tfrac{\partial}{\partial\theta_a}\bigl[g(T\theta)\bigr] = "
                 r"t_a\,(\partial_a g)(T\theta)", _either_way(one_way), _chain_rule_validity,
-                r"for $T$ with $(T\theta)_b = t_b\theta_b$, $t$ free of $\theta$, and $g$ differentiable "
-                r"at $T\theta$; with $t_a = 1$ it reads $\tfrac{\partial}{\partial\theta_a}[g(\theta)] = "
+                r"for $T$ with $(T\theta)_b = t_b\theta_b$, $t$ free of $\theta$, and a function $g$ of "
+                r"$\theta$ differentiable at $T\theta$; with $t_a = 1$ it reads $\tfrac{\partial}{\partial\theta_a}[g(\theta)] = "
                 r"(\partial_a g)(\theta)$")
 
 

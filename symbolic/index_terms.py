@@ -155,15 +155,6 @@ def free_indices(term) -> frozenset:
     return inner - {term.index} if isinstance(term, Sum) else inner
 
 
-def mentions_parameters(term, parameters: frozenset) -> bool:
-    """Whether an entry of a parameter family (W, v, θ) occurs in the term."""
-    if isinstance(term, Entry):
-        return term.family in parameters
-    if isinstance(term, (Eval, Deriv)):
-        return True
-    return any(mentions_parameters(c, parameters) for c in children(term))
-
-
 def difference(before, after, path=()):
     """Positions, innermost first, at which ``before`` turns into ``after``: the smallest subterm
     pair that differs, then each enclosing pair.  Empty when the terms are equal."""
