@@ -30,9 +30,9 @@ import sympy as sp
 from symbolic import ReLU, Status, Verdict, check_identity
 from symbolic.deep import DeepNet
 from symbolic.derivation import Derivation
-from symbolic.index_rules import ARITHMETIC, CONSTANT_FACTOR, CONSTANT_TERM, COORDINATE, DERIVATIVE_OF_ADD, \
-    DERIVATIVE_OF_SUM, HOMOGENEITY, INDICATOR_HOMOGENEITY, PRODUCT_RULE, RELU_DERIVATIVE, SUM_FACTOR, Chain, \
-    chain_rule, delta_contraction, lemma
+from symbolic.index_rules import ARITHMETIC, CONSTANT_FACTOR, CONSTANT_TERM, COORDINATE, DATA_FAMILIES, \
+    DERIVATIVE_OF_ADD, DERIVATIVE_OF_SUM, HOMOGENEITY, INDICATOR_HOMOGENEITY, PARAMETER_FAMILIES, PRODUCT_RULE, \
+    RELU_DERIVATIVE, SUM_FACTOR, Chain, chain_rule, delta_contraction, lemma
 from symbolic.index_terms import Add, Const, Deriv, Entry, Eval, Fn, Indicator, Mul, Relu, Sum, expand, families, \
     latex, replace_first, substitute_index
 from symbolic.latex import escape
@@ -316,7 +316,8 @@ def negative_controls() -> list[tuple[str, Verdict, Verdict]]:
     W, v = Entry("W", ("i", "j")), Entry("v", ("j",))
     inner = Sum("i", "d", Mul((x(), W)))
     scaled_v = Mul((Const(1 / ALPHA), v))
-    unscaled_bias.then(ARITHMETIC, Sum("j", "h", Mul((Relu(Add((Sum("i", "d", Mul((Const(ALPHA), Mul((x(), W))))), bias))), scaled_v))))
+    factored = Sum("i", "d", Mul((Const(ALPHA), Mul((x(), W)))))
+    unscaled_bias.then(ARITHMETIC, Sum("j", "h", Mul((Relu(Add((factored, bias))), scaled_v))))
     unscaled_bias.then(SUM_FACTOR, Sum("j", "h", Mul((Relu(Add((Mul((Const(ALPHA), inner)), bias))), scaled_v))))
     # the claim needs a common factor α of the whole argument of ReLU: there is none
     unscaled_bias.then(ARITHMETIC, Sum("j", "h", Mul((Relu(Mul((Const(ALPHA), Add((inner, bias))))), scaled_v))))
@@ -398,7 +399,8 @@ def derivation_skeleton() -> Derivation:
             r"Multi-layer network of depth $K$ and widths $h_0 = d$, $h_1, \dots, h_{K-1}$: "
             r"$z^{(0)}_{ni} = x_{ni}$ and, for $k + 1 < K$, "
             r"$z^{(k+1)}_{nj} = \operatorname{ReLU}\bigl(\sum_{i=1}^{h_k} z^{(k)}_{ni}\theta^{(k+1)}_{ij}\bigr)$; "
-            r"the output is $f_\theta(x_n) = \sum_{i=1}^{h_{K-1}} z^{(K-1)}_{ni}\theta^{(K)}_i$; $\tilde z^{(k)}$ is $z^{(k)}$ at "
+            r"the output is $f_\theta(x_n) = \sum_{i=1}^{h_{K-1}} z^{(K-1)}_{ni}\theta^{(K)}_i$; "
+            r"$\tilde z^{(k)}$ is $z^{(k)}$ at "
             r"$T\theta$; $P_k = \alpha_1\cdots\alpha_k$ ($P_0 = 1$), so $\prod_k\alpha_k = 1$ means "
             r"$\alpha_K = P_{K-1}^{-1}$; here $k$ counts layers, and $p, q \in \{1..K\}$ are layer indices.",
             r"Rules, each checked for every size (by induction on the bound of a sum, by a sign split, "
@@ -779,8 +781,9 @@ def mse_gradient_derivation(coordinate: Entry) -> Chain:
     loss = Mul((Const(1 / N), Sum("n", "N", Mul((residual, residual)))))
     chain = Chain(f"MSE gradient closed form by {coordinate.family}", Deriv(coordinate, loss))
     at = lambda kind: _is_derivative(kind, coordinate)  # noqa: E731
+    independent = DATA_FAMILIES | (PARAMETER_FAMILIES - {coordinate.family})
     constant = lambda t: (isinstance(t, Deriv) and t.coordinate == coordinate  # noqa: E731
-                          and coordinate.family not in families(t.body) and "*" not in families(t.body))
+                          and families(t.body) <= independent)
     entry = lambda t: isinstance(t, Deriv) and t.coordinate == coordinate and isinstance(t.body, Entry)  # noqa: E731
     # the constant 1/N out, then into the sum over n, then the product rule on r_n·r_n
     _rewrite(chain, CONSTANT_FACTOR, at(Mul), lambda t: Mul((t.body.factors[0], Deriv(coordinate, t.body.factors[1]))))

@@ -18,6 +18,7 @@ from typing import Callable
 import sympy as sp
 
 from .identity import check_identity
+from .index_terms import latex as latex_of
 from .index_terms import Add, Const, Deriv, Entry, Eval, Indicator, Mul, Relu, Sum, bound_indices, children, \
     difference, families, free_indices, rebuild, substitute_index
 from .relu import ReLU
@@ -206,7 +207,8 @@ def chain_rule(scale_of) -> Rule:
     return Rule("chain rule", r"\tfrac{\partial}{\partial\theta_a}\bigl[g(T\theta)\bigr] = "
                 r"t_a\,(\partial_a g)(T\theta)", _either_way(one_way), _chain_rule_validity,
                 r"for $T$ with $(T\theta)_b = t_b\theta_b$, $t$ free of $\theta$, and a function $g$ of "
-                r"$\theta$ differentiable at $T\theta$; with $t_a = 1$ it reads $\tfrac{\partial}{\partial\theta_a}[g(\theta)] = "
+                r"$\theta$ differentiable at $T\theta$; with $t_a = 1$ it reads "
+                r"$\tfrac{\partial}{\partial\theta_a}[g(\theta)] = "
                 r"(\partial_a g)(\theta)$")
 
 
@@ -284,9 +286,9 @@ def _arithmetic(before, after):
             return f"divides by {power.base}, not known to be non-zero"
     if not is_rational_zero(left - right):
         return "not an identity of rational functions"
-    # independent witness: both sides at a random rational point
-    point = random_point((left - right).free_symbols, random.Random(len(atoms)))
-    if (left - right).xreplace(point) != 0:
+    # independent witness: each side evaluated at a random rational point
+    point = random_point(left.free_symbols | right.free_symbols, random.Random(len(atoms)))
+    if left.xreplace(point) != right.xreplace(point):
         return "exact test and random evaluation disagree"
     return None
 
@@ -481,12 +483,19 @@ def _jet_rules_validity() -> Verdict:
         "exact zeros on generic cubics A, B (every 1-jet)", "check_identity on polynomials"], [instance])
 
 
+# entries known not to depend on the coordinate θ_a: the data, and the other parameter families
+# (an entry of any other family, a hidden layer's output z^{(k)} say, may depend on θ)
+DATA_FAMILIES = frozenset({"x", "y"})
+PARAMETER_FAMILIES = frozenset({"W", "v"})
+
+
 def _constant_term(before, after):
-    """∂_a[c] → 0 when c has no entry of the coordinate's family."""
+    """∂_a[c] → 0 when every entry of c is data or a parameter of another family than θ_a."""
     if not isinstance(before, Deriv):
         return "not a derivative"
-    if before.coordinate.family in families(before.body) or "*" in families(before.body):
-        return f"the term depends on the family {before.coordinate.family}"
+    independent = DATA_FAMILIES | (PARAMETER_FAMILIES - {before.coordinate.family})
+    if not families(before.body) <= independent:
+        return f"the term may depend on {latex_of(before.coordinate)}"
     return None if after == Const(sp.S.Zero) else "the result is not 0"
 
 
@@ -586,14 +595,16 @@ def _delta_contraction_validity() -> Verdict:
 
 DERIVATIVE_OF_SUM = Rule("derivative of a sum", r"\tfrac{\partial}{\partial\theta_a}\Bigl[\sum_{i=1}^{m} F_i\Bigr] = "
                          r"\sum_{i=1}^{m} \tfrac{\partial}{\partial\theta_a}[F_i]", _either_way(_derivative_of_sum),
-                         functools.cache(_derivative_of_sum_validity), r"for every bound $m$, $i$ not an index of $\theta_a$")
+                         functools.cache(_derivative_of_sum_validity),
+                         r"for every bound $m$, $i$ not an index of $\theta_a$")
 DERIVATIVE_OF_ADD = Rule("linearity of the derivative", r"\partial_a[A + B] = \partial_a A + \partial_a B",
                          _either_way(_derivative_of_add), functools.cache(_jet_rules_validity))
 PRODUCT_RULE = Rule("product rule", r"\partial_a[A\,B] = \partial_a A\,B + A\,\partial_a B",
                     _either_way(_product_rule), functools.cache(_jet_rules_validity))
 CONSTANT_TERM = Rule("derivative of a constant", r"\partial_a[c] = 0", _either_way(_constant_term),
                      functools.cache(_constant_and_coordinate_validity),
-                     r"for a term $c$ with no entry of the family of $\theta_a$")
+                     r"for a term $c$ whose entries are data ($x$, $y$) or parameters of another family "
+                     r"than $\theta_a$")
 COORDINATE = Rule("coordinate derivative", r"\partial W_{ij} / \partial W_{kl} = \delta_{ik}\,\delta_{jl}",
                   _either_way(_coordinate), functools.cache(_constant_and_coordinate_validity),
                   r"and alike for every family")
