@@ -171,7 +171,7 @@ def derivation_skeleton() -> Derivation:
             r"A direction in parameter space is $u = (U, b)$ with $U \in \mathbb{R}^{d\times h}$ and "
             r"$b \in \mathbb{R}^h$, so $T_\alpha u = (\alpha U, \alpha^{-1} b)$ and "
             r"$\|u\|^2 = \sum_{ij} U_{ij}^2 + \sum_j b_j^2$; $w$ is a second direction, $\lambda, \mu$ "
-            r"are real numbers, $z$ is a point of parameter space and $\\varepsilon > 0$ a radius.",
+            r"are real numbers, $z$ is a point of parameter space and $\varepsilon > 0$ a radius.",
         ])
 
 
