@@ -12,10 +12,10 @@ checked (``symbolic.index_rules``).  The proofs follow the paper:
   Multi-layer.  The output of layer k at Tθ is P_k = α_1⋯α_k times its output at θ, by induction
       on k (the step is a checked chain); ∏_k α_k = 1 gives f(Tθ) = f(θ), then Theorem 3's chain.
   Per neuron.  Theorem 1's chain with a scale c_j > 0 per hidden unit.
-  Mean squared error.  ∂L/∂W_kl and ∂L/∂v_l are derived down to their closed forms (derivative of
-      a sum, product rule, coordinate derivatives as Kronecker deltas, which contract the sums);
-      the Hessian blocks' closed forms are checked at instances; at T_αθ every closed form is its
-      value at θ times the entry of S (or S·S), for every size.
+  Mean squared error.  The gradient and every Hessian block are derived down to closed forms
+      (derivative of a sum, product rule, coordinate derivatives as Kronecker deltas, which then
+      contract the sums); at T_αθ every closed form is its value at θ times the entry of S (or
+      S·S), for every size.
 
 Beside the derivations, every result is evaluated on instances by the project's identity checker
 (the independent witness), and the negative controls fail at a named step and are refuted on an
@@ -30,11 +30,11 @@ import sympy as sp
 from symbolic import ReLU, Status, Verdict, check_identity
 from symbolic.deep import DeepNet
 from symbolic.derivation import Derivation
-from symbolic.index_rules import ARITHMETIC, CONSTANT_FACTOR, CONSTANT_TERM, COORDINATE, DATA_FAMILIES, \
-    DERIVATIVE_OF_ADD, DERIVATIVE_OF_SUM, HOMOGENEITY, INDICATOR_HOMOGENEITY, PARAMETER_FAMILIES, PRODUCT_RULE, \
-    RELU_DERIVATIVE, SUM_FACTOR, Chain, chain_rule, delta_contraction, lemma
-from symbolic.index_terms import Add, Const, Deriv, Entry, Eval, Fn, Indicator, Mul, Relu, Sum, expand, families, \
-    latex, replace_first, substitute_index
+from symbolic.index_rules import ARITHMETIC, CONSTANT_FACTOR, CONSTANT_TERM, COORDINATE, DERIVATIVE_OF_ADD, \
+    DERIVATIVE_OF_SUM, HOMOGENEITY, INDICATOR_DERIVATIVE, INDICATOR_HOMOGENEITY, PRODUCT_RULE, RELU_DERIVATIVE, \
+    SUM_FACTOR, SUM_OF_TERMS, Chain, chain_rule, contract, delta_contraction, differentiate, lemma
+from symbolic.index_terms import Add, Const, Deriv, Entry, Eval, Fn, Indicator, Mul, Relu, Sum, expand, latex, \
+    replace_first
 from symbolic.latex import escape
 from symbolic.rescaling import ALPHA
 from symbolic.zero import is_rational_zero
@@ -347,7 +347,7 @@ def theorem1_loss_verdict() -> Verdict:
 
 RULES = (SUM_FACTOR, HOMOGENEITY, INDICATOR_HOMOGENEITY, chain_rule(alpha_scale), CONSTANT_FACTOR, ARITHMETIC,
          DERIVATIVE_OF_SUM, DERIVATIVE_OF_ADD, PRODUCT_RULE, CONSTANT_TERM, COORDINATE, RELU_DERIVATIVE,
-         CONTRACTION)
+         INDICATOR_DERIVATIVE, SUM_OF_TERMS, CONTRACTION)
 
 
 def _reason(rule, note=""):
@@ -388,7 +388,7 @@ def derivation_skeleton() -> Derivation:
             r"$\alpha > 0$, so $t_a = \alpha$ on $W$ and $\alpha^{-1}$ on $v$; per neuron: $t = c_j$ on "
             r"$W_{ij}$ and $c_j^{-1}$ on $v_j$; multi-layer: $t = \alpha_k$ on $\theta^{(k)}$. "
             r"$S = \operatorname{diag}(t_a^{-1})$.",
-            r"$L(T\theta)$ is $L$ at the transformed parameters; $\tfrac{\partial}{\partial\theta_a}[G]$ "
+            r"$L(T\theta)$ is $L$ at the transformed parameters; $\partial_{\theta_a}[G]$ "
             r"is the partial derivative of the function $\theta \mapsto G(\theta)$; "
             r"$(\partial_b\partial_a L)(T\theta)$ is the partial derivative of $L$ evaluated at $T\theta$.",
             r"Mean squared error: $\ell(p, y) = (p - y)^2$, $r_n = f_\theta(x_n) - y_n$, "
@@ -474,12 +474,12 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
         "Theorem 3, MSE closed forms: at T_alpha theta they are S (gradient), S.S (Hessian) times "
         "those at theta, for all d, h, N >= 1",
         lambda: _combine("MSE closed-form laws, all sizes", mse_chains, mse_rows))
-    gradient_derivations = [mse_gradient_derivation(Entry("W", ("k", "l"))),
-                            mse_gradient_derivation(Entry("v", ("l",)))]
+    derivations = {name: mse_derivation(name) for name in MSE_DERIVATIONS}
     mse_derived = record(
-        "MSE gradient closed forms dL/dW_kl, dL/dv_l derived by index-level differentiation, for all d, h, N >= 1",
-        lambda: _combine("MSE gradient closed forms, all sizes", gradient_derivations, mse_rows))
-    add_mse_lines(derivation, mse_chains, mse_rows, mse_law, sizes, gradient_derivations, mse_derived)
+        "MSE closed forms of the gradient and every Hessian block derived by index-level "
+        "differentiation, for all d, h, N >= 1",
+        lambda: _combine("MSE closed forms, all sizes", list(derivations.values()), mse_rows))
+    add_mse_lines(derivation, mse_chains, mse_rows, mse_law, sizes, derivations, mse_derived)
 
     # per neuron
     neuron_chain = per_neuron_chain()
@@ -534,7 +534,7 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
         r"the identity checker (for Theorem 3: the exact pattern-form test of every entry, with a "
         r"numeric witness on the real loss).")
     derivation.notes.append(
-        r"A rewrite inside $\sum_n$, inside $\ell$ or under $\partial/\partial\theta_a$ is sound because "
+        r"A rewrite inside $\sum_n$, inside $\ell$ or under $\partial_{\theta_a}$ is sound because "
         r"every rule is an identity for all values of its variables, $\theta$ included (the ReLU "
         r"derivative off the kink set, where the closed forms are stated), and its side "
         r"conditions ($c > 0$, $c$ free of $i$ or of $\theta$) never involve $\theta$. Theorem 3 needs "
@@ -716,17 +716,19 @@ def short_names() -> dict:
 
 
 def add_mse_lines(derivation: Derivation, chains, instance_rows, law, sizes, derivations, derived) -> None:
+    """The closed forms (two derivations in full, the others by their result), then their laws."""
     names = short_names()
-    add_chain(derivation, derivations[0], r"\tfrac{\partial L}{\partial W_{kl}}(\theta)",
-              r"mean squared error, $L = \frac1N\sum_n r_n r_n$; off the kink set", names)
-    derivation.add(r"\tfrac{\partial L}{\partial v_l}(\theta) = %s" % latex(derivations[1].end, names=names),
-                   "the same way for the coordinate $v_l$ (every step checked)", [derived])
-    for (name, form, _, _), chain in zip(MSE_FORMS[2:], chains[2:]):
-        derivation.add(r"%s(\theta) = %s" % (MSE_HEADS[name], latex(form(MSEForms(False)), names=names)),
-                       "a Hessian block of the mean squared error, off the kink set, in closed form: "
-                       "compared with sympy's derivative of the expanded loss at every index value "
-                       "(at instances only; the gradients above are derived for every size)",
-                       instance_rows, sizes)
+    for name, shown in (("dL/dW_kl", True), ("dL/dv_l", False), ("d2L/dW_kl dv_r", True),
+                        ("d2L/dW_kl dW_mr", False), ("d2L/dv_l dv_r", False)):
+        chain = derivations[name]
+        if shown:
+            add_chain(derivation, chain, MSE_HEADS[name] + r"(\theta)",
+                      r"mean squared error, $L = \frac1N\sum_n r_n r_n$, off the kink set", names)
+        else:
+            derivation.add(r"%s(\theta) = %s" % (MSE_HEADS[name], latex(chain.end, names=names)),
+                           "derived the same way, every step checked; compared with sympy's derivative "
+                           "of the expanded loss at every index value at the sizes listed",
+                           [derived] + list(instance_rows), sizes)
     first = chains[0]
     derivation.add(r"%s(T_\alpha\theta) = %s" % (MSE_HEADS[MSE_FORMS[0][0]], latex(first.start, names=names)),
                    r"the closed form at $T_\alpha\theta$: $W \mapsto \alpha W$, $v \mapsto \alpha^{-1} v$")
@@ -739,105 +741,57 @@ def add_mse_lines(derivation: Derivation, chains, instance_rows, law, sizes, der
                        "in closed form", [law])
 
 
-# --- the closed forms of the gradient, derived at index level -------------------------------------
+# --- the closed forms, derived at index level -----------------------------------------------------
+
+def mse_loss():
+    """L = (1/N) Σ_n r_n·r_n, r_n = f(x_n) − y_n."""
+    residual = MSEForms(False).residual()
+    return Mul((Const(1 / N), Sum("n", "N", Mul((residual, residual)))))
 
 
-
-def _rewrite(chain: Chain, rule, wanted, rewrite) -> None:
-    """One step: the first subterm for which ``wanted`` holds, rewritten."""
-    term = replace_first(chain.end, wanted, rewrite)
-    if term is None:
-        raise ValueError(f"{chain.claim}: nothing to rewrite with {rule.name}")
-    chain.then(rule, term)
-
-
-def _is_derivative(body_type, coordinate):
-    return lambda t: isinstance(t, Deriv) and t.coordinate == coordinate and isinstance(t.body, body_type)
-
-
-def _distribute(coordinate):
-    """The rewrite of ∂[…] by its structural rule, and that rule."""
-    def rewrite(t):
-        body = t.body
-        if isinstance(body, Sum):
-            return Sum(body.index, body.size, Deriv(coordinate, body.body))
-        if isinstance(body, Add):
-            return Add(tuple(Deriv(coordinate, term) for term in body.terms))
-        if isinstance(body, Mul):
-            a, b = body.factors
-            return Add((Mul((Deriv(coordinate, a), b)), Mul((a, Deriv(coordinate, b)))))
-        if isinstance(body, Relu):
-            return Mul((Indicator(body.arg), Deriv(coordinate, body.arg)))
-        raise TypeError(body)
-    return rewrite
-
-
-def mse_gradient_derivation(coordinate: Entry) -> Chain:
-    """∂L/∂θ_a for L = (1/N) Σ_n (f(x_n) − y_n)², θ_a = W_kl or v_l, down to its closed form:
-    derivative of a constant factor, of the sum over n, product rule on r_n·r_n, then through
-    f(x_n) = Σ_j ReLU(s_nj) v_j to Kronecker deltas, which contract the sums over j (and i)."""
-    forms = MSEForms(False)
-    residual = forms.residual()
-    loss = Mul((Const(1 / N), Sum("n", "N", Mul((residual, residual)))))
-    chain = Chain(f"MSE gradient closed form by {coordinate.family}", Deriv(coordinate, loss))
-    at = lambda kind: _is_derivative(kind, coordinate)  # noqa: E731
-    independent = DATA_FAMILIES | (PARAMETER_FAMILIES - {coordinate.family})
-    constant = lambda t: (isinstance(t, Deriv) and t.coordinate == coordinate  # noqa: E731
-                          and families(t.body) <= independent)
-    entry = lambda t: isinstance(t, Deriv) and t.coordinate == coordinate and isinstance(t.body, Entry)  # noqa: E731
-    # the constant 1/N out, then into the sum over n, then the product rule on r_n·r_n
-    _rewrite(chain, CONSTANT_FACTOR, at(Mul), lambda t: Mul((t.body.factors[0], Deriv(coordinate, t.body.factors[1]))))
-    _rewrite(chain, DERIVATIVE_OF_SUM, at(Sum), _distribute(coordinate))
-    _rewrite(chain, PRODUCT_RULE, at(Mul), _distribute(coordinate))
-    d_residual = Deriv(coordinate, residual)
-    _rewrite(chain, ARITHMETIC, lambda t: isinstance(t, Add) and Mul((d_residual, residual)) in t.terms,
-             lambda t: Mul((Const(sp.Integer(2)), Mul((residual, d_residual)))))
-    # ∂r_n = ∂f(x_n) − ∂y_n = ∂f(x_n)
-    _rewrite(chain, DERIVATIVE_OF_ADD, at(Add), _distribute(coordinate))
-    _rewrite(chain, CONSTANT_TERM, lambda t: constant(t) and isinstance(t.body, Mul), lambda t: Const(sp.S.Zero))
-    _rewrite(chain, ARITHMETIC, lambda t: isinstance(t, Add) and Const(sp.S.Zero) in t.terms,
-             lambda t: next(term for term in t.terms if term != Const(sp.S.Zero)))
-    # f(x_n) = Σ_j ReLU(s_nj) v_j: into the sum over j, the product rule, and each factor
-    _rewrite(chain, DERIVATIVE_OF_SUM, at(Sum), _distribute(coordinate))
-    _rewrite(chain, PRODUCT_RULE, at(Mul), _distribute(coordinate))
-    while (term := replace_first(chain.end, constant, lambda t: Const(sp.S.Zero))) is not None:
-        chain.then(CONSTANT_TERM, term)
-    if coordinate.family == "W":
-        # ∂ReLU(s_nj) = σ_nj ∂s_nj, s_nj = Σ_i x_ni W_ij: into the sum over i, the product rule
-        _rewrite(chain, RELU_DERIVATIVE, at(Relu), _distribute(coordinate))
-        _rewrite(chain, DERIVATIVE_OF_SUM, at(Sum), _distribute(coordinate))
-        _rewrite(chain, PRODUCT_RULE, at(Mul), _distribute(coordinate))
-        _rewrite(chain, CONSTANT_TERM, constant, lambda t: Const(sp.S.Zero))
-    _rewrite(chain, COORDINATE, entry, lambda t: Const(sp.Mul(*[
-        sp.KroneckerDelta(sp.Symbol(p, integer=True), sp.Symbol(q, integer=True))
-        for p, q in zip(t.body.indices, coordinate.indices)])))
-    x_k = x("k")
-    if coordinate.family == "W":
-        # Σ_i δ_ik δ_jl x_ni = δ_jl x_nk, then Σ_j δ_jl v_j σ_nj x_nk = v_l σ_nl x_nk
-        _rewrite(chain, ARITHMETIC, lambda t: isinstance(t, Sum) and t.index == "i" and isinstance(t.body, Add),
-                 lambda t: Sum("i", "d", Mul((Const(_delta("i", "k") * _delta("j", "l")), x("i")))))
-        _rewrite(chain, CONTRACTION, lambda t: isinstance(t, Sum) and t.index == "i" and isinstance(t.body, Mul)
-                 and isinstance(t.body.factors[0], Const), lambda t: Mul((Const(_delta("j", "l")), x_k)))
-        summand = Mul((Const(_delta("j", "l")), Mul((Entry("v", ("j",)), Indicator(forms.s("j")), x_k))))
-    else:
-        summand = Mul((Const(_delta("j", "l")), Relu(forms.s("j"))))
-    _rewrite(chain, ARITHMETIC, lambda t: isinstance(t, Add) and isinstance(t.terms[0], Mul)
-             and len(t.terms) == 2 and any(isinstance(c, Const) and c.expr == 0 for m in t.terms for c in m.factors
-                                           if isinstance(m, Mul)), lambda t: summand)
-    _rewrite(chain, CONTRACTION, lambda t: isinstance(t, Sum) and t.index == "j" and t.body == summand,
-             lambda t: substitute_index(summand.factors[1], "j", "l"))
-    # the closed form: 2 out of the sum over n, then the constants together
-    closed = forms.gradient_W() if coordinate.family == "W" else forms.gradient_v()
-    body = closed.factors[1].body
-    summand = replace_first(chain.end, lambda t: isinstance(t, Mul) and t.factors[0] == Const(sp.Integer(2)),
-                            lambda t: Mul((Const(sp.Integer(2)), body)))
-    if summand != chain.end:
-        chain.then(ARITHMETIC, summand)
-    _rewrite(chain, SUM_FACTOR, lambda t: isinstance(t, Sum) and t.index == "n",
-             lambda t: Mul((t.body.factors[0], Sum("n", "N", body))))
+def _finish(chain: Chain, closed) -> None:
+    """From c·Σ_n B to the closed form c'·Σ_n B': B = (c'/c)·B' (arithmetic), the factor out of
+    the sum, and the constants together."""
+    scale, total = chain.end.factors
+    target_scale, target = closed.factors
+    ratio = Const(target_scale.expr / scale.expr)
+    chain.then(ARITHMETIC, Mul((scale, Sum("n", "N", Mul((ratio, target.body))))))
+    chain.then(SUM_FACTOR, Mul((scale, Mul((ratio, target)))))
     chain.then(ARITHMETIC, closed)
+
+
+def _coordinate(family, *indices):
+    return Entry(family, tuple(indices))
+
+
+# (closed form, first coordinate, second coordinate or None)
+MSE_DERIVATIONS = {
+    "dL/dW_kl": (MSEForms.gradient_W, _coordinate("W", "k", "l"), None),
+    "dL/dv_l": (MSEForms.gradient_v, _coordinate("v", "l"), None),
+    "d2L/dW_kl dW_mr": (MSEForms.hessian_WW, _coordinate("W", "k", "l"), _coordinate("W", "m", "r")),
+    "d2L/dW_kl dv_r": (MSEForms.hessian_Wv, _coordinate("W", "k", "l"), _coordinate("v", "r")),
+    "d2L/dv_l dv_r": (MSEForms.hessian_vv, _coordinate("v", "l"), _coordinate("v", "r")),
+}
+GRADIENT_OF = {"W": "dL/dW_kl", "v": "dL/dv_l"}
+
+
+def mse_derivation(name: str) -> Chain:
+    """The closed form ``name`` derived from L = (1/N) Σ_n r_n r_n: every ∂ pushed inward by the
+    derivative rules, the Kronecker deltas contracted, then the constants collected.  A Hessian
+    block starts from the gradient's closed form, itself a checked derivation."""
+    form, first, second = MSE_DERIVATIONS[name]
+    if second is None:
+        chain = Chain(f"MSE closed form {name}", Deriv(first, mse_loss()))
+        differentiate(chain, first)
+    else:
+        gradient = GRADIENT_OF[first.family]
+        gradient_chain = mse_derivation(gradient)
+        closed_gradient = gradient_chain.end
+        chain = Chain(f"MSE closed form {name}", Deriv(second, Deriv(first, mse_loss())))
+        chain.then(lemma(f"{gradient} (derived)", MSE_HEADS[gradient] + " = " + latex(closed_gradient, names=short_names()),
+                         Deriv(first, mse_loss()), closed_gradient, lambda: gradient_chain.check()),
+                   Deriv(second, closed_gradient))
+        differentiate(chain, second)
+    contract(chain, CONTRACTION)
+    _finish(chain, form(MSEForms(False)))
     return chain
-
-
-def _delta(a: str, b: str):
-    return sp.KroneckerDelta(sp.Symbol(a, integer=True), sp.Symbol(b, integer=True))

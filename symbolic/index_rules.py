@@ -20,7 +20,7 @@ import sympy as sp
 from .identity import check_identity
 from .index_terms import latex as latex_of
 from .index_terms import Add, Const, Deriv, Entry, Eval, Indicator, Mul, Relu, Sum, bound_indices, children, \
-    difference, families, free_indices, rebuild, substitute_index
+    difference, families, first_subterm, free_indices, rebuild, replace_first, substitute_index
 from .relu import ReLU
 from .verdict import Status, Verdict, worst
 from .witness import random_point
@@ -204,11 +204,11 @@ def chain_rule(scale_of) -> Rule:
         expected = Mul((scale, partial)) if g.point == "T" else partial
         return None if after == expected else "the result is not t_a (∂_a g)(Tθ)"
 
-    return Rule("chain rule", r"\tfrac{\partial}{\partial\theta_a}\bigl[g(T\theta)\bigr] = "
+    return Rule("chain rule", r"\partial_{\theta_a}\bigl[g(T\theta)\bigr] = "
                 r"t_a\,(\partial_a g)(T\theta)", _either_way(one_way), _chain_rule_validity,
                 r"for $T$ with $(T\theta)_b = t_b\theta_b$, $t$ free of $\theta$, and a function $g$ of "
                 r"$\theta$ differentiable at $T\theta$; with $t_a = 1$ it reads "
-                r"$\tfrac{\partial}{\partial\theta_a}[g(\theta)] = "
+                r"$\partial_{\theta_a}[g(\theta)] = "
                 r"(\partial_a g)(\theta)$")
 
 
@@ -338,8 +338,8 @@ HOMOGENEITY = Rule("ReLU homogeneity", r"\operatorname{ReLU}(c\,s) = c\operatorn
 INDICATOR_HOMOGENEITY = Rule(
     "indicator homogeneity", r"\mathbf{1}[c\,s > 0] = \mathbf{1}[s > 0]", _either_way(_indicator_homogeneity),
     functools.cache(_indicator_homogeneity_validity), r"for a scalar $c > 0$ and every real $s$")
-CONSTANT_FACTOR = Rule("constant factor", r"\tfrac{\partial}{\partial\theta_a}[c\,G] = "
-                       r"c\,\tfrac{\partial}{\partial\theta_a}[G]",
+CONSTANT_FACTOR = Rule("constant factor", r"\partial_{\theta_a}[c\,G] = "
+                       r"c\,\partial_{\theta_a}[G]",
                        _either_way(_constant_factor), functools.cache(_constant_factor_validity),
                        r"for a scalar $c$ free of $\theta$ and $G$ differentiable")
 ARITHMETIC = Rule("arithmetic", r"p = q", _arithmetic, _arithmetic_validity,
@@ -593,21 +593,214 @@ def _delta_contraction_validity() -> Verdict:
         "every l at m = 1..4 evaluated exactly"))
 
 
-DERIVATIVE_OF_SUM = Rule("derivative of a sum", r"\tfrac{\partial}{\partial\theta_a}\Bigl[\sum_{i=1}^{m} F_i\Bigr] = "
-                         r"\sum_{i=1}^{m} \tfrac{\partial}{\partial\theta_a}[F_i]", _either_way(_derivative_of_sum),
+DERIVATIVE_OF_SUM = Rule("derivative of a sum", r"\partial_{\theta_a}\Bigl[\sum_{i=1}^{m} F_i\Bigr] = "
+                         r"\sum_{i=1}^{m} \partial_{\theta_a}[F_i]", _either_way(_derivative_of_sum),
                          functools.cache(_derivative_of_sum_validity),
                          r"for every bound $m$, $i$ not an index of $\theta_a$")
-DERIVATIVE_OF_ADD = Rule("linearity of the derivative", r"\partial_a[A + B] = \partial_a A + \partial_a B",
+DERIVATIVE_OF_ADD = Rule("linearity of the derivative", r"\partial_{\theta_a}[A + B] = \partial_{\theta_a}[A] + \partial_{\theta_a}[B]",
                          _either_way(_derivative_of_add), functools.cache(_jet_rules_validity))
-PRODUCT_RULE = Rule("product rule", r"\partial_a[A\,B] = \partial_a A\,B + A\,\partial_a B",
+PRODUCT_RULE = Rule("product rule", r"\partial_{\theta_a}[A\,B] = \partial_{\theta_a}[A]\,B + A\,\partial_{\theta_a}[B]",
                     _either_way(_product_rule), functools.cache(_jet_rules_validity))
-CONSTANT_TERM = Rule("derivative of a constant", r"\partial_a[c] = 0", _either_way(_constant_term),
+CONSTANT_TERM = Rule("derivative of a constant", r"\partial_{\theta_a}[c] = 0", _either_way(_constant_term),
                      functools.cache(_constant_and_coordinate_validity),
                      r"for a term $c$ whose entries are data ($x$, $y$) or parameters of another family "
                      r"than $\theta_a$")
-COORDINATE = Rule("coordinate derivative", r"\partial W_{ij} / \partial W_{kl} = \delta_{ik}\,\delta_{jl}",
+COORDINATE = Rule("coordinate derivative", r"\partial_{W_{kl}}[W_{ij}] = \delta_{ik}\,\delta_{jl}",
                   _either_way(_coordinate), functools.cache(_constant_and_coordinate_validity),
                   r"and alike for every family")
-RELU_DERIVATIVE = Rule("ReLU derivative", r"\partial_a[\operatorname{ReLU}(s)] = \mathbf{1}[s > 0]\,\partial_a s",
+RELU_DERIVATIVE = Rule("ReLU derivative", r"\partial_{\theta_a}[\operatorname{ReLU}(s)] = \mathbf{1}[s > 0]\,\partial_{\theta_a}[s]",
                        _either_way(_relu_derivative), functools.cache(_relu_derivative_validity),
                        r"off the kink $s = 0$")
+
+
+def _sum_of_terms(before, after):
+    """Σ_i (A_i + B_i + …) → Σ_i A_i + Σ_i B_i + …"""
+    if not (isinstance(before, Sum) and isinstance(before.body, Add)):
+        return "not a sum of a sum of terms"
+    expected = Add(tuple(Sum(before.index, before.size, t) for t in before.body.terms))
+    return None if after == expected else "the result is not the sum of the sums"
+
+
+def _sum_of_terms_validity() -> Verdict:
+    i, m = sp.Symbol("i", integer=True), sp.Symbol("m", integer=True, nonnegative=True)
+    families_ = [sp.IndexedBase(name) for name in "abcd"]
+    for count in (2, 3, 4):
+        parts = families_[:count]
+        if not by_induction(lambda top, parts=parts: (sp.Sum(sp.Add(*[p[i] for p in parts]), (i, 1, top)),
+                                                      sp.Add(*[sp.Sum(p[i], (i, 1, top)) for p in parts])), i, m):
+            return Verdict(Status.UNDECIDED, "sum of terms", reason=f"induction fails for {count} terms")
+    a = sp.symbols("a1:4", real=True)
+    b = sp.symbols("b1:4", real=True)
+    instance = check_identity(sp.Add(*[x + y for x, y in zip(a, b)]), sp.Add(*a) + sp.Add(*b))
+    return _proved("sum_i (a_i + b_i + ...) = sum_i a_i + sum_i b_i + ..., every bound m", [
+        "induction on the bound m for 2, 3 and 4 terms (more terms: the 2-term case repeatedly)",
+        "check_identity at m = 3"], [instance])
+
+
+def _indicator_derivative(before, after):
+    """∂_a[1[s > 0]] → 0 off the kink: the indicator is constant on each open sign region."""
+    if not (isinstance(before, Deriv) and isinstance(before.body, Indicator)):
+        return "not the derivative of an indicator"
+    return None if after == Const(sp.S.Zero) else "the result is not 0"
+
+
+def _indicator_derivative_validity() -> Verdict:
+    u = sp.Symbol("u", real=True)
+    if any(sp.diff(sp.Integer(value), u) != 0 for value in (0, 1)):
+        return Verdict(Status.UNDECIDED, "indicator derivative", reason="a constant's derivative is not 0")
+    return Verdict(Status.PROVED, "d/du 1[s(u) > 0] = 0 off the kink", evidence=(
+        "on each open sign region of s the indicator is the constant 0 or 1",))
+
+
+SUM_OF_TERMS = Rule("sum of terms", r"\sum_{i=1}^{m} (A_i + B_i) = \sum_{i=1}^{m} A_i + \sum_{i=1}^{m} B_i",
+                    _either_way(_sum_of_terms), functools.cache(_sum_of_terms_validity),
+                    r"for every bound $m$, with any number of terms")
+INDICATOR_DERIVATIVE = Rule("indicator derivative", r"\partial_{\theta_a}\bigl[\mathbf{1}[s > 0]\bigr] = 0",
+                            _either_way(_indicator_derivative), functools.cache(_indicator_derivative_validity),
+                            r"off the kink $s = 0$")
+
+
+# --- driving the rules: differentiation and contraction, one justified step at a time ----------------
+
+def monomials(term) -> object:
+    """``term`` as a sum of monomials c·A_1⋯A_r (c a scalar, the A the non-arithmetic subterms):
+    the arithmetic rule justifies the rewrite."""
+    atoms: dict = {}
+    expanded = sp.expand(as_rational_function(term, atoms))
+    back = {symbol: original for original, symbol in atoms.items()}
+    result = []
+    for monomial in sp.Add.make_args(expanded):
+        coefficient, factors = sp.S.One, []
+        for factor in sp.Mul.make_args(monomial):
+            base, exponent = factor.as_base_exp()
+            if base in back and not isinstance(back[base], sp.Expr):
+                if not (exponent.is_Integer and exponent > 0):
+                    raise ValueError("a subterm in a denominator has no monomial form")
+                factors += [back[base]] * int(exponent)
+            else:
+                coefficient *= factor.xreplace({s: o for s, o in back.items() if isinstance(o, sp.Expr)})
+        if not factors:
+            result.append(Const(coefficient))
+        else:
+            rest = factors[0] if len(factors) == 1 else Mul(tuple(factors))
+            result.append(Mul((Const(coefficient), rest)))
+    return result[0] if len(result) == 1 else Add(tuple(result))
+
+
+def _rewrite_first(chain: Chain, rule: Rule, wanted, rewrite) -> bool:
+    term = replace_first(chain.end, wanted, rewrite)
+    if term is None:
+        return False
+    chain.then(rule, term)
+    return True
+
+
+def differentiate(chain: Chain, coordinate: Entry) -> None:
+    """Push every ∂/∂coordinate of the chain's last term inward until it meets an entry, one rule a
+    step: sums, sums of terms, products (regrouped two factors at a time), scalars, ReLU and its
+    indicator, constants, coordinates."""
+    independent = DATA_FAMILIES | (PARAMETER_FAMILIES - {coordinate.family})
+
+    def pushed(body):
+        if families(body) <= independent:
+            return CONSTANT_TERM, Const(sp.S.Zero)
+        if isinstance(body, Entry):
+            return COORDINATE, Const(sp.Mul(*[
+                sp.KroneckerDelta(sp.Symbol(p, integer=True), sp.Symbol(q, integer=True))
+                for p, q in zip(body.indices, coordinate.indices)]))
+        if isinstance(body, Sum):
+            return DERIVATIVE_OF_SUM, Sum(body.index, body.size, Deriv(coordinate, body.body))
+        if isinstance(body, Add):
+            return DERIVATIVE_OF_ADD, Add(tuple(Deriv(coordinate, term) for term in body.terms))
+        if isinstance(body, Mul) and len(body.factors) > 2:
+            return ARITHMETIC, Deriv(coordinate, Mul((body.factors[0], Mul(body.factors[1:]))))
+        if isinstance(body, Mul) and isinstance(body.factors[0], Const):
+            return CONSTANT_FACTOR, Mul((body.factors[0], Deriv(coordinate, body.factors[1])))
+        if isinstance(body, Mul):
+            a, b = body.factors
+            return PRODUCT_RULE, Add((Mul((Deriv(coordinate, a), b)), Mul((a, Deriv(coordinate, b)))))
+        if isinstance(body, Relu):
+            return RELU_DERIVATIVE, Mul((Indicator(body.arg), Deriv(coordinate, body.arg)))
+        if isinstance(body, Indicator):
+            return INDICATOR_DERIVATIVE, Const(sp.S.Zero)
+        raise ValueError(f"no rule differentiates {type(body).__name__}")
+
+    def wanted(t):
+        return isinstance(t, Deriv) and t.coordinate == coordinate and not isinstance(t.body, Eval)
+
+    def constant(t):
+        return wanted(t) and families(t.body) <= independent
+    # derivatives of constants first: they vanish and keep the lines short
+    while (target := first_subterm(chain.end, constant) or first_subterm(chain.end, wanted)) is not None:
+        rule, result = pushed(target.body)
+        _rewrite_first(chain, rule, lambda t: t == target, lambda t: result)
+        tidy(chain)
+
+
+_ZERO, _ONE = Const(sp.S.Zero), Const(sp.S.One)
+
+
+def _tidied(term):
+    """One local simplification of a product or a sum of terms, or the term itself: a factor 0,
+    a term 0, a factor 1, a sum of one term, equal products (up to order) added together."""
+    if isinstance(term, Mul):
+        if _ZERO in term.factors:
+            return _ZERO
+        if _ONE in term.factors and len(term.factors) > 1:
+            rest = tuple(f for f in term.factors if f != _ONE)
+            return rest[0] if len(rest) == 1 else Mul(rest)
+    if isinstance(term, Add):
+        rest = tuple(t for t in term.terms if t != _ZERO)
+        if len(rest) != len(term.terms):
+            return _ZERO if not rest else rest[0] if len(rest) == 1 else Add(rest)
+        if len(rest) > 1 and all(isinstance(t, Mul) for t in rest):
+            orders = {tuple(sorted(map(repr, t.factors))) for t in rest}
+            if len(orders) == 1:
+                return Mul((Const(sp.Integer(len(rest))), rest[-1]))
+    return term
+
+
+def tidy(chain: Chain) -> None:
+    """Local simplifications (``_tidied``), one arithmetic step each, until none applies."""
+    while (target := first_subterm(chain.end, lambda t: _tidied(t) != t)) is not None:
+        _rewrite_first(chain, ARITHMETIC, lambda t: t == target, _tidied)
+
+
+def _deltas_of(term, index: str) -> bool:
+    """Whether a scalar of the ring expression ``term`` (not inside other subterms) holds a
+    Kronecker delta of ``index``."""
+    if isinstance(term, Const):
+        return any(sp.Symbol(index, integer=True) in d.args for d in term.expr.atoms(sp.KroneckerDelta))
+    if isinstance(term, (Mul, Add)):
+        return any(_deltas_of(c, index) for c in children(term))
+    return False
+
+
+def contract(chain: Chain, contraction: Rule) -> None:
+    """Every sum whose summand carries a Kronecker delta of its index, innermost first: the summand
+    as monomials (arithmetic), one sum per monomial (sum of terms), each delta contracted."""
+    def contractible(t):
+        return isinstance(t, Sum) and _deltas_of(t.body, t.index)
+
+    def innermost(t):
+        return contractible(t) and first_subterm(t.body, contractible) is None
+    while (total := first_subterm(chain.end, innermost)) is not None:
+        body = monomials(total.body)
+        if body != total.body:
+            _rewrite_first(chain, ARITHMETIC, lambda t, old=total: t == old, lambda t: Sum(t.index, t.size, body))
+            total = Sum(total.index, total.size, body)
+        parts = body.terms if isinstance(body, Add) else (body,)
+        if isinstance(body, Add):
+            split = Add(tuple(Sum(total.index, total.size, p) for p in parts))
+            _rewrite_first(chain, SUM_OF_TERMS, lambda t, old=total: t == old, lambda t: split)
+        index = sp.Symbol(total.index, integer=True)
+        for part in parts:
+            if not _deltas_of(part, total.index):
+                continue
+            coefficient, rest = part.factors
+            delta = next(d for d in sp.Mul.make_args(coefficient.expr)
+                         if isinstance(d, sp.KroneckerDelta) and index in d.args)
+            target = str(next(a for a in delta.args if a != index))
+            contracted = substitute_index(Mul((Const(coefficient.expr / delta), rest)), total.index, target)
+            single = Sum(total.index, total.size, part)
+            _rewrite_first(chain, contraction, lambda t, old=single: t == old, lambda t: contracted)

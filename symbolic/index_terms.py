@@ -212,7 +212,7 @@ def latex(term, *, tight: bool = False, names: dict | None = None) -> str:
     if isinstance(term, Fn):
         return r"%s\bigl(%s\bigr)" % (term.name, ", ".join(latex(a, names=names) for a in term.args))
     if isinstance(term, Deriv):
-        return r"\tfrac{\partial}{\partial %s}\bigl[%s\bigr]" % (latex(term.coordinate), latex(term.body, names=names))
+        return r"\partial_{%s}\bigl[%s\bigr]" % (latex(term.coordinate), latex(term.body, names=names))
     if isinstance(term, Eval):
         point = r"T\theta" if term.point == "T" else r"\theta"
         if not term.partials:
@@ -302,3 +302,14 @@ def families(term) -> frozenset:
     if isinstance(term, (Deriv, Eval)):
         return frozenset({"*"})
     return frozenset().union(*[families(c) for c in children(term)])
+
+
+def first_subterm(term, wanted):
+    """The first subterm (pre-order) for which ``wanted`` holds, or None."""
+    if wanted(term):
+        return term
+    for child in children(term):
+        found = first_subterm(child, wanted)
+        if found is not None:
+            return found
+    return None

@@ -22,7 +22,7 @@ def test_every_row_is_proved_for_all_sizes_with_its_rules(report):
     rows = [row.as_json() for row in report.results]
     assert all(row["status"] == "proved" for row in rows)
     # the closed forms are checked at instances; every other row holds for all sizes
-    instances = [row for row in rows if row["claim"].startswith("MSE closed forms of")]
+    instances = [row for row in rows if row["claim"] == "MSE closed forms of the gradient and the Hessian blocks"]
     assert [(row["d"], row["h"], row["n"]) for row in instances] == [(1, 1, 1), (2, 1, 2)]
     rows = [row for row in rows if row not in instances]
     assert all(row["sizes"] == "all" and row["d"] == "all" for row in rows)
@@ -140,13 +140,13 @@ def test_mse_laws_hold_for_every_size_and_a_wrong_factor_is_refused():
     assert verdict.status is Status.UNDECIDED and verdict.details["rule"] == "arithmetic"
 
 
-def test_gradient_closed_forms_are_derived_and_a_wrong_index_range_is_refused(monkeypatch):
-    for coordinate in (Entry("W", ("k", "l")), Entry("v", ("l",))):
-        chain = all_sizes.mse_gradient_derivation(coordinate)
-        assert chain.check().status is Status.PROVED
-        assert "delta contraction" in chain.check().details["rules"]
+def test_closed_forms_are_derived_and_a_wrong_index_range_is_refused(monkeypatch):
+    for name in all_sizes.MSE_DERIVATIONS:
+        verdict = all_sizes.mse_derivation(name).check()
+        assert verdict.status is Status.PROVED, name
+        assert {"delta contraction", "product rule", "derivative of a sum"} <= set(verdict.details["rules"])
     # the contraction needs l to run over the summation range 1..h
     monkeypatch.setattr(all_sizes, "CONTRACTION", all_sizes.delta_contraction({"k": "d", "l": "d"}))
-    verdict = all_sizes.mse_gradient_derivation(Entry("v", ("l",))).check()
+    verdict = all_sizes.mse_derivation("dL/dv_l").check()
     assert verdict.status is Status.UNDECIDED and verdict.details["rule"] == "delta contraction"
     assert "does not run over" in verdict.reason
