@@ -760,17 +760,17 @@ def _finish(chain: Chain, closed) -> None:
     chain.then(ARITHMETIC, closed)
 
 
-def _coordinate(family, *indices):
+def _entry(family, *indices):
     return Entry(family, tuple(indices))
 
 
 # (closed form, first coordinate, second coordinate or None)
 MSE_DERIVATIONS = {
-    "dL/dW_kl": (MSEForms.gradient_W, _coordinate("W", "k", "l"), None),
-    "dL/dv_l": (MSEForms.gradient_v, _coordinate("v", "l"), None),
-    "d2L/dW_kl dW_mr": (MSEForms.hessian_WW, _coordinate("W", "k", "l"), _coordinate("W", "m", "r")),
-    "d2L/dW_kl dv_r": (MSEForms.hessian_Wv, _coordinate("W", "k", "l"), _coordinate("v", "r")),
-    "d2L/dv_l dv_r": (MSEForms.hessian_vv, _coordinate("v", "l"), _coordinate("v", "r")),
+    "dL/dW_kl": (MSEForms.gradient_W, _entry("W", "k", "l"), None),
+    "dL/dv_l": (MSEForms.gradient_v, _entry("v", "l"), None),
+    "d2L/dW_kl dW_mr": (MSEForms.hessian_WW, _entry("W", "k", "l"), _entry("W", "m", "r")),
+    "d2L/dW_kl dv_r": (MSEForms.hessian_Wv, _entry("W", "k", "l"), _entry("v", "r")),
+    "d2L/dv_l dv_r": (MSEForms.hessian_vv, _entry("v", "l"), _entry("v", "r")),
 }
 GRADIENT_OF = {"W": "dL/dW_kl", "v": "dL/dv_l"}
 
