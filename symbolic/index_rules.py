@@ -485,28 +485,36 @@ def _derivative_of_add(before, after):
 
 
 def _product_rule(before, after):
-    """∂_a[A·B] → ∂_a[A]·B + A·∂_a[B]."""
-    if not (isinstance(before, Deriv) and isinstance(before.body, Mul) and len(before.body.factors) == 2):
-        return "not the derivative of a product of two factors"
-    a, b = before.body.factors
-    expected = Add((Mul((Deriv(before.coordinate, a), b)), Mul((a, Deriv(before.coordinate, b)))))
-    return None if after == expected else "the result is not the product rule"
+    """∂_a[A_1⋯A_r] → Σ_k A_1⋯∂_a[A_k]⋯A_r."""
+    if not (isinstance(before, Deriv) and isinstance(before.body, Mul) and len(before.body.factors) >= 2):
+        return "not the derivative of a product"
+    return None if after == product_rule(before.coordinate, before.body.factors) else "the result is not the product rule"
+
+
+def product_rule(coordinate, factors) -> Add:
+    """Σ_k A_1⋯∂[A_k]⋯A_r."""
+    return Add(tuple(Mul(factors[:k] + (Deriv(coordinate, factors[k]),) + factors[k + 1:])
+                     for k in range(len(factors))))
 
 
 def _jet_rules_validity() -> Verdict:
-    """Linearity and the product rule on generic cubics A, B (every 1-jet at a point)."""
+    """Linearity and the product rule of 2, 3 and 4 factors on generic cubics (every 1-jet)."""
     u = sp.Symbol("u", real=True)
-    A, B = _jet(u, name="a"), _jet(u, name="b")
-    claims = {"sum": sp.diff(A + B, u) - sp.diff(A, u) - sp.diff(B, u),
-              "product": sp.diff(A * B, u) - sp.diff(A, u) * B - A * sp.diff(B, u)}
+    A = [_jet(u, name=name) for name in "abcd"]
+    claims = {"sum": sp.diff(A[0] + A[1], u) - sp.diff(A[0], u) - sp.diff(A[1], u)}
+    for count in (2, 3, 4):
+        product = sp.Mul(*A[:count])
+        claims[f"product of {count}"] = sp.diff(product, u) - sp.Add(*[
+            sp.Mul(*A[:k], sp.diff(A[k], u), *A[k + 1:count]) for k in range(count)])
     failing = [name for name, difference in claims.items() if not is_rational_zero(sp.expand(difference))]
     if failing:
         return Verdict(Status.UNDECIDED, "derivative rules", reason=f"{failing[0]} rule not an exact zero")
     w = sp.symbols("w1:3", real=True)
     instance = check_identity(sp.diff((w[0] ** 2 + w[1]) * (w[0] - 3 * w[1]), w[0]),
                               2 * w[0] * (w[0] - 3 * w[1]) + (w[0] ** 2 + w[1]))
-    return _proved("(A + B)' = A' + B', (A B)' = A' B + A B'", [
-        "exact zeros on generic cubics A, B (every 1-jet)", "check_identity on polynomials"], [instance])
+    return _proved("(A + B)' = A' + B', (A_1 ... A_r)' = sum_k A_1 ... A_k' ... A_r", [
+        "exact zeros on generic cubics (every 1-jet), products of 2, 3 and 4 factors (more: the "
+        "2-factor rule repeatedly)", "check_identity on polynomials"], [instance])
 
 
 # entries known not to depend on the coordinate θ_a: the data, and the other parameter families
@@ -626,7 +634,8 @@ DERIVATIVE_OF_SUM = Rule("derivative of a sum", r"\partial_{\theta_a}\Bigl[\sum_
 DERIVATIVE_OF_ADD = Rule("linearity of the derivative", r"\partial_{\theta_a}[A + B] = \partial_{\theta_a}[A] + \partial_{\theta_a}[B]",
                          _either_way(_derivative_of_add), functools.cache(_jet_rules_validity))
 PRODUCT_RULE = Rule("product rule", r"\partial_{\theta_a}[A\,B] = \partial_{\theta_a}[A]\,B + A\,\partial_{\theta_a}[B]",
-                    _either_way(_product_rule), functools.cache(_jet_rules_validity))
+                    _either_way(_product_rule), functools.cache(_jet_rules_validity),
+                    r"and alike for any number of factors")
 CONSTANT_TERM = Rule("derivative of a constant", r"\partial_{\theta_a}[c] = 0", _either_way(_constant_term),
                      functools.cache(_constant_and_coordinate_validity),
                      r"for a term $c$ whose entries are data ($x$, $y$) or parameters of another family "
@@ -723,8 +732,7 @@ def _rewrite_first(chain: Chain, rule: Rule, wanted, rewrite) -> bool:
 
 def differentiate(chain: Chain, coordinate: Entry) -> None:
     """Push every ∂/∂coordinate of the chain's last term inward until it meets an entry, one rule a
-    step: sums, sums of terms, products (regrouped two factors at a time), scalars, ReLU and its
-    indicator, constants, coordinates."""
+    step: sums, sums of terms, products, scalars, ReLU and its indicator, constants, coordinates."""
     independent = DATA_FAMILIES | (PARAMETER_FAMILIES - {coordinate.family})
 
     def pushed(body):
@@ -738,13 +746,10 @@ def differentiate(chain: Chain, coordinate: Entry) -> None:
             return DERIVATIVE_OF_SUM, Sum(body.index, body.size, Deriv(coordinate, body.body))
         if isinstance(body, Add):
             return DERIVATIVE_OF_ADD, Add(tuple(Deriv(coordinate, term) for term in body.terms))
-        if isinstance(body, Mul) and len(body.factors) > 2:
-            return ARITHMETIC, Deriv(coordinate, Mul((body.factors[0], Mul(body.factors[1:]))))
-        if isinstance(body, Mul) and isinstance(body.factors[0], Const):
+        if isinstance(body, Mul) and len(body.factors) == 2 and isinstance(body.factors[0], Const):
             return CONSTANT_FACTOR, Mul((body.factors[0], Deriv(coordinate, body.factors[1])))
         if isinstance(body, Mul):
-            a, b = body.factors
-            return PRODUCT_RULE, Add((Mul((Deriv(coordinate, a), b)), Mul((a, Deriv(coordinate, b)))))
+            return PRODUCT_RULE, product_rule(coordinate, body.factors)
         if isinstance(body, Relu):
             return RELU_DERIVATIVE, Mul((Indicator(body.arg), Deriv(coordinate, body.arg)))
         if isinstance(body, Indicator):
