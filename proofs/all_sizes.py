@@ -755,6 +755,10 @@ def _finish(chain: Chain, closed) -> None:
     scale, total = chain.end.factors
     target_scale, target = closed.factors
     ratio = Const(target_scale.expr / scale.expr)
+    if ratio.expr == 1:
+        if chain.end != closed:
+            chain.then(ARITHMETIC, closed)      # the summand rearranged
+        return
     chain.then(ARITHMETIC, Mul((scale, Sum("n", "N", Mul((ratio, target.body))))))
     chain.then(SUM_FACTOR, Mul((scale, Mul((ratio, target)))))
     chain.then(ARITHMETIC, closed)
