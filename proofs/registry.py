@@ -14,6 +14,7 @@ SCRIPTS = {
     "reparametrization": "proofs.reparametrization",
     "flat_directions": "proofs.flat_directions",
     "biases": "proofs.biases",
+    "all_sizes": "proofs.all_sizes",
 }
 
 

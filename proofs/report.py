@@ -17,11 +17,15 @@ class ClaimResult:
     n: int | None
     verdict: Verdict
     seconds: float
+    for_all_sizes: bool = False      # proved with the sizes as symbols, not at (d, h, n)
 
     def as_json(self) -> dict:
         v = self.verdict
+        sizes = {"d": "all", "h": "all", "n": "all", "sizes": "all"} if self.for_all_sizes else \
+            {"d": self.d, "h": self.h, "n": self.n}
+        rules = {"rules": list(v.details["rules"])} if v.details.get("rules") else {}
         return {
-            "theorem": self.theorem, "claim": self.claim, "d": self.d, "h": self.h, "n": self.n,
+            "theorem": self.theorem, "claim": self.claim, **sizes, **rules,
             "status": v.status.value, "seconds": round(self.seconds, 4),
             "witness": {str(k): str(x) for k, x in v.witness.items()} if v.witness else None,
             "residual": v.residual, "reason": v.reason or None,
@@ -38,12 +42,12 @@ class Report:
     derivation: Derivation
     results: list = field(default_factory=list)
 
-    def record(self, theorem: str, claim: str, sizes: tuple, check) -> Verdict:
-        """Run one check, time it, and keep its row."""
+    def record(self, theorem: str, claim: str, sizes: tuple, check, for_all_sizes: bool = False) -> Verdict:
+        """Run one check, time it, and keep its row (``for_all_sizes``: the sizes were symbols)."""
         start = time.perf_counter()
         verdict = check()
         d, h, n = (tuple(sizes) + (None, None, None))[:3]
-        row = ClaimResult(theorem, claim, d, h, n, verdict, time.perf_counter() - start)
+        row = ClaimResult(theorem, claim, d, h, n, verdict, time.perf_counter() - start, for_all_sizes)
         self.results.append(row)
         if progress_hook is not None:
             progress_hook(row)

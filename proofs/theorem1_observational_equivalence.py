@@ -18,17 +18,18 @@ import sympy as sp
 
 from symbolic import ReLU, Status, Verdict, check_identity
 from symbolic.derivation import Derivation
+from symbolic.index_rules import relu_homogeneity_verdict
 from symbolic.network import OneHiddenLayerNet
 from symbolic.positivity import is_manifestly_nonnegative
 from symbolic.rescaling import ALPHA, rescale, rescale_vector
 from symbolic.verdict import worst
 from symbolic.witness import compare_at
-from symbolic.zero import is_rational_zero
 
 from .report import Report
 
 NAME = "theorem1"
-TITLE = "Theorem 1 and Definition 5: observational equivalence under the alpha-scale transformation"
+TITLE = ("Theorem 1 (ReLU is non-negative homogeneous) and Definition 5: observational equivalence "
+         "under the alpha-scale transformation")
 SOURCE = ("Dinh, Pascanu, Bengio and Bengio, Sharp Minima Can Generalize For Deep Nets, ICML 2017, "
           "Section 3, Theorem 1, Definition 5 and the paragraph after it")
 DEFAULT_SIZES = (3, 3, 3)
@@ -53,21 +54,8 @@ def loss_of_predictions(kind: str, predictions: list, targets: list) -> sp.Expr:
 
 
 def positive_homogeneity(alpha: sp.Expr = ALPHA) -> Verdict:
-    """Lemma: ReLU(αs) = α·ReLU(s) for α > 0 and every real s, the kink s = 0 included."""
-    s = sp.Symbol("s", real=True)
-    claim = "ReLU(alpha*s) = alpha*ReLU(s)"
-    # split on the sign of s and let sympy's own Max evaluate each case
-    cases = {"s > 0": sp.Symbol("s_pos", positive=True), "s = 0": sp.S.Zero,
-             "s < 0": sp.Symbol("s_neg", negative=True)}
-    for label, value in cases.items():
-        if not is_rational_zero(sp.Max(0, alpha * value) - alpha * sp.Max(0, value)):
-            return Verdict(Status.UNDECIDED, claim, reason=f"sympy's Max does not settle case {label}")
-    verdict = check_identity(ReLU(alpha * s), alpha * ReLU(s), claim=claim)
-    if verdict.status is not Status.PROVED:
-        return verdict
-    evidence = ("sign split s > 0, s = 0, s < 0 with sympy's Max: each case an exact zero",
-                *verdict.evidence)
-    return Verdict(Status.PROVED, claim, evidence=evidence, residual=verdict.residual)
+    """Lemma (the paper's Theorem 1): ReLU(αs) = α·ReLU(s) for α > 0 and every real s."""
+    return relu_homogeneity_verdict(alpha)
 
 
 def _kink_points(net: OneHiddenLayerNet, x: sp.Matrix, alpha, rng: random.Random) -> list:
@@ -180,6 +168,10 @@ def derivation_skeleton() -> Derivation:
             r"$L(\theta) = \ell(f_\theta)$; for finite data, $L$ is a function of "
             r"$f_\theta(x_1), \dots, f_\theta(x_N)$ (generic $\ell$, mean squared error, "
             r"absolute error, hinge).",
+            r"A direction in parameter space is $u = (U, b)$ with $U \in \mathbb{R}^{d\times h}$ and "
+            r"$b \in \mathbb{R}^h$, so $T_\alpha u = (\alpha U, \alpha^{-1} b)$ and "
+            r"$\|u\|^2 = \sum_{ij} U_{ij}^2 + \sum_j b_j^2$; $w$ is a second direction, $\lambda, \mu$ "
+            r"are real numbers, $z$ is a point of parameter space and $\varepsilon > 0$ a radius.",
         ])
 
 
@@ -192,7 +184,7 @@ def run(sizes: list[tuple[int, int, int]], seed: int = 0, timeout: float | None 
                                 lambda: positive_homogeneity())
     derivation.add(r"\operatorname{ReLU}(\alpha s) = \alpha \operatorname{ReLU}(s) "
                    r"\quad (\alpha > 0,\ s \in \mathbb{R})",
-                   "positive homogeneity of ReLU (Definition 4, Theorem 1 of the paper): sign split "
+                   "non-negative homogeneity of ReLU (Definition 4; this is the paper's Theorem 1): sign split "
                    "$s > 0$, $s = 0$, $s < 0$ with sympy's own Max", [homogeneity])
 
     prediction = [report.record(NAME, "(a) f_(T_alpha theta)(x) = f_theta(x)", (d, h, None),

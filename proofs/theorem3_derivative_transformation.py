@@ -42,7 +42,6 @@ import sympy as sp
 from symbolic import ReLU, Status, Verdict, check_identity
 from symbolic.budget import BudgetExhausted, check_budget, time_budget
 from symbolic.derivation import Derivation
-from symbolic.latex import to_latex
 from symbolic.numeric import HIGH_DPS, LOW_DPS, directional_derivative, loss_function, measure, \
     random_instance, to_mpf
 from symbolic.polynomial import PatternNetwork
@@ -321,21 +320,6 @@ def regularity_transport() -> Verdict:
                    "is the pattern at theta", evidence=tuple(e for v in verdicts for e in v.evidence))
 
 
-def block_form_example() -> str:
-    """H_L(θ) and H_L(T_αθ) for d = h = N = 1 (MSE) as matrices, computed from the polynomials."""
-    model = PatternNetwork(1, 1, 1)
-    images = model.transform_images({"W": model.alpha, "v": model.alphabar})
-    size = len(model.parameter_names)
-    at_theta = sp.Matrix(size, size, lambda k, l: model.to_sympy(model.hessian[(min(k, l), max(k, l))]))
-    at_scaled = sp.Matrix(size, size, lambda k, l: model.to_sympy(
-        model.at(model.hessian[(min(k, l), max(k, l))], images)))
-    names = {sp.Symbol(n): sp.Symbol(t) for n, t in (("W_1_1", "W"), ("v_1", "v"), ("x_1_1", "x"),
-                                                      ("y_1", "y"), ("sigma_1_1", "sigma"))}
-    show = lambda m: to_latex(m.xreplace(names).applyfunc(sp.factor), mat_str="pmatrix", mat_delim="")  # noqa: E731
-    return (r"H_L(\theta) = %s,\quad H_L(T_\alpha\theta) = %s = S\,H_L(\theta)\,S"
-            % (show(at_theta), show(at_scaled)))
-
-
 def derivation_skeleton() -> Derivation:
     return Derivation(
         name=NAME, title=TITLE, source=SOURCE,
@@ -394,9 +378,6 @@ def run(sizes, seed=0, timeout=None) -> Report:
                        + label,
                        f"{LOSS_LABELS[loss]}: exact Laurent-polynomial identity, every entry $k \\le l$",
                        rows[(2, loss)], sizes)
-    derivation.add(block_form_example(), "the smallest case, $d = h = N = 1$ with mean squared "
-                   "error, in block form: the Hessian computed at $T_\\alpha\\theta$ is $S H S$ "
-                   "entry by entry (the entry formulas above cover the larger sizes)")
     derivation.add(r"L \circ T_\alpha = L,\quad T_\alpha T_{1/\alpha} = \mathrm{id},\quad "
                    r"D(g\circ T_\alpha)(\theta)[u] = Dg(T_\alpha\theta)[T_\alpha u]",
                    r"(iv) any loss: Theorem 1, invertibility, and the chain rule for the linear map "

@@ -72,6 +72,7 @@ def render(derivation: Derivation) -> str:
         r"\usepackage[margin=2.2cm]{geometry}",
         r"\usepackage{amsmath,amssymb}",
         r"\allowdisplaybreaks",
+        r"\setlength{\emergencystretch}{3em}",
         r"\title{%s}" % escape(derivation.title),
         r"\date{}",
         r"\begin{document}",
@@ -113,6 +114,15 @@ def render(derivation: Derivation) -> str:
               r"\textbf{%s}: %s" % (derivation.status.name, escape(derivation.title)),
               r"\end{document}", ""]
     return "\n".join(lines)
+
+
+_OVERFULL = re.compile(r"Overfull \\hbox \((\d+(?:\.\d+)?)pt too wide\)[^\n]*")
+
+
+def overfull_boxes(log: str, tolerance_pt: float = 1.0) -> list[str]:
+    """The lines of a pdflatex log that report a box wider than the text block by more than
+    ``tolerance_pt`` points: a display or a line running into the margin."""
+    return [match.group(0) for match in _OVERFULL.finditer(log) if float(match.group(1)) > tolerance_pt]
 
 
 def tex_engine() -> str | None:

@@ -7,12 +7,13 @@ import pytest
 import sympy as sp
 
 from proofs import registry
-from symbolic.latex import escape, render, to_latex
+from symbolic.latex import escape, overfull_boxes, render, to_latex
 
 RESULT_WORDS = {"theorem1": "Theorem 1", "theorem3": "Theorem 3", "theorem4": "Theorem 4",
                 "worked_example": "worked example", "epsilon_sharpness": "Section 4.3",
                 "reparametrization": "Section 5", "theorem2": "Theorem 2", "theorem5": "Theorem 5",
-                "flat_directions": "flat directions", "biases": "Appendix B"}
+                "flat_directions": "flat directions", "biases": "Appendix B",
+                "all_sizes": "Theorems 1 and 3 for all sizes"}
 
 
 def require(tool):
@@ -58,6 +59,8 @@ def test_every_result_compiles_to_a_pdf_that_names_it_and_its_verdict(cli, tmp_p
         assert "PROVED" in text
         log = (tmp_path / f"{name}.log").read_text(errors="replace")
         assert "! " not in log
+        # no display or line wider than the text block
+        assert overfull_boxes(log) == [], f"{name}.pdf: {overfull_boxes(log)}"
 
 
 def test_unwritable_latex_folder_is_bad_input(cli, tmp_path):
