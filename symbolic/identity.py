@@ -64,7 +64,8 @@ from .regions import SplitTooLarge, describe, examine, inside, sign_branches
 from .relu import ReLU, canonical_relu_form, to_relu_form
 from .smt import DISCONTINUOUS, Translation, in_fragment, solve
 from .verdict import Status, Verdict
-from .witness import compare_at, concrete_functions, exact_value, substitute_functions
+from .witness import WITNESS_DPS, compare_at, concrete_functions, exact_value, mp_value, \
+    substitute_functions
 from .zero import is_rational_zero
 
 RANDOM_POINTS = 8
@@ -166,6 +167,19 @@ class _Decision:
                                  "the original expressions; the witness honours every symbol's "
                                  "facts",))
 
+    def compares_something(self, point: dict) -> bool:
+        """At a point where the sides agree: does the agreement compare non-zero values?  Yes
+        when a side is non-zero there, or when a side is a sum with a non-zero term there (its
+        value 0 then came out of a cancellation that the other side had to match)."""
+        lhs, rhs = self.concrete
+        for expr in (lhs, rhs, *sp.Add.make_args(lhs), *sp.Add.make_args(rhs)):
+            value = exact_value(expr, point)
+            if value is None:
+                value = mp_value(expr, point, WITNESS_DPS)
+            if value is not None and value != 0:
+                return True
+        return False
+
     def undecided(self, reason, evidence=()) -> Verdict:
         return Verdict(Status.UNDECIDED, self.claim, reason=reason, evidence=tuple(evidence))
 
@@ -191,12 +205,12 @@ class _Decision:
                     return verdict
                 continue
             agreeing += 1
-            values = [exact_value(side, point) for side in self.concrete]
-            informative += any(v is None or v != 0 for v in values)
+            informative += self.compares_something(point)
         self.witness_line = (f"agrees at {agreeing} random points of the symbols' ranges, "
-                             f"{informative} of them with a side non-zero" +
+                             f"{informative} of them comparing non-zero values" +
                              ("" if informative or not agreeing else
-                              " (both sides 0 at every point: those points compare 0 with 0)"))
+                              " (at every point both sides and all their terms are 0: those "
+                              "points compare 0 with 0)"))
         self.informative, self.agreeing = informative, agreeing
 
         outside = in_fragment([self.lhs, self.rhs])
