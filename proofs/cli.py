@@ -30,7 +30,7 @@ from . import report as report_module
 SUBCOMMANDS = {
     "check": "proofs.check_command",
     "corpus": "proofs.corpus",
-    "example": "proofs.worked_example",
+    "example": "proofs.example_command",
 }
 
 
