@@ -388,10 +388,10 @@ def sharpness_figure(c_value: Fraction, perturbation: Fraction, probe: Fraction,
         top.loglog(*zip(*drawn), color="C1", label=label)
         if first(cv, dv) > 0:
             top.plot([cv], [first(cv, dv)], "o", color="C1")
-    if len(drawn) < len(losses):
-        top.plot([], [], " ", label=label.replace("first-weight perturbation loss ", "")
-                 + (" = 0 for every c (not drawn on log axes)" if not drawn
-                    else " = 0 where not drawn"))
+    if len(drawn) < len(losses):       # δ = 0, or values below the floating-point range
+        top.plot([], [], " ", label=label.replace("first-weight perturbation loss ", "") + (
+            " = 0 for every c (not drawn on log axes)" if dv == 0
+            else " not drawn where it underflows floating point"))
     top.axvline(cv, color="gray", linestyle="--", label=f"chosen c = {cv:.4g}")
     top.set_xlim(scales[0], scales[-1])
     top.set_ylabel("sharpness")
