@@ -88,7 +88,8 @@ def closed_form_texts(derived: Derived) -> dict[str, str]:
     texts.update({f"eigenvalue_{k}": value for k, value in enumerate(eigenvalues)})
     texts.update({"trace": derived.trace, "spectral_norm": derived.spectral_norm,
                   "second_weight_loss": derived.second_weight_loss,
-                  "loss_at_optimum": example.loss(c, 1 / c), "prediction": example.network(c, 1 / c, x)})
+                  "loss_at_optimum": example.loss(c, 1 / c), "prediction": example.network(c, 1 / c, x),
+                  "relu": sp.Max(x, 0)})
     return {name: str(value).replace("delta", "δ") for name, value in texts.items()}
 
 
@@ -128,12 +129,12 @@ p.note { margin: .2em 0; color: #444; font-size: .92em; }
 #controls { display: grid; grid-template-columns: 12em 22em 10em; gap: .4em 1em; align-items: center;
             margin: .8em 0; }
 #controls input[type=number] { width: 9em; }
-#layout { display: flex; gap: 1.5em; flex-wrap: wrap; align-items: flex-start; }
+#layout { display: grid; grid-template-columns: minmax(0, 1fr) 570px; gap: 1.5em; align-items: start; }
 table { border-collapse: collapse; font-size: .92em; }
 th { text-align: left; font-weight: normal; padding: 2px 10px 2px 0; }
-td.value { font-family: monospace; padding: 2px 10px; text-align: right; min-width: 12em; }
+td.value { font-family: monospace; padding: 2px 10px; text-align: right; min-width: 9em; }
 td.form { font-family: monospace; color: #666; font-size: .85em; }
-#branch { color: #a33; margin-left: .6em; }
+#branch { color: #a33; display: block; }
 #error { color: #b00; font-weight: bold; }
 svg text { font-family: sans-serif; font-size: 11px; }
 </style>
@@ -238,7 +239,7 @@ function frame(svg, left, top, width, height, xRange, yRange, yLog) {
   node(svg, "rect", {x: left, y: top, width: width, height: height, fill: "none", stroke: "#999"});
   for (let k = Math.ceil(xRange[0]); k <= xRange[1]; k++) {
     node(svg, "line", {x1: sx(Math.pow(10, k)), x2: sx(Math.pow(10, k)), y1: top, y2: top + height, stroke: "#eee"});
-    node(svg, "text", {x: sx(Math.pow(10, k)), y: top + height + 13, "text-anchor": "middle"}, "1e" + k);
+    node(svg, "text", {x: sx(Math.pow(10, k)), y: top + height + 16, "text-anchor": "middle"}, "1e" + k);
   }
   if (yLog) {
     const step = Math.max(1, Math.ceil((yRange[1] - yRange[0]) / 8));
@@ -287,7 +288,7 @@ function drawPlots(c, delta, x) {
   node(svg, "text", {x: 60, y: 14, fill: "#1f77b4"}, "spectral norm ‖H(c, 1/c)‖₂");
   node(svg, "text", {x: 250, y: 14, fill: "#ff7f0e"},
        "L(" + d + ", 1/c)" + (first.every(function (p) { return p[1] === 0; }) ? " = 0 at every c (not drawn)" : ""));
-  node(svg, "text", {x: 540, y: 335, "text-anchor": "end"}, "rescaling c (log axis); chosen c = " + show(c));
+  node(svg, "text", {x: 540, y: 337, "text-anchor": "end"}, "rescaling c (log axis); chosen c = " + show(c));
 
   const prediction = scales.map(function (s) { return [s, FORMULAS.prediction(s, delta, x)]; });
   const p = FORMULAS.prediction(c, delta, x);
@@ -298,6 +299,7 @@ function drawPlots(c, delta, x) {
   let path = "";
   prediction.forEach(function (q, k) { path += (k ? "L" : "M") + s2.sx(q[0]).toFixed(1) + "," + s2.sy(q[1]).toFixed(1) + " "; });
   node(svg2, "path", {d: path, fill: "none", stroke: "#000", "stroke-width": 2});
+  node(svg2, "line", {x1: s2.sx(c), x2: s2.sx(c), y1: 20, y2: 100, stroke: "#555", "stroke-dasharray": "4 3"});
   node(svg2, "circle", {cx: s2.sx(c), cy: s2.sy(p), r: 4, fill: "#000"});
   node(svg2, "text", {x: 60, y: 13}, "prediction f(" + show(x) + ") = " + show(p) + " at every c (max(x, 0) = " + show(Math.max(x, 0)) + ")");
 }
