@@ -37,8 +37,10 @@ READOUTS = {
 
 
 def _javascript(expression: sp.Expr, parameters: tuple[sp.Symbol, ...]) -> str:
-    """``function (c, delta, x) { return ...; }`` printed by sympy's JavaScript printer."""
-    expression = sp.sympify(expression)
+    """``function (c, delta, x) { return ...; }`` printed by sympy's JavaScript printer.  The form
+    is expanded first (5c²/2 + 5/(2c²) rather than 5(c⁴ + 1)/(2c²)), so that in floating point no
+    intermediate power overflows long before the value does."""
+    expression = sp.expand(sp.sympify(expression))
     stray = expression.free_symbols - set(parameters)
     if stray:
         raise ValueError(f"{expression} depends on {stray} beyond {parameters}")
