@@ -3,6 +3,8 @@
     python -m proofs                       every result at its default sizes
     python -m proofs theorem1 --json       one result, as JSON
     python -m proofs --size 8,8,8 theorem3 exactly these sizes
+    python -m proofs --latex out/          one LaTeX derivation per result, compiled to PDF
+    python -m proofs --list                the results
     python -m proofs check 'ReLU(a*x)' 'a*ReLU(x)' --positive a
     python -m proofs example --c 0.1 --perturbation 0.1 --probe 2
 
@@ -36,15 +38,20 @@ SUBCOMMANDS = {
 }
 
 
+def _docstring_examples(doc: str | None) -> list[str]:
+    return [line.strip() for line in (doc or "").splitlines()
+            if line[:1].isspace() and line.strip().startswith("python -m proofs")]
+
+
 def _subcommand_summary(name: str, module) -> tuple[str, str]:
-    """What a subcommand does and an example: its module's EXAMPLE, else the first example line
-    of its docstring, else its --help."""
+    """What a subcommand does (its docstring's first sentence) and an example: its module's
+    EXAMPLE, else the first for it in this module's docstring or in its own, else its --help."""
     doc = (module.__doc__ or "").strip()
     summary = " ".join(doc.split("\n\n")[0].split()).split(". ")[0].rstrip(".")
     if summary.startswith("python -m proofs") and ": " in summary:
         summary = summary.split(": ", 1)[1]
-    examples = [line.strip() for line in doc.splitlines()
-                if line[:1].isspace() and line.strip().startswith(f"python -m proofs {name}")]
+    examples = [line for line in _docstring_examples(__doc__) + _docstring_examples(module.__doc__)
+                if line.split()[3:4] == [name]]
     return summary, getattr(module, "EXAMPLE", None) or (examples or [f"python -m proofs {name} --help"])[0]
 
 
@@ -56,9 +63,8 @@ def help_epilog() -> str:
         lines += textwrap.wrap(summary, 96, initial_indent=f"  {name:<10}", subsequent_indent=" " * 12)
         lines.append(" " * 12 + example)
     lines += ["", "running results:"]
-    lines += ["  " + line.strip() for line in __doc__.splitlines()
-              if line.strip().startswith("python -m proofs") and line.split()[3:4] != [] and
-              line.split()[3] not in SUBCOMMANDS]
+    lines += ["  " + line for line in _docstring_examples(__doc__)
+              if (line.split() + [""])[3] not in SUBCOMMANDS]
     lines += [""] + textwrap.wrap(
         "exit codes: {} every claim PROVED, {} some claim REFUTED, {} some UNDECIDED and none "
         "REFUTED, 2 bad usage or bad input (one line on stderr)".format(
@@ -67,12 +73,21 @@ def help_epilog() -> str:
     return "\n".join(lines)
 
 
+class _MainParser(Parser):
+    """The parser of ``python -m proofs``: its help ends with the subcommands, whose modules are
+    imported only when the help is asked for."""
+
+    def format_help(self) -> str:
+        self.epilog = help_epilog()
+        return super().format_help()
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = Parser(prog="python -m proofs",
+    parser = _MainParser(prog="python -m proofs",
                     usage="python -m proofs [RESULT ...] [options]\n       python -m proofs "
                           f"{{{','.join(SUBCOMMANDS)}}} ... (each with --help)",
                     description="Check the results of Dinh et al. (2017) symbolically.",
-                    epilog=help_epilog(), formatter_class=argparse.RawDescriptionHelpFormatter)
+                    formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("results", nargs="*", metavar="RESULT",
                         help=f"results to run (default: all): {', '.join(registry.names())}")
     parser.add_argument("--max-d", type=positive_int, help="largest input dimension d of the sweep")
