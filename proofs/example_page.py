@@ -74,10 +74,12 @@ def branches(derived: Derived) -> str:
         strict = " && ".join(f"({sp.jscode(e)}) > 0" for e in region) or "true"
         closed = " && ".join(f"({sp.jscode(e)}) >= 0" for e in region) or "true"
         entries.append(
-            "{region: %s, dead: %s, formula: %s,\n"
+            "{region: %s, closure: %s, dead: %s, formula: %s,\n"
             "   open: function (c, delta) { return %s; },\n"
             "   closed: function (c, delta) { return %s; },\n"
             "   loss: %s}" % (json.dumps(describe(region).replace("delta", "δ")),
+                              json.dumps(example.describe_closure(region).replace("delta", "δ")
+                                         .replace(">=", "≥")),
                               json.dumps(example.is_dead_branch(value)), json.dumps(str(value)),
                               strict, closed, _javascript(value, parameters)))
     return "[\n  " + ",\n  ".join(entries) + "\n]"
@@ -189,8 +191,9 @@ function branchAt(c, delta) {
   for (const b of BRANCHES) { if (b.closed(c, delta)) return b; }
   return null;
 }
-function deadAt(c, delta) {
-  return BRANCHES.some(function (b) { return b.dead && b.closed(c, delta); });
+// the dead-ReLU branch if its closure holds (on the kink both branches give the same value)
+function deadBranchAt(c, delta) {
+  return BRANCHES.filter(function (b) { return b.dead && b.closed(c, delta); })[0] || null;
 }
 function firstWeightLoss(c, delta) { return branchAt(c, delta).loss(c, delta, 0); }
 
@@ -215,10 +218,10 @@ function update() {
   el("c-used").textContent = show(c);
   el("ab").textContent = "(a, b) = (" + show(c) + ", " + show(1 / c) + ")";
   for (const name in FORMULAS) el(name).textContent = show(FORMULAS[name](c, delta, x));
-  const branch = branchAt(c, delta);
+  const branch = branchAt(c, delta), dead = deadBranchAt(c, delta);
   el("first_weight_loss").textContent = show(branch.loss(c, delta, x));
-  el("branch").textContent = deadAt(c, delta)
-      ? "dead ReLU: c + δ ≤ 0, f ≡ 0 on the data, L = " + branch.formula
+  el("branch").textContent = dead
+      ? "dead ReLU, f ≡ 0 on the data: " + dead.closure + ", L = " + dead.formula.replace(/delta/g, "δ")
       : "branch " + branch.region + ": L = " + branch.formula.replace(/delta/g, "δ");
   drawPlots(c, delta, x);
 }

@@ -275,8 +275,8 @@ def is_dead_branch(value: sp.Expr) -> bool:
 
 def first_weight_branch(cv, dv, derived: Derived):
     """The branch of L(c + δ, 1/c) in force at (c, δ): the open region that holds, else (on the kink
-    c + δ = 0, where the loss is continuous) the first branch whose closure holds; and whether some
-    dead-ReLU branch holds there."""
+    c + δ = 0, where the loss is continuous) the first branch whose closure holds; and the region of
+    the dead-ReLU branch if its closure holds there, else None."""
     point = {c: cv, delta: dv}
     for holds in (lambda e: e.xreplace(point) > 0, lambda e: e.xreplace(point) >= 0):
         chosen = [(region, value) for region, value in derived.first_weight_branches
@@ -284,9 +284,13 @@ def first_weight_branch(cv, dv, derived: Derived):
         if chosen:
             break
     region, value = chosen[0]
-    dead = any(is_dead_branch(v) and all(e.xreplace(point) >= 0 for e in r)
-               for r, v in derived.first_weight_branches)
-    return region, value, dead
+    dead = [r for r, v in derived.first_weight_branches
+            if is_dead_branch(v) and all(e.xreplace(point) >= 0 for e in r)]
+    return region, value, (dead[0] if dead else None)
+
+
+def describe_closure(region: list) -> str:
+    return " and ".join(f"{e} >= 0" for e in region)
 
 
 def exact_readings(cv, dv, pv, derived: Derived) -> dict[str, sp.Expr]:
@@ -311,7 +315,7 @@ def readings(c_value: Fraction, perturbation: Fraction, probe: Fraction, derived
     cv, dv, pv = (sp.Rational(v.numerator, v.denominator) for v in (c_value, perturbation, probe))
     values = exact_readings(cv, dv, pv, derived)
     region, _, dead = first_weight_branch(cv, dv, derived)
-    branch = ("dead ReLU: c + delta <= 0, f = 0 on the data" if dead
+    branch = (f"dead ReLU, f = 0 on the data: {describe_closure(dead)}" if dead
               else f"branch {describe(region)}")
     data, loss_text = data_and_loss()
     return [
