@@ -94,33 +94,44 @@ def test_json_stays_clean_when_latex_is_written(cli, tmp_path):
     json.loads(result.stdout)
 
 
-def test_help_lists_every_subcommand_with_an_example_and_the_exit_codes(cli):
+def run_in_process(capsys, *args):
+    """``python -m proofs ARGS`` in this interpreter: (exit code, stdout, stderr)."""
+    from proofs import cli as cli_module
+    try:
+        code = cli_module.main(list(args))
+    except SystemExit as stop:        # --help
+        code = stop.code
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_help_lists_every_subcommand_with_an_example_and_the_exit_codes(capsys):
     from proofs.cli import SUBCOMMANDS
-    result = cli("--help")
-    assert result.returncode == 0
+    code, out, _ = run_in_process(capsys, "--help")
+    assert code == 0
     for name in SUBCOMMANDS:
-        assert f"\n  {name} " in result.stdout
-        assert f"python -m proofs {name}" in result.stdout
-    assert "exit codes: 0 every claim PROVED, 1 some claim REFUTED, 3 some UNDECIDED" in result.stdout
-    assert "2 bad" in result.stdout
+        assert f"\n  {name} " in out
+        assert f"python -m proofs {name}" in out
+    assert "exit codes: 0 every claim PROVED, 1 some claim REFUTED, 3 some UNDECIDED" in out
+    assert "2 bad" in out
 
 
 @pytest.mark.parametrize("subcommand", ["corpus", "example"])
-def test_subcommand_help(cli, subcommand):
-    result = cli(subcommand, "--help")
-    assert result.returncode == 0 and result.stderr == ""
-    assert f"usage: python -m proofs {subcommand}" in result.stdout
-    assert f"example: python -m proofs {subcommand}" in result.stdout
+def test_subcommand_help(capsys, subcommand):
+    code, out, err = run_in_process(capsys, subcommand, "--help")
+    assert code == 0 and err == ""
+    assert f"usage: python -m proofs {subcommand}" in out
+    assert f"example: python -m proofs {subcommand}" in out
 
 
 @pytest.mark.parametrize("args, named", [
     (["worked_example", "--size", "1,1,1"], "--size"), (["worked_example", "--max-d", "2"], "--max-d"),
     (["--list", "--json"], "--json"), (["--list", "theorem1"], "RESULT"), (["--list", "--latex", "x"], "--latex"),
 ])
-def test_options_that_do_not_apply_are_refused(cli, args, named):
-    result = cli(*args)
-    assert_usage_error(result)
-    assert named in result.stderr
+def test_options_that_do_not_apply_are_refused(capsys, args, named):
+    code, out, err = run_in_process(capsys, *args)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert named in err
 
 
 def test_sizing_ignored_for_a_fixed_size_result_says_so(capsys):

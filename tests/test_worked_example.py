@@ -115,11 +115,19 @@ def test_plot_marks_the_chosen_c_inside_its_range(derived, c_value):
     plt.close(figure)
 
 
-def test_plots_at_different_c_differ(cli, tmp_path):
+def example_in_process(capsys, *args):
+    """``python -m proofs example ARGS`` in this interpreter: (exit code, stdout, stderr)."""
+    from proofs.cli import main
+    code = main(["example", *args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_plots_at_different_c_differ(capsys, tmp_path):
     images = []
     for c_value in ("1e-6", "1e6"):
         target = tmp_path / f"plot{c_value}.png"
-        assert cli("example", "--c", c_value, "--plot", str(target)).returncode == 0
+        assert example_in_process(capsys, "--c", c_value, "--plot", str(target))[0] == 0
         images.append(target.read_bytes())
     assert images[0] != images[1]
 
@@ -150,22 +158,22 @@ def test_plot_labels_the_perturbation(derived, perturbation, shown):
     plt.close(figure)
 
 
-def test_huge_inputs_print_decimals(cli):
-    result = cli("example", "--c", "1e400", "--perturbation", "1e-400")
-    assert result.returncode == 0, result.stderr
-    assert "c = 1.00000000000000e+400" in result.stdout
-    assert max(len(word) for word in result.stdout.split()) < 40       # no 800-digit fractions
+def test_huge_inputs_print_decimals(capsys):
+    code, out, err = example_in_process(capsys, "--c", "1e400", "--perturbation", "1e-400")
+    assert code == 0, err
+    assert "c = 1.00000000000000e+400" in out
+    assert max(len(word) for word in out.split()) < 40       # no 800-digit fractions
 
 
-def test_plot_refuses_scales_it_cannot_draw(cli, tmp_path):
-    result = cli("example", "--c", "1e400", "--plot", str(tmp_path / "p.png"))
-    assert result.returncode == 2 and "--plot draws" in result.stderr
+def test_plot_refuses_scales_it_cannot_draw(capsys, tmp_path):
+    code, _, err = example_in_process(capsys, "--c", "1e400", "--plot", str(tmp_path / "p.png"))
+    assert code == 2 and "--plot draws" in err
     assert not (tmp_path / "p.png").exists()
 
 
-def test_example_prints_its_data_loss_and_dead_branch(cli):
-    result = cli("example", "--c", "1/2", "--perturbation", "-1")
-    assert "training data: (1, 1), (2, 2)" in result.stdout
-    assert "loss: L(a, b) = 1/2 * 1/N * sum_i (f(x_i) - y_i)^2" in result.stdout
-    first = next(line for line in result.stdout.splitlines() if "L(c + delta, 1/c)" in line)
+def test_example_prints_its_data_loss_and_dead_branch(capsys):
+    _, out, _ = example_in_process(capsys, "--c", "1/2", "--perturbation", "-1")
+    assert "training data: (1, 1), (2, 2)" in out
+    assert "loss: L(a, b) = 1/2 * 1/N * sum_i (f(x_i) - y_i)^2" in out
+    first = next(line for line in out.splitlines() if "L(c + delta, 1/c)" in line)
     assert "L(c + delta, 1/c): 5/4 " in first and "(dead ReLU" in first
