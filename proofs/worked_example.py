@@ -7,7 +7,8 @@ closed form is typed in.
 
     python -m proofs example --c 0.1 --perturbation 0.1 --probe 2 [--plot sharpness.png]
 
-prints the module's readings for one c; ``run`` is the proof script behind ``python -m proofs``.
+prints the module's readings for one c (``readings``, ``plot``; the page is in example_page.py);
+``run`` is the proof script behind ``python -m proofs``.
 """
 from __future__ import annotations
 
