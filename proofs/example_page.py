@@ -212,6 +212,10 @@ function update() {
   const c = state.c, delta = state.delta, x = state.x;
   if (!(c > 0) || !isFinite(c) || !isFinite(delta) || !isFinite(x)) {
     el("error").textContent = "c must be a positive number, δ and x numbers";
+    // no stale readings beside the message
+    for (const name of Object.keys(FORMULAS).concat(["first_weight_loss", "c-used", "ab", "branch"])) {
+      el(name).textContent = "—";
+    }
     return;
   }
   el("error").textContent = "";
@@ -318,9 +322,8 @@ function bind(name, key, toSlider, fromSlider) {
     update();
   });
   box.addEventListener("input", function () {
-    const v = Number(box.value);
-    if (box.value.trim() === "" || !isFinite(v)) { el("error").textContent = "not a number: " + box.value; return; }
-    state[key] = v;
+    const v = box.value.trim() === "" ? NaN : Number(box.value);
+    state[key] = v;                   // not a number: update() says so and shows no readings
     const t = toSlider(v);
     if (isFinite(t)) slider.value = String(Math.min(Math.max(t, Number(slider.min)), Number(slider.max)));
     update();

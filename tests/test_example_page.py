@@ -141,3 +141,12 @@ def test_cli_writes_the_page(cli, tmp_path):
     assert "page written to" in result.stdout
     text = target.read_text(encoding="utf-8")
     assert 'id="c-slider"' in text and "Math.pow(c, 2)" in text
+
+
+@pytest.mark.parametrize("box, text", [("c-input", "-1"), ("c-input", "0")])
+def test_page_refuses_a_non_positive_c(browser, box, text):
+    type_into(browser, box, text)
+    assert "c must be a positive number" in browser.find_element(By.ID, "error").text
+    assert {browser.find_element(By.ID, name).text for name in example_page.READOUTS} == {"—"}
+    type_into(browser, box, "1")
+    assert browser.find_element(By.ID, "error").text == ""
