@@ -21,7 +21,7 @@ from symbolic.network import OneHiddenLayerNet
 from symbolic.rescaling import rescale
 
 from . import theorem1_observational_equivalence as theorem1
-from .arguments import UsageError
+from .arguments import Parser
 from . import theorem3_derivative_transformation as theorem3
 
 
@@ -266,9 +266,15 @@ def figures(outcomes) -> dict:
     }
 
 
+EXAMPLE = "python -m proofs corpus"
+
+
 def main(argv: list[str]) -> int:
-    if argv:
-        raise UsageError("python -m proofs corpus takes no arguments")
+    Parser(prog="python -m proofs corpus",
+           description="Run the soundness corpus: every false claim must come out REFUTED with a "
+                       "verified witness, every true claim PROVED.  Prints one line per claim and "
+                       "the figures; exit code 0 when every verdict is as expected, else 1.",
+           epilog=f"example: {EXAMPLE}").parse_args(argv)
     outcomes = run_corpus()
     for outcome in outcomes:
         mark = "ok " if outcome.as_expected else "BAD"

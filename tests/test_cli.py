@@ -92,3 +92,79 @@ def test_json_stays_clean_when_latex_is_written(cli, tmp_path):
     result = cli("worked_example", "--json", "--latex", str(tmp_path))
     assert result.returncode == 0
     json.loads(result.stdout)
+
+
+def run_in_process(capsys, *args):
+    """``python -m proofs ARGS`` in this interpreter: (exit code, stdout, stderr)."""
+    from proofs import cli as cli_module
+    try:
+        code = cli_module.main(list(args))
+    except SystemExit as stop:        # --help
+        code = stop.code
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_help_lists_every_subcommand_with_an_example_and_the_exit_codes(capsys):
+    from proofs.cli import SUBCOMMANDS
+    code, out, _ = run_in_process(capsys, "--help")
+    assert code == 0
+    for name in SUBCOMMANDS:
+        assert f"\n  {name} " in out
+        assert f"python -m proofs {name}" in out
+    assert "exit codes: 0 every claim PROVED, 1 some claim REFUTED, 3 some UNDECIDED" in out
+    assert "2 bad" in out
+
+
+@pytest.mark.parametrize("subcommand", ["corpus", "example"])
+def test_subcommand_help(capsys, subcommand):
+    code, out, err = run_in_process(capsys, subcommand, "--help")
+    assert code == 0 and err == ""
+    assert f"usage: python -m proofs {subcommand}" in out
+    assert f"example: python -m proofs {subcommand}" in out
+
+
+@pytest.mark.parametrize("args, named", [
+    (["worked_example", "--size", "1,1,1"], "--size"), (["worked_example", "--max-d", "2"], "--max-d"),
+    (["--list", "--json"], "--json"), (["--list", "theorem1"], "RESULT"), (["--list", "--latex", "x"], "--latex"),
+])
+def test_options_that_do_not_apply_are_refused(capsys, args, named):
+    code, out, err = run_in_process(capsys, *args)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert named in err
+
+
+def test_sizing_ignored_for_a_fixed_size_result_says_so(capsys):
+    from argparse import Namespace
+    from proofs import cli as cli_module
+    from proofs import worked_example
+    every_result = Namespace(size=[(1, 1, 1)], max_d=None, max_h=None, max_n=None, results=[])
+    assert cli_module.sweep(worked_example, every_result) == worked_example.FIXED_SIZES
+    assert "worked_example runs at its fixed size d,h,N = 1,1,2; --size ignored" in capsys.readouterr().err
+
+
+def _drawn_lines(capsys):
+    return [line for line in capsys.readouterr().err.split("\r") if line.strip()]
+
+
+@pytest.mark.parametrize("columns", [40, 80, 200])
+def test_progress_bar_fits_the_terminal_and_moves_with_claims(capsys, monkeypatch, columns):
+    import os
+    from proofs import cli as cli_module
+    from proofs.report import ClaimResult
+    from symbolic import Status, Verdict
+    monkeypatch.setattr(cli_module.shutil, "get_terminal_size",
+                        lambda fallback=None: os.terminal_size((columns, 24)))
+    progress = cli_module._Progress(2, [27, 1])
+    progress.enabled = True
+    row = ClaimResult("theorem3", "(iii) a claim with a long name " * 4, 3, 3, 3, Verdict(Status.PROVED), 0.1)
+    for _ in range(30):
+        progress.claim_done(row)      # one long result: the bar moves claim by claim
+    progress.result_done("theorem3")
+    progress.close()
+    lines = _drawn_lines(capsys)
+    assert all(len(line) <= columns - 1 for line in lines)
+    assert len(lines) == 31
+    filled = [line.split("]")[0].count("#") for line in lines]
+    assert filled == sorted(filled) and filled[0] < filled[29] < filled[30]
+    assert 0 < filled[29] and "0/2 results" in lines[29] and "1/2 results" in lines[30]

@@ -96,3 +96,84 @@ def test_plot_is_written(cli, tmp_path):
     with open(target, "rb") as handle:
         assert handle.read(8) == b"\x89PNG\r\n\x1a\n"
     assert os.path.getsize(target) > 10_000
+
+
+def _figure(derived, c_value, perturbation, probe="3/2"):
+    from fractions import Fraction
+    return example.sharpness_figure(Fraction(c_value), Fraction(perturbation), Fraction(probe), derived)
+
+
+@pytest.mark.parametrize("c_value", ["1e-6", "1/1000", "1", "1e6", "1e40"])
+def test_plot_marks_the_chosen_c_inside_its_range(derived, c_value):
+    import matplotlib.pyplot as plt
+    figure = _figure(derived, c_value, "0.1")
+    chosen = float(sp.Rational(c_value))
+    for axes in figure.axes:
+        low, high = axes.get_xlim()
+        assert low < chosen / 10 and chosen * 10 < high
+        assert any(list(line.get_xdata()) == [chosen, chosen] for line in axes.get_lines())   # the mark
+    plt.close(figure)
+
+
+def example_in_process(capsys, *args):
+    """``python -m proofs example ARGS`` in this interpreter: (exit code, stdout, stderr)."""
+    from proofs.cli import main
+    code = main(["example", *args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_plots_at_different_c_differ(capsys, tmp_path):
+    images = []
+    for c_value in ("1e-6", "1e6"):
+        target = tmp_path / f"plot{c_value}.png"
+        assert example_in_process(capsys, "--c", c_value, "--plot", str(target))[0] == 0
+        images.append(target.read_bytes())
+    assert images[0] != images[1]
+
+
+@pytest.mark.parametrize("perturbation", ["0", "1e-300", "-1/2", "-3"])
+def test_plot_draws_only_finite_positive_values(derived, perturbation):
+    import math
+    import matplotlib.pyplot as plt
+    figure = _figure(derived, "1", perturbation)
+    top = figure.axes[0]
+    curves = [line for line in top.get_lines() if len(line.get_xdata()) > 2]
+    assert curves
+    for line in curves:
+        assert all(math.isfinite(v) and v > 0 for v in line.get_ydata())
+    low, high = top.get_ylim()
+    # no spike towards 1e-300: the live branch 5 δ²/(4 c²) is drawn from its closed form
+    assert math.isfinite(low) and math.isfinite(high) and (low > 1e-30 or perturbation == "1e-300")
+    plt.close(figure)
+
+
+@pytest.mark.parametrize("perturbation, shown", [("-0.5", "L(c - 0.5, 1/c)"), ("0.1", "L(c + 0.1, 1/c)"),
+                                                  ("0", "L(c, 1/c)$ = 0 for every c")])
+def test_plot_labels_the_perturbation(derived, perturbation, shown):
+    import matplotlib.pyplot as plt
+    figure = _figure(derived, "1", perturbation)
+    labels = " ".join(text.get_text() for text in figure.axes[0].get_legend().get_texts())
+    assert shown in labels and "+ -" not in labels
+    plt.close(figure)
+
+
+def test_huge_inputs_print_decimals(capsys):
+    code, out, err = example_in_process(capsys, "--c", "1e400", "--perturbation", "1e-400")
+    assert code == 0, err
+    assert "c = 1.00000000000000e+400" in out
+    assert max(len(word) for word in out.split()) < 40       # no 800-digit fractions
+
+
+def test_plot_refuses_scales_it_cannot_draw(capsys, tmp_path):
+    code, _, err = example_in_process(capsys, "--c", "1e400", "--plot", str(tmp_path / "p.png"))
+    assert code == 2 and "--plot draws" in err
+    assert not (tmp_path / "p.png").exists()
+
+
+def test_example_prints_its_data_loss_and_dead_branch(capsys):
+    _, out, _ = example_in_process(capsys, "--c", "1/2", "--perturbation", "-1")
+    assert "training data: (1, 1), (2, 2)" in out
+    assert "loss: L(a, b) = 1/2 * 1/N * sum_i (f(x_i) - y_i)^2" in out
+    first = next(line for line in out.splitlines() if "L(c + delta, 1/c)" in line)
+    assert "L(c + delta, 1/c): 5/4 " in first and "(dead ReLU" in first
