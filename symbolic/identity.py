@@ -74,6 +74,7 @@ SPLIT_KINKS = 6
 WIDE_KINKS = 24
 SOLVER_SECONDS = 4.0
 REFERENCE_TRIES = 20
+NOISE = 10 ** -(WITNESS_DPS // 2)
 
 
 class _Undecidable(Exception):
@@ -174,8 +175,9 @@ class _Decision:
         lhs, rhs = self.concrete
         for expr in (lhs, rhs, *sp.Add.make_args(lhs), *sp.Add.make_args(rhs)):
             value = exact_value(expr, point)
-            if value is None:
+            if value is None:    # at 50 digits, a value above the rounding noise
                 value = mp_value(expr, point, WITNESS_DPS)
+                value = value if value is not None and abs(value) > NOISE else None
             if value is not None and value != 0:
                 return True
         return False
