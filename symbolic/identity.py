@@ -341,13 +341,12 @@ class _Decision:
         return _Opinion("unknown", reason=why)
 
     def decide_part(self, part: _Part, split: bool = True) -> _Opinion:
-        project = self.split_opinion(part) if split else _Opinion("unknown", reason="not tried")
         solver = self.read_solver(self.solver_on(part.expr, part.target, part.symbols),
                                   part.expr, part.target, part.symbols)
+        if solver.outcome == "nonzero":    # a re-verified counterexample needs no split
+            return solver
+        project = self.split_opinion(part) if split else _Opinion("unknown", reason="not tried")
         evidence = project.evidence + solver.evidence
-        if project.outcome == "zero" and solver.outcome == "nonzero":
-            raise _Undecidable(f"the sign split shows {part.expr} = {part.target} but Z3 found "
-                               f"a point where it fails, re-verified: {solver.point}")
         if project.outcome == "nonzero" and solver.outcome == "zero":
             raise _Undecidable(f"Z3 says {part.expr} = {part.target} but the sign split found a "
                                f"point where it fails, checked exactly: {project.point}")

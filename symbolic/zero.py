@@ -32,6 +32,8 @@ def is_rational_zero(expr: sp.Expr) -> bool:
         return True
     if expr.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
         return False
+    if _nonzero_somewhere(expr):
+        return False
     # expansion is an exact rewrite: terms that cancel term by term need no common denominator
     if sp.expand(expr) == 0:
         return True
@@ -46,6 +48,25 @@ def is_rational_zero(expr: sp.Expr) -> bool:
     except (sp.PolynomialError, sp.polys.polyerrors.GeneratorsNeeded):
         return False
     return _exact_domain(poly.domain) and poly.is_zero
+
+
+# a fixed point with pairwise different, non-integer coordinates
+_PROBE = [sp.Rational(p, q) for p, q in ((2, 3), (5, 7), (-11, 13), (17, 19), (-23, 29), (31, 37),
+                                         (41, 43), (-47, 53), (59, 61), (67, 71))]
+
+
+def _nonzero_somewhere(expr: sp.Expr) -> bool:
+    """expr is a non-zero number at a rational point: then it is not the zero function, and not
+    the zero rational function either (that one vanishes at every specialisation of its
+    indeterminates, the values of ReLU(s), exp(s), ... at the point among them).  A cheap way
+    to say 'not shown zero' before the polynomial arithmetic; False says nothing."""
+    symbols = sorted(expr.free_symbols, key=sp.default_sort_key)
+    point = {s: _PROBE[i % len(_PROBE)] + i // len(_PROBE) for i, s in enumerate(symbols)}
+    try:
+        value = expr.xreplace(point)
+    except (TypeError, ValueError, ZeroDivisionError):
+        return False
+    return bool(value.is_Rational and value != 0)
 
 
 def laurent_is_zero(poly, alpha, alpha_inverse) -> bool:
