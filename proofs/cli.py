@@ -158,6 +158,8 @@ def run_results(args) -> int:
         if args.dask is not None or args.jobs > 1:
             reports = parallel.run_scripts(plans, args.seed, args.timeout, jobs=args.jobs,
                                            address=args.dask, on_done=progress.claim_done)
+            for script, _ in plans:
+                progress.result_done(script.NAME)
         else:
             for script, sizes in plans:
                 reports.append(script.run(sizes, seed=args.seed, timeout=args.timeout))
