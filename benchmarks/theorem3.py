@@ -123,14 +123,16 @@ def fitted_exponent(sizes, seconds) -> float:
 
 # --- part 2: whole command-line runs in fresh processes ----------------------------------------------
 
-# runs ``python -m proofs ARGS`` and reports the peak resident memory of it and of its workers
+# runs ``python -m proofs ARGS`` and reports the peak resident memory of it (VmHWM: ru_maxrss
+# would count the benchmark process it was forked from) and of its forked workers
 _MEASURED_RUN = """
 import resource, runpy, sys
 sys.argv = ["proofs"] + sys.argv[1:]
 try:
     runpy.run_module("proofs", run_name="__main__")
 finally:
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with open("/proc/self/status") as status:
+        own = next(int(line.split()[1]) for line in status if line.startswith("VmHWM"))
     workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     print(f"peak-rss-kib {max(own, workers)}", file=sys.stderr)
 """

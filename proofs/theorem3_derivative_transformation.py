@@ -17,12 +17,18 @@ The proof, as checked here:
   2. On a region, ReLU(s_nj) = σ_nj s_nj; with σ_nj as indeterminates, L, ∇L and H_L are exact
      polynomials, and each identity is an exact Laurent-polynomial identity in α: for MSE with
      symbolic data, for the logistic loss, and for a generic quadratic of the predictions (every
-     2-jet of every smooth loss of N evaluations).
+     2-jet of every smooth loss of N evaluations).  P(T_αθ) = α^c P(θ) holds exactly when every
+     monomial of P has α-weight c, so the identity is decided by reading exponents of the
+     per-sample, per-unit factors of each entry (``weight_identity``); at d, h, N ≤ 3 the
+     composition test (``exact_polynomial_identity``) runs too and must agree.
   3. Any loss at all, through the abstract route: L∘T_α = L (Theorem 1), T_α is linear, and the
      chain rule for a linear map (checked on a generic 2-jet on parameter space) gives
      DL(T_αθ)[T_αu] = DL(θ)[u]; put u = T_{1/α}u'.
   4. Independent witness: the REAL loss (with max) differentiated by mpmath.diff at random rational
      points off the kinks, at 50 and 80 digits: a true identity's residual falls with precision.
+     Every point has an active unit at each data point, comparisons whose two sides are both 0
+     are left out, and a row says at how many informative points its witness compared something;
+     with none, the claim stays UNDECIDED.
 
 At a kink (some pre-activation exactly 0 on the data) L need not be differentiable.  Where it is
 twice differentiable anyway, route 3 still applies: it needs only L∘T_α = L and the linearity of
