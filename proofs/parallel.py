@@ -16,9 +16,9 @@ generator), so the verdicts do not depend on the number of processes either.
 """
 from __future__ import annotations
 
-import concurrent.futures
 import multiprocessing
 import os
+import signal
 from collections import defaultdict, deque
 
 from symbolic.verdict import Status, Verdict
@@ -43,7 +43,12 @@ def default_jobs() -> int:
 
 def _run_task(index: int) -> tuple:
     """In a forked worker: run the index-th check of the plan."""
-    return run_check(_tasks[index][1])
+    return index, run_check(_tasks[index][1])
+
+
+def _ignore_interrupts() -> None:
+    # Ctrl-C reaches the whole process group: the parent stops the pool, the workers stay quiet
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def run_scripts(plans, seed, timeout, *, jobs=1, address=None, on_done=None) -> list:
@@ -91,19 +96,14 @@ def _in_processes(tasks, jobs, on_done) -> list:
             _announce(on_done, key, outcomes[-1])
         return outcomes
     _tasks = tasks
+    outcomes = [None] * len(tasks)
     try:
-        with concurrent.futures.ProcessPoolExecutor(
-                max_workers=min(jobs, len(tasks)), mp_context=multiprocessing.get_context("fork")) as pool:
-            futures = {pool.submit(_run_task, index): index for index in range(len(tasks))}
-            outcomes = [None] * len(tasks)
-            try:
-                for future in concurrent.futures.as_completed(futures):
-                    index = futures[future]
-                    outcomes[index] = future.result()
-                    _announce(on_done, tasks[index][0], outcomes[index])
-            except BaseException:
-                pool.shutdown(wait=False, cancel_futures=True)
-                raise
+        # leaving the block (also by an exception or Ctrl-C) terminates the workers
+        with multiprocessing.get_context("fork").Pool(min(jobs, len(tasks)),
+                                                      initializer=_ignore_interrupts) as pool:
+            for index, outcome in pool.imap_unordered(_run_task, range(len(tasks))):
+                outcomes[index] = outcome
+                _announce(on_done, tasks[index][0], outcome)
         return outcomes
     finally:
         _tasks = []
