@@ -7,7 +7,10 @@ parallel run goes through the scripts twice:
   1. plan: every script runs with each record answering a placeholder, which collects every
      claim's check, in order, without running it;
   2. the checks run as independent tasks, in a pool of processes (forked from this one, so that
-     each task is just an index into the plan) or on a Dask cluster (each check shipped by value);
+     a task is just indices into the plan) or on a Dask cluster (each check shipped by value).
+     A task holds the checks of one result at one size, which share their caches (the pattern
+     form, the steps of the abstract route); when there are fewer such groups than twice the
+     workers, every check is a task of its own, so that a single large size still spreads;
   3. replay: every script runs again with each record answering the verdict its task computed,
      so that the derivations, the rows and their order are those of a run on one process.
 
@@ -30,7 +33,7 @@ from .report import ClaimResult, run_check
 _PLACEHOLDER = Verdict(Status.UNDECIDED, "planned", reason="not checked yet")
 
 # the plan of the current run: (key, check) per claim; forked workers inherit it
-_tasks: list = []
+_plan: list = []
 
 
 def default_jobs() -> int:
@@ -41,29 +44,27 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def _run_task(index: int) -> tuple:
-    """In a forked worker: run the index-th check of the plan."""
-    return index, run_check(_tasks[index][1])
-
-
-def _ignore_interrupts() -> None:
-    # Ctrl-C reaches the whole process group: the parent stops the pool, the workers stay quiet
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def run_scripts(plans, seed, timeout, *, jobs=1, address=None, on_done=None) -> list:
     """The reports of ``script.run(sizes, seed=, timeout=)`` for each (script, sizes) of plans,
     their checks run by ``jobs`` processes, or on the Dask scheduler at ``address``.
     ``on_done(row)`` is called as each claim's verdict comes in."""
-    tasks = []
-    _with_runner(lambda key, check: (tasks.append((key, check)), (_PLACEHOLDER, 0.0))[1],
+    plan = []
+    _with_runner(lambda key, check: (plan.append((key, check)), (_PLACEHOLDER, 0.0))[1],
                  plans, seed, timeout)
+    tasks = _tasks(plan, jobs)
+    outcomes = [None] * len(plan)
+
+    def collect(results):
+        for index, outcome in results:
+            outcomes[index] = outcome
+            if on_done is not None:
+                on_done(ClaimResult(*plan[index][0], *outcome))
     if address is not None:
-        outcomes = _on_dask(tasks, address, on_done)
+        collect(_on_dask(plan, tasks, address))
     else:
-        outcomes = _in_processes(tasks, jobs, on_done)
+        collect(_in_processes(plan, tasks, jobs))
     computed = defaultdict(deque)
-    for (key, _), outcome in zip(tasks, outcomes):
+    for (key, _), outcome in zip(plan, outcomes):
         computed[key].append(outcome)
 
     def replay(key, check):
@@ -81,35 +82,53 @@ def _with_runner(runner, plans, seed, timeout) -> list:
         report_module.claim_runner, report_module.progress_hook = None, hook
 
 
-def _announce(on_done, key, outcome) -> None:
-    if on_done is not None:
-        verdict, seconds = outcome
-        on_done(ClaimResult(*key, verdict, seconds))
+def _tasks(plan, jobs) -> list[list[int]]:
+    """Indices into the plan, one list per task: the checks of one result at one size together,
+    unless that leaves fewer than two tasks per worker."""
+    groups = defaultdict(list)
+    for index, ((theorem, _, d, h, n), _) in enumerate(plan):
+        groups[(theorem, d, h, n)].append(index)
+    if len(groups) >= 2 * jobs:
+        return list(groups.values())
+    return [[index] for index in range(len(plan))]
 
 
-def _in_processes(tasks, jobs, on_done) -> list:
-    global _tasks
+def _run_task(indices) -> list:
+    """In a forked worker: run the checks of the plan at these indices."""
+    return [(index, run_check(_plan[index][1])) for index in indices]
+
+
+def _run_checks(checks) -> list:
+    """On a Dask worker: run these checks, in order."""
+    return [run_check(check) for check in checks]
+
+
+def _ignore_interrupts() -> None:
+    # Ctrl-C reaches the whole process group: the parent stops the pool, the workers stay quiet
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _in_processes(plan, tasks, jobs):
+    """(index, outcome) pairs as the tasks finish, in forked processes (in this one for --jobs 1
+    or where processes cannot be forked)."""
+    global _plan
     if jobs == 1 or len(tasks) < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        outcomes = []
-        for key, check in tasks:
-            outcomes.append(run_check(check))
-            _announce(on_done, key, outcomes[-1])
-        return outcomes
-    _tasks = tasks
-    outcomes = [None] * len(tasks)
+        for index, (_, check) in enumerate(plan):
+            yield index, run_check(check)
+        return
+    _plan = plan
     try:
         # leaving the block (also by an exception or Ctrl-C) terminates the workers
         with multiprocessing.get_context("fork").Pool(min(jobs, len(tasks)),
                                                       initializer=_ignore_interrupts) as pool:
-            for index, outcome in pool.imap_unordered(_run_task, range(len(tasks))):
-                outcomes[index] = outcome
-                _announce(on_done, tasks[index][0], outcome)
-        return outcomes
+            for results in pool.imap_unordered(_run_task, tasks):
+                yield from results
     finally:
-        _tasks = []
+        _plan = []
 
 
-def _on_dask(tasks, address, on_done) -> list:
+def _on_dask(plan, tasks, address):
+    """(index, outcome) pairs as the tasks finish on the Dask scheduler at address."""
     try:
         from dask.distributed import Client, as_completed
     except ImportError:
@@ -119,11 +138,7 @@ def _on_dask(tasks, address, on_done) -> list:
     except (OSError, TimeoutError, ValueError) as error:
         raise UsageError(f"cannot reach a Dask scheduler at {address}: {error}") from None
     with client:
-        futures = [client.submit(run_check, check, pure=False) for _, check in tasks]
-        index = {future.key: position for position, future in enumerate(futures)}
-        outcomes = [None] * len(tasks)
+        futures = {client.submit(_run_checks, [plan[index][1] for index in indices], pure=False): indices
+                   for indices in tasks}
         for future in as_completed(futures):
-            position = index[future.key]
-            outcomes[position] = future.result()
-            _announce(on_done, tasks[position][0], outcomes[position])
-        return outcomes
+            yield from zip(futures[future], future.result())
