@@ -51,7 +51,7 @@ from symbolic.derivation import Derivation
 from symbolic.latex import to_latex
 from symbolic.numeric import HIGH_DPS, LOW_DPS, directional_derivative, loss_function, measure, \
     random_instance, to_mpf
-from symbolic.polynomial import EXPONENTS, PatternNetwork, alpha_weights
+from symbolic.polynomial import EXPONENTS, PatternNetwork, WeightReader, alpha_weights
 from symbolic.rescaling import ALPHA
 from symbolic.verdict import worst
 from symbolic.witness import mpmath_function
@@ -147,7 +147,7 @@ def weight_identity(d, h, n, loss, order, variant=THEOREM):
     the entry itself is formed and its monomials' weights read: an exact decision either way.
     """
     model = pattern_network(d, h, n, loss, variant.bias)
-    transform = model.weight_exponents({g: EXPONENTS[f] for g, f in variant.transform.items()})
+    transform = WeightReader(model.weight_exponents({g: EXPONENTS[f] for g, f in variant.transform.items()}))
     left, right = ([EXPONENTS[side[_group(p)]] for p in model.parameter_names]
                    for side in (variant.scaling, variant.right))
     names = model.parameter_names
@@ -335,9 +335,9 @@ def _abstract_prerequisites(d, h, n) -> dict:
     """The steps of route (iv) that do not depend on the derivative's order, checked once a size:
     by exponent weights on the pattern form, and at the cross-check sizes through Theorem 1 too."""
     model = pattern_network(d, h, n)
-    transform = model.weight_exponents({"W": 1, "v": -1})
-    invariant = all(alpha_weights(f, transform) <= {0} for f in model.predictions)
-    inverse = all(e + (-e) == 0 for e in transform)
+    exponents = model.weight_exponents({"W": 1, "v": -1})
+    invariant = all(alpha_weights(f, exponents) <= {0} for f in model.predictions)
+    inverse = all(e + (-e) == 0 for e in exponents)
     steps = {
         "L o T_alpha = L (every f(x_n) of alpha-weight 0 on the pattern form)": _as_verdict(
             invariant, "f(x_n) o T_alpha = f(x_n): every monomial of alpha-weight 0"),

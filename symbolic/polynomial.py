@@ -17,6 +17,7 @@ exactly when it holds for scale·L.  Integer polynomials compose about a quarter
 """
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -31,11 +32,30 @@ from .zero import laurent_is_zero
 EXPONENTS = {"a": 1, "abar": -1, 1: 0}
 
 
-def alpha_weights(poly, exponents: list[int]) -> set[int]:
+def alpha_weights(poly, exponents) -> set[int]:
     """The α-weights of poly's monomials when generator i is multiplied by α^exponents[i] (the
-    empty set for the zero polynomial)."""
-    scaled = [(i, e) for i, e in enumerate(exponents) if e]
-    return {sum(monomial[i] * e for i, e in scaled) for monomial in poly.monoms()}
+    empty set for the zero polynomial).  ``exponents`` is a list, or ``WeightReader(list)``
+    when many polynomials are read."""
+    reader = exponents if isinstance(exponents, WeightReader) else WeightReader(exponents)
+    return {reader.weight(monomial) for monomial in poly.monoms()}
+
+
+class WeightReader:
+    """Σ_i e_i·(exponent of generator i) of a monomial: the generators grouped by their α-exponent
+    e, each group's exponents picked out of the monomial and summed."""
+
+    def __init__(self, exponents):
+        self.exponents = list(exponents)
+        groups = {}
+        for i, e in enumerate(self.exponents):
+            if e:
+                groups.setdefault(e, []).append(i)
+        self.pickers = [(e, lambda monomial, index=index: [monomial[i] for i in index]
+                         if len(index) == 1 else operator.itemgetter(*index)(monomial))
+                        for e, index in groups.items()]
+
+    def weight(self, monomial) -> int:
+        return sum(e * sum(pick(monomial)) for e, pick in self.pickers)
 
 
 @dataclass
@@ -73,6 +93,7 @@ class PatternNetwork:
         if self.loss == "quadratic":
             coefficients = [f"c_{k + 1}" for k in range(n)]
             coefficients += [f"C_{k + 1}_{m + 1}" for k in range(n) for m in range(k, n)]
+        # the parameters first: generator k is parameter k
         self.names = (self.weight_names + self.bias_names + self.output_names + data + patterns
                       + sigmoids + coefficients + ["alpha", "alphabar"])
 
@@ -177,28 +198,20 @@ class PatternNetwork:
     def prediction_derivatives(self) -> list[dict]:
         """Per data point n, the non-zero ∂f_n/∂θ_k keyed by k: per unit, σ_nj x_ni v_j (W_ij),
         σ_nj (b_j), σ_nj s_nj (v_j); every other parameter leaves f_n unchanged."""
-        index = {self._index(p): k for k, p in enumerate(self.parameter_names)}
-        blocks = []
-        for f in self.predictions:
-            present = {i for monomial in f.monoms() for i, e in enumerate(monomial) if e and i in index}
-            blocks.append({index[i]: f.derivative(i) for i in sorted(present)})
-        return blocks
+        return [{k: f.derivative(k) for k in self._parameters_in(f)} for f in self.predictions]
+
+    def _parameters_in(self, poly, first: int = 0) -> list[int]:
+        """The indices k ≥ first of the parameters that occur in poly (the parameters are the
+        first generators, in the order of ``parameter_names``)."""
+        degrees = poly.degrees()
+        return [k for k in range(first, len(self.parameter_names)) if degrees[k]]
 
     @cached_property
     def prediction_second_derivatives(self) -> list[dict]:
         """Per data point n, the non-zero ∂²f_n/∂θ_k∂θ_l (k ≤ l) keyed (k, l): a derivative of
         ∂f_n/∂θ_k is taken only in the parameters that occur in it (σ_nj x_ni for (W_ij, v_j))."""
-        index = {self._index(p): k for k, p in enumerate(self.parameter_names)}
-        blocks = []
-        for first in self.prediction_derivatives:
-            block = {}
-            for k, poly in first.items():
-                present = {i for monomial in poly.monoms() for i, e in enumerate(monomial)
-                           if e and i in index and index[i] >= k}
-                for i in sorted(present):
-                    block[(k, index[i])] = poly.derivative(i)
-            blocks.append(block)
-        return blocks
+        return [{(k, l): poly.derivative(l) for k, poly in first.items() for l in self._parameters_in(poly, k)}
+                for first in self.prediction_derivatives]
 
     def hessian_entry(self, k: int, l: int):
         """scale·∂²L/∂θ_k∂θ_l for one entry, by exact differentiation of the loss."""
