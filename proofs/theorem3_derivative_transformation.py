@@ -151,10 +151,11 @@ def weight_identity(d, h, n, loss, order, variant=THEOREM):
     left, right = ([EXPONENTS[side[_group(p)]] for p in model.parameter_names]
                    for side in (variant.scaling, variant.right))
     names = model.parameter_names
-    invariant = [alpha_weights(f, transform) <= {0} for f in model.predictions]
-    if loss == "logistic" and not all(invariant):
+    moved = [k for k, f in enumerate(model.predictions) if not alpha_weights(f, transform) <= {0}]
+    if loss == "logistic" and moved:
         # P_n = sigmoid(f_n) is left in place by T, which is right only if f_n∘T = f_n
-        return False, (f"f(x_{invariant.index(False) + 1})",)
+        return False, (f"f(x_{moved[0] + 1})",)
+    invariant = not moved     # then every factor built from G has weight 0
 
     def entry_has_weight(poly, weight) -> bool:
         check_budget()
@@ -167,7 +168,7 @@ def weight_identity(d, h, n, loss, order, variant=THEOREM):
             first[k] |= alpha_weights(factor, transform)
     if order == 1:
         for k in range(len(names)):
-            if not (all(invariant) and first[k] <= {left[k]}) and \
+            if not (invariant and first[k] <= {left[k]}) and \
                     not entry_has_weight(model.gradient[k], left[k]):
                 return False, (names[k],)
         return True, None
@@ -180,7 +181,7 @@ def weight_identity(d, h, n, loss, order, variant=THEOREM):
         for l in range(k, len(names)):
             claimed = left[k] + right[l]
             terms = {a + b for a in first[k] for b in first[l]} | second.get((k, l), set())
-            if not (all(invariant) and terms <= {claimed}) and \
+            if not (invariant and terms <= {claimed}) and \
                     not entry_has_weight(model.hessian_entry(k, l), claimed):
                 return False, (names[k], names[l])
     return True, None
