@@ -25,6 +25,7 @@ import argparse
 import itertools
 import json
 import math
+import multiprocessing
 import os
 import platform
 import resource
@@ -154,12 +155,35 @@ def command_line_run(*args):
     return wall, cpu, peak, proved
 
 
+def _spin(_=None) -> None:
+    total = 0
+    for i in range(3_000_000):
+        total += i * i
+
+
+def parallel_capacity(cores: int) -> float:
+    """Wall time of `cores` identical CPU-bound loops one after the other, over their wall time in
+    `cores` processes: the speed-up the machine grants this run right now (on a shared machine
+    whose scheduler gives each session a fair share, it can be 1 however many cores there are)."""
+    start = time.perf_counter()
+    for _ in range(cores):
+        _spin()
+    serial = time.perf_counter() - start
+    with multiprocessing.get_context("fork").Pool(cores) as pool:
+        start = time.perf_counter()
+        pool.map(_spin, range(cores))
+        parallel = time.perf_counter() - start
+    return serial / parallel
+
+
 def command_line_table(cores: int, quick: bool) -> None:
     runs = [("theorem3, 4 losses, 8,8,8", ["theorem3", "--size", "8,8,8"])]
     if not quick:
         runs += [("theorem3, 4 losses, 16,16,16", ["theorem3", "--size", "16,16,16"]),
                  ("default sweep (every result)", [])]
-    print(f"\npython -m proofs ... --json in a fresh process, --jobs 1 against --jobs {cores}:")
+    print(f"\nparallel capacity now: {cores} CPU-bound loops in {cores} processes run "
+          f"{parallel_capacity(cores):.2f}x faster than one after the other")
+    print(f"python -m proofs ... --json in a fresh process, --jobs 1 against --jobs {cores}:")
     header = ("run", "jobs", "wall s", "CPU s", "peak MiB", "all proved", "speed-up")
     print(f"{header[0]:<30}" + "".join(f"{x:>11}" for x in header[1:]))
     for label, args in runs:
