@@ -141,4 +141,9 @@ def _on_dask(plan, tasks, address):
         futures = {client.submit(_run_checks, [plan[index][1] for index in indices], pure=False): indices
                    for indices in tasks}
         for future in as_completed(futures):
-            yield from zip(futures[future], future.result())
+            try:
+                outcomes = future.result()
+            except ImportError as error:
+                raise UsageError(f"a Dask worker cannot import this project ({error}): install it "
+                                 f"on every worker") from None
+            yield from zip(futures[future], outcomes)
