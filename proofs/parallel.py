@@ -49,20 +49,23 @@ def run_scripts(plans, seed, timeout, *, jobs=1, address=None, on_done=None) -> 
     their checks run by ``jobs`` processes, or on the Dask scheduler at ``address``.
     ``on_done(row)`` is called as each claim's verdict comes in."""
     plan = []
-    _with_runner(lambda key, check: (plan.append((key, check)), (_PLACEHOLDER, 0.0))[1],
-                 plans, seed, timeout)
+
+    def collect_check(key, check):
+        plan.append((key, check))
+        return _PLACEHOLDER, 0.0
+    _with_runner(collect_check, plans, seed, timeout)
     tasks = _tasks(plan, jobs)
     outcomes = [None] * len(plan)
 
-    def collect(results):
+    def keep(results):
         for index, outcome in results:
             outcomes[index] = outcome
             if on_done is not None:
                 on_done(ClaimResult(*plan[index][0], *outcome))
     if address is not None:
-        collect(_on_dask(plan, tasks, address))
+        keep(_on_dask(plan, tasks, address))
     else:
-        collect(_in_processes(plan, tasks, jobs))
+        keep(_in_processes(plan, tasks, jobs))
     computed = defaultdict(deque)
     for (key, _), outcome in zip(plan, outcomes):
         computed[key].append(outcome)
