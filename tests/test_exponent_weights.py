@@ -46,3 +46,12 @@ def test_the_derivation_names_the_exact_test():
     report = theorem3.run([(1, 1, 1)])
     notes = " ".join(report.derivation.notes)
     assert "reading exponents" in notes and "composition test" in notes
+
+
+def test_theorem3_accepts_sizes_up_to_16():
+    from proofs import cli as cli_module
+    from proofs.arguments import UsageError
+    parser = cli_module.build_parser()
+    assert cli_module.sweep(theorem3, parser.parse_args(["--size", "16,16,16"])) == [(16, 16, 16)]
+    with pytest.raises(UsageError):
+        cli_module.sweep(theorem3, parser.parse_args(["--size", "17,16,16"]))
