@@ -8,6 +8,8 @@
     python -m proofs check 'ReLU(a*x)' 'a*ReLU(x)' --positive a
     python -m proofs example --c 0.1 --perturbation 0.1 --probe 2
     python -m proofs symmetry spec.toml
+    python -m proofs --jobs 4                 the claims in 4 processes (default: one per core)
+    python -m proofs --dask tcp://host:8786   the claims on a Dask cluster
 
 Exit code: 0 every claim PROVED, 1 some claim REFUTED, 3 some UNDECIDED and none REFUTED,
 2 bad usage or bad input, 4 an internal error of the checker.
@@ -27,7 +29,7 @@ from symbolic.verdict import Status, worst
 
 from symbolic.latex import to_plain
 
-from . import registry
+from . import parallel, registry
 from .arguments import EXIT_CODES, EXIT_INTERNAL_ERROR, EXIT_USAGE, Parser, UsageError, positive_int, \
     positive_seconds, size_triple
 from . import report as report_module
@@ -107,6 +109,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--latex", metavar="DIR",
                         help="write one LaTeX derivation per result into DIR and compile it")
     parser.add_argument("--list", action="store_true", help="list the results and exit")
+    parser.add_argument("--jobs", type=positive_int, default=parallel.default_jobs(), metavar="N",
+                        help="check the claims in N processes (default: the number of cores); "
+                             "the results and their order do not depend on N")
+    parser.add_argument("--dask", metavar="ADDRESS",
+                        help="check the claims on the Dask scheduler at ADDRESS (e.g. "
+                             "tcp://host:8786; needs the 'dask' extra)")
     return parser
 
 
@@ -228,9 +236,15 @@ def run_results(args) -> int:
     report_module.progress_hook = progress.claim_done
     reports = []
     try:
-        for script, sizes in plans:
-            reports.append(script.run(sizes, seed=args.seed, timeout=args.timeout))
-            progress.result_done(script.NAME)
+        if args.dask is not None or args.jobs > 1:
+            reports = parallel.run_scripts(plans, args.seed, args.timeout, jobs=args.jobs,
+                                           address=args.dask, on_done=progress.claim_done)
+            for script, _ in plans:
+                progress.result_done(script.NAME)
+        else:
+            for script, sizes in plans:
+                reports.append(script.run(sizes, seed=args.seed, timeout=args.timeout))
+                progress.result_done(script.NAME)
     finally:
         report_module.progress_hook = None
         progress.close()

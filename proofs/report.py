@@ -36,6 +36,17 @@ class ClaimResult:
 # called with each new ClaimResult; the command line sets it to draw its progress bar
 progress_hook = None
 
+# how ``record`` carries out a check: None runs it here; ``proofs.parallel`` sets a runner that
+# hands the checks to other processes and answers each record with the verdict computed there
+claim_runner = None
+
+
+def run_check(check) -> tuple:
+    """Run one claim's check here: (verdict, seconds)."""
+    start = time.perf_counter()
+    verdict = check()
+    return verdict, time.perf_counter() - start
+
 
 @dataclass
 class Report:
@@ -44,10 +55,10 @@ class Report:
 
     def record(self, theorem: str, claim: str, sizes: tuple, check, for_all_sizes: bool = False) -> Verdict:
         """Run one check, time it, and keep its row (``for_all_sizes``: the sizes were symbols)."""
-        start = time.perf_counter()
-        verdict = check()
         d, h, n = (tuple(sizes) + (None, None, None))[:3]
-        row = ClaimResult(theorem, claim, d, h, n, verdict, time.perf_counter() - start, for_all_sizes)
+        key = (theorem, claim, d, h, n)
+        verdict, seconds = run_check(check) if claim_runner is None else claim_runner(key, check)
+        row = ClaimResult(theorem, claim, d, h, n, verdict, seconds, for_all_sizes)
         self.results.append(row)
         if progress_hook is not None:
             progress_hook(row)

@@ -51,20 +51,36 @@ def _rational(rng: random.Random, low: int = -3, high: int = 3) -> Fraction:
     return Fraction(rng.randint(low * 16, high * 16) or 1, 16)
 
 
-def preactivations(theta, inputs, d, h, bias):
-    W = theta[: d * h]
+def _dot(xs, ys):
+    return sum(x * y for x, y in zip(xs, ys))
+
+
+def preactivations(theta, inputs, d, h, bias, dot=_dot):
+    """s_kj = Σ_i x_ki W_ij (+ b_j); ``dot`` may be mpmath.fdot for mpmath numbers."""
+    columns = [theta[j: d * h: h] for j in range(h)]
     b = theta[d * h: d * h + h] if bias else [0] * h
-    return [[sum(x[i] * W[i * h + j] for i in range(d)) + b[j] for j in range(h)] for x in inputs]
+    return [[dot(x, column) + b[j] for j, column in enumerate(columns)] for x in inputs]
+
+
+INPUT_TRIES = 64
 
 
 def random_instance(d: int, h: int, n: int, rng: random.Random, bias: bool = False) -> Instance:
-    """A random rational instance whose pre-activations stay clear of the kinks."""
+    """A random rational instance whose pre-activations stay clear of the kinks and which is
+    informative: at every data point at least one hidden unit is active (with every unit dead at
+    a point, both sides of a derivative identity are 0 there and compare nothing)."""
     size = d * h + h + (h if bias else 0)
-    while True:
+    inputs = None
+    while inputs is None:
         theta = [_rational(rng) for _ in range(size)]
-        inputs = [[_rational(rng) for _ in range(d)] for _ in range(n)]
-        if all(abs(s) > KINK_MARGIN for row in preactivations(theta, inputs, d, h, bias) for s in row):
-            break
+        inputs = []
+        for _ in range(n):
+            row = next((x for x in ([_rational(rng) for _ in range(d)] for _ in range(INPUT_TRIES))
+                        if active_off_kinks(theta, x, d, h, bias)), None)
+            if row is None:     # θ leaves every unit dead on most inputs: draw θ again
+                inputs = None
+                break
+            inputs.append(row)
     alpha = Fraction(1)
     while alpha == 1:    # α = 1 would make every false scaling look true
         alpha = Fraction(rng.randint(2, 40), rng.randint(2, 40))
@@ -74,16 +90,21 @@ def random_instance(d: int, h: int, n: int, rng: random.Random, bias: bool = Fal
                     [_rational(rng, -2, 2) for _ in range(2 * n + n * n)])
 
 
+def active_off_kinks(theta, x, d, h, bias) -> bool:
+    """Every pre-activation at x clear of its kink, and at least one unit active."""
+    row = preactivations(theta, [x], d, h, bias)[0]
+    return all(abs(s) > KINK_MARGIN for s in row) and any(s > 0 for s in row)
+
+
 def to_mpf(value) -> mpmath.mpf:
     """A Fraction as an mpmath number at the working precision (other values unchanged)."""
     return mpmath.mpf(value.numerator) / value.denominator if isinstance(value, Fraction) else value
 
 
-def predictions(theta, inputs, d, h, bias):
+def predictions(theta, inputs, d, h, bias, dot=_dot):
     """f(x_k) = Σ_j max(s_kj, 0) v_j: the real ReLU, not a pattern."""
     v = theta[-h:]
-    return [sum(max(s, 0) * v[j] for j, s in enumerate(row))
-            for row in preactivations(theta, inputs, d, h, bias)]
+    return [dot([max(s, 0) for s in row], v) for row in preactivations(theta, inputs, d, h, bias, dot)]
 
 
 def loss_value(kind: str, p: list, instance: Instance):
@@ -111,8 +132,8 @@ def loss_function(kind: str, instance: Instance):
     inputs = [[to_mpf(x) for x in row] for row in instance.inputs]
 
     def loss(theta):
-        return loss_value(kind, predictions(theta, inputs, instance.d, instance.h, instance.bias),
-                          instance)
+        return loss_value(kind, predictions(theta, inputs, instance.d, instance.h, instance.bias,
+                                            dot=mpmath.fdot), instance)
     return loss
 
 

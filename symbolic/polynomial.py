@@ -5,12 +5,19 @@ Off the kink set every pre-activation s_nj = Σ_i x_ni W_ij (+ b_j) has a sign, 
 a polynomial identity in free σ holds in particular for σ ∈ {0, 1}.  The generator ᾱ stands for
 1/α, and zero tests are made in the Laurent ring (``zero.laurent_is_zero``).
 
+α-weights.  T_α multiplies each generator by α^e (e = 1 on W, −1 on v, 0 on data and patterns),
+so a monomial m becomes α^{wt(m)}·m with wt(m) = Σ_i e_i·(exponent of generator i), and for a
+polynomial P = Σ_m c_m m: P(T_αθ) = Σ_m c_m α^{wt(m)} m.  Distinct monomials stay distinct, so
+P(T_αθ) = α^c·P(θ) holds in the Laurent ring exactly when every monomial of P has weight c: reading
+exponents is an exact test of that identity, with no composition (``alpha_weights``).
+
 The loss is stored multiplied by a positive integer ``scale`` (N for the mean losses, 2 for the
 quadratic) so that every coefficient is an integer; an identity ∂L(T_αθ) = c·∂L(θ) holds for L
 exactly when it holds for scale·L.  Integer polynomials compose about a quarter faster.
 """
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -19,6 +26,36 @@ import flint
 
 from .network import validate_sizes
 from .zero import laurent_is_zero
+
+
+# the α-exponent a parameter group's factor stands for: α, 1/α or 1
+EXPONENTS = {"a": 1, "abar": -1, 1: 0}
+
+
+def alpha_weights(poly, exponents) -> set[int]:
+    """The α-weights of poly's monomials when generator i is multiplied by α^exponents[i] (the
+    empty set for the zero polynomial).  ``exponents`` is a list, or ``WeightReader(list)``
+    when many polynomials are read."""
+    reader = exponents if isinstance(exponents, WeightReader) else WeightReader(exponents)
+    return {reader.weight(monomial) for monomial in poly.monoms()}
+
+
+class WeightReader:
+    """Σ_i e_i·(exponent of generator i) of a monomial: the generators grouped by their α-exponent
+    e, each group's exponents picked out of the monomial and summed."""
+
+    def __init__(self, exponents):
+        self.exponents = list(exponents)
+        groups = {}
+        for i, e in enumerate(self.exponents):
+            if e:
+                groups.setdefault(e, []).append(i)
+        self.pickers = [(e, lambda monomial, index=index: [monomial[i] for i in index]
+                         if len(index) == 1 else operator.itemgetter(*index)(monomial))
+                        for e, index in groups.items()]
+
+    def weight(self, monomial) -> int:
+        return sum(e * sum(pick(monomial)) for e, pick in self.pickers)
 
 
 @dataclass
@@ -56,6 +93,7 @@ class PatternNetwork:
         if self.loss == "quadratic":
             coefficients = [f"c_{k + 1}" for k in range(n)]
             coefficients += [f"C_{k + 1}_{m + 1}" for k in range(n) for m in range(k, n)]
+        # the parameters first: generator k is parameter k
         self.names = (self.weight_names + self.bias_names + self.output_names + data + patterns
                       + sigmoids + coefficients + ["alpha", "alphabar"])
 
@@ -141,11 +179,8 @@ class PatternNetwork:
     @cached_property
     def hessian(self) -> dict:
         """scale·∂²L/∂θ_k∂θ_l for k ≤ l, keyed (k, l)."""
-        entries = {}
-        for k, first in enumerate(self.gradient):
-            for l in range(k, len(self.parameter_names)):
-                entries[(k, l)] = self.total_derivative(first, self.parameter_names[l])
-        return entries
+        size = len(self.parameter_names)
+        return {(k, l): self.hessian_entry(k, l) for k in range(size) for l in range(k, size)}
 
     def transform_images(self, scale: dict) -> list:
         """Images of every generator under θ ↦ (factor·θ), factor per parameter group."""
@@ -154,6 +189,33 @@ class PatternNetwork:
             group = name.split("_")[0]
             images.append(scale.get(group, 1) * self.gens[name])
         return images
+
+    def weight_exponents(self, exponents: dict) -> list[int]:
+        """The α-exponent of every generator, given one per parameter group (others 0)."""
+        return [exponents.get(name.split("_")[0], 0) for name in self.names]
+
+    @cached_property
+    def prediction_derivatives(self) -> list[dict]:
+        """Per data point n, the non-zero ∂f_n/∂θ_k keyed by k: per unit, σ_nj x_ni v_j (W_ij),
+        σ_nj (b_j), σ_nj s_nj (v_j); every other parameter leaves f_n unchanged."""
+        return [{k: f.derivative(k) for k in self._parameters_in(f)} for f in self.predictions]
+
+    def _parameters_in(self, poly, first: int = 0) -> list[int]:
+        """The indices k ≥ first of the parameters that occur in poly (the parameters are the
+        first generators, in the order of ``parameter_names``)."""
+        degrees = poly.degrees()
+        return [k for k in range(first, len(self.parameter_names)) if degrees[k]]
+
+    @cached_property
+    def prediction_second_derivatives(self) -> list[dict]:
+        """Per data point n, the non-zero ∂²f_n/∂θ_k∂θ_l (k ≤ l) keyed (k, l): a derivative of
+        ∂f_n/∂θ_k is taken only in the parameters that occur in it (σ_nj x_ni for (W_ij, v_j))."""
+        return [{(k, l): poly.derivative(l) for k, poly in first.items() for l in self._parameters_in(poly, k)}
+                for first in self.prediction_derivatives]
+
+    def hessian_entry(self, k: int, l: int):
+        """scale·∂²L/∂θ_k∂θ_l for one entry, by exact differentiation of the loss."""
+        return self.total_derivative(self.gradient[k], self.parameter_names[l])
 
     def at(self, poly, images: list):
         """poly evaluated at the transformed parameters."""
