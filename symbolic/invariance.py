@@ -468,10 +468,12 @@ def _as_group(group) -> SymmetryGroup:
 
 def _witness(group, theta, element, moved, values, model_name) -> dict:
     model, X, targets = _concrete_family(group.key)
-    return {"network": model_name, "inputs": str([list(map(str, row)) for row in group.instance.inputs]),
-            "targets": str([str(t) for t in targets]), "theta": "(" + ", ".join(map(str, theta)) + ")",
+    def listed(values):
+        return "(" + ", ".join(map(str, values)) + ")"
+    return {"network": model_name, "inputs": listed(listed(row) for row in group.instance.inputs),
+            "targets": listed(targets), "theta": listed(theta),
             "group_element": ", ".join(f"{k} = {v}" for k, v in element.items()),
-            "T_theta": "(" + ", ".join(map(str, moved)) + ")",
+            "T_theta": listed(moved),
             "value_at_theta": values[0].text, "value_at_T_theta": values[1].text}
 
 
