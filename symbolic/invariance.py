@@ -18,6 +18,7 @@ enclosures that do not overlap (eigenvalues, radicals, maxima).
 """
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -210,6 +211,9 @@ def prove(measure: Measure, group: SymmetryGroup) -> list:
     base, _, _, _ = _symbolic(group.key)
     moved = _transformed_symbolic(group.key)
     before, after = measure.evaluate(base), measure.evaluate(moved)
+    if not isinstance(before, (Spectrum, Sharpness, sp.Expr, int, Fraction)):
+        raise TypeError(f"the measure {measure.key!r} returned {type(before).__name__}; a measure "
+                        "returns a sympy expression, a Spectrum or a Sharpness")
     if isinstance(before, Sharpness):
         steps = [Step(r"t_i(S\theta) = s_i\, t_i(\theta)",
                       "the scales of the feasible set move with the parameters, so $\\delta \\mapsto "
@@ -382,6 +386,11 @@ def _real_loss(group: SymmetryGroup):
     return theta, sp.Add(*[(f - t) ** 2 for f, t in zip(outputs, targets)]) / (2 * len(outputs))
 
 
+def _down(x: float) -> float:
+    """A float at or below the arb endpoint it was rounded from (float() rounds to nearest)."""
+    return math.nextafter(math.nextafter(x, -math.inf), -math.inf)
+
+
 def sharpness_values(group, first: tuple, second: tuple, seed: int) -> tuple[Value, Value]:
     """Rigorous enclosures of two sharpness values, each (point, Sharpness); the search stops when
     they separate."""
@@ -396,7 +405,7 @@ def sharpness_values(group, first: tuple, second: tuple, seed: int) -> tuple[Val
         factor = enclosure(sp.sympify(sharpness.normalizer), PRECISION)
         setups.append((region, centre, factor))
     bounds = [maximize(loss, theta, region, budget=1, seed=seed) for region, _, _ in setups]
-    lows = [float(((b.lower - c) * k).lower()) if b.lower is not None else float("-inf")
+    lows = [_down(float(((b.lower - c) * k).lower())) if b.lower is not None else float("-inf")
             for b, (_, c, k) in zip(bounds, setups)]
     # refine the side with the smaller lower bound until it is under the other's lower bound
     small = 0 if lows[0] <= lows[1] else 1
