@@ -92,7 +92,7 @@ def _point(theta, outputs, targets, model, metric) -> MeasurePoint:
     hessian = sp.Matrix(n, n, lambda i, j: sp.Add(*[
         g[i] * g[j] + r * h[min(i, j), max(i, j)] for g, h, r in zip(jacobians, second, residuals)]) / N)
     samples = [r * g for r, g in zip(residuals, jacobians)]
-    gradient = sp.Add(*samples, sp.zeros(n, 1)) / N
+    gradient = sum(samples, sp.zeros(n, 1)) / N
     return MeasurePoint(list(theta), loss, gradient, hessian, metric, samples, model.weights,
                         model.layers, model.last_layer_rows, model.paths)
 
@@ -112,21 +112,6 @@ def _transformed(point: MeasurePoint, substitution: dict, scaling) -> MeasurePoi
 def _transformed_symbolic(group_key: str) -> MeasurePoint:
     point, substitution, _, _ = _symbolic(group_key)
     return _transformed(point, substitution, GROUPS[group_key].scaling)
-
-
-def _generators(expr: sp.Expr) -> set:
-    """The outermost function applications and radicals: the indeterminates, besides the symbols,
-    of the rational function that ``is_rational_zero`` tests."""
-    found = set()
-
-    def walk(e):
-        if e.is_Function or (e.is_Pow and not e.exp.is_Integer):
-            found.add(e)
-            return
-        for a in e.args:
-            walk(a)
-    walk(expr)
-    return found
 
 
 def _sample_nonzero(expr: sp.Expr) -> bool:
@@ -314,7 +299,6 @@ def _ball_text(ball) -> str:
 
 def spectrum_value(spectrum: Spectrum) -> Value:
     coefficients, poly = _charpoly(spectrum.matrix)
-    n = spectrum.matrix.rows
     if spectrum.reduction == "spectrum":
         text = "charpoly " + str(sp.Poly(coefficients, sp.Symbol("lambda")).as_expr())
         if poly is not None:
@@ -345,7 +329,6 @@ def spectrum_value(spectrum: Spectrum) -> Value:
             ball = ball.max(r)
     finally:
         flint.ctx.prec = old
-    del n
     return Value(_ball_text(ball), ball=ball)
 
 
