@@ -51,7 +51,7 @@ def timed_baseline(expr):
 def main() -> None:
     rows = []
     for group in GROUPS:
-        base, moved = _symbolic(group)[0], _transformed_symbolic(group)
+        base, moved = _symbolic(group, 0)[0], _transformed_symbolic(group, 0)
         for key in SCALAR:
             difference = canonical(sp.sympify(MEASURES[key].evaluate(moved) - MEASURES[key].evaluate(base)))
             start = time.perf_counter()

@@ -62,21 +62,22 @@ class Outcome:
 # ------------------------------------------------------------------ the symbolic family
 
 @lru_cache(maxsize=None)
-def _symbolic(group_key: str):
-    """MeasurePoint at θ (pattern form, symbolic data), and the substitution θ ↦ Sθ."""
+def _symbolic(group_key: str, index: int):
+    """MeasurePoint at θ (pattern form, symbolic data) of one family, and the substitution θ ↦ Sθ."""
     group = GROUPS[group_key]
-    model = group.model
+    family = group.families[index]
+    model = family.model
     theta = list(model.parameters)
     width = model.input_width
-    X = sp.Matrix(group.batch, width, lambda n, i: sp.Symbol(f"x_{{{n + 1},{i + 1}}}", real=True))
-    y = [sp.Symbol(f"y_{{{n + 1}}}", real=True) for n in range(group.batch)]
+    X = sp.Matrix(family.batch, width, lambda n, i: sp.Symbol(f"x_{{{n + 1},{i + 1}}}", real=True))
+    y = [sp.Symbol(f"y_{{{n + 1}}}", real=True) for n in range(family.batch)]
 
     def pattern(s, key):
         # on a fixed activation pattern ReLU(s) = σ·s, σ ∈ {0, 1} kept as an indeterminate
         return sp.Symbol("sigma_{" + ",".join(str(k + 1) for k in key) + "}") * s
     outputs = model.outputs(theta, X, pattern)
     point = _point(theta, outputs, y, model, sp.eye(len(theta)))
-    substitution = {t: s * t for t, s in zip(theta, group.scaling)}
+    substitution = {t: s * t for t, s in zip(theta, group.scaling(family))}
     return point, substitution, X, y
 
 
@@ -109,9 +110,10 @@ def _transformed(point: MeasurePoint, substitution: dict, scaling) -> MeasurePoi
 
 
 @lru_cache(maxsize=None)
-def _transformed_symbolic(group_key: str) -> MeasurePoint:
-    point, substitution, _, _ = _symbolic(group_key)
-    return _transformed(point, substitution, GROUPS[group_key].scaling)
+def _transformed_symbolic(group_key: str, index: int) -> MeasurePoint:
+    point, substitution, _, _ = _symbolic(group_key, index)
+    group = GROUPS[group_key]
+    return _transformed(point, substitution, group.scaling(group.families[index]))
 
 
 def _sample_nonzero(expr: sp.Expr) -> bool:
@@ -146,11 +148,11 @@ def _zero(expr) -> bool:
 
 # ------------------------------------------------------------------ proofs
 
-def _patterns_preserved(group: SymmetryGroup) -> Step:
+def _patterns_preserved(group: SymmetryGroup, index: int) -> Step:
     """Each rectifier's argument at Sθ is a positive multiple of its value at θ, so T maps every
     activation region onto itself and the pattern form holds at both points."""
-    model = group.model
-    point, substitution, X, _ = _symbolic(group.key)
+    model = group.families[index].model
+    point, substitution, X, _ = _symbolic(group.key, index)
     theta = list(model.parameters)
     ok = True
     for s in model.preactivations(theta, X):
@@ -166,14 +168,15 @@ def _patterns_preserved(group: SymmetryGroup) -> Step:
                 "so $T$ keeps every activation pattern", holds=ok)
 
 
-def _loss_invariant(group: SymmetryGroup) -> Step:
+def _loss_invariant(group: SymmetryGroup, index: int) -> Step:
     """L(Sθ) = L(θ) for the real ReLU network, at every θ (so also at θ + δ)."""
-    model = group.model
-    _, substitution, X, y = _symbolic(group.key)
+    family = group.families[index]
+    model = family.model
+    _, substitution, X, y = _symbolic(group.key, index)
     theta = list(model.parameters)
     relu = lambda s, key: ReLU(s)   # noqa: E731
     before = model.outputs(theta, X, relu)
-    after = model.outputs([s * t for t, s in zip(theta, group.scaling)], X, relu)
+    after = model.outputs([s * t for t, s in zip(theta, group.scaling(family))], X, relu)
     ok = all(_zero(a - b) for a, b in zip(after, before))
     return Step(r"f_{S\theta}(x_n) = f_{\theta}(x_n)",
                 "the network with the real ReLU is unchanged at every $\\theta$ and every input "
@@ -181,9 +184,8 @@ def _loss_invariant(group: SymmetryGroup) -> Step:
                 "taken from Theorem 1)", holds=ok)
 
 
-def _similar(group, M_before: sp.Matrix, M_after: sp.Matrix):
+def _similar(scaling, M_before: sp.Matrix, M_after: sp.Matrix):
     """A diagonal P with M_after = P M_before P⁻¹ (entrywise exact), or None."""
-    scaling = group.scaling
     for name, P in (("S", sp.diag(*scaling)), ("S^{-1}", sp.diag(*[1 / s for s in scaling])),
                     ("I", sp.eye(len(scaling)))):
         if all(_zero(entry) for entry in (M_after * P - P * M_before)):
@@ -192,9 +194,22 @@ def _similar(group, M_before: sp.Matrix, M_after: sp.Matrix):
 
 
 def prove(measure: Measure, group: SymmetryGroup) -> list:
-    """The proof steps; the proof stands when every step holds."""
-    base, _, _, _ = _symbolic(group.key)
-    moved = _transformed_symbolic(group.key)
+    """The proof steps, each checked at every size of the group's families; the proof stands when
+    every step holds (a failing size is named in its step)."""
+    steps = []
+    for index, family in enumerate(group.families):
+        steps = _prove_family(measure, group, index)
+        failed = [step for step in steps if not step.holds]
+        if failed:
+            failed[0].reason += f" (at {family.sizes})"
+            return steps
+    return steps
+
+
+def _prove_family(measure: Measure, group: SymmetryGroup, index: int) -> list:
+    base, _, _, _ = _symbolic(group.key, index)
+    moved = _transformed_symbolic(group.key, index)
+    scaling = group.scaling(group.families[index])
     before, after = measure.evaluate(base), measure.evaluate(moved)
     if not isinstance(before, (Spectrum, Sharpness, sp.Expr, int, Fraction)):
         raise TypeError(f"the measure {measure.key!r} returned {type(before).__name__}; a measure "
@@ -204,19 +219,19 @@ def prove(measure: Measure, group: SymmetryGroup) -> list:
                       "the scales of the feasible set move with the parameters, so $\\delta \\mapsto "
                       "S\\delta$ maps the set at $\\theta$ onto the set at $S\\theta$",
                       holds=all(_zero(a - s * b) for a, b, s in
-                                zip(after.scales, before.scales, group.scaling)))]
-        steps.append(_loss_invariant(group))
+                                zip(after.scales, before.scales, scaling)))]
+        steps.append(_loss_invariant(group, index))
         steps.append(Step(r"L(S\theta + S\delta) = L(S(\theta + \delta)) = L(\theta + \delta)",
                           "linearity of $S$ and the previous step", checked=False))
         steps.append(Step(r"\mathrm{norm}(S\theta) = \mathrm{norm}(\theta)",
                           "the normalizer is unchanged (exact)",
                           holds=_zero(after.normalizer - before.normalizer)))
         return steps
-    steps = [_patterns_preserved(group)]
+    steps = [_patterns_preserved(group, index)]
     if not steps[0].holds:
         return steps
     if isinstance(before, Spectrum):
-        name = _similar(group, before.matrix, after.matrix)
+        name = _similar(scaling, before.matrix, after.matrix)
         steps.append(Step(r"M(S\theta) = P\, M(\theta)\, P^{-1}" + (f",\\ P = {name}" if name else ""),
                           "the matrix at $S\\theta$ is similar to the matrix at $\\theta$ "
                           "(every entry exact)", holds=name is not None))
@@ -423,7 +438,7 @@ def random_point(group: SymmetryGroup, rng: random.Random):
     size = len(group.witness_model.parameters)
     while True:
         theta = [Fraction(rng.randint(1, 24), 8) for _ in range(size)]
-        element = {str(s): Fraction(rng.randint(2, 30), rng.randint(2, 30)) for s in group.symbols}
+        element = {str(s): Fraction(rng.randint(2, 30), rng.randint(2, 30)) for s in group.witness_symbols}
         if all(v == 1 for v in element.values()):
             continue
         factors = group.witness_scaling(element)

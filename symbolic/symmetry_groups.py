@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
 from itertools import product
 from typing import Callable
 
@@ -77,26 +76,41 @@ class Instance:
 
 
 @dataclass(frozen=True)
+class Family:
+    """A symbolic network family at one size, with N symbolic data points."""
+
+    model: Model
+    batch: int
+    sizes: str
+
+
+@dataclass(frozen=True)
 class SymmetryGroup:
     key: str
     title: str
     description: str                    # LaTeX, one sentence
-    model: Model                        # the symbolic family the proofs run on
-    sizes: str                          # the sizes of that family, in words
+    families: tuple                     # the symbolic families the proofs run on, one per size
     symbols: tuple                      # the positive group parameters
-    factors: Callable                   # symbols -> s_i for every parameter
+    factors: Callable                   # (model, symbols) -> s_i for every parameter
     witness_model: Model                # the small family of the counterexamples
     instance: Instance
-    batch: int                          # N of the symbolic family
-    loss_invariance_fails: str = ""     # why L∘T ≠ L, when it is expected to fail
 
-    @cached_property
-    def scaling(self) -> list:
-        """s_i for every parameter of the symbolic model."""
-        return [sp.sympify(f) for f in self.factors(self.model, self.symbols)]
+    @property
+    def sizes(self) -> str:
+        return "; ".join(family.sizes for family in self.families)
+
+    def scaling(self, family: Family) -> list:
+        """s_i for every parameter of a symbolic family."""
+        return [sp.sympify(f) for f in self.factors(family.model, self.symbols)]
+
+    @property
+    def witness_symbols(self) -> tuple:
+        """The group parameters that act on the counterexample network."""
+        used = set().union(*[sp.sympify(f).free_symbols for f in self.factors(self.witness_model, self.symbols)])
+        return tuple(s for s in self.symbols if s in used)
 
     def witness_scaling(self, element: dict) -> list:
-        values = [sp.Rational(element[str(s)]) for s in self.symbols]
+        values = [sp.Rational(element.get(str(s), 1)) for s in self.symbols]
         return [sp.sympify(f) for f in self.factors(self.witness_model, values)]
 
 
@@ -297,8 +311,6 @@ def _batchnorm_instance(eps: Fraction) -> Instance:
 
 
 def _groups() -> dict:
-    c1, c2 = sp.symbols("c_1 c_2", positive=True)
-    a1, a2 = sp.symbols("alpha_1 alpha_2", positive=True)
     c = sp.Symbol("c", positive=True)
     worked = ((1,), (2,))
     groups = [
@@ -306,41 +318,41 @@ def _groups() -> dict:
             "layerwise", "Dinh's layer-wise rescaling $T_\\alpha$",
             r"$T_\alpha(W, v) = (\alpha W, \alpha^{-1} v)$, $\alpha > 0$, on $f(x) = \sum_j "
             r"\mathrm{ReLU}(\sum_i x_i W_{ij}) v_j$",
-            one_hidden_layer(2, 2), "d=2, h=2, N=2", (_ALPHA,), _layerwise_factors,
-            one_hidden_layer(1, 1),
-            Instance(worked, (Fraction(1), Fraction(1)), {"alpha": Fraction(1, 1000)}, Fraction(1, 10)),
-            batch=2),
+            (Family(one_hidden_layer(1, 1), 2, "d=1, h=1, N=2"),
+             Family(one_hidden_layer(2, 2), 2, "d=2, h=2, N=2"),
+             Family(one_hidden_layer(3, 2), 2, "d=3, h=2, N=2")),
+            (_ALPHA,), _layerwise_factors, one_hidden_layer(1, 1),
+            Instance(worked, (Fraction(1), Fraction(1)), {"alpha": Fraction(1, 1000)}, Fraction(1, 10))),
         SymmetryGroup(
             "per_neuron", "per-neuron rescaling",
             r"$W_{:j} \mapsto c_j W_{:j}$, $v_j \mapsto v_j / c_j$, every $c_j > 0$",
-            one_hidden_layer(2, 2), "d=2, h=2, N=2", (c1, c2), _per_neuron_factors,
-            one_hidden_layer(1, 2),
+            (Family(one_hidden_layer(2, 2), 2, "d=2, h=2, N=2"),
+             Family(one_hidden_layer(2, 3), 2, "d=2, h=3, N=2")),
+            sp.symbols("c_1:4", positive=True), _per_neuron_factors, one_hidden_layer(1, 2),
             Instance(worked, (Fraction(1), Fraction(1, 2), Fraction(1, 2), Fraction(1)),
-                     {"c_1": Fraction(1, 1000), "c_2": Fraction(3, 2)}, Fraction(1, 10)),
-            batch=2),
+                     {"c_1": Fraction(1, 1000), "c_2": Fraction(3, 2)}, Fraction(1, 10))),
         SymmetryGroup(
             "deep_layerwise_bias", "deep layer-wise rescaling with biases",
             r"$\theta_k \mapsto \alpha_k \theta_k$, $b_k \mapsto (\prod_{j \le k} \alpha_j) b_k$, "
             r"$\alpha_3 = 1/(\alpha_1 \alpha_2)$, on a $K = 3$ layer ReLU net with biases",
-            deep_with_biases((1, 2, 1, 1)), "K=3, widths 1,2,1,1, N=2", (a1, a2), _deep_factors,
-            deep_with_biases((1, 1, 1, 1)),
+            (Family(deep_with_biases((1, 2, 1, 1)), 2, "K=3, widths 1,2,1,1, N=2"),
+             Family(deep_with_biases((2, 2, 2, 1)), 1, "K=3, widths 2,2,2,1, N=1")),
+            sp.symbols("alpha_1 alpha_2", positive=True), _deep_factors, deep_with_biases((1, 1, 1, 1)),
             Instance(worked, (Fraction(1), Fraction(1), Fraction(1), Fraction(1, 2), Fraction(1, 2),
                               Fraction(1, 2)),
-                     {"alpha_1": Fraction(1, 1000), "alpha_2": Fraction(10)}, Fraction(1, 10)),
-            batch=2),
+                     {"alpha_1": Fraction(1, 1000), "alpha_2": Fraction(10)}, Fraction(1, 10))),
         SymmetryGroup(
             "batchnorm_scale", "scaling in front of batch normalization, $\\epsilon = 0$",
             r"$W \mapsto c W$, $c > 0$, in front of $\mathrm{BN}(z) = (z - \mu)/\sqrt{\sigma^2}$",
-            batchnorm_net(2, 0), "d=2, N=4", (c,), _batchnorm_factors,
-            batchnorm_net(2, 0, opaque=False), _batchnorm_instance(Fraction(0)), batch=4),
+            (Family(batchnorm_net(2, 0), 4, "d=2, N=4"),), (c,), _batchnorm_factors,
+            batchnorm_net(2, 0, opaque=False), _batchnorm_instance(Fraction(0))),
         SymmetryGroup(
             "batchnorm_scale_eps", "scaling in front of batch normalization, $\\epsilon = 10^{-5}$",
             r"$W \mapsto c W$, $c > 0$, in front of $\mathrm{BN}(z) = (z - \mu)/\sqrt{\sigma^2 + "
             r"\epsilon}$, $\epsilon = 10^{-5}$",
-            batchnorm_net(2, sp.Rational(BATCHNORM_EPS)), "d=2, N=4", (c,), _batchnorm_factors,
-            batchnorm_net(2, sp.Rational(BATCHNORM_EPS), opaque=False), _batchnorm_instance(BATCHNORM_EPS),
-            batch=4,
-            loss_invariance_fails=r"$\sqrt{c^2\sigma^2 + \epsilon} \ne c\sqrt{\sigma^2 + \epsilon}$"),
+            (Family(batchnorm_net(2, sp.Rational(BATCHNORM_EPS)), 4, "d=2, N=4"),), (c,),
+            _batchnorm_factors, batchnorm_net(2, sp.Rational(BATCHNORM_EPS), opaque=False),
+            _batchnorm_instance(BATCHNORM_EPS)),
     ]
     return {group.key: group for group in groups}
 
