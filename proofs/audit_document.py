@@ -13,7 +13,7 @@ from symbolic.verdict import Status
 
 SHORT = {"layerwise": "layer", "per_neuron": "neuron", "deep_layerwise_bias": "deep",
          "batchnorm_scale": "BN", "batchnorm_scale_eps": r"BN$_\epsilon$"}
-LONG_NUMBER = re.compile(r"-?\d{9,}(?:/\d+)?|-?\d+/\d{9,}")
+LONG_NUMBER = re.compile(r"(?<![\d.])-?(?:\d{9,}(?:/\d+)?|\d+/\d{9,})(?![\d.])")
 
 
 def _short_numbers(text: str) -> str:
@@ -96,7 +96,7 @@ def render(cells, measures, groups) -> str:
                 lines.append(r"\item $%s$\\ %s. %s." % (step.statement, _reason(step.reason), how))
             lines.append(r"\end{enumerate}")
             if verdict.evidence:
-                lines.append(r"Evidence: %s." % "; ".join(_text(e) for e in verdict.evidence))
+                lines.append(r"Evidence: %s." % "; ".join(_reason(e) for e in verdict.evidence))
             if verdict.reason:
                 lines.append(r"Reason: %s." % _reason(verdict.reason))
             if verdict.status is Status.REFUTED:

@@ -126,3 +126,16 @@ def test_bad_usage_exits_2_with_one_line(cli):
         result = cli(*args)
         assert result.returncode == 2
         assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+
+
+def test_an_undecided_cell_exits_3(monkeypatch, capsys):
+    """Exit 3 is kept for cells neither proved nor refuted; the reason is printed."""
+    from proofs import audit
+    from symbolic.invariance import Outcome
+    from symbolic.verdict import Verdict
+
+    def undecided(measure, group, seed=0):
+        return Outcome(Verdict(Status.UNDECIDED, f"{measure} under {group}", reason="no witness found"))
+    monkeypatch.setattr(audit, "check_invariance", undecided)
+    assert audit.main(["--measure", "path_norm", "--group", "layerwise"]) == 3
+    assert "no witness found" in capsys.readouterr().out
