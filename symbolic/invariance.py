@@ -415,8 +415,9 @@ def sharpness_values(group, first: tuple, second: tuple, seed: int) -> tuple[Val
         high = (b.upper - float(c.lower())) * float(k.upper()) if b.upper != float("inf") else float("inf")
         high = high * (1 + 1e-9) + 1e-300
         point_text = ", ".join(str(x) for x in b.argmax) if b.argmax else "-"
-        values.append(Value(f"in [{low:.6g}, {high:.6g}] (max attained at least at ({point_text}); "
-                            f"{b.boxes} boxes)", low=low, high=high))
+        values.append(Value(f"in [{low:.6g}, {high:.6g}] (radius {radius}; lower end: the value at "
+                            f"({point_text}); upper end: branch and bound, {b.boxes} boxes)",
+                            low=low, high=high))
     return values[0], values[1]
 
 
