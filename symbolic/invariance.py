@@ -539,7 +539,7 @@ def check_invariance(measure, group, *, seed: int = 0) -> Outcome:
             at_minimum = theta == list(instance.theta)
             steps.append(Step(r"M(S\theta_0) \ne M(\theta_0)",
                               "counterexample" + (" at a global minimum" if at_minimum else "")
-                              + f": {values[0].text} against {values[1].text}", holds=False))
+                              + f": {values[0].text} against {values[1].text}"))
             evidence = (f"no exact proof: {failed.reason} fails",
                         "values exact" if values[0].exact is not None and values[1].exact is not None
                         else "values as rigorous arb enclosures that do not overlap",
