@@ -207,6 +207,28 @@ def prove(measure: Measure, group: SymmetryGroup) -> list:
 
 
 def _prove_family(measure: Measure, group: SymmetryGroup, index: int) -> list:
+    lemmas = _lemmas(group, index)
+    if not all(step.holds for step in lemmas):
+        return lemmas
+    return lemmas + _prove_measure(measure, group, index)
+
+
+@lru_cache(maxsize=None)
+def _lemma_verdicts(group_key: str, index: int) -> tuple:
+    group = GROUPS[group_key]
+    if group.lemmas is None:
+        return ()
+    return tuple((statement, reason, _zero(expr))
+                 for statement, reason, expr in group.lemmas(group.families[index]))
+
+
+def _lemmas(group: SymmetryGroup, index: int) -> list:
+    """The facts a group's symbolic family is built on, each checked exactly."""
+    return [Step(statement, reason, holds=holds)
+            for statement, reason, holds in _lemma_verdicts(group.key, index)]
+
+
+def _prove_measure(measure: Measure, group: SymmetryGroup, index: int) -> list:
     base, _, _, _ = _symbolic(group.key, index)
     moved = _transformed_symbolic(group.key, index)
     scaling = group.scaling(group.families[index])

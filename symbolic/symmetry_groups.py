@@ -94,6 +94,7 @@ class SymmetryGroup:
     factors: Callable                   # (model, symbols) -> s_i for every parameter
     witness_model: Model                # the small family of the counterexamples
     instance: Instance
+    lemmas: Callable | None = None      # family -> [(statement, reason, expression that must be 0)]
 
     @property
     def sizes(self) -> str:
@@ -292,6 +293,18 @@ def _batchnorm_factors(model: Model, symbols) -> list:
     return [c] * len(model.layers[0]) + [1]
 
 
+def _spread_homogeneity(family: Family) -> list:
+    """The rule R(cW) = c R(W) that the opaque R applies for ε = 0 rests on the radicand being
+    homogeneous of degree 2 in W: N Σ (c z_n − c μ)² = c² N Σ (z_n − μ)², checked here."""
+    d = family.model.input_width
+    X = sp.Matrix(family.batch, d, lambda n, i: sp.Symbol(f"x_{{{n + 1},{i + 1}}}", real=True))
+    _, radicand = batch_spread_function(X, 0)
+    W = list(family.model.parameters[:d])
+    c = sp.Symbol("c", positive=True)
+    return [(r"R(cW)^2 = c^2 R(W)^2", "the radicand of the batch spread is homogeneous of degree 2 in "
+             "$W$, so $R(cW) = c\\,R(W)$ for $c > 0$", radicand([c * w for w in W]) - c ** 2 * radicand(W))]
+
+
 # ---------------------------------------------------------------- the groups
 
 _ALPHA = sp.Symbol("alpha", positive=True)
@@ -345,7 +358,7 @@ def _groups() -> dict:
             "batchnorm_scale", "scaling in front of batch normalization, $\\epsilon = 0$",
             r"$W \mapsto c W$, $c > 0$, in front of $\mathrm{BN}(z) = (z - \mu)/\sqrt{\sigma^2}$",
             (Family(batchnorm_net(2, 0), 4, "d=2, N=4"),), (c,), _batchnorm_factors,
-            batchnorm_net(2, 0, opaque=False), _batchnorm_instance(Fraction(0))),
+            batchnorm_net(2, 0, opaque=False), _batchnorm_instance(Fraction(0)), _spread_homogeneity),
         SymmetryGroup(
             "batchnorm_scale_eps", "scaling in front of batch normalization, $\\epsilon = 10^{-5}$",
             r"$W \mapsto c W$, $c > 0$, in front of $\mathrm{BN}(z) = (z - \mu)/\sqrt{\sigma^2 + "
