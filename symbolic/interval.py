@@ -74,6 +74,10 @@ def compile_arb(expr: sp.Expr, symbols: list):
             return lambda args: parts[0](args).max(other(args))
         if isinstance(e, sp.Abs):
             return lambda args: abs(parts[0](args))
+        if isinstance(e, sp.exp):
+            return lambda args: parts[0](args).exp()
+        if isinstance(e, sp.log) and len(parts) == 1:
+            return lambda args: parts[0](args).log()
         raise ValueError(f"no interval extension for {e.func.__name__}")
     return build(sp.sympify(expr))
 

@@ -373,7 +373,10 @@ def scalar_value(value: sp.Expr) -> Value:
     value = sp.sympify(value)
     if value.is_Rational:
         return Value(str(value), exact=value, ball=enclosure(value, PRECISION))
-    ball = enclosure(value, PRECISION)
+    try:
+        ball = enclosure(value, PRECISION)
+    except (ValueError, ZeroDivisionError):
+        return Value(f"{value} (no rigorous enclosure)")
     return Value(f"{value} = {_ball_text(ball)}", ball=ball)
 
 

@@ -57,3 +57,13 @@ def test_bad_measures_and_groups():
         check_invariance(lambda p: [1, 2], "layerwise")
     with pytest.raises(ValueError, match="reduction"):
         check_invariance(lambda p: Spectrum(p.hessian, "median"), "layerwise")
+
+
+def test_transcendental_user_measures():
+    """log and exp are enclosed rigorously; a function without an enclosure stays UNDECIDED."""
+    log_norm = check_invariance(lambda p: sp.log(1 + sum(t ** 2 for t in p.theta)), "layerwise").verdict
+    assert log_norm.status is Status.REFUTED and log_norm.witness["value_at_theta"].startswith("log(3)")
+    assert check_invariance(lambda p: sp.exp(p.theta[0] * p.theta[-1]), "layerwise").verdict.status \
+        is Status.PROVED
+    undecided = check_invariance(lambda p: sp.sin(p.theta[0]), "layerwise").verdict
+    assert undecided.status is Status.UNDECIDED and "no separating point" in undecided.reason
