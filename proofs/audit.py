@@ -13,6 +13,7 @@ Exit code: 0 every cell decided, 3 some cell undecided, 2 bad usage.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from dataclasses import dataclass
@@ -108,6 +109,11 @@ def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     measures = _chosen(args.measure, MEASURES, "measure")
     groups = _chosen(args.group, GROUPS, "group")
+    if args.latex:
+        try:    # a folder that cannot be written is bad usage, said before the audit runs
+            os.makedirs(args.latex, exist_ok=True)
+        except OSError as error:
+            raise UsageError(f"cannot write into {args.latex}: {error.strerror}") from None
     cells = run_audit(measures, groups, args.seed)
     if args.json:
         print(json.dumps([c.as_json() for c in cells], indent=1))

@@ -122,7 +122,8 @@ def test_table_and_filters(cli):
 
 
 def test_bad_usage_exits_2_with_one_line(cli):
-    for args in (["audit", "--measure", "sharpest"], ["audit", "--group", "rotation"], ["audit", "--seed", "x"]):
+    for args in (["audit", "--measure", "sharpest"], ["audit", "--group", "rotation"], ["audit", "--seed", "x"],
+                 ["audit", "--latex", "/proc/no-such-folder/out"]):
         result = cli(*args)
         assert result.returncode == 2
         assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
