@@ -140,3 +140,17 @@ def test_an_undecided_cell_exits_3(monkeypatch, capsys):
     monkeypatch.setattr(audit, "check_invariance", undecided)
     assert audit.main(["--measure", "path_norm", "--group", "layerwise"]) == 3
     assert "no witness found" in capsys.readouterr().out
+
+
+def test_reverification_catches_a_wrong_hessian_or_loss():
+    """The mpmath re-verification of a counterexample is not vacuous."""
+    import dataclasses
+
+    from symbolic.invariance import concrete_point, reverified
+    from symbolic.symmetry_groups import GROUPS
+    group = GROUPS["deep_layerwise_bias"]
+    point = concrete_point(group, group.instance.theta)
+    assert reverified(group, [point], [])
+    n = len(point.theta)
+    assert not reverified(group, [dataclasses.replace(point, hessian=point.hessian + sp.eye(n) / 10 ** 9)], [])
+    assert not reverified(group, [dataclasses.replace(point, loss=point.loss + sp.Rational(1, 10 ** 12))], [])
