@@ -36,6 +36,7 @@ from . import report as report_module
 
 # Subcommands: the name typed after ``python -m proofs`` and the module whose main(argv) runs it.
 SUBCOMMANDS = {
+    "audit": "proofs.audit",
     "check": "proofs.check_command",
     "corpus": "proofs.corpus",
     "example": "proofs.example_command",
