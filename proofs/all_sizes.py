@@ -432,8 +432,12 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
     loss = loss_chain(theorem1_chain(), "L(T_alpha theta) = L(theta)")
     record("Theorem 1 (a): f_(T_alpha theta)(x) = f_theta(x), for all d, h >= 1", lambda: _combine(
         "Theorem 1 (a), all sizes", [prediction_chain], instance_check(prediction_chain, sizes)))
+    # a lemma's verdict comes from its (cached) check, not from the recorded row: a parallel
+    # sweep records a placeholder first and runs the checks elsewhere
+    theorem1_b_check = functools.cache(
+        lambda: _combine("Theorem 1 (b), all sizes", [loss], instance_check(loss, sizes)))
     theorem1_b = record("Theorem 1 (b): L(T_alpha theta) = L(theta) for every loss ell, for all d, h, N >= 1",
-                        lambda: _combine("Theorem 1 (b), all sizes", [loss], instance_check(loss, sizes)))
+                        theorem1_b_check)
     add_chain(derivation, prediction_chain, r"f_{T_\alpha\theta}(x_n)",
               r"definition of $f$ and of $T_\alpha$")
     derivation.add(r"L(T_\alpha\theta) = \tfrac1N\textstyle\sum_n \ell\bigl(f_{T_\alpha\theta}(x_n), y_n\bigr) "
@@ -443,7 +447,7 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
                    [theorem1_b])
 
     # Theorem 3: the chain rule through L∘T_α = L
-    invariance = invariance_lemma(lambda: theorem1_b)
+    invariance = invariance_lemma(theorem1_b_check)
     gradient_chains = [derivative_chain([a], alpha_scale, invariance) for a in gradients]
     hessian_chains = [derivative_chain(list(pair), alpha_scale, invariance) for pair in hessians]
     theorem3_gradient = record(
@@ -467,28 +471,32 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
                    "$H_L(T_\\alpha\\theta) = S\\,H_L(\\theta)\\,S$ entry by entry", [theorem3_hessian])
 
     # Theorem 3 for mean squared error, with the closed forms at index level
-    mse_rows = [report.record(NAME, "MSE closed forms of the gradient and the Hessian blocks", (d, h, n),
-                              lambda d=d, h=h, n=n: mse_instance_check(d, h, n)) for d, h, n in sizes]
+    mse_checks = [functools.cache(lambda d=d, h=h, n=n: mse_instance_check(d, h, n)) for d, h, n in sizes]
+    mse_rows = [report.record(NAME, "MSE closed forms of the gradient and the Hessian blocks", size, check)
+                for size, check in zip(sizes, mse_checks)]
     mse_chains = [mse_law_chain(name, form, factor) for name, form, _, factor in MSE_FORMS]
     mse_law = record(
         "Theorem 3, MSE closed forms: at T_alpha theta they are S (gradient), S.S (Hessian) times "
         "those at theta, for all d, h, N >= 1",
-        lambda: _combine("MSE closed-form laws, all sizes", mse_chains, mse_rows))
+        lambda: _combine("MSE closed-form laws, all sizes", mse_chains, [c() for c in mse_checks]))
     derivations = {name: mse_derivation(name) for name in MSE_DERIVATIONS}
     mse_derived = record(
         "MSE closed forms of the gradient and every Hessian block derived by index-level "
         "differentiation, for all d, h, N >= 1",
-        lambda: _combine("MSE closed forms, all sizes", list(derivations.values()), mse_rows))
+        lambda: _combine("MSE closed forms, all sizes", list(derivations.values()),
+                         [c() for c in mse_checks]))
     add_mse_lines(derivation, mse_chains, mse_rows, mse_law, sizes, derivations, mse_derived)
 
     # per neuron
     neuron_chain = per_neuron_chain()
     neuron_loss = loss_chain(per_neuron_chain(), "per-neuron: L(T theta) = L(theta)")
-    neuron_invariance = record(
-        "per-neuron: f and L invariant under W_ij -> c_j W_ij, v_j -> v_j / c_j, for all d, h, N >= 1",
+    neuron_invariance_check = functools.cache(
         lambda: _combine("per-neuron invariance, all sizes", [neuron_chain, neuron_loss],
                          instance_check(neuron_chain, sizes) + instance_check(neuron_loss, sizes)))
-    neuron_lemma = invariance_lemma(lambda: neuron_invariance)
+    neuron_invariance = record(
+        "per-neuron: f and L invariant under W_ij -> c_j W_ij, v_j -> v_j / c_j, for all d, h, N >= 1",
+        neuron_invariance_check)
+    neuron_lemma = invariance_lemma(neuron_invariance_check)
     neuron_chains = ([derivative_chain([a], per_neuron_scale, neuron_lemma) for a in gradients]
                      + [derivative_chain(list(pair), per_neuron_scale, neuron_lemma) for pair in hessians])
     neuron_law = record(
@@ -504,10 +512,12 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
     # multi-layer: induction on the layer, then Theorem 3's chain
     hidden, output = hidden_layer_chain(), output_layer_chain()
     deep_loss = loss_chain(output_layer_chain(), "multi-layer: L(T theta) = L(theta)")
+    deep_invariance_check = functools.cache(
+        lambda: _combine("multi-layer invariance, all sizes", [hidden, output, deep_loss], [deep_instance()]))
     deep_invariance = record(
         "multi-layer: f and L invariant when prod alpha_k = 1, for every depth K, all widths and N",
-        lambda: _combine("multi-layer invariance, all sizes", [hidden, output, deep_loss], [deep_instance()]))
-    deep_lemma = invariance_lemma(lambda: deep_invariance)
+        deep_invariance_check)
+    deep_lemma = invariance_lemma(deep_invariance_check)
     deep_chains = [derivative_chain([layer_p], layer_scale, deep_lemma),
                    derivative_chain([layer_p, layer_q], layer_scale, deep_lemma)]
     deep_law = record(
