@@ -862,6 +862,16 @@ class ConstraintSet:
     multipliers: tuple[sp.Rational, ...] | None = None
 
 
+def _with_relaxed_copies(rng: random.Random, rows: list) -> list:
+    """Add redundant constraints c + k (k > 0), implied by c > 0: the shape on which an LP solver
+    once called an empty set non-empty."""
+    copies = [(sp.expand(c + sp.Integer(rng.randint(1, 4))), sp.S.Zero) for c, _ in rows
+              if rng.random() < 0.3]
+    rows = rows + copies
+    rng.shuffle(rows)
+    return rows
+
+
 def _feasible_set(rng: random.Random, symbols, count: int) -> ConstraintSet:
     """Constraints through a chosen point, each with a positive margin there, some of them paired
     into a thin slab around it."""
@@ -874,14 +884,14 @@ def _feasible_set(rng: random.Random, symbols, count: int) -> ConstraintSet:
         constraints.append(sp.expand(form - at_point + margin))
         if rng.random() < 0.3:
             constraints.append(sp.expand(at_point - form + _small(rng, 1, 6)))
-    rng.shuffle(constraints)
-    return ConstraintSet(tuple(constraints), tuple(symbols), True, point=point)
+    rows = _with_relaxed_copies(rng, [(c, None) for c in constraints])
+    return ConstraintSet(tuple(c for c, _ in rows), tuple(symbols), True, point=point)
 
 
 def _empty_set(rng: random.Random, symbols, count: int) -> ConstraintSet:
     """Forms c_1..c_{k-1} and positive λ; c_k = (-r - Σ λ_i c_i)/λ_k, so Σ λ_i c_i = -r <= 0.
     r = 0 gives an empty open set whose closure is not empty, the hard case.  Unrelated
-    constraints (λ = 0) are mixed in."""
+    constraints and relaxed copies (λ = 0) are mixed in."""
     involved = rng.randint(2, max(2, count))
     forms = [_linear_form(rng, symbols) for _ in range(involved - 1)]
     weights = [sp.Integer(rng.randint(1, 5)) for _ in range(involved)]
@@ -889,7 +899,7 @@ def _empty_set(rng: random.Random, symbols, count: int) -> ConstraintSet:
     forms.append(sp.expand((-r - sum(w * f for w, f in zip(weights, forms))) / weights[-1]))
     rows = list(zip(forms, weights))
     rows += [(_linear_form(rng, symbols), sp.S.Zero) for _ in range(count - involved)]
-    rng.shuffle(rows)
+    rows = _with_relaxed_copies(rng, rows)
     return ConstraintSet(tuple(c for c, _ in rows), tuple(symbols), False,
                          multipliers=tuple(w for _, w in rows))
 
