@@ -19,7 +19,7 @@ from symbolic import Status, check_identity
 from symbolic.budget import BudgetExhausted, time_budget
 from symbolic.regions import interior_point, region_is_empty
 
-SAMPLE = 6          # claims per family: the first of its cycle, so every family's largest size
+SAMPLE = 8          # claims per family: the first of its cycle, so every family's largest size
 TIMEOUT = 3         # seconds per claim for check_identity
 Z3_BUDGET = 2       # seconds per claim for Z3
 CONSTRAINT_SETS = 40
@@ -135,8 +135,8 @@ def test_every_witness_honours_the_assumptions_and_separates_the_original_sides(
 
 
 @pytest.mark.parametrize("family", families(pending={
-    "cancellation", "removable singularity", "needle", "non-linear boundary", "independent kinks",
-    "wide max"}))
+    "cancellation", "removable singularity", "needle", "far region", "non-linear boundary",
+    "independent kinks", "wide max"}))
 def test_undecided_on_at_most_one_percent_of_what_z3_decides(family):
     decided_by_z3 = [v for v, answer in zip(verdicts(family), z3_answers(family))
                      if answer is not Status.UNDECIDED]
