@@ -15,7 +15,8 @@ soundness corpus; ``--held-out`` takes the held-out seed, ``--quick`` a few clai
            unknown undecided; a claim outside its fragment (exp, tanh, sqrt, ...) is undecided.
 A claim that runs out of the budget is counted at the budget.  The table gives per family the
 claims each tool decides, median and 95th-percentile times, the total and the ratio project/Z3;
-then every disagreement with the known truth and the soundness figures.
+then every disagreement with the known truth and the soundness figures.  Outputs of earlier runs,
+claim by claim (``--verbose``), are kept in benchmarks/results/.
 """
 from __future__ import annotations
 
