@@ -1,0 +1,285 @@
+"""Benchmark: the project's check_identity against Z3 called directly, on claims of known truth.
+
+    python benchmarks/check_identity.py [--held-out] [--quick] [--budget SECONDS]
+
+The corpus is ``proofs.claim_families.claims``: every family of claims known true or false by
+construction (cancellation, removable singularities, needles, far regions, non-linear boundaries,
+independent kinks, wide max, integer symbols, homogeneity) plus the expression claims of the
+soundness corpus; ``--held-out`` takes the held-out seed, ``--quick`` a few claims per family.
+
+  project  check_identity(lhs, rhs, timeout=budget);
+  Z3       the plain encoding a user would write (``z3_verdict`` below): ReLU, Max, Min and Abs as
+           If, every denominator asserted non-zero, the symbols' assumptions as constraints,
+           integer symbols as Int, and lhs != rhs checked with solver.set("timeout", ms).
+           unsat is a proof, sat a refutation (Z3's word: its model is not re-checked here),
+           unknown undecided; a claim outside its fragment (exp, tanh, sqrt, ...) is undecided.
+A claim that runs out of the budget is counted at the budget.  The table gives per family the
+claims each tool decides, median and 95th-percentile times, the total and the ratio project/Z3;
+then every disagreement with the known truth and the soundness figures.  Outputs of earlier runs,
+claim by claim (``--verbose``), are kept in benchmarks/results/.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import platform
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+
+import sympy as sp
+import z3
+
+from proofs.claim_families import FAMILIES, HELD_OUT_SEED, PROJECT_SEED, SOUNDNESS_CORPUS, claims
+from symbolic import ReLU, Status, check_identity
+
+DEFAULT_BUDGET = 10.0
+QUICK_PER_FAMILY = 4
+
+
+# --- Z3 as a user calls it ---------------------------------------------------------------------------
+
+class OutsideFragment(Exception):
+    """The expression uses something the plain encoding has no term for."""
+
+
+def _z3_term(expr: sp.Expr, variables: dict, denominators: list):
+    """expr as a Z3 real term; every denominator met is appended to ``denominators``."""
+    if expr.is_Symbol:
+        return variables[expr]
+    if expr.is_Rational:
+        return z3.RealVal(f"{expr.p}/{expr.q}")
+    args = [_z3_term(a, variables, denominators) for a in expr.args]
+    if expr.is_Add:
+        return z3.Sum(*args)
+    if expr.is_Mul:
+        return z3.Product(*args)
+    if expr.is_Pow and expr.exp.is_Integer:
+        power = z3.Product(*[args[0]] * abs(int(expr.exp))) if expr.exp != 0 else z3.RealVal(1)
+        if expr.exp > 0:
+            return power
+        denominators.append(power)
+        return 1 / power
+    if isinstance(expr, ReLU):
+        return z3.If(args[0] > 0, args[0], 0)
+    if isinstance(expr, sp.Abs):
+        return z3.If(args[0] >= 0, args[0], -args[0])
+    if isinstance(expr, (sp.Max, sp.Min)):
+        pick = (lambda a, b: a >= b) if isinstance(expr, sp.Max) else (lambda a, b: a <= b)
+        result = args[0]
+        for other in args[1:]:
+            result = z3.If(pick(result, other), result, other)
+        return result
+    raise OutsideFragment(f"{type(expr).__name__} has no term in real arithmetic")
+
+
+def _z3_variable(symbol: sp.Symbol):
+    """(term, constraints) for a symbol: Int for integers, Real otherwise; signs as constraints."""
+    if symbol.is_integer:
+        integer = z3.Int(symbol.name)
+        term, constraints = z3.ToReal(integer), []
+        if symbol.is_even:
+            constraints.append(integer % 2 == 0)
+        if symbol.is_odd:
+            constraints.append(integer % 2 == 1)
+    elif symbol.is_rational or symbol.is_irrational or symbol.is_algebraic or symbol.is_transcendental:
+        raise OutsideFragment(f"{symbol} carries an assumption real arithmetic cannot state")
+    else:
+        term, constraints = z3.Real(symbol.name), []
+    if symbol.is_positive:
+        constraints.append(term > 0)
+    elif symbol.is_nonnegative:
+        constraints.append(term >= 0)
+    if symbol.is_negative:
+        constraints.append(term < 0)
+    elif symbol.is_nonpositive:
+        constraints.append(term <= 0)
+    if symbol.is_zero is False and symbol.is_positive is not True and symbol.is_negative is not True:
+        constraints.append(term != 0)
+    return term, constraints
+
+
+def z3_verdict(lhs: sp.Expr, rhs: sp.Expr, budget: float) -> tuple[Status, str]:
+    """(status, Z3's own answer) for lhs = rhs wherever both sides are defined."""
+    symbols = sorted(lhs.free_symbols | rhs.free_symbols, key=sp.default_sort_key)
+    solver = z3.Solver()
+    solver.set("timeout", max(1, int(budget * 1000)))
+    try:
+        variables = {}
+        for symbol in symbols:
+            variables[symbol], constraints = _z3_variable(symbol)
+            solver.add(*constraints)
+        denominators = []
+        difference = _z3_term(lhs, variables, denominators) - _z3_term(rhs, variables, denominators)
+    except OutsideFragment as why:
+        return Status.UNDECIDED, f"outside the fragment: {why}"
+    solver.add(*[d != 0 for d in denominators])
+    solver.add(difference != 0)
+    answer = solver.check()
+    if answer == z3.unsat:
+        return Status.PROVED, "unsat"
+    if answer == z3.sat:
+        return Status.REFUTED, "sat"
+    return Status.UNDECIDED, f"unknown ({solver.reason_unknown()})"
+
+
+# --- the side-by-side run ----------------------------------------------------------------------------
+
+@dataclass
+class Row:
+    """One claim: each tool's status, its wall time and why."""
+
+    claim: object
+    project: Status
+    project_seconds: float
+    project_note: str
+    z3: Status
+    z3_seconds: float
+    z3_note: str
+
+
+def run_project(claim, budget: float) -> tuple[Status, float, str]:
+    start = time.perf_counter()
+    try:
+        verdict = check_identity(claim.lhs, claim.rhs, timeout=budget, claim=claim.name)
+        status, note = verdict.status, verdict.reason
+    except Exception as error:          # a crash is an undecided claim, and is reported as one
+        status, note = Status.UNDECIDED, f"crashed: {type(error).__name__}: {error}"
+    return status, time.perf_counter() - start, note
+
+
+def run_z3(claim, budget: float) -> tuple[Status, float, str]:
+    start = time.perf_counter()
+    status, note = z3_verdict(claim.lhs, claim.rhs, budget)
+    return status, time.perf_counter() - start, note
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(fraction * len(ordered)) - 1)]
+
+
+def decided(status: Status) -> bool:
+    return status is not Status.UNDECIDED
+
+
+def wrong(status: Status, true: bool) -> bool:
+    return status is (Status.REFUTED if true else Status.PROVED)
+
+
+def table(rows: list[Row], budget: float) -> list[str]:
+    """Per family: counts decided, median and 95th percentile, totals; times count at most the budget."""
+    header = ("family", "claims", "proj dec", "Z3 dec", "proj med", "proj p95", "Z3 med", "Z3 p95",
+              "proj total", "Z3 total", "proj/Z3")
+    widths = (22, 6, 8, 6, 8, 8, 8, 8, 10, 8, 8)
+    line = lambda cells: "  ".join(f"{c:<{w}}" if i == 0 else f"{c:>{w}}"  # noqa: E731
+                                   for i, (c, w) in enumerate(zip(cells, widths)))
+    lines = [line(header)]
+    groups = {}
+    for row in rows:
+        groups.setdefault(row.claim.family, []).append(row)
+    for family, members in list(groups.items()) + [("all", rows)]:
+        ours = [min(r.project_seconds, budget) for r in members]
+        theirs = [min(r.z3_seconds, budget) for r in members]
+        lines.append(line((
+            family, len(members), sum(decided(r.project) for r in members),
+            sum(decided(r.z3) for r in members),
+            f"{statistics.median(ours):.3f}", f"{percentile(ours, 0.95):.3f}",
+            f"{statistics.median(theirs):.3f}", f"{percentile(theirs, 0.95):.3f}",
+            f"{sum(ours):.1f}", f"{sum(theirs):.1f}", f"{sum(ours) / max(sum(theirs), 1e-9):.1f}x")))
+    return lines
+
+
+def disagreements(rows: list[Row]) -> list[Row]:
+    """Claims the two tools answer differently, or one of them against the known truth."""
+    return [r for r in rows
+            if r.project is not r.z3 or wrong(r.project, r.claim.true) or wrong(r.z3, r.claim.true)]
+
+
+def shortened(text: str, length: int = 200) -> str:
+    return text if len(text) <= length else text[:length - 5] + " ..."
+
+
+def describe(row: Row) -> list[str]:
+    truth = "true " if row.claim.true else "false"
+    lines = [f"  {truth} project {row.project.name:<9} Z3 {row.z3.name:<9} {row.claim.name}: "
+             f"{shortened(f'{row.claim.lhs} = {row.claim.rhs}')}"]
+    for tool, note in (("project", row.project_note), ("Z3", row.z3_note)):
+        if note:
+            lines.append(f"        {tool}: {shortened(note)}")
+    return lines
+
+
+def soundness(rows: list[Row], budget: float) -> list[str]:
+    lines = []
+    for tool, status, seconds, other in (("project", "project", "project_seconds", "z3"),
+                                         ("Z3", "z3", "z3_seconds", "project")):
+        false_proved = sum(not r.claim.true and getattr(r, status) is Status.PROVED for r in rows)
+        true_refuted = sum(r.claim.true and getattr(r, status) is Status.REFUTED for r in rows)
+        undecided = sum(not decided(getattr(r, status)) for r in rows)
+        where_other = [r for r in rows if decided(getattr(r, other))]
+        undecided_there = sum(not decided(getattr(r, status)) for r in where_other)
+        out_of_time = sum(getattr(r, seconds) >= budget for r in rows)
+        longest = max(getattr(r, seconds) for r in rows)
+        lines.append(f"  {tool:<8} false PROVED {false_proved}, true REFUTED {true_refuted}, "
+                     f"UNDECIDED {undecided} of {len(rows)} ({undecided_there} of the {len(where_other)} "
+                     f"the other decides, {100 * undecided_there / max(len(where_other), 1):.1f} %), "
+                     f"ran out of the {budget:g} s budget {out_of_time}, longest wall time {longest:.1f} s")
+    crashed = sum(r.project_note.startswith("crashed") for r in rows)
+    lines.append(f"  project crashes (counted as UNDECIDED): {crashed}")
+    return lines
+
+
+def select(corpus: list, per_family: int | None) -> list:
+    """The first per_family claims of each family (all of them for None)."""
+    if per_family is None:
+        return corpus
+    seen: dict[str, int] = {}
+    chosen = []
+    for claim in corpus:
+        seen[claim.family] = seen.get(claim.family, 0) + 1
+        if seen[claim.family] <= per_family:
+            chosen.append(claim)
+    return chosen
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--held-out", action="store_true", help=f"the held-out corpus (seed {HELD_OUT_SEED})")
+    parser.add_argument("--quick", action="store_true", help=f"{QUICK_PER_FAMILY} claims per family")
+    parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET, help="seconds per claim and tool")
+    parser.add_argument("--verbose", action="store_true", help="a line per claim as it is run")
+    args = parser.parse_args(argv)
+    if not 0 < args.budget < 1e6:
+        parser.error("--budget must be a positive number of seconds below 1e6")
+    seed = HELD_OUT_SEED if args.held_out else PROJECT_SEED
+    corpus = select(claims(seed), QUICK_PER_FAMILY if args.quick else None)
+    print(f"machine: {os.cpu_count()} cores (load average {os.getloadavg()[0]:.1f} at the start), "
+          f"Python {platform.python_version()}, sympy {sp.__version__}, z3 {z3.get_version_string()}")
+    print(f"corpus: seed {seed} ({'held-out' if args.held_out else 'project'}), {len(corpus)} claims "
+          f"({sum(c.true for c in corpus)} true, {sum(not c.true for c in corpus)} false), "
+          f"families {', '.join(list(FAMILIES) + [SOUNDNESS_CORPUS])}")
+    print(f"budget {args.budget:g} s per claim and tool (a claim that runs out counts at the budget); "
+          "times in seconds\n")
+    rows = []
+    for claim in corpus:
+        row = Row(claim, *run_project(claim, args.budget), *run_z3(claim, args.budget))
+        rows.append(row)
+        if args.verbose:
+            print(f"  {row.project.name:<9} {row.project_seconds:7.3f}  {row.z3.name:<9} {row.z3_seconds:7.3f}  "
+                  f"{'true ' if claim.true else 'false'} {claim.name}", flush=True)
+    print("\n".join(table(rows, args.budget)))
+    differing = disagreements(rows)
+    print(f"\ndisagreements (the tools answer differently, or one contradicts the known truth): "
+          f"{len(differing)}")
+    for row in differing:
+        print("\n".join(describe(row)))
+    print("\nsoundness:")
+    print("\n".join(soundness(rows, args.budget)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
