@@ -74,6 +74,10 @@ class Range:
             return False
         return not (self.nonzero and value == 0)
 
+    def member(self) -> sp.Integer:
+        """Some member, the same every time: the first of 1, −1, 2, −2, 0 in the range."""
+        return next(v for v in map(sp.Integer, (1, -1, 2, -2, 0)) if self.contains(v))
+
     def sample(self, rng: random.Random, scale: int = 9) -> sp.Rational:
         """A random member: an integer of the right parity, or a rational, of the right sign."""
         if self.zero:

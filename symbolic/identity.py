@@ -140,6 +140,7 @@ class _Opinion:
     evidence: list = field(default_factory=list)
     reason: str = ""
     trusted_solver: bool = False   # the exact test is Z3's unsat alone
+    solver_agrees: bool = False    # Z3's unsat stands beside a 'zero' (alone or with the split)
 
 
 class _Decision:
@@ -155,7 +156,7 @@ class _Decision:
     # -- verdicts ---------------------------------------------------------------------------
     def refuted_at(self, point: dict, reason: str) -> Verdict | None:
         """REFUTED if the point honours every fact and separates the ORIGINAL sides."""
-        full = {s: point.get(s, _member(s)) for s in self.symbols}
+        full = {s: point.get(s, symbol_range(s).member()) for s in self.symbols}
         if not point_in_ranges(full):
             return None
         separation = compare_at(*self.concrete, full)
@@ -237,11 +238,22 @@ class _Decision:
             return self.outside_fragment(difference, outside)
         # 5. independent parts, each decided on its own
         constant, parts = independent_parts(difference)
+        if len(parts) > 1 and self.domain_couples(parts):
+            parts = [difference - constant]
         if len(parts) == 1:
-            return self.combine(constant, [_Part(parts[0], -constant, self.part_symbols(parts[0]))],
+            return self.combine(constant, [_Part(parts[0], -constant, self.symbols)],
                                 whole=True, note=note)
         return self.combine(constant, [self.with_reference(p) for p in parts], whole=False,
                             note=note)
+
+    def domain_couples(self, parts) -> bool:
+        """A denominator of the claim that involves the symbols of two parts: the domain is then
+        no product of the parts' domains, and the parts cannot be decided apart."""
+        for denominator in self.denominators:
+            touched = [p for p in parts if p.free_symbols & denominator.free_symbols]
+            if len(touched) > 1:
+                return True
+        return False
 
     def part_symbols(self, expr):
         return sorted(expr.free_symbols, key=sp.default_sort_key)
@@ -354,11 +366,11 @@ class _Decision:
             if opinion.outcome == "nonzero":
                 return _Opinion("nonzero", opinion.point, evidence)
         if project.outcome == "zero":
-            return _Opinion("zero", evidence=evidence)
+            return _Opinion("zero", evidence=evidence, solver_agrees=solver.outcome == "zero")
         if solver.outcome == "zero":
             return _Opinion("zero", evidence=evidence + [f"the sign split did not show it: "
                                                          f"{project.reason}"],
-                            trusted_solver=True)
+                            trusted_solver=True, solver_agrees=True)
         point = self.point_where_nonzero(part)
         if point is not None:
             return _Opinion("nonzero", point, evidence)
@@ -413,12 +425,14 @@ class _Decision:
             return self.undecided(f"the parts' constants add up to {total} but the reference "
                                   "point did not re-verify", evidence)
         # an independent confirmation: Z3 beside the project's split on every part, or random
-        # points that compared values (where Z3 alone is the exact test, the points at least
-        # evaluated both sides on the claim's domain and found them equal)
-        leaning_on_solver = any(o.trusted_solver for o in opinions)
-        if leaning_on_solver and self.informative == 0 and self.agreeing == 0:
-            return self.undecided("Z3 says the claim holds, but no random point of the domain "
-                                  "could be evaluated to confirm it", evidence)
+        # points that compared non-zero values; where Z3's unsat stands on every part, random
+        # points of the domain that evaluated both sides equal (0 with 0) are accepted beside it
+        both = all(o.solver_agrees and not o.trusted_solver for o in opinions)
+        solver_everywhere = all(o.solver_agrees for o in opinions)
+        if not (both or self.informative > 0 or (solver_everywhere and self.agreeing > 0)):
+            return self.undecided("the exact test says the claim holds, but no independent "
+                                  "confirmation compared anything (Z3 gave no answer on a part "
+                                  "and no random point compared non-zero values)", evidence)
         if not whole:
             evidence.insert(0, f"{len(parts)} independent parts (disjoint symbols), each shown "
                                "constant; the constants add up to 0")
@@ -482,6 +496,3 @@ def _kink_count(expr: sp.Expr) -> int:
                for a in expr.atoms(ReLU, sp.Abs, sp.Max, sp.Min))
 
 
-def _member(symbol):
-    """Some value of the symbol's range (for symbols that cancelled out of the difference)."""
-    return next(v for v in map(sp.Integer, (1, -1, 2, -2, 0)) if symbol_range(symbol).contains(v))

@@ -1,7 +1,7 @@
 """Open sign regions: the cells that a sign split on ReLU arguments cuts out.
 
-A region is a list of constraints read as a conjunction (together with the sign facts of the
-symbols): an expression c stands for c > 0, and ``sp.GreaterThan(c, 0)`` for c ≥ 0 (the closed
+A region is a list of constraints read as a conjunction (together with the symbols' ranges,
+exactly: a non-negative symbol may be 0): an expression c stands for c > 0, and ``sp.GreaterThan(c, 0)`` for c ≥ 0 (the closed
 split used over the integers, where the kink points are points of the claim).  Whether a region is empty is never taken on an oracle's word alone:
 
 - *non-empty* needs a point, substituted exactly into every constraint (``inside``);
@@ -22,6 +22,7 @@ from fractions import Fraction
 import sympy as sp
 import z3
 
+from .assumptions import point_in_ranges, symbol_range
 from .budget import check_budget, remaining
 from .relu import canonical_relu_form, relu_atoms
 from .smt import OutsideFragment, Translation, solve
@@ -82,15 +83,20 @@ def _is_closed(constraint) -> bool:
     return isinstance(constraint, sp.GreaterThan)
 
 
-def sign_constraints(symbols) -> list:
-    """The open half-lines that the symbols' sign assumptions allow (closures by density)."""
-    constraints = []
+def range_constraints(symbols) -> tuple[list, list]:
+    """The symbols' sign facts as (strict, closed) linear constraints c > 0 and c ≥ 0, exactly:
+    a non-negative symbol may be 0 (integer points and discontinuous sides make that point
+    count); ``nonzero`` is left to Z3, which the translation tells."""
+    strict, closed = [], []
     for s in symbols:
-        if s.is_positive or s.is_nonnegative:
-            constraints.append(s)
-        elif s.is_negative or s.is_nonpositive:
-            constraints.append(-s)
-    return constraints
+        facts = symbol_range(s)
+        if facts.zero:
+            closed += [s, -s]
+        elif facts.lower:
+            (strict if facts.lower_strict else closed).append(s)
+        elif facts.upper:
+            (strict if facts.upper_strict else closed).append(-s)
+    return strict, closed
 
 
 @functools.lru_cache(maxsize=4096)
@@ -113,7 +119,9 @@ def is_linear(constraint: sp.Expr) -> bool:
 
 def inside(region, symbols, point) -> bool:
     """Exact check that every constraint of the region (and every sign fact) is > 0 at point."""
-    for c in region + sign_constraints(symbols):
+    if not point_in_ranges({s: point[s] for s in symbols if s in point}):
+        return False
+    for c in region:
         value = (c.lhs if _is_closed(c) else c).xreplace(point)
         if not (value.is_Rational and (value >= 0 if _is_closed(c) else value > 0)):
             return False
@@ -128,14 +136,15 @@ def _seconds() -> float:
 def examine(region: list, symbols) -> RegionFact:
     """Decide whether the region is empty, with a checked point or a certificate."""
     check_budget()
-    strict = [sign_polynomial(c) for c in region + sign_constraints(symbols) if not _is_closed(c)]
-    closed = [c.lhs for c in region if _is_closed(c)]
+    facts_strict, facts_closed = range_constraints(symbols)
+    strict = [sign_polynomial(c) for c in region + facts_strict if not _is_closed(c)]
+    closed = [c.lhs for c in region if _is_closed(c)] + facts_closed
     if any(c.is_Number and c <= 0 for c in strict) or any(c.is_Number and c < 0 for c in closed):
         return RegionFact(True, "a constant constraint fails")
     strict = [c for c in strict if not c.is_Number]
     closed = [c for c in closed if not c.is_Number]
     if not strict and not closed:
-        return RegionFact(False, "no constraint", {s: sp.S.One for s in symbols})
+        return RegionFact(False, "no constraint", {s: symbol_range(s).member() for s in symbols})
     variables = sorted(set().union(*(c.free_symbols for c in strict + closed)),
                        key=sp.default_sort_key)
     try:
@@ -147,7 +156,7 @@ def examine(region: list, symbols) -> RegionFact:
         return RegionFact(None, str(why))
     if answer.result == "sat":
         for point in answer.points:
-            full = {s: point.get(s, sp.S.One) for s in symbols} | point
+            full = {s: point.get(s, symbol_range(s).member()) for s in symbols} | point
             if inside(region, symbols, full):
                 return RegionFact(False, "a point inside, checked exactly", full)
         return RegionFact(None, "Z3 gave a point that is not inside the region")

@@ -26,6 +26,8 @@ class OutsideFragment(Exception):
     """The expression uses a construct that Z3's real arithmetic does not express exactly."""
 
 
+MAX_POWER = 64     # a higher power is left to the exact test: Z3 cannot be stopped while it reads it
+
 # constructs that are not continuous: the density arguments of the sign split do not apply
 DISCONTINUOUS = (sp.Heaviside, sp.sign)
 
@@ -56,7 +58,8 @@ class Translation:
     def variable(self, symbol: sp.Symbol):
         if symbol not in self.variables:
             facts = symbol_range(symbol)
-            name = str(symbol)
+            # one Z3 variable per sympy symbol: two symbols may share a name
+            name = f"{symbol}!{len(self.variables)}"
             if facts.integral:
                 integer = z3.Int(name)
                 value = integer if self.integers else z3.ToReal(integer)
@@ -111,6 +114,8 @@ class Translation:
             base, exponent = expr.args
             if not exponent.is_Integer:
                 raise OutsideFragment(f"the power {expr} is not an integer power")
+            if abs(exponent) > MAX_POWER:
+                raise OutsideFragment(f"the power {expr} is above {MAX_POWER}")
             power = _power(self.term(base), abs(int(exponent)))
             if exponent < 0:
                 self.constraints.append(power != 0)
@@ -201,8 +206,7 @@ def candidate_points(model, translation: Translation, symbols) -> list[dict]:
         for symbol in symbols:
             value, integer = translation.variables.get(symbol, (None, None))
             if value is None:    # the symbol does not occur: any member of its range will do
-                point[symbol] = next(v for v in map(sp.Integer, (1, -1, 2, -2, 0))
-                                     if symbol_range(symbol).contains(v))
+                point[symbol] = symbol_range(symbol).member()
                 continue
             evaluated = model.eval(integer if integer is not None else value,
                                    model_completion=True)

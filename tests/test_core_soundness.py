@@ -164,3 +164,40 @@ def test_max_of_many_arguments_is_read_quickly(cli):
     names = ",".join(f"x{i}" for i in range(160))
     result = cli("check", f"max({names})", f"max({names})", timeout=120)
     assert result.returncode == 0
+
+
+# found by red-teaming the core
+def test_a_non_negative_symbol_may_be_zero_in_every_region():
+    m = sp.Symbol("m", integer=True, nonnegative=True)
+    point = assert_refuted_and_reverified(sp.exp(m) + ReLU(1 - 2 * m), sp.exp(m))
+    assert point[m] == 0
+    t = sp.Symbol("t", nonnegative=True)
+    assert_refuted_and_reverified(sp.exp(t) + ReLU(sp.Rational(1, 2) - sp.sign(t)), sp.exp(t))
+    z = sp.Symbol("z", zero=True)
+    assert_refuted_and_reverified(sp.exp(x) + ReLU(1 - 10**6 * x**2 + z), sp.exp(x))
+
+
+def test_two_symbols_with_one_name_stay_two_variables():
+    first, second = sp.Symbol("x", real=True), sp.Symbol("x", positive=True)
+    gap = (first - second)**2 * ((first - second)**2 - sp.Rational(1, 10**12))
+    assert_refuted_and_reverified(ReLU(gap), gap)
+
+
+def test_an_exact_test_without_independent_confirmation_is_not_proved(monkeypatch):
+    monkeypatch.setattr(identity, "solve",
+                        lambda *args, **kwargs: Answer("unknown", reason="Z3: timeout"))
+    # true, and the split shows it; but every point compares 0 with 0 and Z3 gives no answer
+    verdict = check_identity(ReLU(x) * ReLU(-x) * y, 0)
+    assert verdict.status is Status.UNDECIDED
+    assert "independent confirmation" in verdict.reason
+
+
+def test_high_powers_stay_within_the_budget():
+    verdict = check_identity(ReLU(x)**200 + ReLU(-x)**200, x**200, timeout=20)
+    assert verdict.status is Status.PROVED
+
+
+def test_a_domain_that_ties_two_parts_keeps_them_together():
+    g = 1 / (1 - sp.sign(x - y)**2)         # defined only where x = y
+    verdict = check_identity(ReLU(x) + g, ReLU(y) + g)
+    assert verdict.status is not Status.REFUTED
