@@ -38,16 +38,20 @@ The procedure and why each answer is sound, step by step, with the check that en
    may be thin): refutations come from re-verified points only.  The split is tried on parts
    with at most SPLIT_KINKS ReLU atoms, stops after SPLIT_REGIONS regions examined, and then
    gives no opinion.
-7. Z3, the second opinion (the whole fragment, integer symbols included).  lhs ≠ rhs (or
-   D_k ≠ c_k), with every denominator asserted non-zero and every symbol fact as a constraint,
-   is handed to Z3.  ``unsat`` is trusted and named in the evidence.  A model is a hint: its
-   rational points (algebraic values rounded) are re-verified exactly.
-8. Verdicts.  PROVED needs an exact test (step 4, or the split of step 6, or Z3's unsat where the
-   split gave no opinion) and an independent confirmation that compared something (Z3's unsat
-   beside the project's test, or a random point where some side is non-zero).  If the project's
-   exact test and Z3 contradict each other the answer is UNDECIDED with both answers.  REFUTED
-   always rests on a point re-verified on the ORIGINAL expressions that honours every fact.
-   Anything else, including an internal error, is UNDECIDED with the reason.
+7. Z3, the second opinion (the whole fragment, integer symbols included), asked first on each
+   part: D_k ≠ c_k, with every denominator of the ORIGINAL claim that involves the part's symbols
+   asserted non-zero (a reduced part may be defined where the claim is not) and every symbol fact
+   as a constraint.  ``unsat`` is trusted and named in the evidence.  A model is a hint: its
+   rational points (algebraic values rounded) are re-verified exactly.  Parts whose symbols a
+   denominator ties together are decided as one (the domain is then no product).
+8. Verdicts.  PROVED needs an exact test on every part (step 4, the split of step 6, or Z3's
+   unsat where the split gave no opinion) and an independent confirmation that compared
+   something: Z3's unsat beside the split on every part, or a random point where a side, or a
+   term of a side, is non-zero (``compares_something``); where Z3's unsat stands on every part,
+   random points of the domain that found both sides equal are accepted beside it.  If the split
+   and Z3 contradict each other the answer is UNDECIDED with both answers.  REFUTED always rests
+   on a point re-verified on the ORIGINAL expressions that honours every fact.  Anything else,
+   including an internal error, is UNDECIDED with the reason.
 """
 from __future__ import annotations
 
@@ -255,11 +259,8 @@ class _Decision:
                 return True
         return False
 
-    def part_symbols(self, expr):
-        return sorted(expr.free_symbols, key=sp.default_sort_key)
-
     def with_reference(self, expr) -> _Part:
-        symbols = self.part_symbols(expr)
+        symbols = sorted(expr.free_symbols, key=sp.default_sort_key)
         for _ in range(REFERENCE_TRIES):
             point = sample_point(symbols, self.rng)
             value = exact_value(expr, point)
