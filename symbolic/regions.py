@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from fractions import Fraction
 
 import sympy as sp
 import z3
@@ -25,7 +24,7 @@ import z3
 from .assumptions import point_in_ranges, symbol_range
 from .budget import check_budget, remaining
 from .relu import canonical_relu_form, relu_atoms
-from .smt import OutsideFragment, Translation, solve
+from .smt import OutsideFragment, Translation, rational, solve
 
 # at most this many seconds of Z3 for one region question
 REGION_SECONDS = 2.0
@@ -185,8 +184,8 @@ def farkas_multipliers(strict: list, closed: list, variables) -> list | None:
     solver.set("timeout", max(1, int(_seconds() * 1000)))
     solver.add(*(l >= 0 for l in lambdas), z3.Sum(lambdas) == 1)
     for variable in variables:
-        solver.add(z3.Sum([l * _q(row.get(variable, 0)) for l, row in zip(lambdas, rows)]) == 0)
-    constant = z3.Sum([l * _q(row.get(sp.S.One, 0)) for l, row in zip(lambdas, rows)])
+        solver.add(z3.Sum([l * rational(sp.Rational(row.get(variable, 0))) for l, row in zip(lambdas, rows)]) == 0)
+    constant = z3.Sum([l * rational(sp.Rational(row.get(sp.S.One, 0))) for l, row in zip(lambdas, rows)])
     strict_weight = z3.Sum(lambdas[:len(strict)]) if strict else z3.RealVal(0)
     solver.add(z3.Or(constant < 0, z3.And(constant <= 0, strict_weight > 0)))
     if solver.check() != z3.sat:
@@ -203,11 +202,6 @@ def farkas_multipliers(strict: list, closed: list, variables) -> list | None:
     if combination < 0 or (combination <= 0 and any(v > 0 for v in values[:len(strict)])):
         return values
     return None
-
-
-def _q(number) -> z3.ArithRef:
-    number = sp.Rational(number)
-    return z3.RealVal(Fraction(int(number.p), int(number.q)))
 
 
 def region_is_empty(region: list, symbols):

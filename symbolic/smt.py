@@ -12,7 +12,6 @@ several precisions) that the caller re-verifies exactly on the original expressi
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 import sympy as sp
 import z3
@@ -89,9 +88,9 @@ class Translation:
         if expr.is_Integer and self.integers:
             return z3.IntVal(int(expr))
         if expr.is_Rational:
-            return z3.RealVal(Fraction(int(expr.p), int(expr.q)))
+            return rational(expr)
         if isinstance(expr, sp.Float):
-            return z3.RealVal(Fraction(*sp.Rational(expr).as_numer_denom()))
+            return rational(sp.Rational(expr))
         if expr.is_Symbol:
             return self.variable(expr)
         if expr.is_Add:
@@ -136,10 +135,15 @@ class Translation:
             return z3.If(args[0] > 0, 1, z3.If(args[0] < 0, -1, 0))
         if isinstance(expr, sp.Heaviside):
             # sympy stores the value at 0 as the second argument (1/2 unless given)
-            at_zero = args[1] if len(args) > 1 else z3.RealVal(Fraction(1, 2))
+            at_zero = args[1] if len(args) > 1 else rational(sp.S.Half)
             return z3.If(args[0] > 0, 1, z3.If(args[0] < 0, 0, at_zero))
         raise OutsideFragment(f"{expr.func.__name__} is outside real arithmetic with ReLU, "
                               "max, min and abs")
+
+
+def rational(number: sp.Rational) -> z3.ArithRef:
+    """An exact Z3 rational ("p/q": read the same way by every Z3 version)."""
+    return z3.RealVal(f"{int(number.p)}/{int(number.q)}")
 
 
 def _power(base, exponent: int):
