@@ -13,26 +13,16 @@ import mpmath
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
+from .assumptions import sample_point
+
 
 WITNESS_DPS = 50
 CONFIRM_DPS = 100
 
 
-def sample_value(symbol: sp.Symbol, rng: random.Random, scale: int = 9) -> sp.Rational:
-    """A random rational honouring the symbol's sign and integrality assumptions."""
-    if symbol.is_integer:
-        magnitude = sp.Integer(rng.randint(1, scale))
-    else:
-        magnitude = sp.Rational(rng.randint(1, 97 * scale), rng.randint(1, 97))
-    if symbol.is_nonnegative or symbol.is_positive:
-        return magnitude
-    if symbol.is_nonpositive or symbol.is_negative:
-        return -magnitude
-    return magnitude if rng.random() < 0.5 else -magnitude
-
-
 def random_point(symbols, rng: random.Random, scale: int = 9) -> dict:
-    return {s: sample_value(s, rng, scale) for s in sorted(symbols, key=sp.default_sort_key)}
+    """A random rational point honouring each symbol's sign, integrality and parity facts."""
+    return sample_point(symbols, rng, scale)
 
 
 def concrete_functions(exprs, rng: random.Random) -> dict:
