@@ -213,7 +213,7 @@ def derivative_chain(coordinates, scale_of, invariance, claimed=None) -> Chain:
         return wrap
     # peel partials from the outside in: (∂_a g)(Tθ) = t_a⁻¹ ∂_a[g(Tθ)]
     for depth in range(len(coordinates), 0, -1):
-        wrap, a, t = inward(depth), coordinates[depth - 1], scales[depth - 1]
+        wrap, t = inward(depth), scales[depth - 1]
         evaluation = Eval("L", tuple(coordinates[:depth]), "T")
         chain.then(ARITHMETIC, wrap(Mul((Const(1 / t.expr), Mul((t, evaluation))))))
         chain.then(rule, inward(depth - 1)(Eval("L", tuple(coordinates[:depth - 1]), "T")))

@@ -156,7 +156,7 @@ def _kernel_claim(claim: str, hessian, generators, theta, slack: int = 0) -> Ver
     if hessian_rank > size - independent - slack or (independent and determinant != 0):
         return Verdict(Status.REFUTED, claim, witness={"theta": theta, "rank H": hessian_rank},
                        reason=f"rank H = {hessian_rank} > n - {independent}"
-                              + (f" - {slack}" if slack else "") + f" (exact inertia)")
+                              + (f" - {slack}" if slack else "") + " (exact inertia)")
     return Verdict(Status.PROVED, claim, evidence=(
         f"exact: H G_j theta = 0 for {len(vectors)} live units, their span has rank {independent}, "
         f"rank H = {hessian_rank} <= n - {independent} = {size - independent}, det H = {determinant}",))

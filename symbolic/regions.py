@@ -202,8 +202,3 @@ def farkas_multipliers(strict: list, closed: list, variables) -> list | None:
     if combination < 0 or (combination <= 0 and any(v > 0 for v in values[:len(strict)])):
         return values
     return None
-
-
-def region_is_empty(region: list, symbols):
-    """True (certified), False (a checked point), or None (unknown)."""
-    return examine(region, symbols).empty
