@@ -16,8 +16,12 @@ Part 1, for each size, times in the same run:
              zero-tested with fmpz_mpoly (patterns as indeterminates, Laurent reduction); 60 s per size.
 and prints the ratios and the fitted growth exponent.
 Part 2 runs ``python -m proofs`` in fresh processes: theorem3 with all four losses at 8,8,8 and at
-16,16,16, and the default sweep, each with --jobs 1 and --jobs <cores>: wall time, CPU time of
-the process tree, peak resident memory of one process, and whether every row is PROVED.
+16,16,16, and the default sweep (--repeats pairs of runs), each with --jobs 1 and --jobs <cores>:
+wall time, CPU time of the process tree, peak resident memory of one process, and whether every
+row is PROVED; and, before them, the machine's parallel capacity: how much more of the same work
+<cores> processes get done at once than one, which bounds what --jobs <cores> can gain.
+
+    python benchmarks/theorem3.py --command-line-only    part 2 alone
 """
 from __future__ import annotations
 
@@ -29,6 +33,7 @@ import multiprocessing
 import os
 import platform
 import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -155,58 +160,90 @@ def command_line_run(*args):
     return wall, cpu, peak, proved
 
 
-def _spin(_=None) -> None:
-    total = 0
-    for i in range(3_000_000):
-        total += i * i
+def _representative_work(_=None) -> None:
+    """A piece of the default sweep, the same in every process: Theorem 4 at d, h, N <= 3."""
+    from proofs import theorem4_sharpest_direction as theorem4
+    sizes = [(d, h, n) for d in range(1, 4) for h in range(1, 4) for n in range(1, 4)]
+    theorem4.run(sizes)
 
 
-def parallel_capacity(cores: int) -> float:
-    """Wall time of `cores` identical CPU-bound loops one after the other, over their wall time in
-    `cores` processes: the speed-up the machine grants this run right now (on a shared machine
-    whose scheduler gives each session a fair share, it can be 1 however many cores there are)."""
+def _wall_in_processes(copies: int) -> float:
+    """Wall time of ``copies`` processes forked from this one, each doing the representative work,
+    at once."""
+    context = multiprocessing.get_context("fork")
     start = time.perf_counter()
-    for _ in range(cores):
-        _spin()
-    serial = time.perf_counter() - start
-    with multiprocessing.get_context("fork").Pool(cores) as pool:
-        start = time.perf_counter()
-        pool.map(_spin, range(cores))
-        parallel = time.perf_counter() - start
-    return serial / parallel
+    workers = [context.Process(target=_representative_work) for _ in range(copies)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    return time.perf_counter() - start
 
 
-def command_line_table(cores: int, quick: bool) -> None:
-    runs = [("theorem3, 4 losses, 8,8,8", ["theorem3", "--size", "8,8,8"])]
+def parallel_capacity(cores: int, repeats: int = 3) -> float:
+    """How much more work `cores` processes do than one in the same time, on this machine now:
+    `cores` times the wall time of the representative work in one process, over the wall time
+    of `cores` copies of it at once (median of ``repeats`` such pairs, after one discarded run).
+    It is below `cores` when the processes slow each other down (shared caches and memory
+    bandwidth, a virtual machine's host), and 1 on a machine whose scheduler gives this session
+    one core's worth however many it shows."""
+    from proofs import theorem4_sharpest_direction  # noqa: F401 - imported once, before the forks
+    _wall_in_processes(1)
+    return statistics.median(cores * _wall_in_processes(1) / _wall_in_processes(cores)
+                             for _ in range(repeats))
+
+
+def command_line_table(cores: int, quick: bool, repeats: int) -> None:
+    runs = [("theorem3, 4 losses, 8,8,8", ["theorem3", "--size", "8,8,8"], 1)]
     if not quick:
-        runs += [("theorem3, 4 losses, 16,16,16", ["theorem3", "--size", "16,16,16"]),
-                 ("default sweep (every result)", [])]
-    print(f"\nparallel capacity now: {cores} CPU-bound loops in {cores} processes run "
-          f"{parallel_capacity(cores):.2f}x faster than one after the other")
-    print(f"python -m proofs ... --json in a fresh process, --jobs 1 against --jobs {cores}:")
-    header = ("run", "jobs", "wall s", "CPU s", "peak MiB", "all proved", "speed-up")
+        runs += [("theorem3, 4 losses, 16,16,16", ["theorem3", "--size", "16,16,16"], 1),
+                 ("default sweep (every result)", [], repeats)]
+    capacity = parallel_capacity(cores)
+    print(f"\nparallel capacity now: {cores} processes doing the same piece of the default sweep "
+          f"(Theorem 4, d, h, N <= 3) at once get {capacity:.2f}x the work of one done in the same "
+          f"time, so the best --jobs {cores} can reach is {1 / capacity:.2f} of the one-process time")
+    print(f"python -m proofs ... --json in a fresh process, --jobs 1 against --jobs {cores} (in turn, "
+          f"each pair one after the other):")
+    header = ("run", "jobs", "wall s", "CPU s", "peak MiB", "all proved", "wall/one")
     print(f"{header[0]:<30}" + "".join(f"{x:>11}" for x in header[1:]))
-    for label, args in runs:
-        one = None
-        for jobs in sorted({1, cores}):
-            wall, cpu, peak, proved = command_line_run(*args, "--jobs", str(jobs))
-            one = wall if jobs == 1 else one
-            print(f"{label:<30}" + "".join(f"{x:>11}" for x in (
-                jobs, f"{wall:.2f}", f"{cpu:.2f}", f"{peak:.0f}", "yes" if proved else "NO",
-                f"{one / wall:.2f}x")), flush=True)
+    for label, args, times in runs:
+        ratios = []
+        for _ in range(times):
+            one = None
+            for jobs in sorted({1, cores}):
+                wall, cpu, peak, proved = command_line_run(*args, "--jobs", str(jobs))
+                one = wall if jobs == 1 else one
+                ratios += [wall / one] if jobs != 1 else []
+                print(f"{label:<30}" + "".join(f"{x:>11}" for x in (
+                    jobs, f"{wall:.2f}", f"{cpu:.2f}", f"{peak:.0f}", "yes" if proved else "NO",
+                    f"{wall / one:.2f}")), flush=True)
+        if times > 1:
+            print(f"{label}: --jobs {cores} took {statistics.median(ratios):.2f} of the one-process "
+                  f"wall time (median of {times} pairs; {', '.join(f'{r:.2f}' for r in ratios)})")
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="sizes up to 5 only, baseline budget 10 s")
+    parser.add_argument("--command-line-only", action="store_true", help="part 2 alone")
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="pairs of default-sweep runs (--jobs 1, then --jobs <cores>)")
     args = parser.parse_args(argv)
-    largest = 5 if args.quick else 8
-    budget = 10.0 if args.quick else BASELINE_BUDGET
-    sizes = [(3, 3, 2)] + [(m, m, m) for m in range(2, largest + 1)] + ([] if args.quick else [(16, 16, 16)])
-    sizes = sorted(set(sizes), key=lambda s: (s[0] * s[1] * s[2], s))
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     print(f"machine: {cores} cores, load average {os.getloadavg()[0]:.1f} at the start, Python {platform.python_version()}, sympy {sp.__version__}, "
           f"python-flint {flint.__version__}, mpmath {mpmath.__version__}")
+    if not args.command_line_only and not sizes_table(args.quick):
+        return 1
+    command_line_table(cores, args.quick, args.repeats)
+    return 0
+
+
+def sizes_table(quick: bool) -> bool:
+    """Part 1: the table of sizes and the fitted exponent; False if a check failed."""
+    largest = 5 if quick else 8
+    budget = 10.0 if quick else BASELINE_BUDGET
+    sizes = [(3, 3, 2)] + [(m, m, m) for m in range(2, largest + 1)] + ([] if quick else [(16, 16, 16)])
+    sizes = sorted(set(sizes), key=lambda s: (s[0] * s[1] * s[2], s))
     print(f"baseline budget {budget:.0f} s per size; times in seconds\n")
     header = ("d", "h", "N", "2^(Nh)", "baseline", "project", "proj. CPU", "reference", "baseline/project",
               "project/reference")
@@ -223,7 +260,7 @@ def main(argv=None) -> int:
             ref_text, versus_text = f"{ref:.3f}", f"{ours / ref:.2f}x"
         if not (ours_ok and ref_ok):
             print(f"check failed at {d},{h},{n}: project {ours_ok}, reference {ref_ok}", file=sys.stderr)
-            return 1
+            return False
         if baseline_gave_up or max(d, h, n) > 8:
             base_text, ratio_text = "-", "-"
         else:
@@ -244,8 +281,7 @@ def main(argv=None) -> int:
     print(f"\nproject time on d = h = N = m, m = {', '.join(str(row[0]) for row in tail)}: fitted "
           f"wall time ~ m^{wall_exponent:.1f}, CPU time ~ m^{cpu_exponent:.1f} (polynomial; the "
           f"pattern count 2^(m^2) grows from 2^{tail[0][0] ** 2} to 2^{tail[-1][0] ** 2})")
-    command_line_table(cores, args.quick)
-    return 0
+    return True
 
 
 if __name__ == "__main__":

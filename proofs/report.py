@@ -1,7 +1,9 @@
 """What a proof script hands back: one row per checked claim and size, and its derivation."""
 from __future__ import annotations
 
+import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from symbolic.derivation import Derivation
@@ -33,12 +35,25 @@ class ClaimResult:
         }
 
 
-# called with each new ClaimResult; the command line sets it to draw its progress bar
+# called with each new ClaimResult of a run on one process; the command line sets it to draw its
+# progress bar
 progress_hook = None
 
-# how ``record`` carries out a check: None runs it here; ``proofs.parallel`` sets a runner that
-# hands the checks to other processes and answers each record with the verdict computed there
-claim_runner = None
+# how ``record`` carries out a check in this thread, when ``claims_run_by`` sets it
+_runner = threading.local()
+
+
+@contextmanager
+def claims_run_by(runner):
+    """Within the block, each ``record`` of this thread answers ``runner(key, check)`` -> (verdict,
+    seconds) instead of running the check, and calls no progress hook (``proofs.parallel`` runs a
+    script's checks elsewhere, or only some of them, and reports progress itself)."""
+    previous = getattr(_runner, "runner", None)
+    _runner.runner = runner
+    try:
+        yield
+    finally:
+        _runner.runner = previous
 
 
 def run_check(check) -> tuple:
@@ -57,9 +72,10 @@ class Report:
         """Run one check, time it, and keep its row (``for_all_sizes``: the sizes were symbols)."""
         d, h, n = (tuple(sizes) + (None, None, None))[:3]
         key = (theorem, claim, d, h, n)
-        verdict, seconds = run_check(check) if claim_runner is None else claim_runner(key, check)
+        runner = getattr(_runner, "runner", None)
+        verdict, seconds = run_check(check) if runner is None else runner(key, check)
         row = ClaimResult(theorem, claim, d, h, n, verdict, seconds, for_all_sizes)
         self.results.append(row)
-        if progress_hook is not None:
+        if runner is None and progress_hook is not None:
             progress_hook(row)
         return verdict

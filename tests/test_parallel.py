@@ -35,6 +35,38 @@ def test_a_dask_cluster_gives_the_same_results(cli, one_process):
     assert rows == one_process
 
 
+# at least two scripts per worker: each script runs whole in a worker and its report comes back
+WHOLE_SCRIPTS = ["theorem2", "theorem4", "flat_directions", "biases", "--max-d", "1", "--max-h", "2",
+                 "--max-n", "1", "--json"]
+# one script at one size: its claims themselves are shared out among the parts
+ONE_SIZE = ["theorem3", "--size", "2,2,2", "--json"]
+
+
+@pytest.mark.parametrize("sweep", [WHOLE_SCRIPTS, ONE_SIZE], ids=["whole scripts", "one size"])
+def test_every_way_of_cutting_a_sweep_gives_the_rows_of_one_process(cli, sweep):
+    assert rows_without_times(cli(*sweep, "--jobs", "2")) == rows_without_times(cli(*sweep, "--jobs", "1"))
+
+
+def test_tasks_are_whole_scripts_or_parts_in_proportion_to_the_sizes():
+    from proofs import parallel
+    import proofs.theorem1_observational_equivalence as theorem1
+    import proofs.theorem3_derivative_transformation as theorem3
+    sizes = [(1, 1, n) for n in range(1, 9)]
+
+    def parts(plans, workers):
+        """How many parts each script is cut into; each part appears once."""
+        tasks = parallel._tasks(plans, workers)
+        assert all(t.module == plans[t.position][0].__name__ for t in tasks)
+        found = [sorted(t.part for t in tasks if t.position == p) for p in range(len(plans))]
+        assert found == [list(range(len(f))) for f in found]
+        return [len(f) for f in found]
+    # four scripts on two workers: whole; two scripts on two workers: two parts each
+    assert parts([(theorem1, sizes), (theorem3, sizes)] * 2, 2) == [1, 1, 1, 1]
+    assert parts([(theorem1, sizes), (theorem3, sizes)], 2) == [2, 2]
+    # one script with most of the sizes spreads, the small ones stay whole
+    assert parts([(theorem3, sizes * 4)] + [(theorem1, sizes[:1])] * 4, 2) == [4, 1, 1, 1, 1]
+
+
 @pytest.mark.parametrize("args", [["--jobs", "0"], ["--jobs", "two"], ["--dask", "nonsense://"]])
 def test_bad_parallel_arguments_give_one_line_and_exit_2(cli, args):
     result = cli("theorem3", "--size", "1,1,1", *args)
