@@ -72,3 +72,26 @@ def test_bad_parallel_arguments_give_one_line_and_exit_2(cli, args):
     result = cli("theorem3", "--size", "1,1,1", *args)
     assert result.returncode == 2, result.stderr
     assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("after", [0.2, 4.0], ids=["while loading", "while checking"])
+def test_ctrl_c_stops_every_process_with_one_line_and_exit_130(after):
+    import signal
+    import subprocess
+    import sys
+    import time
+    run = subprocess.Popen([sys.executable, "-m", "proofs", "--jobs", "2"], cwd=ROOT, text=True,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    time.sleep(after)
+    os.killpg(run.pid, signal.SIGINT)       # as a terminal's Ctrl-C: the whole process group
+    _, stderr = run.communicate(timeout=60)
+    assert run.returncode == 130 and stderr.strip() == "proofs: interrupted"
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(run.pid, 0)           # some process of the group is still there
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail("worker processes outlived the interrupted run")
