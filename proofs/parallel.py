@@ -72,7 +72,7 @@ def _tasks(plans, workers) -> list[Task]:
     """About two tasks per worker: a script is cut into parts in proportion to its number of
     sizes, so that when the sweep has at least two scripts per worker (and none dominates) each
     runs whole, and a script with most of the sizes spreads over the workers."""
-    total = sum(len(sizes) for _, sizes in plans)
+    total = max(1, sum(len(sizes) for _, sizes in plans))
     tasks = []
     for position, (script, sizes) in enumerate(plans):
         parts = max(1, round(2 * workers * len(sizes) / total)) if len(plans) < 2 * workers or \
