@@ -78,10 +78,18 @@ def _parse_claim(args) -> tuple:
     return lhs, rhs
 
 
+def _exact_text(value) -> str:
+    """An exact rational as text; past about 900 digits, 30 leading digits and its length."""
+    bits = max(int(value.p).bit_length(), int(value.q).bit_length())
+    if bits < 3000:
+        return str(value)
+    return f"{sp.Float(value, 30)} (exact value of about {round(bits * 0.30103)} digits, not shown)"
+
+
 def _value_text(expr, point) -> str:
     value = exact_value(expr, point)
     if value is not None:
-        return str(value)
+        return _exact_text(value)
     value = mp_value(expr, point, 30)
     return "undefined" if value is None else f"{value} (30 digits)"
 

@@ -27,11 +27,32 @@ def unsupported_fact(symbol: sp.Symbol) -> str | None:
     facts = symbol.assumptions0
     if facts.get("real") is False:
         return "not real"
+    if facts.get("complex") is True and facts.get("real") is not True:
+        return "complex=True (a complex symbol, not declared real)"
     rebuilt = sp.Dummy(real=True, **{k: True for k in HONOURED if facts.get(k) is True})
     rebuilt_facts = rebuilt.assumptions0
     for key, value in sorted(facts.items(), key=lambda kv: (kv[1] is not True, kv[0])):
         if value is not None and key != "commutative" and rebuilt_facts.get(key) != value:
             return f"{key}={value}"
+    return None
+
+
+# what an undefined function's values may be said to be beyond real (and so finite): the checker
+# takes them as any reals
+_VALUE_FACTS = ("positive", "negative", "nonnegative", "nonpositive", "zero", "nonzero", "integer",
+                "rational", "irrational", "even", "odd", "prime", "composite", "algebraic",
+                "transcendental", "infinite", "imaginary", "extended_positive", "extended_negative",
+                "extended_nonnegative", "extended_nonpositive", "extended_nonzero")
+
+
+def function_fact(application: sp.Expr) -> str | None:
+    """A fact about the values of an undefined function (``Function('f', positive=True)``), which
+    the checker does not honour (it substitutes arbitrary real functions), or None."""
+    if application.is_real is False:
+        return "not real"
+    for fact in _VALUE_FACTS:
+        if getattr(application, f"is_{fact}") is True:
+            return f"{fact}=True"
     return None
 
 

@@ -60,8 +60,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import sympy as sp
+from sympy.core.function import AppliedUndef
 
-from .assumptions import point_in_ranges, sample_point, symbol_range, unsupported_fact
+from .assumptions import function_fact, point_in_ranges, sample_point, symbol_range, unsupported_fact
 from .budget import BudgetExhausted, check_budget, remaining, time_budget
 from .components import independent_parts
 from .regions import SplitTooLarge, describe, examine, inside, sign_branches
@@ -167,7 +168,8 @@ class _Decision:
         if not (separation.defined and separation.differ):
             return None
         witness = dict(full) | dict(self.functions)
-        how = "exactly" if separation.exact else "at 50 and 100 digits"
+        how = "exactly" if separation.exact else \
+            "at 50 and 100 digits and by sympy's adaptive-precision evaluation"
         return Verdict(Status.REFUTED, self.claim, witness=witness, reason=reason,
                        evidence=(f"the two sides differ at the witness, re-evaluated {how} on "
                                  "the original expressions; the witness honours every symbol's "
@@ -192,7 +194,16 @@ class _Decision:
 
     # -- the procedure ----------------------------------------------------------------------
     def run(self) -> Verdict:
-        # 1. every symbol's facts honoured
+        # 1. exact constants only, and every symbol's and function's facts honoured
+        floats = sorted((self.lhs + self.rhs).atoms(sp.Float), key=sp.default_sort_key)
+        if floats:
+            return self.undecided(f"the claim holds the floating-point constant {floats[0]}, an "
+                                  "inexact value: write it as an exact fraction")
+        for application in sorted((self.lhs + self.rhs).atoms(AppliedUndef), key=sp.default_sort_key):
+            fact = function_fact(application)
+            if fact is not None:
+                return self.undecided(f"the function {application.func} carries the fact {fact}, "
+                                      "which the checker does not honour")
         for symbol in self.symbols:
             fact = unsupported_fact(symbol)
             if fact is not None:

@@ -56,7 +56,11 @@ def _relu_mp(s):
 
 def mpmath_function(symbols, expr: sp.Expr):
     """expr as a Python function evaluated by mpmath at its working precision (ReLU as max)."""
-    return sp.lambdify(list(symbols), expr, modules=[{"ReLU": _relu_mp}, "mpmath"])
+    # symbols renamed first: lambdify puts every symbol of expr into the function's namespace by
+    # its name, where a symbol called e, pi or mpf would shadow mpmath's
+    arguments = [sp.Dummy(f"x{k}") for k, _ in enumerate(symbols)]
+    renamed = sp.sympify(expr).xreplace(dict(zip(symbols, arguments)))
+    return sp.lambdify(arguments, renamed, modules=[{"ReLU": _relu_mp}, "mpmath"])
 
 
 def mp_value(expr: sp.Expr, point: dict, dps: int):
@@ -115,4 +119,17 @@ def compare_at(lhs: sp.Expr, rhs: sp.Expr, point: dict) -> Separation:
         scale = 1 + abs(low[0]) + abs(low[1])
         differ = diff_low > mpmath.mpf(10) ** (-WITNESS_DPS // 2) * scale and \
             abs(diff_low - diff_high) < mpmath.mpf(10) ** (-WITNESS_DPS // 2) * diff_low
-    return Separation(True, bool(differ), float(diff_low), False)
+    # a cancellation can lose a term at both precisions alike ((√x + 2³⁵⁰)(√x − 2³⁵⁰) + 2⁷⁰⁰):
+    # the difference must also be told from 0 by sympy's evaluation, which raises its working
+    # precision until the result has the digits asked for, and gives up on a zero
+    return Separation(True, bool(differ) and _nonzero_by_adaptive_precision(lhs - rhs, point),
+                      float(diff_low), False)
+
+
+def _nonzero_by_adaptive_precision(difference: sp.Expr, point: dict) -> bool:
+    """The difference at the exact point is a number told apart from 0 by ``evalf(strict=True)``."""
+    try:
+        value = difference.xreplace(point).evalf(15, strict=True)
+    except (sp.core.evalf.PrecisionExhausted, ValueError, TypeError, ZeroDivisionError, OverflowError):
+        return False
+    return value.is_number and value.is_extended_real is True and value != 0

@@ -201,3 +201,47 @@ def test_a_domain_that_ties_two_parts_keeps_them_together():
     g = 1 / (1 - sp.sign(x - y)**2)         # defined only where x = y
     verdict = check_identity(ReLU(x) + g, ReLU(y) + g)
     assert verdict.status is not Status.REFUTED
+
+
+# 15. a second red-team pass: inexact constants, names that shadow, cancellation at every
+# precision, facts of functions and complex symbols, huge witness values
+def test_a_floating_point_constant_is_not_taken_as_exact():
+    eps = sp.Float("1e-30")      # (x + eps)(x + 1) - x^2 - x - eps = eps x, which 53 bits round away
+    verdict = check_identity((x + eps) * (x + 1), x**2 + x + eps)
+    assert verdict.status is Status.UNDECIDED and "floating-point" in verdict.reason
+
+
+@pytest.mark.parametrize("name", ["e", "pi", "mpf"])
+def test_a_symbol_named_like_an_mpmath_name_is_still_the_symbol(name):
+    s = sp.Symbol(name, real=True)
+    lhs = sp.E + ReLU(s) + ReLU(-s) + sp.Rational(1, 3) * sp.sqrt(s**2 + 1)
+    rhs = (sp.exp(sp.Rational(1, 2)) + 1)**2 - 2 * sp.exp(sp.Rational(1, 2)) - 1 + sp.Abs(s) \
+        + sp.sqrt(s**2 + 1) / 3
+    assert check_identity(lhs, rhs).status is Status.PROVED
+    assert_refuted_and_reverified(lhs + 1, rhs)
+
+
+def test_a_term_lost_at_both_precisions_is_no_separation():
+    # (sqrt(a) + 2^350)(sqrt(a) - 2^350) + 2^700 = a: at 50 and at 100 digits sqrt(a) is lost alike
+    big = sp.Integer(2)**350
+    lhs, rhs = (sp.sqrt(a) + big) * (sp.sqrt(a) - big) + big**2, a
+    assert not compare_at(lhs, rhs, {a: sp.Rational(1052, 9)}).differ
+    assert check_identity(lhs, rhs).status is Status.PROVED
+    assert_refuted_and_reverified(lhs + sp.Rational(1, 10**6), rhs)
+
+
+def test_facts_of_a_function_or_a_complex_symbol_are_not_ignored():
+    positive_f = sp.Function("f", positive=True)(x)     # f > 0 makes the claim true
+    claim = positive_f**3 - positive_f**2 + positive_f + sp.Rational(1, 100)
+    verdict = check_identity(ReLU(claim), claim)
+    assert verdict.status is Status.UNDECIDED and "positive=True" in verdict.reason
+    real_g = sp.Function("g", real=True)(x)
+    assert check_identity(ReLU(real_g) - ReLU(-real_g), real_g).status is Status.PROVED
+    z = sp.Symbol("z", complex=True)                    # |z|^2 = z^2 fails at z = i
+    assert "complex" in check_identity(sp.Abs(z)**2, z**2).reason
+
+
+def test_a_witness_value_of_thousands_of_digits_is_printed_by_its_size(capsys):
+    assert check_command.main(["(x^64)^64", "0"]) == 1
+    out = capsys.readouterr().out
+    assert "digits, not shown" in out and "internal error" not in out
