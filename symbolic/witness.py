@@ -54,13 +54,26 @@ def _relu_mp(s):
     return s if s > 0 else mpmath.mpf(0)
 
 
+# exp of a larger argument is refused (the point is then undefined): such a value means nothing at
+# a witness point, and a function of it makes mpmath allocate a mantissa as long as its exponent
+# (exp(exp(exp(x))) or tanh(exp(exp(exp(x)))) at x = 100 took gigabytes).  Below the limit every
+# value exp makes has an exponent of at most 1.5 million bits
+EXP_ARGUMENT_LIMIT = mpmath.mpf(2) ** 20
+
+
+def _exp_mp(s):
+    if mpmath.mpmathify(s).real > EXP_ARGUMENT_LIMIT:
+        raise OverflowError("exp of an argument beyond 2^20")
+    return mpmath.exp(s)
+
+
 def mpmath_function(symbols, expr: sp.Expr):
     """expr as a Python function evaluated by mpmath at its working precision (ReLU as max)."""
     # symbols renamed first: lambdify puts every symbol of expr into the function's namespace by
     # its name, where a symbol called e, pi or mpf would shadow mpmath's
     arguments = [sp.Dummy(f"x{k}") for k, _ in enumerate(symbols)]
     renamed = sp.sympify(expr).xreplace(dict(zip(symbols, arguments)))
-    return sp.lambdify(arguments, renamed, modules=[{"ReLU": _relu_mp}, "mpmath"])
+    return sp.lambdify(arguments, renamed, modules=[{"ReLU": _relu_mp, "exp": _exp_mp}, "mpmath"])
 
 
 def mp_value(expr: sp.Expr, point: dict, dps: int):
