@@ -12,10 +12,13 @@ Min, Abs (leaky ReLU is made of them), and the discontinuous sign and Heaviside.
 The procedure and why each answer is sound, step by step, with the check that enforces it:
 
 1. Input.  Both sides are finite sympy expressions over real symbols (``as_expression``); every
-   symbol's facts are honoured or the answer is UNDECIDED (``unsupported_fact``).
+   symbol's facts are honoured or the answer is UNDECIDED (``unsupported_fact``), and so is it
+   for a fact about an undefined function's values (``function_fact``) or a floating-point
+   constant (inexact: its arithmetic rounds, so no exact test may rest on it).
 2. Random witness.  Both sides are evaluated at random rational points drawn from the symbols'
    ranges (integers of the right parity for integer symbols), exactly, or at 50 and 100 digits
-   where exact evaluation is not possible (``compare_at``).  A point where they differ is a
+   where exact evaluation is not possible, a difference then also told from 0 by sympy's
+   adaptive-precision evaluation (``compare_at``).  A point where they differ is a
    counterexample: REFUTED, once ``point_in_ranges`` has checked that it honours every fact.
 3. Canonical difference.  D = lhs − rhs with Max/Min/Abs rewritten into ReLU and every ReLU
    argument reduced (``reduced_argument``: expanded, fractions cancelled).  Each rewrite is an
