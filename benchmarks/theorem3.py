@@ -26,6 +26,7 @@ row is PROVED; and, before them, the machine's parallel capacity: how much more 
 from __future__ import annotations
 
 import argparse
+import importlib
 import itertools
 import json
 import math
@@ -187,7 +188,7 @@ def parallel_capacity(cores: int, repeats: int = 3) -> float:
     It is below `cores` when the processes slow each other down (shared caches and memory
     bandwidth, a virtual machine's host), and 1 on a machine whose scheduler gives this session
     one core's worth however many it shows."""
-    from proofs import theorem4_sharpest_direction  # noqa: F401 - imported once, before the forks
+    importlib.import_module("proofs.theorem4_sharpest_direction")   # imported once, before the forks
     _wall_in_processes(1)
     return statistics.median(cores * _wall_in_processes(1) / _wall_in_processes(cores)
                              for _ in range(repeats))
