@@ -184,7 +184,9 @@ def print_steps(derivations, out=sys.stdout) -> None:
 
 class _Progress:
     """A one-line progress bar on stderr, shown only on a terminal and as wide as it.  The bar moves
-    with every claim: the current result's share fills as its claims finish.  How many claims a
+    with every claim (in a parallel run, with the claims of each task as it comes back, so by
+    whole results when tasks are whole scripts): the current result's share fills as its claims
+    finish.  How many claims a
     result has is known only when it ends, so after k claims of a result run at s sizes the bar
     stands at k/(k + s) of its share, and jumps to the share's end when the result is done."""
 

@@ -13,8 +13,9 @@ The procedure and why each answer is sound, step by step, with the check that en
 
 1. Input.  Both sides are finite sympy expressions over real symbols (``as_expression``); every
    symbol's facts are honoured or the answer is UNDECIDED (``unsupported_fact``), and so is it
-   for a fact about an undefined function's values (``function_fact``) or a floating-point
-   constant (inexact: its arithmetic rounds, so no exact test may rest on it).
+   for a fact about an undefined function's values (``function_fact``), a floating-point
+   constant (inexact: its arithmetic rounds, so no exact test may rest on it), or a sum,
+   product or integral over a bound variable (substituting a point would reach the variable).
 2. Random witness.  Both sides are evaluated at random rational points drawn from the symbols'
    ranges (integers of the right parity for integer symbols), exactly, or at 50 and 100 digits
    where exact evaluation is not possible, a difference then also told from 0 by sympy's
@@ -198,6 +199,10 @@ class _Decision:
     # -- the procedure ----------------------------------------------------------------------
     def run(self) -> Verdict:
         # 1. exact constants only, and every symbol's and function's facts honoured
+        bound = [e for e in (self.lhs, self.rhs) if e.has(sp.Sum, sp.Product, sp.Integral)]
+        if bound:
+            return self.undecided("a sum, product or integral over a bound variable is outside the "
+                                  "checker: write its terms out")
         floats = sorted((self.lhs + self.rhs).atoms(sp.Float), key=sp.default_sort_key)
         if floats:
             return self.undecided(f"the claim holds the floating-point constant {floats[0]}, an "

@@ -252,3 +252,11 @@ def test_a_tower_of_exponentials_is_refuted_without_exhausting_memory(tower):
     # at x = 100 the innermost exp is 10^43: a value mpmath would need gigabytes to go on with
     assert not compare_at(tower, tower + 1, {x: sp.Integer(100)}).defined
     assert_refuted_and_reverified(tower, tower + 1)
+
+
+def test_a_bound_variable_is_outside_the_checker_not_an_internal_error():
+    k = sp.Symbol("k", integer=True)
+    for lhs in (sp.Sum(k, (k, 1, 3)) + k, sp.Integral(x, (x, 0, 1)) + x):
+        verdict = check_identity(lhs, lhs.free_symbols.pop() + 6)
+        assert verdict.status is Status.UNDECIDED and "bound variable" in verdict.reason
+        assert not verdict.details.get("internal_error")
