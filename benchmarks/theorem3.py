@@ -18,8 +18,10 @@ and prints the ratios and the fitted growth exponent.
 Part 2 runs ``python -m proofs`` in fresh processes: theorem3 with all four losses at 8,8,8 and at
 16,16,16, and the default sweep (--repeats pairs of runs), each with --jobs 1 and --jobs <cores>:
 wall time, CPU time of the process tree, peak resident memory of one process, and whether every
-row is PROVED; and, before them, the machine's parallel capacity: how much more of the same work
-<cores> processes get done at once than one, which bounds what --jobs <cores> can gain.
+row is PROVED; and, before them, the machine's parallel capacity (how much more of the same work
+<cores> processes get done at once than one) and the sequential start-up (``python -m proofs
+--list``), which give each --jobs row its bound: the least fraction of the one-process time that
+any schedule can reach (Amdahl's law: with any sequential part, 2 cores never halve a run).
 
     python benchmarks/theorem3.py --command-line-only    part 2 alone
 """
@@ -194,33 +196,47 @@ def parallel_capacity(cores: int, repeats: int = 3) -> float:
                              for _ in range(repeats))
 
 
+def sequential_start(repeats: int = 3) -> float:
+    """Wall time of ``python -m proofs --list`` in a fresh process (interpreter, imports, every
+    script loaded): the part of a run that no number of processes shortens (median)."""
+    def once():
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "proofs", "--list"], cwd=ROOT, capture_output=True, check=True)
+        return time.perf_counter() - start
+    return statistics.median(once() for _ in range(repeats))
+
+
 def command_line_table(cores: int, quick: bool, repeats: int) -> None:
     runs = [("theorem3, 4 losses, 8,8,8", ["theorem3", "--size", "8,8,8"], 1)]
     if not quick:
         runs += [("theorem3, 4 losses, 16,16,16", ["theorem3", "--size", "16,16,16"], 1),
                  ("default sweep (every result)", [], repeats)]
-    capacity = parallel_capacity(cores)
+    capacity, start = parallel_capacity(cores), sequential_start()
     print(f"\nparallel capacity now: {cores} processes doing the same piece of the default sweep "
           f"(Theorem 4, d, h, N <= 3) at once get {capacity:.2f}x the work of one done in the same "
-          f"time, so the best --jobs {cores} can reach is {1 / capacity:.2f} of the one-process time")
+          f"time; sequential start-up (python -m proofs --list) {start:.2f} s")
     print(f"python -m proofs ... --json in a fresh process, --jobs 1 against --jobs {cores} (in turn, "
-          f"each pair one after the other):")
-    header = ("run", "jobs", "wall s", "CPU s", "peak MiB", "all proved", "wall/one")
+          f"each pair one after the other); bound: the least wall/one any schedule can reach, "
+          f"(start-up + (one - start-up) / capacity) / one:")
+    header = ("run", "jobs", "wall s", "CPU s", "peak MiB", "all proved", "wall/one", "bound")
     print(f"{header[0]:<30}" + "".join(f"{x:>11}" for x in header[1:]))
     for label, args, times in runs:
-        ratios = []
+        ratios, bounds = [], []
         for _ in range(times):
             one = None
             for jobs in sorted({1, cores}):
                 wall, cpu, peak, proved = command_line_run(*args, "--jobs", str(jobs))
                 one = wall if jobs == 1 else one
+                bound = (start + (one - start) / capacity) / one if jobs != 1 else 1.0
                 ratios += [wall / one] if jobs != 1 else []
+                bounds += [bound] if jobs != 1 else []
                 print(f"{label:<30}" + "".join(f"{x:>11}" for x in (
                     jobs, f"{wall:.2f}", f"{cpu:.2f}", f"{peak:.0f}", "yes" if proved else "NO",
-                    f"{wall / one:.2f}")), flush=True)
+                    f"{wall / one:.2f}", f"{bound:.2f}")), flush=True)
         if times > 1:
             print(f"{label}: --jobs {cores} took {statistics.median(ratios):.2f} of the one-process "
-                  f"wall time (median of {times} pairs; {', '.join(f'{r:.2f}' for r in ratios)})")
+                  f"wall time (median of {times} pairs; {', '.join(f'{r:.2f}' for r in ratios)}); "
+                  f"the bound: {statistics.median(bounds):.2f}")
 
 
 def main(argv=None) -> int:
