@@ -54,16 +54,16 @@ def _relu_mp(s):
     return s if s > 0 else mpmath.mpf(0)
 
 
-# exp of a larger argument is refused (the point is then undefined): such a value means nothing at
-# a witness point, and a function of it makes mpmath allocate a mantissa as long as its exponent
-# (exp(exp(exp(x))) or tanh(exp(exp(exp(x)))) at x = 100 took gigabytes).  Below the limit every
-# value exp makes has an exponent of at most 1.5 million bits
+# exp of an argument beyond the limit in absolute value is refused (the point is then undefined):
+# such a value means nothing at a witness point, and a function of it makes mpmath allocate a
+# mantissa as long as its exponent (exp(exp(exp(x))) or tanh(exp(exp(exp(x)))) at x = 100 took
+# gigabytes).  Within the limit every value exp makes has an exponent of at most 1.5 million bits
 EXP_ARGUMENT_LIMIT = mpmath.mpf(2) ** 20
 
 
 def _exp_mp(s):
-    if mpmath.mpmathify(s).real > EXP_ARGUMENT_LIMIT:
-        raise OverflowError("exp of an argument beyond 2^20")
+    if abs(mpmath.mpmathify(s)) > EXP_ARGUMENT_LIMIT:
+        raise OverflowError("exp of an argument beyond 2^20 in absolute value")
     return mpmath.exp(s)
 
 
