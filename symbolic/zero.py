@@ -25,13 +25,16 @@ def is_rational_zero(expr: sp.Expr) -> bool:
     independent indeterminates; a rational function that vanishes as a function of independent
     indeterminates vanishes at every specialisation of them, so True is never wrong.  Coefficients
     must be rational numbers (domain ZZ or QQ): an algebraic or transcendental constant could hide
-    a zero that polynomial arithmetic does not see, and such an input answers False.
+    a zero that polynomial arithmetic does not see, and such an input answers False, as does one
+    with a floating-point constant, whose arithmetic rounds.
     """
     expr = sp.sympify(expr)
     if expr == 0:
         return True
     if expr.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
         return False
+    if expr.has(sp.Float):
+        return False    # floating-point arithmetic rounds: (x + 1e-30)(x + 1) - x^2 - x - 1e-30 expands to 0
     if _nonzero_somewhere(expr):
         return False
     # expansion is an exact rewrite: terms that cancel term by term need no common denominator

@@ -260,3 +260,10 @@ def test_a_bound_variable_is_outside_the_checker_not_an_internal_error():
         verdict = check_identity(lhs, lhs.free_symbols.pop() + 6)
         assert verdict.status is Status.UNDECIDED and "bound variable" in verdict.reason
         assert not verdict.details.get("internal_error")
+
+
+def test_the_exact_zero_test_takes_no_floating_point_constant():
+    from symbolic.zero import is_rational_zero
+    eps = sp.Float("1e-30")
+    assert sp.expand((x + eps) * (x + 1) - x**2 - x - eps) == 0      # sympy's rounding
+    assert not is_rational_zero((x + eps) * (x + 1) - x**2 - x - eps)
