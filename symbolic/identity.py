@@ -198,16 +198,18 @@ class _Decision:
 
     # -- the procedure ----------------------------------------------------------------------
     def run(self) -> Verdict:
-        # 1. exact constants only, and every symbol's and function's facts honoured
-        bound = [e for e in (self.lhs, self.rhs) if e.has(sp.Sum, sp.Product, sp.Integral)]
-        if bound:
+        # 1. exact constants only, and every symbol's and function's facts honoured (atoms of
+        # each side: lhs + rhs could cancel the very terms that hold them)
+        def atoms(kind):
+            return sorted(self.lhs.atoms(kind) | self.rhs.atoms(kind), key=sp.default_sort_key)
+        if atoms(sp.Sum) or atoms(sp.Product) or atoms(sp.Integral):
             return self.undecided("a sum, product or integral over a bound variable is outside the "
                                   "checker: write its terms out")
-        floats = sorted((self.lhs + self.rhs).atoms(sp.Float), key=sp.default_sort_key)
+        floats = atoms(sp.Float)
         if floats:
             return self.undecided(f"the claim holds the floating-point constant {floats[0]}, an "
                                   "inexact value: write it as an exact fraction")
-        for application in sorted((self.lhs + self.rhs).atoms(AppliedUndef), key=sp.default_sort_key):
+        for application in atoms(AppliedUndef):
             fact = function_fact(application)
             if fact is not None:
                 return self.undecided(f"the function {application.func} carries the fact {fact}, "

@@ -209,6 +209,7 @@ def test_a_floating_point_constant_is_not_taken_as_exact():
     eps = sp.Float("1e-30")      # (x + eps)(x + 1) - x^2 - x - eps = eps x, which 53 bits round away
     verdict = check_identity((x + eps) * (x + 1), x**2 + x + eps)
     assert verdict.status is Status.UNDECIDED and "floating-point" in verdict.reason
+    assert "floating-point" in check_identity(eps * x, -eps * x).reason
 
 
 @pytest.mark.parametrize("name", ["e", "pi", "mpf"])
@@ -235,6 +236,8 @@ def test_facts_of_a_function_or_a_complex_symbol_are_not_ignored():
     claim = positive_f**3 - positive_f**2 + positive_f + sp.Rational(1, 100)
     verdict = check_identity(ReLU(claim), claim)
     assert verdict.status is Status.UNDECIDED and "positive=True" in verdict.reason
+    # also when the two sides are opposite, so that lhs + rhs holds no function at all
+    assert "positive=True" in check_identity(positive_f, -positive_f).reason
     real_g = sp.Function("g", real=True)(x)
     assert check_identity(ReLU(real_g) - ReLU(-real_g), real_g).status is Status.PROVED
     z = sp.Symbol("z", complex=True)                    # |z|^2 = z^2 fails at z = i
