@@ -2,7 +2,7 @@
 
     python benchmarks/check_identity.py [--held-out] [--quick] [--budget SECONDS]
 
-The corpus is ``proofs.claim_families.claims``: every family of claims known true or false by
+The corpus is ``proofs.corpora.claim_families.claims``: every family of claims known true or false by
 construction (cancellation, removable singularities, needles, far regions, non-linear boundaries,
 independent kinks, wide max, integer symbols, homogeneity) plus the expression claims of the
 soundness corpus; ``--held-out`` takes the held-out seed, ``--quick`` a few claims per family.
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import sympy as sp
 import z3
 
-from proofs.claim_families import FAMILIES, HELD_OUT_SEED, PROJECT_SEED, SOUNDNESS_CORPUS, claims
+from proofs.corpora.claim_families import FAMILIES, HELD_OUT_SEED, PROJECT_SEED, SOUNDNESS_CORPUS, claims
 from symbolic import ReLU, Status, check_identity
 
 DEFAULT_BUDGET = 10.0

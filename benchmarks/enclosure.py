@@ -4,7 +4,7 @@
 
 The function is the worked example's loss L(a, b) = ¼Σ(b·max(0, a x_i) − y_i)² on the ball of
 radius 1/10 around (1, 1) (Section 4.3's contrast).  For each tolerance it times, in the same run:
-  project    symbolic.enclosure.enclose_maximum: branch and bound, always splitting the kept
+  project    symbolic.numerics.enclosure.enclose_maximum: branch and bound, always splitting the kept
              sub-box with the largest upper end;
   baseline   UNIFORM refinement with the same arithmetic: halve every kept sub-box along both
              axes, level after level, until the largest upper end is within the tolerance of the
@@ -22,7 +22,7 @@ from fractions import Fraction
 import flint
 
 from proofs.worked_example import a, b, loss
-from symbolic.enclosure import (BallArithmetic, ExactArithmetic, Region, compile_function,
+from symbolic.numerics.enclosure import (BallArithmetic, ExactArithmetic, Region, compile_function,
                                 enclose_maximum, interval, upper_end)
 
 TOLERANCES = (Fraction(1, 10 ** 2), Fraction(1, 10 ** 3), Fraction(1, 10 ** 4), Fraction(1, 10 ** 5))

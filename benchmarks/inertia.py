@@ -5,7 +5,7 @@
 On random rational positive semidefinite matrices of rank n/2 (Gram matrices of integer vectors
 divided by 7, the shape of a Hessian at an interpolating minimum), it times, in the same run, the
 number of eigenvalues above M = 10:
-  project    symbolic.inertia.count_above: exact symmetric elimination with 1×1/2×2 pivots
+  project    symbolic.numerics.inertia.count_above: exact symmetric elimination with 1×1/2×2 pivots
              (Sylvester's law of inertia) in python-flint rationals;
   charpoly   the project's cross-check: python-flint's characteristic polynomial and Descartes'
              rule of signs (exact for a real-rooted polynomial);
@@ -26,7 +26,7 @@ from fractions import Fraction
 import flint
 import sympy as sp
 
-from symbolic.inertia import count_above, count_above_by_characteristic_polynomial, shifted
+from symbolic.numerics.inertia import count_above, count_above_by_characteristic_polynomial, shifted
 
 BASELINE_BUDGET = 60.0
 BOUND = 10

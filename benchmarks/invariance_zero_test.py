@@ -4,9 +4,9 @@
 
 For every group and every scalar measure the audit proves invariant, the identity
 M(Sθ) − M(θ) = 0 (symbolic data, every activation pattern) is decided twice in the same run:
-  fraction_field   ``symbolic.fraction_field.is_zero_fraction`` (python-flint fractions, built
+  fraction_field   ``symbolic.decision.fraction_field.is_zero_fraction`` (python-flint fractions, built
                    bottom-up without sympy expansion), as the audit does;
-  is_rational_zero ``symbolic.zero.is_rational_zero`` (sympy expand / together / Poly), given
+  is_rational_zero ``symbolic.decision.zero.is_rational_zero`` (sympy expand / together / Poly), given
                    CAP seconds per identity.
 It prints one row per identity with both times and their ratio, and the core count.
 """
@@ -19,11 +19,11 @@ import time
 
 import sympy as sp
 
-from symbolic.fraction_field import is_zero_fraction
-from symbolic.invariance import _symbolic, _transformed_symbolic
-from symbolic.measures import MEASURES
-from symbolic.symmetry_groups import GROUPS, canonical
-from symbolic.zero import is_rational_zero
+from symbolic.decision.fraction_field import is_zero_fraction
+from symbolic.measures.invariance import _symbolic, _transformed_symbolic
+from symbolic.measures.definitions import MEASURES
+from symbolic.networks.symmetry_groups import GROUPS, canonical
+from symbolic.decision.zero import is_rational_zero
 
 CAP = 20.0
 SCALAR = ("path_norm", "layer_norm_product", "fisher_rao_norm", "normalized_flatness",

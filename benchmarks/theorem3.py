@@ -46,7 +46,7 @@ import mpmath
 import sympy as sp
 
 from proofs.theorem3_derivative_transformation import check
-from symbolic.budget import BudgetExhausted, time_budget
+from symbolic.decision.budget import BudgetExhausted, time_budget
 
 BASELINE_BUDGET = 60.0
 REFERENCE_BUDGET = 60.0

@@ -1,8 +1,8 @@
 """Theorems 1 and 3, the multi-layer congruence and the per-neuron law, for every d, h, N at once.
 
-The sizes stay symbols: each result is a chain of index-level terms (``symbolic.index_terms``),
+The sizes stay symbols: each result is a chain of index-level terms (``symbolic.every_size.index_terms``),
 every step an instance of a rule whose validity does not depend on the sizes and is itself
-checked (``symbolic.index_rules``).  The proofs follow the paper:
+checked (``symbolic.every_size.index_rules``).  The proofs follow the paper:
 
   Theorem 1.  Σ_j ReLU(Σ_i x_ni·αW_ij)·α⁻¹v_j: α leaves the inner sum (sum factor), then ReLU
       (homogeneity, α > 0) and cancels against α⁻¹ (arithmetic).  Inside the loss
@@ -28,19 +28,19 @@ import functools
 import sympy as sp
 
 from symbolic import ReLU, Status, Verdict, check_identity
-from symbolic.deep import DeepNet
+from symbolic.networks.deep import DeepNet
 from symbolic.derivation import Derivation
-from symbolic.index_rules import ARITHMETIC, CONSTANT_FACTOR, CONSTANT_TERM, COORDINATE, DERIVATIVE_OF_ADD, \
+from symbolic.every_size.index_rules import ARITHMETIC, CONSTANT_FACTOR, CONSTANT_TERM, COORDINATE, DERIVATIVE_OF_ADD, \
     DERIVATIVE_OF_SUM, HOMOGENEITY, INDICATOR_DERIVATIVE, INDICATOR_HOMOGENEITY, PRODUCT_RULE, RELU_DERIVATIVE, \
     SUM_FACTOR, SUM_OF_TERMS, Chain, chain_rule, contract, delta_contraction, differentiate, lemma
-from symbolic.index_terms import Add, Const, Deriv, Entry, Eval, Fn, Indicator, Mul, Relu, Sum, expand, latex, \
+from symbolic.every_size.index_terms import Add, Const, Deriv, Entry, Eval, Fn, Indicator, Mul, Relu, Sum, expand, latex, \
     replace_first
 from symbolic.latex import escape
-from symbolic.rescaling import ALPHA
-from symbolic.zero import is_rational_zero
+from symbolic.networks.rescaling import ALPHA
+from symbolic.decision.zero import is_rational_zero
 
-from . import theorem3_derivative_transformation as theorem3
-from .report import Report
+from proofs import theorem3_derivative_transformation as theorem3
+from symbolic.report import Report
 
 NAME = "all_sizes"
 TITLE = ("Theorems 1 and 3 for all sizes: index-level derivations of the alpha-scale invariance, "

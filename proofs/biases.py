@@ -22,13 +22,14 @@ import mpmath
 import sympy as sp
 
 from symbolic import Status, Verdict, check_identity
-from symbolic.budget import check_budget, within_budget
-from symbolic.deep import DeepNet, DeepPattern, real_mse
+from symbolic.decision.budget import check_budget, within_budget
+from symbolic.networks.deep import DeepNet, DeepPattern, real_mse
 from symbolic.derivation import Derivation
-from symbolic.zero import is_rational_zero
+from symbolic.decision.zero import is_rational_zero
+from symbolic.numerics.real_network import derivative_verdict, hessian_residual
 
-from . import theorem3_derivative_transformation as theorem3
-from .report import Report
+from proofs import theorem3_derivative_transformation as theorem3
+from symbolic.report import Report
 
 NAME = "biases"
 TITLE = "Biases (Appendix B): Theorems 1 and 3 with a bias in every layer"
@@ -148,7 +149,7 @@ def deep_congruence(widths, n: int = 1, control: str | None = None, seed: int = 
         values = [sp.sympify(transform[p]).xreplace(point) for p in parameters]
         as_mpf = lambda r: mpmath.mpf(int(r.p)) / int(r.q)  # noqa: E731
         function = real_mse(net, [[as_mpf(v) for v in x] for x in inputs], [as_mpf(y) for y in targets])
-        residual = theorem3._deep_residual(function, theta, values, [1 / f for f in values], rng)
+        residual = hessian_residual(function, theta, values, [1 / f for f in values], rng)
         if residual.scale == 0:
             continue    # every path dead: both sides 0, nothing compared
         informative += 1
@@ -161,7 +162,7 @@ def deep_congruence(widths, n: int = 1, control: str | None = None, seed: int = 
     residual, point, theta = best if best is not None else (None, {}, [])
     witness = {str(s): v for s, v in point.items()}
     witness.update({f"theta[{p}]": t for p, t in zip(parameters, theta)})
-    return theorem3._combine(claim, holds, entry, residual, informative, witness,
+    return derivative_verdict(claim, holds, entry, residual, informative, witness,
                              "exact Laurent-polynomial identity on the pattern form, every gradient "
                              "and Hessian entry")
 

@@ -24,16 +24,17 @@ import sympy as sp
 
 from symbolic import Status, Verdict, check_identity
 from symbolic.derivation import Derivation
-from symbolic.enclosure import MaximumEnclosure, Region, enclose_maximum
+from symbolic.numerics.enclosure import MaximumEnclosure, Region, enclose_maximum
 from symbolic.latex import to_latex
-from symbolic.network import OneHiddenLayerNet
-from symbolic.positivity import is_manifestly_nonnegative
-from symbolic.rescaling import rescale
-from symbolic.zero import is_rational_zero
+from symbolic.networks.network import OneHiddenLayerNet
+from symbolic.decision.positivity import is_manifestly_nonnegative
+from symbolic.networks.rescaling import rescale
+from symbolic.decision.zero import is_rational_zero
 
-from . import theorem1_observational_equivalence as theorem1
-from . import worked_example as example
-from .report import Report
+from proofs import theorem1_observational_equivalence as theorem1
+from proofs.worked_example import check_training_loss
+from symbolic.networks import worked_example as example
+from symbolic.report import Report
 
 NAME = "epsilon_sharpness"
 TITLE = "Section 4.3: epsilon-sharpness (Definition 2, Keskar's box) is not a property of the function"
@@ -175,7 +176,7 @@ def example_constant_bound() -> tuple[sp.Expr, Verdict]:
     at_minimum = example.loss(c, 1 / c)
     bound = sp.cancel((dead - at_minimum) / (1 + at_minimum))
     checks = [check_identity(dead, constant, claim="L(0, b) = loss of the constant predictor 0"),
-              example.check_training_loss()]
+              check_training_loss()]
     claim = "(L(0, b) - L(c, 1/c)) / (1 + L(c, 1/c)) is a constant > 0"
     if any(v.status is not Status.PROVED for v in checks):
         bad = next(v for v in checks if v.status is not Status.PROVED)

@@ -22,16 +22,15 @@ from fractions import Fraction
 import flint
 
 from symbolic import Status, Verdict
-from symbolic.deep import DeepNet, exact_mse_hessian, exact_prediction, on_kink
-from symbolic.budget import within_budget
+from symbolic.networks.deep import DeepNet, exact_mse_hessian, exact_prediction, on_kink
+from symbolic.decision.budget import within_budget
 from symbolic.derivation import Derivation
-from symbolic.inertia import rank
-from symbolic.numeric import directional_derivative, loss_function, measure, random_instance
-from symbolic.polynomial import PatternNetwork
+from symbolic.numerics.inertia import rank
+from symbolic.numerics.real_network import directional_derivative, loss_function, measure, random_instance
+from symbolic.networks.minima import interpolating_minimum, mse_hessian_at
+from symbolic.networks.polynomial import PatternNetwork
 
-from .report import Report
-from .theorem4_sharpest_direction import mse_hessian_at
-from .theorem5_many_eigenvalues import interpolating_minimum
+from symbolic.report import Report
 
 NAME = "flat_directions"
 TITLE = "Flat directions: the orbit of the alpha-scale transformation is a valley, det H = 0"

@@ -29,12 +29,12 @@ from sympy.polys.rings import ring
 from symbolic import Status, Verdict, check_identity
 from symbolic.derivation import Derivation
 from symbolic.latex import to_latex
-from symbolic.positivity import is_manifestly_nonnegative
+from symbolic.decision.positivity import is_manifestly_nonnegative
 from symbolic.verdict import worst
-from symbolic.zero import is_rational_zero
+from symbolic.decision.zero import is_rational_zero
 
-from . import worked_example as example
-from .report import Report
+from symbolic.networks import worked_example as example
+from symbolic.report import Report
 
 NAME = "reparametrization"
 TITLE = "Section 5: reparametrizations make a minimum arbitrarily flat or sharp"
@@ -259,7 +259,7 @@ def example_radial(factor: sp.Expr) -> Verdict:
 
             def loss_eta(e1, e2):
                 da, db = radial_inverse([e1, e2], b_value)
-                return example._real_loss_mp(1 + da, 1 + db)
+                return example.real_loss_mp(1 + da, 1 + db)
             hessian = mpmath.matrix(2, 2)
             for i in range(2):
                 for j in range(2):

@@ -19,14 +19,15 @@ import sympy as sp
 
 from symbolic import ReLU, Status, Verdict, check_identity
 from symbolic.derivation import Derivation
-from symbolic.index_rules import relu_homogeneity_verdict
-from symbolic.network import OneHiddenLayerNet
-from symbolic.positivity import is_manifestly_nonnegative
-from symbolic.rescaling import ALPHA, rescale, rescale_vector
+from symbolic.every_size.index_rules import relu_homogeneity_verdict
+from symbolic.networks.losses import LOSSES, loss_of_predictions
+from symbolic.networks.network import OneHiddenLayerNet
+from symbolic.decision.positivity import is_manifestly_nonnegative
+from symbolic.networks.rescaling import ALPHA, rescale, rescale_vector
 from symbolic.verdict import worst
-from symbolic.witness import compare_at
+from symbolic.decision.witness import compare_at
 
-from .report import Report
+from symbolic.report import Report
 
 NAME = "theorem1"
 TITLE = ("Theorem 1 (ReLU is non-negative homogeneous) and Definition 5: observational equivalence "
@@ -36,22 +37,7 @@ SOURCE = ("Dinh, Pascanu, Bengio and Bengio, Sharp Minima Can Generalize For Dee
 DEFAULT_SIZES = (3, 3, 3)
 LARGEST_SIZES = (6, 6, 6)
 
-LOSSES = ("generic", "mse", "absolute", "hinge")
 KINK_POINTS = 4
-
-
-def loss_of_predictions(kind: str, predictions: list, targets: list) -> sp.Expr:
-    """L as a function of the predictions f(x_1), …, f(x_N) only."""
-    n = len(predictions)
-    if kind == "generic":
-        return sp.Function("ell")(*predictions)
-    if kind == "mse":
-        return sp.Add(*[(p - y) ** 2 for p, y in zip(predictions, targets)]) / n
-    if kind == "absolute":
-        return sp.Add(*[sp.Abs(p - y) for p, y in zip(predictions, targets)]) / n
-    if kind == "hinge":
-        return sp.Add(*[sp.Max(0, 1 - y * p) for p, y in zip(predictions, targets)]) / n
-    raise ValueError(f"unknown loss {kind!r}; choose from {', '.join(LOSSES)}")
 
 
 def positive_homogeneity(alpha: sp.Expr = ALPHA) -> Verdict:

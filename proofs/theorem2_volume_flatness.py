@@ -23,16 +23,16 @@ import sympy as sp
 import z3
 
 from symbolic import Status, Verdict, check_identity
-from symbolic.budget import remaining, uninterrupted, within_budget
+from symbolic.decision.budget import remaining, uninterrupted, within_budget
 from symbolic.derivation import Derivation
-from symbolic.positivity import is_manifestly_nonnegative
-from symbolic.rescaling import ALPHA, rescale_vector
+from symbolic.decision.positivity import is_manifestly_nonnegative
+from symbolic.networks.rescaling import ALPHA, rescale_vector
 from symbolic.verdict import worst
-from symbolic.zero import is_rational_zero
+from symbolic.decision.zero import is_rational_zero
 
-from . import theorem1_observational_equivalence as theorem1
-from . import worked_example
-from .report import Report
+from proofs import theorem1_observational_equivalence as theorem1
+from symbolic.networks import worked_example
+from symbolic.report import Report
 
 NAME = "theorem2"
 TITLE = "Theorem 2: every minimum has infinite volume epsilon-flatness"

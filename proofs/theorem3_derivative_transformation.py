@@ -46,18 +46,18 @@ import mpmath
 import sympy as sp
 
 from symbolic import ReLU, Status, Verdict, check_identity
-from symbolic.budget import BudgetExhausted, check_budget, time_budget
+from symbolic.decision.budget import BudgetExhausted, check_budget, time_budget
 from symbolic.derivation import Derivation
-from symbolic.numeric import HIGH_DPS, LOW_DPS, directional_derivative, loss_function, measure, \
-    random_instance, to_mpf
-from symbolic.polynomial import EXPONENTS, PatternNetwork, WeightReader, alpha_weights
-from symbolic.rescaling import ALPHA
+from symbolic.numerics.real_network import HIGH_DPS, LOW_DPS, derivative_verdict, directional_derivative, \
+    hessian_residual, loss_function, measure, random_instance, to_mpf
+from symbolic.networks.polynomial import EXPONENTS, PatternNetwork, WeightReader, alpha_weights
+from symbolic.networks.rescaling import ALPHA
 from symbolic.verdict import worst
-from symbolic.witness import mpmath_function
-from symbolic.zero import is_rational_zero
+from symbolic.decision.witness import mpmath_function
+from symbolic.decision.zero import is_rational_zero
 
-from . import theorem1_observational_equivalence as theorem1
-from .report import Report
+from proofs import theorem1_observational_equivalence as theorem1
+from symbolic.report import Report
 
 NAME = "theorem3"
 TITLE = "Theorem 3: transformation of the gradient and the Hessian under the alpha-scale transformation"
@@ -132,7 +132,7 @@ def pattern_network(d, h, n, loss="mse", bias=False) -> PatternNetwork:
 def weight_identity(d, h, n, loss, order, variant=THEOREM):
     """(holds, first failing entry) by reading α-weights off exponents, with no composition.
 
-    P(T_αθ) = α^c P(θ) exactly when every monomial of P has α-weight c (``symbolic.polynomial``).
+    P(T_αθ) = α^c P(θ) exactly when every monomial of P has α-weight c (``symbolic.networks.polynomial``).
     The entries are never expanded: with L = G(f_1, …, f_N) (G the loss as a polynomial in the
     predictions, the data, the loss constants and, for the logistic loss, P_n = sigmoid(f_n)),
 
@@ -226,7 +226,7 @@ def sigmoid_lemmas(seed: int = 0) -> Verdict:
     failing = [name for name, difference in claims.items() if not is_rational_zero(difference)]
     residual, informative = sigmoid_witness(seed)
     claim = "softplus' = sigmoid, sigmoid' = sigmoid (1 - sigmoid)"
-    return _combine(claim, not failing, failing[0] if failing else None, residual, informative,
+    return derivative_verdict(claim, not failing, failing[0] if failing else None, residual, informative,
                     None, "exact zero test with exp(f) as an indeterminate", "mpmath.diff of softplus "
                     "and sigmoid")
 
@@ -463,35 +463,8 @@ def check(d, h, n, loss, order, variant=THEOREM, seed=0, timeout=None) -> Verdic
             residual, instance, informative = numeric_witness(d, h, n, loss, order, variant, seed)
     except BudgetExhausted:
         return Verdict(Status.UNDECIDED, claim, reason=f"time budget of {timeout} s ran out")
-    return _combine(claim, holds, entry, residual, informative,
+    return derivative_verdict(claim, holds, entry, residual, informative,
                     instance.as_witness() if instance is not None else None, exact)
-
-
-def _combine(claim, holds, entry, residual, informative, witness, exact_evidence,
-             witness_method="mpmath.diff on the real ReLU loss") -> Verdict:
-    """PROVED needs the exact test and a witness residual that is rounding noise at one
-    informative point at least; REFUTED needs the exact test to fail and a difference that is
-    stable across precisions.  A witness that compared nothing (both sides 0 wherever it looked)
-    agrees with nothing: the claim stays UNDECIDED."""
-    if residual is None or informative == 0:
-        return Verdict(Status.UNDECIDED, claim, details={"informative_points": 0},
-                       reason=f"exact test says {'zero' if holds else 'non-zero'}, but the witness "
-                              f"compared nothing: both sides were 0 at every point it tried")
-    details = {"residual_low_dps": float(residual.low), "residual_high_dps": float(residual.high),
-               "size_of_sides": float(residual.scale), "informative_points": informative}
-    described = (f"{float(residual.low):.1e} at {LOW_DPS} digits, {float(residual.high):.1e} at "
-                 f"{HIGH_DPS} digits (sides of size {float(residual.scale):.1e})")
-    points = f"{informative} informative point{'s' if informative != 1 else ''}"
-    if holds and residual.noise:
-        return Verdict(Status.PROVED, claim, residual=float(residual.low), details=details,
-                       evidence=(exact_evidence, f"{witness_method} at {points}: residual {described}"))
-    if not holds and residual.stable:
-        return Verdict(Status.REFUTED, claim, witness=witness, residual=float(residual.low),
-                       details=details, reason=f"the exact identity fails at entry {entry}; "
-                                               f"{witness_method}: the two sides differ by {described}")
-    return Verdict(Status.UNDECIDED, claim, residual=float(residual.low), details=details,
-                   reason=f"exact test says {'zero' if holds else 'non-zero'} but the witness "
-                          f"residual at {points} is {described}: the evidence disagrees")
 
 
 def regularity_transport() -> Verdict:
@@ -618,7 +591,7 @@ def deep_congruence(widths, n: int = 1, claimed_scaling=None, seed: int = 0) -> 
     """H(T_αθ) = D_α H(θ) D_α for a deep ReLU network, θ_k ↦ α_k θ_k with ∏ α_k = 1 and
     D_α = diag(α_k⁻¹ I): exact on the pattern form (MSE, symbolic data), mpmath witness on the real
     network.  ``claimed_scaling`` replaces D_α's factors (one per layer) for negative controls."""
-    from symbolic.deep import DeepNet
+    from symbolic.networks.deep import DeepNet
 
     net = DeepNet(tuple(widths))
     K = net.depth
@@ -660,7 +633,7 @@ def deep_congruence(widths, n: int = 1, claimed_scaling=None, seed: int = 0) -> 
         point = {s: sp.Rational(rng.randint(-40, 40) or 1, 8) for s in data}
         point.update({a: sp.Rational(rng.randint(2, 30), rng.randint(31, 60)) for a in alphas})
         theta = [sp.Rational(rng.randint(-40, 40) or 1, 8) for _ in parameters]
-        residual = _deep_residual(mpmath_function(parameters, real_loss.xreplace(point)), theta,
+        residual = hessian_residual(mpmath_function(parameters, real_loss.xreplace(point)), theta,
                                   [sp.sympify(scales[layer_of[p]]).xreplace(point) for p in parameters],
                                   [sp.sympify(claimed[layer_of[p]]).xreplace(point) for p in parameters],
                                   rng)
@@ -676,27 +649,8 @@ def deep_congruence(widths, n: int = 1, claimed_scaling=None, seed: int = 0) -> 
     if point is not None:
         witness = {str(s): v for s, v in point.items()}
         witness.update({f"theta[{p}]": t for p, t in zip(parameters, theta)})
-    return _combine(claim, holds, "some Hessian entry", residual, informative, witness,
+    return derivative_verdict(claim, holds, "some Hessian entry", residual, informative, witness,
                     "exact identity on the pattern form, every Hessian entry")
 
 
 DEEP_WITNESS_POINTS = 16
-
-
-def _deep_residual(function, theta, scale, claimed, rng):
-    """D²L(Tθ)[u, w] against D²L(θ)[Du, Dw] for random u, w, by mpmath.diff."""
-    u = [sp.Rational(rng.randint(-16, 16), 8) for _ in theta]
-    w = [sp.Rational(rng.randint(-16, 16), 8) for _ in theta]
-    value = lambda r: mpmath.mpf(int(r.p)) / int(r.q)  # noqa: E731
-
-    def along(base, first, second):
-        return lambda s, t: function(*[b + s * f + t * g for b, f, g in zip(base, first, second)])
-
-    def both_sides(dps):
-        left = mpmath.diff(along([value(a) * value(t) for a, t in zip(scale, theta)],
-                                 [value(x) for x in u], [value(x) for x in w]), (0, 0), (1, 1))
-        right = mpmath.diff(along([value(t) for t in theta],
-                                  [value(c) * value(x) for c, x in zip(claimed, u)],
-                                  [value(c) * value(x) for c, x in zip(claimed, w)]), (0, 0), (1, 1))
-        return left, right
-    return measure(both_sides)

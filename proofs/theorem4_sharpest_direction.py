@@ -24,13 +24,14 @@ import sympy as sp
 
 from symbolic import Status, Verdict, check_identity
 from symbolic.derivation import Derivation
-from symbolic.numeric import predictions, preactivations
-from symbolic.polynomial import PatternNetwork
+from symbolic.numerics.real_network import predictions, preactivations
+from symbolic.networks.minima import mse_hessian_at
+from symbolic.networks.polynomial import PatternNetwork
 from symbolic.verdict import worst
-from symbolic.zero import is_rational_zero
+from symbolic.decision.zero import is_rational_zero
 
-from . import theorem3_derivative_transformation as theorem3
-from .report import Report
+from proofs import theorem3_derivative_transformation as theorem3
+from symbolic.report import Report
 
 NAME = "theorem4"
 TITLE = "Theorem 4: every minimum is observationally equivalent to an arbitrarily sharp minimum"
@@ -63,27 +64,6 @@ def explicit_scale() -> Verdict:
     if is_rational_zero(w_block) and is_rational_zero(v_block):
         return Verdict(Status.PROVED, claim, evidence=("exact zero test",))
     return Verdict(Status.UNDECIDED, claim, reason="not an exact zero")
-
-
-def mse_hessian_at(model: PatternNetwork, theta, inputs, targets):
-    """The exact MSE Hessian (rational matrix) at θ, on θ's own activation pattern."""
-    pattern = [[1 if s > 0 else 0 for s in row]
-               for row in preactivations(theta, inputs, model.d, model.h, False)]
-    values = {}
-    for name, value in zip(model.parameter_names, theta):
-        values[name] = value
-    for k, row in enumerate(inputs):
-        for i, value in enumerate(row):
-            values[f"x_{k + 1}_{i + 1}"] = value
-        values[f"y_{k + 1}"] = targets[k]
-        for j, sigma in enumerate(pattern[k]):
-            values[f"sigma_{k + 1}_{j + 1}"] = sigma
-    values["alpha"] = values["alphabar"] = 1
-    size = len(model.parameter_names)
-    matrix = [[Fraction(0)] * size for _ in range(size)]
-    for (k, l), entry in model.hessian.items():
-        matrix[k][l] = matrix[l][k] = model.evaluate(entry, values) / model.scale
-    return matrix
 
 
 def sharp_instance(d, h, n, rng, target) -> tuple[bool, dict]:

@@ -19,21 +19,21 @@ changes of the characteristic polynomial.  Floating-point eigenvalues are only u
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from fractions import Fraction
 
 import mpmath
 import sympy as sp
 
 from symbolic import Status, Verdict
-from symbolic.deep import DeepNet, exact_mse_hessian, exact_prediction, on_kink
-from symbolic.budget import within_budget
+from symbolic.networks.deep import DeepNet, exact_mse_hessian, exact_prediction
+from symbolic.decision.budget import within_budget
 from symbolic.derivation import Derivation
-from symbolic.inertia import count_above, count_above_by_characteristic_polynomial, inertia
-from symbolic.zero import is_rational_zero
+from symbolic.networks.minima import Minimum, interpolating_minimum, layer_sizes
+from symbolic.numerics.inertia import count_above, count_above_by_characteristic_polynomial, inertia
+from symbolic.decision.zero import is_rational_zero
 
-from . import biases
-from .report import Report
+from proofs import biases
+from symbolic.report import Report
 
 NAME = "theorem5"
 TITLE = "Theorem 5: many eigenvalues of the Hessian made arbitrarily large at once"
@@ -45,45 +45,11 @@ DEFAULT_SIZES = LARGEST_SIZES = (3, 3, 10)
 DEPTHS = (3, 4)
 TARGETS = (10, 10 ** 3, 10 ** 6)
 CONGRUENCE_CASES = (((2, 2, 2, 1), 2), ((1, 2, 2, 2, 1), 2))
-MAX_ATTEMPTS = 10_000
 
 
 def widths(d: int, h: int, depth: int) -> tuple:
     """d inputs, depth − 1 hidden layers of width h, one output: K = depth weight layers."""
     return (d,) + (h,) * (depth - 1) + (1,)
-
-
-def layer_sizes(net: DeepNet) -> list[int]:
-    return [W.rows * W.cols for W in net.weights]
-
-
-@dataclass
-class Minimum:
-    """A random interpolating minimum: loss exactly 0 at θ, off the kink set."""
-
-    net: DeepNet
-    theta: list
-    inputs: list
-    targets: list
-    hessian: list
-
-
-def interpolating_minimum(net: DeepNet, n: int, rng: random.Random, dead_output: bool = False) -> Minimum:
-    """Rational θ and inputs off the kinks, targets = f_θ(x): L(θ) = 0, a global minimum of MSE.
-    ``dead_output`` puts θ_K = 0 (a minimum of the zero function): the control's instance."""
-    sizes = layer_sizes(net)
-    for _ in range(MAX_ATTEMPTS):
-        theta = [Fraction(rng.randint(-16, 16) or 1, 8) for _ in range(sum(sizes))]
-        if dead_output:
-            theta[-sizes[-1]:] = [Fraction(0)] * sizes[-1]
-        inputs = [[Fraction(rng.randint(-16, 16), 8) for _ in range(net.widths[0])] for _ in range(n)]
-        if on_kink(net, theta, inputs):
-            continue
-        targets = [exact_prediction(net, theta, x) for x in inputs]
-        hessian = exact_mse_hessian(net, theta, inputs, targets)
-        if inertia(hessian).rank > 0:
-            return Minimum(net, theta, inputs, targets, hessian)
-    raise ArithmeticError(f"no minimum off the kinks with H != 0 in {MAX_ATTEMPTS} random draws")
 
 
 def mse(net: DeepNet, theta, inputs, targets) -> Fraction:

@@ -13,8 +13,8 @@ import subprocess
 import sympy as sp
 from sympy.printing.latex import LatexPrinter
 
-from .derivation import Derivation, summarize_sizes
-from .verdict import Status
+from symbolic.derivation import Derivation, summarize_sizes
+from symbolic.verdict import Status
 
 
 class _Printer(LatexPrinter):

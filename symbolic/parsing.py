@@ -11,7 +11,7 @@ import re
 
 import sympy as sp
 
-from .relu import ReLU, leaky_relu
+from symbolic.relu import ReLU, leaky_relu
 
 MAX_LENGTH = 20_000
 MAX_DEPTH = 100

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import sympy as sp
 
-from .identity import check_identity
-from .model import Model
-from .symmetry import Symmetry, check_symmetry, sides_at
-from .verdict import Status, Verdict
+from symbolic.decision.identity import check_identity
+from symbolic.networks.model import Model
+from symbolic.networks.symmetry import Symmetry, check_symmetry, sides_at
+from symbolic.verdict import Status, Verdict
 
 ASSUMPTIONS = ("positive", "nonnegative", "negative", "nonpositive", "real")
 

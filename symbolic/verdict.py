@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from .parsing import parse_expression
+from symbolic.parsing import parse_expression
 
 
 class Status(enum.Enum):

@@ -5,7 +5,7 @@ import re
 
 import sympy as sp
 
-from symbolic.invariance import check_invariance
+from symbolic.measures.invariance import check_invariance
 from symbolic.verdict import Status
 
 # ---------------------------------------------------------------- the worked example, by hand
@@ -131,8 +131,8 @@ def test_bad_usage_exits_2_with_one_line(cli):
 
 def test_an_undecided_cell_exits_3(monkeypatch, capsys):
     """Exit 3 is kept for cells neither proved nor refuted; the reason is printed."""
-    from proofs import audit
-    from symbolic.invariance import Outcome
+    from proofs.commands import audit_command as audit
+    from symbolic.measures.invariance import Outcome
     from symbolic.verdict import Verdict
 
     def undecided(measure, group, seed=0):
@@ -146,8 +146,8 @@ def test_reverification_catches_a_wrong_hessian_or_loss():
     """The mpmath re-verification of a counterexample is not vacuous."""
     import dataclasses
 
-    from symbolic.invariance import concrete_point, reverified
-    from symbolic.symmetry_groups import GROUPS
+    from symbolic.measures.invariance import concrete_point, reverified
+    from symbolic.networks.symmetry_groups import GROUPS
     group = GROUPS["deep_layerwise_bias"]
     point = concrete_point(group, group.instance.theta)
     assert reverified(group, [point], [])

@@ -2,8 +2,8 @@ import pytest
 
 from proofs import biases
 from symbolic import Status
-from symbolic.deep import DeepNet
-from symbolic.witness import compare_at
+from symbolic.networks.deep import DeepNet
+from symbolic.decision.witness import compare_at
 
 
 @pytest.mark.parametrize("depth", [2, 3, 4])

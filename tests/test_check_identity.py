@@ -3,7 +3,7 @@ import pytest
 import sympy as sp
 
 from symbolic import ReLU, Status, check_identity, leaky_relu
-from symbolic.witness import compare_at
+from symbolic.decision.witness import compare_at
 
 x, y, z, s = sp.symbols("x y z s", real=True)
 a = sp.Symbol("a", positive=True)

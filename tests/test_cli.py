@@ -75,8 +75,8 @@ def test_output_names_checked_steps_and_logical_glue(cli):
 
 
 def test_progress_bar_draws_on_a_terminal(capsys, monkeypatch):
-    from proofs import cli as cli_module
-    from proofs.report import ClaimResult
+    from proofs.commands import cli as cli_module
+    from symbolic.report import ClaimResult
     from symbolic import Status, Verdict
     monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
     progress = cli_module._Progress(2)
@@ -96,7 +96,7 @@ def test_json_stays_clean_when_latex_is_written(cli, tmp_path):
 
 def run_in_process(capsys, *args):
     """``python -m proofs ARGS`` in this interpreter: (exit code, stdout, stderr)."""
-    from proofs import cli as cli_module
+    from proofs.commands import cli as cli_module
     try:
         code = cli_module.main(list(args))
     except SystemExit as stop:        # --help
@@ -106,7 +106,7 @@ def run_in_process(capsys, *args):
 
 
 def test_help_lists_every_subcommand_with_an_example_and_the_exit_codes(capsys):
-    from proofs.cli import SUBCOMMANDS
+    from proofs.commands.cli import SUBCOMMANDS
     code, out, _ = run_in_process(capsys, "--help")
     assert code == 0
     for name in SUBCOMMANDS:
@@ -136,7 +136,7 @@ def test_options_that_do_not_apply_are_refused(capsys, args, named):
 
 def test_sizing_ignored_for_a_fixed_size_result_says_so(capsys):
     from argparse import Namespace
-    from proofs import cli as cli_module
+    from proofs.commands import cli as cli_module
     from proofs import worked_example
     every_result = Namespace(size=[(1, 1, 1)], max_d=None, max_h=None, max_n=None, results=[])
     assert cli_module.sweep(worked_example, every_result) == worked_example.FIXED_SIZES
@@ -150,8 +150,8 @@ def _drawn_lines(capsys):
 @pytest.mark.parametrize("columns", [40, 80, 200])
 def test_progress_bar_fits_the_terminal_and_moves_with_claims(capsys, monkeypatch, columns):
     import os
-    from proofs import cli as cli_module
-    from proofs.report import ClaimResult
+    from proofs.commands import cli as cli_module
+    from symbolic.report import ClaimResult
     from symbolic import Status, Verdict
     monkeypatch.setattr(cli_module.shutil, "get_terminal_size",
                         lambda fallback=None: os.terminal_size((columns, 24)))

@@ -2,13 +2,13 @@
 import sympy as sp
 import pytest
 
-import symbolic.identity as identity
-from proofs import check_command
+import symbolic.decision.identity as identity
+from proofs.commands import check_command
 from symbolic import ReLU, Status, check_identity
-from symbolic.assumptions import point_in_ranges, unsupported_fact
-from symbolic.regions import examine, farkas_multipliers
-from symbolic.smt import Answer
-from symbolic.witness import compare_at
+from symbolic.decision.assumptions import point_in_ranges, unsupported_fact
+from symbolic.decision.regions import examine, farkas_multipliers
+from symbolic.decision.smt import Answer
+from symbolic.decision.witness import compare_at
 
 x, y = sp.symbols("x y", real=True)
 a = sp.Symbol("a", positive=True)
@@ -266,7 +266,7 @@ def test_a_bound_variable_is_outside_the_checker_not_an_internal_error():
 
 
 def test_the_exact_zero_test_takes_no_floating_point_constant():
-    from symbolic.zero import is_rational_zero
+    from symbolic.decision.zero import is_rational_zero
     eps = sp.Float("1e-30")
     assert sp.expand((x + eps) * (x + 1) - x**2 - x - eps) == 0      # sympy's rounding
     assert not is_rational_zero((x + eps) * (x + 1) - x**2 - x - eps)

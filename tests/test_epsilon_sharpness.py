@@ -6,10 +6,10 @@ import pytest
 import sympy as sp
 
 from proofs import epsilon_sharpness as eps
-from proofs import worked_example as example
+from symbolic.networks import worked_example as example
 from symbolic import Status
-from symbolic.enclosure import Region, enclose_maximum
-from symbolic.zero import is_rational_zero
+from symbolic.numerics.enclosure import Region, enclose_maximum
+from symbolic.decision.zero import is_rational_zero
 
 a, b, c = example.a, example.b, example.c
 LOSS = example.loss(a, b)

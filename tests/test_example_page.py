@@ -11,8 +11,9 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from proofs import example_page
+from proofs.commands import example_page
 from proofs import worked_example as example
+from proofs.commands import example_readings
 
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 TOLERANCE = 1e-9
@@ -59,7 +60,7 @@ def assert_readouts_exact(browser, derived, settings):
     assert browser.find_element(By.ID, "error").text == ""
     c_value, perturbation, probe = settings
     assert float(browser.find_element(By.ID, "c-used").text) == pytest.approx(float(c_value), rel=1e-11)
-    expected = example.exact_readings(c_value, perturbation, probe, derived)
+    expected = example_readings.exact_readings(c_value, perturbation, probe, derived)
     assert set(expected) == set(example_page.READOUTS)
     for name, value in expected.items():
         shown = float(browser.find_element(By.ID, name).text)
@@ -69,7 +70,7 @@ def assert_readouts_exact(browser, derived, settings):
         else:
             assert abs(shown - exact) <= TOLERANCE * abs(exact), (name, settings, shown, exact)
     # the branch of L(c + δ, 1/c) is named, the dead ReLU when it applies
-    _, _, dead = example.first_weight_branch(c_value, perturbation, derived)
+    _, _, dead = example_readings.first_weight_branch(c_value, perturbation, derived)
     branch = browser.find_element(By.ID, "branch").text
     assert branch.startswith("dead ReLU") == (dead is not None), (settings, branch)
     # the plot marks the c in use
@@ -90,7 +91,7 @@ def test_page_loads_nothing_from_the_network(page_file):
 
 
 def test_page_shows_data_and_loss(browser):
-    data, loss = example.data_and_loss()
+    data, loss = example_readings.data_and_loss()
     assert browser.find_element(By.ID, "data").text == data
     assert browser.find_element(By.ID, "loss").text == loss
 

@@ -4,7 +4,7 @@ import itertools
 import pytest
 
 from proofs import theorem3_derivative_transformation as theorem3
-from symbolic.polynomial import PatternNetwork, alpha_weights
+from symbolic.networks.polynomial import PatternNetwork, alpha_weights
 
 
 def test_weights_are_read_off_the_exponents():
@@ -49,8 +49,8 @@ def test_the_derivation_names_the_exact_test():
 
 
 def test_theorem3_accepts_sizes_up_to_16():
-    from proofs import cli as cli_module
-    from proofs.arguments import UsageError
+    from proofs.commands import cli as cli_module
+    from proofs.commands.arguments import UsageError
     parser = cli_module.build_parser()
     assert cli_module.sweep(theorem3, parser.parse_args(["--size", "16,16,16"])) == [(16, 16, 16)]
     with pytest.raises(UsageError):

@@ -4,7 +4,7 @@ import pytest
 
 from proofs import flat_directions
 from symbolic import Status
-from symbolic.deep import DeepNet
+from symbolic.networks.deep import DeepNet
 
 
 @pytest.mark.parametrize("loss", flat_directions.LOSSES)

@@ -1,4 +1,4 @@
-"""Fuzzing the checking core with claims whose truth is known by construction (proofs.claim_families).
+"""Fuzzing the checking core with claims whose truth is known by construction (proofs.corpora.claim_families).
 
 Derandomized: the same claims (seed PROJECT_SEED) on every run.  For each family: a false claim is
 never PROVED, a true claim never REFUTED, every REFUTED witness honours every assumption of every
@@ -13,11 +13,11 @@ import pytest
 import sympy as sp
 
 from benchmarks.check_identity import z3_verdict
-from proofs.claim_families import (CLAIMS_PER_FAMILY, FAMILIES, HELD_OUT_SEED, PROJECT_SEED,
+from proofs.corpora.claim_families import (CLAIMS_PER_FAMILY, FAMILIES, HELD_OUT_SEED, PROJECT_SEED,
                                    constraint_sets, family_claims, soundness_corpus_claims)
 from symbolic import Status, check_identity
-from symbolic.budget import BudgetExhausted, time_budget
-from symbolic.regions import examine
+from symbolic.decision.budget import BudgetExhausted, time_budget
+from symbolic.decision.regions import examine
 
 SAMPLE = 8          # claims per family: the first of its cycle, so every family's largest size
 TIMEOUT = 3         # seconds per claim for check_identity

@@ -2,8 +2,8 @@
 import pytest
 import sympy as sp
 
-from symbolic.invariance import check_invariance
-from symbolic.measures import Sharpness, Spectrum
+from symbolic.measures.invariance import check_invariance
+from symbolic.measures.definitions import Sharpness, Spectrum
 from symbolic.verdict import Status
 
 

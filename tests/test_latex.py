@@ -6,7 +6,7 @@ import subprocess
 import pytest
 import sympy as sp
 
-from proofs import registry
+from proofs.commands import registry
 from symbolic.latex import escape, overfull_boxes, render, to_latex
 
 RESULT_WORDS = {"theorem1": "Theorem 1", "theorem3": "Theorem 3", "theorem4": "Theorem 4",

@@ -3,9 +3,9 @@ import pytest
 import sympy as sp
 
 from symbolic import ReLU as relu
-from symbolic.model import (Abs, AvgPool1d, Conv1d, Dense, LeakyReLU, MaxPool1d, Maxout, Model,
+from symbolic.networks.model import (Abs, AvgPool1d, Conv1d, Dense, LeakyReLU, MaxPool1d, Maxout, Model,
                             ModelError, ReLU, Residual, Tanh)
-from symbolic.network import OneHiddenLayerNet
+from symbolic.networks.network import OneHiddenLayerNet
 
 
 def at(expr, values):

@@ -48,7 +48,7 @@ def test_every_way_of_cutting_a_sweep_gives_the_rows_of_one_process(cli, sweep):
 
 
 def test_tasks_are_whole_scripts_or_parts_in_proportion_to_the_sizes():
-    from proofs import parallel
+    from proofs.commands import parallel
     import proofs.theorem1_observational_equivalence as theorem1
     import proofs.theorem3_derivative_transformation as theorem3
     sizes = [(1, 1, n) for n in range(1, 9)]

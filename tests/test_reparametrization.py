@@ -8,8 +8,8 @@ import sympy as sp
 
 from proofs import reparametrization as rep
 from symbolic import Status, check_identity
-from symbolic.witness import compare_at
-from symbolic.zero import is_rational_zero
+from symbolic.decision.witness import compare_at
+from symbolic.decision.zero import is_rational_zero
 
 a, b, M, gamma = rep.A_EXPONENT, rep.B_SHIFT, rep.TARGET, rep.GAMMA
 

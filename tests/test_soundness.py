@@ -8,9 +8,9 @@ import sympy as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from proofs.corpus import FALSE_CLAIMS, TRUE_CLAIMS
+from proofs.corpora.corpus import FALSE_CLAIMS, TRUE_CLAIMS
 from symbolic import ReLU, Status, check_identity
-from symbolic.witness import concrete_functions, substitute_functions
+from symbolic.decision.witness import concrete_functions, substitute_functions
 
 
 def test_corpus_is_large_enough():

@@ -10,9 +10,9 @@ import sympy as sp
 
 from symbolic import ReLU as relu, Status, leaky_relu
 from symbolic.latex import compile_pdf
-from symbolic.model import (Abs, AvgPool1d, Conv1d, Dense, LeakyReLU, MaxPool1d, Maxout, Model,
+from symbolic.networks.model import (Abs, AvgPool1d, Conv1d, Dense, LeakyReLU, MaxPool1d, Maxout, Model,
                             ModelError, ReLU, Residual, Tanh)
-from symbolic.symmetry import Symmetry, check_symmetry, permutation_matrix, positive_scales
+from symbolic.networks.symmetry import Symmetry, check_symmetry, permutation_matrix, positive_scales
 from symbolic.testing import assert_proved, assert_symmetry
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -250,16 +250,16 @@ def test_latex_derivation_compiles(reports, tmp_path):
 
 
 def test_the_papers_deep_network_and_its_layer_wise_rescaling():
-    from symbolic.deep import DeepNet
+    from symbolic.networks.deep import DeepNet
     paper = DeepNet((2, 2, 2, 1), bias=True)
     model = Model(2, [Dense(2, "A", bias="a"), ReLU(), Dense(2, "B", bias="b"), ReLU(),
                       Dense(1, "C", bias="c")])
-    # the same function as symbolic.deep's network, entry for entry
+    # the same function as symbolic.networks.deep's network, entry for entry
     rename = {s: t for names, tensors in ((("A", "B", "C"), paper.weights), (("a", "b", "c"), paper.biases))
               for name, tensor in zip(names, tensors) for s, t in zip(model[name], tensor)}
     rename.update(zip([r[0] for r in model.input()], paper.input()))
     assert sp.expand(model.prediction().xreplace(rename) - paper.prediction(paper.input())) == 0
-    # θ_k ↦ α_k θ_k with α_3 = 1/(α_1 α_2), biases by the running product (symbolic.deep's rule)
+    # θ_k ↦ α_k θ_k with α_3 = 1/(α_1 α_2), biases by the running product (symbolic.networks.deep's rule)
     a1, a2 = sp.symbols("alpha_1 alpha_2", positive=True)
     scales, running = [a1, a2, 1 / (a1 * a2)], [a1, a1 * a2, 1]
     true_map = {name: scale * model[name] for name, scale in zip("ABC", scales)}
@@ -273,7 +273,7 @@ def test_the_papers_deep_network_and_its_layer_wise_rescaling():
 def test_the_exact_laws_fail_on_their_own_when_the_regions_are_transported():
     # v scaled by c instead of 1/c: every pre-activation is still a positive multiple, so the
     # pattern transports, and it is the exact polynomial identity that fails, entry named
-    from symbolic.activation_patterns import exact_laws, transport
+    from symbolic.networks.activation_patterns import exact_laws, transport
     model = dense()
     wrong = Symmetry(model, {"W": model["W"] * C, "v": C * model["v"]})
     assert transport(model, wrong)[0] is not None

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from proofs.cli import main
+from proofs.commands.cli import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

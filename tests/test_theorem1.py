@@ -4,7 +4,7 @@ import sympy as sp
 
 from proofs import theorem1_observational_equivalence as theorem1
 from symbolic import Status
-from symbolic.witness import compare_at
+from symbolic.decision.witness import compare_at
 
 
 def separating(verdict):
@@ -60,8 +60,8 @@ def test_l2_weight_penalty_is_refuted():
 
 
 def test_a_witness_of_a_negative_control_separates_the_original_predictions():
-    from symbolic.network import OneHiddenLayerNet
-    from symbolic.rescaling import rescale
+    from symbolic.networks.network import OneHiddenLayerNet
+    from symbolic.networks.rescaling import rescale
     alpha = sp.Symbol("alpha", real=True)
     net = OneHiddenLayerNet(2, 2)
     x = net.input()

@@ -3,7 +3,7 @@ import pytest
 
 from proofs import theorem3_derivative_transformation as theorem3
 from symbolic import Status
-from symbolic.polynomial import PatternNetwork
+from symbolic.networks.polynomial import PatternNetwork
 
 
 @pytest.mark.parametrize("loss", theorem3.LOSSES)

@@ -5,8 +5,8 @@ import pytest
 
 from proofs import theorem5_many_eigenvalues as theorem5
 from symbolic import Status
-from symbolic.deep import DeepNet
-from symbolic.inertia import count_above, count_above_by_characteristic_polynomial, inertia
+from symbolic.networks.deep import DeepNet
+from symbolic.numerics.inertia import count_above, count_above_by_characteristic_polynomial, inertia
 
 
 def test_inertia_counts_exactly_including_a_zero_diagonal():
@@ -20,7 +20,7 @@ def test_inertia_counts_exactly_including_a_zero_diagonal():
 
 
 def test_inertia_after_fraction_free_steps_and_a_two_by_two_pivot():
-    from symbolic.inertia import Inertia
+    from symbolic.numerics.inertia import Inertia
     # a 1×1 step, then a zero diagonal block [[0, 3], [3, 0]]: eigenvalues 2, 3, -3
     assert inertia([[2, 0, 0], [0, 0, 3], [0, 3, 0]]) == Inertia(2, 1, 0)
     # rational entries: det [[1/2, 1/3], [1/3, 1/5]] = 1/10 - 1/9 < 0

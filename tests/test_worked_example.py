@@ -5,8 +5,9 @@ import pytest
 import sympy as sp
 
 from proofs import worked_example as example
+from proofs.commands import example_readings
 from symbolic import Status
-from symbolic.zero import is_rational_zero
+from symbolic.decision.zero import is_rational_zero
 
 c, delta, M = example.c, example.delta, example.M
 
@@ -100,7 +101,7 @@ def test_plot_is_written(cli, tmp_path):
 
 def _figure(derived, c_value, perturbation, probe="3/2"):
     from fractions import Fraction
-    return example.sharpness_figure(Fraction(c_value), Fraction(perturbation), Fraction(probe), derived)
+    return example_readings.sharpness_figure(Fraction(c_value), Fraction(perturbation), Fraction(probe), derived)
 
 
 @pytest.mark.parametrize("c_value", ["1e-6", "1/1000", "1", "1e6", "1e40"])
@@ -117,7 +118,7 @@ def test_plot_marks_the_chosen_c_inside_its_range(derived, c_value):
 
 def example_in_process(capsys, *args):
     """``python -m proofs example ARGS`` in this interpreter: (exit code, stdout, stderr)."""
-    from proofs.cli import main
+    from proofs.commands.cli import main
     code = main(["example", *args])
     captured = capsys.readouterr()
     return code, captured.out, captured.err

@@ -1,0 +1,55 @@
+"""What every command-line entry point shares: the usage error, the parser that raises it, the
+argument types and the exit codes.  It sits below ``proofs.commands.cli`` and every subcommand module, so
+that the dependencies run one way."""
+from __future__ import annotations
+
+import argparse
+
+from symbolic.verdict import Status
+
+EXIT_CODES = {Status.PROVED: 0, Status.REFUTED: 1, Status.UNDECIDED: 3}
+EXIT_USAGE = 2
+EXIT_INTERNAL_ERROR = 4       # a bug of the checker: never a verdict's code
+
+MAX_SECONDS = 10 ** 6         # a time budget beyond this (11 days) is a typo, not a budget
+
+
+class UsageError(Exception):
+    """Bad arguments or bad input: reported in one line, exit code 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are UsageErrors (one line, exit 2), never SystemExit."""
+
+    def error(self, message):
+        raise UsageError(message)
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return value
+
+
+def size_triple(text: str) -> tuple[int, int, int]:
+    parts = text.split(",")
+    if len(parts) != 3:
+        raise argparse.ArgumentTypeError(f"--size takes D,H,N (three whole numbers), got {text!r}")
+    return tuple(positive_int(p.strip()) for p in parts)
+
+
+def positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"the timeout must be a positive number, got {text!r}")
+    if value > MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"the timeout must be at most {MAX_SECONDS} seconds, "
+                                         f"got {text!r}")
+    return value

@@ -1,0 +1,138 @@
+"""python -m proofs check LHS RHS: decide an identity typed as text (parsed without eval)."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import sympy as sp
+
+from symbolic import check_identity
+from symbolic.decision.budget import BudgetExhausted, time_budget
+from symbolic.parsing import MAX_ARGUMENTS, MAX_DEPTH, MAX_DIGITS, MAX_LENGTH, ParseError, \
+    parse_expression
+from symbolic.verdict import Status, Verdict
+from symbolic.decision.witness import exact_value, mp_value, substitute_functions
+
+from proofs.commands.arguments import EXIT_CODES, EXIT_INTERNAL_ERROR, Parser, UsageError, positive_seconds
+
+DEFAULT_SECONDS = 60.0
+
+GRAMMAR = f"""\
+expressions:
+  numbers       2, 1/3, 0.25, 1e-3 (exact rationals; at most {MAX_DIGITS} digits)
+  symbols       names such as x, a1, w_ij: real numbers unless --positive, --nonnegative or
+                --integer says more
+  operators     + - * / and ** or ^ (integer powers up to 64), parentheses
+  functions     relu(s), max(a, b, ...), min(a, b, ...), abs(s), leaky_relu(s, slope),
+                exp, log, sqrt, tanh, sin, cos, sigmoid, softplus (outside real arithmetic:
+                decided only by the exact zero test and the sign split)
+  limits        {MAX_LENGTH} characters, nesting depth {MAX_DEPTH}, {MAX_ARGUMENTS} arguments of
+                max/min
+The claim is LHS = RHS at every point of the symbols' ranges where both sides are defined.
+
+exit codes: 0 PROVED, 1 REFUTED, 3 UNDECIDED, 2 bad usage or input, 4 internal error
+examples:
+  python -m proofs check 'relu(a*x)' 'a*relu(x)' --positive a
+  python -m proofs check 'relu(n)*relu(1-n)' 0 --integer n
+"""
+
+
+def _names(text: str) -> list[str]:
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog="python -m proofs check",
+                    description="Decide LHS = RHS for all real values of the symbols.",
+                    epilog=GRAMMAR, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("lhs", help="the left-hand side, as text (see expressions below)")
+    parser.add_argument("rhs", help="the right-hand side")
+    parser.add_argument("--positive", type=_names, default=[], metavar="A,B",
+                        help="symbols assumed > 0")
+    parser.add_argument("--nonnegative", type=_names, default=[], metavar="A,B",
+                        help="symbols assumed >= 0")
+    parser.add_argument("--integer", type=_names, default=[], metavar="N,M",
+                        help="symbols that range over the integers")
+    parser.add_argument("--timeout", type=positive_seconds, default=DEFAULT_SECONDS,
+                        metavar="SECONDS", help="time budget for reading and deciding the claim "
+                                                f"(default {DEFAULT_SECONDS:g}); past it the "
+                                                "answer is UNDECIDED")
+    parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    return parser
+
+
+def _parse_claim(args) -> tuple:
+    symbols: dict = {}
+    try:
+        lhs = parse_expression(args.lhs, positive=args.positive, nonnegative=args.nonnegative,
+                               integer=args.integer, symbols=symbols)
+        rhs = parse_expression(args.rhs, symbols=symbols)
+    except ParseError as error:
+        raise UsageError(f"cannot read the expression: {error}") from None
+    present = {str(s) for s in lhs.free_symbols | rhs.free_symbols}
+    for option in ("positive", "nonnegative", "integer"):
+        for name in getattr(args, option):
+            if name not in present:
+                raise UsageError(f"--{option} names {name!r}, which does not occur in the claim")
+    return lhs, rhs
+
+
+def _exact_text(value) -> str:
+    """An exact rational as text; past about 900 digits, 30 leading digits and its length."""
+    bits = max(int(value.p).bit_length(), int(value.q).bit_length())
+    if bits < 3000:
+        return str(value)
+    return f"{sp.Float(value, 30)} (exact value of about {round(bits * 0.30103)} digits, not shown)"
+
+
+def _value_text(expr, point) -> str:
+    value = exact_value(expr, point)
+    if value is not None:
+        return _exact_text(value)
+    value = mp_value(expr, point, 30)
+    return "undefined" if value is None else f"{value} (30 digits)"
+
+
+def main(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
+    claim = f"{args.lhs} = {args.rhs}"
+    try:
+        # the budget covers reading the claim too: nothing the user types can make it hang
+        with time_budget(args.timeout):
+            lhs, rhs = _parse_claim(args)
+    except BudgetExhausted:
+        verdict = Verdict(Status.UNDECIDED, claim,
+                          reason=f"time budget of {args.timeout:g} s ran out while reading the claim")
+        lhs = rhs = None
+    else:
+        try:
+            verdict = check_identity(lhs, rhs, timeout=args.timeout, claim=claim)
+        except (TypeError, ValueError) as error:
+            raise UsageError(f"cannot check this claim: {error}") from None
+    if verdict.details.get("internal_error"):
+        print(f"proofs check: internal error while checking {claim}: {verdict.reason}",
+              file=sys.stderr)
+        return EXIT_INTERNAL_ERROR
+    values = {}
+    if verdict.status is Status.REFUTED and lhs is not None:
+        point = {k: v for k, v in verdict.witness.items() if isinstance(k, sp.Symbol)}
+        functions = {k: v for k, v in verdict.witness.items() if k not in point}
+        values = {side: _value_text(substitute_functions(expr, functions), point)
+                  for side, expr in (("lhs", lhs), ("rhs", rhs))}
+    if args.json:
+        print(json.dumps({"claim": verdict.claim, "status": verdict.status.value,
+                          "witness": {str(k): str(v) for k, v in (verdict.witness or {}).items()},
+                          "values": values, "reason": verdict.reason,
+                          "evidence": list(verdict.evidence)}))
+    else:
+        print(verdict.describe())
+        if values:
+            print(f"  at the witness: lhs = {values['lhs']}, rhs = {values['rhs']}")
+        for line in verdict.evidence:
+            print(f"  evidence: {line}")
+    return EXIT_CODES[verdict.status]
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,297 @@
+"""The command line: run the proof scripts and print a verdict table.
+
+    python -m proofs                       every result at its default sizes
+    python -m proofs theorem1 --json       one result, as JSON
+    python -m proofs --size 8,8,8 theorem3 exactly these sizes
+    python -m proofs --latex out/          one LaTeX derivation per result, compiled to PDF
+    python -m proofs --list                the results
+    python -m proofs check 'ReLU(a*x)' 'a*ReLU(x)' --positive a
+    python -m proofs example --c 0.1 --perturbation 0.1 --probe 2
+    python -m proofs symmetry spec.toml
+    python -m proofs --jobs 4                 the claims in 4 processes (default: one per core)
+    python -m proofs --dask tcp://host:8786   the claims on a Dask cluster
+
+Exit code: 0 every claim PROVED, 1 some claim REFUTED, 3 some UNDECIDED and none REFUTED,
+2 bad usage or bad input, 4 an internal error of the checker.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import shutil
+import sys
+import textwrap
+import time
+
+from symbolic.derivation import summarize_sizes
+from symbolic.verdict import Status, worst
+
+from symbolic.latex import to_plain
+
+from proofs.commands import parallel, registry
+from proofs.commands.arguments import EXIT_CODES, EXIT_INTERNAL_ERROR, EXIT_USAGE, Parser, UsageError, positive_int, \
+    positive_seconds, size_triple
+from symbolic import report as report_module
+
+# Subcommands: the name typed after ``python -m proofs`` and the module whose main(argv) runs it.
+SUBCOMMANDS = {
+    "audit": "proofs.commands.audit_command",
+    "check": "proofs.commands.check_command",
+    "corpus": "proofs.corpora.corpus",
+    "example": "proofs.commands.example_command",
+    "symmetry": "proofs.commands.symmetry_command",
+}
+
+
+def _docstring_examples(doc: str | None) -> list[str]:
+    return [line.strip() for line in (doc or "").splitlines()
+            if line[:1].isspace() and line.strip().startswith("python -m proofs")]
+
+
+def _subcommand_summary(name: str, module) -> tuple[str, str]:
+    """What a subcommand does (its docstring's first sentence) and an example: its module's
+    EXAMPLE, else the first for it in this module's docstring or in its own, else its --help."""
+    doc = (module.__doc__ or "").strip()
+    summary = " ".join(doc.split("\n\n")[0].split()).split(". ")[0].rstrip(".")
+    if summary.startswith("python -m proofs") and ": " in summary:
+        summary = summary.split(": ", 1)[1]
+    examples = [line for line in _docstring_examples(__doc__) + _docstring_examples(module.__doc__)
+                if line.split()[3:4] == [name]]
+    return summary, getattr(module, "EXAMPLE", None) or (examples or [f"python -m proofs {name} --help"])[0]
+
+
+def help_epilog() -> str:
+    """Subcommands with an example each, examples of running results, and the exit codes."""
+    lines = ["subcommands:"]
+    for name, module_name in SUBCOMMANDS.items():
+        summary, example = _subcommand_summary(name, importlib.import_module(module_name))
+        lines += textwrap.wrap(summary, 96, initial_indent=f"  {name:<10}", subsequent_indent=" " * 12)
+        lines.append(" " * 12 + example)
+    lines += ["", "running results:"]
+    lines += ["  " + line for line in _docstring_examples(__doc__)
+              if (line.split() + [""])[3] not in SUBCOMMANDS]
+    lines += [""] + textwrap.wrap(
+        "exit codes: {} every claim PROVED, {} some claim REFUTED, {} some UNDECIDED and none "
+        "REFUTED, {} bad usage or bad input (one line on stderr), {} an internal error of the "
+        "checker (never a verdict)".format(
+            EXIT_CODES[Status.PROVED], EXIT_CODES[Status.REFUTED], EXIT_CODES[Status.UNDECIDED],
+            EXIT_USAGE, EXIT_INTERNAL_ERROR),
+        96, subsequent_indent="  ")
+    return "\n".join(lines)
+
+
+class _MainParser(Parser):
+    """The parser of ``python -m proofs``: its help ends with the subcommands, whose modules are
+    imported only when the help is asked for."""
+
+    def format_help(self) -> str:
+        self.epilog = help_epilog()
+        return super().format_help()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _MainParser(prog="python -m proofs",
+                    usage="python -m proofs [RESULT ...] [options]\n       python -m proofs "
+                          f"{{{','.join(SUBCOMMANDS)}}} ... (each with --help)",
+                    description="Check the results of Dinh et al. (2017) symbolically.",
+                    formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("results", nargs="*", metavar="RESULT",
+                        help=f"results to run (default: all): {', '.join(registry.names())}")
+    parser.add_argument("--max-d", type=positive_int, help="largest input dimension d of the sweep")
+    parser.add_argument("--max-h", type=positive_int, help="largest hidden width h of the sweep")
+    parser.add_argument("--max-n", type=positive_int, help="largest number of data points N")
+    parser.add_argument("--size", type=size_triple, action="append", metavar="D,H,N",
+                        help="run exactly this size (repeatable); overrides the sweep")
+    parser.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
+                        help="time budget per claim; a claim that exceeds it is UNDECIDED")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random witness points")
+    parser.add_argument("--json", action="store_true", help="print a JSON list instead of a table")
+    parser.add_argument("--latex", metavar="DIR",
+                        help="write one LaTeX derivation per result into DIR and compile it")
+    parser.add_argument("--list", action="store_true", help="list the results and exit")
+    parser.add_argument("--jobs", type=positive_int, default=parallel.default_jobs(), metavar="N",
+                        help="check the claims in N processes (default: the number of cores); "
+                             "the results and their order do not depend on N")
+    parser.add_argument("--dask", metavar="ADDRESS",
+                        help="check the claims on the Dask scheduler at ADDRESS (e.g. "
+                             "tcp://host:8786; needs the 'dask' extra)")
+    return parser
+
+
+def sweep(script, args) -> list[tuple[int, int, int]]:
+    """The sizes to run: --size exactly, else every d, h, N up to the maxima."""
+    largest = script.LARGEST_SIZES
+    if hasattr(script, "FIXED_SIZES"):
+        # a result with a fixed size: refuse sizing options when it is named, else say they are ignored
+        sizing = [option for option, value in (("--size", args.size), ("--max-d", args.max_d),
+                                               ("--max-h", args.max_h), ("--max-n", args.max_n)) if value]
+        fixed = " and ".join(",".join(map(str, size)) for size in script.FIXED_SIZES)
+        if sizing and script.NAME in args.results:
+            raise UsageError(f"{script.NAME} runs at its fixed size d,h,N = {fixed}; "
+                             f"{sizing[0]} does not apply to it")
+        if sizing:
+            print(f"proofs: note: {script.NAME} runs at its fixed size d,h,N = {fixed}; "
+                  f"{', '.join(sizing)} ignored for it", file=sys.stderr)
+        return list(script.FIXED_SIZES)
+    if args.size:
+        sizes = list(dict.fromkeys(args.size))
+    else:
+        top = [m if m is not None else default for m, default in
+               zip((args.max_d, args.max_h, args.max_n), script.DEFAULT_SIZES)]
+        sizes = [(d, h, n) for d in range(1, top[0] + 1) for h in range(1, top[1] + 1)
+                 for n in range(1, top[2] + 1)]
+    for size in sizes:
+        if any(s > limit for s, limit in zip(size, largest)):
+            raise UsageError(f"size d,h,N = {','.join(map(str, size))} is past the time budget of "
+                             f"{script.NAME} (largest: {','.join(map(str, largest))})")
+    return sizes
+
+
+def print_table(results, out=sys.stdout) -> None:
+    groups: dict[tuple[str, str], list] = {}
+    for row in results:
+        groups.setdefault((row.theorem, row.claim), []).append(row)
+    header = ("result", "claim", "sizes", "verdict", "seconds")
+    lines = []
+    for (theorem, claim), rows in groups.items():
+        sizes = summarize_sizes([(r.d, r.h, r.n) for r in rows]) or "-"
+        lines.append((theorem, claim, sizes, worst(r.verdict for r in rows).name,
+                      f"{sum(r.seconds for r in rows):.2f}"))
+    widths = [max(len(str(x)) for x in column) for column in zip(header, *lines)]
+    for line in [header, tuple("-" * w for w in widths), *lines]:
+        print("  ".join(str(x).ljust(w) for x, w in zip(line, widths)).rstrip(), file=out)
+    problems = [r for r in results if r.verdict.status is not Status.PROVED]
+    for row in problems[:20]:
+        print(f"\n{row.verdict.status.name} {row.theorem} {row.claim} (d={row.d}, h={row.h}, "
+              f"N={row.n}): {row.verdict.reason}", file=out)
+        if row.verdict.witness:
+            print("  witness: " + ", ".join(f"{k} = {v}" for k, v in row.verdict.witness.items()),
+                  file=out)
+    counts = {s: sum(r.verdict.status is s for r in results) for s in Status}
+    print(f"\n{len(results)} claims: {counts[Status.PROVED]} proved, {counts[Status.REFUTED]} "
+          f"refuted, {counts[Status.UNDECIDED]} undecided", file=out)
+
+
+def print_steps(derivations, out=sys.stdout) -> None:
+    """Each derivation's steps, saying which the CAS checked and which are logical glue."""
+    for derivation in derivations:
+        print(f"\n{derivation.name}: derivation steps", file=out)
+        for number, step in enumerate(derivation.steps, start=1):
+            how = f"checked, {step.status.name}" if step.checked else "logical glue"
+            print(f"  ({number}) [{how}] {to_plain(step.reason)}", file=out)
+
+
+class _Progress:
+    """A one-line progress bar on stderr, shown only on a terminal and as wide as it.  The bar moves
+    with every claim (in a parallel run, with the claims of each task as it comes back, so by
+    whole results when tasks are whole scripts): the current result's share fills as its claims
+    finish.  How many claims a
+    result has is known only when it ends, so after k claims of a result run at s sizes the bar
+    stands at k/(k + s) of its share, and jumps to the share's end when the result is done."""
+
+    def __init__(self, total: int, sizes: list[int] | None = None):
+        self.total, self.done, self.claims, self.start = total, 0, 0, time.monotonic()
+        self.sizes = sizes or [1] * total
+        self.claims_in_result = 0
+        self.enabled = sys.stderr.isatty()
+
+    def fraction(self) -> float:
+        if self.done >= self.total:
+            return 1.0
+        within = self.claims_in_result / (self.claims_in_result + self.sizes[self.done])
+        return (self.done + within) / self.total
+
+    def draw(self, label: str) -> None:
+        if self.enabled:
+            columns = shutil.get_terminal_size((80, 24)).columns - 1
+            width = max(10, min(30, columns // 4))
+            filled = int(width * self.fraction())
+            line = (f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} results, "
+                    f"{self.claims} claims, {time.monotonic() - self.start:5.1f}s  {label}")
+            print("\r" + line[:columns].ljust(columns), end="", file=sys.stderr, flush=True)
+
+    def claim_done(self, row) -> None:
+        self.claims += 1
+        self.claims_in_result += 1
+        sizes = ",".join("-" if s is None else str(s) for s in (row.d, row.h, row.n))
+        self.draw(f"{row.theorem}: {row.claim} ({sizes})")
+
+    def result_done(self, name: str) -> None:
+        self.done += 1
+        self.claims_in_result = 0
+        self.draw(name)
+
+    def close(self) -> None:
+        if self.enabled:
+            columns = shutil.get_terminal_size((80, 24)).columns - 1
+            print("\r" + " " * columns + "\r", end="", file=sys.stderr, flush=True)
+
+
+def run_results(args) -> int:
+    names = args.results or registry.names()
+    unknown = [n for n in names if n not in registry.names()]
+    if unknown:
+        raise UsageError(f"unknown result {unknown[0]!r}; choose from {', '.join(registry.names())}")
+    scripts = [registry.load(n) for n in names]
+    plans = [(script, sweep(script, args)) for script in scripts]
+    progress = _Progress(len(plans), [len(sizes) for _, sizes in plans])
+    report_module.progress_hook = progress.claim_done
+    reports = []
+    try:
+        if args.dask is not None or args.jobs > 1:
+            reports = parallel.run_scripts(plans, args.seed, args.timeout, jobs=args.jobs,
+                                           address=args.dask, on_done=progress.claim_done)
+            for script, _ in plans:
+                progress.result_done(script.NAME)
+        else:
+            for script, sizes in plans:
+                reports.append(script.run(sizes, seed=args.seed, timeout=args.timeout))
+                progress.result_done(script.NAME)
+    finally:
+        report_module.progress_hook = None
+        progress.close()
+    results = [row for report in reports for row in report.results]
+    if args.json:
+        print(json.dumps([r.as_json() for r in results], indent=1))
+    else:
+        print_table(results)
+        print_steps([report.derivation for report in reports])
+    if args.latex:
+        from proofs.commands.latex_output import write_documents
+        try:
+            lines = write_documents([r.derivation for r in reports], args.latex)
+        except OSError as error:
+            raise UsageError(f"cannot write into {args.latex}: {error.strerror}") from None
+        for line in lines:
+            print(line, file=sys.stderr if args.json else sys.stdout)
+    return EXIT_CODES[worst(r.verdict for r in results)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        if argv and argv[0] in SUBCOMMANDS:
+            return importlib.import_module(SUBCOMMANDS[argv[0]]).main(argv[1:])
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if args.list:
+            others = [f"--{name.replace('_', '-')}" if name != "results" else "RESULT"
+                      for name, value in vars(args).items()
+                      if name != "list" and value not in (parser.get_default(name), None, [], False)]
+            if others:
+                raise UsageError(f"--list takes no other arguments, got {others[0]}")
+            for name in registry.names():
+                print(f"{name:<16} {registry.load(name).TITLE}")
+            return 0
+        return run_results(args)
+    except UsageError as error:
+        print(f"proofs: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("proofs: interrupted", file=sys.stderr)
+        return 130
+    except Exception as error:  # noqa: BLE001 - a bug is reported as one, never as a verdict
+        print(f"proofs: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        return EXIT_INTERNAL_ERROR
+

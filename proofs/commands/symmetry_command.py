@@ -1,0 +1,279 @@
+"""python -m proofs symmetry SPEC: check a symmetry of a model described in a small TOML file.
+
+    inputs = 2                      # input width d, or [channels, length]
+    sizes = [1, 2]                  # numbers of data points N for the loss and the laws (optional)
+    loss = "any"                    # "any" (every loss of the predictions) or "mse" (optional)
+
+    [[layers]]
+    type = "dense"                  # dense, conv1d, relu, leaky_relu, abs, tanh, maxout,
+    units = 2                       # maxpool1d, avgpool1d, residual (with [[layers.layers]])
+    weight = "W1"
+    bias = "b1"
+
+    [[layers]]
+    type = "leaky_relu"
+    slope = "1/10"
+    ...
+
+    [group]
+    positive = ["c", "e"]           # group parameters > 0 (real = [...] for signed ones)
+
+    [map]                           # the image of each entry (i, j) of a tensor
+    W1 = "c_j * W1"                 # the tensor's name stands for its entry, c_j for c_{j}, c_i for c_{i}
+    W2 = "e_j * W2 / c_i"
+    P = { entry = "P", columns = [2, 1] }   # entry (i, j) of P ↦ P[rows[i], columns[j]] (from 1)
+
+Expressions are parsed without eval.  A bad spec is bad input: one line on stderr, exit 2.
+"""
+from __future__ import annotations
+
+import sys
+
+import sympy as sp
+
+from symbolic.networks import model as layers_module
+from symbolic.networks.model import Model, ModelError, entry_symbol
+from symbolic.parsing import ParseError, parse_expression
+from symbolic.networks.symmetry import Symmetry, check_symmetry
+
+from proofs.commands.arguments import EXIT_CODES, Parser, UsageError, positive_seconds
+
+try:
+    import tomllib
+except ModuleNotFoundError:     # Python 3.10
+    import tomli as tomllib
+
+MAX_SPEC_BYTES = 100_000
+MAX_N = 4
+MAX_PARAMETERS = 60
+MAX_INPUTS = 32
+MAX_LAYERS = 20
+
+# layer type → (class, {field: kind}); kind is "size", "name", "optional name" or "number"
+LAYERS = {
+    "dense": (layers_module.Dense, {"units": "size", "weight": "name", "bias": "optional name"}),
+    "conv1d": (layers_module.Conv1d, {"channels": "size", "kernel": "size", "weight": "name",
+                                      "bias": "optional name"}),
+    "relu": (layers_module.ReLU, {}),
+    "leaky_relu": (layers_module.LeakyReLU, {"slope": "number"}),
+    "abs": (layers_module.Abs, {}),
+    "tanh": (layers_module.Tanh, {}),
+    "maxout": (layers_module.Maxout, {"pieces": "size"}),
+    "maxpool1d": (layers_module.MaxPool1d, {"size": "size"}),
+    "avgpool1d": (layers_module.AvgPool1d, {"size": "size"}),
+}
+
+
+def _layer(spec, where: str, depth: int = 0):
+    if not isinstance(spec, dict) or "type" not in spec:
+        raise UsageError(f"{where}: a layer is a table with a 'type'")
+    kind = spec["type"]
+    if kind == "residual":
+        if depth > 3:
+            raise UsageError(f"{where}: residual blocks nested too deeply")
+        unknown = set(spec) - {"type", "layers"}
+        if unknown:
+            raise UsageError(f"{where}: unknown key {sorted(unknown)[0]!r} for a residual block")
+        inner = spec.get("layers")
+        if not isinstance(inner, list) or not inner:
+            raise UsageError(f"{where}: a residual block needs [[...layers]] inside it")
+        return layers_module.Residual(*[_layer(s, f"{where}.layers[{k + 1}]", depth + 1)
+                                        for k, s in enumerate(inner)])
+    if kind not in LAYERS:
+        raise UsageError(f"{where}: unknown layer type {kind!r}; choose from "
+                         f"{', '.join(sorted([*LAYERS, 'residual']))}")
+    cls, fields = LAYERS[kind]
+    unknown = set(spec) - {"type", *fields}
+    if unknown:
+        raise UsageError(f"{where}: unknown key {sorted(unknown)[0]!r} for a {kind} layer")
+    arguments = {}
+    for name, field_kind in fields.items():
+        if name not in spec:
+            if field_kind in ("optional name", "number"):
+                continue
+            raise UsageError(f"{where}: a {kind} layer needs {name!r}")
+        value = spec[name]
+        if field_kind == "size" and (isinstance(value, bool) or not isinstance(value, int)):
+            raise UsageError(f"{where}: {name} must be a whole number, got {value!r}")
+        if field_kind.endswith("name") and not isinstance(value, str):
+            raise UsageError(f"{where}: {name} must be a string, got {value!r}")
+        if field_kind == "number":
+            value = _number(value, f"{where}: {name}")
+        arguments[name] = value
+    return cls(**arguments)
+
+
+def _number(value, where: str) -> sp.Expr:
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise UsageError(f"{where} must be a whole number or a string such as \"1/10\", got {value!r}")
+    try:
+        number = parse_expression(str(value))
+    except ParseError as error:
+        raise UsageError(f"{where}: {error}") from None
+    if not (number.is_Rational or number.is_Symbol):
+        raise UsageError(f"{where} must be a rational number or a name, got {value!r}")
+    return number
+
+
+def build_model(spec: dict) -> Model:
+    layers = spec.get("layers")
+    if not isinstance(layers, list) or not layers:
+        raise UsageError("the spec needs at least one [[layers]] table")
+    if len(layers) > MAX_LAYERS:
+        raise UsageError(f"at most {MAX_LAYERS} layers")
+    inputs = spec.get("inputs")
+    if isinstance(inputs, list):
+        inputs = tuple(inputs)
+    if not (isinstance(inputs, int) and not isinstance(inputs, bool)) and not (
+            isinstance(inputs, tuple) and len(inputs) == 2 and all(isinstance(k, int) for k in inputs)):
+        raise UsageError(f"inputs must be a width or [channels, length], got {spec.get('inputs')!r}")
+    try:
+        model = Model(inputs, [_layer(s, f"layers[{k + 1}]") for k, s in enumerate(layers)])
+    except ModelError as error:
+        raise UsageError(str(error)) from None
+    # counted from the shapes, before any symbol is made
+    count = sum(rows * columns for rows, columns in model.shapes.values())
+    if count > MAX_PARAMETERS or model.input_shape[0] * model.input_shape[1] > MAX_INPUTS:
+        raise UsageError(f"the model has {count} parameters and {model.input_shape[0]} x "
+                         f"{model.input_shape[1]} inputs; the command line checks at most "
+                         f"{MAX_PARAMETERS} parameters and {MAX_INPUTS} inputs (use the Python API "
+                         "with a timeout for more)")
+    return model
+
+
+def _permutation(value, length: int, where: str) -> list[int]:
+    if (not isinstance(value, list) or sorted(value) != list(range(1, length + 1))
+            or any(isinstance(k, bool) for k in value)):
+        raise UsageError(f"{where} must be a permutation of 1..{length}, got {value!r}")
+    return [k - 1 for k in value]
+
+
+def build_symmetry(model: Model, spec: dict) -> Symmetry:
+    group = spec.get("group", {})
+    if not isinstance(group, dict) or set(group) - {"positive", "real"}:
+        raise UsageError("[group] takes 'positive' and 'real', lists of names")
+    declared = {}
+    for kind in ("positive", "real"):
+        names = group.get(kind, [])
+        if not isinstance(names, list) or not all(isinstance(n, str) and n.isidentifier() for n in names):
+            raise UsageError(f"group.{kind} must be a list of names, got {names!r}")
+        for name in names:
+            if name in model.tensors or name in declared or "_" in name or name.startswith("x"):
+                raise UsageError(f"group parameter name {name!r} is taken, has an underscore or "
+                                 "starts with x")
+            declared[name] = {kind: True, "real": True}
+    mapping = spec.get("map")
+    if not isinstance(mapping, dict) or not mapping:
+        raise UsageError("the spec needs a [map] table: tensor name = image of its entry")
+    images = {}
+    for name, rule in mapping.items():
+        if name not in model.tensors:
+            raise UsageError(f"map.{name}: the model has no tensor {name!r} "
+                             f"(tensors: {', '.join(model.tensors)})")
+        shape = model[name].shape
+        rows, columns = list(range(shape[0])), list(range(shape[1]))
+        if isinstance(rule, dict):
+            unknown = set(rule) - {"entry", "rows", "columns"}
+            if unknown or "entry" not in rule:
+                raise UsageError(f"map.{name}: a table takes 'entry' and optional 'rows', 'columns'")
+            if "rows" in rule:
+                rows = _permutation(rule["rows"], shape[0], f"map.{name}.rows")
+            if "columns" in rule:
+                columns = _permutation(rule["columns"], shape[1], f"map.{name}.columns")
+            rule = rule["entry"]
+        if not isinstance(rule, str):
+            raise UsageError(f"map.{name} must be a string (the image of entry i, j) or a table")
+        images[name] = _image(model, name, rule, declared, rows, columns)
+    try:
+        return Symmetry(model, images)
+    except ModelError as error:
+        raise UsageError(str(error)) from None
+
+
+def _image(model, name, rule, declared, rows, columns) -> sp.Matrix:
+    """The image of every entry of tensor ``name`` under the rule, parsed once."""
+    placeholders = {name: sp.Symbol(name, real=True)}
+    for group_name, assumptions in declared.items():
+        placeholders[group_name] = sp.Symbol(group_name, **assumptions)
+        for index in ("i", "j"):
+            placeholders[f"{group_name}_{index}"] = sp.Symbol(f"{group_name}_{index}", real=True)
+    symbols = dict(placeholders)
+    try:
+        template = parse_expression(rule, symbols=symbols)
+    except ParseError as error:
+        raise UsageError(f"map.{name}: {error}") from None
+    unknown = sorted(str(s) for s in template.free_symbols if s not in placeholders.values())
+    if unknown:
+        raise UsageError(f"map.{name}: unknown name {unknown[0]!r}; use {name}, the group "
+                         f"parameters and their _i/_j forms")
+    shape = model[name].shape
+
+    def entry(i, j):
+        values = {placeholders[name]: model[name][rows[i], columns[j]]}
+        for group_name, assumptions in declared.items():
+            for index, k in (("i", i), ("j", j)):
+                values[placeholders[f"{group_name}_{index}"]] = entry_symbol(
+                    group_name, (1, 2), 0, k, **assumptions)
+        return template.xreplace(values)
+    return sp.Matrix(*shape, entry)
+
+
+def _sizes(spec: dict) -> list[int]:
+    sizes = spec.get("sizes", [1, 2])
+    if (not isinstance(sizes, list) or not sizes
+            or not all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= MAX_N for n in sizes)):
+        raise UsageError(f"sizes must be a list of numbers of data points from 1 to {MAX_N}, "
+                         f"got {sizes!r}")
+    return sizes
+
+
+def read_spec(path: str) -> dict:
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_SPEC_BYTES + 1)
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror}") from None
+    if len(data) > MAX_SPEC_BYTES:
+        raise UsageError(f"{path} is longer than {MAX_SPEC_BYTES} bytes")
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise UsageError(f"{path} is not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as error:
+        raise UsageError(f"{path} is not valid TOML: {error}") from None
+
+
+def main(argv: list[str]) -> int:
+    parser = Parser(prog="python -m proofs symmetry",
+                    description="Check that a map of the parameters is a symmetry of a model "
+                                "described in a TOML file, and the gradient and Hessian laws it implies.")
+    parser.add_argument("spec", metavar="SPEC", help="the TOML description of the layers and the map")
+    parser.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
+                        help="time budget per claim; a claim that exceeds it is UNDECIDED")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random witness points")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--latex", metavar="FILE", help="write the LaTeX derivation into FILE")
+    args = parser.parse_args(argv)
+    spec = read_spec(args.spec)
+    unknown = set(spec) - {"inputs", "sizes", "loss", "layers", "group", "map"}
+    if unknown:
+        raise UsageError(f"unknown key {sorted(unknown)[0]!r} at the top of the spec")
+    loss = spec.get("loss", "any")
+    if loss not in ("any", "mse"):
+        raise UsageError(f"loss must be \"any\" or \"mse\", got {loss!r}")
+    model = build_model(spec)
+    symmetry = build_symmetry(model, spec)
+    report = check_symmetry(model, symmetry, loss=loss, sizes=_sizes(spec), seed=args.seed,
+                            timeout=args.timeout)
+    print(report.to_json() if args.json else report.table())
+    if args.latex:
+        try:
+            with open(args.latex, "w", encoding="utf-8") as handle:
+                handle.write(report.latex())
+        except OSError as error:
+            raise UsageError(f"cannot write {args.latex}: {error.strerror}") from None
+    return EXIT_CODES[report.status]
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,520 @@
+"""check_identity: decide lhs = rhs at every admissible real point where both sides are defined.
+
+The claim.  Symbols range over the reals, cut down by the sympy facts they carry (sign, integer,
+parity, rational: ``symbolic.decision.assumptions``); a symbol carrying any other fact makes the answer
+UNDECIDED.  The claim is asserted on the common domain of definition of the two sides as sympy
+represents them (every denominator non-zero).
+
+The decidable fragment: rational functions with rational coefficients of the symbols, ReLU, Max,
+Min, Abs (leaky ReLU is made of them), and the discontinuous sign and Heaviside.  Outside it
+(exp, log, undefined functions ℓ, ...) only the exact zero test and the sign split apply.
+
+The procedure and why each answer is sound, step by step, with the check that enforces it:
+
+1. Input.  Both sides are finite sympy expressions over real symbols (``as_expression``); every
+   symbol's facts are honoured or the answer is UNDECIDED (``unsupported_fact``), and so is it
+   for a fact about an undefined function's values (``function_fact``), a floating-point
+   constant (inexact: its arithmetic rounds, so no exact test may rest on it), or a sum,
+   product or integral over a bound variable (substituting a point would reach the variable).
+2. Random witness.  Both sides are evaluated at random rational points drawn from the symbols'
+   ranges (integers of the right parity for integer symbols), exactly, or at 50 and 100 digits
+   where exact evaluation is not possible, a difference then also told from 0 by sympy's
+   adaptive-precision evaluation (``compare_at``).  A point where they differ is a
+   counterexample: REFUTED, once ``point_in_ranges`` has checked that it honours every fact.
+3. Canonical difference.  D = lhs − rhs with Max/Min/Abs rewritten into ReLU and every ReLU
+   argument reduced (``reduced_argument``: expanded, fractions cancelled).  Each rewrite is an
+   identity wherever the original is defined, so D = lhs − rhs on the claim's domain.  An
+   argument that cancels to a constant is evaluated: an argument identically 0 where defined
+   (``relu((x**2-1)/(x-1) - x - 1)``) is never split on.
+4. Exact zero test.  If D is zero as a rational function in which the remaining ReLU atoms are
+   independent indeterminates (``is_rational_zero``), it is zero at every point: the claim holds.
+5. Independent parts.  D = c + Σ D_k(X_k) with disjoint symbol sets (``independent_parts``); D
+   vanishes exactly when every D_k equals its value c_k at a reference point q_k and
+   c + Σ c_k = 0.  Each part is decided on its own (steps 6–7).
+6. The project's sign split.  For each innermost argument s, the closed partition {s ≥ 0},
+   {s < 0} of the domain: on the first ReLU(s) is s, on the second it is 0, at EVERY point,
+   kinks included, integer points included.  So a part that reduces to an exact zero on every
+   region of the partition is zero everywhere it is defined, with no density or continuity
+   argument needed.  A region is dropped only with a certificate of emptiness
+   (``regions.examine``: Farkas multipliers checked exactly, or Z3's unsat, named in the
+   evidence).  A leaf whose remainder is undefined on its whole region (a denominator vanishes
+   there) asserts nothing.  A leaf with a non-zero remainder is no refutation (a closed region
+   may be thin): refutations come from re-verified points only.  The split is tried on parts
+   with at most SPLIT_KINKS ReLU atoms, stops after SPLIT_REGIONS regions examined, and then
+   gives no opinion.
+7. Z3, the second opinion (the whole fragment, integer symbols included), asked first on each
+   part: D_k ≠ c_k, with every denominator of the ORIGINAL claim that involves the part's symbols
+   asserted non-zero (a reduced part may be defined where the claim is not) and every symbol fact
+   as a constraint.  ``unsat`` is trusted and named in the evidence.  A model is a hint: its
+   rational points (algebraic values rounded) are re-verified exactly.  Parts whose symbols a
+   denominator ties together are decided as one (the domain is then no product).
+8. Verdicts.  PROVED needs an exact test on every part (step 4, the split of step 6, or Z3's
+   unsat where the split gave no opinion) and an independent confirmation that compared
+   something: Z3's unsat beside the split on every part, or a random point where a side, or a
+   term of a side, is non-zero (``compares_something``); where Z3's unsat stands on every part,
+   random points of the domain that found both sides equal are accepted beside it.  If the split
+   and Z3 contradict each other the answer is UNDECIDED with both answers.  REFUTED always rests
+   on a point re-verified on the ORIGINAL expressions that honours every fact.  Anything else,
+   including an internal error, is UNDECIDED with the reason.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+
+import sympy as sp
+from sympy.core.function import AppliedUndef
+
+from symbolic.decision.assumptions import function_fact, point_in_ranges, sample_point, symbol_range, unsupported_fact
+from symbolic.decision.budget import BudgetExhausted, check_budget, remaining, time_budget
+from symbolic.decision.components import independent_parts
+from symbolic.decision.regions import SplitTooLarge, describe, examine, inside, sign_branches
+from symbolic.relu import ReLU, canonical_relu_form, to_relu_form
+from symbolic.decision.smt import DISCONTINUOUS, Translation, in_fragment, solve
+from symbolic.verdict import Status, Verdict
+from symbolic.decision.witness import WITNESS_DPS, compare_at, concrete_functions, exact_value, mp_value, \
+    substitute_functions
+from symbolic.decision.zero import is_rational_zero
+
+RANDOM_POINTS = 8
+SPLIT_REGIONS = 24
+SPLIT_KINKS = 6
+WIDE_KINKS = 24
+SOLVER_SECONDS = 4.0
+REFERENCE_TRIES = 20
+NOISE = 10 ** -(WITNESS_DPS // 2)
+
+
+class _Undecidable(Exception):
+    """The procedure cannot settle the claim; the message says why."""
+
+
+def as_expression(value) -> sp.Expr:
+    """Accept a sympy expression or a number; anything else is bad input."""
+    if isinstance(value, str):
+        raise TypeError("check_identity takes sympy expressions; parse text with "
+                        "symbolic.parse_expression first")
+    expr = sp.sympify(value, strict=True)
+    if not isinstance(expr, sp.Expr) or isinstance(expr, sp.MatrixBase):
+        raise TypeError(f"not a scalar expression: {value!r}")
+    if any(s.is_real is False for s in expr.free_symbols):
+        raise ValueError("every symbol must be real")
+    if expr.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+        raise ValueError(f"not a finite expression: {expr}")
+    if expr.is_number and expr.is_real is False:
+        raise ValueError(f"not a real number: {expr}")
+    return expr
+
+
+def check_identity(lhs, rhs, *, timeout: float | None = None, seed: int = 0,
+                   claim: str | None = None) -> Verdict:
+    """Decide lhs = rhs for every admissible real value of the symbols (see module docstring)."""
+    lhs, rhs = as_expression(lhs), as_expression(rhs)
+    claim = claim or f"{lhs} = {rhs}"
+    try:
+        with time_budget(timeout):
+            return _Decision(lhs, rhs, claim, random.Random(seed)).run()
+    except BudgetExhausted:
+        if timeout is None:
+            raise    # an enclosing budget ran out: it is the caller's to report
+        return Verdict(Status.UNDECIDED, claim, reason=f"time budget of {timeout} s ran out")
+    except _Undecidable as why:
+        return Verdict(Status.UNDECIDED, claim, reason=str(why))
+    except (RecursionError, MemoryError) as error:
+        return Verdict(Status.UNDECIDED, claim, reason=f"internal error: {type(error).__name__}",
+                       details={"internal_error": True})
+    except Exception as error:  # noqa: BLE001 - an internal error is never a verdict
+        return Verdict(Status.UNDECIDED, claim,
+                       reason=f"internal error: {type(error).__name__}: {error}",
+                       details={"internal_error": True})
+
+
+@dataclass
+class _Part:
+    """One independent part D_k of the difference, to be shown equal to ``target``."""
+
+    expr: sp.Expr
+    target: sp.Expr
+    symbols: list
+    reference: dict = field(default_factory=dict)
+
+
+@dataclass
+class _Opinion:
+    """A part's outcome: 'zero', 'nonzero' (with a point of the part's symbols), or 'unknown'."""
+
+    outcome: str
+    point: dict | None = None
+    evidence: list = field(default_factory=list)
+    reason: str = ""
+    trusted_solver: bool = False   # the exact test is Z3's unsat alone
+    solver_agrees: bool = False    # Z3's unsat stands beside a 'zero' (alone or with the split)
+
+
+class _Decision:
+    def __init__(self, lhs, rhs, claim, rng):
+        self.lhs, self.rhs, self.claim, self.rng = lhs, rhs, claim, rng
+        self.symbols = sorted(lhs.free_symbols | rhs.free_symbols, key=sp.default_sort_key)
+        self.functions = concrete_functions((lhs, rhs), rng)
+        self.concrete = (substitute_functions(lhs, self.functions),
+                         substitute_functions(rhs, self.functions))
+        self.denominators = sorted({p.base for side in (lhs, rhs) for p in side.atoms(sp.Pow)
+                                    if p.exp.is_negative}, key=sp.default_sort_key)
+
+    # -- verdicts ---------------------------------------------------------------------------
+    def refuted_at(self, point: dict, reason: str) -> Verdict | None:
+        """REFUTED if the point honours every fact and separates the ORIGINAL sides."""
+        full = {s: point.get(s, symbol_range(s).member()) for s in self.symbols}
+        if not point_in_ranges(full):
+            return None
+        separation = compare_at(*self.concrete, full)
+        if not (separation.defined and separation.differ):
+            return None
+        witness = dict(full) | dict(self.functions)
+        how = "exactly" if separation.exact else \
+            "at 50 and 100 digits and by sympy's adaptive-precision evaluation"
+        return Verdict(Status.REFUTED, self.claim, witness=witness, reason=reason,
+                       evidence=(f"the two sides differ at the witness, re-evaluated {how} on "
+                                 "the original expressions; the witness honours every symbol's "
+                                 "facts",))
+
+    def compares_something(self, point: dict) -> bool:
+        """At a point where the sides agree: does the agreement compare non-zero values?  Yes
+        when a side is non-zero there, or when a side is a sum with a non-zero term there (its
+        value 0 then came out of a cancellation that the other side had to match)."""
+        lhs, rhs = self.concrete
+        for expr in (lhs, rhs, *sp.Add.make_args(lhs), *sp.Add.make_args(rhs)):
+            value = exact_value(expr, point)
+            if value is None:    # at 50 digits, a value above the rounding noise
+                value = mp_value(expr, point, WITNESS_DPS)
+                value = value if value is not None and abs(value) > NOISE else None
+            if value is not None and value != 0:
+                return True
+        return False
+
+    def undecided(self, reason, evidence=()) -> Verdict:
+        return Verdict(Status.UNDECIDED, self.claim, reason=reason, evidence=tuple(evidence))
+
+    # -- the procedure ----------------------------------------------------------------------
+    def run(self) -> Verdict:
+        # 1. exact constants only, and every symbol's and function's facts honoured (atoms of
+        # each side: lhs + rhs could cancel the very terms that hold them)
+        def atoms(kind):
+            return sorted(self.lhs.atoms(kind) | self.rhs.atoms(kind), key=sp.default_sort_key)
+        if atoms(sp.Sum) or atoms(sp.Product) or atoms(sp.Integral):
+            return self.undecided("a sum, product or integral over a bound variable is outside the "
+                                  "checker: write its terms out")
+        floats = atoms(sp.Float)
+        if floats:
+            return self.undecided(f"the claim holds the floating-point constant {floats[0]}, an "
+                                  "inexact value: write it as an exact fraction")
+        for application in atoms(AppliedUndef):
+            fact = function_fact(application)
+            if fact is not None:
+                return self.undecided(f"the function {application.func} carries the fact {fact}, "
+                                      "which the checker does not honour")
+        for symbol in self.symbols:
+            fact = unsupported_fact(symbol)
+            if fact is not None:
+                return self.undecided(f"the symbol {symbol} carries the fact {fact}, which the "
+                                      "checker does not honour")
+        # 2. random witness points drawn from the symbols' ranges
+        informative, agreeing = 0, 0
+        for trial in range(RANDOM_POINTS):
+            check_budget()
+            point = sample_point(self.symbols, self.rng, scale=9 if trial % 2 else 99)
+            separation = compare_at(*self.concrete, point)
+            if not separation.defined:
+                continue
+            if separation.differ:
+                verdict = self.refuted_at(point, "a random point separates the two sides")
+                if verdict is not None:
+                    return verdict
+                continue
+            agreeing += 1
+            informative += self.compares_something(point)
+        self.witness_line = (f"agrees at {agreeing} random points of the symbols' ranges, "
+                             f"{informative} of them comparing non-zero values" +
+                             ("" if informative or not agreeing else
+                              " (at every point both sides and all their terms are 0: those "
+                              "points compare 0 with 0)"))
+        self.informative, self.agreeing = informative, agreeing
+
+        outside = in_fragment([self.lhs, self.rhs])
+        if self.functions:
+            outside = "undefined functions are outside real arithmetic"
+        density = [s for s in self.symbols if symbol_range(s).needs_density]
+        discontinuous = self.lhs.has(*DISCONTINUOUS) or self.rhs.has(*DISCONTINUOUS)
+        if density and (outside or discontinuous):
+            return self.undecided(f"the rational symbol {density[0]} is decided over the reals "
+                                  "by density, which needs continuous sides")
+        # 3. the canonical difference (a claim with very many kinks goes to Z3 as it stands)
+        kinks = _kink_count(self.lhs) + _kink_count(self.rhs)
+        wide = kinks > WIDE_KINKS and not outside
+        note = (f"{kinks} kinks: the project's rewriting and split are skipped beyond "
+                f"{WIDE_KINKS}") if wide else ""
+        difference = self.lhs - self.rhs if wide else \
+            canonical_relu_form(to_relu_form(self.lhs) - to_relu_form(self.rhs))
+        # 4. the exact zero test
+        if not wide and is_rational_zero(difference):
+            return self.exact_zero(outside)
+        if outside:
+            return self.outside_fragment(difference, outside)
+        # 5. independent parts, each decided on its own
+        constant, parts = independent_parts(difference)
+        if len(parts) > 1 and self.domain_couples(parts):
+            parts = [difference - constant]
+        if len(parts) == 1:
+            return self.combine(constant, [_Part(parts[0], -constant, self.symbols)],
+                                whole=True, note=note)
+        return self.combine(constant, [self.with_reference(p) for p in parts], whole=False,
+                            note=note)
+
+    def domain_couples(self, parts) -> bool:
+        """A denominator of the claim that involves the symbols of two parts: the domain is then
+        no product of the parts' domains, and the parts cannot be decided apart."""
+        for denominator in self.denominators:
+            touched = [p for p in parts if p.free_symbols & denominator.free_symbols]
+            if len(touched) > 1:
+                return True
+        return False
+
+    def with_reference(self, expr) -> _Part:
+        symbols = sorted(expr.free_symbols, key=sp.default_sort_key)
+        for _ in range(REFERENCE_TRIES):
+            point = sample_point(symbols, self.rng)
+            value = exact_value(expr, point)
+            if value is not None:
+                return _Part(expr, value, symbols, point)
+        raise _Undecidable(f"no point was found where the part {expr} is defined")
+
+    def exact_zero(self, outside) -> Verdict:
+        evidence = ["exact zero test: lhs − rhs in canonical ReLU form is 0 as a rational "
+                    "function (ReLU atoms as independent indeterminates)", self.witness_line]
+        confirmed = self.informative > 0
+        if not outside:
+            answer = self.solver_on(self.lhs, self.rhs, self.symbols)
+            opinion = self.read_solver(answer, self.lhs - self.rhs, 0, self.symbols)
+            if opinion.outcome == "nonzero":
+                verdict = self.refuted_at(opinion.point, "Z3 found a point where the sides differ")
+                return self.undecided(
+                    "the exact zero test says the sides are equal but Z3 found a point where they "
+                    f"differ: {opinion.point}" + (" (re-verified)" if verdict else ""), evidence)
+            evidence.append(opinion.evidence[0])
+            confirmed = confirmed or opinion.outcome == "zero"
+        if not confirmed:
+            return self.undecided("the exact test gives zero but no independent confirmation "
+                                  "compared anything", evidence)
+        return Verdict(Status.PROVED, self.claim, evidence=tuple(evidence))
+
+    # -- the fragment: parts, split and solver ------------------------------------------------
+    def solver_on(self, left, right, symbols):
+        """Z3 on left ≠ right, on the ORIGINAL claim's domain: every denominator of lhs and rhs
+        that involves these symbols is asserted non-zero too (a reduced part may be defined
+        where the claim is not)."""
+        denominators = [d for d in self.denominators if d.free_symbols & set(symbols)]
+        translation = Translation.for_expressions([left, right, *denominators])
+        goal = translation.term(left) != translation.term(right)
+        translation.constraints += [translation.term(d) != 0 for d in denominators]
+        left_time = remaining()
+        seconds = SOLVER_SECONDS if left_time is None else max(min(SOLVER_SECONDS, left_time), 0.01)
+        return translation, solve(translation, [goal], symbols, seconds)
+
+    def read_solver(self, translated, expr, target, symbols) -> _Opinion:
+        translation, answer = translated
+        if answer.result == "unsat":
+            return _Opinion("zero", evidence=["Z3 finds the negation unsat (trusted): real and "
+                                              "integer arithmetic"])
+        if answer.result == "unknown":
+            return _Opinion("unknown", evidence=[f"Z3 gave no answer: {answer.reason}"],
+                            reason=answer.reason)
+        for point in answer.points:
+            value = exact_value(expr, point)
+            if value is not None and value != target and point_in_ranges(point):
+                return _Opinion("nonzero", point, [f"Z3 model, re-verified exactly: {point}"])
+        return _Opinion("unknown", evidence=["Z3 gave a model that did not re-verify: ignored"],
+                        reason="Z3 gave a model that did not re-verify")
+
+    def split_opinion(self, part: _Part) -> _Opinion:
+        """The project's own sign split of part.expr − part.target (step 6): 'zero' when every
+        region of the closed partition is certified empty or carries an exact zero."""
+        facts, leaves = [], 0
+        expr = part.expr - part.target
+        kinks = len(expr.atoms(ReLU))
+        if kinks > SPLIT_KINKS:
+            return _Opinion("unknown", reason=f"{kinks} ReLU atoms are too many for the sign "
+                                              f"split (at most {SPLIT_KINKS})")
+        try:
+            for region, remainder in sign_branches(expr, part.symbols, settled=is_rational_zero,
+                                                   facts=facts, closed=True,
+                                                   max_regions=SPLIT_REGIONS):
+                leaves += 1
+                if not _vacuous_or_zero(remainder):
+                    return self.leaf_opinion(part, region, remainder)
+        except SplitTooLarge as why:
+            return _Opinion("unknown", reason=str(why))
+        dropped = [f for f in facts if f.empty is True]
+        trusted = sum("trusted" in f.how for f in dropped)
+        return _Opinion("zero", evidence=[
+            f"sign split shows an exact zero (closed partition, kinks included): {leaves} regions, "
+            f"{len(dropped)} shown empty ({len(dropped) - trusted} by a checked certificate, "
+            f"{trusted} by Z3's unsat)"])
+
+    def leaf_opinion(self, part: _Part, region, remainder) -> _Opinion:
+        """A leaf with a non-zero remainder: 'nonzero' if a point of the region's interior
+        (checked exactly) separates the part from its target, else no opinion."""
+        why = f"on the region {describe(region)} the difference reduces to {remainder}"
+        interior = [c.lhs if isinstance(c, sp.GreaterThan) else c for c in region]
+        point = examine(interior, part.symbols).point
+        if point is not None and not any(symbol_range(s).integral for s in part.symbols):
+            value = exact_value(part.expr, point)
+            if value is not None and value != part.target:
+                return _Opinion("nonzero", point, [f"sign split: a region's interior point "
+                                                   f"separates, checked exactly: {point}"], why)
+        return _Opinion("unknown", reason=why)
+
+    def decide_part(self, part: _Part, split: bool = True) -> _Opinion:
+        solver = self.read_solver(self.solver_on(part.expr, part.target, part.symbols),
+                                  part.expr, part.target, part.symbols)
+        if solver.outcome == "nonzero":    # a re-verified counterexample needs no split
+            return solver
+        project = self.split_opinion(part) if split else _Opinion("unknown", reason="not tried")
+        evidence = project.evidence + solver.evidence
+        if project.outcome == "nonzero" and solver.outcome == "zero":
+            raise _Undecidable(f"Z3 says {part.expr} = {part.target} but the sign split found a "
+                               f"point where it fails, checked exactly: {project.point}")
+        for opinion in (solver, project):
+            if opinion.outcome == "nonzero":
+                return _Opinion("nonzero", opinion.point, evidence)
+        if project.outcome == "zero":
+            return _Opinion("zero", evidence=evidence, solver_agrees=solver.outcome == "zero")
+        if solver.outcome == "zero":
+            return _Opinion("zero", evidence=evidence + [f"the sign split did not show it: "
+                                                         f"{project.reason}"],
+                            trusted_solver=True, solver_agrees=True)
+        point = self.point_where_nonzero(part)
+        if point is not None:
+            return _Opinion("nonzero", point, evidence)
+        return _Opinion("unknown", evidence=evidence,
+                        reason="; ".join(r for r in (project.reason, solver.reason) if r))
+
+    def point_where_nonzero(self, part: _Part):
+        """Random points of the part's ranges where it differs from its target."""
+        for _ in range(REFERENCE_TRIES):
+            check_budget()
+            point = sample_point(part.symbols, self.rng, scale=self.rng.choice((3, 9, 99)))
+            value = exact_value(part.expr, point)
+            if value is not None and value != part.target:
+                return point
+        return None
+
+    def combine(self, constant, parts: list[_Part], whole: bool, note: str = "") -> Verdict:
+        opinions = [self.decide_part(p, split=not note) for p in parts]
+        if whole:
+            evidence = list(opinions[0].evidence)
+        else:
+            # one line per kind of evidence, with the number of parts it covers
+            kinds = Counter(line.split(":")[0] for o in opinions for line in o.evidence)
+            evidence = [f"{count} of {len(parts)} parts: {kind}" for kind, count in kinds.items()]
+        evidence += [note] if note else []
+        for part, opinion in zip(parts, opinions):
+            if opinion.outcome != "nonzero":
+                continue
+            # fix every other part at its reference point: D then differs between the two points
+            rest = {s: v for other in parts if other is not part for s, v in other.reference.items()}
+            for point in (rest | opinion.point, rest | part.reference):
+                if not point or point == rest:
+                    continue
+                verdict = self.refuted_at(point, f"{part.expr} is not constant"
+                                          if not whole else "lhs − rhs is not zero here")
+                if verdict is not None:
+                    return Verdict(Status.REFUTED, self.claim, witness=verdict.witness,
+                                   reason=verdict.reason,
+                                   evidence=verdict.evidence + tuple(evidence))
+            return self.undecided("a counterexample of a part did not re-verify on the original "
+                                  "expressions", evidence)
+        unknown = [o for o in opinions if o.outcome != "zero"]
+        if unknown:
+            return self.undecided(unknown[0].reason or "undecided", evidence)
+        total = constant + sum(p.target for p in parts) if not whole else sp.S.Zero
+        if total != 0:
+            reference = {s: v for p in parts for s, v in p.reference.items()}
+            verdict = self.refuted_at(reference, f"the parts are constant but their constants "
+                                                 f"add up to {total}, not 0")
+            if verdict is not None:
+                return verdict
+            return self.undecided(f"the parts' constants add up to {total} but the reference "
+                                  "point did not re-verify", evidence)
+        # an independent confirmation: Z3 beside the project's split on every part, or random
+        # points that compared non-zero values; where Z3's unsat stands on every part, random
+        # points of the domain that evaluated both sides equal (0 with 0) are accepted beside it
+        both = all(o.solver_agrees and not o.trusted_solver for o in opinions)
+        solver_everywhere = all(o.solver_agrees for o in opinions)
+        if not (both or self.informative > 0 or (solver_everywhere and self.agreeing > 0)):
+            return self.undecided("the exact test says the claim holds, but no independent "
+                                  "confirmation compared anything (Z3 gave no answer on a part "
+                                  "and no random point compared non-zero values)", evidence)
+        if not whole:
+            evidence.insert(0, f"{len(parts)} independent parts (disjoint symbols), each shown "
+                               "constant; the constants add up to 0")
+        evidence.append(self.witness_line)
+        return Verdict(Status.PROVED, self.claim, evidence=tuple(evidence))
+
+    # -- outside the fragment: exact test and split only -------------------------------------
+    def outside_fragment(self, difference, why) -> Verdict:
+        facts, failing, leaves = [], [], 0
+        try:
+            for region, remainder in sign_branches(difference, self.symbols,
+                                                   settled=is_rational_zero, facts=facts,
+                                                   closed=True, max_regions=SPLIT_REGIONS):
+                leaves += 1
+                if not _vacuous_or_zero(remainder):
+                    failing.append(region)
+        except SplitTooLarge as why:
+            return self.undecided(str(why))
+        unknown = [f for f in facts if f.empty is None]
+        if not failing:
+            if unknown:
+                return self.undecided(f"a region could not be settled ({unknown[0].how})")
+            if self.informative == 0:
+                return self.undecided("the split gives zero but no independent witness compared "
+                                      "anything")
+            return Verdict(Status.PROVED, self.claim, evidence=(
+                f"exact zero test on every region of the sign split ({leaves} regions; outside "
+                f"Z3's fragment: {why})", self.witness_line))
+        for region in failing:
+            fact = examine(region, self.symbols)
+            if fact.point is None:
+                continue
+            verdict = self.refuted_at(fact.point, f"on the region {describe(region)} lhs − rhs "
+                                                  "is not zero")
+            if verdict is not None:
+                return verdict
+            for _ in range(REFERENCE_TRIES * 10):
+                point = sample_point(self.symbols, self.rng, scale=self.rng.choice((3, 9, 99)))
+                if inside(region, self.symbols, point):
+                    verdict = self.refuted_at(point, f"on the region {describe(region)} lhs − rhs "
+                                                     "is not zero")
+                    if verdict is not None:
+                        return verdict
+        return self.undecided(f"lhs − rhs is not zero on the region {describe(failing[0])}, but no "
+                              "separating point was found")
+
+
+def _vacuous_or_zero(remainder: sp.Expr) -> bool:
+    """The leaf asserts nothing (a denominator vanishes on the whole region) or is an exact 0."""
+    if remainder.has(sp.zoo, sp.nan):
+        return True
+    if is_rational_zero(remainder):
+        return True
+    _, denominator = sp.fraction(sp.together(remainder))
+    return is_rational_zero(denominator)
+
+
+def _kink_count(expr: sp.Expr) -> int:
+    """Kinks of the piecewise-linear constructs: one per ReLU or Abs, n − 1 per max/min of n."""
+    return sum(len(a.args) - 1 if isinstance(a, (sp.Max, sp.Min)) else 1
+               for a in expr.atoms(ReLU, sp.Abs, sp.Max, sp.Min))
+
+

@@ -1,0 +1,224 @@
+"""Z3 as a decision procedure for real (and integer) arithmetic with ReLU, max, min and abs.
+
+The translation is exact: rational numbers stay rational, ReLU(t) becomes If(t > 0, t, 0), and a
+symbol's range (``symbolic.decision.assumptions``) becomes constraints.  Division in Z3 is a total
+function (x/0 is some number), so every denominator met in the translation is asserted non-zero:
+the question asked is the claim on its domain of definition, not another one.
+
+Z3 is trusted for nothing but its ``unsat``; callers say so in the verdict's evidence.  A model is
+only a hint: ``candidate_points`` turns it into rational points (algebraic values are rounded at
+several precisions) that the caller re-verifies exactly on the original expressions.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import sympy as sp
+import z3
+
+from symbolic.decision.assumptions import symbol_range
+from symbolic.decision.budget import uninterrupted
+from symbolic.relu import ReLU
+
+
+class OutsideFragment(Exception):
+    """The expression uses a construct that Z3's real arithmetic does not express exactly."""
+
+
+MAX_POWER = 64     # a higher power is left to the exact test: Z3 cannot be stopped while it reads it
+
+# constructs that are not continuous: the density arguments of the sign split do not apply
+DISCONTINUOUS = (sp.Heaviside, sp.sign)
+
+
+@dataclass
+class Translation:
+    """Z3 terms for sympy expressions over shared variables, with the domain constraints.
+
+    ``integers``: every symbol is an integer and every number an integer, with no division; the
+    terms are then built over Z3's integers alone, where its non-linear integer reasoning is far
+    stronger than over reals constrained to be integral.
+    """
+
+    variables: dict = field(default_factory=dict)
+    terms: dict = field(default_factory=dict)
+    constraints: list = field(default_factory=list)
+    integers: bool = False
+
+    @classmethod
+    def for_expressions(cls, exprs) -> "Translation":
+        """A translation over the integers where that is exact, else over the reals."""
+        symbols = set().union(*(e.free_symbols for e in exprs))
+        integral = all(symbol_range(s).integral for s in symbols) and all(
+            n.is_Integer for e in exprs for n in e.atoms(sp.Number)) and not any(
+            p.exp.is_negative for e in exprs for p in e.atoms(sp.Pow))
+        return cls(integers=integral and not any(e.has(sp.Heaviside) for e in exprs))
+
+    def variable(self, symbol: sp.Symbol):
+        if symbol not in self.variables:
+            facts = symbol_range(symbol)
+            # one Z3 variable per sympy symbol: two symbols may share a name
+            name = f"{symbol}!{len(self.variables)}"
+            if facts.integral:
+                integer = z3.Int(name)
+                value = integer if self.integers else z3.ToReal(integer)
+                if facts.parity is not None:
+                    self.constraints.append(integer % 2 == facts.parity)
+            else:
+                integer, value = None, z3.Real(name)
+            self.variables[symbol] = (value, integer)
+            if facts.zero:
+                self.constraints.append(value == 0)
+            if facts.lower:
+                self.constraints.append(value > 0 if facts.lower_strict else value >= 0)
+            if facts.upper:
+                self.constraints.append(value < 0 if facts.upper_strict else value <= 0)
+            if facts.nonzero:
+                self.constraints.append(value != 0)
+        return self.variables[symbol][0]
+
+    def term(self, expr: sp.Expr):
+        """The Z3 term of expr (shared sub-expressions translated once)."""
+        cached = self.terms.get(expr)
+        if cached is None:
+            cached = self.terms[expr] = self._translate(expr)
+        return cached
+
+    def _translate(self, expr: sp.Expr):
+        if expr.is_Integer and self.integers:
+            return z3.IntVal(int(expr))
+        if expr.is_Rational:
+            return rational(expr)
+        if isinstance(expr, sp.Float):
+            return rational(sp.Rational(expr))
+        if expr.is_Symbol:
+            return self.variable(expr)
+        if expr.is_Add:
+            return z3.Sum([self.term(a) for a in expr.args])
+        if expr.is_Mul:
+            numerator, denominator = [], []
+            for factor in expr.args:
+                base, exponent = factor.as_base_exp()
+                if exponent.is_Integer and exponent < 0:
+                    denominator.append(self.term(base ** -exponent))
+                else:
+                    numerator.append(self.term(factor))
+            product = z3.Product(numerator) if numerator else z3.RealVal(1)
+            if not denominator:
+                return product
+            divisor = z3.Product(denominator) if len(denominator) > 1 else denominator[0]
+            self.constraints.append(divisor != 0)
+            return product / divisor
+        if expr.is_Pow:
+            base, exponent = expr.args
+            if not exponent.is_Integer:
+                raise OutsideFragment(f"the power {expr} is not an integer power")
+            if abs(exponent) > MAX_POWER:
+                raise OutsideFragment(f"the power {expr} is above {MAX_POWER}")
+            power = _power(self.term(base), abs(int(exponent)))
+            if exponent < 0:
+                self.constraints.append(power != 0)
+                return 1 / power
+            return power
+        args = [self.term(a) for a in expr.args]
+        if isinstance(expr, ReLU):
+            return z3.If(args[0] > 0, args[0], 0)
+        if isinstance(expr, (sp.Max, sp.Min)):
+            better = (lambda a, b: a >= b) if isinstance(expr, sp.Max) else (lambda a, b: a <= b)
+            result = args[0]
+            for other in args[1:]:
+                result = z3.If(better(result, other), result, other)
+            return result
+        if isinstance(expr, sp.Abs):
+            return z3.If(args[0] >= 0, args[0], -args[0])
+        if isinstance(expr, sp.sign):
+            return z3.If(args[0] > 0, 1, z3.If(args[0] < 0, -1, 0))
+        if isinstance(expr, sp.Heaviside):
+            # sympy stores the value at 0 as the second argument (1/2 unless given)
+            at_zero = args[1] if len(args) > 1 else rational(sp.S.Half)
+            return z3.If(args[0] > 0, 1, z3.If(args[0] < 0, 0, at_zero))
+        raise OutsideFragment(f"{expr.func.__name__} is outside real arithmetic with ReLU, "
+                              "max, min and abs")
+
+
+def rational(number: sp.Rational) -> z3.ArithRef:
+    """An exact Z3 rational ("p/q": read the same way by every Z3 version)."""
+    return z3.RealVal(f"{int(number.p)}/{int(number.q)}")
+
+
+def _power(base, exponent: int):
+    result = None
+    for _ in range(exponent):
+        result = base if result is None else result * base
+    return z3.RealVal(1) if result is None else result
+
+
+def in_fragment(exprs) -> str | None:
+    """None when every expression can be translated, else the reason it cannot."""
+    try:
+        translation = Translation()
+        for expr in exprs:
+            translation.term(expr)
+    except OutsideFragment as why:
+        return str(why)
+    return None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """Z3's answer: 'sat' with candidate points, 'unsat', or 'unknown' with its reason."""
+
+    result: str
+    points: tuple = ()
+    reason: str = ""
+
+
+def solve(translation: Translation, goals: list, symbols, seconds: float) -> Answer:
+    """Is goals ∧ domain constraints satisfiable?  Z3 with a time limit (milliseconds)."""
+    solver = z3.Solver()
+    solver.set("timeout", max(1, int(seconds * 1000)))
+    solver.add(*translation.constraints, *goals)
+    try:
+        with uninterrupted():     # Z3 keeps its own time limit; a signal must not cut it half-way
+            result = solver.check()
+    except z3.Z3Exception as error:    # e.g. interrupted
+        return Answer("unknown", reason=f"Z3 failed: {error}")
+    if result == z3.unsat:
+        return Answer("unsat")
+    if result == z3.unknown:
+        return Answer("unknown", reason=f"Z3: {solver.reason_unknown()}")
+    return Answer("sat", points=tuple(candidate_points(solver.model(), translation, symbols)))
+
+
+def _rational(value, digits: int):
+    if z3.is_int_value(value):
+        return sp.Integer(value.as_long())
+    if z3.is_rational_value(value):
+        return sp.Rational(value.numerator_as_long(), value.denominator_as_long())
+    if z3.is_algebraic_value(value):
+        approximation = value.approx(digits)
+        return sp.Rational(approximation.numerator_as_long(), approximation.denominator_as_long())
+    return None
+
+
+def candidate_points(model, translation: Translation, symbols) -> list[dict]:
+    """Rational points from a model: exact where the model is rational, else rounded algebraic
+    values at 10, 20 and 40 digits (a point of an open set has rational points nearby)."""
+    points = []
+    for digits in (10, 20, 40):
+        point = {}
+        for symbol in symbols:
+            value, integer = translation.variables.get(symbol, (None, None))
+            if value is None:    # the symbol does not occur: any member of its range will do
+                point[symbol] = symbol_range(symbol).member()
+                continue
+            evaluated = model.eval(integer if integer is not None else value,
+                                   model_completion=True)
+            number = _rational(evaluated, digits)
+            if number is None:
+                break
+            point[symbol] = number
+        else:
+            if point not in points:
+                points.append(point)
+    return points

@@ -1,0 +1,148 @@
+"""Independent witnesses: exact evaluation at random rational points, and mpmath at high precision.
+
+These never decide PROVED on their own.  They confirm an exact zero test (Schwartz–Zippel style:
+a non-zero rational function rarely vanishes at a random point) and they certify REFUTED: a point
+where the original expressions differ, re-evaluated at 50 and 100 digits.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import mpmath
+import sympy as sp
+from sympy.core.function import AppliedUndef
+
+from symbolic.decision.assumptions import sample_point
+
+
+WITNESS_DPS = 50
+CONFIRM_DPS = 100
+
+
+def random_point(symbols, rng: random.Random, scale: int = 9) -> dict:
+    """A random rational point honouring each symbol's sign, integrality and parity facts."""
+    return sample_point(symbols, rng, scale)
+
+
+def concrete_functions(exprs, rng: random.Random) -> dict:
+    """A random quadratic polynomial for each undefined function, the same on both sides.
+
+    A claim about every function ℓ is refuted by one concrete ℓ, and a true claim holds for each.
+    """
+    table = {}
+    for expr in exprs:
+        for app in expr.atoms(AppliedUndef):
+            if app.func in table:
+                continue
+            args = sp.symbols(f"p0:{len(app.args)}", real=True)
+            coefficient = lambda: sp.Rational(rng.randint(-9, 9), rng.randint(1, 9))  # noqa: E731
+            body = coefficient() + sum(coefficient() * a for a in args)
+            body += sum(coefficient() * a * b for i, a in enumerate(args) for b in args[i:])
+            table[app.func] = sp.Lambda(args, body)
+    return table
+
+
+def substitute_functions(expr: sp.Expr, table: dict) -> sp.Expr:
+    if not table:
+        return expr
+    return expr.replace(lambda e: isinstance(e, AppliedUndef) and e.func in table,
+                        lambda e: table[e.func](*e.args))
+
+
+def _relu_mp(s):
+    return s if s > 0 else mpmath.mpf(0)
+
+
+# exp of an argument beyond the limit in absolute value is refused (the point is then undefined):
+# such a value means nothing at a witness point, and a function of it makes mpmath allocate a
+# mantissa as long as its exponent (exp(exp(exp(x))) or tanh(exp(exp(exp(x)))) at x = 100 took
+# gigabytes).  Within the limit every value exp makes has an exponent of at most 1.5 million bits
+EXP_ARGUMENT_LIMIT = mpmath.mpf(2) ** 20
+
+
+def _exp_mp(s):
+    if abs(mpmath.mpmathify(s)) > EXP_ARGUMENT_LIMIT:
+        raise OverflowError("exp of an argument beyond 2^20 in absolute value")
+    return mpmath.exp(s)
+
+
+def mpmath_function(symbols, expr: sp.Expr):
+    """expr as a Python function evaluated by mpmath at its working precision (ReLU as max)."""
+    # symbols renamed first: lambdify puts every symbol of expr into the function's namespace by
+    # its name, where a symbol called e, pi or mpf would shadow mpmath's
+    arguments = [sp.Dummy(f"x{k}") for k, _ in enumerate(symbols)]
+    renamed = sp.sympify(expr).xreplace(dict(zip(symbols, arguments)))
+    return sp.lambdify(arguments, renamed, modules=[{"ReLU": _relu_mp, "exp": _exp_mp}, "mpmath"])
+
+
+def mp_value(expr: sp.Expr, point: dict, dps: int):
+    """The value of expr at point, computed by mpmath with dps digits (None where undefined or
+    not real: the checker works over the reals, so log(-1) is no value)."""
+    function = mpmath_function(point, expr)
+    with mpmath.workdps(dps):
+        args = [mpmath.mpf(int(v.p)) / int(v.q) if v.is_Rational else mpmath.mpmathify(v)
+                for v in point.values()]
+        try:
+            value = function(*args)
+        except (ZeroDivisionError, ValueError, TypeError, OverflowError):
+            return None
+        if not isinstance(value, (mpmath.mpf, mpmath.mpc)):
+            value = mpmath.mpmathify(value)
+        if not mpmath.isfinite(value):
+            return None
+        if isinstance(value, mpmath.mpc):
+            if value.imag != 0:
+                return None
+            value = value.real
+        return value
+
+
+def exact_value(expr: sp.Expr, point: dict):
+    """expr at a rational point: an exact Rational where sympy can evaluate it, else None."""
+    value = expr.xreplace(point)
+    if value.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+        return None
+    return value if value.is_Rational else None
+
+
+@dataclass(frozen=True)
+class Separation:
+    """How two expressions compare at one point."""
+
+    defined: bool
+    differ: bool
+    residual: float  # |lhs - rhs| at WITNESS_DPS digits
+    exact: bool      # decided by exact rational arithmetic
+
+
+def compare_at(lhs: sp.Expr, rhs: sp.Expr, point: dict) -> Separation:
+    """Compare lhs and rhs at point: exactly where possible, else at 50 and 100 digits."""
+    lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
+    left, right = exact_value(lhs, point), exact_value(rhs, point)
+    if left is not None and right is not None:
+        return Separation(True, left != right, float(abs(left - right)), True)
+    low = [mp_value(e, point, WITNESS_DPS) for e in (lhs, rhs)]
+    high = [mp_value(e, point, CONFIRM_DPS) for e in (lhs, rhs)]
+    if None in low or None in high:
+        return Separation(False, False, float("nan"), False)
+    with mpmath.workdps(CONFIRM_DPS):
+        diff_low, diff_high = abs(low[0] - low[1]), abs(high[0] - high[1])
+        # a real difference is stable under a change of precision; rounding noise is not
+        scale = 1 + abs(low[0]) + abs(low[1])
+        differ = diff_low > mpmath.mpf(10) ** (-WITNESS_DPS // 2) * scale and \
+            abs(diff_low - diff_high) < mpmath.mpf(10) ** (-WITNESS_DPS // 2) * diff_low
+    # a cancellation can lose a term at both precisions alike ((√x + 2³⁵⁰)(√x − 2³⁵⁰) + 2⁷⁰⁰):
+    # the difference must also be told from 0 by sympy's evaluation, which raises its working
+    # precision until the result has the digits asked for, and gives up on a zero
+    return Separation(True, bool(differ) and _nonzero_by_adaptive_precision(lhs - rhs, point),
+                      float(diff_low), False)
+
+
+def _nonzero_by_adaptive_precision(difference: sp.Expr, point: dict) -> bool:
+    """The difference at the exact point is a number told apart from 0 by ``evalf(strict=True)``."""
+    try:
+        value = difference.xreplace(point).evalf(15, strict=True)
+    except (sp.core.evalf.PrecisionExhausted, ValueError, TypeError, ZeroDivisionError, OverflowError):
+        return False
+    return value.is_number and value.is_extended_real is True and value != 0

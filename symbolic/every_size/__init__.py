@@ -1,0 +1,1 @@
+"""The index-level calculus behind the every-size proofs: terms whose sizes are symbols, and rewrite rules valid for every size."""

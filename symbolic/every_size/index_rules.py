@@ -1,0 +1,837 @@
+"""Rewrite rules on index-level terms, each valid whatever the sizes, and derivations made of them.
+
+A rule says when one term may replace another, anywhere inside a larger term.  Each rule is an
+identity that holds for every value of its variables, θ included, and its side conditions speak
+only of scalars free of θ (α > 0) or of indices; so a rewrite inside a sum body, inside a loss or
+under ∂/∂θ_a is sound.  Each rule is itself checked (``Rule.validity``): symbolically, for every
+size (by induction on the bound of a sum, or on a generic polynomial jet), and on instances by
+``check_identity``; the ReLU derivative rules hold off the kink set, where the closed forms are
+stated.  A ``Chain`` is a derivation t_0 = t_1 = … ; ``check`` refuses it at the first step its
+rule does not justify.  ``differentiate``, ``contract`` and ``tidy`` only propose steps: each
+must still pass its rule when the chain is checked.
+"""
+from __future__ import annotations
+
+import functools
+import random
+from dataclasses import dataclass, field
+from typing import Callable
+
+import sympy as sp
+
+from symbolic.decision.identity import check_identity
+from symbolic.every_size.index_terms import latex as latex_of
+from symbolic.every_size.index_terms import Add, Const, Deriv, Entry, Eval, Indicator, Mul, Relu, Sum, bound_indices, children, \
+    difference, families, first_subterm, free_indices, rebuild, replace_first, substitute_index
+from symbolic.relu import ReLU
+from symbolic.verdict import Status, Verdict, worst
+from symbolic.decision.witness import random_point
+from symbolic.decision.zero import is_rational_zero
+
+
+@dataclass(frozen=True)
+class Rule:
+    """``justify(before, after)`` is None when before = after is an instance of the rule, else
+    the reason it is not; rules are equations, so either side may be the one rewritten."""
+
+    name: str
+    statement: str                               # LaTeX math
+    justify: Callable = field(compare=False)
+    validity: Callable = field(compare=False)    # () -> Verdict, for all sizes
+    condition: str = ""                          # LaTeX text with inline math: when it applies
+
+    @property
+    def as_text(self) -> str:
+        """The rule for a document: its name, its equation, its side condition."""
+        return r"\emph{%s}: $%s$%s" % (self.name, self.statement,
+                                        f", {self.condition}" if self.condition else "")
+
+    def applies(self, before, after) -> str | None:
+        reasons = []
+        for _, b, a in difference(before, after):
+            reason = self.justify(b, a)
+            if reason is None:
+                return None
+            reasons.append(reason)
+        return reasons[0] if reasons else "the step changes nothing"
+
+
+def _either_way(one_way):
+    """A justification that accepts the rule read left to right or right to left."""
+    def justify(before, after):
+        forward = one_way(before, after)
+        return None if forward is None or one_way(after, before) is None else forward
+    return justify
+
+
+def _proved(claim: str, evidence: list, verdicts=()) -> Verdict:
+    """PROVED when every cross-check verdict is; the first failing one otherwise."""
+    bad = next((v for v in verdicts if v.status is not Status.PROVED), None)
+    if bad is not None:
+        return Verdict(bad.status, claim, witness=bad.witness, reason=f"{bad.claim}: {bad.reason}")
+    return Verdict(Status.PROVED, claim, evidence=tuple(evidence),
+                   residual=max((v.residual or 0.0 for v in verdicts), default=None))
+
+
+# --- induction on the bound of a finite sum ------------------------------------------------------
+
+def by_induction(build, index: sp.Symbol, bound: sp.Symbol) -> bool:
+    """lhs(m) = rhs(m) for every m ≥ 0, where ``build(m)`` gives (lhs, rhs) with sums
+    Σ_{index=1}^{m}.  Base: m = 0 (empty sums).  Step: Σ_1^{m+1} F = Σ_1^m F + F(m + 1) (the
+    definition of a finite sum); with the sums up to m as indeterminates, the difference of the
+    two sides at m + 1 minus the difference at m must vanish identically, so it is 0 whenever the
+    difference at m is (the induction hypothesis)."""
+    lhs, rhs = build(sp.S.Zero)
+    if not is_rational_zero((lhs - rhs).doit()):
+        return False
+    up = bound + 1
+
+    def peel(expr):
+        return expr.replace(lambda e: isinstance(e, sp.Sum) and e.limits[0][2] == up,
+                            lambda e: sp.Sum(e.function, (index, 1, bound)) + e.function.xreplace({index: up}))
+
+    lhs_m, rhs_m = build(bound)
+    lhs_next, rhs_next = build(up)
+    step = peel(lhs_next - rhs_next) - (lhs_m - rhs_m)
+    # the same sum gets the same indeterminate on both sides of the step
+    atoms = sorted(step.atoms(sp.Sum) | step.atoms(sp.Indexed), key=sp.default_sort_key)
+    step = step.xreplace({a: sp.Symbol(f"atom{k}") for k, a in enumerate(atoms)})
+    return is_rational_zero(step)
+
+
+# --- the rules -----------------------------------------------------------------------------------
+
+def _sum_factor(before, after):
+    """Σ_i c·a_i → c·Σ_i a_i, c free of i."""
+    if not (isinstance(before, Sum) and isinstance(before.body, Mul) and len(before.body.factors) == 2):
+        return "not of the form Σ_i c·a_i"
+    c, rest = before.body.factors
+    if before.index in free_indices(c):
+        return f"the factor depends on the summation index {before.index}"
+    if after != Mul((c, Sum(before.index, before.size, rest))):
+        return "the result is not c·Σ_i a_i"
+    return None
+
+
+def _sum_factor_validity() -> Verdict:
+    i, m = sp.Symbol("i", integer=True), sp.Symbol("m", integer=True, nonnegative=True)
+    a, c = sp.IndexedBase("a"), sp.Symbol("c", real=True)
+    ok = by_induction(lambda top: (sp.Sum(c * a[i], (i, 1, top)), c * sp.Sum(a[i], (i, 1, top))), i, m)
+    if not ok:
+        return Verdict(Status.UNDECIDED, "sum factor rule", reason="induction step not an exact zero")
+    instances = []
+    for size in (1, 2, 3):
+        entries = sp.symbols(f"a1:{size + 1}", real=True)
+        instances.append(check_identity(sp.Add(*[c * e for e in entries]), c * sp.Add(*entries)))
+    return _proved("sum c a_i = c sum a_i, every bound m", [
+        "induction on the bound m: base m = 0 and step m -> m + 1 exact zeros",
+        "check_identity at m = 1, 2, 3"], instances)
+
+
+def _homogeneity(before, after):
+    """ReLU(c·s) → c·ReLU(s), c > 0."""
+    if not (isinstance(before, Relu) and isinstance(before.arg, Mul) and len(before.arg.factors) == 2):
+        return "not of the form ReLU(c·s)"
+    c, s = before.arg.factors
+    if after != Mul((c, Relu(s))):
+        return "the result is not c·ReLU(s)"
+    if not isinstance(c, Const) or c.expr.is_positive is not True:
+        return "the factor is not known to be a positive scalar"
+    return None
+
+
+def relu_homogeneity_verdict(alpha: sp.Expr) -> Verdict:
+    """ReLU(αs) = α·ReLU(s) for α > 0 and every real s, kink included: sign split with sympy's
+    own Max (s > 0, s = 0, s < 0), and check_identity as the independent cross-check."""
+    s = sp.Symbol("s", real=True)
+    claim = "ReLU(alpha*s) = alpha*ReLU(s)"
+    cases = {"s > 0": sp.Symbol("s_pos", positive=True), "s = 0": sp.S.Zero,
+             "s < 0": sp.Symbol("s_neg", negative=True)}
+    for label, value in cases.items():
+        if not is_rational_zero(sp.Max(0, alpha * value) - alpha * sp.Max(0, value)):
+            return Verdict(Status.UNDECIDED, claim, reason=f"sympy's Max does not settle case {label}")
+    verdict = check_identity(ReLU(alpha * s), alpha * ReLU(s), claim=claim)
+    if verdict.status is not Status.PROVED:
+        return verdict
+    return Verdict(Status.PROVED, claim, residual=verdict.residual, evidence=(
+        "sign split s > 0, s = 0, s < 0 with sympy's Max: each case an exact zero", *verdict.evidence))
+
+
+def _indicator_homogeneity(before, after):
+    """1[c·s > 0] → 1[s > 0], c > 0."""
+    if not (isinstance(before, Indicator) and isinstance(before.arg, Mul) and len(before.arg.factors) == 2):
+        return "not of the form 1[c·s > 0]"
+    c, s = before.arg.factors
+    if after != Indicator(s):
+        return "the result is not 1[s > 0]"
+    if not isinstance(c, Const) or c.expr.is_positive is not True:
+        return "the factor is not known to be a positive scalar"
+    return None
+
+
+def _indicator_homogeneity_validity() -> Verdict:
+    """Sign split with sympy's Heaviside (value 0 at 0), then exact evaluation at random
+    rational points, the kink s = 0 among them."""
+    c = sp.Symbol("c", positive=True)
+    claim = "1[c s > 0] = 1[s > 0] for c > 0"
+    for value in (sp.Symbol("s_pos", positive=True), sp.S.Zero, sp.Symbol("s_neg", negative=True)):
+        if sp.Heaviside(c * value, 0) - sp.Heaviside(value, 0) != 0:
+            return Verdict(Status.UNDECIDED, claim, reason=f"sign case {value} not settled")
+    rng = random.Random(5)
+    for _ in range(32):
+        scale, s = sp.Rational(rng.randint(1, 99), rng.randint(1, 99)), sp.Rational(rng.randint(-9, 9), rng.randint(1, 9))
+        if sp.Heaviside(scale * s, 0) != sp.Heaviside(s, 0):
+            return Verdict(Status.REFUTED, claim, witness={"c": scale, "s": s})
+    return Verdict(Status.PROVED, claim, evidence=("sign split s > 0, s = 0, s < 0: each case equal",
+                                                   "equal at 32 random rational points"))
+
+
+def _jet(variable, degree=3, name="g"):
+    """A generic polynomial of one variable: its coefficients are indeterminates, so it realises
+    every jet of order < degree of every smooth function at a point."""
+    return sum(sp.Symbol(f"{name}{k}", real=True) * variable ** k for k in range(degree + 1))
+
+
+def chain_rule(scale_of) -> Rule:
+    """∂/∂θ_a [g(Tθ)] = t_a (∂_a g)(Tθ) for the diagonal T: θ_b ↦ t_b θ_b (``scale_of(θ_a)`` is t_a),
+    and ∂/∂θ_a [g(θ)] = (∂_a g)(θ), the case t_a = 1."""
+    def one_way(before, after):
+        if not (isinstance(before, Deriv) and isinstance(before.body, Eval)):
+            return "not a derivative of a function evaluation"
+        g, a = before.body, before.coordinate
+        scale = scale_of(a)
+        if scale is None:
+            return f"{a} is not a coordinate of the transformation"
+        partial = Eval(g.function, g.partials + (a,), g.point)
+        expected = Mul((scale, partial)) if g.point == "T" else partial
+        return None if after == expected else "the result is not t_a (∂_a g)(Tθ)"
+
+    return Rule("chain rule", r"\partial_{\theta_a}\bigl[g(T\theta)\bigr] = "
+                r"t_a\,(\partial_a g)(T\theta)", _either_way(one_way), _chain_rule_validity,
+                r"for $T$ with $(T\theta)_b = t_b\theta_b$, $t$ free of $\theta$, and a function $g$ of "
+                r"$\theta$ differentiable at $T\theta$; with $t_a = 1$ it reads "
+                r"$\partial_{\theta_a}[g(\theta)] = "
+                r"(\partial_a g)(\theta)$")
+
+
+@functools.cache
+def _chain_rule_validity() -> Verdict:
+    """The one-variable chain rule, and three scaled coordinates of a quadratic."""
+    # one coordinate varies, the others are constants: g(…, t·u, …) is a function ψ(t·u) of u
+    u, t = sp.symbols("u t", real=True)
+    psi = sp.Lambda(u, _jet(u))
+    difference = sp.diff(psi(t * u), u) - t * sp.diff(psi(u), u).xreplace({u: t * u})
+    function = sp.Function("psi")
+    xi = sp.Symbol("xi", real=True)
+    by_sympy = sp.diff(function(t * u), u) == t * sp.Subs(sp.Derivative(function(xi), xi), xi, t * u)
+    if not (is_rational_zero(sp.expand(difference)) and by_sympy):
+        return Verdict(Status.UNDECIDED, "chain rule", reason="one-variable chain rule not shown")
+    # instance: three coordinates scaled by t1, t2, t3 and a concrete quadratic g
+    rng = random.Random(3)
+    p = sp.symbols("p1:4", real=True)
+    w = sp.symbols("w1:4", real=True)
+    scales = sp.symbols("t1:4", positive=True)
+    g = sum(sp.Rational(rng.randint(-9, 9), rng.randint(1, 9)) * p[k] * p[l]
+            for k in range(3) for l in range(k, 3)) + sum(rng.randint(-9, 9) * x for x in p)
+    at = {p[k]: scales[k] * w[k] for k in range(3)}
+    instances = [check_identity(sp.diff(g.xreplace(at), w[k]), scales[k] * sp.diff(g, p[k]).xreplace(at))
+                 for k in range(3)]
+    return _proved("chain rule for a coordinate scaled by a constant", [
+        "one-variable chain rule d/du psi(t u) = t psi'(t u): exact zero on a generic cubic "
+        "(every 2-jet), and sympy's own diff of an undefined psi", "check_identity on three "
+        "scaled coordinates of a quadratic"], instances)
+
+
+def _constant_factor(before, after):
+    """∂/∂θ_a [c·G] → c·∂/∂θ_a [G], c a scalar free of θ."""
+    if not (isinstance(before, Deriv) and isinstance(before.body, Mul) and len(before.body.factors) == 2):
+        return "not of the form ∂[c·G]"
+    c, rest = before.body.factors
+    if not isinstance(c, Const):
+        return "the factor is not a scalar free of the parameters"
+    return None if after == Mul((c, Deriv(before.coordinate, rest))) else "the result is not c·∂[G]"
+
+
+def _constant_factor_validity() -> Verdict:
+    u, c = sp.symbols("u c", real=True)
+    G = _jet(u)
+    if not is_rational_zero(sp.expand(sp.diff(c * G, u) - c * sp.diff(G, u))):
+        return Verdict(Status.UNDECIDED, "constant factor rule", reason="not an exact zero")
+    w = sp.symbols("w1:3", real=True)
+    instance = check_identity(sp.diff(c * (w[0] ** 2 * w[1] - 3 * w[1]), w[0]), c * 2 * w[0] * w[1])
+    return _proved("d/du [c G(u)] = c G'(u)", ["exact zero on a generic cubic G (every 1-jet)",
+                                                "check_identity on a polynomial"], [instance])
+
+
+# --- arithmetic: identities of the commutative field, atoms opaque ----------------------------------
+
+def as_rational_function(term, atoms: dict) -> sp.Expr:
+    """Const, Mul and Add as sympy arithmetic; every other subterm an indeterminate, one per
+    distinct subterm (``atoms`` collects them)."""
+    if isinstance(term, Const):
+        return term.expr.replace(lambda e: isinstance(e, sp.Indexed),
+                                 lambda e: atoms.setdefault(e, sp.Symbol(f"scalar{len(atoms)}", real=True,
+                                                                         positive=e.is_positive,
+                                                                         nonzero=e.is_nonzero)))
+    if isinstance(term, Mul):
+        return sp.Mul(*[as_rational_function(f, atoms) for f in term.factors])
+    if isinstance(term, Add):
+        return sp.Add(*[as_rational_function(t, atoms) for t in term.terms])
+    return atoms.setdefault(term, sp.Symbol(f"atom{len(atoms)}", real=True))
+
+
+def _ring_scalars(term) -> list:
+    """The scalars of a ring expression (not those inside other subterms)."""
+    if isinstance(term, Const):
+        return [term.expr]
+    if isinstance(term, (Mul, Add)):
+        return [s for c in children(term) for s in _ring_scalars(c)]
+    return []
+
+
+def _arithmetic(before, after):
+    atoms: dict = {}
+    left, right = as_rational_function(before, atoms), as_rational_function(after, atoms)
+    for scalar in _ring_scalars(before) + _ring_scalars(after):
+        denominator = sp.denom(sp.together(scalar))
+        if denominator != 1 and denominator.is_nonzero is not True:
+            return f"divides by {denominator}, not known to be non-zero"
+    if not is_rational_zero(left - right):
+        return "not an identity of rational functions"
+    # independent witness: each side evaluated at a random rational point
+    point = random_point(left.free_symbols | right.free_symbols, random.Random(len(atoms)))
+    if left.xreplace(point) != right.xreplace(point):
+        return "exact test and random evaluation disagree"
+    return None
+
+
+def _arithmetic_validity() -> Verdict:
+    """The test behind every use, tried on a true identity, a false one and a division by a
+    scalar that may be 0: it must accept the first and refuse the other two."""
+    a, b = Entry("a", ("i",)), Entry("b", ("i",))
+    difference_of_squares = (Mul((Add((a, b)), Add((a, Mul((Const(sp.S.NegativeOne), b)))))),
+                             Add((Mul((a, a)), Mul((Const(sp.S.NegativeOne), Mul((b, b)))))))
+    product_for_sum = (Add((a, b)), Mul((a, b)))
+    real = sp.Symbol("c", real=True)
+    unsafe_division = (Mul((Const(real), Const(1 / real), a)), a)
+    outcomes = [_arithmetic(*difference_of_squares) is None, _arithmetic(*product_for_sum) is not None,
+                _arithmetic(*unsafe_division) is not None]
+    if not all(outcomes):
+        return Verdict(Status.UNDECIDED, "field arithmetic with opaque atoms",
+                       reason="the arithmetic test misjudges a known case")
+    return Verdict(Status.PROVED, "field arithmetic with opaque atoms", evidence=(
+        "checked at each use: exact rational-function zero test with every non-arithmetic subterm an "
+        "indeterminate, only scalars known to be non-zero inverted, and a random rational evaluation",
+        "the test accepts (a + b)(a - b) = a^2 - b^2 and refuses a + b = a b and c/c = 1 for a real c"))
+
+
+def lemma(name: str, statement: str, lhs, rhs, verdict: Callable, for_all: tuple = ()) -> Rule:
+    """A proved equation lhs = rhs used as a rule; the index names in ``for_all`` may be renamed."""
+    def one_way(before, after):
+        binding: dict = {}
+        if _match(lhs, before, set(for_all), binding) and _match(rhs, after, set(for_all), binding):
+            return None
+        return f"not an instance of {name}"
+    return Rule(name, statement, _either_way(one_way), verdict)
+
+
+def _match(pattern, term, variables: set, binding: dict) -> bool:
+    """Syntactic matching; only index names in ``variables`` are variables."""
+    if isinstance(pattern, Entry) and isinstance(term, Entry):
+        if pattern.family != term.family or len(pattern.indices) != len(term.indices):
+            return False
+        for p, t in zip(pattern.indices, term.indices):
+            if p in variables:
+                if binding.setdefault(p, t) != t:
+                    return False
+            elif p != t:
+                return False
+        return True
+    if type(pattern) is not type(term) or not children(pattern):
+        return pattern == term
+    if rebuild(pattern, tuple(children(term))) != term:
+        return False
+    return all(_match(p, t, variables, binding) for p, t in zip(children(pattern), children(term)))
+
+
+SUM_FACTOR = Rule("sum factor", r"\sum_{i=1}^{m} c\,a_i = c\sum_{i=1}^{m} a_i",
+                  _either_way(_sum_factor), functools.cache(_sum_factor_validity),
+                  r"for every bound $m$ and every $c$ free of $i$")
+HOMOGENEITY = Rule("ReLU homogeneity", r"\operatorname{ReLU}(c\,s) = c\operatorname{ReLU}(s)",
+                   _either_way(_homogeneity),
+                   functools.cache(lambda: relu_homogeneity_verdict(sp.Symbol("c", positive=True))),
+                   r"for a scalar $c > 0$ and every real $s$ (the paper's Definition 4 and Theorem 1)")
+INDICATOR_HOMOGENEITY = Rule(
+    "indicator homogeneity", r"\mathbf{1}[c\,s > 0] = \mathbf{1}[s > 0]", _either_way(_indicator_homogeneity),
+    functools.cache(_indicator_homogeneity_validity), r"for a scalar $c > 0$ and every real $s$")
+CONSTANT_FACTOR = Rule("constant factor", r"\partial_{\theta_a}[c\,G] = "
+                       r"c\,\partial_{\theta_a}[G]",
+                       _either_way(_constant_factor), functools.cache(_constant_factor_validity),
+                       r"for a scalar $c$ free of $\theta$ and $G$ differentiable")
+ARITHMETIC = Rule("arithmetic", r"p = q", _arithmetic, _arithmetic_validity,
+                  r"for products and sums $p, q$ of scalars and other subterms (sums, ReLU, $\ell$, "
+                  r"derivatives) that are equal as rational functions with those subterms as "
+                  r"indeterminates; only non-zero scalars are inverted")
+
+
+# --- derivations -----------------------------------------------------------------------------------
+
+@dataclass
+class Chain:
+    """t_0 = t_1 = … = t_m, each step justified by a rule."""
+
+    claim: str
+    start: object
+    steps: list = field(default_factory=list)       # (rule, term, note)
+
+    def then(self, rule: Rule, term, note: str = "") -> "Chain":
+        self.steps.append((rule, term, note))
+        return self
+
+    @property
+    def end(self):
+        return self.steps[-1][1] if self.steps else self.start
+
+    @property
+    def rules(self) -> list[Rule]:
+        return list(dict.fromkeys(rule for rule, _, _ in self.steps))
+
+    def lifted(self, context) -> "Chain":
+        """The same steps inside a larger term: ``context(t)`` for every t."""
+        chain = Chain(self.claim, context(self.start))
+        for rule, term, note in self.steps:
+            chain.then(rule, context(term), note)
+        return chain
+
+    def step_verdicts(self) -> list[Verdict]:
+        """One verdict per step: PROVED up to the first refused step, which is UNDECIDED with the
+        reason, and the steps after it are not reached."""
+        verdict = self.check()
+        refused = verdict.details.get("refused_step", len(self.steps) + 1)
+        outcome = []
+        for number, (rule, _, _) in enumerate(self.steps, start=1):
+            if verdict.status is Status.PROVED:
+                outcome.append(Verdict(Status.PROVED, f"step {number}: an instance of {rule.name}",
+                                       evidence=rule.validity().evidence))
+            elif number < refused:
+                outcome.append(Verdict(Status.PROVED, f"step {number}: an instance of {rule.name}"))
+            else:
+                outcome.append(Verdict(Status.UNDECIDED, f"step {number}", reason=verdict.reason
+                                       if number == refused else "after a refused step"))
+        return outcome
+
+    def check(self) -> Verdict:
+        """PROVED when every step is an instance of its rule and every rule used is valid; else
+        UNDECIDED, naming the first refused step (``details['refused_step']``, from 1)."""
+        current = self.start
+        for number, (rule, term, _) in enumerate(self.steps, start=1):
+            reason = rule.applies(current, term)
+            if reason is not None:
+                return Verdict(Status.UNDECIDED, self.claim, reason=f"step {number} ({rule.name}) refused: {reason}",
+                               details={"refused_step": number, "rule": rule.name})
+            current = term
+        validity = [rule.validity() for rule in self.rules]
+        if worst(validity) is not Status.PROVED:
+            bad = next(v for v in validity if v.status is not Status.PROVED)
+            return Verdict(Status.UNDECIDED, self.claim, reason=f"a rule used is not valid: {bad.claim}: {bad.reason}",
+                           details={"rules": [r.name for r in self.rules]})
+        return Verdict(Status.PROVED, self.claim, evidence=(
+            f"{len(self.steps)} rewrite steps, each an instance of its rule",
+            "rules used: " + ", ".join(r.name for r in self.rules)),
+            details={"rules": [r.name for r in self.rules]})
+
+
+# --- differentiation at index level ----------------------------------------------------------------
+#
+# ∂/∂θ_a of a sum, a product, a constant, a coordinate, ReLU off its kink, and the contraction of a
+# Kronecker delta.  Each is a rule of its own, checked for every size where a size occurs.
+
+def _derivative_of_sum(before, after):
+    """∂_a[Σ_i F_i] → Σ_i ∂_a[F_i], i not an index of the coordinate."""
+    if not (isinstance(before, Deriv) and isinstance(before.body, Sum)):
+        return "not the derivative of a sum"
+    total = before.body
+    if total.index in before.coordinate.indices:
+        return "the summation index is an index of the coordinate"
+    expected = Sum(total.index, total.size, Deriv(before.coordinate, total.body))
+    return None if after == expected else "the result is not the sum of the derivatives"
+
+
+def _derivative_of_sum_validity() -> Verdict:
+    """Induction on the bound m: base m = 0 (∂0 = 0); step: with S(u) standing for the function
+    Σ_{i≤m} F_i(u) and T for Σ_{i≤m} F_i'(u), the hypothesis S' = T and linearity of the
+    derivative on two terms give ∂[S + F_{m+1}] = T + F_{m+1}'."""
+    u = sp.Symbol("u", real=True)
+    S, F = sp.Function("S"), sp.Function("F")
+    T, m = sp.Symbol("T"), sp.Symbol("m", integer=True, nonnegative=True)
+    step = (sp.diff(S(u) + F(m + 1, u), u) - (T + sp.diff(F(m + 1, u), u))) - (sp.diff(S(u), u) - T)
+    if not is_rational_zero(step):
+        return Verdict(Status.UNDECIDED, "derivative of a sum", reason="induction step not an exact zero")
+    w = sp.symbols("w1:4", real=True)
+    terms = [w[0] ** 2 * w[1], 3 * w[0] * w[2], w[1] - w[0] ** 3]
+    instances = [check_identity(sp.diff(sp.Add(*terms[:k]), w[0]), sp.Add(*[sp.diff(t, w[0]) for t in terms[:k]]))
+                 for k in (1, 2, 3)]
+    return _proved("d/du sum_i F_i = sum_i dF_i/du, every bound m", [
+        "induction on the bound m: base m = 0, step an exact zero with the sum up to m opaque",
+        "check_identity with 1, 2, 3 terms"], instances)
+
+
+def _derivative_of_add(before, after):
+    """∂_a[A + B + …] → ∂_a[A] + ∂_a[B] + …"""
+    if not (isinstance(before, Deriv) and isinstance(before.body, Add)):
+        return "not the derivative of a sum of terms"
+    expected = Add(tuple(Deriv(before.coordinate, t) for t in before.body.terms))
+    return None if after == expected else "the result is not the sum of the derivatives"
+
+
+def _product_rule(before, after):
+    """∂_a[A_1⋯A_r] → Σ_k A_1⋯∂_a[A_k]⋯A_r."""
+    if not (isinstance(before, Deriv) and isinstance(before.body, Mul) and len(before.body.factors) >= 2):
+        return "not the derivative of a product"
+    return None if after == product_rule(before.coordinate, before.body.factors) else "the result is not the product rule"
+
+
+def product_rule(coordinate, factors) -> Add:
+    """Σ_k A_1⋯∂[A_k]⋯A_r."""
+    return Add(tuple(Mul(factors[:k] + (Deriv(coordinate, factors[k]),) + factors[k + 1:])
+                     for k in range(len(factors))))
+
+
+def _jet_rules_validity() -> Verdict:
+    """Linearity and the product rule of 2, 3 and 4 factors on generic cubics (every 1-jet)."""
+    u = sp.Symbol("u", real=True)
+    A = [_jet(u, name=name) for name in "abcd"]
+    claims = {"sum": sp.diff(A[0] + A[1], u) - sp.diff(A[0], u) - sp.diff(A[1], u)}
+    for count in (2, 3, 4):
+        product = sp.Mul(*A[:count])
+        claims[f"product of {count}"] = sp.diff(product, u) - sp.Add(*[
+            sp.Mul(*A[:k], sp.diff(A[k], u), *A[k + 1:count]) for k in range(count)])
+    failing = [name for name, difference in claims.items() if not is_rational_zero(sp.expand(difference))]
+    if failing:
+        return Verdict(Status.UNDECIDED, "derivative rules", reason=f"{failing[0]} rule not an exact zero")
+    w = sp.symbols("w1:3", real=True)
+    instance = check_identity(sp.diff((w[0] ** 2 + w[1]) * (w[0] - 3 * w[1]), w[0]),
+                              2 * w[0] * (w[0] - 3 * w[1]) + (w[0] ** 2 + w[1]))
+    return _proved("(A + B)' = A' + B', (A_1 ... A_r)' = sum_k A_1 ... A_k' ... A_r", [
+        "exact zeros on generic cubics (every 1-jet), products of 2, 3 and 4 factors (more: the "
+        "2-factor rule repeatedly)", "check_identity on polynomials"], [instance])
+
+
+# entries known not to depend on the coordinate θ_a: the data, and the other parameter families
+# (an entry of any other family, a hidden layer's output z^{(k)} say, may depend on θ)
+DATA_FAMILIES = frozenset({"x", "y"})
+PARAMETER_FAMILIES = frozenset({"W", "v"})
+
+
+def _constant_term(before, after):
+    """∂_a[c] → 0 when every entry of c is data or a parameter of another family than θ_a."""
+    if not isinstance(before, Deriv):
+        return "not a derivative"
+    independent = DATA_FAMILIES | (PARAMETER_FAMILIES - {before.coordinate.family})
+    if not families(before.body) <= independent:
+        return f"the term may depend on {latex_of(before.coordinate)}"
+    return None if after == Const(sp.S.Zero) else "the result is not 0"
+
+
+def _coordinate(before, after):
+    """∂θ_b/∂θ_a → δ_{b_1 a_1}⋯δ_{b_r a_r} for two entries of the same family."""
+    if not (isinstance(before, Deriv) and isinstance(before.body, Entry)):
+        return "not the derivative of an entry"
+    a, b = before.coordinate, before.body
+    if a.family != b.family or len(a.indices) != len(b.indices):
+        return "not an entry of the coordinate's family"
+    deltas = sp.Mul(*[sp.KroneckerDelta(sp.Symbol(p, integer=True), sp.Symbol(q, integer=True))
+                      for p, q in zip(b.indices, a.indices)])
+    return None if after == Const(deltas) else "the result is not the product of Kronecker deltas"
+
+
+def _constant_and_coordinate_validity() -> Verdict:
+    """∂c/∂u = 0 for c free of u, and ∂w_b/∂w_a = δ_ab on distinct coordinates."""
+    w = sp.symbols("w1:4", real=True)
+    c = sp.Symbol("c", real=True)
+    table = [[sp.diff(w[b], w[a]) - sp.KroneckerDelta(a, b) for b in range(3)] for a in range(3)]
+    if sp.diff(c, w[0]) != 0 or any(entry != 0 for row in table for entry in row):
+        return Verdict(Status.UNDECIDED, "coordinate derivatives", reason="not the Kronecker delta")
+    return Verdict(Status.PROVED, "d c/du = 0, d w_b/d w_a = delta_ab",
+                   evidence=("sympy's derivatives of a constant and of 3 coordinates, every pair",))
+
+
+def _relu_derivative(before, after):
+    """∂_a[ReLU(s)] → 1[s > 0]·∂_a[s], off the kink s = 0."""
+    if not (isinstance(before, Deriv) and isinstance(before.body, Relu)):
+        return "not the derivative of ReLU"
+    s = before.body.arg
+    return None if after == Mul((Indicator(s), Deriv(before.coordinate, s))) else "the result is not 1[s > 0] ∂s"
+
+
+def _relu_derivative_validity() -> Verdict:
+    """On {s > 0} ReLU(s(u)) = s(u), on {s < 0} it is 0: in each open region the derivative is
+    1[s > 0]·s'(u), for a generic cubic s."""
+    u = sp.Symbol("u", real=True)
+    s = _jet(u, name="s")
+    for indicator in (1, 0):
+        if not is_rational_zero(sp.expand(sp.diff(indicator * s, u) - indicator * sp.diff(s, u))):
+            return Verdict(Status.UNDECIDED, "ReLU derivative", reason="not an exact zero on a region")
+    return Verdict(Status.PROVED, "d/du ReLU(s(u)) = 1[s > 0] s'(u) off the kink", evidence=(
+        "on each open sign region of s the identity is an exact zero for a generic cubic s",))
+
+
+def delta_contraction(ranges: dict) -> Rule:
+    """Σ_{j=1}^{n} δ_{jl}·c·A_j → c·A_l, when the document's index l runs over 1..n
+    (``ranges`` maps index names to size symbols)."""
+    def one_way(before, after):
+        if not (isinstance(before, Sum) and isinstance(before.body, Mul) and len(before.body.factors) == 2
+                and isinstance(before.body.factors[0], Const)):
+            return "not of the form Σ_j δ_jl c A_j"
+        j = sp.Symbol(before.index, integer=True)
+        coefficient, rest = before.body.factors
+        for delta in sp.Mul.make_args(coefficient.expr):
+            if isinstance(delta, sp.KroneckerDelta) and j in delta.args:
+                other = next((a for a in delta.args if a != j), None)
+                if other is None or not other.is_Symbol:
+                    continue
+                target = str(other)
+                if ranges.get(target) != before.size:
+                    return f"the index {target} does not run over 1..{before.size}"
+                if target in bound_indices(rest):
+                    return f"the index {target} would be captured by a sum"
+                remaining = Const(coefficient.expr / delta)
+                contracted = substitute_index(Mul((remaining, rest)), before.index, target)
+                if after == contracted or (remaining.expr == 1 and after == substitute_index(rest, before.index, target)):
+                    return None
+                return "the result is not the contracted term"
+        return "no Kronecker delta in the summation index"
+    return Rule("delta contraction", r"\sum_{j=1}^{m} \delta_{jl}\,A_j = A_l", _either_way(one_way),
+                _delta_contraction_validity, r"for every bound $m$ and $1 \le l \le m$")
+
+
+@functools.cache
+def _delta_contraction_validity() -> Verdict:
+    """Induction on m of two statements: Σ_{j≤m} δ_jl a_j = a_l for 1 ≤ l ≤ m, and = 0 for l > m.
+    The step adds δ_{m+1,l} a_{m+1}: with l = m + 1 + p (p ≥ 1) or l = m + 1 − p (p ≥ 1) the delta
+    is 0, with l = m + 1 it is 1; sympy's KroneckerDelta must settle each case."""
+    m = sp.Symbol("m", integer=True, nonnegative=True)
+    p = sp.Symbol("p", integer=True, positive=True)
+    settled = (sp.KroneckerDelta(m + 1, m + 1 + p) == 0 and sp.KroneckerDelta(m + 1, m + 1 - p) == 0
+               and sp.KroneckerDelta(m + 1, m + 1) == 1 and sp.KroneckerDelta(1, 1) == 1)
+    if not settled:
+        return Verdict(Status.UNDECIDED, "delta contraction", reason="a case of the induction is not settled")
+    a = sp.symbols("a1:5", real=True)
+    for top in range(1, 5):
+        for target in range(1, top + 1):
+            total = sum(sp.KroneckerDelta(j, target) * a[j - 1] for j in range(1, top + 1))
+            if total != a[target - 1]:
+                return Verdict(Status.REFUTED, "delta contraction", witness={"m": top, "l": target})
+    return Verdict(Status.PROVED, "sum_j delta_jl a_j = a_l for 1 <= l <= m, every m", evidence=(
+        "induction on m: base and the three cases of the step settled exactly",
+        "every l at m = 1..4 evaluated exactly"))
+
+
+DERIVATIVE_OF_SUM = Rule("derivative of a sum", r"\partial_{\theta_a}\Bigl[\sum_{i=1}^{m} F_i\Bigr] = "
+                         r"\sum_{i=1}^{m} \partial_{\theta_a}[F_i]", _either_way(_derivative_of_sum),
+                         functools.cache(_derivative_of_sum_validity),
+                         r"for every bound $m$, $i$ not an index of $\theta_a$")
+DERIVATIVE_OF_ADD = Rule("linearity of the derivative", r"\partial_{\theta_a}[A + B] = \partial_{\theta_a}[A] + \partial_{\theta_a}[B]",
+                         _either_way(_derivative_of_add), functools.cache(_jet_rules_validity))
+PRODUCT_RULE = Rule("product rule", r"\partial_{\theta_a}[A\,B] = \partial_{\theta_a}[A]\,B + A\,\partial_{\theta_a}[B]",
+                    _either_way(_product_rule), functools.cache(_jet_rules_validity),
+                    r"and alike for any number of factors")
+CONSTANT_TERM = Rule("derivative of a constant", r"\partial_{\theta_a}[c] = 0", _either_way(_constant_term),
+                     functools.cache(_constant_and_coordinate_validity),
+                     r"for a term $c$ whose entries are data ($x$, $y$) or parameters of another family "
+                     r"than $\theta_a$")
+COORDINATE = Rule("coordinate derivative", r"\partial_{W_{kl}}[W_{ij}] = \delta_{ik}\,\delta_{jl}",
+                  _either_way(_coordinate), functools.cache(_constant_and_coordinate_validity),
+                  r"and alike for every family")
+RELU_DERIVATIVE = Rule("ReLU derivative", r"\partial_{\theta_a}[\operatorname{ReLU}(s)] = \mathbf{1}[s > 0]\,\partial_{\theta_a}[s]",
+                       _either_way(_relu_derivative), functools.cache(_relu_derivative_validity),
+                       r"off the kink $s = 0$")
+
+
+def _sum_of_terms(before, after):
+    """Σ_i (A_i + B_i + …) → Σ_i A_i + Σ_i B_i + …"""
+    if not (isinstance(before, Sum) and isinstance(before.body, Add)):
+        return "not a sum of a sum of terms"
+    expected = Add(tuple(Sum(before.index, before.size, t) for t in before.body.terms))
+    return None if after == expected else "the result is not the sum of the sums"
+
+
+def _sum_of_terms_validity() -> Verdict:
+    i, m = sp.Symbol("i", integer=True), sp.Symbol("m", integer=True, nonnegative=True)
+    families_ = [sp.IndexedBase(name) for name in "abcd"]
+    for count in (2, 3, 4):
+        parts = families_[:count]
+        if not by_induction(lambda top, parts=parts: (sp.Sum(sp.Add(*[p[i] for p in parts]), (i, 1, top)),
+                                                      sp.Add(*[sp.Sum(p[i], (i, 1, top)) for p in parts])), i, m):
+            return Verdict(Status.UNDECIDED, "sum of terms", reason=f"induction fails for {count} terms")
+    a = sp.symbols("a1:4", real=True)
+    b = sp.symbols("b1:4", real=True)
+    instance = check_identity(sp.Add(*[x + y for x, y in zip(a, b)]), sp.Add(*a) + sp.Add(*b))
+    return _proved("sum_i (a_i + b_i + ...) = sum_i a_i + sum_i b_i + ..., every bound m", [
+        "induction on the bound m for 2, 3 and 4 terms (more terms: the 2-term case repeatedly)",
+        "check_identity at m = 3"], [instance])
+
+
+def _indicator_derivative(before, after):
+    """∂_a[1[s > 0]] → 0 off the kink: the indicator is constant on each open sign region."""
+    if not (isinstance(before, Deriv) and isinstance(before.body, Indicator)):
+        return "not the derivative of an indicator"
+    return None if after == Const(sp.S.Zero) else "the result is not 0"
+
+
+def _indicator_derivative_validity() -> Verdict:
+    u = sp.Symbol("u", real=True)
+    if any(sp.diff(sp.Integer(value), u) != 0 for value in (0, 1)):
+        return Verdict(Status.UNDECIDED, "indicator derivative", reason="a constant's derivative is not 0")
+    return Verdict(Status.PROVED, "d/du 1[s(u) > 0] = 0 off the kink", evidence=(
+        "on each open sign region of s the indicator is the constant 0 or 1",))
+
+
+SUM_OF_TERMS = Rule("sum of terms", r"\sum_{i=1}^{m} (A_i + B_i) = \sum_{i=1}^{m} A_i + \sum_{i=1}^{m} B_i",
+                    _either_way(_sum_of_terms), functools.cache(_sum_of_terms_validity),
+                    r"for every bound $m$, with any number of terms")
+INDICATOR_DERIVATIVE = Rule("indicator derivative", r"\partial_{\theta_a}\bigl[\mathbf{1}[s > 0]\bigr] = 0",
+                            _either_way(_indicator_derivative), functools.cache(_indicator_derivative_validity),
+                            r"off the kink $s = 0$")
+
+
+# --- driving the rules: differentiation and contraction, one justified step at a time ----------------
+
+def monomials(term) -> object:
+    """``term`` as a sum of monomials c·A_1⋯A_r (c a scalar, the A the non-arithmetic subterms):
+    the arithmetic rule justifies the rewrite."""
+    atoms: dict = {}
+    expanded = sp.expand(as_rational_function(term, atoms))
+    back = {symbol: original for original, symbol in atoms.items()}
+    result = []
+    for monomial in sp.Add.make_args(expanded):
+        coefficient, factors = sp.S.One, []
+        for factor in sp.Mul.make_args(monomial):
+            base, exponent = factor.as_base_exp()
+            if base in back and not isinstance(back[base], sp.Expr):
+                if not (exponent.is_Integer and exponent > 0):
+                    raise ValueError("a subterm in a denominator has no monomial form")
+                factors += [back[base]] * int(exponent)
+            else:
+                coefficient *= factor.xreplace({s: o for s, o in back.items() if isinstance(o, sp.Expr)})
+        if not factors:
+            result.append(Const(coefficient))
+        else:
+            rest = factors[0] if len(factors) == 1 else Mul(tuple(factors))
+            result.append(Mul((Const(coefficient), rest)))
+    return result[0] if len(result) == 1 else Add(tuple(result))
+
+
+def _rewrite_first(chain: Chain, rule: Rule, wanted, rewrite) -> bool:
+    term = replace_first(chain.end, wanted, rewrite)
+    if term is None:
+        return False
+    chain.then(rule, term)
+    return True
+
+
+def differentiate(chain: Chain, coordinate: Entry) -> None:
+    """Push every ∂/∂coordinate of the chain's last term inward until it meets an entry, one rule a
+    step: sums, sums of terms, products, scalars, ReLU and its indicator, constants, coordinates."""
+    independent = DATA_FAMILIES | (PARAMETER_FAMILIES - {coordinate.family})
+
+    def pushed(body):
+        if families(body) <= independent:
+            return CONSTANT_TERM, Const(sp.S.Zero)
+        if isinstance(body, Entry):
+            return COORDINATE, Const(sp.Mul(*[
+                sp.KroneckerDelta(sp.Symbol(p, integer=True), sp.Symbol(q, integer=True))
+                for p, q in zip(body.indices, coordinate.indices)]))
+        if isinstance(body, Sum):
+            return DERIVATIVE_OF_SUM, Sum(body.index, body.size, Deriv(coordinate, body.body))
+        if isinstance(body, Add):
+            return DERIVATIVE_OF_ADD, Add(tuple(Deriv(coordinate, term) for term in body.terms))
+        if isinstance(body, Mul) and len(body.factors) == 2 and isinstance(body.factors[0], Const):
+            return CONSTANT_FACTOR, Mul((body.factors[0], Deriv(coordinate, body.factors[1])))
+        if isinstance(body, Mul):
+            return PRODUCT_RULE, product_rule(coordinate, body.factors)
+        if isinstance(body, Relu):
+            return RELU_DERIVATIVE, Mul((Indicator(body.arg), Deriv(coordinate, body.arg)))
+        if isinstance(body, Indicator):
+            return INDICATOR_DERIVATIVE, Const(sp.S.Zero)
+        raise ValueError(f"no rule differentiates {type(body).__name__}")
+
+    def wanted(t):
+        return isinstance(t, Deriv) and t.coordinate == coordinate and not isinstance(t.body, Eval)
+
+    def constant(t):
+        return wanted(t) and families(t.body) <= independent
+    # derivatives of constants first: they vanish and keep the lines short
+    while (target := first_subterm(chain.end, constant) or first_subterm(chain.end, wanted)) is not None:
+        rule, result = pushed(target.body)
+        _rewrite_first(chain, rule, lambda t: t == target, lambda t: result)
+        tidy(chain)
+
+
+_ZERO, _ONE = Const(sp.S.Zero), Const(sp.S.One)
+
+
+def _tidied(term):
+    """One local simplification of a product or a sum of terms, or the term itself: a factor 0,
+    a term 0, a factor 1, a sum of one term, equal products (up to order) added together."""
+    if isinstance(term, Mul):
+        if _ZERO in term.factors:
+            return _ZERO
+        if _ONE in term.factors and len(term.factors) > 1:
+            rest = tuple(f for f in term.factors if f != _ONE)
+            return rest[0] if len(rest) == 1 else Mul(rest)
+    if isinstance(term, Add):
+        rest = tuple(t for t in term.terms if t != _ZERO)
+        if len(rest) != len(term.terms):
+            return _ZERO if not rest else rest[0] if len(rest) == 1 else Add(rest)
+        if len(rest) > 1 and all(isinstance(t, Mul) for t in rest):
+            orders = {tuple(sorted(map(repr, t.factors))) for t in rest}
+            if len(orders) == 1:
+                return Mul((Const(sp.Integer(len(rest))), rest[-1]))
+    return term
+
+
+def tidy(chain: Chain) -> None:
+    """Local simplifications (``_tidied``), one arithmetic step each, until none applies."""
+    while (target := first_subterm(chain.end, lambda t: _tidied(t) != t)) is not None:
+        _rewrite_first(chain, ARITHMETIC, lambda t: t == target, _tidied)
+
+
+def _deltas_of(term, index: str) -> bool:
+    """Whether a scalar of the ring expression ``term`` (not inside other subterms) holds a
+    Kronecker delta of ``index``."""
+    if isinstance(term, Const):
+        return any(sp.Symbol(index, integer=True) in d.args for d in term.expr.atoms(sp.KroneckerDelta))
+    if isinstance(term, (Mul, Add)):
+        return any(_deltas_of(c, index) for c in children(term))
+    return False
+
+
+def contract(chain: Chain, contraction: Rule) -> None:
+    """Every sum whose summand carries a Kronecker delta of its index, innermost first: the summand
+    as monomials (arithmetic), one sum per monomial (sum of terms), each delta contracted."""
+    def contractible(t):
+        return isinstance(t, Sum) and _deltas_of(t.body, t.index)
+
+    def innermost(t):
+        return contractible(t) and first_subterm(t.body, contractible) is None
+    while (total := first_subterm(chain.end, innermost)) is not None:
+        body = monomials(total.body)
+        if body != total.body:
+            _rewrite_first(chain, ARITHMETIC, lambda t, old=total: t == old, lambda t: Sum(t.index, t.size, body))
+            total = Sum(total.index, total.size, body)
+        parts = body.terms if isinstance(body, Add) else (body,)
+        if isinstance(body, Add):
+            split = Add(tuple(Sum(total.index, total.size, p) for p in parts))
+            _rewrite_first(chain, SUM_OF_TERMS, lambda t, old=total: t == old, lambda t: split)
+        index = sp.Symbol(total.index, integer=True)
+        for part in parts:
+            if not _deltas_of(part, total.index):
+                continue
+            coefficient, rest = part.factors
+            delta = next(d for d in sp.Mul.make_args(coefficient.expr)
+                         if isinstance(d, sp.KroneckerDelta) and index in d.args)
+            target = str(next(a for a in delta.args if a != index))
+            contracted = substitute_index(Mul((Const(coefficient.expr / delta), rest)), total.index, target)
+            single = Sum(total.index, total.size, part)
+            _rewrite_first(chain, contraction, lambda t, old=single: t == old, lambda t: contracted)

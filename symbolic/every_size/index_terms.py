@@ -1,0 +1,315 @@
+"""Index-level terms: sums whose bounds are size symbols, indexed entries, ReLU, derivatives.
+
+A small term language of its own, not sympy's Sum/Indexed: sympy rewrites on construction (the
+project's ReLU pulls out positive factors, α·α⁻¹ cancels inside a Mul) and needs ``refine`` to
+discharge the bounds of a differentiated sum, so a step could happen without a rule saying so.
+Here a term changes only when a rule rewrites it (``symbolic.every_size.index_rules``).
+
+Scalars that carry no index-level structure (α, 1/N, c_j, α_k) are sympy expressions inside a
+``Const``; index-dependent scalars are sympy ``Indexed`` entries, so they keep their sign
+assumptions.  Sizes (d, h, N, h_k) and index names (i, j, n, k+1) are plain strings: a term is
+a statement about every value of them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy as sp
+
+from symbolic.relu import ReLU
+
+
+@dataclass(frozen=True)
+class Const:
+    """A scalar free of the parameters: a sympy expression (α, 1/N, c_j)."""
+    expr: sp.Expr
+
+    @property
+    def indices(self) -> frozenset:
+        """Index names the scalar depends on: those of its indexed entries (c_j) and its integer
+        symbols (the l, r of a Kronecker delta δ_lr)."""
+        inside = {str(s) for e in self.expr.atoms(sp.Indexed) for s in e.indices}
+        return frozenset(inside | {str(s) for s in self.expr.free_symbols
+                                   if s.is_integer and not isinstance(s, sp.Indexed)})
+
+
+@dataclass(frozen=True)
+class Entry:
+    """An entry of an indexed family: x_{ni}, W_{ij}, v_j, y_n, z^{(k)}_i."""
+    family: str
+    indices: tuple
+
+
+@dataclass(frozen=True)
+class Sum:
+    """Σ_{index=1}^{size} body; ``size`` is a size symbol such as 'd'."""
+    index: str
+    size: str
+    body: object
+
+
+@dataclass(frozen=True)
+class Mul:
+    factors: tuple
+
+
+@dataclass(frozen=True)
+class Add:
+    terms: tuple
+
+
+@dataclass(frozen=True)
+class Relu:
+    arg: object
+
+
+@dataclass(frozen=True)
+class Indicator:
+    """1[arg > 0], the derivative of ReLU off its kink."""
+    arg: object
+
+
+@dataclass(frozen=True)
+class Fn:
+    """An arbitrary function applied to terms: the loss ℓ(f(x_n), y_n)."""
+    name: str
+    args: tuple
+
+
+@dataclass(frozen=True)
+class Deriv:
+    """∂/∂coordinate [body], body a function of the parameters θ."""
+    coordinate: Entry
+    body: object
+
+
+@dataclass(frozen=True)
+class Eval:
+    """(∂_{p_m} … ∂_{p_1} g)(point): a function of θ (its partials ``partials``, innermost first)
+    evaluated at θ (point 'theta') or at the transformed parameters (point 'T')."""
+    function: str
+    partials: tuple
+    point: str
+
+
+# --- structure ---------------------------------------------------------------------------------
+
+def children(term) -> tuple:
+    if isinstance(term, Sum):
+        return (term.body,)
+    if isinstance(term, Mul):
+        return term.factors
+    if isinstance(term, Add):
+        return term.terms
+    if isinstance(term, (Relu, Indicator)):
+        return (term.arg,)
+    if isinstance(term, Fn):
+        return term.args
+    if isinstance(term, Deriv):
+        return (term.body,)
+    return ()
+
+
+def rebuild(term, new_children: tuple):
+    """``term`` with its children replaced (same head)."""
+    if isinstance(term, Sum):
+        return Sum(term.index, term.size, new_children[0])
+    if isinstance(term, Mul):
+        return Mul(tuple(new_children))
+    if isinstance(term, Add):
+        return Add(tuple(new_children))
+    if isinstance(term, Relu):
+        return Relu(new_children[0])
+    if isinstance(term, Indicator):
+        return Indicator(new_children[0])
+    if isinstance(term, Fn):
+        return Fn(term.name, tuple(new_children))
+    if isinstance(term, Deriv):
+        return Deriv(term.coordinate, new_children[0])
+    return term
+
+
+def same_head(a, b) -> bool:
+    """Same constructor and the same non-term data, so that the terms differ only in children."""
+    if type(a) is not type(b) or len(children(a)) != len(children(b)) or not children(a):
+        return False
+    if isinstance(a, Sum):
+        return (a.index, a.size) == (b.index, b.size)
+    if isinstance(a, Fn):
+        return a.name == b.name
+    if isinstance(a, Deriv):
+        return a.coordinate == b.coordinate
+    return True
+
+
+def free_indices(term) -> frozenset:
+    """Index names a term depends on (sum indices are bound)."""
+    if isinstance(term, Const):
+        return term.indices
+    if isinstance(term, Entry):
+        return frozenset(term.indices)
+    if isinstance(term, Eval):
+        return frozenset(i for p in term.partials for i in p.indices)
+    own = frozenset(term.coordinate.indices) if isinstance(term, Deriv) else frozenset()
+    inner = own.union(*[free_indices(c) for c in children(term)])
+    return inner - {term.index} if isinstance(term, Sum) else inner
+
+
+def difference(before, after, path=()):
+    """Positions, innermost first, at which ``before`` turns into ``after``: the smallest subterm
+    pair that differs, then each enclosing pair.  Empty when the terms are equal."""
+    if before == after:
+        return []
+    if same_head(before, after):
+        differing = [k for k, (x, y) in enumerate(zip(children(before), children(after))) if x != y]
+        if len(differing) == 1:
+            k = differing[0]
+            inner = difference(children(before)[k], children(after)[k], path + (k,))
+            return inner + [(path, before, after)]
+    return [(path, before, after)]
+
+
+# --- reading: LaTeX ----------------------------------------------------------------------------
+
+def _index_text(indices) -> str:
+    return ("" if all(len(i) == 1 for i in indices) else ",").join(indices)
+
+
+def latex(term, *, tight: bool = False, names: dict | None = None) -> str:
+    """The term as LaTeX math; ``tight`` wraps sums in parentheses; ``names`` maps subterms to
+    the short names a document defines for them (s_{nl} for a pre-activation)."""
+    from symbolic.latex import to_latex
+    names = names or {}
+    if term in names:
+        return names[term]
+    if isinstance(term, Const):
+        base, exponent = term.expr.as_base_exp()
+        if exponent == -1 and (base.is_Symbol or isinstance(base, sp.Indexed)):
+            return "%s^{-1}" % to_latex(base)      # α^{-1} rather than a fraction
+        text = to_latex(term.expr)
+        return r"\left(%s\right)" % text if tight and (term.expr.is_Add or term.expr.could_extract_minus_sign()) else text
+    if isinstance(term, Entry):
+        if not term.indices:
+            return term.family
+        return "%s_{%s}" % (term.family, _index_text(term.indices))
+    if isinstance(term, Sum):
+        text = r"\sum_{%s=1}^{%s} %s" % (term.index, term.size, latex(term.body, tight=True, names=names))
+        return r"\Bigl(%s\Bigr)" % text if tight else text
+    if isinstance(term, Mul):
+        shown = [f for f in term.factors if f != Const(sp.S.One)] or [Const(sp.S.One)]
+        if len(shown) > 1 and shown[0] == Const(sp.S.NegativeOne):
+            return "-" + latex(Mul(tuple(shown[1:])), tight=True, names=names)
+        if len(shown) == 1:
+            return latex(shown[0], tight=tight, names=names)
+        return r"\,".join(latex(f, tight=True, names=names) for f in shown)
+    if isinstance(term, Add):
+        text = " + ".join(latex(t, names=names) for t in term.terms).replace("+ -", "- ")
+        return r"\bigl(%s\bigr)" % text if tight else text
+    if isinstance(term, Relu):
+        return r"\operatorname{ReLU}\bigl(%s\bigr)" % latex(term.arg, names=names)
+    if isinstance(term, Indicator):
+        return r"\mathbf{1}\bigl[%s > 0\bigr]" % latex(term.arg, names=names)
+    if isinstance(term, Fn):
+        return r"%s\bigl(%s\bigr)" % (term.name, ", ".join(latex(a, names=names) for a in term.args))
+    if isinstance(term, Deriv):
+        return r"\partial_{%s}\bigl[%s\bigr]" % (latex(term.coordinate), latex(term.body, names=names))
+    if isinstance(term, Eval):
+        point = r"T\theta" if term.point == "T" else r"\theta"
+        if not term.partials:
+            return r"%s(%s)" % (term.function, point)
+        partials = "".join(r"\partial_{%s}" % latex(p) for p in reversed(term.partials))
+        return r"(%s %s)(%s)" % (partials, term.function, point)
+    raise TypeError(f"not an index-level term: {term!r}")
+
+
+# --- instances: the term at concrete sizes, as a sympy expression ------------------------------
+
+def expand(term, sizes: dict, values: dict | None = None, functions: dict | None = None) -> sp.Expr:
+    """The term at concrete sizes (``sizes`` maps a size symbol to an int): sums become finite
+    sums, entries real symbols, ReLU the project's ReLU, each Fn one undefined sympy function.
+    Derivatives and Eval are not expanded (their instances are checked by the polynomial
+    machinery of the proof scripts)."""
+    values = values or {}
+    functions = {} if functions is None else functions
+    if isinstance(term, Const):
+        substitution = {sp.Symbol(name, integer=True): value for name, value in values.items()}
+        expr = term.expr.xreplace(substitution)
+        return expr.replace(lambda e: isinstance(e, sp.Indexed),
+                            lambda e: sp.Symbol(f"{e.base}_{'_'.join(map(str, e.indices))}",
+                                                **e.base.assumptions0))
+    if isinstance(term, Entry):
+        def value(index):
+            name, _, offset = index.partition("+")
+            return values[name] + (int(offset) if offset else 0)
+        return sp.Symbol(f"{term.family}_{'_'.join(str(value(i)) for i in term.indices)}", real=True)
+    if isinstance(term, Sum):
+        return sp.Add(*[expand(term.body, sizes, {**values, term.index: k}, functions)
+                        for k in range(1, sizes[term.size] + 1)])
+    if isinstance(term, Mul):
+        return sp.Mul(*[expand(f, sizes, values, functions) for f in term.factors])
+    if isinstance(term, Add):
+        return sp.Add(*[expand(t, sizes, values, functions) for t in term.terms])
+    if isinstance(term, Relu):
+        return ReLU(expand(term.arg, sizes, values, functions))
+    if isinstance(term, Indicator):
+        return sp.Heaviside(expand(term.arg, sizes, values, functions), 0)
+    if isinstance(term, Fn):
+        function = functions.setdefault(term.name, sp.Function(f"ell{len(functions)}"))
+        return function(*[expand(a, sizes, values, functions) for a in term.args])
+    raise TypeError(f"{type(term).__name__} has no instance expansion")
+
+
+def replace_first(term, wanted, rewrite):
+    """``term`` with its first subterm (pre-order) for which ``wanted`` holds replaced by
+    ``rewrite(subterm)``; None when there is none."""
+    if wanted(term):
+        return rewrite(term)
+    for k, child in enumerate(children(term)):
+        new = replace_first(child, wanted, rewrite)
+        if new is not None:
+            kids = list(children(term))
+            kids[k] = new
+            return rebuild(term, tuple(kids))
+    return None
+
+
+def substitute_index(term, old: str, new: str):
+    """Every free occurrence of the index ``old`` replaced by ``new`` (sums binding ``old`` are
+    left alone; a sum binding ``new`` would capture it, which the caller must rule out)."""
+    if isinstance(term, Const):
+        return Const(term.expr.xreplace({sp.Symbol(old, integer=True): sp.Symbol(new, integer=True)}))
+    if isinstance(term, Entry):
+        return Entry(term.family, tuple(new if i == old else i for i in term.indices))
+    if isinstance(term, Sum) and term.index == old:
+        return term
+    if isinstance(term, Deriv):
+        return Deriv(substitute_index(term.coordinate, old, new), substitute_index(term.body, old, new))
+    if isinstance(term, Eval):
+        return Eval(term.function, tuple(substitute_index(p, old, new) for p in term.partials), term.point)
+    return rebuild(term, tuple(substitute_index(c, old, new) for c in children(term)))
+
+
+def bound_indices(term) -> frozenset:
+    """Index names bound by a sum somewhere inside the term."""
+    own = frozenset({term.index}) if isinstance(term, Sum) else frozenset()
+    return own.union(*[bound_indices(c) for c in children(term)])
+
+
+def families(term) -> frozenset:
+    """The entry families occurring in the term (a derivative or evaluation counts as all)."""
+    if isinstance(term, Entry):
+        return frozenset({term.family})
+    if isinstance(term, (Deriv, Eval)):
+        return frozenset({"*"})
+    return frozenset().union(*[families(c) for c in children(term)])
+
+
+def first_subterm(term, wanted):
+    """The first subterm (pre-order) for which ``wanted`` holds, or None."""
+    if wanted(term):
+        return term
+    for child in children(term):
+        found = first_subterm(child, wanted)
+        if found is not None:
+            return found
+    return None

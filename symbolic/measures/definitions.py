@@ -1,0 +1,161 @@
+"""Sharpness and flatness measures as functions of a model's parameters, loss, gradient and Hessian.
+
+A measure is a function ``measure(point) -> value`` of a ``MeasurePoint`` (θ, L, ∇L, ∇²L, the
+metric G transported with the parameters, the per-example gradients and the model's layer
+structure), all sympy.  Its value is one of
+    a sympy expression                     (weight norm, path norm, trace, …),
+    ``Spectrum(matrix, reduction)``        (a function of the eigenvalues only: spectral norm,
+                                            log pseudo-determinant, the spectrum itself),
+    ``Sharpness(scales, norm, normalizer)`` the max-type measure
+                                           normalizer · (max_{‖δ/t‖_p ≤ ρ} L(θ+δ) − L(θ)).
+A user's own measure is a function of the same kind (see ``symbolic.measures.invariance.check_invariance``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import sympy as sp
+
+REDUCTIONS = ("spectrum", "spectral_norm", "log_pseudo_det")
+ASAM_ETA = sp.Rational(1, 100)
+
+
+@dataclass(frozen=True)
+class MeasurePoint:
+    """Everything a measure may read at one parameter point θ."""
+
+    theta: list                 # θ_1, …, θ_n
+    loss: sp.Expr               # L(θ) = (1/2N) Σ_n (f_θ(x_n) − y_n)²
+    gradient: sp.Matrix         # ∇L(θ), a column
+    hessian: sp.Matrix          # ∇²L(θ)
+    metric: sp.Matrix           # G at θ: I at the base point, transported as J^{-T} G J^{-1}
+    sample_gradients: list      # ∇ℓ_n(θ), ℓ_n = ½(f_θ(x_n) − y_n)²
+    weights: tuple              # True where θ_i is a weight, False for a bias
+    layers: tuple               # parameter indices of each weight matrix
+    last_layer_rows: tuple      # rows w_s of the output layer (parameter indices)
+    paths: tuple                # input-to-output paths (parameter indices)
+
+
+@dataclass(frozen=True)
+class Spectrum:
+    """A function of the eigenvalues of ``matrix`` (with multiplicity) only."""
+
+    matrix: sp.Matrix
+    reduction: str = "spectrum"
+
+    def __post_init__(self):
+        if self.reduction not in REDUCTIONS:
+            raise ValueError(f"unknown reduction {self.reduction!r}; choose from {', '.join(REDUCTIONS)}")
+
+
+@dataclass(frozen=True)
+class Sharpness:
+    """normalizer · (max over {δ : ‖(δ_i / t_i)_i‖_p ≤ ρ} of L(θ + δ) − L(θ)), t_i = scales[i] > 0
+    (p = 2 or "inf"); the radius ρ is a positive number chosen by the audit."""
+
+    scales: list
+    norm: object = 2
+    normalizer: sp.Expr = sp.S.One
+
+    def __post_init__(self):
+        if self.norm not in (2, "inf"):
+            raise ValueError("the sharpness norm must be 2 or 'inf'")
+
+
+@dataclass(frozen=True)
+class Measure:
+    key: str
+    title: str
+    formula: str                 # LaTeX (math mode)
+    evaluate: Callable
+    note: str = ""
+
+
+def _trace(M: sp.Matrix) -> sp.Expr:
+    return sp.Add(*[M[i, i] for i in range(M.rows)])
+
+
+def hessian_frobenius(p: MeasurePoint) -> sp.Expr:
+    return sp.sqrt(sp.Add(*[entry ** 2 for entry in p.hessian]))
+
+
+def layer_norm_product(p: MeasurePoint) -> sp.Expr:
+    return sp.Mul(*[sp.sqrt(sp.Add(*[p.theta[i] ** 2 for i in layer])) for layer in p.layers])
+
+
+def path_norm(p: MeasurePoint) -> sp.Expr:
+    """(Σ_paths ∏_{e∈path} θ_e²)^{1/2}: p = 2."""
+    return sp.sqrt(sp.Add(*[sp.Mul(*[p.theta[e] ** 2 for e in path]) for path in p.paths]))
+
+
+def fisher_rao_norm(p: MeasurePoint) -> sp.Expr:
+    """⟨θ, I(θ) θ⟩ with the empirical Fisher I = (1/N) Σ_n ∇ℓ_n ∇ℓ_nᵀ: (1/N) Σ_n ⟨θ, ∇ℓ_n⟩²."""
+    theta = sp.Matrix(p.theta)
+    return sp.Add(*[(theta.T * g)[0, 0] ** 2 for g in p.sample_gradients]) / len(p.sample_gradients)
+
+
+def normalized_flatness(p: MeasurePoint) -> sp.Expr:
+    return sp.Add(*[p.theta[i] ** 2 * p.hessian[i, i] for i in range(len(p.theta))])
+
+
+def relative_flatness(p: MeasurePoint) -> sp.Expr:
+    """Petzka et al.: κ_Tr(w) = Σ_{s,s'} ⟨w_s, w_s'⟩ Tr(H_{s,s'}) on the output layer."""
+    rows = p.last_layer_rows
+    return sp.Add(*[sp.Add(*[p.theta[a] * p.theta[b] for a, b in zip(r, q)])
+                    * sp.Add(*[p.hessian[a, b] for a, b in zip(r, q)]) for r in rows for q in rows])
+
+
+def relative_flatness_unsquared(p: MeasurePoint) -> sp.Expr:
+    """The regularizer code's variant: ‖w‖_F · Tr(H_w) on the output layer."""
+    layer = [i for row in p.last_layer_rows for i in row]
+    return sp.sqrt(sp.Add(*[p.theta[i] ** 2 for i in layer])) * sp.Add(*[p.hessian[i, i] for i in layer])
+
+
+def keskar_sharpness(p: MeasurePoint) -> Sharpness:
+    return Sharpness([sp.Abs(t) + 1 for t in p.theta], "inf", 100 / (1 + p.loss))
+
+
+def adaptive_sharpness_eta(p: MeasurePoint) -> Sharpness:
+    """As in the reference code: T_w = |w| + η (η = 0.01) on weights; biases not normalized."""
+    return Sharpness([sp.Abs(t) + ASAM_ETA if is_weight else sp.S.One
+                      for t, is_weight in zip(p.theta, p.weights)])
+
+
+MEASURES = {m.key: m for m in [
+    Measure("hessian_spectral_norm", "Hessian spectral norm", r"\|\nabla^2 L(\theta)\|_2",
+            lambda p: Spectrum(p.hessian, "spectral_norm")),
+    Measure("hessian_trace", "Hessian trace", r"\operatorname{Tr} \nabla^2 L(\theta)",
+            lambda p: _trace(p.hessian)),
+    Measure("hessian_frobenius", "Hessian Frobenius norm", r"\|\nabla^2 L(\theta)\|_F", hessian_frobenius),
+    Measure("hessian_log_pseudo_det", "log pseudo-determinant of the Hessian",
+            r"\sum_{\lambda \ne 0} \log|\lambda(\nabla^2 L)|", lambda p: Spectrum(p.hessian, "log_pseudo_det")),
+    Measure("eps_sharpness", "$\\epsilon$-sharpness (Definition 2)",
+            r"\frac{\max_{\|\delta\|_2 \le \epsilon} L(\theta + \delta) - L(\theta)}{1 + L(\theta)}",
+            lambda p: Sharpness([sp.S.One] * len(p.theta), 2, 1 / (1 + p.loss))),
+    Measure("keskar_sharpness", "Keskar sharpness (box, full space)",
+            r"100\,\frac{\max_{|\delta_i| \le \epsilon(|\theta_i| + 1)} L(\theta + \delta) - L(\theta)}"
+            r"{1 + L(\theta)}", keskar_sharpness),
+    Measure("weight_norm", "squared weight norm", r"\|\theta\|_2^2",
+            lambda p: sp.Add(*[t ** 2 for t in p.theta])),
+    Measure("layer_norm_product", "product of layer norms", r"\prod_k \|W_k\|_F", layer_norm_product),
+    Measure("path_norm", "path norm ($p = 2$)", r"\bigl(\sum_{\text{paths}} \prod_{e} \theta_e^2\bigr)^{1/2}",
+            path_norm),
+    Measure("fisher_rao_norm", "Fisher--Rao norm (empirical Fisher)",
+            r"\frac1N \sum_n \langle \theta, \nabla \ell_n(\theta) \rangle^2", fisher_rao_norm),
+    Measure("adaptive_sharpness", "adaptive sharpness (element-wise, $\\eta = 0$)",
+            r"\max_{\|\delta / |\theta|\|_2 \le \rho} L(\theta + \delta) - L(\theta)",
+            lambda p: Sharpness([sp.Abs(t) for t in p.theta])),
+    Measure("adaptive_sharpness_eta", "adaptive sharpness as in the reference code ($\\eta = 0.01$)",
+            r"\max_{\|\delta / (|w| + \eta)\|_2 \le \rho} L(\theta + \delta) - L(\theta)",
+            adaptive_sharpness_eta, "biases are not normalized"),
+    Measure("normalized_flatness", "normalized flatness", r"\sum_i \theta_i^2 \, \partial^2_{\theta_i} L",
+            normalized_flatness),
+    Measure("relative_flatness", "relative flatness (squared norms)",
+            r"\sum_{s, s'} \langle w_s, w_{s'} \rangle \operatorname{Tr} H_{s, s'}", relative_flatness,
+            "on the output layer"),
+    Measure("relative_flatness_unsquared", "relative flatness, unsquared (regularizer code)",
+            r"\|w\|_F \operatorname{Tr} H_w", relative_flatness_unsquared, "on the output layer"),
+    Measure("metric_hessian_spectrum", "spectrum of $G^{-1}H$, metric transported",
+            r"\operatorname{spec}(G^{-1} \nabla^2 L)", lambda p: Spectrum(p.metric.inv() * p.hessian)),
+]}

@@ -1,0 +1,397 @@
+"""A network described by its layers: the prediction as a sympy expression in named parameters.
+
+A signal is a list of channels, each a list of positions: a plain vector of width d is d channels
+of length 1, a 1-D signal with C channels and L positions is C lists of L values.  Layers:
+
+- ``Dense(units, weight, bias=None)``: flattens its input (channel by channel) into a row x and
+  returns x·W (+ b); W has shape (inputs, units), b shape (1, units).
+- ``Conv1d(channels, kernel, weight, bias=None)``: out[o][t] = Σ_c Σ_τ K[o, c·kernel + τ]·in[c][t + τ]
+  (+ b[o]), no padding, stride 1; K has shape (channels, in_channels·kernel), b shape (channels, 1).
+- ``ReLU()``, ``LeakyReLU(slope)``, ``Abs()``, ``Tanh()``: applied to every value.
+- ``Maxout(pieces)``: the maximum over groups of ``pieces`` consecutive channels.
+- ``MaxPool1d(size)``, ``AvgPool1d(size)``: over windows of ``size`` positions, without overlap.
+- ``Residual(*layers)``: x + block(x); the block must keep the shape.
+
+``Model(inputs, layers)`` names one real symbol per parameter entry (``W1_{i,j}``, ``b1_{j}``) and
+per input value; ``model.prediction()`` is f_θ(x) with the real activations.  The same forward
+pass runs on any ring elements through a ``Nonlinearity`` object: the real functions here, the
+activation-pattern form in ``symbolic.networks.symmetry``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import sympy as sp
+
+from symbolic.networks.network import validate_sizes
+from symbolic.relu import ReLU as relu_function, leaky_relu, to_relu_form
+
+
+class ModelError(ValueError):
+    """A layer list that does not describe a network (shapes, names, sizes)."""
+
+
+# --- the nonlinear pieces, and how the forward pass asks for them --------------------------------
+
+class Nonlinearity:
+    """What a forward pass does at each nonlinear site: ``unit`` for an activation applied to one
+    value, ``maximum`` for a max over candidates.  ``site`` names the place in the network (layer
+    path, channel, position); the real forward pass ignores it, the pattern form does not."""
+
+    def unit(self, layer, site, s):
+        raise NotImplementedError
+
+    def maximum(self, layer, site, candidates):
+        raise NotImplementedError
+
+    def constant(self, value):
+        return value
+
+
+class RealFunctions(Nonlinearity):
+    """The network as it is: ReLU, leaky ReLU, |·|, tanh; max in ReLU form (max(a, b) =
+    b + ReLU(a − b)), so that positive factors come out of it the way they come out of ReLU."""
+
+    def unit(self, layer, site, s):
+        return layer.real(s)
+
+    def maximum(self, layer, site, candidates):
+        return to_relu_form(sp.Max(*candidates)) if len(candidates) > 1 else candidates[0]
+
+
+# --- layers -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Layer:
+    """A layer maps a signal of shape (channels, length) to another; most have no parameters."""
+
+    def output_shape(self, shape):
+        return shape
+
+    def parameter_shapes(self, shape) -> dict:
+        return {}
+
+    def forward(self, signal, params, nonlinearity, path):
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        return type(self).__name__
+
+
+@dataclass(frozen=True)
+class Dense(Layer):
+    units: int
+    weight: str
+    bias: str | None = None
+
+    def output_shape(self, shape):
+        return (self.units, 1)
+
+    def parameter_shapes(self, shape):
+        shapes = {self.weight: (shape[0] * shape[1], self.units)}
+        if self.bias:
+            shapes[self.bias] = (1, self.units)
+        return shapes
+
+    def forward(self, signal, params, nonlinearity, path):
+        x = [value for channel in signal for value in channel]
+        W = params[self.weight]
+        out = []
+        for j in range(self.units):
+            s = sum((x[i] * W[i][j] for i in range(len(x))), 0)
+            if self.bias:
+                s = s + params[self.bias][0][j]
+            out.append([s])
+        return out
+
+    def describe(self):
+        return f"Dense({self.units}, {self.weight}" + (f", bias {self.bias})" if self.bias else ")")
+
+
+@dataclass(frozen=True)
+class Conv1d(Layer):
+    channels: int
+    kernel: int
+    weight: str
+    bias: str | None = None
+
+    def output_shape(self, shape):
+        if shape[1] < self.kernel:
+            raise ModelError(f"Conv1d kernel {self.kernel} is longer than its input ({shape[1]} positions)")
+        return (self.channels, shape[1] - self.kernel + 1)
+
+    def parameter_shapes(self, shape):
+        shapes = {self.weight: (self.channels, shape[0] * self.kernel)}
+        if self.bias:
+            shapes[self.bias] = (self.channels, 1)
+        return shapes
+
+    def forward(self, signal, params, nonlinearity, path):
+        K = params[self.weight]
+        length = len(signal[0]) - self.kernel + 1
+        out = []
+        for o in range(self.channels):
+            row = []
+            for t in range(length):
+                s = sum((K[o][c * self.kernel + tau] * signal[c][t + tau]
+                         for c in range(len(signal)) for tau in range(self.kernel)), 0)
+                if self.bias:
+                    s = s + params[self.bias][o][0]
+                row.append(s)
+            out.append(row)
+        return out
+
+    def describe(self):
+        return (f"Conv1d({self.channels} channels, kernel {self.kernel}, {self.weight}"
+                + (f", bias {self.bias})" if self.bias else ")"))
+
+
+@dataclass(frozen=True)
+class Activation(Layer):
+    """An activation applied to every value of the signal."""
+
+    def real(self, s):
+        raise NotImplementedError
+
+    def forward(self, signal, params, nonlinearity, path):
+        return [[nonlinearity.unit(self, (path, c, t), s) for t, s in enumerate(channel)]
+                for c, channel in enumerate(signal)]
+
+
+@dataclass(frozen=True)
+class ReLU(Activation):
+    def real(self, s):
+        return relu_function(s)
+
+
+@dataclass(frozen=True)
+class LeakyReLU(Activation):
+    slope: object = sp.Rational(1, 100)
+
+    def real(self, s):
+        return leaky_relu(s, sp.sympify(self.slope))
+
+    def describe(self):
+        return f"LeakyReLU({self.slope})"
+
+
+@dataclass(frozen=True)
+class Abs(Activation):
+    def real(self, s):
+        return relu_function(s) + relu_function(-s)
+
+
+@dataclass(frozen=True)
+class Tanh(Activation):
+    def real(self, s):
+        return sp.tanh(s)
+
+
+@dataclass(frozen=True)
+class Maxout(Layer):
+    pieces: int
+
+    def output_shape(self, shape):
+        if shape[0] % self.pieces:
+            raise ModelError(f"Maxout({self.pieces}) needs a multiple of {self.pieces} channels, "
+                             f"got {shape[0]}")
+        return (shape[0] // self.pieces, shape[1])
+
+    def forward(self, signal, params, nonlinearity, path):
+        groups = range(len(signal) // self.pieces)
+        return [[nonlinearity.maximum(self, (path, g, t), [signal[g * self.pieces + m][t]
+                                                          for m in range(self.pieces)])
+                 for t in range(len(signal[0]))] for g in groups]
+
+    def describe(self):
+        return f"Maxout({self.pieces})"
+
+
+@dataclass(frozen=True)
+class MaxPool1d(Layer):
+    size: int
+
+    def output_shape(self, shape):
+        if shape[1] < self.size:
+            raise ModelError(f"MaxPool1d({self.size}) is wider than its input ({shape[1]} positions)")
+        return (shape[0], shape[1] // self.size)
+
+    def forward(self, signal, params, nonlinearity, path):
+        return [[nonlinearity.maximum(self, (path, c, t), channel[t * self.size:(t + 1) * self.size])
+                 for t in range(len(channel) // self.size)] for c, channel in enumerate(signal)]
+
+    def describe(self):
+        return f"MaxPool1d({self.size})"
+
+
+@dataclass(frozen=True)
+class AvgPool1d(Layer):
+    size: int
+
+    def output_shape(self, shape):
+        if shape[1] < self.size:
+            raise ModelError(f"AvgPool1d({self.size}) is wider than its input ({shape[1]} positions)")
+        return (shape[0], shape[1] // self.size)
+
+    def forward(self, signal, params, nonlinearity, path):
+        weight = nonlinearity.constant(sp.Rational(1, self.size))
+        return [[weight * sum(channel[t * self.size:(t + 1) * self.size], 0)
+                 for t in range(len(channel) // self.size)] for channel in signal]
+
+    def describe(self):
+        return f"AvgPool1d({self.size})"
+
+
+class Residual(Layer):
+    """x + block(x), the block a list of layers that keeps the shape."""
+
+    def __init__(self, *layers: Layer):
+        object.__setattr__(self, "layers", tuple(layers))
+
+    def __eq__(self, other):
+        return isinstance(other, Residual) and self.layers == other.layers
+
+    def __hash__(self):
+        return hash(self.layers)
+
+    def output_shape(self, shape):
+        inner = shape
+        for layer in self.layers:
+            inner = layer.output_shape(inner)
+        if inner != shape:
+            raise ModelError(f"a residual block must keep the shape {shape}, its layers give {inner}")
+        return shape
+
+    def parameter_shapes(self, shape):
+        shapes = {}
+        for layer in self.layers:
+            _merge(shapes, layer.parameter_shapes(shape))
+            shape = layer.output_shape(shape)
+        return shapes
+
+    def forward(self, signal, params, nonlinearity, path):
+        inner = signal
+        for k, layer in enumerate(self.layers):
+            inner = layer.forward(inner, params, nonlinearity, path + (k,))
+        return [[a + b for a, b in zip(skip, branch)] for skip, branch in zip(signal, inner)]
+
+    def describe(self):
+        return "Residual(" + ", ".join(layer.describe() for layer in self.layers) + ")"
+
+
+def _merge(shapes: dict, new: dict) -> None:
+    for name, shape in new.items():
+        if name in shapes:
+            raise ModelError(f"parameter name {name!r} is used by two layers")
+        shapes[name] = shape
+
+
+# --- the model ----------------------------------------------------------------------------------
+
+def entry_symbol(name: str, shape: tuple, i: int, j: int, **assumptions) -> sp.Symbol:
+    """W_{i,j} for a matrix; b_{j} for a row or a column (indices from 1)."""
+    if shape[0] == 1:
+        label = f"{j + 1}"
+    elif shape[1] == 1:
+        label = f"{i + 1}"
+    else:
+        label = f"{i + 1},{j + 1}"
+    return sp.Symbol(f"{name}_{{{label}}}", **(assumptions or {"real": True}))
+
+
+class Model:
+    """``Model(inputs, layers)``: ``inputs`` is the input width d (a vector) or (channels, length)."""
+
+    def __init__(self, inputs, layers):
+        shape = (inputs, 1) if isinstance(inputs, int) else tuple(inputs)
+        if len(shape) != 2:
+            raise ModelError(f"inputs is a width or (channels, length), got {inputs!r}")
+        try:
+            validate_sizes(channels=shape[0], length=shape[1])
+        except ValueError as error:
+            raise ModelError(str(error)) from None
+        layers = tuple(layers)
+        if not layers:
+            raise ModelError("a model needs at least one layer")
+        self.input_shape, self.layers = shape, layers
+        self.shapes: dict = {}
+        for layer in layers:
+            if not isinstance(layer, Layer):
+                raise ModelError(f"not a layer: {layer!r}")
+            _check_layer(layer)
+            _merge(self.shapes, layer.parameter_shapes(shape))
+            shape = layer.output_shape(shape)
+        if shape != (1, 1):
+            raise ModelError(f"the last layer must give one output value, it gives shape {shape}")
+
+    def __repr__(self):
+        return (f"Model(inputs={self.input_shape}, layers=["
+                + ", ".join(layer.describe() for layer in self.layers) + "])")
+
+    @cached_property
+    def tensors(self) -> dict[str, sp.Matrix]:
+        """Each named parameter as a sympy Matrix of real symbols."""
+        return {name: sp.Matrix(*shape, lambda i, j, name=name, shape=shape:
+                                entry_symbol(name, shape, i, j))
+                for name, shape in self.shapes.items()}
+
+    def __getitem__(self, name: str) -> sp.Matrix:
+        return self.tensors[name]
+
+    @property
+    def parameters(self) -> list[sp.Symbol]:
+        """θ flattened: the tensors in the order of the layers, each row by row."""
+        return [s for tensor in self.tensors.values() for s in tensor]
+
+    def input(self, n: int | None = None) -> list[list[sp.Symbol]]:
+        """The symbolic input (x_{i} or x_{c,t}; with n, the n-th data point x_{n,i})."""
+        channels, length = self.input_shape
+
+        def name(c, t):
+            index = [c + 1] if length == 1 else [c + 1, t + 1]
+            index = ([n] if n is not None else []) + index
+            return sp.Symbol("x_{" + ",".join(map(str, index)) + "}", real=True)
+        return [[name(c, t) for t in range(length)] for c in range(channels)]
+
+    def forward(self, signal, params: dict, nonlinearity: Nonlinearity):
+        """The output value for an input signal, parameters given as nested lists per name."""
+        for k, layer in enumerate(self.layers):
+            signal = layer.forward(signal, params, nonlinearity, (k,))
+        return signal[0][0]
+
+    def prediction(self, x=None, values: dict | None = None) -> sp.Expr:
+        """f_θ(x) with the real activations; ``values`` replaces tensors by matrices (e.g. Tθ)."""
+        x = self.input() if x is None else x
+        tensors = {**self.tensors, **(values or {})}
+        params = {name: tensor.tolist() for name, tensor in tensors.items()}
+        return self.forward(x, params, RealFunctions())
+
+    def latex(self) -> str:
+        return r" \to ".join(r"\text{%s}" % layer.describe().replace("_", r"\_") for layer in self.layers)
+
+
+def _check_layer(layer: Layer) -> None:
+    """Sizes are positive integers and names are plain identifiers."""
+    for field_name in ("units", "channels", "kernel", "pieces", "size"):
+        if hasattr(layer, field_name):
+            try:
+                validate_sizes(**{f"{type(layer).__name__}.{field_name}": getattr(layer, field_name)})
+            except ValueError as error:
+                raise ModelError(str(error)) from None
+    for field_name in ("weight", "bias"):
+        if not hasattr(layer, field_name):
+            continue
+        name = getattr(layer, field_name)
+        if name is None and field_name == "bias":
+            continue
+        if not isinstance(name, str) or not name.isidentifier() or name.startswith("x"):
+            raise ModelError(f"{type(layer).__name__}.{field_name} must be a name (letters, digits, "
+                             f"underscores, not starting with x), got {name!r}")
+    if isinstance(layer, LeakyReLU):
+        slope = sp.sympify(layer.slope)
+        if not (slope.is_real and slope.is_number) and not (slope.is_Symbol and slope.is_real):
+            raise ModelError(f"LeakyReLU slope must be a real number or a real symbol, got {slope}")
+    if isinstance(layer, Residual):
+        for inner in layer.layers:
+            _check_layer(inner)

@@ -1,0 +1,643 @@
+"""Symmetries of a model, and ``check_symmetry``: is a map of the parameters a symmetry, and how do
+the gradient and the Hessian transform under it?
+
+A symmetry T maps each parameter tensor of a ``Model`` to a matrix of the same shape whose entries
+are expressions in the parameters and in group parameters (α > 0, c_j > 0, or none for a
+permutation).  ``check_symmetry`` answers, each claim with a Verdict:
+
+1. prediction: f_{Tθ}(x) = f_θ(x) at every input x and every θ, kinks included (``check_identity``:
+   exact zero test of the canonical ReLU form, sign split where needed, random rational points;
+   and exact agreement at points where a pre-activation is exactly zero);
+2. loss: L(Tθ) = L(θ) for every loss ℓ of the N predictions (an undefined function ℓ, refuted by a
+   concrete one), or for the mean squared error with symbolic targets;
+3. when T is linear, Tθ = Mθ with M a monomial matrix (scalings and permutations), the laws it
+   implies: ∇L(Tθ) = M^{-T}∇L(θ) and H(Tθ) = M^{-T}H(θ)M^{-1}, at every θ off the kink set.
+   They are checked, not assumed (``symbolic.networks.activation_patterns`` for the exact part):
+   - regularity transport: each nonlinearity's input at Tθ is a positive multiple of one at θ
+     (for a max, all candidates by the same multiple), an exact identity, so T maps every
+     activation region onto one region and the pattern σ at Tθ is σ∘π;
+   - on a region the network is a polynomial in θ, x and the pattern indeterminates; with the
+     loss a generic quadratic of the predictions (every 2-jet of every smooth loss) or the MSE,
+     every gradient and Hessian entry is an exact Laurent-polynomial identity in the group
+     parameters (python-flint), all patterns at once;
+   - the independent witness: the real loss (max, not the pattern) differentiated by mpmath.diff
+     at random rational points off the kinks, at 50 and 80 digits.
+"""
+from __future__ import annotations
+
+import html
+import json
+import random
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import mpmath
+import sympy as sp
+
+from symbolic.networks.activation_patterns import NoPatternForm, exact_laws, nonlinear_sites, transport
+from symbolic.decision.budget import BudgetExhausted, check_budget, time_budget
+from symbolic.derivation import Derivation
+from symbolic.decision.identity import check_identity
+from symbolic.latex import render, to_latex
+from symbolic.networks.model import LeakyReLU, Model, ModelError, Nonlinearity
+from symbolic.networks.model import Abs as AbsLayer, ReLU as ReLULayer, Tanh as TanhLayer
+from symbolic.numerics.real_network import HIGH_DPS, LOW_DPS, directional_derivative, measure
+from symbolic.relu import canonical_relu_form, to_relu_form
+from symbolic.verdict import Status, Verdict, worst
+from symbolic.decision.witness import compare_at, substitute_functions
+
+LOSSES = ("any", "mse")
+KINK_POINTS = 3
+WITNESS_POINTS = 3
+KINK_MARGIN = Fraction(1, 20)
+
+
+def positive_scales(name: str, count: int) -> list[sp.Symbol]:
+    """c_1, …, c_count, each a positive real symbol: one scale per unit."""
+    return [sp.Symbol(f"{name}_{{{j + 1}}}", positive=True) for j in range(count)]
+
+
+def permutation_matrix(permutation) -> sp.Matrix:
+    """P with P[i, permutation[i]] = 1 (permutation of 0, …, n−1): W·P permutes W's columns."""
+    n = len(permutation)
+    if sorted(permutation) != list(range(n)):
+        raise ValueError(f"not a permutation of 0..{n - 1}: {list(permutation)}")
+    return sp.Matrix(n, n, lambda i, j: int(permutation[i] == j))
+
+
+def _is_laurent_monomial(factor, group) -> bool:
+    """factor = q·∏ g^k with q a non-zero rational, g group parameters and k integers: non-zero
+    wherever the group parameters are, so M is invertible there."""
+    coefficient, rest = sp.sympify(factor).as_coeff_Mul()
+    if not coefficient.is_Rational or coefficient == 0:
+        return False
+    for power in sp.Mul.make_args(rest):
+        base, exponent = power.as_base_exp()
+        if power != 1 and (base not in group or not exponent.is_Integer):
+            return False
+    return True
+
+
+class Symmetry:
+    """``Symmetry(model, {"W1": W1*C, "v": C.inv()*v, ...})``: tensors not named are unchanged."""
+
+    def __init__(self, model: Model, mapping: dict, name: str = "T"):
+        self.model, self.name = model, name
+        self.mapping = {}
+        for key, value in mapping.items():
+            if key not in model.tensors:
+                raise ModelError(f"the map names {key!r}, which is not a parameter of the model "
+                                 f"(parameters: {', '.join(model.tensors)})")
+            matrix = sp.Matrix(value)
+            if matrix.shape != model[key].shape:
+                raise ModelError(f"the image of {key} has shape {matrix.shape}, {key} has shape "
+                                 f"{model[key].shape}")
+            self.mapping[key] = matrix
+        self.images = {}
+        for key, tensor in model.tensors.items():
+            image = self.mapping.get(key, tensor)
+            self.images.update({s: sp.sympify(e) for s, e in zip(tensor, image)})
+        parameters = set(model.parameters)
+        self.group = sorted({s for e in self.images.values() for s in e.free_symbols} - parameters,
+                            key=sp.default_sort_key)
+        for symbol in self.group:
+            if symbol.name.startswith("x_"):
+                raise ModelError(f"the map uses the input {symbol}; a symmetry acts on parameters")
+            if not symbol.is_real:
+                raise ModelError(f"group parameter {symbol} must be a real symbol")
+
+    def tensors(self) -> dict[str, sp.Matrix]:
+        return {key: self.model[key].xreplace(self.images) for key in self.model.tensors}
+
+    def monomial_form(self):
+        """[(m_p, q(p))] with (Tθ)_p = m_p·θ_q(p), q a permutation of the parameters, m_p ≠ 0
+        free of θ; None when T is not of this form (a linear map that mixes, or not linear)."""
+        parameters = self.model.parameters
+        index = {s: k for k, s in enumerate(parameters)}
+        form = []
+        for p in parameters:
+            image = sp.expand(self.images[p])
+            used = image.free_symbols & set(parameters)
+            if len(used) != 1:
+                return None
+            q = used.pop()
+            factor = sp.cancel(image / q)
+            if not _is_laurent_monomial(factor, self.group):
+                return None
+            form.append((factor, index[q]))
+        if sorted(q for _, q in form) != list(range(len(parameters))):
+            return None
+        return form
+
+    def is_linear(self) -> bool:
+        """Every image is a linear form in the parameters (no constant term)."""
+        parameters = self.model.parameters
+        for image in self.images.values():
+            try:
+                poly = sp.Poly(sp.expand(image), *parameters)
+            except sp.PolynomialError:
+                return False
+            if not poly.is_zero and any(sum(m) != 1 for m in poly.monoms()):
+                return False
+        return True
+
+    def latex(self) -> str:
+        parts = []
+        for key, matrix in self.mapping.items():
+            parts.append(r"%s \mapsto %s" % (key,
+                                              to_latex(matrix, mat_delim="(", mat_str="matrix")))
+        return r",\quad ".join(parts) or r"\mathrm{id}"
+
+
+# --- the independent witness: the real loss and mpmath.diff ---------------------------------------
+
+def _rational(rng, low=-3, high=3) -> Fraction:
+    return Fraction(rng.randint(low * 16, high * 16) or 1, 16)
+
+
+def _group_value(symbol, rng) -> Fraction:
+    if symbol.is_positive:
+        value = Fraction(1)
+        while value == 1:
+            value = Fraction(rng.randint(2, 40), rng.randint(2, 40))
+        return value
+    return _rational(rng)
+
+
+def _as_sympy(value: Fraction) -> sp.Rational:
+    return sp.Rational(value.numerator, value.denominator)
+
+
+def _clear_of_kinks(sites, point) -> bool:
+    for _, candidates in sites.values():
+        values = sorted(c.xreplace(point) for c in candidates)
+        if not all(v.is_Rational for v in values):
+            return False
+        if len(values) == 1 and abs(values[0]) <= KINK_MARGIN:
+            return False
+        if len(values) > 1 and values[-1] - values[-2] <= KINK_MARGIN:
+            return False
+    return True
+
+
+class _Mpmath(Nonlinearity):
+    """The real network in mpmath: max, not a pattern form; independent of every sympy path."""
+
+    def __init__(self, slopes: dict):
+        self.slopes = slopes
+
+    def unit(self, layer, site, s):
+        if isinstance(layer, ReLULayer):
+            return max(s, 0)
+        if isinstance(layer, LeakyReLU):
+            return s if s > 0 else _mp(sp.sympify(layer.slope).xreplace(self.slopes)) * s
+        if isinstance(layer, AbsLayer):
+            return abs(s)
+        if isinstance(layer, TanhLayer):
+            return mpmath.tanh(s)
+        raise TypeError(f"no numeric form for {layer.describe()}")
+
+    def maximum(self, layer, site, candidates):
+        return max(candidates)
+
+    def constant(self, value):
+        return _mp(value)
+
+
+def real_loss(model, inputs, loss, constants, slopes):
+    """θ ↦ L(θ) for the real network at concrete inputs, evaluated by mpmath."""
+    shapes = model.shapes
+    functions = _Mpmath(slopes)
+
+    def L(theta):
+        values, k = {}, 0
+        for name, (rows, cols) in shapes.items():
+            values[name] = [[theta[k + i * cols + j] for j in range(cols)] for i in range(rows)]
+            k += rows * cols
+        predictions = [model.forward([[_mp(v) for v in row] for row in x], values, functions)
+                       for x in inputs]
+        c = [_mp(v) for v in constants]
+        if loss == "mse":
+            return sum((p - y) ** 2 for p, y in zip(predictions, c)) / len(predictions)
+        # a smooth, non-polynomial loss standing for 'any loss'
+        return (sum(mpmath.sin(a * p) for a, p in zip(c, predictions))
+                + mpmath.exp(sum(a * p for a, p in zip(c[::-1], predictions)) / (4 * len(c))))
+    return L
+
+
+def numeric_law(model, symmetry, n, loss, order, monomial, seed):
+    """The most telling Residual of the law on the real loss, and its witness: DL(Tθ)[u] against
+    DL(θ)[M^{-1}u] (order 1), D²L(Tθ)[u, w] against D²L(θ)[M^{-1}u, M^{-1}w] (order 2), at random
+    rational points whose every nonlinearity (at θ and at Tθ) is clear of its kink."""
+    rng = random.Random(seed)
+    parameters = model.parameters
+    generic_x = [s for row in model.input() for s in row]
+    site_theta = nonlinear_sites(model)
+    site_image = nonlinear_sites(model, symmetry.tensors())
+    slope_symbols = sorted({sp.sympify(layer.slope) for layer, _ in site_theta.values()
+                            if isinstance(layer, LeakyReLU) and sp.sympify(layer.slope).is_Symbol},
+                           key=str)
+    worst_case, evaluated = None, 0
+    for _ in range(WITNESS_POINTS * 10):
+        check_budget()
+        theta = {p: _rational(rng) for p in parameters}
+        group = {g: _group_value(g, rng) for g in symmetry.group}
+        slopes = {a: _as_sympy(_rational(rng, 0, 1)) for a in slope_symbols}
+        inputs = [[[_rational(rng) for _ in row] for row in model.input()] for _ in range(n)]
+        clear = True
+        for x in inputs:
+            point = {s: _as_sympy(v) for s, v in {**theta, **group}.items()}
+            point.update(slopes)
+            point.update({s: _as_sympy(v) for s, v in zip(generic_x, [v for row in x for v in row])})
+            clear = clear and _clear_of_kinks(site_theta, point) and _clear_of_kinks(site_image, point)
+        if not clear:
+            continue
+        constants = [_rational(rng, -2, 2) for _ in range(n)]
+        L = real_loss(model, inputs, loss, constants, slopes)
+        values = {**{q: _as_sympy(theta[q]) for q in parameters},
+                  **{g: _as_sympy(v) for g, v in group.items()}}
+        factors = [m.xreplace(values) for m, _ in monomial]
+        image = [symmetry.images[p].xreplace(values) for p in parameters]
+        u = [_rational(rng) for _ in parameters]
+        w = [_rational(rng) for _ in parameters]
+        base = [theta[p] for p in parameters]
+
+        def pulled_back(direction):
+            # (M^{-1}u)_q(p) = u_p / m_p
+            result = [None] * len(parameters)
+            for (_, q), m, value in zip(monomial, factors, direction):
+                result[q] = _mp(value) / _mp(m)
+            return result
+
+        def both_sides(dps):
+            directions = [u] if order == 1 else [u, w]
+            left = directional_derivative(L, [_mp(v) for v in image], directions, dps)
+            right = directional_derivative(L, base, [pulled_back(d) for d in directions], dps)
+            return left, right
+        residual = measure(both_sides)
+        if residual.scale == 0:
+            continue        # both sides 0 (dead units): this point compares nothing
+        evaluated += 1
+        witness = {str(p): theta[p] for p in parameters}
+        witness.update({str(g): v for g, v in group.items()})
+        witness.update({str(a): v for a, v in slopes.items()})
+        for k, x in enumerate(inputs):
+            for symbols, row in zip(model.input(k + 1), x):
+                witness.update({str(sym): val for sym, val in zip(symbols, row)})
+        witness.update({f"u[{p}]": v for p, v in zip(parameters, u)})
+        if order == 2:
+            witness.update({f"w[{p}]": v for p, v in zip(parameters, w)})
+        witness["loss constants"] = ", ".join(map(str, constants))
+        if worst_case is None or residual.key() > worst_case[0].key():
+            worst_case = (residual, witness)
+        if residual.stable or evaluated == WITNESS_POINTS:
+            break
+    return worst_case
+
+
+def _mp(value):
+    if isinstance(value, Fraction):
+        return mpmath.mpf(value.numerator) / value.denominator
+    value = sp.sympify(value)
+    if value.is_Rational:
+        return mpmath.mpf(int(value.p)) / int(value.q)
+    return mpmath.mpmathify(sp.N(value, 60))
+
+
+def _law_verdict(claim, latex, holds, entry, witness_result, exact_evidence, why_no_exact=None):
+    """PROVED: exact identity and a witness residual that is rounding noise; REFUTED: a difference
+    on the real loss that is stable across precisions; else UNDECIDED with the reason."""
+    details = {"latex": latex}
+    if witness_result is None:
+        return Verdict(Status.UNDECIDED, claim, details=details,
+                       reason="no witness point clear of the kinks with non-zero sides was found")
+    residual, witness = witness_result
+    described = (f"{float(residual.low):.1e} at {LOW_DPS} digits, {float(residual.high):.1e} at "
+                 f"{HIGH_DPS} digits (sides of size {float(residual.scale):.1e})")
+    if holds and residual.noise:
+        return Verdict(Status.PROVED, claim, residual=float(residual.low), details=details,
+                       evidence=(*exact_evidence, f"mpmath.diff on the real loss: residual {described}"))
+    if not holds and residual.stable:
+        why = f"the exact identity fails at {entry}; " if entry else (why_no_exact or "") + "; "
+        return Verdict(Status.REFUTED, claim, witness=witness, residual=float(residual.low),
+                       details=details,
+                       reason=why + f"on the real loss the two sides differ by {described}")
+    if holds is None:
+        return Verdict(Status.UNDECIDED, claim, residual=float(residual.low), details=details,
+                       reason=f"{why_no_exact}; the witness residual is {described}")
+    return Verdict(Status.UNDECIDED, claim, residual=float(residual.low), details=details,
+                   reason=f"exact test says {'zero' if holds else 'non-zero'} but the witness "
+                          f"residual is {described}: the evidence disagrees")
+
+
+# --- prediction and loss ------------------------------------------------------------------------
+
+def _kink_points(model, symmetry, rng) -> list[dict]:
+    """Random rational points where the first nonlinearity's input is exactly zero (for a max:
+    two candidates tie), found by solving for one input coordinate."""
+    sites = nonlinear_sites(model)
+    if not sites:
+        return []
+    _, candidates = next(iter(sites.values()))
+    kink = candidates[0] if len(candidates) == 1 else candidates[0] - candidates[1]
+    inputs = [s for row in model.input() for s in row]
+    points = []
+    for _ in range(KINK_POINTS * 4):
+        point = {p: sp.Rational(rng.randint(-99, 99) or 1, rng.randint(1, 9)) for p in model.parameters}
+        point.update({g: _as_sympy(_group_value(g, rng)) for g in symmetry.group})
+        point.update({s: sp.Rational(rng.randint(-99, 99), rng.randint(1, 9)) for s in inputs})
+        free = next((s for s in inputs if s in kink.free_symbols), None)
+        if free is None:
+            break
+        rest = {s: v for s, v in point.items() if s != free}
+        line = sp.expand(kink.xreplace(rest))
+        slope = line.coeff(free, 1)
+        if not (slope.is_Rational and slope != 0 and sp.expand(line - slope * free).is_Rational):
+            continue
+        point[free] = -sp.expand(line - slope * free) / slope
+        points.append(point)
+        if len(points) == KINK_POINTS:
+            break
+    return points
+
+
+def sides_at(lhs, rhs, witness: dict) -> str:
+    """'lhs = A, rhs = B' at a witness (undefined functions replaced by the witness's bodies)."""
+    functions = {k: v for k, v in witness.items() if isinstance(k, sp.FunctionClass)}
+    point = {k: v for k, v in witness.items() if isinstance(k, sp.Symbol)}
+    values = []
+    for side in (lhs, rhs):
+        value = substitute_functions(sp.sympify(side), functions).xreplace(point)
+        values.append(value if value.is_Rational else sp.N(value, 20))
+    return f"{values[0]} against {values[1]}"
+
+
+def _check_identity(lhs, rhs, claim: str, seed: int) -> Verdict:
+    """check_identity with the symbols renamed to plain identifiers (W1_{1,2} → W1_1_2) on the
+    way in and back on the way out: mpmath evaluation of expressions whose symbol names are not
+    identifiers is slow (every evaluation renames them)."""
+    symbols = sorted(sp.sympify(lhs).free_symbols | sp.sympify(rhs).free_symbols, key=str)
+    plain = {s: sp.Symbol(re.sub(r"\W", "_", s.name).strip("_").replace("__", "_"), **s.assumptions0)
+             for s in symbols}
+    if len({p.name for p in plain.values()}) != len(symbols) or \
+            any(not p.name.isidentifier() for p in plain.values()):
+        plain = {s: s for s in symbols}     # a clash: keep the names
+    verdict = check_identity(sp.sympify(lhs).xreplace(plain), sp.sympify(rhs).xreplace(plain),
+                             claim=claim, seed=seed)
+    if not verdict.witness:
+        return verdict
+    back = {p: s for s, p in plain.items()}
+    witness = {back.get(k, k): v for k, v in verdict.witness.items()}
+    return Verdict(verdict.status, verdict.claim, witness=witness, reason=verdict.reason,
+                   evidence=verdict.evidence, residual=verdict.residual, details=verdict.details)
+
+
+def prediction_invariance(model, symmetry, seed=0) -> Verdict:
+    """f_{Tθ}(x) = f_θ(x) for symbolic θ, x and group parameters, kinks included."""
+    x = model.input()
+    lhs, rhs = model.prediction(x, symmetry.tensors()), model.prediction(x)
+    claim = f"prediction: f_({symmetry.name} theta)(x) = f_theta(x) at every x"
+    latex = r"f_{%s\theta}(x) = f_\theta(x)\quad\forall x" % symmetry.name
+    verdict = _check_identity(lhs, rhs, claim, seed)
+    if verdict.status is Status.REFUTED:
+        verdict = _with(verdict, latex, reason=f"{verdict.reason}: f_(T theta)(x) = "
+                                               f"{sides_at(lhs, rhs, verdict.witness)}")
+    if verdict.status is not Status.PROVED:
+        return _with(verdict, latex)
+    points = _kink_points(model, symmetry, random.Random(seed))
+    for point in points:
+        if compare_at(lhs, rhs, point).differ:
+            return Verdict(Status.REFUTED, claim, witness=point, details={"latex": latex},
+                           reason=f"the predictions differ at a kink: f_(T theta)(x) = "
+                                  f"{sides_at(lhs, rhs, point)}")
+    kinks = (f"agrees exactly at {len(points)} points where the input of the first nonlinearity "
+             "is exactly at its kink" if points else
+             "no point on a kink was constructed" if nonlinear_sites(model) else
+             "the model has no nonlinearity, hence no kink")
+    evidence = (*verdict.evidence, kinks)
+    return Verdict(Status.PROVED, claim, evidence=evidence, residual=verdict.residual,
+                   details={"latex": latex})
+
+
+def _with(verdict: Verdict, latex: str, reason: str | None = None) -> Verdict:
+    return Verdict(verdict.status, verdict.claim, witness=verdict.witness,
+                   reason=verdict.reason if reason is None else reason,
+                   evidence=verdict.evidence, residual=verdict.residual,
+                   details={**verdict.details, "latex": latex})
+
+
+def loss_invariance(model, symmetry, n, loss, seed=0) -> Verdict:
+    """L(Tθ) = L(θ) for an undefined ℓ of the N predictions ("any") or the MSE ("mse")."""
+    inputs = [model.input(k + 1) for k in range(n)]
+    images = symmetry.tensors()
+
+    def predictions(values):
+        # the canonical ReLU form is an exact rewrite; it lets ℓ's arguments compare structurally
+        return [sp.expand(canonical_relu_form(to_relu_form(model.prediction(x, values))))
+                for x in inputs]
+    if loss == "any":
+        ell = sp.Function("ell")
+        lhs, rhs = ell(*predictions(images)), ell(*predictions(None))
+        what, math = "every loss ell of the predictions", r"\ell(f(x_1), \dots, f(x_N))"
+    else:
+        targets = [sp.Symbol(f"y_{{{k + 1}}}", real=True) for k in range(n)]
+        lhs, rhs = (sp.Add(*[(p - y) ** 2 for p, y in zip(predictions(values), targets)]) / n
+                    for values in (images, None))
+        what, math = "mean squared error, symbolic targets", r"\tfrac1N\sum_n (f(x_n) - y_n)^2"
+    claim = f"loss: L({symmetry.name} theta) = L(theta), {what}, N={n}"
+    latex = r"L(%s\theta) = L(\theta),\ L = %s,\ N = %d" % (symmetry.name, math, n)
+    verdict = _check_identity(lhs, rhs, claim, seed)
+    if verdict.status is Status.REFUTED:
+        return _with(verdict, latex, reason=f"{verdict.reason}: L(T theta) = "
+                                            f"{sides_at(lhs, rhs, verdict.witness)}")
+    return _with(verdict, latex)
+
+
+def derivative_law(model, symmetry, n, loss, order, seed=0) -> Verdict:
+    """The gradient (order 1) or Hessian (order 2) law at N data points, at every θ off the kink
+    set: regularity transport, the exact identity on the pattern form, and the mpmath witness."""
+    what = "gradient" if order == 1 else "Hessian"
+    name = symmetry.name
+    claim = (f"{what} law: " + (f"grad L({name} theta) = M^-T grad L(theta)" if order == 1 else
+                                f"H({name} theta) = M^-T H(theta) M^-1") + f", {loss} loss, N={n}")
+    latex = ((r"\nabla L(%s\theta) = M^{-T}\,\nabla L(\theta)" if order == 1 else
+              r"H_L(%s\theta) = M^{-T} H_L(\theta)\, M^{-1}") % name) + r",\ N = %d" % n
+    monomial = symmetry.monomial_form()
+    if monomial is None:
+        return Verdict(Status.UNDECIDED, claim, details={"latex": latex},
+                       reason="the law is checked for maps T theta = M theta with M a monomial matrix "
+                              "(scalings by monomials in the group parameters, permutations); this "
+                              "map is not of that form")
+    assignment, how = transport(model, symmetry)
+    holds, entry, why_no_exact = None, "", None
+    if assignment is None:
+        why_no_exact = how
+    else:
+        try:
+            holds, entry = exact_laws(model, symmetry, n, loss)[order]
+        except NoPatternForm as error:
+            why_no_exact = f"no exact pattern form: {error}"
+    witness = numeric_law(model, symmetry, n, loss, order, monomial, seed)
+    exact_evidence = (f"exact Laurent-polynomial identity of every {what} entry on the pattern form "
+                      "(all activation patterns), "
+                      + ("a generic quadratic of the predictions (every 2-jet of every smooth loss)"
+                         if loss == "any" else "mean squared error with symbolic targets"),
+                      f"regularity transport: {how}")
+    return _law_verdict(claim, latex, holds, entry, witness, exact_evidence, why_no_exact)
+
+
+# --- the report -------------------------------------------------------------------------------
+
+@dataclass
+class SymmetryReport:
+    """One row per claim and size: (claim name, N or None, Verdict)."""
+
+    model: Model
+    symmetry: Symmetry
+    rows: list = field(default_factory=list)
+
+    @property
+    def status(self) -> Status:
+        return worst(v for _, _, v in self.rows)
+
+    def verdict(self, claim: str, n: int | None = None) -> Verdict:
+        """The verdict of one claim ('prediction', 'loss', 'gradient', 'Hessian'); with several
+        sizes and no n, the worst of them."""
+        matching = [v for c, size, v in self.rows if c == claim and (n is None or size == n)]
+        if not matching:
+            raise KeyError(f"no claim {claim!r}" + (f" at N={n}" if n is not None else ""))
+        rank = {Status.REFUTED: 0, Status.UNDECIDED: 1, Status.PROVED: 2}
+        return min(matching, key=lambda v: rank[v.status])
+
+    def __getitem__(self, claim: str) -> Verdict:
+        return self.verdict(claim)
+
+    def table(self) -> str:
+        header = ("claim", "N", "verdict", "detail")
+        lines = [(claim, "-" if n is None else str(n), v.status.name,
+                  _shorten(v.evidence[0] if v.status is Status.PROVED and v.evidence else v.reason))
+                 for claim, n, v in self.rows]
+        widths = [max(len(str(x)) for x in column) for column in zip(header, *lines)]
+        out = ["  ".join(str(x).ljust(w) for x, w in zip(line, widths)).rstrip()
+               for line in [header, tuple("-" * w for w in widths), *lines]]
+        for claim, n, v in self.rows:
+            if v.witness:
+                out.append(f"\n{v.status.name} {claim}" + (f" (N={n})" if n else "") + f": {v.reason}")
+                out.append("  witness: " + ", ".join(f"{k} = {x}" for k, x in v.witness.items()))
+        out.append(f"\noverall: {self.status.name}")
+        return "\n".join(out)
+
+    __str__ = table
+
+    def as_json(self) -> dict:
+        return {"model": repr(self.model), "status": self.status.value,
+                "claims": [{"claim": claim, "N": n, "status": v.status.value, "statement": v.claim,
+                            "witness": {str(k): str(x) for k, x in v.witness.items()} if v.witness else None,
+                            "reason": v.reason or None, "evidence": list(v.evidence),
+                            "residual": v.residual} for claim, n, v in self.rows]}
+
+    def to_json(self) -> str:
+        return json.dumps(self.as_json(), indent=1)
+
+    def derivation(self) -> Derivation:
+        name = self.symmetry.name
+        derivation = Derivation(
+            name="symmetry", title=f"Is {name} a symmetry of the model?",
+            source="check_symmetry, for a user's own model and map",
+            statement=(r"For every $\theta$ and every admissible value of the group parameters, "
+                       r"$f_{%s\theta} = f_\theta$ at every input, kinks included; hence "
+                       r"$L(%s\theta) = L(\theta)$ for every loss of the predictions; and, $%s$ being "
+                       r"linear with matrix $M$, $\nabla L(%s\theta) = M^{-T}\nabla L(\theta)$ and "
+                       r"$H_L(%s\theta) = M^{-T}H_L(\theta)M^{-1}$ at every $\theta$ off the kink "
+                       r"set (no nonlinearity at its kink on the data).") % ((name,) * 5),
+            definitions=[r"Model: $%s$." % self.model.latex(),
+                         r"Map: $%s$." % self.symmetry.latex(),
+                         r"Group parameters: $%s$." % (", ".join(
+                             to_latex(g) + (r" > 0" if g.is_positive else r" \in \mathbb{R}")
+                             for g in self.symmetry.group) or r"\text{none}")])
+        for claim in dict.fromkeys(c for c, _, _ in self.rows):
+            verdicts = [v for c, _, v in self.rows if c == claim]
+            sizes = [(None, None, n) for c, n, _ in self.rows if c == claim and n is not None]
+            statement = verdicts[0].details.get("latex", r"\text{%s}" % claim)
+            derivation.add(statement.split(r",\ N =")[0], _REASONS.get(claim, claim), verdicts, sizes)
+        derivation.sizes = [(None, None, n) for _, n, _ in self.rows if n is not None]
+        derivation.notes.append(
+            r"The laws are checked on the open activation regions, where $L$ is a polynomial. At a "
+            r"kink where $L$ happens to be twice differentiable they follow from $L\circ T = L$ and "
+            r"the chain rule for the linear map $T$; that argument is logical glue here, not checked.")
+        derivation.notes.append(
+            r"$N$ is the number of data points; the architecture is fixed by the model.")
+        return derivation
+
+    def latex(self) -> str:
+        """A standalone LaTeX document: the derivation, a step per claim."""
+        return render(self.derivation())
+
+    def _repr_latex_(self) -> str:
+        rows = [r"%s & \textbf{%s}" % (v.claim_latex(), v.status.name) for _, _, v in self.rows]
+        witnesses = [r"\text{witness (%s): } %s" % (claim, v.witness_latex())
+                     for claim, _, v in self.rows if v.witness][:1]
+        body = r"\\ ".join(rows + [r"\textbf{overall} & \textbf{%s}" % self.status.name])
+        return r"$$\begin{array}{ll} %s \end{array}$$" % body + "".join(
+            r"$$%s$$" % w for w in witnesses)
+
+    def _repr_html_(self) -> str:
+        cells = ["<tr><td>%s</td><td>%s</td></tr>" % (
+            html.escape(claim) + ("" if n is None else f" (N={n})"), v._repr_html_())
+            for claim, n, v in self.rows]
+        return ("<table><tr><th>claim</th><th>verdict</th></tr>%s</table>"
+                "<p>overall: <b>%s</b></p>" % ("".join(cells), self.status.name))
+
+
+def _shorten(text: str, width: int = 72) -> str:
+    return text if len(text) <= width else text[: width - 3].rsplit(" ", 1)[0] + " ..."
+
+
+_REASONS = {
+    "prediction": "exact zero test of the canonical ReLU form with a sign split where needed, "
+                  "random rational points, and exact agreement on the kink set",
+    "loss": "the same for the loss of $N$ symbolic inputs; an arbitrary $\\ell$ is refuted by a "
+            "concrete one",
+    "gradient": "regularity transport, then an exact Laurent-polynomial identity of every entry "
+                "on the pattern form, with mpmath.diff on the real loss as witness",
+    "Hessian": "regularity transport, then an exact Laurent-polynomial identity of every entry "
+               "$k \\le l$ on the pattern form, with mpmath.diff on the real loss as witness",
+}
+
+
+def check_symmetry(model: Model, symmetry: Symmetry, *, loss: str = "any", sizes=(1, 2),
+                   seed: int = 0, timeout: float | None = None) -> SymmetryReport:
+    """Check that ``symmetry`` leaves the prediction and the loss unchanged, and the gradient and
+    Hessian laws it implies when it is linear, for N data points, N in ``sizes``.
+
+    Returns a SymmetryReport; each claim is PROVED, REFUTED (with a witness: the parameter,
+    group and input values where the two sides differ) or UNDECIDED (with the reason).  A claim
+    whose time budget (``timeout`` seconds, per claim) runs out is UNDECIDED."""
+    if loss not in LOSSES:
+        raise ValueError(f"unknown loss {loss!r}; choose from {', '.join(LOSSES)}")
+    if symmetry.model is not model:
+        raise ValueError("the symmetry was built for another model")
+    sizes = list(dict.fromkeys(sizes))
+    for n in sizes:
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise ValueError(f"sizes are numbers of data points N >= 1, got {n!r}")
+    report = SymmetryReport(model, symmetry)
+
+    def record(claim, n, check, statement):
+        try:
+            with time_budget(timeout):
+                verdict = check()
+        except BudgetExhausted:
+            verdict = Verdict(Status.UNDECIDED, statement, reason=f"time budget of {timeout} s ran out")
+        report.rows.append((claim, n, verdict))
+
+    record("prediction", None, lambda: prediction_invariance(model, symmetry, seed), "prediction")
+    for n in sizes:
+        record("loss", n, lambda n=n: loss_invariance(model, symmetry, n, loss, seed), "loss")
+    if symmetry.is_linear():
+        for order, claim in ((1, "gradient"), (2, "Hessian")):
+            for n in sizes:
+                record(claim, n, lambda n=n, order=order: derivative_law(
+                    model, symmetry, n, loss, order, seed), f"{claim} law")
+    return report

@@ -1,0 +1,373 @@
+"""The symmetry groups of the invariance audit, each acting on its own network family.
+
+Every group here acts linearly and diagonally: T·θ = S θ with S = diag(s_1, …, s_n), s_i a product of
+positive group parameters.  A group is given by the network it acts on (a ``Model``), its positive
+parameters and the factors s_i, and by one concrete network for counterexamples: rational data,
+a parameter point θ₀ at a global minimum (targets y_n = f_θ₀(x_n), so L(θ₀) = 0) and one group
+element.
+
+    layerwise            Dinh's T_α on a one-hidden-layer net: W ↦ αW, v ↦ v/α
+    per_neuron           each hidden unit its own c_j > 0: W_{:j} ↦ c_j W_{:j}, v_j ↦ v_j/c_j
+    deep_layerwise_bias  K = 3 layers with biases: θ_k ↦ α_k θ_k, b_k ↦ (∏_{j≤k} α_j) b_k, ∏ α_k = 1
+    batchnorm_scale      W ↦ cW in front of a batch normalization with ε = 0
+    batchnorm_scale_eps  the same with the usual ε = 10⁻⁵
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import product
+from typing import Callable
+
+import sympy as sp
+
+from symbolic.relu import ReLU, split_positive_factor
+
+BATCHNORM_EPS = Fraction(1, 100000)
+
+
+def canonical(expr: sp.Expr, expand: bool = True) -> sp.Expr:
+    """An exact normal form for non-integer powers: each base (expanded, unless ``expand`` is
+    False) with its common factor pulled out, so that sqrt(c²·X) becomes c·sqrt(X) for c > 0
+    (sympy's own rule for positive factors) and equal radicands are written alike on both sides
+    of an identity."""
+    tidy = (lambda b: sp.factor_terms(sp.expand(b))) if expand else sp.factor_terms
+    return expr.replace(lambda e: e.is_Pow and not e.exp.is_Integer and e.base.has(sp.Symbol),
+                        lambda e: sp.Pow(tidy(e.base), e.exp))
+
+
+@dataclass(frozen=True)
+class Model:
+    """A network family: parameters θ, which of them are weights (not biases), the rows of its last
+    layer (Petzka's w_s), its input-to-output paths (Neyshabur's path norm, a bias starting its own
+    path) and its outputs on a batch.
+
+    ``outputs(theta, inputs, activation)`` returns f_θ(x_n) for every row x_n of ``inputs``;
+    ``activation(s, key)`` rectifies the pre-activation s of unit ``key`` (the ReLU, or σ_key·s on a
+    fixed activation pattern).  The loss is L(θ) = (1/2N) Σ_n (f_θ(x_n) − y_n)².
+    """
+
+    name: str
+    parameters: tuple
+    weights: tuple                      # True where the parameter is a weight, False for a bias
+    layers: tuple                       # parameter indices of each weight matrix, input side first
+    last_layer_rows: tuple              # rows w_s of the output layer, as parameter indices
+    paths: tuple                        # each path as the parameter indices along it
+    outputs: Callable
+    preactivations: Callable            # (theta, inputs) -> the arguments of every rectifier
+    input_width: int
+    biases: tuple = ()                  # parameter indices of each layer's bias
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One concrete network for counterexamples: data, θ₀ at a minimum, a group element."""
+
+    inputs: tuple          # rows of rationals
+    theta: tuple           # rationals
+    element: dict          # group parameter name -> rational
+    radius: Fraction       # ε (ε-sharpness, Keskar) and ρ (adaptive sharpness)
+
+    def targets(self, model: Model) -> list:
+        """y_n = f_θ₀(x_n): θ₀ interpolates, a global minimum of the squared loss."""
+        theta = [sp.Rational(t) for t in self.theta]
+        X = sp.Matrix([[sp.Rational(x) for x in row] for row in self.inputs])
+        return model.outputs(theta, X, lambda s, key: ReLU(s))
+
+
+@dataclass(frozen=True)
+class Family:
+    """A symbolic network family at one size, with N symbolic data points."""
+
+    model: Model
+    batch: int
+    sizes: str
+
+
+@dataclass(frozen=True)
+class SymmetryGroup:
+    key: str
+    title: str
+    description: str                    # LaTeX, one sentence
+    families: tuple                     # the symbolic families the proofs run on, one per size
+    symbols: tuple                      # the positive group parameters
+    factors: Callable                   # (model, symbols) -> s_i for every parameter
+    witness_model: Model                # the small family of the counterexamples
+    instance: Instance
+    lemmas: Callable | None = None      # family -> [(statement, reason, expression that must be 0)]
+
+    @property
+    def sizes(self) -> str:
+        return "; ".join(family.sizes for family in self.families)
+
+    def scaling(self, family: Family) -> list:
+        """s_i for every parameter of a symbolic family."""
+        return [sp.sympify(f) for f in self.factors(family.model, self.symbols)]
+
+    @property
+    def witness_symbols(self) -> tuple:
+        """The group parameters that act on the counterexample network."""
+        used = set().union(*[sp.sympify(f).free_symbols for f in self.factors(self.witness_model, self.symbols)])
+        return tuple(s for s in self.symbols if s in used)
+
+    def witness_scaling(self, element: dict) -> list:
+        values = [sp.Rational(element.get(str(s), 1)) for s in self.symbols]
+        return [sp.sympify(f) for f in self.factors(self.witness_model, values)]
+
+
+# ---------------------------------------------------------------- one hidden layer (W, v)
+
+def one_hidden_layer(d: int, h: int) -> Model:
+    """f(x) = Σ_j ReLU(Σ_i x_i W_ij) v_j; θ = (W row by row, v)."""
+    W = [sp.Symbol(f"W_{{{i + 1},{j + 1}}}", real=True) for i in range(d) for j in range(h)]
+    v = [sp.Symbol(f"v_{{{j + 1}}}", real=True) for j in range(h)]
+
+    def preactivations(theta, X):
+        return [sum(X[n, i] * theta[i * h + j] for i in range(d)) for n in range(X.rows)
+                for j in range(h)]
+
+    def outputs(theta, X, activation):
+        return [sum(activation(sum(X[n, i] * theta[i * h + j] for i in range(d)), (n, j))
+                    * theta[d * h + j] for j in range(h)) for n in range(X.rows)]
+    paths = tuple((i * h + j, d * h + j) for i in range(d) for j in range(h))
+    return Model(f"one hidden layer, d={d}, h={h}", tuple(W + v), (True,) * (d * h + h),
+                 (tuple(range(d * h)), tuple(range(d * h, d * h + h))),
+                 (tuple(range(d * h, d * h + h)),), paths, outputs, preactivations, d)
+
+
+def _layerwise_factors(model: Model, symbols) -> list:
+    (alpha,) = symbols
+    first, second = model.layers
+    return [alpha] * len(first) + [1 / alpha] * len(second)
+
+
+def _per_neuron_factors(model: Model, symbols) -> list:
+    h = len(model.layers[1])
+    return [symbols[i % h] for i in model.layers[0]] + [1 / c for c in symbols[:h]]
+
+
+# ---------------------------------------------------------------- deep, with biases
+
+def deep_with_biases(widths: tuple) -> Model:
+    """K = len(widths) − 1 layers, θ = (θ_1, …, θ_K, b_1, …, b_K); hidden layers rectified."""
+    K = len(widths) - 1
+    names, weight_index, bias_index = [], [], []
+    for k in range(K):
+        weight_index.append({})
+        for i in range(widths[k]):
+            for j in range(widths[k + 1]):
+                weight_index[k][(i, j)] = len(names)
+                names.append(sp.Symbol(f"theta{k + 1}_{{{i + 1},{j + 1}}}", real=True))
+    n_weights = len(names)
+    for k in range(K):
+        bias_index.append({})
+        for j in range(widths[k + 1]):
+            bias_index[k][j] = len(names)
+            names.append(sp.Symbol(f"b{k + 1}_{{{j + 1}}}", real=True))
+
+    def forward(theta, X, activation, collect=None):
+        results = []
+        for n in range(X.rows):
+            layer = [X[n, i] for i in range(widths[0])]
+            for k in range(K):
+                pre = [sum(layer[i] * theta[weight_index[k][(i, j)]] for i in range(widths[k]))
+                       + theta[bias_index[k][j]] for j in range(widths[k + 1])]
+                if k < K - 1:
+                    if collect is not None:
+                        collect.extend(pre)
+                    layer = [activation(s, (n, k, j)) for j, s in enumerate(pre)]
+                else:
+                    layer = pre
+            results.append(layer[0])
+        return results
+
+    def preactivations(theta, X):
+        collected = []
+        forward(theta, X, lambda s, key: ReLU(s), collected)
+        return collected
+
+    # paths: from every input, and from every bias, through one unit per later layer to the output
+    paths = []
+    for start in range(K):
+        sources = ([("x", i) for i in range(widths[0])] if start == 0 else []) + [("b", start)]
+        for source in sources:
+            first_units = range(widths[start + 1])
+            for route in product(first_units, *[range(widths[k + 1]) for k in range(start + 1, K)]):
+                edges = ([weight_index[start][(source[1], route[0])]] if source[0] == "x"
+                         else [bias_index[start][route[0]]])
+                for step, k in enumerate(range(start + 1, K)):
+                    edges.append(weight_index[k][(route[step], route[step + 1])])
+                paths.append(tuple(edges))
+    layers = tuple(tuple(weight_index[k].values()) for k in range(K))
+    last_rows = (tuple(weight_index[K - 1][(i, 0)] for i in range(widths[K - 1])),)
+    weights = tuple(i < n_weights for i in range(len(names)))
+    return Model(f"{K} layers with biases, widths {','.join(map(str, widths))}", tuple(names),
+                 weights, layers, last_rows, tuple(paths),
+                 lambda theta, X, activation: forward(theta, X, activation),
+                 preactivations, widths[0], tuple(tuple(b.values()) for b in bias_index))
+
+
+def _deep_factors(model: Model, symbols) -> list:
+    """θ_k ↦ α_k θ_k with α_K = 1/(α_1⋯α_{K−1}); b_k ↦ (∏_{j≤k} α_j) b_k."""
+    scales = list(symbols) + [1 / sp.Mul(*symbols)]
+    factors = [None] * len(model.parameters)
+    for k, (layer, biases) in enumerate(zip(model.layers, model.biases)):
+        for index in layer:
+            factors[index] = scales[k]
+        for index in biases:
+            factors[index] = sp.Mul(*scales[:k + 1])
+    return factors
+
+
+# ---------------------------------------------------------------- batch normalization
+
+def batch_spread_function(inputs: sp.Matrix, eps):
+    """R(W) = sqrt(N Σ_n (z_n − μ)² + N²ε), z_n = x_n·W, as an opaque sympy function of W that
+    knows its derivative (the chain rule of sqrt) and, for ε = 0 only, its homogeneity
+    R(cW) = c R(W) for c > 0 (the radicand is then homogeneous of degree 2 in W).  Keeping R
+    opaque makes every derivative of the normalized network a rational function of W, x, R."""
+    N, d = inputs.shape
+
+    def radicand(W):
+        z = [sum(inputs[n, i] * W[i] for i in range(d)) for n in range(N)]
+        mean = sp.Add(*z) / N
+        return N * sp.Add(*[(zn - mean) ** 2 for zn in z]) + N ** 2 * eps
+
+    dummies = sp.symbols(f"w_1:{d + 1}", real=True)
+    slopes = [sp.expand(sp.diff(radicand(dummies), w)) for w in dummies]
+
+    class R(sp.Function):
+        nargs = d
+
+        @classmethod
+        def eval(cls, *W):
+            if eps != 0:
+                return None
+            splits = [split_positive_factor(w) for w in W]
+            common = splits[0][0]
+            if common != 1 and all(factor == common for factor, _ in splits):
+                return common * cls(*[rest for _, rest in splits])
+            return None
+
+        def fdiff(self, argindex=1):
+            slope = slopes[argindex - 1].xreplace(dict(zip(dummies, self.args)))
+            return slope / (2 * self)
+
+        def _latex(self, printer, exp=None):
+            body = r"R\left(%s\right)" % ", ".join(printer._print(a) for a in self.args)
+            return body if exp is None else r"%s^{%s}" % (body, exp)
+    return R, radicand
+
+
+def batchnorm_net(d: int, eps, opaque: bool = True) -> Model:
+    """f(x_n) = v·ReLU(BN(x_n·W)) with BN(z_n) = (z_n − μ)/sqrt(σ² + ε) over the batch (μ, σ² the
+    batch mean and variance), one unit; θ = (W_1, …, W_d, v).  BN(z_n) = N(z_n − μ)/R(W) with
+    R(W) = sqrt(N²σ² + N²ε): an opaque R (``batch_spread_function``) for the symbolic proofs, the
+    radical itself (``opaque=False``) for the concrete networks."""
+    W = [sp.Symbol(f"W_{{{i + 1}}}", real=True) for i in range(d)]
+    v = sp.Symbol("v", real=True)
+    spreads = {}     # one R per batch, so that R(W) built twice is the same expression
+
+    def normalized(theta, X):
+        N = X.rows
+        key = tuple(X)
+        if key not in spreads:
+            spreads[key] = batch_spread_function(X, eps)
+        R, radicand = spreads[key]
+        weights = list(theta[:d])
+        spread = R(*weights) if opaque else sp.sqrt(radicand(weights))
+        z = [sum(X[n, i] * weights[i] for i in range(d)) for n in range(N)]
+        mean = sp.Add(*z) / N
+        # common factors pulled out, so that c(z_n − μ)/(c R) cancels on construction
+        return [sp.factor_terms(sp.expand(N * (zn - mean))) / spread for zn in z]
+
+    def outputs(theta, X, activation):
+        return [activation(s, (n, 0)) * theta[d] for n, s in enumerate(normalized(theta, X))]
+    return Model(f"batch-normalized unit, d={d}" + (f", eps={eps}" if eps else ", eps=0"),
+                 tuple(W + [v]), (True,) * (d + 1), (tuple(range(d)), (d,)), ((d,),),
+                 tuple((i, d) for i in range(d)), outputs, normalized, d)
+
+
+def _batchnorm_factors(model: Model, symbols) -> list:
+    (c,) = symbols
+    return [c] * len(model.layers[0]) + [1]
+
+
+def _spread_homogeneity(family: Family) -> list:
+    """The rule R(cW) = c R(W) that the opaque R applies for ε = 0 rests on the radicand being
+    homogeneous of degree 2 in W: N Σ (c z_n − c μ)² = c² N Σ (z_n − μ)², checked here."""
+    d = family.model.input_width
+    X = sp.Matrix(family.batch, d, lambda n, i: sp.Symbol(f"x_{{{n + 1},{i + 1}}}", real=True))
+    _, radicand = batch_spread_function(X, 0)
+    W = list(family.model.parameters[:d])
+    c = sp.Symbol("c", positive=True)
+    return [(r"R(cW)^2 = c^2 R(W)^2", "the radicand of the batch spread is homogeneous of degree 2 in "
+             "$W$, so $R(cW) = c\\,R(W)$ for $c > 0$", radicand([c * w for w in W]) - c ** 2 * radicand(W))]
+
+
+# ---------------------------------------------------------------- the groups
+
+_ALPHA = sp.Symbol("alpha", positive=True)
+
+
+def _batchnorm_instance(eps: Fraction) -> Instance:
+    """x_{n,1} = (−1, −1, 1, 1) has variance 1; W₀ = (w, 0) then has σ² = w².  With ε > 0, w and
+    the group element c are chosen so that w² + ε and c²w² + ε are rational squares
+    (w = (k − ε/k)/2 is a point of the conic w² + ε = r²), keeping every value exact."""
+    inputs = ((-1, 0), (-1, 1), (1, 0), (1, -1))
+    if eps == 0:
+        return Instance(inputs, (Fraction(1), Fraction(0), Fraction(1)), {"c": Fraction(1, 1000)},
+                        Fraction(1, 10))
+    w = (1 - eps) / 2                       # k = 1
+    cw = (Fraction(1, 100) - eps * 100) / 2  # k = 1/100
+    return Instance(inputs, (w, Fraction(0), Fraction(1)), {"c": cw / w}, Fraction(1, 10))
+
+
+def _groups() -> dict:
+    c = sp.Symbol("c", positive=True)
+    worked = ((1,), (2,))
+    groups = [
+        SymmetryGroup(
+            "layerwise", "Dinh's layer-wise rescaling $T_\\alpha$",
+            r"$T_\alpha(W, v) = (\alpha W, \alpha^{-1} v)$, $\alpha > 0$, on $f(x) = \sum_j "
+            r"\mathrm{ReLU}(\sum_i x_i W_{ij}) v_j$",
+            (Family(one_hidden_layer(1, 1), 2, "d=1, h=1, N=2"),
+             Family(one_hidden_layer(2, 2), 2, "d=2, h=2, N=2"),
+             Family(one_hidden_layer(3, 2), 2, "d=3, h=2, N=2")),
+            (_ALPHA,), _layerwise_factors, one_hidden_layer(1, 1),
+            Instance(worked, (Fraction(1), Fraction(1)), {"alpha": Fraction(1, 1000)}, Fraction(1, 10))),
+        SymmetryGroup(
+            "per_neuron", "per-neuron rescaling",
+            r"$W_{:j} \mapsto c_j W_{:j}$, $v_j \mapsto v_j / c_j$, every $c_j > 0$",
+            (Family(one_hidden_layer(2, 2), 2, "d=2, h=2, N=2"),
+             Family(one_hidden_layer(2, 3), 2, "d=2, h=3, N=2")),
+            sp.symbols("c_1:4", positive=True), _per_neuron_factors, one_hidden_layer(1, 2),
+            Instance(worked, (Fraction(1), Fraction(1, 2), Fraction(1, 2), Fraction(1)),
+                     {"c_1": Fraction(1, 1000), "c_2": Fraction(3, 2)}, Fraction(1, 10))),
+        SymmetryGroup(
+            "deep_layerwise_bias", "deep layer-wise rescaling with biases",
+            r"$\theta_k \mapsto \alpha_k \theta_k$, $b_k \mapsto (\prod_{j \le k} \alpha_j) b_k$, "
+            r"$\alpha_3 = 1/(\alpha_1 \alpha_2)$, on a $K = 3$ layer ReLU net with biases",
+            (Family(deep_with_biases((1, 2, 1, 1)), 2, "K=3, widths 1,2,1,1, N=2"),
+             Family(deep_with_biases((2, 2, 2, 1)), 1, "K=3, widths 2,2,2,1, N=1")),
+            sp.symbols("alpha_1 alpha_2", positive=True), _deep_factors, deep_with_biases((1, 1, 1, 1)),
+            Instance(worked, (Fraction(1), Fraction(1), Fraction(1), Fraction(1, 2), Fraction(1, 2),
+                              Fraction(1, 2)),
+                     {"alpha_1": Fraction(1, 1000), "alpha_2": Fraction(10)}, Fraction(1, 10))),
+        SymmetryGroup(
+            "batchnorm_scale", "scaling in front of batch normalization, $\\epsilon = 0$",
+            r"$W \mapsto c W$, $c > 0$, in front of $\mathrm{BN}(z) = (z - \mu)/\sqrt{\sigma^2}$",
+            (Family(batchnorm_net(2, 0), 4, "d=2, N=4"),), (c,), _batchnorm_factors,
+            batchnorm_net(2, 0, opaque=False), _batchnorm_instance(Fraction(0)), _spread_homogeneity),
+        SymmetryGroup(
+            "batchnorm_scale_eps", "scaling in front of batch normalization, $\\epsilon = 10^{-5}$",
+            r"$W \mapsto c W$, $c > 0$, in front of $\mathrm{BN}(z) = (z - \mu)/\sqrt{\sigma^2 + "
+            r"\epsilon}$, $\epsilon = 10^{-5}$",
+            (Family(batchnorm_net(2, sp.Rational(BATCHNORM_EPS)), 4, "d=2, N=4"),), (c,),
+            _batchnorm_factors, batchnorm_net(2, sp.Rational(BATCHNORM_EPS), opaque=False),
+            _batchnorm_instance(BATCHNORM_EPS)),
+    ]
+    return {group.key: group for group in groups}
+
+
+GROUPS = _groups()
