@@ -21,7 +21,7 @@ from fractions import Fraction
 
 import flint
 
-from proofs.worked_example import a, b, loss
+from symbolic.networks.worked_example import a, b, loss
 from symbolic.numerics.enclosure import (BallArithmetic, ExactArithmetic, Region, compile_function,
                                 enclose_maximum, interval, upper_end)
 
