@@ -157,13 +157,10 @@ class DiscoveryReport:
 
     # --- renderings ---
 
-    def generator_map(self, generator: Generator) -> dict:
-        """The image of every changed tensor, entry by entry, in the spec's names."""
-        changed = {}
-        for name, image in generator.symmetry.mapping.items():
-            if image != self.model[name]:
-                changed[name] = [[str(e) for e in row] for row in image.tolist()]
-        return changed
+    def changed_tensors(self, symmetry: Symmetry) -> dict:
+        """The image of every tensor the map changes, entry by entry, in the spec's names."""
+        return {name: "[" + ", ".join("[" + ", ".join(map(str, row)) + "]" for row in image.tolist()) + "]"
+                for name, image in symmetry.mapping.items() if image != self.model[name]}
 
     def as_json(self) -> dict:
         parameters = [str(p) for p in self.model.parameters]
@@ -175,7 +172,7 @@ class DiscoveryReport:
             "generators": [{
                 "name": g.symmetry.name,
                 "exponents": {p: k for p, k in zip(parameters, g.exponents) if k},
-                "map": self.generator_map(g),
+                "map": self.changed_tensors(g.symmetry),
                 "status": g.status.value,
                 "claims": g.report.as_json()["claims"]} for g in self.generators],
             "maximality": None if self.maximality is None else {
@@ -186,8 +183,7 @@ class DiscoveryReport:
                 "layers": [{"layer": layer.name, "units": layer.units, "structure": layer.structure}
                            for layer in self.hidden_layers],
                 "generators": [{"kind": d.kind, "layer": d.layer, "representative": d.representative,
-                                "map": {k: [[str(e) for e in row] for row in v.tolist()]
-                                        for k, v in d.symmetry.mapping.items()},
+                                "map": self.changed_tensors(d.symmetry),
                                 "status": d.status.value,
                                 "claims": d.report.as_json()["claims"]} for d in self.discrete]},
             "flat_directions": {**(_verdict_json(self.flat_directions) if self.flat_directions is not None
