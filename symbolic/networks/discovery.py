@@ -147,7 +147,7 @@ class DiscoveryReport:
         if not self.discrete_searched:
             return "not searched"
         parts = [layer.structure for layer in self.hidden_layers if layer.structure != "trivial"]
-        return " × ".join(parts) or "trivial"
+        return " × ".join(parts) or "none found"
 
     @property
     def status(self) -> Status:
