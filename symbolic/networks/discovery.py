@@ -306,7 +306,8 @@ def maximality(model: Model, basis: list, generators_are_symmetries: bool, seed:
     """dim ≤ n − rank J with rows stacked from up to RANK_POINTS points, stopping when the bound
     meets the number of generators."""
     n, k = len(model.parameters), len(basis)
-    claim = f"maximality: no positive diagonal rescaling outside the span of the {k} generators"
+    claim = (f"maximality: the Lie algebra of the positive diagonal rescalings leaving f unchanged is "
+             f"the span of the {k} generators")
     rng = random.Random(seed)
     slopes = symbolic_slopes(model, rng)
     rows, rank, exact, points = [], 0, True, 0
