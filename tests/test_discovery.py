@@ -9,9 +9,11 @@ import sympy as sp
 from proofs.commands.cli import main
 from symbolic import (Abs, Conv1d, Dense, LeakyReLU, Maxout, MaxPool1d, Model, ReLULayer, Status, Tanh,
                       check_symmetry, discover_symmetries)
-from symbolic.networks.discovery import flat_directions, generator_symmetry, maximality
+from symbolic.networks.deep import DeepNet
+from symbolic.networks.discovery import flat_directions, generator_symmetry, interpolation_hessian, maximality
 from symbolic.networks.exponent_system import ExponentSystem
-from symbolic.numerics.log_scale_jacobian import certified_rank, sample
+from symbolic.networks.minima import interpolating_minimum
+from symbolic.numerics.log_scale_jacobian import certified_rank, output_jet, sample
 
 CLAIMS = {"prediction", "loss", "gradient", "Hessian"}
 
@@ -110,6 +112,19 @@ def test_the_log_scale_derivative_agrees_with_sympy():
         values.update({s: sp.Rational(int(v.p), int(v.q)) for s, v in zip(x, [v for r in inputs for v in r])})
         expected = [sp.diff(prediction, p).subs(values) * values[p] for p in model.parameters]
         assert [sp.Rational(int(flint.fmpq(v).p), int(flint.fmpq(v).q)) for v in row] == expected
+
+
+def test_the_hessian_at_a_minimum_agrees_with_the_deep_networks_exact_hessian():
+    model = Model(2, [Dense(2, "W1"), ReLULayer(), Dense(2, "W2"), ReLULayer(), Dense(1, "W3")])
+    minimum = interpolating_minimum(DeepNet((2, 2, 2, 1)), 5, random.Random(0))
+    theta = [flint.fmpq(t.numerator, t.denominator) for t in minimum.theta]
+    rows = []
+    for x in minimum.inputs:
+        jet = output_jet(model, theta, [[flint.fmpq(v.numerator, v.denominator)] for v in x], {}, False)
+        rows.append([jet.tangent.get(p, 0) for p in range(len(theta))])
+    hessian = interpolation_hessian(rows)
+    assert [[hessian[a, b] for b in range(len(theta))] for a in range(len(theta))] == \
+        [[flint.fmpq(v.numerator, v.denominator) for v in row] for row in minimum.hessian]
 
 
 def test_the_certified_rank_of_balls_is_a_lower_bound():

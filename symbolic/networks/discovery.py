@@ -38,7 +38,8 @@ from symbolic.latex import render, to_latex
 from symbolic.networks.exponent_system import ExponentSystem, NotHomogeneous
 from symbolic.networks.model import Abs as AbsLayer, Activation, Dense, LeakyReLU, Model, Tanh
 from symbolic.networks.symmetry import Symmetry, SymmetryReport, check_symmetry
-from symbolic.numerics.log_scale_jacobian import OnKink, certified_rank, is_exact, sample, symbolic_slopes
+from symbolic.numerics.log_scale_jacobian import (NoExactDerivative, OnKink, certified_rank, is_exact, sample,
+                                                  symbolic_slopes)
 from symbolic.verdict import Status, Verdict, worst
 
 RANK_POINTS = 3          # parameter points whose rows are stacked, at most
@@ -314,7 +315,7 @@ def maximality(model: Model, basis: list, generators_are_symmetries: bool, seed:
     for _ in range(RANK_POINTS):
         try:
             point = sample(model, n, rng, slopes)
-        except OnKink as error:
+        except (OnKink, NoExactDerivative) as error:
             return Verdict(Status.UNDECIDED, claim, reason=str(error)), None
         points += 1
         rows += point.rows
@@ -412,7 +413,7 @@ def flat_directions(model: Model, basis: list, seed: int) -> tuple[Verdict | Non
     rng = random.Random(seed + 1)
     try:
         point = sample(model, FLAT_DATA_FACTOR * n, rng, symbolic_slopes(model, rng), log_scale=False)
-    except OnKink as error:
+    except (OnKink, NoExactDerivative) as error:
         return Verdict(Status.UNDECIDED, claim, reason=str(error)), {}
     count = len(point.rows)
     directions = [[G[p] * point.theta[p] for p in range(n)] for G in basis]
@@ -421,10 +422,7 @@ def flat_directions(model: Model, basis: list, seed: int) -> tuple[Verdict | Non
         # rank H = rank of the gradient rows (H is their Gram matrix up to 2/N)
         numbers["hessian_kernel_at_most"] = n - certified_rank(point.rows)[0]
         return None, numbers
-    gradients = [[flint.fmpq(v) for v in row] for row in point.rows]
-    # L = (1/N) Σ (f_n − y_n)², y_n = f_θ₀(x_n): H = (2/N) Σ ∇f_n ∇f_nᵀ, the residuals being 0
-    hessian = flint.fmpq_mat(n, n, [flint.fmpq(2, count) * sum((g[a] * g[b] for g in gradients), flint.fmpq(0))
-                                    for a in range(n) for b in range(n)])
+    hessian = interpolation_hessian(point.rows)
     for G, v in zip(basis, directions):
         product = hessian * flint.fmpq_mat(n, 1, [flint.fmpq(e) for e in v])
         if any(product[a, 0] != 0 for a in range(n)):
@@ -438,6 +436,15 @@ def flat_directions(model: Model, basis: list, seed: int) -> tuple[Verdict | Non
         f"exact: H (G_k theta_0) = 0 for all {len(basis)} generators at a random interpolating minimum "
         f"with N = {count} data points; predicted flat directions rank{{G_k theta_0}} = "
         f"{numbers['predicted']}, dim ker H = {n} - rank H = {kernel}",)), numbers
+
+
+def interpolation_hessian(gradients) -> flint.fmpq_mat:
+    """The exact Hessian of L = (1/N) Σ (f_n − y_n)² at a point where every y_n = f(x_n), from the
+    rational gradients ∇f_n: H = (2/N) Σ_n (∇f_n ∇f_nᵀ + (f_n − y_n) ∇²f_n) and the residuals are 0."""
+    rows = [[flint.fmpq(v) for v in row] for row in gradients]
+    count, n = len(rows), len(rows[0])
+    return flint.fmpq_mat(n, n, [flint.fmpq(2, count) * sum((g[a] * g[b] for g in rows), flint.fmpq(0))
+                                 for a in range(n) for b in range(n)])
 
 
 def _rank(vectors) -> int:

@@ -33,6 +33,10 @@ class OnKink(Exception):
     """A nonlinearity's input is at (or, for a ball, possibly at) its kink."""
 
 
+class NoExactDerivative(Exception):
+    """A leaky slope that is neither rational nor a symbol: no exact arithmetic for it here."""
+
+
 def _certainly_positive(value) -> bool:
     return value > 0
 
@@ -91,6 +95,8 @@ class _Differentiable(Nonlinearity):
             return s if positive else s.scaled(0)
         if isinstance(layer, LeakyReLU):
             slope = sp.sympify(layer.slope).xreplace(self.slopes)
+            if not slope.is_Rational:
+                raise NoExactDerivative(f"the slope {slope} of {layer.describe()} is not rational")
             return s if positive else s.scaled(flint.fmpq(int(slope.p), int(slope.q)))
         if isinstance(layer, AbsLayer):
             return s if positive else s.scaled(-1)
