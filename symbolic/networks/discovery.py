@@ -231,16 +231,27 @@ class DiscoveryReport:
 
     __str__ = table
 
+    def _statement(self) -> str:
+        k = self.dimension
+        rescalings = (r"The positive diagonal rescalings $\theta_p \mapsto t_p\theta_p$ with "
+                      r"$f_{t\theta} = f_\theta$ at every input and every $\theta$ ")
+        if self.maximality is not None and self.maximality.proved:
+            continuous = rescalings + (r"form a group of dimension $%d$: its Lie algebra is spanned by "
+                                       r"the generators below." % k)
+        else:
+            continuous = rescalings + (r"contain the one-parameter groups below, so the dimension is at "
+                                       r"least $%d$ (maximality not proved)." % k)
+        structure = (self.discrete_structure.replace("⋊", r"\rtimes ").replace("×", r"\times ")
+                     .replace("Z_2", r"\mathbb{Z}_2"))
+        discrete = (r" The discrete symmetries found generate $%s$." % structure
+                    if self.discrete and self.discrete_searched else "")
+        return continuous + discrete
+
     def derivation(self) -> Derivation:
         derivation = Derivation(
             name="discovery", title="The symmetries of a network, discovered",
             source="discover_symmetries, for a user's own model",
-            statement=(r"The positive diagonal rescalings $\theta_p \mapsto t_p\theta_p$ with "
-                       r"$f_{t\theta} = f_\theta$ at every input and every $\theta$ form a group of "
-                       r"dimension $%d$, generated near the identity by the %d one-parameter groups "
-                       r"below; the discrete symmetries found generate $%s$.")
-            % (self.dimension, self.dimension, self.discrete_structure.replace("⋊", r"\rtimes ")
-               .replace("×", r"\times ")),
+            statement=self._statement(),
             definitions=[r"Model: $%s$." % self.model.latex(),
                          r"Generator $G_k$: $\theta_p \mapsto c^{G_{k,p}}\theta_p$, $c > 0$; its Lie "
                          r"algebra element is $G_k \in \mathbb{Z}^n$, $n = %d$." % len(self.model.parameters)])
@@ -261,8 +272,9 @@ class DiscoveryReport:
                            [self.maximality])
         for d in self.discrete:
             derivation.add(r"\text{%s %s}" % (d.kind, d.representative.replace("_", r"\_")),
-                           f"check_symmetry on this representative ({d.layer})",
-                           [v for _, _, v in d.report.rows])
+                           f"check_symmetry on this representative ({d.layer}): the prediction "
+                           "and loss claims",
+                           [v for claim, _, v in d.report.rows if claim in ("prediction", "loss")])
         if self.flat_directions is not None:
             derivation.add(r"H(\theta_0)\,(G_k \circ \theta_0) = 0,\ \dim\ker H \ge "
                            r"\operatorname{rank}\{G_k\circ\theta_0\}",
