@@ -7,6 +7,7 @@ import flint
 import sympy as sp
 
 from proofs.commands.cli import main
+from proofs.flat_directions import generator
 from symbolic import (Abs, Conv1d, Dense, LeakyReLU, Maxout, MaxPool1d, Model, ReLULayer, Status, Tanh,
                       check_symmetry, discover_symmetries)
 from symbolic.networks.deep import DeepNet
@@ -42,13 +43,24 @@ def test_one_hidden_relu_layer_has_an_h_dimensional_group_and_s_h():
     assert report.status is Status.PROVED
 
 
+def test_the_basis_is_the_per_unit_generators_of_flat_directions():
+    """The exponent system's basis is exactly the G_j of proofs/flat_directions.py, whose number of
+    flat directions (live units) is h, the dimension."""
+    for d, h in ((1, 1), (2, 3), (3, 2)):
+        model = Model(d, [Dense(h, "W"), ReLULayer(), Dense(1, "v")])
+        basis = ExponentSystem(model).solution_basis()
+        assert sorted(basis) == sorted(generator(d, h, j) for j in range(h))
+
+
 def test_deep_leaky_relu_with_biases_has_one_scale_per_hidden_unit():
-    model = Model(1, [Dense(2, "W1", "b1"), LeakyReLU(sp.Rational(1, 10)), Dense(2, "W2", "b2"),
+    model = Model(1, [Dense(2, "W1", "b1"), LeakyReLU(sp.Rational(1, 10)), Dense(1, "W2", "b2"),
                       LeakyReLU(sp.Rational(-3, 2)), Dense(1, "W3", "b3")])
     report = discover_symmetries(model, discrete=False)
-    assert_all_proved(report, 4)
+    assert_all_proved(report, 3)
+    # the second hidden layer's unit: its incoming weights and bias up, its outgoing weight down
+    assert report.generators[-1].exponents == [0, 0, 0, 0, 1, 1, 1, -1, 0]
     assert report.discrete_structure == "not searched"
-    assert report.flat_numbers["predicted"] == 4 <= report.flat_numbers["hessian_kernel"]
+    assert report.flat_numbers["predicted"] == 3 <= report.flat_numbers["hessian_kernel"]
 
 
 def test_tanh_has_no_rescaling_only_discrete_symmetries():
@@ -79,11 +91,15 @@ def test_abs_maxout_and_a_convolution_with_max_pooling():
     flip = abs_report.discrete[-1]
     assert flip.kind == "sign flip" and flip.status is Status.PROVED
     assert "v" not in abs_report.changed_tensors(flip.symmetry)       # even: the outgoing weight stays
-    maxout = discover_symmetries(Model(1, [Dense(4, "W", "b"), Maxout(2), Dense(1, "v")]), discrete=False)
-    assert_all_proved(maxout, 2)
-    conv = discover_symmetries(Model((1, 4), [Conv1d(2, 2, "K", "b"), ReLULayer(), MaxPool1d(3),
+    # a maxout unit: its two pieces scale together
+    maxout = discover_symmetries(Model(1, [Dense(2, "W", "b"), Maxout(2), Dense(1, "v")]), discrete=False)
+    assert_all_proved(maxout, 1)
+    assert maxout.generators[0].exponents == [1, 1, 1, 1, -1]
+    # a channel: its kernel and bias, shared over positions, scale together
+    conv = discover_symmetries(Model((1, 4), [Conv1d(1, 2, "K", "b"), ReLULayer(), MaxPool1d(3),
                                               Dense(1, "v")]), discrete=False)
-    assert_all_proved(conv, 2)
+    assert_all_proved(conv, 1)
+    assert conv.generators[0].exponents == [1, 1, 1, -1]
 
 
 def test_a_wrong_generator_is_refuted_and_a_missing_one_leaves_maximality_open():

@@ -309,7 +309,7 @@ def generator_symmetry(model: Model, exponents: list, name: str) -> Symmetry:
     """θ_p ↦ c^{exponents_p}·θ_p for every parameter."""
     factors = dict(zip(model.parameters, exponents))
     mapping = {key: tensor.applyfunc(lambda s: GROUP_PARAMETER ** factors[s] * s)
-               for key, tensor in model.tensors.items()}
+               for key, tensor in model.tensors.items() if any(factors[s] for s in tensor)}
     return Symmetry(model, mapping, name=name)
 
 
@@ -350,8 +350,9 @@ def maximality(model: Model, basis: list, generators_are_symmetries: bool, seed:
     if bound == k and generators_are_symmetries:
         return Verdict(Status.PROVED, claim, evidence=(
             how + f", and the {k} generators, proved symmetries, give dim >= {k}",
-            "J G_k = 0 exactly for every generator" if exact and k else "no generator to check against J"
-            if not k else "J is not rational (tanh): only its rank is used")), bound
+            ("no generator to check against J" if not k else
+             "J G_k = 0 exactly for every generator" if exact else
+             "J is not rational (tanh): only its rank is used"))), bound
     if bound == k:
         return Verdict(Status.UNDECIDED, claim, reason=how + ", but not every generator is proved "
                        "to leave the prediction unchanged"), bound
@@ -447,7 +448,8 @@ def flat_directions(model: Model, basis: list, seed: int) -> tuple[Verdict | Non
     return Verdict(Status.PROVED, claim, evidence=(
         f"exact: H (G_k theta_0) = 0 for all {len(basis)} generators at a random interpolating minimum "
         f"with N = {count} data points; predicted flat directions rank{{G_k theta_0}} = "
-        f"{numbers['predicted']}, dim ker H = {n} - rank H = {kernel}",)), numbers
+        f"{numbers['predicted']} (the dimension, theta_0 having no zero entry), dim ker H = {n} - "
+        f"rank H = {kernel}",)), numbers
 
 
 def interpolation_hessian(gradients) -> flint.fmpq_mat:
