@@ -34,7 +34,7 @@ import sympy as sp
 
 from symbolic.decision.budget import BudgetExhausted, time_budget
 from symbolic.derivation import Derivation
-from symbolic.latex import render, to_latex
+from symbolic.latex import render
 from symbolic.networks.exponent_system import ExponentSystem, NotHomogeneous
 from symbolic.networks.model import Abs as AbsLayer, Activation, Dense, LeakyReLU, Model, Tanh
 from symbolic.networks.symmetry import Symmetry, SymmetryReport, check_symmetry
@@ -254,7 +254,8 @@ class DiscoveryReport:
             statement=self._statement(),
             definitions=[r"Model: $%s$." % self.model.latex(),
                          r"Generator $G_k$: $\theta_p \mapsto c^{G_{k,p}}\theta_p$, $c > 0$; its Lie "
-                         r"algebra element is $G_k \in \mathbb{Z}^n$, $n = %d$." % len(self.model.parameters)])
+                         r"algebra element is $G_k \in \mathbb{Z}^n$, $n = %d$."
+                         % len(self.model.parameters)])
         derivation.add(r"\text{exponent system: } s \in \ker A \Rightarrow f_{e^s\theta} = f_\theta",
                        "one forward pass on log-scales: sums ask for equal scales, homogeneous "
                        "activations keep them, tanh asks for 0, the output for 0; solved exactly "
@@ -266,9 +267,10 @@ class DiscoveryReport:
         if self.maximality is not None:
             derivation.add(r"\dim \mathfrak{g} \le n - \operatorname{rank} J = %s"
                            % (self.upper_bound if self.upper_bound is not None else "?"),
-                           r"$s \in \mathfrak{g} \Rightarrow J s = 0$, $J_{kp} = \theta_p\,\partial f/\partial"
-                           r"\theta_p$ at rational points off the kinks (chain rule at $\lambda = 0$ "
-                           r"of $f(e^{\lambda s}\theta) = f(\theta)$); rank exact or certified from below",
+                           r"$s \in \mathfrak{g} \Rightarrow J s = 0$, "
+                           r"$J_{kp} = \theta_p\,\partial f/\partial\theta_p$ at rational points off "
+                           r"the kinks (chain rule at $\lambda = 0$ of $f(e^{\lambda s}\theta) = "
+                           r"f(\theta)$); rank exact or certified from below",
                            [self.maximality])
         for d in self.discrete:
             derivation.add(r"\text{%s %s}" % (d.kind, d.representative.replace("_", r"\_")),
@@ -315,7 +317,8 @@ def generator_symmetry(model: Model, exponents: list, name: str) -> Symmetry:
 
 # --- 2. maximality ------------------------------------------------------------------------------------
 
-def maximality(model: Model, basis: list, generators_are_symmetries: bool, seed: int) -> tuple[Verdict, int | None]:
+def maximality(model: Model, basis: list, generators_are_symmetries: bool,
+               seed: int) -> tuple[Verdict, int | None]:
     """dim ≤ n − rank J with rows stacked from up to RANK_POINTS points, stopping when the bound
     meets the number of generators."""
     n, k = len(model.parameters), len(basis)
@@ -444,7 +447,8 @@ def flat_directions(model: Model, basis: list, seed: int) -> tuple[Verdict | Non
                            reason="H (G theta) != 0 at this minimum (exact)"), numbers
     numbers["hessian_kernel"] = kernel = n - hessian.rank()
     if kernel < numbers["predicted"]:
-        return Verdict(Status.REFUTED, claim, reason=f"dim ker H = {kernel} < {numbers['predicted']}"), numbers
+        return Verdict(Status.REFUTED, claim,
+                       reason=f"dim ker H = {kernel} < {numbers['predicted']}"), numbers
     return Verdict(Status.PROVED, claim, evidence=(
         f"exact: H (G_k theta_0) = 0 for all {len(basis)} generators at a random interpolating minimum "
         f"with N = {count} data points; predicted flat directions rank{{G_k theta_0}} = "
@@ -454,7 +458,8 @@ def flat_directions(model: Model, basis: list, seed: int) -> tuple[Verdict | Non
 
 def interpolation_hessian(gradients) -> flint.fmpq_mat:
     """The exact Hessian of L = (1/N) Σ (f_n − y_n)² at a point where every y_n = f(x_n), from the
-    rational gradients ∇f_n: H = (2/N) Σ_n (∇f_n ∇f_nᵀ + (f_n − y_n) ∇²f_n) and the residuals are 0."""
+    rational gradients ∇f_n: H = (2/N) Σ_n (∇f_n ∇f_nᵀ + (f_n − y_n) ∇²f_n), the residuals being
+    0."""
     rows = [[flint.fmpq(v) for v in row] for row in gradients]
     count, n = len(rows), len(rows[0])
     return flint.fmpq_mat(n, n, [flint.fmpq(2, count) * sum((g[a] * g[b] for g in rows), flint.fmpq(0))

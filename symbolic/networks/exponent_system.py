@@ -18,7 +18,7 @@ from math import gcd, lcm
 
 import flint
 
-from symbolic.networks.model import Activation, LeakyReLU, Model, Nonlinearity, Tanh
+from symbolic.networks.model import LeakyReLU, Model, Nonlinearity, Tanh
 from symbolic.networks.model import Abs as AbsLayer, ReLU as ReLULayer
 
 HOMOGENEOUS = (ReLULayer, LeakyReLU, AbsLayer)   # σ(c·a) = c·σ(a) for every c > 0
@@ -147,7 +147,9 @@ class ExponentSystem:
             for r, c in enumerate(pivots):
                 value = reduced[r, f]
                 vector[order[c]] = -Fraction(int(value.p), int(value.q))
-            basis.append(integer_vector(vector[:self.size]))
+            exponents = integer_vector(vector[:self.size])
+            if any(exponents):          # never 0 (see above); a zero vector would generate nothing
+                basis.append(exponents)
         return basis
 
 
@@ -158,15 +160,3 @@ def integer_vector(vector) -> list[int]:
     common = gcd(*integers) or 1
     return [k // common for k in integers]
 
-
-def activation_kinds(model: Model) -> set:
-    """The activation classes a model uses, Residual blocks included."""
-    kinds = set()
-
-    def visit(layers):
-        for layer in layers:
-            if isinstance(layer, Activation):
-                kinds.add(type(layer))
-            visit(getattr(layer, "layers", ()))
-    visit(model.layers)
-    return kinds

@@ -3,8 +3,9 @@ rational points, with its rank certified: the upper bound on the group of rescal
 
 Let s ∈ ℝⁿ be in the Lie algebra of the positive diagonal rescalings that leave f invariant, i.e.
 f(e^{λs}·θ, x) = f(θ, x) for every λ, θ and x.  At a point (θ₀, x) where f is differentiable in θ,
-the derivative at λ = 0 gives Σ_p s_p·θ₀_p·∂f/∂θ_p(θ₀, x) = 0: s lies in the kernel of the matrix
-J with rows (θ₀_p·∂f/∂θ_p(θ₀, x_k))_p, one per input x_k (rows from several θ₀ may be stacked).
+the derivative at λ = 0 gives Σ_p s_p·θ₀_p·∂f/∂θ_p(θ₀, x) = 0: s lies in the kernel of the
+matrix J with rows (θ₀_p·∂f/∂θ_p(θ₀, x_k))_p, one per input x_k (rows from several θ₀ may be
+stacked).
 Hence dim(algebra) ≤ n − rank J.  A point on a kink is refused (f need not be differentiable
 there); a degenerate point (a dead unit) only lowers the rank, which raises the bound: it stays
 sound, it only proves less.
