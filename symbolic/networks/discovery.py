@@ -203,8 +203,10 @@ class DiscoveryReport:
                                 for p, k in zip(parameters, g.exponents) if k)
             lines.append((f"generator {g.symmetry.name}", _shorten("c on " + support), g.status.name))
         if self.maximality is not None:
-            lines.append(("maximality", _shorten(self.maximality.evidence[0] if self.maximality.proved
-                                                 else self.maximality.reason), self.maximality.status.name))
+            detail = (f"dim <= n - rank J = {len(parameters)} - {len(parameters) - self.upper_bound} = "
+                      f"{self.upper_bound}, {self.dimension} generators proved" if self.maximality.proved
+                      else self.maximality.reason)
+            lines.append(("maximality", _shorten(detail), self.maximality.status.name))
         for d in self.discrete:
             lines.append((d.kind, _shorten(f"{d.representative}, {d.layer}"), d.status.name))
         numbers = self.flat_numbers
