@@ -424,8 +424,9 @@ FLAT_DATA_FACTOR = 3     # data points per parameter at the minimum, so that H h
 
 def flat_directions(model: Model, basis: list, seed: int) -> tuple[Verdict | None, dict]:
     """At a random interpolating minimum with N = 3n data points: H·(G_k∘θ₀) = 0 exactly for every
-    generator, and dim ker H against rank{G_k∘θ₀}.  Without a rational Hessian (tanh) only the
-    numbers are given: rank H ≥ r certified, so dim ker H ≤ n − r."""
+    generator, and dim ker H against rank{G_k∘θ₀}.  Without a generator there is nothing to check
+    and without a rational Hessian (tanh) nothing exact: then only the numbers are given (with
+    tanh rank H ≥ r certified, so dim ker H ≤ n − r)."""
     n = len(model.parameters)
     claim = "flat directions: every generator is in the Hessian's kernel at an interpolating minimum"
     rng = random.Random(seed + 1)
@@ -448,6 +449,8 @@ def flat_directions(model: Model, basis: list, seed: int) -> tuple[Verdict | Non
                                                            "generator": G},
                            reason="H (G theta) != 0 at this minimum (exact)"), numbers
     numbers["hessian_kernel"] = kernel = n - hessian.rank()
+    if not basis:
+        return None, numbers        # no generator: nothing to check, only the numbers to show
     if kernel < numbers["predicted"]:
         return Verdict(Status.REFUTED, claim,
                        reason=f"dim ker H = {kernel} < {numbers['predicted']}"), numbers
