@@ -52,6 +52,24 @@ def test_the_basis_is_the_per_unit_generators_of_flat_directions():
         assert sorted(basis) == sorted(generator(d, h, j) for j in range(h))
 
 
+def test_random_dense_stacks_one_scale_per_hidden_unit_and_the_bound_closes():
+    """Random widths, activations and biases: the system's dimension is the number of hidden units
+    (homogeneous activations) and the rank bound meets it (no proof of the generators here)."""
+    rng = random.Random(7)
+    for trial in range(6):
+        widths = [rng.randint(1, 3) for _ in range(rng.randint(1, 3))]
+        layers, hidden = [], 0
+        for k, width in enumerate(widths):
+            layers += [Dense(width, f"W{k}", f"b{k}" if rng.random() < 0.5 else None),
+                       rng.choice([ReLULayer(), Abs(), LeakyReLU(sp.Rational(rng.randint(2, 9), 10))])]
+            hidden += width
+        model = Model(rng.randint(1, 3), layers + [Dense(1, "out", "c" if trial % 2 else None)])
+        basis = ExponentSystem(model).solution_basis()
+        assert len(basis) == hidden, model
+        verdict, bound = maximality(model, basis, True, seed=trial)
+        assert bound == hidden and verdict.status is Status.PROVED, verdict.reason
+
+
 def test_deep_leaky_relu_with_biases_has_one_scale_per_hidden_unit():
     model = Model(1, [Dense(2, "W1", "b1"), LeakyReLU(sp.Rational(1, 10)), Dense(1, "W2", "b2"),
                       LeakyReLU(sp.Rational(-3, 2)), Dense(1, "W3", "b3")])
