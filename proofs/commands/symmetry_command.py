@@ -36,6 +36,7 @@ from symbolic.networks.model import Model, ModelError, entry_symbol
 from symbolic.parsing import ParseError, parse_expression
 from symbolic.networks.symmetry import Symmetry, check_symmetry
 
+from proofs.commands import discover_command
 from proofs.commands.arguments import EXIT_CODES, Parser, UsageError, positive_seconds
 
 try:
@@ -253,6 +254,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=0, help="seed of the random witness points")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--latex", metavar="FILE", help="write the LaTeX derivation into FILE")
+    parser.add_argument("--discover", action="store_true",
+                        help="find the model's symmetries (no [map] needed) and prove them maximal")
     args = parser.parse_args(argv)
     spec = read_spec(args.spec)
     unknown = set(spec) - {"inputs", "sizes", "loss", "layers", "group", "map"}
@@ -262,6 +265,8 @@ def main(argv: list[str]) -> int:
     if loss not in ("any", "mse"):
         raise UsageError(f"loss must be \"any\" or \"mse\", got {loss!r}")
     model = build_model(spec)
+    if args.discover:
+        return discover_command.run(spec, model, loss, _sizes(spec) if "sizes" in spec else None, args)
     symmetry = build_symmetry(model, spec)
     report = check_symmetry(model, symmetry, loss=loss, sizes=_sizes(spec), seed=args.seed,
                             timeout=args.timeout)

@@ -1,0 +1,519 @@
+"""``discover_symmetries(model)``: the rescalings and unit relabellings that leave a network's
+function unchanged, found rather than supplied, each proved, the continuous part proved maximal.
+
+1. Continuous.  The group of positive diagonal rescalings θ_p ↦ t_p·θ_p with f_{t·θ} = f_θ at every
+   input and every θ.  Its Lie algebra contains the solutions s of the exponent system
+   (``symbolic.networks.exponent_system``, t = e^s), solved exactly with an integer basis; each
+   basis vector G_k is the one-parameter group θ_p ↦ c^{G_k,p}·θ_p, c > 0, proved a symmetry by
+   ``check_symmetry`` (prediction, loss, gradient and Hessian laws).  The proved generators give
+   dim ≥ k.
+2. Maximality.  dim ≤ n − rank J for the log-scale derivative J at rational points off the kinks
+   (``symbolic.numerics.log_scale_jacobian``), an exact rank for piecewise-linear networks, a
+   certified lower bound on it with tanh.  When n − rank J = k, the algebra is exactly the span of
+   the generators: the identity component of the group of positive diagonal rescalings is
+   {θ ↦ ∏_k c_k^{G_k}·θ}, of dimension k.
+3. Discrete.  For each hidden layer (a dense layer, at most one activation, a dense layer): the
+   permutations of its units, and the sign flip of a unit when the activation is odd (flip its
+   incoming weights, bias and outgoing weights) or even (incoming weights and bias).  The
+   transposition (1 2), the cycle (1 2 … h) and the flip of unit 1 generate (ℤ₂)^h ⋊ S_h (S_h
+   without flips); each generator is proved a symmetry by ``check_symmetry``, so the group they
+   generate is one of symmetries.  That there are no other discrete symmetries is not claimed.
+4. Flat directions.  At an interpolating minimum θ₀ of the mean squared error (targets f_θ₀(x_n))
+   H = (2/N)·Σ_n ∇f_n ∇f_nᵀ exactly (the residuals vanish), and H·(G_k∘θ₀) = 0 for every
+   generator: the kernel of H has dimension at least rank{G_k∘θ₀}, the number of flat directions
+   the paper's argument predicts (``proofs.flat_directions``).  Both numbers are reported.
+"""
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+
+import flint
+import sympy as sp
+
+from symbolic.decision.budget import BudgetExhausted, time_budget
+from symbolic.derivation import Derivation
+from symbolic.latex import render
+from symbolic.networks.exponent_system import ExponentSystem, NotHomogeneous
+from symbolic.networks.model import Abs as AbsLayer, Activation, Dense, LeakyReLU, Model, Tanh
+from symbolic.networks.symmetry import Symmetry, SymmetryReport, check_symmetry
+from symbolic.numerics.log_scale_jacobian import (NoExactDerivative, OnKink, certified_rank, is_exact, sample,
+                                                  symbolic_slopes)
+from symbolic.verdict import Status, Verdict, worst
+
+RANK_POINTS = 3          # parameter points whose rows are stacked, at most
+GROUP_PARAMETER = sp.Symbol("c", positive=True)
+
+
+# --- the pieces of the answer ----------------------------------------------------------------------
+
+@dataclass
+class Generator:
+    """A basis vector of the Lie algebra: the exponent of c on each parameter, and its proof."""
+
+    exponents: list
+    symmetry: Symmetry
+    report: SymmetryReport
+
+    @property
+    def status(self) -> Status:
+        """All four laws."""
+        return self.report.status
+
+    @property
+    def is_symmetry(self) -> bool:
+        """f_{Tθ} = f_θ and L(Tθ) = L(θ) proved: what the lower bound on the dimension needs."""
+        return _invariance(self.report) is Status.PROVED
+
+
+def _invariance(report: SymmetryReport) -> Status:
+    return worst(v for claim, _, v in report.rows if claim in ("prediction", "loss"))
+
+
+@dataclass
+class DiscreteKind:
+    """One generator of a hidden layer's discrete group (a transposition, a cycle, a flip)."""
+
+    kind: str                       # "transposition", "cycle", "sign flip"
+    layer: str
+    representative: str
+    symmetry: Symmetry
+    report: SymmetryReport
+
+    @property
+    def status(self) -> Status:
+        """Being a symmetry is the prediction and loss claims; the derivative laws are reported
+        too (a sign flip with tanh does not transport regions, so they may stay undecided)."""
+        return _invariance(self.report)
+
+
+@dataclass
+class HiddenLayer:
+    first: Dense
+    activation: Activation | None
+    second: Dense
+    position: int
+
+    @property
+    def units(self) -> int:
+        return self.first.units
+
+    @property
+    def parity(self) -> str | None:
+        """'odd' (tanh, no activation, leaky slope 1), 'even' (|·|, leaky slope −1) or None."""
+        layer = self.activation
+        if layer is None or isinstance(layer, Tanh):
+            return "odd"
+        if isinstance(layer, AbsLayer):
+            return "even"
+        if isinstance(layer, LeakyReLU) and sp.sympify(layer.slope).is_number:
+            return {1: "odd", -1: "even"}.get(sp.sympify(layer.slope))
+        return None
+
+    @property
+    def name(self) -> str:
+        return (f"hidden layer {self.first.weight} -> {self.second.weight} "
+                f"({self.units} units{', ' + self.activation.describe() if self.activation else ''})")
+
+    @property
+    def structure(self) -> str:
+        h = self.units
+        permutations = f"S_{h}" if h > 1 else ""
+        if self.parity is None:
+            return permutations or "trivial"
+        flips = "Z_2" if h == 1 else f"(Z_2)^{h}"
+        return f"{flips} ⋊ {permutations}" if permutations else flips
+
+
+@dataclass
+class DiscoveryReport:
+    model: Model
+    generators: list = field(default_factory=list)
+    maximality: Verdict | None = None
+    upper_bound: int | None = None
+    discrete: list = field(default_factory=list)            # DiscreteKind
+    hidden_layers: list = field(default_factory=list)       # HiddenLayer
+    flat_directions: Verdict | None = None
+    flat_numbers: dict = field(default_factory=dict)
+    failure: Verdict | None = None                          # the system itself could not be solved
+    discrete_searched: bool = True
+
+    @property
+    def dimension(self) -> int:
+        return len(self.generators)
+
+    @property
+    def discrete_structure(self) -> str:
+        if not self.discrete_searched:
+            return "not searched"
+        parts = [layer.structure for layer in self.hidden_layers if layer.structure != "trivial"]
+        return " × ".join(parts) or "none found"
+
+    @property
+    def status(self) -> Status:
+        parts = [v for v in (self.failure, self.maximality, self.flat_directions) if v is not None]
+        parts += self.generators + self.discrete
+        return worst(parts) if parts else Status.UNDECIDED
+
+    # --- renderings ---
+
+    def changed_tensors(self, symmetry: Symmetry) -> dict:
+        """The image of every tensor the map changes, entry by entry, in the spec's names."""
+        return {name: "[" + ", ".join("[" + ", ".join(map(str, row)) + "]" for row in image.tolist()) + "]"
+                for name, image in symmetry.mapping.items() if image != self.model[name]}
+
+    def as_json(self) -> dict:
+        parameters = [str(p) for p in self.model.parameters]
+        return {
+            "model": repr(self.model),
+            "status": self.status.value,
+            "dimension": self.dimension,
+            "dimension_is_maximal": self.maximality is not None and self.maximality.proved,
+            "generators": [{
+                "name": g.symmetry.name,
+                "exponents": {p: k for p, k in zip(parameters, g.exponents) if k},
+                "map": self.changed_tensors(g.symmetry),
+                "status": g.status.value,
+                "claims": g.report.as_json()["claims"]} for g in self.generators],
+            "maximality": None if self.maximality is None else {
+                **_verdict_json(self.maximality), "upper_bound": self.upper_bound,
+                "parameters": len(parameters)},
+            "discrete": {
+                "structure": self.discrete_structure,
+                "layers": [{"layer": layer.name, "units": layer.units, "structure": layer.structure}
+                           for layer in self.hidden_layers],
+                "generators": [{"kind": d.kind, "layer": d.layer, "representative": d.representative,
+                                "map": self.changed_tensors(d.symmetry),
+                                "status": d.status.value,
+                                "claims": d.report.as_json()["claims"]} for d in self.discrete]},
+            "flat_directions": {**(_verdict_json(self.flat_directions) if self.flat_directions is not None
+                                   else {"status": None}), **self.flat_numbers},
+            "failure": None if self.failure is None else _verdict_json(self.failure),
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.as_json(), indent=1)
+
+    def table(self) -> str:
+        parameters = self.model.parameters
+        lines = []
+        for g in self.generators:
+            support = ", ".join(f"{p}^{k}" if k != 1 else str(p)
+                                for p, k in zip(parameters, g.exponents) if k)
+            lines.append((f"generator {g.symmetry.name}", _shorten("c on " + support), g.status.name))
+        if self.maximality is not None:
+            detail = (f"dim <= n - rank J = {len(parameters)} - {len(parameters) - self.upper_bound} = "
+                      f"{self.upper_bound}, {self.dimension} generators proved" if self.maximality.proved
+                      else self.maximality.reason)
+            lines.append(("maximality", _shorten(detail), self.maximality.status.name))
+        for d in self.discrete:
+            lines.append((d.kind, _shorten(f"{d.representative}, {d.layer}"), d.status.name))
+        numbers = self.flat_numbers
+        if self.flat_directions is not None and not self.flat_directions.proved:
+            lines.append(("flat directions", _shorten(self.flat_directions.reason),
+                          self.flat_directions.status.name))
+        elif numbers:
+            kernel = numbers.get("hessian_kernel", f"<= {numbers.get('hessian_kernel_at_most')}")
+            lines.append(("flat directions", f"predicted {numbers['predicted']}, dim ker H {kernel} "
+                          f"(n = {numbers['parameters']}, N = {numbers['data_points']})",
+                          self.flat_directions.status.name if self.flat_directions is not None else "-"))
+        if self.failure is not None:
+            lines.append(("discovery", _shorten(self.failure.reason), self.failure.status.name))
+        header = ("claim", "detail", "verdict")
+        widths = [max(len(str(x)) for x in column) for column in zip(header, *lines)]
+        out = ["  ".join(str(x).ljust(w) for x, w in zip(line, widths)).rstrip()
+               for line in [header, tuple("-" * w for w in widths), *lines]]
+        maximal = "proved maximal" if self.maximality is not None and self.maximality.proved else \
+            "a lower bound (maximality not proved)"
+        out.append(f"\ndimension of the group of positive rescalings: {self.dimension} ({maximal})")
+        out.append(f"discrete symmetries found: {self.discrete_structure}")
+        out.append(f"overall: {self.status.name}")
+        return "\n".join(out)
+
+    __str__ = table
+
+    def _statement(self) -> str:
+        k = self.dimension
+        rescalings = (r"The positive diagonal rescalings $\theta_p \mapsto t_p\theta_p$ with "
+                      r"$f_{t\theta} = f_\theta$ at every input and every $\theta$ ")
+        if self.maximality is not None and self.maximality.proved:
+            continuous = rescalings + (r"form a group of dimension $%d$: its Lie algebra is spanned by "
+                                       r"the generators below." % k)
+        else:
+            continuous = rescalings + (r"contain the one-parameter groups below, so the dimension is at "
+                                       r"least $%d$ (maximality not proved)." % k)
+        structure = (self.discrete_structure.replace("⋊", r"\rtimes ").replace("×", r"\times ")
+                     .replace("Z_2", r"\mathbb{Z}_2"))
+        discrete = (r" The discrete symmetries found generate $%s$." % structure
+                    if self.discrete and self.discrete_searched else "")
+        return continuous + discrete
+
+    def derivation(self) -> Derivation:
+        derivation = Derivation(
+            name="discovery", title="The symmetries of a network, discovered",
+            source="discover_symmetries, for a user's own model",
+            statement=self._statement(),
+            definitions=[r"Model: $%s$." % self.model.latex(),
+                         r"Generator $G_k$: $\theta_p \mapsto c^{G_{k,p}}\theta_p$, $c > 0$; its Lie "
+                         r"algebra element is $G_k \in \mathbb{Z}^n$, $n = %d$."
+                         % len(self.model.parameters)])
+        derivation.add(r"\text{exponent system: } s \in \ker A \Rightarrow f_{e^s\theta} = f_\theta",
+                       "one forward pass on log-scales: sums ask for equal scales, homogeneous "
+                       "activations keep them, tanh asks for 0, the output for 0; solved exactly "
+                       "(python-flint), integer basis")
+        for g in self.generators:
+            verdicts = [v for _, _, v in g.report.rows]
+            derivation.add(r"%s:\ %s" % (g.symmetry.name, g.symmetry.latex()),
+                           "check_symmetry: prediction, loss, gradient and Hessian laws", verdicts)
+        if self.maximality is not None:
+            derivation.add(r"\dim \mathfrak{g} \le n - \operatorname{rank} J = %s"
+                           % (self.upper_bound if self.upper_bound is not None else "?"),
+                           r"$s \in \mathfrak{g} \Rightarrow J s = 0$, "
+                           r"$J_{kp} = \theta_p\,\partial f/\partial\theta_p$ at rational points off "
+                           r"the kinks (chain rule at $\lambda = 0$ of $f(e^{\lambda s}\theta) = "
+                           r"f(\theta)$); rank exact or certified from below",
+                           [self.maximality])
+        for d in self.discrete:
+            derivation.add(r"\text{%s %s}" % (d.kind, d.representative.replace("_", r"\_")),
+                           f"check_symmetry on this representative ({d.layer}): the prediction "
+                           "and loss claims",
+                           [v for claim, _, v in d.report.rows if claim in ("prediction", "loss")])
+        if self.flat_directions is not None:
+            derivation.add(r"H(\theta_0)\,(G_k \circ \theta_0) = 0,\ \dim\ker H \ge "
+                           r"\operatorname{rank}\{G_k\circ\theta_0\}",
+                           "exact Hessian of the mean squared error at a random interpolating minimum",
+                           [self.flat_directions])
+        if self.failure is not None:
+            derivation.add(r"\text{discovery}", self.failure.reason, [self.failure])
+        derivation.notes.append(
+            r"Maximality is a statement about the Lie algebra, hence the identity component of "
+            r"the group of positive diagonal rescalings; discrete positive rescalings outside it are "
+            r"not excluded by the rank bound. For the discrete symmetries, the proved generators "
+            r"generate a group of symmetries; that it is all of them is not claimed.")
+        return derivation
+
+    def latex(self) -> str:
+        return render(self.derivation())
+
+
+def _verdict_json(verdict: Verdict) -> dict:
+    return {"status": verdict.status.value, "statement": verdict.claim, "reason": verdict.reason or None,
+            "evidence": list(verdict.evidence),
+            "witness": {str(k): str(v) for k, v in verdict.witness.items()} if verdict.witness else None}
+
+
+def _shorten(text: str, width: int = 70) -> str:
+    return text if len(text) <= width else text[: width - 3].rsplit(" ", 1)[0] + " ..."
+
+
+# --- 1. the generators ------------------------------------------------------------------------------
+
+def generator_symmetry(model: Model, exponents: list, name: str) -> Symmetry:
+    """θ_p ↦ c^{exponents_p}·θ_p for every parameter."""
+    factors = dict(zip(model.parameters, exponents))
+    mapping = {key: tensor.applyfunc(lambda s: GROUP_PARAMETER ** factors[s] * s)
+               for key, tensor in model.tensors.items() if any(factors[s] for s in tensor)}
+    return Symmetry(model, mapping, name=name)
+
+
+# --- 2. maximality ------------------------------------------------------------------------------------
+
+def maximality(model: Model, basis: list, generators_are_symmetries: bool,
+               seed: int) -> tuple[Verdict, int | None]:
+    """dim ≤ n − rank J with rows stacked from up to RANK_POINTS points, stopping when the bound
+    meets the number of generators."""
+    n, k = len(model.parameters), len(basis)
+    claim = (f"maximality: the Lie algebra of the positive diagonal rescalings leaving f unchanged is "
+             f"the span of the {k} generators")
+    rng = random.Random(seed)
+    slopes = symbolic_slopes(model, rng)
+    rows, rank, exact, points = [], 0, True, 0
+    for _ in range(RANK_POINTS):
+        try:
+            point = sample(model, n, rng, slopes)
+        except (OnKink, NoExactDerivative) as error:
+            return Verdict(Status.UNDECIDED, claim, reason=str(error)), None
+        points += 1
+        rows += point.rows
+        # each generator is in the kernel of J: an independent check of the solved system
+        if is_exact(point.rows):
+            for G in basis:
+                if any(sum((row[p] * G[p] for p in range(n)), flint.fmpq(0)) != 0 for row in point.rows):
+                    return Verdict(Status.UNDECIDED, claim, reason=(
+                        f"J G != 0 for the generator {G}: the exponent system and the derivative "
+                        "disagree")), None
+        rank, exact = certified_rank(rows)
+        if n - rank <= k:
+            break
+    bound = n - rank
+    rank_text = (f"exact rank {rank}" if exact else f"rank >= {rank}, certified by {rank} pivots whose "
+                 "arb balls exclude 0")
+    how = (f"{rank_text} of the {len(rows)} x {n} log-scale derivative J (theta_p df/dtheta_p) at "
+           f"{points} rational parameter point(s), each with {n} rational inputs off every kink: "
+           f"dim <= {n} - {rank} = {bound}")
+    if bound == k and generators_are_symmetries:
+        return Verdict(Status.PROVED, claim, evidence=(
+            how + f", and the {k} generators, proved symmetries, give dim >= {k}",
+            ("no generator to check against J" if not k else
+             "J G_k = 0 exactly for every generator" if exact else
+             "J is not rational (tanh): only its rank is used"))), bound
+    if bound == k:
+        return Verdict(Status.UNDECIDED, claim, reason=how + ", but not every generator is proved "
+                       "to leave the prediction unchanged"), bound
+    if bound < k:
+        return Verdict(Status.UNDECIDED, claim, reason=how + f", below the {k} generators found: "
+                       "the evidence disagrees"), bound
+    return Verdict(Status.UNDECIDED, claim, reason=how + f": {bound - k} more dimension(s) than the "
+                   f"{k} generators found are not excluded"), bound
+
+
+# --- 3. discrete symmetries ---------------------------------------------------------------------------
+
+def hidden_layers(model: Model) -> list[HiddenLayer]:
+    """Dense, at most one elementwise activation, Dense, at the top level of the model."""
+    found, layers = [], model.layers
+    for position, layer in enumerate(layers):
+        if not isinstance(layer, Dense):
+            continue
+        following = layers[position + 1:position + 3]
+        if following and isinstance(following[0], Dense):
+            found.append(HiddenLayer(layer, None, following[0], position))
+        elif len(following) == 2 and isinstance(following[0], Activation) and isinstance(following[1], Dense):
+            found.append(HiddenLayer(layer, following[0], following[1], position))
+    return found
+
+
+def relabelling(model: Model, layer: HiddenLayer, permutation: list, flip: bool, name: str) -> Symmetry:
+    """New unit j is old unit permutation[j]; with ``flip``, unit 1 changes sign (the outgoing
+    weights too when the activation is odd)."""
+    W, V = model[layer.first.weight], model[layer.second.weight]
+    sign = [-1 if flip and j == 0 else 1 for j in range(layer.units)]
+    mapping = {layer.first.weight: sp.Matrix(W.rows, W.cols, lambda i, j: sign[j] * W[i, permutation[j]])}
+    if layer.first.bias:
+        b = model[layer.first.bias]
+        mapping[layer.first.bias] = sp.Matrix(1, b.cols, lambda i, j: sign[j] * b[0, permutation[j]])
+    outgoing = sign if layer.parity == "odd" else [1] * layer.units
+    mapping[layer.second.weight] = sp.Matrix(V.rows, V.cols, lambda i, j: outgoing[i] * V[permutation[i], j])
+    return Symmetry(model, mapping, name=name)
+
+
+def discrete_kinds(model: Model, layers: list[HiddenLayer]):
+    """(kind, layer name, representative, symmetry) for the generators of each layer's group."""
+    for index, layer in enumerate(layers):
+        h = layer.units
+        identity = list(range(h))
+        if h >= 2:
+            swap = [1, 0] + identity[2:]
+            yield "transposition", layer.name, "units (1 2)", relabelling(
+                model, layer, swap, False, f"P_{index + 1}")
+        if h >= 3:
+            cycle = identity[1:] + [0]
+            yield "cycle", layer.name, f"units (1 2 ... {h})", relabelling(
+                model, layer, cycle, False, f"C_{index + 1}")
+        if layer.parity is not None:
+            what = "incoming, bias and outgoing" if layer.parity == "odd" else "incoming and bias"
+            yield "sign flip", layer.name, f"unit 1 ({layer.parity} activation: {what})", relabelling(
+                model, layer, identity, True, f"F_{index + 1}")
+
+
+# --- 4. flat directions -------------------------------------------------------------------------------
+
+FLAT_DATA_FACTOR = 3     # data points per parameter at the minimum, so that H has no accidental kernel
+
+
+def flat_directions(model: Model, basis: list, seed: int) -> tuple[Verdict | None, dict]:
+    """At a random interpolating minimum with N = 3n data points: H·(G_k∘θ₀) = 0 exactly for every
+    generator, and dim ker H against rank{G_k∘θ₀}.  Without a generator there is nothing to check
+    and without a rational Hessian (tanh) nothing exact: then only the numbers are given (with
+    tanh rank H ≥ r certified, so dim ker H ≤ n − r)."""
+    n = len(model.parameters)
+    claim = "flat directions: every generator is in the Hessian's kernel at an interpolating minimum"
+    rng = random.Random(seed + 1)
+    try:
+        point = sample(model, FLAT_DATA_FACTOR * n, rng, symbolic_slopes(model, rng), log_scale=False)
+    except (OnKink, NoExactDerivative) as error:
+        return Verdict(Status.UNDECIDED, claim, reason=str(error)), {}
+    count = len(point.rows)
+    directions = [[G[p] * point.theta[p] for p in range(n)] for G in basis]
+    numbers = {"predicted": _rank(directions), "parameters": n, "data_points": count}
+    if not is_exact(point.rows):
+        # rank H = rank of the gradient rows (H is their Gram matrix up to 2/N)
+        numbers["hessian_kernel_at_most"] = n - certified_rank(point.rows)[0]
+        return None, numbers
+    hessian = interpolation_hessian(point.rows)
+    for G, v in zip(basis, directions):
+        product = hessian * flint.fmpq_mat(n, 1, [flint.fmpq(e) for e in v])
+        if any(product[a, 0] != 0 for a in range(n)):
+            return Verdict(Status.REFUTED, claim, witness={"theta": [str(t) for t in point.theta],
+                                                           "generator": G},
+                           reason="H (G theta) != 0 at this minimum (exact)"), numbers
+    numbers["hessian_kernel"] = kernel = n - hessian.rank()
+    if not basis:
+        return None, numbers        # no generator: nothing to check, only the numbers to show
+    if kernel < numbers["predicted"]:
+        return Verdict(Status.REFUTED, claim,
+                       reason=f"dim ker H = {kernel} < {numbers['predicted']}"), numbers
+    return Verdict(Status.PROVED, claim, evidence=(
+        f"exact: H (G_k theta_0) = 0 for all {len(basis)} generators at a random interpolating minimum "
+        f"with N = {count} data points; predicted flat directions rank{{G_k theta_0}} = "
+        f"{numbers['predicted']} (the dimension, theta_0 having no zero entry), dim ker H = {n} - "
+        f"rank H = {kernel}",)), numbers
+
+
+def interpolation_hessian(gradients) -> flint.fmpq_mat:
+    """The exact Hessian of L = (1/N) Σ (f_n − y_n)² at a point where every y_n = f(x_n), from the
+    rational gradients ∇f_n: H = (2/N) Σ_n (∇f_n ∇f_nᵀ + (f_n − y_n) ∇²f_n), the residuals being
+    0."""
+    rows = [[flint.fmpq(v) for v in row] for row in gradients]
+    count, n = len(rows), len(rows[0])
+    return flint.fmpq_mat(n, n, [flint.fmpq(2, count) * sum((g[a] * g[b] for g in rows), flint.fmpq(0))
+                                 for a in range(n) for b in range(n)])
+
+
+def _rank(vectors) -> int:
+    return certified_rank(vectors)[0] if vectors else 0
+
+
+# --- the whole discovery ------------------------------------------------------------------------------
+
+def discover_symmetries(model: Model, *, loss: str = "any", sizes=(1,), seed: int = 0,
+                        timeout: float | None = None, discrete: bool = True) -> DiscoveryReport:
+    """Find the positive diagonal rescalings and (with ``discrete``) the unit relabellings that
+    leave ``model``'s function unchanged; prove each generator with ``check_symmetry`` (``loss``
+    and ``sizes`` as there, ``timeout`` seconds per claim) and the continuous part maximal.  A step
+    whose budget runs out is UNDECIDED with the reason."""
+    report = DiscoveryReport(model)
+
+    def budgeted(step, what):
+        try:
+            with time_budget(timeout):
+                return step()
+        except BudgetExhausted:
+            report.failure = Verdict(Status.UNDECIDED, what,
+                                     reason=f"time budget of {timeout} s ran out during {what}")
+            return None
+    try:
+        basis = budgeted(lambda: ExponentSystem(model).solution_basis(), "the exponent system")
+    except NotHomogeneous as error:
+        report.failure = Verdict(Status.UNDECIDED, "the exponent system", reason=str(error))
+        return report
+    if basis is None:
+        return report
+    for k, exponents in enumerate(basis):
+        symmetry = generator_symmetry(model, exponents, f"T_{k + 1}")
+        check = check_symmetry(model, symmetry, loss=loss, sizes=sizes, seed=seed, timeout=timeout)
+        report.generators.append(Generator(exponents, symmetry, check))
+    symmetries = all(g.is_symmetry for g in report.generators)
+    result = budgeted(lambda: maximality(model, basis, symmetries, seed), "the rank bound")
+    if result is not None:
+        report.maximality, report.upper_bound = result
+    report.discrete_searched = discrete
+    report.hidden_layers = hidden_layers(model) if discrete else []
+    for kind, layer, representative, symmetry in discrete_kinds(model, report.hidden_layers):
+        check = check_symmetry(model, symmetry, loss=loss, sizes=sizes, seed=seed, timeout=timeout)
+        report.discrete.append(DiscreteKind(kind, layer, representative, symmetry, check))
+    result = budgeted(lambda: flat_directions(model, basis, seed), "the flat directions")
+    if result is not None:
+        report.flat_directions, report.flat_numbers = result
+    return report
