@@ -28,6 +28,8 @@ def to_latex(expr, **settings) -> str:
     return _Printer(settings).doprint(sp.sympify(expr))
 
 
+BREAK_DIGITS = 24
+
 _SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
             "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\^{}"}
 
@@ -42,7 +44,10 @@ def escape(text: str) -> str:
 
 def _escape_plain(text: str) -> str:
     text = "".join(_SPECIAL.get(ch, ch) for ch in text)
-    return text.replace("<", r"\textless{}").replace(">", r"\textgreater{}")
+    text = text.replace("<", r"\textless{}").replace(">", r"\textgreater{}")
+    # a long run of digits (an exact value in a reason) may break every BREAK_DIGITS digits
+    return re.sub(r"\d{%d,}" % (BREAK_DIGITS + 1), lambda m: r"\allowbreak{}".join(
+        m.group(0)[k:k + BREAK_DIGITS] for k in range(0, len(m.group(0)), BREAK_DIGITS)), text)
 
 
 _PLAIN = {"alpha": "alpha", "theta": "theta", "varsigma": "sigmoid", "delta": "delta",
@@ -99,6 +104,7 @@ def render(derivation: Derivation) -> str:
         lines.append(r"\item[(%d)] %s. %s.%s" % (number, escape(step.reason[0].upper() + step.reason[1:]),
                                                   _status_text(step.status), sizes))
     lines.append(r"\end{enumerate}")
+    lines += _refuted_and_undecided(derivation)
     lines += [r"\section*{Sizes covered}",
               escape(summarize_sizes(derivation.sizes) or "not applicable") + "."]
     if derivation.residuals:
@@ -114,6 +120,28 @@ def render(derivation: Derivation) -> str:
               r"\textbf{%s}: %s" % (derivation.status.name, escape(derivation.title)),
               r"\end{document}", ""]
     return "\n".join(lines)
+
+
+def _refuted_and_undecided(derivation: Derivation) -> list[str]:
+    """Each refuted check with its reason and witness, each undecided one with its reason, under
+    the number of its step."""
+    items = []
+    for number, step in enumerate(derivation.steps, start=1):
+        for verdict in step.verdicts:
+            if verdict.status is Status.PROVED:
+                continue
+            item = r"\item[(%d)] \textbf{%s}: %s." % (number, verdict.status.name, escape(verdict.claim))
+            if verdict.reason:
+                item += " " + escape(verdict.reason[0].upper() + verdict.reason[1:]) + "."
+            if verdict.witness:
+                # one inline formula per value, so that the line may break between them
+                item += r" \emph{Witness}: " + ", ".join(f"${v}$" for v in verdict.witness_items()) + "."
+            items.append(item)
+    if not items:
+        return []
+    # ragged right: a line of long exact numbers breaks wherever it may, never into the margin
+    return [r"\section*{Refuted and undecided checks}", r"{\raggedright", r"\begin{itemize}", *items,
+            r"\end{itemize}\par}"]
 
 
 _OVERFULL = re.compile(r"Overfull \\hbox \((\d+(?:\.\d+)?)pt too wide\)[^\n]*")

@@ -148,6 +148,19 @@ def _permutation(value, length: int, where: str) -> list[int]:
     return [k - 1 for k in value]
 
 
+def _group_name_rule_broken(name: str, model: Model, declared: dict) -> str | None:
+    """Which rule a group parameter's name breaks, in words, or None."""
+    if name in model.tensors:
+        return f"is already a tensor of the model ({', '.join(model.tensors)}); choose another"
+    if name in declared:
+        return "is declared twice"
+    if "_" in name:
+        return "has an underscore: the map reads c_i and c_j as the entries of a group parameter c"
+    if name.startswith("x"):
+        return "starts with x, which the model keeps for its inputs"
+    return None
+
+
 def build_symmetry(model: Model, spec: dict) -> Symmetry:
     group = spec.get("group", {})
     if not isinstance(group, dict) or set(group) - {"positive", "real"}:
@@ -158,9 +171,9 @@ def build_symmetry(model: Model, spec: dict) -> Symmetry:
         if not isinstance(names, list) or not all(isinstance(n, str) and n.isidentifier() for n in names):
             raise UsageError(f"group.{kind} must be a list of names, got {names!r}")
         for name in names:
-            if name in model.tensors or name in declared or "_" in name or name.startswith("x"):
-                raise UsageError(f"group parameter name {name!r} is taken, has an underscore or "
-                                 "starts with x")
+            broken = _group_name_rule_broken(name, model, declared)
+            if broken:
+                raise UsageError(f"group.{kind}: the name {name!r} {broken}")
             declared[name] = {kind: True, "real": True}
     mapping = spec.get("map")
     if not isinstance(mapping, dict) or not mapping:
