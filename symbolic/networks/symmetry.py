@@ -44,6 +44,7 @@ from symbolic.networks.model import LeakyReLU, Model, ModelError, Nonlinearity
 from symbolic.networks.model import Abs as AbsLayer, ReLU as ReLULayer, Tanh as TanhLayer
 from symbolic.numerics.real_network import HIGH_DPS, LOW_DPS, directional_derivative, measure
 from symbolic.relu import canonical_relu_form, to_relu_form
+from symbolic.report import counted
 from symbolic.verdict import Status, Verdict, worst
 from symbolic.decision.witness import compare_at, substitute_functions
 
@@ -419,7 +420,7 @@ def prediction_invariance(model, symmetry, seed=0) -> Verdict:
             return Verdict(Status.REFUTED, claim, witness=point, details={"latex": latex},
                            reason=f"the predictions differ at a kink: f_(T theta)(x) = "
                                   f"{sides_at(lhs, rhs, point)}")
-    kinks = (f"agrees exactly at {len(points)} points where the input of the first nonlinearity "
+    kinks = (f"agrees exactly at {counted(len(points), 'point')} where the input of the first nonlinearity "
              "is exactly at its kink" if points else
              "no point on a kink was constructed" if nonlinear_sites(model) else
              "the model has no nonlinearity, hence no kink")
