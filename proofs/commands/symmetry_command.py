@@ -23,6 +23,9 @@
     W2 = "e_j * W2 / c_i"
     P = { entry = "P", columns = [2, 1] }   # entry (i, j) of P ↦ P[rows[i], columns[j]] (from 1)
 
+Conventions: indices count from 1 (``permutation_matrix`` in Python counts from 0); a dense weight
+is (inputs, units), so a scale per unit is ``c_j``; a conv1d weight is (channels, input channels ×
+kernel), so a scale per output channel is ``c_i``; ``sizes`` are from 1 to 4.
 Expressions are parsed without eval.  A bad spec is bad input: one line on stderr, exit 2.
 """
 from __future__ import annotations
@@ -144,7 +147,8 @@ def build_model(spec: dict) -> Model:
 def _permutation(value, length: int, where: str) -> list[int]:
     if (not isinstance(value, list) or sorted(value) != list(range(1, length + 1))
             or any(isinstance(k, bool) for k in value)):
-        raise UsageError(f"{where} must be a permutation of 1..{length}, got {value!r}")
+        raise UsageError(f"{where} must be a permutation of 1..{length} (positions count from 1 in a "
+                         f"spec, unlike permutation_matrix in Python), got {value!r}")
     return [k - 1 for k in value]
 
 
