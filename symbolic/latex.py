@@ -28,7 +28,7 @@ def to_latex(expr, **settings) -> str:
     return _Printer(settings).doprint(sp.sympify(expr))
 
 
-BREAK_DIGITS = 24
+BREAK_DIGITS = 24       # a run of digits in running text may break after this many
 
 _SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
             "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\^{}"}

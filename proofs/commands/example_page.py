@@ -285,7 +285,7 @@ function decimal(r, significant) {
     const text = d.exponent >= 0
         ? d.digits.slice(0, d.exponent + 1) + "." + d.digits.slice(d.exponent + 1)
         : "0." + "0".repeat(-d.exponent - 1) + d.digits;
-    return sign + text.replace(/\.?0+$/, "");
+    return sign + text.replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "");   // no trailing zeros
   }
   const rest = d.digits.slice(1).replace(/0+$/, "");
   return sign + d.digits[0] + (rest ? "." + rest : "") + "e" + d.exponent;
@@ -296,8 +296,8 @@ function toFloat(r) { return Number(decimal(r, 17)); }     // ±Infinity or 0 be
 function exactText(r) {
   const short = decimal(r, 15), back = parseExact(short);
   if (back.num === r.num && back.den === r.den) return short;
-  if (r.num.toString().length <= 16 && r.den.toString().length <= 15) return r.num + "/" + r.den + " ≈ " + decimal(r, 12);
-  return "≈ " + short;
+  const fraction = r.den === 1n ? r.num.toString() : r.num + "/" + r.den;
+  return fraction.length <= 32 ? fraction + " ≈ " + decimal(r, 12) : "≈ " + short;
 }
 
 const state = {};               // key -> {exact, value}: the exact setting and its float
