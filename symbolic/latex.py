@@ -204,7 +204,7 @@ def _refuted_and_undecided(derivation: Derivation) -> list[str]:
         for verdict in step.verdicts:
             if verdict.status is Status.PROVED:
                 continue
-            item = r"\item[(%d)] \textbf{%s}: %s." % (number, verdict.status.name, escape(verdict.claim))
+            item = r"\item[(%d)] \textbf{%s}: $%s$." % (number, verdict.status.name, verdict.claim_latex())
             if verdict.reason:
                 item += " " + escape(verdict.reason[0].upper() + verdict.reason[1:]) + "."
             if verdict.witness:
