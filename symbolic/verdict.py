@@ -69,12 +69,13 @@ class Verdict:
                 pass
         return r"\text{%s}" % _latex_text(self.claim)
 
-    def witness_items(self) -> list[str]:
-        """Each value of the witness as math, 'name = value'; a long number may break (inline)."""
-        return [f"{_latex_name(k)} = {_latex_value(v)}" for k, v in (self.witness or {}).items()]
+    def witness_items(self, breakable: bool = True) -> list[str]:
+        """Each value of the witness as math, 'name = value'; a long number may break in a line
+        of text (``breakable``: TeX's \\allowbreak, which a notebook's MathJax need not know)."""
+        return [f"{_latex_name(k)} = {_latex_value(v, breakable)}" for k, v in (self.witness or {}).items()]
 
     def witness_latex(self) -> str:
-        return r",\ ".join(self.witness_items())
+        return r",\ ".join(self.witness_items(breakable=False))
 
     def witness_lines(self, width: int = WITNESS_LINE) -> list[str]:
         """The witness as display lines of about ``width`` characters each, so that a display
@@ -83,7 +84,7 @@ class Verdict:
         lines, line, used = [], [], 0
         for k, v in (self.witness or {}).items():
             name = _latex_name(k)
-            pieces = _cut(_value_text(v), width - 16) if _is_long(v) else [_latex_value(v)]
+            pieces = _cut(_value_text(v), width - 16) if _is_long(v) else [_latex_value(v, False)]
             size = len(str(k)) + 3 + (len(pieces[0]) if _is_long(v) else len(str(v)))
             if line and used + size > width:
                 lines.append(r",\ ".join(line) + ",")      # the next value follows on a new line
@@ -130,10 +131,11 @@ def _cut(text: str, width: int) -> list[str]:
     return [text[k:k + width] for k in range(0, len(text), width)]
 
 
-def _latex_value(value) -> str:
-    """The value in math; a long rational as p/q with a break allowed every LONG_NUMBER digits."""
+def _latex_value(value, breakable: bool) -> str:
+    """The value in math; a long rational as p/q (with a break allowed every LONG_NUMBER digits
+    when ``breakable``)."""
     if _is_long(value):
-        return r"\allowbreak ".join(_cut(_value_text(value), LONG_NUMBER))
+        return (r"\allowbreak " if breakable else "").join(_cut(_value_text(value), LONG_NUMBER))
     return sp.latex(_exact(value), fold_short_frac=True)
 
 
