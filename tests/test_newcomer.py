@@ -156,3 +156,22 @@ def test_the_notebook_display_breaks_the_witness_over_lines(refuted, tmp_path):
     assert all(f"witness ({claim}" in text for claim, _, _ in refuted.rows)
     for value in _shown_values(refuted["prediction"]):
         assert re.sub(r"\s", "", value) in re.sub(r"\s", "", text), value
+
+
+def test_long_exact_numbers_break_in_documents_and_displays(tmp_path):
+    require("pdflatex")
+    require("pdftotext")
+    from symbolic.derivation import Derivation
+    from symbolic.latex import render
+    huge = sp.Rational(10 ** 150 + 1, 7)
+    verdict = Verdict(Status.REFUTED, "x = 0", witness={sp.Symbol("x"): huge, "u[W1_{1,1}]": sp.Rational(1, 2)},
+                      reason=f"the two sides differ: {huge} against 0", details={"latex": "x = 0"})
+    derivation = Derivation(name="long", title="Long numbers", source="a test", statement="$x = 0$.",
+                            definitions=["$x$ is a real number."])
+    derivation.add("x = 0", "a check", [verdict])
+    body = render(derivation).replace(r"\end{document}", verdict._repr_latex_() + "\n" + r"\end{document}")
+    log, text = _compile(tmp_path, "long", body)
+    assert "! " not in log and overfull_boxes(log) == []
+    digits = re.sub(r"\s", "", text)
+    # the number in the reason, in the witness of the document and in the display, each in full
+    assert digits.count(str(huge)) == 3
