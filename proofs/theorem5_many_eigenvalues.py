@@ -33,7 +33,7 @@ from symbolic.numerics.inertia import count_above, count_above_by_characteristic
 from symbolic.decision.zero import is_rational_zero
 
 from proofs import biases
-from symbolic.report import Report
+from symbolic.report import Report, counted
 
 NAME = "theorem5"
 TITLE = "Theorem 5: many eigenvalues of the Hessian made arbitrarily large at once"
@@ -156,7 +156,7 @@ def eigenvalue_count(d: int, h: int, n: int, depth: int, seed: int = 0, extra: i
                    "min n_k": found["n_min"], "eigenvalues above M": found["count"]}
         if found["count"] < required:
             return Verdict(Status.REFUTED, claim, witness=witness,
-                           reason=f"M={target}: exactly {found['count']} eigenvalues above M (inertia of "
+                           reason=f"M={target}: exactly {counted(found['count'], 'eigenvalue')} above M (inertia of "
                                   f"H - M I and the characteristic polynomial agree), fewer than {required}")
         if found["horn_bound"] < found["r"] - found["n_min"]:
             return Verdict(Status.UNDECIDED, claim, reason=f"M={target}: the Horn bound of step 3 fails "

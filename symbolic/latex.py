@@ -28,6 +28,8 @@ def to_latex(expr, **settings) -> str:
     return _Printer(settings).doprint(sp.sympify(expr))
 
 
+BREAK_DIGITS = 24       # a run of digits in running text may break after this many
+
 _SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
             "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\^{}"}
 
@@ -42,21 +44,98 @@ def escape(text: str) -> str:
 
 def _escape_plain(text: str) -> str:
     text = "".join(_SPECIAL.get(ch, ch) for ch in text)
-    return text.replace("<", r"\textless{}").replace(">", r"\textgreater{}")
+    text = text.replace("<", r"\textless{}").replace(">", r"\textgreater{}")
+    # a long run of digits (an exact value in a reason) may break every BREAK_DIGITS digits
+    return re.sub(r"\d{%d,}" % (BREAK_DIGITS + 1), lambda m: r"\allowbreak{}".join(
+        m.group(0)[k:k + BREAK_DIGITS] for k in range(0, len(m.group(0)), BREAK_DIGITS)), text)
 
 
-_PLAIN = {"alpha": "alpha", "theta": "theta", "varsigma": "sigmoid", "delta": "delta",
-          "varepsilon": "epsilon", "lambda": "lambda", "max": "max", "le": "<=", "cdot": "."}
+# LaTeX commands that become a word or a sign in plain text (any other command: its name)
+_PLAIN_WORDS = {
+    "varsigma": "sigmoid", "varepsilon": "epsilon", "infty": "inf", "nabla": "grad", "partial": "d",
+    "le": "<=", "leq": "<=", "ge": ">=", "geq": ">=", "ne": "!=", "neq": "!=", "pm": "+-",
+    "cdot": "*", "times": "x", "circ": "o", "to": "->", "mapsto": "->", "Rightarrow": "=>",
+    "implies": "=>", "iff": "<=>", "Leftrightarrow": "<=>", "approx": "~", "sim": "~",
+    "dots": "...", "ldots": "...", "cdots": "...", "langle": "<", "rangle": ">", "mid": "|",
+    "lVert": "||", "rVert": "||", "cap": "cap", "subseteq": "subset of", "succeq": ">=",
+    "forall": "for all", "exists": "exists", "emptyset": "{}", "notin": "not in", "top": "T",
+}
+# commands that print their argument as it is, and commands that print nothing
+_PLAIN_WRAPPERS = {"operatorname", "mathrm", "text", "textbf", "emph", "mathbf", "mathit", "mathbb",
+                   "mathcal", "boldsymbol", "texttt", "tilde", "hat", "bar"}
+_PLAIN_DROPPED = {"left", "right", "bigl", "bigr", "Bigl", "Bigr", "big", "Big", "textstyle",
+                  "displaystyle", "allowbreak", "noindent", "par", "medskip"}
+# one-character commands: escaped characters and spaces
+_PLAIN_SIGNS = {"{": "{", "}": "}", "|": "||", ",": " ", ";": " ", ":": " ", " ": " ", "!": "",
+                "%": "%", "_": "_", "&": "&", "$": "$", "#": "#", "\\": "; "}
 
 
 def to_plain(text: str) -> str:
-    """A reason written with inline math, for a terminal."""
-    def word(match):
-        name = match.group(1)
-        spacer = " " if match.end() < len(text) and (text[match.end()].isalnum() or text[match.end()] == "\\") else ""
-        return _PLAIN.get(name, name) + spacer
-    text = re.sub(r"\\([A-Za-z]+)", word, text)
-    return text.replace(r"\,", " ").replace("{", "").replace("}", "").replace("$", "")
+    """Text with inline LaTeX (a step's reason) for a terminal: commands become words or signs
+    (\\operatorname{vol} → vol, \\infty → inf, \\ge → >=), \\frac{a}{b} becomes (a)/(b), a
+    super- or subscript of more than one character is parenthesised (alpha_k^(-1)), and a word
+    never runs into its neighbour (T_s theta)."""
+    plain = _Plain(text.replace("$", "").replace("~", " ")).read()
+    plain = re.sub(r" {2,}", " ", plain)
+    return re.sub(r" +([)\].,;:])", r"\1", plain).strip()      # no space before closing punctuation
+
+
+class _Plain:
+    """A small reader of LaTeX: commands, groups {...}, scripts ^ and _."""
+
+    def __init__(self, text: str):
+        self.text, self.at = text, 0
+
+    def read(self, until: str = "") -> str:
+        """Everything up to the closing ``until`` (a brace) or the end, in plain text."""
+        out = ""
+        while self.at < len(self.text) and self.text[self.at] != until:
+            out = _join(out, self.token())
+        self.at += 1 if until else 0
+        return out
+
+    def argument(self) -> str:
+        """A command's or a script's argument: a group, or one token."""
+        while self.at < len(self.text) and self.text[self.at] == " ":
+            self.at += 1
+        if self.at < len(self.text) and self.text[self.at] == "{":
+            self.at += 1
+            return self.read("}")
+        return self.token() if self.at < len(self.text) else ""
+
+    def token(self) -> str:
+        ch = self.text[self.at]
+        self.at += 1
+        if ch == "{":
+            return self.read("}")
+        if ch in "^_":
+            inner = self.argument()
+            return ch + (inner if re.fullmatch(r"[A-Za-z0-9]|[A-Za-z]+", inner) else f"({inner})")
+        if ch != "\\":
+            return ch
+        name = re.match(r"[A-Za-z]+|.?", self.text[self.at:], re.S).group(0)
+        self.at += len(name)
+        if name in ("frac", "tfrac", "dfrac"):
+            top, bottom = self.argument(), self.argument()
+            return "/".join(part if re.fullmatch(r"[A-Za-z0-9]+", part) else f"({part})"
+                            for part in (top, bottom))
+        if name == "sqrt":
+            return f"sqrt({self.argument()})"
+        if name in _PLAIN_WRAPPERS:
+            return self.argument()
+        if name in _PLAIN_DROPPED:
+            return ""
+        if len(name) == 1 or not name:
+            return _PLAIN_SIGNS.get(name, name)
+        word = _PLAIN_WORDS.get(name, name)
+        return word if word.isalpha() else f" {word} "
+
+
+def _join(left: str, right: str) -> str:
+    """left + right; a space where a word would otherwise run into a letter or a digit."""
+    if left and left[-1].isalnum() and len(right) > 1 and right.isalpha():
+        return left + " " + right
+    return left + right
 
 
 def _status_text(status: Status | None) -> str:
@@ -99,6 +178,7 @@ def render(derivation: Derivation) -> str:
         lines.append(r"\item[(%d)] %s. %s.%s" % (number, escape(step.reason[0].upper() + step.reason[1:]),
                                                   _status_text(step.status), sizes))
     lines.append(r"\end{enumerate}")
+    lines += _refuted_and_undecided(derivation)
     lines += [r"\section*{Sizes covered}",
               escape(summarize_sizes(derivation.sizes) or "not applicable") + "."]
     if derivation.residuals:
@@ -114,6 +194,28 @@ def render(derivation: Derivation) -> str:
               r"\textbf{%s}: %s" % (derivation.status.name, escape(derivation.title)),
               r"\end{document}", ""]
     return "\n".join(lines)
+
+
+def _refuted_and_undecided(derivation: Derivation) -> list[str]:
+    """Each refuted check with its reason and witness, each undecided one with its reason, under
+    the number of its step."""
+    items = []
+    for number, step in enumerate(derivation.steps, start=1):
+        for verdict in step.verdicts:
+            if verdict.status is Status.PROVED:
+                continue
+            item = r"\item[(%d)] \textbf{%s}: $%s$." % (number, verdict.status.name, verdict.claim_latex())
+            if verdict.reason:
+                item += " " + escape(verdict.reason[0].upper() + verdict.reason[1:]) + "."
+            if verdict.witness:
+                # one inline formula per value, so that the line may break between them
+                item += r" \emph{Witness}: " + ", ".join(f"${v}$" for v in verdict.witness_items()) + "."
+            items.append(item)
+    if not items:
+        return []
+    # ragged right: a line of long exact numbers breaks wherever it may, never into the margin
+    return [r"\section*{Refuted and undecided checks}", r"{\raggedright", r"\begin{itemize}", *items,
+            r"\end{itemize}\par}"]
 
 
 _OVERFULL = re.compile(r"Overfull \\hbox \((\d+(?:\.\d+)?)pt too wide\)[^\n]*")

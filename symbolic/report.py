@@ -35,6 +35,11 @@ class ClaimResult:
         }
 
 
+def counted(number: int, noun: str, plural: str | None = None) -> str:
+    """'1 box', '3 boxes': a count with its noun in the right number."""
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"
+
+
 # called with each new ClaimResult of a run on one process; the command line sets it to draw its
 # progress bar
 progress_hook = None

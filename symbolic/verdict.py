@@ -3,12 +3,17 @@ from __future__ import annotations
 
 import enum
 import html
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 import sympy as sp
 
 from symbolic.parsing import parse_expression
+
+
+WITNESS_LINE = 72      # characters of a witness display line
+LONG_NUMBER = 24       # a value longer than this prints as p/q with places to break
 
 
 class Status(enum.Enum):
@@ -64,15 +69,41 @@ class Verdict:
                 pass
         return r"\text{%s}" % _latex_text(self.claim)
 
+    def witness_items(self, breakable: bool = True) -> list[str]:
+        """Each value of the witness as math, 'name = value'; a long number may break in a line
+        of text (``breakable``: TeX's \\allowbreak, which a notebook's MathJax need not know)."""
+        return [f"{_latex_name(k)} = {_latex_value(v, breakable)}" for k, v in (self.witness or {}).items()]
+
     def witness_latex(self) -> str:
-        return r",\ ".join(f"{_latex_name(k)} = {sp.latex(_exact(v))}"
-                           for k, v in (self.witness or {}).items())
+        return r",\ ".join(self.witness_items(breakable=False))
+
+    def witness_lines(self, width: int = WITNESS_LINE) -> list[str]:
+        """The witness as display lines of about ``width`` characters each, so that a display
+        (which TeX never breaks by itself) fits the page: items are packed greedily, a number
+        longer than a line is cut into pieces, its continuations indented."""
+        lines, line, used = [], [], 0
+        for k, v in (self.witness or {}).items():
+            name = _latex_name(k)
+            pieces = _cut(_value_text(v), width - 16) if _is_long(v) else [_latex_value(v, False)]
+            size = len(str(k)) + 3 + (len(pieces[0]) if _is_long(v) else len(str(v)))
+            if line and used + size > width:
+                lines.append(r",\ ".join(line) + ",")      # the next value follows on a new line
+                line, used = [], 0
+            line.append(f"{name} = {pieces[0]}")
+            used += size + 2
+            for piece in pieces[1:]:
+                lines.append(r",\ ".join(line))            # the number goes on, indented
+                line, used = [r"\quad " + piece], len(piece)
+        if line:
+            lines.append(r",\ ".join(line))
+        return lines
 
     def _repr_latex_(self) -> str:
-        body = r"\textbf{%s}:\ %s" % (self.status.name, self.claim_latex())
+        rows = [r"\textbf{%s}:\ %s" % (self.status.name, self.claim_latex())]
         if self.witness:
-            body += r"\\ \text{witness: } %s" % self.witness_latex()
-        return r"$$\begin{gathered} %s \end{gathered}$$" % body
+            lines = self.witness_lines()
+            rows += [r"\text{witness: } " + lines[0], *lines[1:]]
+        return r"$$\begin{gathered} %s \end{gathered}$$" % r" \\ ".join(rows)
 
     def _repr_html_(self) -> str:
         colour = {Status.PROVED: "#1a7f37", Status.REFUTED: "#cf222e", Status.UNDECIDED: "#9a6700"}
@@ -87,12 +118,43 @@ class Verdict:
         return "<div>" + "".join(parts) + "</div>"
 
 
+def _is_long(value) -> bool:
+    value = _exact(value)
+    return isinstance(value, sp.Rational) and len(str(value)) > LONG_NUMBER
+
+
+def _value_text(value) -> str:
+    return str(_exact(value))
+
+
+def _cut(text: str, width: int) -> list[str]:
+    return [text[k:k + width] for k in range(0, len(text), width)]
+
+
+def _latex_value(value, breakable: bool) -> str:
+    """The value in math; a long rational as p/q (with a break allowed every LONG_NUMBER digits
+    when ``breakable``)."""
+    if _is_long(value):
+        return (r"\allowbreak " if breakable else "").join(_cut(_value_text(value), LONG_NUMBER))
+    return sp.latex(_exact(value), fold_short_frac=True)
+
+
 def _exact(value):
     return sp.Rational(value.numerator, value.denominator) if isinstance(value, Fraction) else value
 
 
 def _latex_name(key) -> str:
-    return sp.latex(key) if isinstance(key, sp.Basic) else sp.latex(sp.Symbol(str(key)))
+    """A symbol or a function as sympy prints it; a name such as 'u[W1_{1,2}]' or 'loss target 1'
+    (the witness of a derivative law) as a direction's entry or as words."""
+    if isinstance(key, (sp.Basic, sp.FunctionClass)):
+        return sp.latex(key)
+    text = str(key)
+    entry = re.fullmatch(r"([A-Za-z]\w*)\[(.+)\]", text)
+    if entry:
+        return r"%s[%s]" % (entry.group(1), sp.latex(sp.Symbol(entry.group(2))))
+    if " " in text:
+        return r"\text{%s}" % _latex_text(text)
+    return sp.latex(sp.Symbol(text))
 
 
 def _latex_text(text: str) -> str:

@@ -85,7 +85,7 @@ def test_progress_bar_draws_on_a_terminal(capsys, monkeypatch):
     progress.result_done("theorem1")
     progress.close()
     drawn = capsys.readouterr().err
-    assert "1/2 results" in drawn and "1 claims" in drawn and "#" in drawn
+    assert "1/2 results" in drawn and "1 claim," in drawn and "#" in drawn
 
 
 def test_json_stays_clean_when_latex_is_written(cli, tmp_path):

@@ -56,10 +56,15 @@ def used_settings(browser):
                  for name in ("c", "delta", "probe"))
 
 
+def shown_exactly(text):
+    """The exact value in a readback such as '1/3 ≈ 0.333333333333', '= 0.1' or '1e400'."""
+    return Fraction(text.lstrip("= ").split(" ≈ ")[0])
+
+
 def assert_readouts_exact(browser, derived, settings):
     assert browser.find_element(By.ID, "error").text == ""
     c_value, perturbation, probe = settings
-    assert float(browser.find_element(By.ID, "c-used").text) == pytest.approx(float(c_value), rel=1e-11)
+    assert shown_exactly(browser.find_element(By.ID, "c-used").text) == c_value
     expected = example_readings.exact_readings(c_value, perturbation, probe, derived)
     assert set(expected) == set(example_page.READOUTS)
     for name, value in expected.items():
@@ -98,13 +103,30 @@ def test_page_shows_data_and_loss(browser):
 
 @pytest.mark.parametrize("c_text, delta_text, probe_text", TYPED)
 def test_typed_settings(browser, derived, c_text, delta_text, probe_text):
-    if "/" in c_text + delta_text + probe_text:      # the boxes take decimals: type their values
-        c_text, delta_text, probe_text = (repr(float(Fraction(t))) for t in (c_text, delta_text, probe_text))
     type_into(browser, "c-input", c_text)
     type_into(browser, "delta-input", delta_text)
     type_into(browser, "probe-input", probe_text)
     assert used_settings(browser) == tuple(Fraction(t) for t in (c_text, delta_text, probe_text))
     assert_readouts_exact(browser, derived, used_settings(browser))
+
+
+@pytest.mark.parametrize("box", ["c", "delta", "probe"])
+def test_every_box_takes_an_exact_value_and_shows_it_back(browser, box):
+    for text in ("1/3", "0.1", "-3/10", "1e400"):
+        type_into(browser, f"{box}-input", text)
+        # the box keeps what was typed (no number field turning 1/3 into 13) ...
+        assert browser.find_element(By.ID, f"{box}-input").get_attribute("value") == text
+        # ... and the page reads it as the exact value Python's Fraction reads
+        echo = browser.find_element(By.ID, f"{box}-exact").text
+        assert shown_exactly(echo) == Fraction(text), (box, text, echo)
+    # beyond the floating-point range the readouts say so rather than show a wrong number
+    error = browser.find_element(By.ID, "error").text
+    assert "floating point" in error and "python -m proofs example" in error
+    assert {browser.find_element(By.ID, name).text for name in example_page.READOUTS} == {"—"}
+    type_into(browser, f"{box}-input", "x/2")
+    assert "not a number" in browser.find_element(By.ID, f"{box}-exact").text
+    type_into(browser, f"{box}-input", {"c": "1", "delta": "0.1", "probe": "1.5"}[box])
+    assert browser.find_element(By.ID, "error").text == ""
 
 
 def test_sliders(browser, derived):
@@ -135,13 +157,28 @@ def test_screenshot(browser, tmp_path):
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and target.stat().st_size > 20_000
 
 
-def test_cli_writes_the_page(cli, tmp_path):
+def test_the_page_opens_at_the_command_line_settings(cli, browser, derived, tmp_path, page_file):
     target = tmp_path / "page.html"
-    result = cli("example", "--html", str(target))
+    result = cli("example", "--c", "1/3", "--perturbation", "-0.3", "--probe", "2", "--html", str(target))
     assert result.returncode == 0, result.stderr
     assert "page written to" in result.stdout
     text = target.read_text(encoding="utf-8")
     assert 'id="c-slider"' in text and "Math.pow(c, 2)" in text
+    browser.get(target.as_uri())
+    try:
+        assert [browser.find_element(By.ID, f"{name}-input").get_attribute("value")
+                for name in ("c", "delta", "probe")] == ["1/3", "-0.3", "2"]
+        assert used_settings(browser) == (Fraction(1, 3), Fraction(-3, 10), Fraction(2))
+        assert_readouts_exact(browser, derived, used_settings(browser))
+    finally:
+        browser.get(page_file.as_uri())      # the other tests start from the default page
+
+
+def test_box_texts_are_exact():
+    for value, text in ((Fraction(10) ** 400, "1e400"), (Fraction(-3, 10), "-0.3"), (Fraction(1, 3), "1/3"),
+                        (Fraction(2), "2"), (Fraction(1, 8), "0.125"), (Fraction(-7, 3), "-7/3")):
+        assert example_page.box_text(value) == text
+        assert Fraction(text) == value
 
 
 @pytest.mark.parametrize("box, text", [("c-input", "-1"), ("c-input", "0")])

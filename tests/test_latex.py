@@ -1,5 +1,6 @@
 """LaTeX derivations: rendering, and compilation by a real TeX engine (a failure, not a skip, in CI)."""
 import os
+import re
 import shutil
 import subprocess
 
@@ -7,7 +8,7 @@ import pytest
 import sympy as sp
 
 from proofs.commands import registry
-from symbolic.latex import escape, overfull_boxes, render, to_latex
+from symbolic.latex import escape, overfull_boxes, render, to_latex, to_plain
 
 RESULT_WORDS = {"theorem1": "Theorem 1", "theorem3": "Theorem 3", "theorem4": "Theorem 4",
                 "worked_example": "worked example", "epsilon_sharpness": "Section 4.3",
@@ -43,6 +44,11 @@ def test_every_document_names_its_source_steps_and_verdict(name):
     assert text.startswith(r"\documentclass") and text.rstrip().endswith(r"\end{document}")
     assert r"\begin{align*}" in text and "Source." in text and "PROVED" in text
     assert text.count(r"\tag{") == len(report.derivation.steps)
+    # the same steps as the terminal prints them: no LaTeX left over
+    for step in report.derivation.steps:
+        plain = to_plain(step.reason)
+        assert "\\" not in plain and "$" not in plain, plain
+        assert not re.search(r"operatorname|mathrm|infty|\^\{|_\{", plain), plain
 
 
 def test_every_result_compiles_to_a_pdf_that_names_it_and_its_verdict(cli, tmp_path):

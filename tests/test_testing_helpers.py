@@ -76,3 +76,13 @@ def test_assert_symmetry_failure_lists_each_failing_claim_with_its_witness():
     for claim in ("prediction:", "loss (N=1):", "gradient (N=1):", "Hessian (N=1):"):
         assert claim in message
     assert "witness: " in message and "f_(T theta)(x) = " in message and " against " in message
+
+
+def test_the_readme_helper_example_runs_on_its_own():
+    # the block imports all it uses (ReLU the function, ReLULayer the layer) and every assert holds
+    readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    code = re.search(r"<!-- helper-example -->\s*```python\n(.*?)```", readme, re.S).group(1)
+    namespace = {}
+    exec(compile(code, "README.md", "exec"), namespace)
+    assert namespace["ReLU"] is ReLU and namespace["ReLULayer"] is ReLULayer
+    assert isinstance(namespace["T"], Symmetry)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from symbolic.measures.invariance import Outcome, check_invariance
 from symbolic.measures.definitions import MEASURES
 from symbolic.networks.symmetry_groups import GROUPS
+from symbolic.report import counted
 from symbolic.verdict import Status
 
 from proofs.commands.arguments import Parser, UsageError
@@ -100,7 +101,7 @@ def print_matrix(cells, measures, groups, out=sys.stdout) -> None:
         elif cell.status is Status.UNDECIDED:
             print(f"\n?   {cell.measure} under {cell.group}: {verdict.reason}", file=out)
     counts = {s: sum(c.status is s for c in cells) for s in Status}
-    print(f"\n{len(cells)} cells: {counts[Status.PROVED]} proved invariant, {counts[Status.REFUTED]} "
+    print(f"\n{counted(len(cells), 'cell')}: {counts[Status.PROVED]} proved invariant, {counts[Status.REFUTED]} "
           f"refuted, {counts[Status.UNDECIDED]} undecided ({sum(c.seconds for c in cells):.1f} s)",
           file=out)
 

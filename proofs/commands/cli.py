@@ -19,12 +19,14 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import re
 import shutil
 import sys
 import textwrap
 import time
 
 from symbolic.derivation import summarize_sizes
+from symbolic.report import counted
 from symbolic.verdict import Status, worst
 
 from symbolic.latex import to_plain
@@ -54,6 +56,7 @@ def _subcommand_summary(name: str, module) -> tuple[str, str]:
     EXAMPLE, else the first for it in this module's docstring or in its own, else its --help."""
     doc = (module.__doc__ or "").strip()
     summary = " ".join(doc.split("\n\n")[0].split()).split(". ")[0].rstrip(".")
+    summary = re.sub(r"``([^`]*)``", r"\1", summary)       # reStructuredText literals, as text
     if summary.startswith("python -m proofs") and ": " in summary:
         summary = summary.split(": ", 1)[1]
     examples = [line for line in _docstring_examples(__doc__) + _docstring_examples(module.__doc__)
@@ -169,7 +172,7 @@ def print_table(results, out=sys.stdout) -> None:
             print("  witness: " + ", ".join(f"{k} = {v}" for k, v in row.verdict.witness.items()),
                   file=out)
     counts = {s: sum(r.verdict.status is s for r in results) for s in Status}
-    print(f"\n{len(results)} claims: {counts[Status.PROVED]} proved, {counts[Status.REFUTED]} "
+    print(f"\n{counted(len(results), 'claim')}: {counts[Status.PROVED]} proved, {counts[Status.REFUTED]} "
           f"refuted, {counts[Status.UNDECIDED]} undecided", file=out)
 
 
@@ -208,7 +211,7 @@ class _Progress:
             width = max(10, min(30, columns // 4))
             filled = int(width * self.fraction())
             line = (f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} results, "
-                    f"{self.claims} claims, {time.monotonic() - self.start:5.1f}s  {label}")
+                    f"{counted(self.claims, 'claim')}, {time.monotonic() - self.start:5.1f}s  {label}")
             print("\r" + line[:columns].ljust(columns), end="", file=sys.stderr, flush=True)
 
     def claim_done(self, row) -> None:

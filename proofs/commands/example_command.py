@@ -58,7 +58,7 @@ def main(argv: list[str]) -> int:
     for line in example_readings.readings(args.c, args.perturbation, args.probe, derived):
         print(line)
     writers = {"plot": lambda path: example_readings.plot(path, args.c, args.perturbation, args.probe, derived),
-               "page": lambda path: write_page(path, derived)}
+               "page": lambda path: write_page(path, derived, (args.c, args.perturbation, args.probe))}
     for what, target in (("plot", args.plot), ("page", args.html)):
         if target:
             try:

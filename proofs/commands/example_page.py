@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 import json
+from fractions import Fraction
 
 import sympy as sp
 
@@ -98,7 +99,36 @@ def closed_form_texts(derived: Derived) -> dict[str, str]:
     return {name: str(value).replace("delta", "δ") for name, value in texts.items()}
 
 
-def page(derived: Derived) -> str:
+def box_text(value: Fraction) -> str:
+    """A setting as the page's box shows it, exactly: 2, -0.3, 1/3, 1e400."""
+    value = Fraction(value)
+    if value.denominator == 1:
+        digits = str(abs(value.numerator))
+        zeros = len(digits) - len(digits.rstrip("0"))
+        if zeros > 6:          # 1e400 rather than four hundred zeros
+            return f"{'-' if value < 0 else ''}{digits.rstrip('0')}e{zeros}"
+        return str(value.numerator)
+    # a denominator 2^a 5^b: a terminating decimal, printed in full
+    rest = value.denominator
+    for prime in (2, 5):
+        while rest % prime == 0:
+            rest //= prime
+    if rest == 1:
+        places = 0
+        while (value * 10 ** places).denominator != 1:
+            places += 1
+        if places <= 30:
+            scaled = abs(value.numerator * 10 ** places // value.denominator)
+            whole, fraction = divmod(scaled, 10 ** places)
+            return f"{'-' if value < 0 else ''}{whole}.{fraction:0{places}d}"
+    return str(value)
+
+
+DEFAULT_SETTINGS = (Fraction(1), Fraction(1, 10), Fraction(3, 2))
+
+
+def page(derived: Derived, settings: tuple = DEFAULT_SETTINGS) -> str:
+    """The page, opening at ``settings`` = (c, δ, x)."""
     data, loss_text = data_and_loss()
     texts = closed_form_texts(derived)
     rows = "\n".join(
@@ -113,11 +143,14 @@ def page(derived: Derived) -> str:
             .replace("<!--DATA-->", html.escape(data))
             .replace("<!--LOSS-->", html.escape(loss_text))
             .replace("<!--ROWS-->", rows)
+            .replace("<!--C-->", html.escape(box_text(settings[0])))
+            .replace("<!--DELTA-->", html.escape(box_text(settings[1])))
+            .replace("<!--PROBE-->", html.escape(box_text(settings[2])))
             .replace("<!--SCRIPT-->", script))
 
 
-def write_page(path: str, derived: Derived | None = None) -> None:
-    text = page(derived or derive())
+def write_page(path: str, derived: Derived | None = None, settings: tuple = DEFAULT_SETTINGS) -> None:
+    text = page(derived or derive(), settings)
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(text)
 
@@ -131,9 +164,10 @@ _PAGE = """<!DOCTYPE html>
 body { font-family: system-ui, sans-serif; margin: 1.2em; color: #222; max-width: 1400px; }
 h1 { font-size: 1.3em; margin: 0 0 .3em 0; }
 p.note { margin: .2em 0; color: #444; font-size: .92em; }
-#controls { display: grid; grid-template-columns: 12em 22em 10em; gap: .4em 1em; align-items: center;
+#controls { display: grid; grid-template-columns: 12em 22em 10em 1fr; gap: .4em 1em; align-items: center;
             margin: .8em 0; }
-#controls input[type=number] { width: 9em; }
+#controls input[type=text] { width: 9em; font-family: monospace; }
+#controls .exact { font-family: monospace; color: #555; font-size: .9em; }
 #layout { display: grid; grid-template-columns: minmax(0, 1fr) 570px; gap: 1.5em; align-items: start; }
 table { border-collapse: collapse; font-size: .92em; }
 th { text-align: left; font-weight: normal; padding: 2px 10px 2px 0; }
@@ -154,13 +188,16 @@ optimum (c, 1/c).</p>
 <div id="controls">
 <label for="c-slider">Rescaling c (log scale)</label>
 <input type="range" id="c-slider" min="-3" max="3" step="0.001" value="0">
-<input type="number" id="c-input" step="any" min="0" value="1">
+<input type="text" id="c-input" spellcheck="false" value="<!--C-->" title="an exact value: 2, 0.1, 1/3, 1e-3">
+<span class="exact" id="c-exact"></span>
 <label for="delta-slider">Perturbation δ</label>
-<input type="range" id="delta-slider" min="-3" max="3" step="0.01" value="0.1">
-<input type="number" id="delta-input" step="any" value="0.1">
+<input type="range" id="delta-slider" min="-3" max="3" step="0.01" value="0">
+<input type="text" id="delta-input" spellcheck="false" value="<!--DELTA-->" title="an exact value: 0.1, -3/10">
+<span class="exact" id="delta-exact"></span>
 <label for="probe-slider">Probe input x</label>
-<input type="range" id="probe-slider" min="-3" max="3" step="0.01" value="1.5">
-<input type="number" id="probe-input" step="any" value="1.5">
+<input type="range" id="probe-slider" min="-3" max="3" step="0.01" value="0">
+<input type="text" id="probe-input" spellcheck="false" value="<!--PROBE-->" title="an exact value: 1.5, 7/3">
+<span class="exact" id="probe-exact"></span>
 </div>
 <div id="error"></div>
 <div id="layout">
@@ -207,12 +244,83 @@ function show(v) {
 }
 
 const el = function (id) { return document.getElementById(id); };
-const state = {c: 1, delta: 0.1, x: 1.5};
+
+// --- exact values: a box's text read as a fraction of BigInts, as Python's Fraction reads it ---
+const MAX_EXPONENT = 100000;        // 1e400 is fine; a billion digits is not
+function gcd(a, b) { a = a < 0n ? -a : a; while (b) { [a, b] = [b, a % b]; } return a; }
+function rational(num, den) {
+  if (den < 0n) { num = -num; den = -den; }
+  const g = gcd(num, den) || 1n;
+  return {num: num / g, den: den / g};
+}
+function parseExact(text) {
+  const t = text.trim();
+  let m = /^([+-]?\d+)\/(\d+)$/.exec(t);                                  // 1/3, -3/10
+  if (m) return BigInt(m[2]) === 0n ? null : rational(BigInt(m[1]), BigInt(m[2]));
+  m = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(t);              // 0.1, 1e400, -2.5e-3
+  if (!m || (m[2] + (m[3] || "")) === "" || Math.abs(Number(m[4] || 0)) > MAX_EXPONENT) return null;
+  const places = (m[3] || "").length, exponent = Number(m[4] || 0) - places;
+  let num = BigInt(m[2] + (m[3] || "")), den = 1n;
+  if (exponent >= 0) num *= 10n ** BigInt(exponent); else den = 10n ** BigInt(-exponent);
+  return rational(m[1] === "-" ? -num : num, den);
+}
+// the first `significant` digits of |r| (rounded) and the power of ten of the first
+function digitsOf(r, significant) {
+  const a = r.num < 0n ? -r.num : r.num, b = r.den;
+  if (a === 0n) return {digits: "0", exponent: 0};
+  let exponent = a.toString().length - b.toString().length;
+  for (;;) {
+    const k = significant - exponent;       // one digit more than asked, for the rounding
+    const q = k >= 0 ? a * 10n ** BigInt(k) / b : a / (b * 10n ** BigInt(-k));
+    if (q < 10n ** BigInt(significant)) { exponent -= 1; continue; }
+    let rounded = (q + 5n) / 10n;
+    if (rounded === 10n ** BigInt(significant)) { rounded /= 10n; exponent += 1; }
+    return {digits: rounded.toString(), exponent: exponent};
+  }
+}
+function decimal(r, significant) {
+  const d = digitsOf(r, significant), sign = r.num < 0n ? "-" : "";
+  if (d.digits === "0") return "0";
+  if (d.exponent >= -4 && d.exponent < significant) {
+    const text = d.exponent >= 0
+        ? d.digits.slice(0, d.exponent + 1) + "." + d.digits.slice(d.exponent + 1)
+        : "0." + "0".repeat(-d.exponent - 1) + d.digits;
+    return sign + text.replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "");   // no trailing zeros
+  }
+  const rest = d.digits.slice(1).replace(/0+$/, "");
+  return sign + d.digits[0] + (rest ? "." + rest : "") + "e" + d.exponent;
+}
+function toFloat(r) { return Number(decimal(r, 17)); }     // ±Infinity or 0 beyond the float range
+// a value shown back exactly: as a decimal when 15 digits hold it (0.1, 1e400), else as the
+// fraction with its decimal (1/3 ≈ 0.333333333333), or only approximately when the fraction is long
+function exactText(r) {
+  const short = decimal(r, 15), back = parseExact(short);
+  if (back.num === r.num && back.den === r.den) return short;
+  const fraction = r.den === 1n ? r.num.toString() : r.num + "/" + r.den;
+  return fraction.length <= 32 ? fraction + " ≈ " + decimal(r, 12) : "≈ " + short;
+}
+
+const state = {};               // key -> {exact, value}: the exact setting and its float
 
 function update() {
-  const c = state.c, delta = state.delta, x = state.x;
-  if (!(c > 0) || !isFinite(c) || !isFinite(delta) || !isFinite(x)) {
-    el("error").textContent = "c must be a positive number, δ and x numbers";
+  for (const [name, key] of [["c", "c"], ["delta", "delta"], ["probe", "x"]]) {
+    const s = state[key];
+    el(name + "-exact").textContent = s.exact ? (exactText(s.exact).startsWith("≈") ? "" : "= ") + exactText(s.exact)
+                                              : "not a number: write 2, 0.1, 1/3 or 1e-3";
+  }
+  const c = state.c.value, delta = state.delta.value, x = state.x.value;
+  let problem = "";
+  if (!state.c.exact || !state.delta.exact || !state.x.exact) problem = "c must be a positive number, δ and x numbers";
+  else if (state.c.exact.num <= 0n) problem = "c must be a positive number";
+  else if (!isFinite(c) || !isFinite(delta) || !isFinite(x) || c === 0 ||
+           (state.delta.exact.num !== 0n && delta === 0) || (state.x.exact.num !== 0n && x === 0)) {
+    problem = "the settings are exact, but the readouts are computed in floating point, which ends " +
+              "near 1.8e308 (and 5e-324): for exact readings run python -m proofs example --c " +
+              el("c-input").value.trim() + " --perturbation " + el("delta-input").value.trim() +
+              " --probe " + el("probe-input").value.trim();
+  }
+  if (problem) {
+    el("error").textContent = problem;
     // no stale readings beside the message
     for (const name of Object.keys(FORMULAS).concat(["first_weight_loss", "c-used", "ab", "branch"])) {
       el(name).textContent = "—";
@@ -220,8 +328,9 @@ function update() {
     return;
   }
   el("error").textContent = "";
-  el("c-used").textContent = show(c);
-  el("ab").textContent = "(a, b) = (" + show(c) + ", " + show(1 / c) + ")";
+  el("c-used").textContent = exactText(state.c.exact);
+  el("ab").textContent = "(a, b) = (" + exactText(state.c.exact) + ", " +
+                         exactText(rational(state.c.exact.den, state.c.exact.num)) + ")";
   for (const name in FORMULAS) el(name).textContent = show(FORMULAS[name](c, delta, x));
   const branch = branchAt(c, delta), dead = deadBranchAt(c, delta);
   el("first_weight_loss").textContent = show(branch.loss(c, delta, x));
@@ -317,23 +426,31 @@ function drawPlots(c, delta, x) {
 // --- the controls: a slider and an exact box each, kept in step ---
 function bind(name, key, toSlider, fromSlider) {
   const slider = el(name + "-slider"), box = el(name + "-input");
-  slider.addEventListener("input", function () {
-    state[key] = fromSlider(Number(slider.value));
-    box.value = String(state[key]);
-    update();
-  });
-  box.addEventListener("input", function () {
-    const v = box.value.trim() === "" ? NaN : Number(box.value);
-    state[key] = v;                   // not a number: update() says so and shows no readings
-    const t = toSlider(v);
+  // the box is read exactly; the slider follows it as far as its range goes
+  function readBox() {
+    const exact = parseExact(box.value);
+    state[key] = {exact: exact, value: exact ? toFloat(exact) : NaN};   // null: update() says so
+    const t = exact ? toSlider(exact) : NaN;
     if (isFinite(t)) slider.value = String(Math.min(Math.max(t, Number(slider.min)), Number(slider.max)));
+  }
+  slider.addEventListener("input", function () {
+    box.value = String(fromSlider(Number(slider.value)));   // a decimal, which the box reads exactly
+    readBox();
     update();
   });
+  box.addEventListener("input", function () { readBox(); update(); });
+  readBox();                    // the setting the page was written with
 }
-const same = function (v) { return v; };
+// log10 of a positive exact value, also beyond the float range (from the digits)
+function log10Of(r) {
+  if (r.num <= 0n) return NaN;
+  const d = digitsOf(r, 17);
+  return d.exponent + Math.log10(Number(d.digits[0] + "." + d.digits.slice(1)));
+}
+const same = function (r) { return toFloat(r); }, plain = function (v) { return v; };
 // the slider holds log10 c; the c it gives is rounded to 12 digits so that the box shows it exactly
-bind("c", "c", Math.log10, function (s) { return Number(Math.pow(10, s).toPrecision(12)); });
-bind("delta", "delta", same, same);
-bind("probe", "x", same, same);
+bind("c", "c", log10Of, function (s) { return Number(Math.pow(10, s).toPrecision(12)); });
+bind("delta", "delta", same, plain);
+bind("probe", "x", same, plain);
 update();
 """

@@ -23,6 +23,9 @@
     W2 = "e_j * W2 / c_i"
     P = { entry = "P", columns = [2, 1] }   # entry (i, j) of P ↦ P[rows[i], columns[j]] (from 1)
 
+Conventions: indices count from 1 (``permutation_matrix`` in Python counts from 0); a dense weight
+is (inputs, units), so a scale per unit is ``c_j``; a conv1d weight is (channels, input channels ×
+kernel), so a scale per output channel is ``c_i``; ``sizes`` are from 1 to 4.
 Expressions are parsed without eval.  A bad spec is bad input: one line on stderr, exit 2.
 """
 from __future__ import annotations
@@ -145,8 +148,22 @@ def build_model(spec: dict) -> Model:
 def _permutation(value, length: int, where: str) -> list[int]:
     if (not isinstance(value, list) or sorted(value) != list(range(1, length + 1))
             or any(isinstance(k, bool) for k in value)):
-        raise UsageError(f"{where} must be a permutation of 1..{length}, got {value!r}")
+        raise UsageError(f"{where} must be a permutation of 1..{length} (positions count from 1 in a "
+                         f"spec, unlike permutation_matrix in Python), got {value!r}")
     return [k - 1 for k in value]
+
+
+def _group_name_rule_broken(name: str, model: Model, declared: dict) -> str | None:
+    """Which rule a group parameter's name breaks, in words, or None."""
+    if name in model.tensors:
+        return f"is already a tensor of the model ({', '.join(model.tensors)}); choose another"
+    if name in declared:
+        return "is declared twice"
+    if "_" in name:
+        return "has an underscore: the map reads c_i and c_j as the entries of a group parameter c"
+    if name.startswith("x"):
+        return "starts with x, which the model keeps for its inputs"
+    return None
 
 
 def build_symmetry(model: Model, spec: dict) -> Symmetry:
@@ -159,9 +176,9 @@ def build_symmetry(model: Model, spec: dict) -> Symmetry:
         if not isinstance(names, list) or not all(isinstance(n, str) and n.isidentifier() for n in names):
             raise UsageError(f"group.{kind} must be a list of names, got {names!r}")
         for name in names:
-            if name in model.tensors or name in declared or "_" in name or name.startswith("x"):
-                raise UsageError(f"group parameter name {name!r} is taken, has an underscore or "
-                                 "starts with x")
+            broken = _group_name_rule_broken(name, model, declared)
+            if broken:
+                raise UsageError(f"group.{kind}: the name {name!r} {broken}")
             declared[name] = {kind: True, "real": True}
     mapping = spec.get("map")
     if not isinstance(mapping, dict) or not mapping:

@@ -32,6 +32,7 @@ from symbolic.numerics.interval import ScaledSet, enclosure, maximize
 from symbolic.measures.definitions import MEASURES, Measure, MeasurePoint, Sharpness, Spectrum
 from symbolic.relu import ReLU
 from symbolic.networks.symmetry_groups import GROUPS, SymmetryGroup, canonical
+from symbolic.report import counted
 from symbolic.verdict import Status, Verdict
 from symbolic.decision.witness import mpmath_function
 from symbolic.decision.fraction_field import is_zero_fraction
@@ -444,7 +445,7 @@ def sharpness_values(group, first: tuple, second: tuple, seed: int) -> tuple[Val
         high = high * (1 + 1e-9) + 1e-300
         point_text = ", ".join(str(x) for x in b.argmax) if b.argmax else "-"
         values.append(Value(f"in [{low:.6g}, {high:.6g}] (radius {radius}; lower end: the value at "
-                            f"({point_text}); upper end: branch and bound, {b.boxes} boxes)",
+                            f"({point_text}); upper end: branch and bound, {counted(b.boxes, 'box', 'boxes')})",
                             low=low, high=high, attained=(b.argmax, float(b.lower.lower()))))
     return values[0], values[1]
 

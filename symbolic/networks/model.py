@@ -81,6 +81,9 @@ class Layer:
 
 @dataclass(frozen=True)
 class Dense(Layer):
+    """x ↦ x·W + b.  The weight is (inputs, units): entry (i, j) joins input i to unit j, so a
+    scaling per unit multiplies column j (``c_j`` in a map)."""
+
     units: int
     weight: str
     bias: str | None = None
@@ -111,6 +114,10 @@ class Dense(Layer):
 
 @dataclass(frozen=True)
 class Conv1d(Layer):
+    """A valid 1-d convolution.  The weight is (channels, input channels × kernel), the other way
+    round from Dense: row i holds output channel i's kernel, so a scaling per output channel
+    multiplies row i (``c_i`` in a map, not ``c_j``)."""
+
     channels: int
     kernel: int
     weight: str
@@ -316,12 +323,16 @@ class Model:
             raise ModelError("a model needs at least one layer")
         self.input_shape, self.layers = shape, layers
         self.shapes: dict = {}
-        for layer in layers:
+        for position, layer in enumerate(layers, start=1):
             if not isinstance(layer, Layer):
-                raise ModelError(f"not a layer: {layer!r}")
-            _check_layer(layer)
-            _merge(self.shapes, layer.parameter_shapes(shape))
-            shape = layer.output_shape(shape)
+                raise ModelError(f"layer {position} is not a layer: {layer!r}")
+            # every complaint about a layer names it: its place in the list and its type
+            try:
+                _check_layer(layer)
+                _merge(self.shapes, layer.parameter_shapes(shape))
+                shape = layer.output_shape(shape)
+            except ModelError as error:
+                raise ModelError(f"layer {position} ({type(layer).__name__}): {error}") from None
         if shape != (1, 1):
             raise ModelError(f"the last layer must give one output value, it gives shape {shape}")
 

@@ -44,6 +44,7 @@ from symbolic.networks.model import LeakyReLU, Model, ModelError, Nonlinearity
 from symbolic.networks.model import Abs as AbsLayer, ReLU as ReLULayer, Tanh as TanhLayer
 from symbolic.numerics.real_network import HIGH_DPS, LOW_DPS, directional_derivative, measure
 from symbolic.relu import canonical_relu_form, to_relu_form
+from symbolic.report import counted
 from symbolic.verdict import Status, Verdict, worst
 from symbolic.decision.witness import compare_at, substitute_functions
 
@@ -205,6 +206,13 @@ class _Mpmath(Nonlinearity):
         return _mp(value)
 
 
+# the witness's name for the n-th constant of the real loss, and what the constants are
+LOSS_CONSTANT = {"mse": "loss target", "any": "loss coefficient"}
+REAL_LOSS = {"mse": "L = (1/N) sum_n (f(x_n) - y_n)^2 with loss target n = y_n",
+             "any": "the smooth loss L = sum_n sin(a_n f(x_n)) + exp(sum_n a_(N+1-n) f(x_n) / (4N)), "
+                    "standing for every loss, with loss coefficient n = a_n"}
+
+
 def real_loss(model, inputs, loss, constants, slopes):
     """θ ↦ L(θ) for the real network at concrete inputs, evaluated by mpmath."""
     shapes = model.shapes
@@ -288,7 +296,7 @@ def numeric_law(model, symmetry, n, loss, order, monomial, seed):
         witness.update({f"u[{p}]": v for p, v in zip(parameters, u)})
         if order == 2:
             witness.update({f"w[{p}]": v for p, v in zip(parameters, w)})
-        witness["loss constants"] = ", ".join(map(str, constants))
+        witness.update({f"{LOSS_CONSTANT[loss]} {k}": v for k, v in enumerate(constants, start=1)})
         if worst_case is None or residual.key() > worst_case[0].key():
             worst_case = (residual, witness)
         if residual.stable or evaluated == WITNESS_POINTS:
@@ -402,7 +410,8 @@ def prediction_invariance(model, symmetry, seed=0) -> Verdict:
     verdict = _check_identity(lhs, rhs, claim, seed)
     if verdict.status is Status.REFUTED:
         verdict = _with(verdict, latex, reason=f"{verdict.reason}: f_(T theta)(x) = "
-                                               f"{sides_at(lhs, rhs, verdict.witness)}")
+                                               f"{sides_at(lhs, rhs, verdict.witness)}"
+                                               f"{_cancelled(symmetry, lhs, rhs)}")
     if verdict.status is not Status.PROVED:
         return _with(verdict, latex)
     points = _kink_points(model, symmetry, random.Random(seed))
@@ -411,13 +420,26 @@ def prediction_invariance(model, symmetry, seed=0) -> Verdict:
             return Verdict(Status.REFUTED, claim, witness=point, details={"latex": latex},
                            reason=f"the predictions differ at a kink: f_(T theta)(x) = "
                                   f"{sides_at(lhs, rhs, point)}")
-    kinks = (f"agrees exactly at {len(points)} points where the input of the first nonlinearity "
+    kinks = (f"agrees exactly at {counted(len(points), 'point')} where the input of the first nonlinearity "
              "is exactly at its kink" if points else
              "no point on a kink was constructed" if nonlinear_sites(model) else
              "the model has no nonlinearity, hence no kink")
     evidence = (*verdict.evidence, kinks)
     return Verdict(Status.PROVED, claim, evidence=evidence, residual=verdict.residual,
                    details={"latex": latex})
+
+
+def _cancelled(symmetry, lhs, rhs) -> str:
+    """'; c_{1} cancels ...' for the group parameters that appear on neither side (the witness has
+    no value for them: the sides differ there at every value of them), else ''."""
+    present = sp.sympify(lhs).free_symbols | sp.sympify(rhs).free_symbols
+    absent = [str(g) for g in symmetry.group if g not in present]
+    if not absent:
+        return ""
+    verb = "cancels" if len(absent) == 1 else "cancel"
+    return (f"; the group parameter{'s' if len(absent) > 1 else ''} {', '.join(absent)} {verb} "
+            "from both sides, so the witness holds at every value of "
+            + ("it" if len(absent) == 1 else "them"))
 
 
 def _with(verdict: Verdict, latex: str, reason: str | None = None) -> Verdict:
@@ -450,7 +472,8 @@ def loss_invariance(model, symmetry, n, loss, seed=0) -> Verdict:
     verdict = _check_identity(lhs, rhs, claim, seed)
     if verdict.status is Status.REFUTED:
         return _with(verdict, latex, reason=f"{verdict.reason}: L(T theta) = "
-                                            f"{sides_at(lhs, rhs, verdict.witness)}")
+                                            f"{sides_at(lhs, rhs, verdict.witness)}"
+                                            f"{_cancelled(symmetry, lhs, rhs)}")
     return _with(verdict, latex)
 
 
@@ -484,7 +507,11 @@ def derivative_law(model, symmetry, n, loss, order, seed=0) -> Verdict:
                       + ("a generic quadratic of the predictions (every 2-jet of every smooth loss)"
                          if loss == "any" else "mean squared error with symbolic targets"),
                       f"regularity transport: {how}")
-    return _law_verdict(claim, latex, holds, entry, witness, exact_evidence, why_no_exact)
+    verdict = _law_verdict(claim, latex, holds, entry, witness, exact_evidence, why_no_exact)
+    if verdict.witness:
+        # the witness names the loss's constants; say which loss they belong to
+        verdict = _with(verdict, latex, reason=f"{verdict.reason}; real loss: {REAL_LOSS[loss]}")
+    return verdict
 
 
 # --- the report -------------------------------------------------------------------------------
@@ -521,9 +548,11 @@ class SymmetryReport:
         widths = [max(len(str(x)) for x in column) for column in zip(header, *lines)]
         out = ["  ".join(str(x).ljust(w) for x, w in zip(line, widths)).rstrip()
                for line in [header, tuple("-" * w for w in widths), *lines]]
+        # below the table, in full: each refuted claim's witness, each undecided claim's reason
         for claim, n, v in self.rows:
-            if v.witness:
+            if v.witness or v.status is Status.UNDECIDED:
                 out.append(f"\n{v.status.name} {claim}" + (f" (N={n})" if n else "") + f": {v.reason}")
+            if v.witness:
                 out.append("  witness: " + ", ".join(f"{k} = {x}" for k, x in v.witness.items()))
         out.append(f"\noverall: {self.status.name}")
         return "\n".join(out)
@@ -576,11 +605,13 @@ class SymmetryReport:
 
     def _repr_latex_(self) -> str:
         rows = [r"%s & \textbf{%s}" % (v.claim_latex(), v.status.name) for _, _, v in self.rows]
-        witnesses = [r"\text{witness (%s): } %s" % (claim, v.witness_latex())
-                     for claim, _, v in self.rows if v.witness][:1]
         body = r"\\ ".join(rows + [r"\textbf{overall} & \textbf{%s}" % self.status.name])
+        # every refuted claim's witness, as display lines that fit the page
+        witnesses = [r" \\ ".join([r"\text{witness (%s%s):}" % (claim, "" if n is None else f", N = {n}"),
+                                    *v.witness_lines()])
+                     for claim, n, v in self.rows if v.witness]
         return r"$$\begin{array}{ll} %s \end{array}$$" % body + "".join(
-            r"$$%s$$" % w for w in witnesses)
+            r"$$\begin{gathered} %s \end{gathered}$$" % w for w in witnesses)
 
     def _repr_html_(self) -> str:
         cells = ["<tr><td>%s</td><td>%s</td></tr>" % (
