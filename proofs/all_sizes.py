@@ -689,7 +689,7 @@ def mse_instance_check(d: int, h: int, n: int) -> Verdict:
                 derivative = sp.diff(derivative, symbol)
             closed = expand(form(MSEForms(False)), sizes, dict(values)).xreplace({N: n})
             closed = on_pattern(closed.xreplace({sp.Symbol(k, integer=True): v for k, v in values.items()}))
-            differences.append(derivative - closed)
+            differences.append((f"{name} at {values}", derivative - closed))
     return exact_zeros(claim, differences, evidence=("every closed form equals sympy's derivative of the "
                                                      "expanded loss at every index value, exactly",))
 

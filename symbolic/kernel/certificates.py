@@ -64,13 +64,15 @@ def check_identity(lhs, rhs, *args, **kwargs) -> Verdict:
 
 
 def exact_zeros(claim: str, expressions, evidence=(), residual=None, details=None) -> Verdict:
-    """PROVED when every expression is an exact zero (``is_rational_zero``, run here)."""
+    """PROVED when every expression is an exact zero (``is_rational_zero``, run here); an item may
+    be a (label, expression) pair, the label naming it when it is not."""
     expressions = list(expressions)
     if not expressions:
         return _undecided(claim, "no expression to test: an empty test compares nothing")
-    for number, expression in enumerate(expressions, start=1):
+    for number, item in enumerate(expressions, start=1):
+        label, expression = item if isinstance(item, tuple) else (f"expression {number} of {len(expressions)}", item)
         if not is_rational_zero(sp.sympify(expression)):
-            return _undecided(claim, f"expression {number} of {len(expressions)} is not an exact zero")
+            return _undecided(claim, f"{label} is not an exact zero")
     return _issue(claim, (f"{len(expressions)} exact zero test{'s' if len(expressions) > 1 else ''}",
                           *evidence), residual, details)
 

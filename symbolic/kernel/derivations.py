@@ -16,7 +16,7 @@ from typing import Callable
 
 import sympy as sp
 
-from symbolic.every_size.index_terms import Entry, Eval, children, difference, free_indices, rebuild, substitute_layer
+from symbolic.every_size.index_terms import Const, Entry, Eval, children, difference, free_indices, rebuild, substitute_layer
 from symbolic.kernel.certificates import _issue, is_certified
 from symbolic.verdict import Status, Verdict
 
@@ -83,7 +83,22 @@ def is_theorem(theorem) -> bool:
 def _theorem(claim, lhs, rhs, verdict, schema=None) -> Theorem:
     theorem = Theorem(claim, lhs, rhs, tuple(sorted(free_indices(lhs) | free_indices(rhs))), verdict, schema)
     _THEOREMS[id(theorem)] = theorem
+    _USED_NAMES.update(_names(lhs) | _names(rhs))
     return theorem
+
+
+_USED_NAMES: set = set()       # the names (entry families, scalar symbols) in the theorems proved so far
+
+
+def _names(term) -> set:
+    """The names a term speaks of: its entry families and the symbols of its scalars."""
+    if isinstance(term, Entry):
+        return {term.family}
+    if isinstance(term, Const):
+        return {str(s) for s in term.expr.free_symbols} | {str(e.base) for e in term.expr.atoms(sp.Indexed)}
+    if isinstance(term, Eval):
+        return {"*"}
+    return set().union(*[_names(c) for c in children(term)]) if children(term) else set()
 
 
 @dataclass
@@ -169,8 +184,7 @@ def lemma(theorem: Theorem, name: str, statement: str, for_all: tuple = ()) -> R
     """The theorem lhs = rhs as a rule; the index names in ``for_all`` (free in the theorem) may
     be renamed.  A statement that is not a kernel theorem gives a rule the kernel refuses."""
     if not is_theorem(theorem):
-        return Rule(name, statement, lambda b, a: "not a theorem proved by the kernel",
-                    lambda: Verdict(Status.UNDECIDED, name, reason="not a theorem proved by the kernel"))
+        return _refused_lemma(name, statement, "not a theorem proved by the kernel")
     variables = set(for_all) & set(theorem.for_all)
 
     def justify(before, after):
@@ -193,12 +207,19 @@ def evaluation_lemma(theorem: Theorem, function, transformation, name: str, stat
         reason = ("not a theorem proved by the kernel" if not is_theorem(theorem) else
                   f"the theorem is not {function.name}({transformation.name}θ) = {function.name}(θ) for this "
                   f"{transformation.name} and this {function.name}")
-        return Rule(name, statement, lambda b, a: reason, lambda: Verdict(Status.UNDECIDED, name, reason=reason))
+        return _refused_lemma(name, statement, reason)
     at_T, at_theta = Eval(function, (), transformation), Eval(function, (), "theta")
 
     def justify(before, after):
         return None if {before, after} == {at_T, at_theta} and before != after else f"not an instance of {name}"
     rule = Rule(name, statement, justify, lambda: theorem.verdict)
+    _LEMMAS[id(rule)] = rule
+    return rule
+
+
+def _refused_lemma(name: str, statement: str, reason: str) -> Rule:
+    """A lemma the kernel will not use: every step it is asked to justify is refused with the reason."""
+    rule = Rule(name, statement, lambda before, after: reason, lambda: Verdict(Status.UNDECIDED, name, reason=reason))
     _LEMMAS[id(rule)] = rule
     return rule
 
@@ -233,6 +254,11 @@ def definition(name: str, defined, meaning, for_all: tuple = ()) -> Rule:
         raise ValueError(f"{name}: the term is defined already, differently")
     if _occurs(defined, meaning):
         raise ValueError(f"{name}: a definition may not use the term it defines")
+    if not isinstance(defined, (Entry, Const)):
+        raise ValueError(f"{name}: only an entry or a scalar can be defined")
+    if previous is None and _names(defined) & _USED_NAMES:
+        raise ValueError(f"{name}: {', '.join(sorted(_names(defined) & _USED_NAMES))} occurs in a proved "
+                         "theorem; only a fresh name can be defined")
     _DEFINED[defined] = meaning
     verdict = _issue(f"definition: {name}", ("a definition introduces a name",))
 
