@@ -32,12 +32,13 @@ from symbolic.derivation import Derivation
 from symbolic.every_size.index_rules import ARITHMETIC, CHAIN_RULE, CONSTANT_FACTOR, CONSTANT_TERM, COORDINATE, \
     DERIVATIVE_OF_ADD, DERIVATIVE_OF_SUM, HOMOGENEITY, INDICATOR_DERIVATIVE, INDICATOR_HOMOGENEITY, PRODUCT_RULE, \
     RELU_DERIVATIVE, SUM_FACTOR, SUM_OF_TERMS, Chain, contract, delta_contraction, differentiate
-from symbolic.every_size.index_terms import Add, Const, Deriv, Entry, Eval, Indicator, Mul, Relu, Sum, expand, latex, \
+from symbolic.every_size.index_terms import Add, Const, Deriv, Entry, Indicator, Mul, Relu, Sum, expand, latex, \
     replace_first
 from symbolic.every_size.networks import A, DEEP, DEEP_BIAS, DEPTH, DeepNetwork, LAYER, LOSS_FUNCTION, N, P, P_LAST, P_NEXT, \
     P_START, PRODUCT_ONE, T_ALPHA, T_NEURON, in_loss, one_layer_map, prediction, x
 from symbolic.kernel import check_identity, conclude, exact_zeros
-from symbolic.kernel.derivations import Rule, evaluation_lemma, induction, instantiate, lemma, prove
+from symbolic.every_size.laws import derivative_chain, invariance_lemma, loss_chain
+from symbolic.kernel.derivations import Rule, induction, instantiate, lemma, prove
 from symbolic.latex import escape
 from symbolic.networks.deep import DeepNet
 from symbolic.networks.rescaling import ALPHA
@@ -97,13 +98,6 @@ def theorem1_chain():
 
 def per_neuron_chain():
     return invariance_chain("per-neuron: f(c_j W_ij, v_j / c_j)(x) = f(W, v)(x), all d, h", T_NEURON)
-
-
-def loss_chain(prediction_chain: Chain, claim: str) -> Chain:
-    """The prediction's steps inside the loss: each holds for every n, so under Σ_n and ℓ."""
-    chain = prediction_chain.lifted(in_loss)
-    chain.claim = claim
-    return chain
 
 
 @functools.cache
@@ -209,57 +203,6 @@ def deep_loss(network):
 
 
 # --- Theorem 3: the chain rule through L∘T = L --------------------------------------------------
-
-def invariance_lemma(theorem, function, transformation):
-    """L(Tθ) = L(θ) as a rule: from the kernel's theorem for this very T and L."""
-    return evaluation_lemma(theorem, function, transformation, "L o T = L", r"L(T\theta) = L(\theta)")
-
-
-def derivative_chain(coordinates, function, transformation, invariance, claimed=None) -> Chain:
-    """(∂_{a_m}…∂_{a_1} L)(Tθ) = t_{a_1}⁻¹⋯t_{a_m}⁻¹ (∂_{a_m}…∂_{a_1} L)(θ), one or two coordinates,
-    each t_a read from T's image of θ_a.
-
-    Peel the outermost partial: t⁻¹·t·(∂_a g)(Tθ) = t⁻¹ ∂_a[g(Tθ)] (chain rule), recurse into g,
-    replace L(Tθ) by L(θ) (Theorem 1), then pull the constants out and rebuild the partials at θ.
-    ``claimed`` is the scalar the last step claims (None: the theorem's t_{a_1}⁻¹⋯t_{a_m}⁻¹)."""
-    scales = [transformation.scale(a) for a in coordinates]
-    if any(t is None for t in scales):
-        raise ValueError(f"{transformation.name} does not scale every coordinate")
-    label = ", ".join(f"{a.family}_{''.join(a.indices)}" for a in coordinates)
-    chain = Chain(f"derivative law at {label}", Eval(function, tuple(coordinates), transformation))
-
-    def inward(depth):
-        """The context: the peeled factors and derivatives around the depth-th evaluation."""
-        def wrap(term):
-            for a, t in zip(coordinates[depth:], scales[depth:]):
-                term = Mul((Const(1 / t.expr), Deriv(a, term)))
-            return term
-        return wrap
-    # peel partials from the outside in: (∂_a g)(Tθ) = t_a⁻¹ ∂_a[g(Tθ)]
-    for depth in range(len(coordinates), 0, -1):
-        wrap, t = inward(depth), scales[depth - 1]
-        evaluation = Eval(function, tuple(coordinates[:depth]), transformation)
-        chain.then(ARITHMETIC, wrap(Mul((Const(1 / t.expr), Mul((t, evaluation))))))
-        chain.then(CHAIN_RULE, inward(depth - 1)(Eval(function, tuple(coordinates[:depth - 1]), transformation)))
-    # Theorem 1 under all the derivatives
-    chain.then(invariance, inward(0)(Eval(function, (), "theta")))
-    # rebuild the partials at θ from the inside out, pulling each constant out of the next ∂
-    inverses = [Const(1 / t.expr) for t in scales]
-    first = Eval(function, tuple(coordinates[:1]), "theta")
-    if len(coordinates) == 1:
-        chain.then(CHAIN_RULE, Mul((inverses[0], first)))
-        final = first
-    else:
-        both = Eval(function, tuple(coordinates), "theta")
-        chain.then(CHAIN_RULE, Mul((inverses[1], Deriv(coordinates[1], Mul((inverses[0], first))))))
-        chain.then(CONSTANT_FACTOR, Mul((inverses[1], Mul((inverses[0], Deriv(coordinates[1], first))))))
-        chain.then(CHAIN_RULE, Mul((inverses[1], Mul((inverses[0], both)))))
-        chain.then(ARITHMETIC, Mul((Const(inverses[0].expr * inverses[1].expr), both)))
-        final = both
-    if claimed is not None:
-        chain.then(ARITHMETIC, Mul((Const(claimed), final)))
-    return chain
-
 
 # --- the instances: the independent cross-check -------------------------------------------------------
 

@@ -18,9 +18,9 @@ import random
 import sympy as sp
 
 from symbolic.every_size.index_terms import latex as latex_of
-from symbolic.every_size.index_terms import Add, Const, Deriv, Entry, Eval, Indicator, Mul, Relu, Sum, bound_indices, children, \
+from symbolic.every_size.index_terms import Activation, Add, Const, Deriv, Entry, Eval, Indicator, Mul, Relu, Sum, bound_indices, children, \
     families, first_subterm, free_indices, replace_first, substitute_index
-from symbolic.relu import ReLU
+from symbolic.relu import ReLU, leaky_relu
 from symbolic.verdict import Status, Verdict
 from symbolic.decision.witness import random_point
 from symbolic.decision.zero import is_rational_zero
@@ -116,6 +116,29 @@ def relu_homogeneity_verdict(alpha: sp.Expr) -> Verdict:
     verdict = check_identity(ReLU(alpha * s), alpha * ReLU(s), claim=claim)
     return conclude(claim, [verdict], evidence=(
         "sign split s > 0, s = 0, s < 0 with sympy's Max: each case an exact zero", *verdict.evidence))
+
+
+def _activation_homogeneity(before, after):
+    """σ(c·s) → c·σ(s), c > 0, σ a leaky ReLU (any fixed slope) or the absolute value."""
+    if not (isinstance(before, Activation) and isinstance(before.arg, Mul) and len(before.arg.factors) == 2):
+        return "not of the form σ(c·s)"
+    c, s = before.arg.factors
+    if after != Mul((c, Activation(before.kind, before.slope, s))):
+        return "the result is not c·σ(s)"
+    if not isinstance(c, Const) or c.expr.is_positive is not True:
+        return "the factor is not known to be a positive scalar"
+    return None
+
+
+def _activation_homogeneity_validity() -> Verdict:
+    """LReLU_a(c s) = c LReLU_a(s) for every slope a (a symbol) and |c s| = c |s|, c > 0, every real
+    s: the exact identity test, kinks included."""
+    s, a = sp.Symbol("s", real=True), sp.Symbol("a", real=True)
+    c = sp.Symbol("c", positive=True)
+    leaky = check_identity(leaky_relu(c * s, a), c * leaky_relu(s, a), claim="LReLU_a(c s) = c LReLU_a(s)")
+    absolute = check_identity(sp.Abs(c * s), c * sp.Abs(s), claim="|c s| = c |s|")
+    return conclude("positive homogeneity of the leaky ReLU (every slope) and of abs", [leaky, absolute],
+                    evidence=("check_identity with a symbolic slope a and c > 0",))
 
 
 def _indicator_homogeneity(before, after):
@@ -290,6 +313,10 @@ HOMOGENEITY = axiom(Rule("ReLU homogeneity", r"\operatorname{ReLU}(c\,s) = c\ope
                    _either_way(_homogeneity),
                    functools.cache(lambda: relu_homogeneity_verdict(sp.Symbol("c", positive=True))),
                    r"for a scalar $c > 0$ and every real $s$ (the paper's Definition 4 and Theorem 1)"))
+ACTIVATION_HOMOGENEITY = axiom(Rule(
+    "activation homogeneity", r"\sigma(c\,s) = c\,\sigma(s)", _either_way(_activation_homogeneity),
+    functools.cache(_activation_homogeneity_validity),
+    r"for $\sigma$ a leaky ReLU of any fixed slope or the absolute value, a scalar $c > 0$ and every real $s$"))
 INDICATOR_HOMOGENEITY = axiom(Rule(
     "indicator homogeneity", r"\mathbf{1}[c\,s > 0] = \mathbf{1}[s > 0]", _either_way(_indicator_homogeneity),
     functools.cache(_indicator_homogeneity_validity), r"for a scalar $c > 0$ and every real $s$"))

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from symbolic.relu import ReLU
+from symbolic.relu import ReLU, leaky_relu
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,15 @@ class Add:
 
 @dataclass(frozen=True)
 class Relu:
+    arg: object
+
+
+@dataclass(frozen=True)
+class Activation:
+    """A positively homogeneous activation other than ReLU: 'leaky' (s for s > 0, slope·s
+    otherwise, the slope a fixed number) or 'abs'."""
+    kind: str
+    slope: object
     arg: object
 
 
@@ -224,7 +233,7 @@ def children(term) -> tuple:
         return term.factors
     if isinstance(term, Add):
         return term.terms
-    if isinstance(term, (Relu, Indicator)):
+    if isinstance(term, (Relu, Indicator, Activation)):
         return (term.arg,)
     if isinstance(term, Fn):
         return term.args
@@ -245,6 +254,8 @@ def rebuild(term, new_children: tuple):
         return Relu(new_children[0])
     if isinstance(term, Indicator):
         return Indicator(new_children[0])
+    if isinstance(term, Activation):
+        return Activation(term.kind, term.slope, new_children[0])
     if isinstance(term, Fn):
         return Fn(term.name, tuple(new_children))
     if isinstance(term, Deriv):
@@ -260,6 +271,8 @@ def same_head(a, b) -> bool:
         return (a.index, a.size) == (b.index, b.size)
     if isinstance(a, Fn):
         return a.name == b.name
+    if isinstance(a, Activation):
+        return (a.kind, a.slope) == (b.kind, b.slope)
     if isinstance(a, Deriv):
         return a.coordinate == b.coordinate
     return True
@@ -332,6 +345,10 @@ def latex(term, *, tight: bool = False, names: dict | None = None) -> str:
         return r"\operatorname{ReLU}\bigl(%s\bigr)" % latex(term.arg, names=names)
     if isinstance(term, Indicator):
         return r"\mathbf{1}\bigl[%s > 0\bigr]" % latex(term.arg, names=names)
+    if isinstance(term, Activation):
+        if term.kind == "abs":
+            return r"\bigl|%s\bigr|" % latex(term.arg, names=names)
+        return r"\operatorname{LReLU}_{%s}\bigl(%s\bigr)" % (sp.latex(term.slope), latex(term.arg, names=names))
     if isinstance(term, Fn):
         return r"%s\bigl(%s\bigr)" % (term.name, ", ".join(latex(a, names=names) for a in term.args))
     if isinstance(term, Deriv):
@@ -376,6 +393,9 @@ def expand(term, sizes: dict, values: dict | None = None, functions: dict | None
         return ReLU(expand(term.arg, sizes, values, functions))
     if isinstance(term, Indicator):
         return sp.Heaviside(expand(term.arg, sizes, values, functions), 0)
+    if isinstance(term, Activation):
+        inner = expand(term.arg, sizes, values, functions)
+        return sp.Abs(inner) if term.kind == "abs" else leaky_relu(inner, term.slope)
     if isinstance(term, Fn):
         function = functions.setdefault(term.name, sp.Function(f"ell{len(functions)}"))
         return function(*[expand(a, sizes, values, functions) for a in term.args])

@@ -34,6 +34,7 @@ TRUSTED_PROCEDURES = {
     "exact eigenpairs": "H v = lambda v checked exactly for each eigenpair",
     "exact evaluation": "both sides evaluated exactly at rational points",
     "sympy limits": "a limit or a derivative's sign computed by sympy",
+    "check_symmetry at concrete widths": "the gradient and Hessian laws of a concrete model (symbolic/networks/symmetry.py)",
 }
 
 

@@ -154,14 +154,15 @@ def prove(chain: Chain, hypotheses=()) -> tuple[Verdict, Theorem | None]:
     if not chain.steps:
         return _refused(chain.claim, "a chain without steps proves nothing")
     current = chain.start
-    for number, (rule, term, _) in enumerate(chain.steps, start=1):
+    for number, (rule, term, note) in enumerate(chain.steps, start=1):
+        label = f"{rule.name}: {note}" if note else rule.name
         known = any(rule is h for h in hypotheses) or _AXIOMS.get(id(rule)) is rule or _LEMMAS.get(id(rule)) is rule
         if not known:
             return _refused(chain.claim, f"step {number} ({rule.name}) refused: the rule is neither an axiom "
                             "nor a lemma made by the kernel from a theorem", refused_step=number, rule=rule.name)
         reason = rule.applies(current, term)
         if reason is not None:
-            return _refused(chain.claim, f"step {number} ({rule.name}) refused: {reason}",
+            return _refused(chain.claim, f"step {number} ({label}) refused: {reason}",
                             refused_step=number, rule=rule.name)
         current = term
     for rule in chain.rules:
