@@ -32,10 +32,10 @@ from symbolic.derivation import Derivation
 from symbolic.every_size.index_rules import ARITHMETIC, CHAIN_RULE, CONSTANT_FACTOR, CONSTANT_TERM, COORDINATE, \
     DERIVATIVE_OF_ADD, DERIVATIVE_OF_SUM, HOMOGENEITY, INDICATOR_DERIVATIVE, INDICATOR_HOMOGENEITY, PRODUCT_RULE, \
     RELU_DERIVATIVE, SUM_FACTOR, SUM_OF_TERMS, Chain, contract, delta_contraction, differentiate
-from symbolic.every_size.index_terms import Add, Const, Deriv, Entry, Indicator, Mul, Relu, Sum, expand, latex, \
-    replace_first
+from symbolic.every_size.index_terms import Add, Const, Deriv, Entry, Indicator, Mul, Relu, Sum, difference, expand, \
+    latex, replace_first
 from symbolic.every_size.networks import A, DEEP, DEEP_BIAS, DEPTH, DeepNetwork, LAYER, LOSS_FUNCTION, N, P, P_LAST, P_NEXT, \
-    P_START, PRODUCT_ONE, T_ALPHA, T_NEURON, in_loss, one_layer_map, prediction, x
+    P_START, PRODUCT_ONE, T_ALPHA, T_NEURON, one_layer_map, prediction, x
 from symbolic.kernel import check_identity, conclude, exact_zeros
 from symbolic.every_size.laws import derivative_chain, invariance_lemma, loss_chain
 from symbolic.kernel.derivations import Rule, induction, instantiate, lemma, prove
@@ -313,8 +313,16 @@ RULES = (SUM_FACTOR, HOMOGENEITY, INDICATOR_HOMOGENEITY, CHAIN_RULE, CONSTANT_FA
          INDICATOR_DERIVATIVE, SUM_OF_TERMS, CONTRACTION)
 
 
-def _reason(rule, note=""):
-    return f"rule: {rule.name}" + (f"; {note}" if note else "")
+def _reason(rule, note="", before=None, after=None, names=None):
+    """The rule, what the step does, and the subterm it rewrites (when short enough to show)."""
+    text = f"rule: {rule.name}" + (f"; {note}" if note else "")
+    changes = difference(before, after) if before is not None else []
+    if changes:
+        _, old, _ = changes[0]
+        shown = latex(old, names=names)
+        if len(shown) <= 90:
+            text += f"; rewrites ${shown}$"
+    return text
 
 
 def add_chain(derivation: Derivation, chain: Chain, head: str | None, definition: str, names=None,
@@ -325,8 +333,30 @@ def add_chain(derivation: Derivation, chain: Chain, head: str | None, definition
     start = latex(chain.start, names=names)
     derivation.add(start if head is None else r"%s = %s" % (head, start), definition)
     verdicts = chain.step_verdicts() if verdict is None else [verdict] * len(chain.steps)
+    before = chain.start
     for (rule, term, note), verdict in zip(chain.steps, verdicts):
-        derivation.add("= " + latex(term, names=names), _reason(rule, note), [verdict])
+        derivation.add("= " + latex(term, names=names), _reason(rule, note, before, term, names), [verdict])
+        before = term
+
+
+def add_condensed_chain(derivation: Derivation, chain: Chain, head: str, definition: str, names=None) -> None:
+    """A chain at the level a reader follows: consecutive steps of one rule in one line, the
+    arithmetic tidying (a factor 1, a term 0) folded into the line before it; every step is still
+    checked, the line carrying the chain's verdict."""
+    derivation.add(r"%s = %s" % (head, latex(chain.start, names=names)), definition)
+    verdict = chain.check()
+    groups: list = []
+    for rule, term, note in chain.steps:
+        if groups and (rule is groups[-1][0] or rule is ARITHMETIC and not note and len(groups[-1][2]) > 0):
+            groups[-1][1] = term
+            groups[-1][2].append(rule)
+        else:
+            groups.append([rule, term, [rule]])
+    for rule, term, rules in groups:
+        named = list(dict.fromkeys(r.name for r in rules))
+        count = len(rules)
+        reason = "rule: " + ", then ".join(named) + (f" ({count} steps)" if count > 1 else "")
+        derivation.add("= " + latex(term, names=names), reason, [verdict])
 
 
 def derivation_skeleton() -> Derivation:
@@ -472,6 +502,7 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
     for network, label in ((DEEP, "multi-layer"), (DEEP_BIAS, "multi-layer with biases")):
         add_deep_rows(derivation, record, network, label, seed)
     derivation.sizes = sizes
+    derivation.every_size = True
     derivation.notes.append(
         r"Every line marked \emph{checked} is an instance of the rule named below it; the rule itself "
         r"was checked for every size. The sizes listed are those of the instance cross-check, in which "
@@ -708,8 +739,8 @@ def add_mse_lines(derivation: Derivation, chains, instance_rows, law, sizes, der
                         ("d2L/dW_kl dW_mr", False), ("d2L/dv_l dv_r", False)):
         chain = derivations[name]
         if shown:
-            add_chain(derivation, chain, MSE_HEADS[name] + r"(\theta)",
-                      r"mean squared error, $L = \frac1N\sum_n r_n r_n$, off the kink set", names)
+            add_condensed_chain(derivation, chain, MSE_HEADS[name] + r"(\theta)",
+                                r"mean squared error, $L = \frac1N\sum_n r_n r_n$, off the kink set", names)
         else:
             derivation.add(r"%s(\theta) = %s" % (MSE_HEADS[name], latex(chain.end, names=names)),
                            "derived the same way, every step checked; compared with sympy's derivative "
