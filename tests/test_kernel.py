@@ -141,6 +141,11 @@ def test_a_parameter_cannot_be_defined_away():
         definition("alpha := 1", Const(ALPHA), Const(sp.S.One))
     with pytest.raises(ValueError, match="defined already"):
         definition("P_0 := 2", Const(P[0]), Const(sp.Integer(2)))
+    # a layer that the schematic definition of layer k + 1 already covers
+    with pytest.raises(ValueError, match="defined already"):
+        definition("z^(K) := 0", Entry("z^{(K)}", ("n", "j")), Const(sp.S.Zero), ("n", "j"))
+    with pytest.raises(ValueError, match="defined already"):
+        definition("z^(3) := 0", Entry("z^{(3)}", ("n", "j")), Const(sp.S.Zero), ("n", "j"))
 
 
 def test_an_evaluation_lemma_must_match_its_T_and_its_function():

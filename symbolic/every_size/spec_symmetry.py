@@ -325,12 +325,12 @@ def check_all_sizes(spec: dict, concrete_check=None) -> AllSizesReport:
     T = transformation(network)
     report = AllSizesReport()
     chain = invariance_chain(network, T)
-    widths = {name: INSTANCE_WIDTH for name in {network.inputs, *(l.units for l in network.layers)}
-              if not name.isdigit()}
+    widths = {name: int(name) if name.isdigit() else INSTANCE_WIDTH
+              for name in {network.inputs, *(layer.units for layer in network.layers)}}
     widths["N"] = 1
     prediction_verdict, _ = prove(chain)
     instance = _instance(chain, widths, "f_(T theta)(x) = f_theta(x) at concrete widths")
-    shown = ", ".join(f"{name} = {value}" for name, value in sorted(widths.items()))
+    shown = ", ".join(f"{name} = {value}" for name, value in sorted(widths.items()) if not name.isdigit())
     report.rows.append(("prediction", _row("f_(T theta)(x) = f_theta(x) for every width", prediction_verdict,
                                            [instance], "index-level chain, every width a symbol", shown)))
     report.document = [(latex(term), note or rule.name) for rule, term, note in chain.steps]

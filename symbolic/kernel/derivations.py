@@ -11,12 +11,14 @@ kernel checks that induction's step.  The axioms are the rewrite rules of
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Callable
 
 import sympy as sp
 
-from symbolic.every_size.index_terms import Const, Entry, Eval, children, difference, free_indices, rebuild, substitute_layer
+from symbolic.every_size.index_terms import Const, Entry, Eval, children, difference, free_indices, layer_expr, rebuild, \
+    substitute_layer
 from symbolic.kernel.certificates import _issue, is_certified
 from symbolic.verdict import Status, Verdict
 
@@ -257,6 +259,8 @@ def definition(name: str, defined, meaning, for_all: tuple = ()) -> Rule:
         raise ValueError(f"{name}: a definition may not use the term it defines")
     if not isinstance(defined, (Entry, Const)):
         raise ValueError(f"{name}: only an entry or a scalar can be defined")
+    if previous is None and isinstance(defined, Entry):
+        _refuse_overlapping_layer(name, defined.family)
     if previous is None and _names(defined) & _USED_NAMES:
         raise ValueError(f"{name}: {', '.join(sorted(_names(defined) & _USED_NAMES))} occurs in a proved "
                          "theorem; only a fresh name can be defined")
@@ -270,6 +274,37 @@ def definition(name: str, defined, meaning, for_all: tuple = ()) -> Rule:
                 return None
         return f"not an instance of the definition {name}"
     return axiom(Rule(f"definition of {name}", "", justify, lambda: verdict))
+
+
+_LAYERS_DEFINED: dict = {}       # a family with its layers blanked -> the layer expressions defined
+
+
+def _refuse_overlapping_layer(name: str, family: str) -> None:
+    """A family defined at a layer (z^{(0)}, z^{(k+1)}) may be defined again only at a layer that
+    no earlier one can equal for k ≥ 0: the definitions of one family never speak of the same
+    layer twice (z^{(K)} after z^{(k+1)} is refused)."""
+    layers = re.findall(r"\(([^()]*)\)", family)
+    if not layers:
+        return
+    stem = re.sub(r"\(([^()]*)\)", "(#)", family)
+    try:
+        new = [layer_expr(layer) for layer in layers]
+    except ValueError:
+        return
+    for old in _LAYERS_DEFINED.get(stem, []):
+        if all(_may_equal(a, b) for a, b in zip(old, new)):
+            raise ValueError(f"{name}: {family} may be a layer that is defined already")
+    _LAYERS_DEFINED.setdefault(stem, []).append(new)
+
+
+def _may_equal(a: sp.Expr, b: sp.Expr) -> bool:
+    """Whether two layers v + m (v ≥ 0 a variable, or absent) can be equal."""
+    if not (a - b).free_symbols:
+        return a == b
+    constant, shifted = (a, b) if not a.free_symbols else (b, a) if not b.free_symbols else (None, None)
+    if constant is None:
+        return True
+    return constant >= shifted.as_coeff_Add()[0]
 
 
 def _occurs(term, inside) -> bool:
