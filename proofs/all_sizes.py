@@ -370,7 +370,8 @@ def derivation_skeleton() -> Derivation:
                    r"$(\partial_b\partial_a L)(T_\alpha\theta) = t_a^{-1}t_b^{-1}(\partial_b\partial_a L)(\theta)$, "
                    r"that is $\nabla L(T_\alpha\theta) = S\,\nabla L(\theta)$ and $H_L(T_\alpha\theta) = "
                    r"S\,H_L(\theta)\,S$ (Theorem 3). The same holds for every depth $K$ and widths $h_k$ "
-                   r"under $\theta^{(k)} \mapsto \alpha_k\theta^{(k)}$ with $\prod_k \alpha_k = 1$, and for "
+                   r"under $\theta^{(k)} \mapsto \alpha_k\theta^{(k)}$ with $\prod_k \alpha_k = 1$, also with a "
+                   r"bias per layer under $b^{(k)} \mapsto P_k b^{(k)}$ (Appendix B), and for "
                    r"one hidden layer under $W_{ij} \mapsto c_j W_{ij}$, $v_j \mapsto c_j^{-1} v_j$, $c_j > 0$."),
         definitions=[
             r"Sizes $d, h, N \ge 1$ are symbols; indices run over $i, k \in \{1..d\}$, "
@@ -382,8 +383,10 @@ def derivation_skeleton() -> Derivation:
             r"$T$ is the transformation of the result: it multiplies each coordinate $\theta_a$ by a "
             r"factor $t_a$ free of $\theta$. Theorems 1 and 3: $T_\alpha(W, v) = (\alpha W, \alpha^{-1} v)$, "
             r"$\alpha > 0$, so $t_a = \alpha$ on $W$ and $\alpha^{-1}$ on $v$; per neuron: $t = c_j$ on "
-            r"$W_{ij}$ and $c_j^{-1}$ on $v_j$; multi-layer: $t = \alpha_k$ on $\theta^{(k)}$. "
-            r"$S = \operatorname{diag}(t_a^{-1})$.",
+            r"$W_{ij}$ and $c_j^{-1}$ on $v_j$; multi-layer: $t = \alpha_k$ on $\theta^{(k)}$ and $P_k$ on "
+            r"$b^{(k)}$. $S = \operatorname{diag}(t_a^{-1})$. Each $T$ is defined once, as a term: the "
+            r"chain rule reads $t_a$ from it, and $L(T\theta) = L(\theta)$ is used only as the theorem "
+            r"proved for that same $T$.",
             r"$L(T\theta)$ is $L$ at the transformed parameters; $\partial_{\theta_a}[G]$ "
             r"is the partial derivative of the function $\theta \mapsto G(\theta)$; "
             r"$(\partial_b\partial_a L)(T\theta)$ is the partial derivative of $L$ evaluated at $T\theta$.",
@@ -396,6 +399,8 @@ def derivation_skeleton() -> Derivation:
             r"$z^{(0)}_{ni} = x_{ni}$ and, for $k + 1 < K$, "
             r"$z^{(k+1)}_{nj} = \operatorname{ReLU}\bigl(\sum_{i=1}^{h_k} z^{(k)}_{ni}\theta^{(k+1)}_{ij}\bigr)$; "
             r"the output is $f_\theta(x_n) = \sum_{i=1}^{h_{K-1}} z^{(K-1)}_{ni}\theta^{(K)}_i$; "
+            r"with biases, $u^{(k+1)}_{nj} = \operatorname{ReLU}\bigl(\sum_i u^{(k)}_{ni}\theta^{(k+1)}_{ij} + "
+            r"b^{(k+1)}_j\bigr)$ and $f_\theta(x_n) = \sum_i u^{(K-1)}_{ni}\theta^{(K)}_i + b^{(K)}$; "
             r"$\tilde z^{(k)}$ is $z^{(k)}$ at "
             r"$T\theta$; $P_k = \alpha_1\cdots\alpha_k$ ($P_0 = 1$), so $\prod_k\alpha_k = 1$ means "
             r"$\alpha_K = P_{K-1}^{-1}$; here $k$ counts layers, and $p, q \in \{1..K\}$ are layer indices.",
