@@ -21,11 +21,11 @@ import random
 import mpmath
 import sympy as sp
 
-from symbolic import Status, Verdict, check_identity
+from symbolic import Verdict, check_identity
+from symbolic.kernel import exact_zeros
 from symbolic.decision.budget import check_budget, within_budget
 from symbolic.networks.deep import DeepNet, DeepPattern, real_mse
 from symbolic.derivation import Derivation
-from symbolic.decision.zero import is_rational_zero
 from symbolic.numerics.real_network import derivative_verdict, hessian_residual
 
 from proofs import theorem3_derivative_transformation as theorem3
@@ -57,9 +57,7 @@ def output_bias_fixed(depth: int) -> Verdict:
     """Step 1: ∏_{j≤K} α_j = 1 exactly."""
     factor = cumulative(layer_scales(depth))[-1]
     claim = f"output bias factor prod_(j<=K) alpha_j = 1, K={depth}"
-    if is_rational_zero(factor - 1):
-        return Verdict(Status.PROVED, claim, evidence=("exact zero test",))
-    return Verdict(Status.UNDECIDED, claim, reason=f"the factor {factor} is not shown to be 1")
+    return exact_zeros(claim, [factor - 1])
 
 
 CONTROLS = {"unscaled hidden bias": "the first hidden layer's bias left unscaled",

@@ -23,13 +23,13 @@ from fractions import Fraction
 import sympy as sp
 
 from symbolic import Status, Verdict, check_identity
+from symbolic.kernel import by_procedure, conclude, exact_zeros, nonnegative
 from symbolic.derivation import Derivation
 from symbolic.numerics.enclosure import MaximumEnclosure, Region, enclose_maximum
 from symbolic.latex import to_latex
 from symbolic.networks.network import OneHiddenLayerNet
 from symbolic.decision.positivity import is_manifestly_nonnegative
 from symbolic.networks.rescaling import rescale
-from symbolic.decision.zero import is_rational_zero
 
 from proofs import theorem1_observational_equivalence as theorem1
 from proofs.worked_example import check_training_loss
@@ -66,8 +66,8 @@ def dead_point_distance(d: int, h: int, radius: sp.Expr = EPSILON, seed: int = 0
         return exact
     margin = sp.factor(radius ** 2 - EPSILON ** 2)
     if margin == 0 or is_manifestly_nonnegative(margin):
-        return Verdict(Status.PROVED, claim, residual=exact.residual,
-                       evidence=(*exact.evidence, f"radius^2 - distance^2 = {margin} >= 0"))
+        return conclude(claim, [exact, nonnegative(f"radius^2 - epsilon^2 = {margin} >= 0", [margin])],
+                        evidence=(*exact.evidence, f"radius^2 - distance^2 = {margin} >= 0"))
     # a point where the dead point lies outside the ball, re-evaluated exactly on the original terms
     rng = random.Random(seed)
     point = {s: sp.Rational(rng.randint(1, 9), rng.randint(1, 9)) * rng.choice((-1, 1))
@@ -99,10 +99,7 @@ def ball_inside_keskar_box(d: int, h: int) -> Verdict:
     theta = OneHiddenLayerNet(d, h).parameters
     margins = [sp.expand(EPSILON * (sp.Abs(t) + 1) - EPSILON) for t in theta]
     claim = f"half-widths epsilon(|theta_i| + 1) >= epsilon, d={d}, h={h}"
-    if all(is_manifestly_nonnegative(m) for m in margins):
-        return Verdict(Status.PROVED, claim, evidence=(f"{len(margins)} margins epsilon |theta_i|, "
-                                                       "manifestly >= 0",))
-    return Verdict(Status.UNDECIDED, claim, reason="a margin is not manifestly >= 0")
+    return nonnegative(claim, margins, evidence=(f"{len(margins)} margins epsilon |theta_i|, manifestly >= 0",))
 
 
 # --- Definition 2 and Keskar's metric as certified brackets ----------------------------------------
@@ -151,9 +148,9 @@ def sharpness_reaches(theta, region: Region, bound) -> Verdict:
     claim = f"epsilon-sharpness over the {region.describe()} >= {bound}"
     lower, upper, enclosure = sharpness_bounds(loss, variables, theta, region)
     if lower >= bound:
-        return Verdict(Status.PROVED, claim,
-                       evidence=(f"exact point {enclosure.argmax} of the region: sharpness {lower} "
-                                 f"(= {float(lower):.6g}) >= {bound}", _describe(enclosure, region)))
+        return by_procedure("interval enclosure", claim, True,
+                            evidence=(f"exact point {enclosure.argmax} of the region: sharpness {lower} "
+                                      f"(= {float(lower):.6g}) >= {bound}", _describe(enclosure, region)))
     if upper < bound:
         _, again, second = sharpness_bounds(loss, variables, theta, region, precision=200)
         if again < bound:
@@ -183,9 +180,9 @@ def example_constant_bound() -> tuple[sp.Expr, Verdict]:
         return bound, Verdict(bad.status, claim, witness=bad.witness, reason=f"{bad.claim}: {bad.reason}")
     if bound.free_symbols or not bound.is_positive:
         return bound, Verdict(Status.UNDECIDED, claim, reason=f"the bound {bound} is not a positive constant")
-    return bound, Verdict(Status.PROVED, claim, evidence=(
+    return bound, by_procedure("exact rational comparison", claim, True, premises=checks, evidence=(
         "L(0, b) equals the constant predictor's loss for every b (exact)",
-        f"L(c, 1/c) = 0 for every c > 0 (exact); bound = {bound}"))
+        f"L(c, 1/c) = 0 for every c > 0 (exact); bound = {bound} > 0"))
 
 
 def certified_contrast(bound: sp.Expr, epsilon: Fraction = RADIUS) -> Verdict:
@@ -207,8 +204,8 @@ def certified_contrast(bound: sp.Expr, epsilon: Fraction = RADIUS) -> Verdict:
                 + _describe(second, ball(rescaled, epsilon)),
                 f"quadratic proxy ||H||_2 epsilon^2 / 2 at (1, 1): {proxy} = {float(proxy):.6g}")
     if up1 < bound <= low2 and up1_again < bound:
-        return Verdict(Status.PROVED, claim, evidence=evidence,
-                       details={"balanced": (low1, up1), "rescaled": (low2, up2), "proxy": proxy})
+        return by_procedure("interval enclosure", claim, True, evidence=evidence,
+                            details={"balanced": (low1, up1), "rescaled": (low2, up2), "proxy": proxy})
     return Verdict(Status.UNDECIDED, claim, reason=f"brackets [{low1}, {up1}] and [{low2}, {up2}]",
                    evidence=evidence)
 
@@ -228,11 +225,12 @@ def keskar_corner() -> tuple[dict, Verdict]:
     real = check_identity(example.loss(*corner), value, claim="K(c, epsilon) = L(corner)")
     if real.status is not Status.PROVED:
         return derived, real
-    if not (rate.is_positive and is_manifestly_nonnegative(margin)):
-        return derived, Verdict(Status.UNDECIDED, claim, reason=f"K - kappa c^2 = {margin} not manifestly >= 0")
-    if not is_rational_zero(rate * scale ** 2 - M):
-        return derived, Verdict(Status.UNDECIDED, claim, reason="kappa c_M^2 != M")
-    return derived, Verdict(Status.PROVED, claim, evidence=(
+    if not rate.is_positive:
+        return derived, Verdict(Status.UNDECIDED, claim, reason=f"kappa = {rate} is not shown positive")
+    return derived, conclude(claim, [
+        real, by_procedure("sympy limits", f"kappa = lim K/c^2 = {rate} > 0", True),
+        nonnegative(f"K - kappa c^2 = {margin} >= 0", [margin]),
+        exact_zeros("kappa c_M^2 = M", [rate * scale ** 2 - M])], evidence=(
         f"K(c, epsilon) = {value}", f"kappa = lim K/c^2 = {rate}",
         "K - kappa c^2 expands to a sum of manifestly non-negative terms", "kappa (sqrt(M/kappa))^2 = M exactly"))
 
@@ -251,7 +249,7 @@ def keskar_certified(epsilon: Fraction = RADIUS) -> Verdict:
     claim = (f"Keskar sharpness (A = I, epsilon = {epsilon}) at (1, 1) <= {float(brackets[0][1]):.6g} "
              f"< {float(brackets[1][0]):.6g} <= at (10, 1/10)")
     if brackets[0][1] < brackets[1][0]:
-        return Verdict(Status.PROVED, claim, evidence=tuple(evidence), details={"brackets": brackets})
+        return by_procedure("interval enclosure", claim, True, evidence=tuple(evidence), details={"brackets": brackets})
     return Verdict(Status.UNDECIDED, claim, reason=f"brackets {brackets} overlap", evidence=tuple(evidence))
 
 

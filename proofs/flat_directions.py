@@ -22,6 +22,7 @@ from fractions import Fraction
 import flint
 
 from symbolic import Status, Verdict
+from symbolic.kernel import by_procedure, conclude, negation_by_counterexample
 from symbolic.networks.deep import DeepNet, exact_mse_hessian, exact_prediction, on_kink
 from symbolic.decision.budget import within_budget
 from symbolic.derivation import Derivation
@@ -118,7 +119,7 @@ def generator_identities(d: int, h: int, n: int, loss: str, signs=THEOREM, seed:
     described = (f"{float(residual.low):.1e} at 50 digits, {float(residual.high):.1e} at 80 digits "
                  f"(sides of size {float(residual.scale):.1e})")
     if holds and residual.noise:
-        return Verdict(Status.PROVED, claim, residual=float(residual.low), evidence=(
+        return by_procedure("pattern-form exact test", claim, True, residual=float(residual.low), evidence=(
             "exact polynomial identities on the pattern form, every unit and the layer, every entry",
             f"mpmath.diff on the real ReLU loss: residual {described}"))
     if not holds and residual.stable:
@@ -156,7 +157,7 @@ def _kernel_claim(claim: str, hessian, generators, theta, slack: int = 0) -> Ver
         return Verdict(Status.REFUTED, claim, witness={"theta": theta, "rank H": hessian_rank},
                        reason=f"rank H = {hessian_rank} > n - {independent}"
                               + (f" - {slack}" if slack else "") + " (exact inertia)")
-    return Verdict(Status.PROVED, claim, evidence=(
+    return by_procedure("exact linear algebra", claim, True, evidence=(
         f"exact: H G_j theta = 0 for {len(vectors)} live units, their span has rank {independent}, "
         f"rank H = {hessian_rank} <= n - {independent} = {size - independent}, det H = {determinant}",))
 
@@ -186,8 +187,8 @@ def bound_attained() -> Verdict:
     claim = f"rank H = n - #live units on a random minimum, d={d}, h={h}, N={n}"
     bound, sharper = one_layer_minimum(d, h, n), one_layer_minimum(d, h, n, slack=1)
     if bound.status is Status.PROVED and sharper.status is Status.REFUTED:
-        return Verdict(Status.PROVED, claim, evidence=(
-            *bound.evidence, f"and {sharper.reason}: rank H is not below n - #live units"))
+        return conclude(claim, [bound, negation_by_counterexample("rank H is not below n - #live units", sharper)],
+                        evidence=(*bound.evidence, f"and {sharper.reason}: rank H is not below n - #live units"))
     return Verdict(Status.UNDECIDED, claim, reason=f"this instance has a smaller rank: {sharper.describe()}")
 
 

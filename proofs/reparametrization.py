@@ -27,11 +27,10 @@ import sympy as sp
 from sympy.polys.rings import ring
 
 from symbolic import Status, Verdict, check_identity
+from symbolic.kernel import by_procedure, conclude, exact_zeros, negation_by_counterexample, nonnegative
 from symbolic.derivation import Derivation
 from symbolic.latex import to_latex
 from symbolic.decision.positivity import is_manifestly_nonnegative
-from symbolic.verdict import worst
-from symbolic.decision.zero import is_rational_zero
 
 from symbolic.networks import worked_example as example
 from symbolic.report import Report
@@ -56,19 +55,14 @@ EXAMPLE_TARGETS = (Fraction(1, 10), Fraction(10 ** 6))
 
 def _all(claim: str, verdicts: list, evidence: str) -> Verdict:
     """One verdict for a conjunction of component identities."""
-    bad = next((v for v in verdicts if v.status is not Status.PROVED), None)
-    if bad is not None:
-        return Verdict(worst(verdicts), claim, witness=bad.witness, reason=f"{bad.claim}: {bad.reason}")
-    return Verdict(Status.PROVED, claim, residual=max((v.residual or 0.0) for v in verdicts),
-                   evidence=(f"{len(verdicts)} {evidence}", *verdicts[0].evidence))
+    return conclude(claim, verdicts, evidence=(f"{len(verdicts)} {evidence}", *verdicts[0].evidence),
+                    residual=max((v.residual or 0.0) for v in verdicts))
 
 
 def refuted_as_expected(verdict: Verdict, negation: str) -> Verdict:
     """The negation of a claim is PROVED by the claim's re-verified counterexample."""
     if verdict.status is Status.REFUTED:
-        witness = ", ".join(f"{k} = {v}" for k, v in (verdict.witness or {}).items())
-        return Verdict(Status.PROVED, negation, evidence=(f"counterexample to '{verdict.claim}': {witness}",
-                                                          verdict.reason))
+        return negation_by_counterexample(negation, verdict)
     return Verdict(Status.UNDECIDED, negation, reason=f"'{verdict.claim}' was not refuted: {verdict.status.name}")
 
 
@@ -175,7 +169,10 @@ def radial_bijection() -> Verdict:
     claim = "rho(r) = (r^2 + b)^a r: rho(0) = 0, rho' > 0, rho -> oo (b > 0, a > -1/2)"
     positive = is_manifestly_nonnegative(slope) and slope.is_positive is True
     if at_zero == 0 and positive and growth is sp.oo:
-        return Verdict(Status.PROVED, claim, evidence=(
+        return conclude(claim, [
+            exact_zeros("rho(0) = 0", [at_zero]), nonnegative(f"rho'(r) = {slope} >= 0", [slope]),
+            by_procedure("sympy assumptions", "rho'(r) > 0", True),
+            by_procedure("sympy limits", "lim rho = oo", True)], evidence=(
             f"rho'(r) = {slope} with a = (s - 1)/2, s > 0: a product of positive factors",
             "rho(0) = 0 exactly; lim rho = oo (sympy.limit)"))
     return Verdict(Status.UNDECIDED, claim, reason=f"rho' = {slope}, rho(0) = {at_zero}, limit {growth}")
@@ -187,9 +184,8 @@ def radial_jacobian(n: int) -> tuple[sp.Expr, Verdict]:
     jacobian = sp.Matrix(radial_map(u)).jacobian(u).xreplace({x: 0 for x in u})
     scale = jacobian[0, 0]
     claim = f"grad psi(theta_hat) = {scale} I, n={n}"
-    if all(is_rational_zero(e) for e in jacobian - scale * sp.eye(n)):
-        return scale, Verdict(Status.PROVED, claim, evidence=("sympy jacobian of psi at u = 0, exact",))
-    return scale, Verdict(Status.UNDECIDED, claim, reason="not a multiple of the identity")
+    return scale, exact_zeros(claim, list(jacobian - scale * sp.eye(n)),
+                              evidence=("sympy jacobian of psi at u = 0, exact",))
 
 
 def radial_hessian(n: int, scale: sp.Expr) -> tuple[sp.Expr, Verdict]:
@@ -200,9 +196,8 @@ def radial_hessian(n: int, scale: sp.Expr) -> tuple[sp.Expr, Verdict]:
     congruence = inverse.T * H * inverse
     factor = sp.powsimp(congruence[0, 0] / H[0, 0])
     claim = f"grad^2 L_eta(0) = {factor} grad^2 L(theta_hat), n={n}"
-    if all(is_rational_zero(e) for e in congruence - factor * H):
-        return factor, Verdict(Status.PROVED, claim, evidence=("congruence by the inverse Jacobian, exact",))
-    return factor, Verdict(Status.UNDECIDED, claim, reason="not a multiple of H")
+    return factor, exact_zeros(claim, list(congruence - factor * H),
+                               evidence=("congruence by the inverse Jacobian, exact",))
 
 
 def explicit_shifts(factor: sp.Expr) -> dict:
@@ -216,14 +211,12 @@ def check_explicit_shifts(factor: sp.Expr) -> Verdict:
     shifts = explicit_shifts(factor)
     scaled = factor.xreplace({A_EXPONENT: RADIAL_A}) * GAMMA
     claim = "a = 1: ||grad^2 L_eta(0)||_2 = M/2 < M at b_below, = 2M > M at b_above, for every M > 0"
-    ok = (is_rational_zero(scaled.xreplace({B_SHIFT: shifts["below"]}) - TARGET / 2)
-          and is_rational_zero(scaled.xreplace({B_SHIFT: shifts["above"]}) - 2 * TARGET)
-          and all(b.is_positive for b in shifts.values()))
-    if ok:
-        return Verdict(Status.PROVED, claim, evidence=(
-            f"b_below = {shifts['below']}, b_above = {shifts['above']} (both > 0)",
-            "spectral norm of b^(-2a) H is b^(-2a) ||H||_2: exact zero tests of the margins"))
-    return Verdict(Status.UNDECIDED, claim, reason=f"shifts {shifts}")
+    margins = exact_zeros("the margins at b_below and b_above", [
+        scaled.xreplace({B_SHIFT: shifts["below"]}) - TARGET / 2, scaled.xreplace({B_SHIFT: shifts["above"]}) - 2 * TARGET])
+    positive = by_procedure("sympy assumptions", "b_below, b_above > 0", all(b.is_positive for b in shifts.values()))
+    return conclude(claim, [margins, positive], evidence=(
+        f"b_below = {shifts['below']}, b_above = {shifts['above']} (both > 0)",
+        "spectral norm of b^(-2a) H is b^(-2a) ||H||_2: exact zero tests of the margins"))
 
 
 def radial_inverse(eta, b):
@@ -275,7 +268,8 @@ def example_radial(factor: sp.Expr) -> Verdict:
             return Verdict(Status.REFUTED if residual <= mpmath.mpf(10) ** -15 else Status.UNDECIDED,
                            claim, reason=f"{side}: predicted {predicted}, numeric {norm}",
                            witness={"b": b_exact, "target": target})
-    return Verdict(Status.PROVED, claim, evidence=tuple(evidence), residual=float(worst_residual))
+    return by_procedure("two-precision numeric agreement", claim, True, evidence=tuple(evidence),
+                        residual=float(worst_residual))
 
 
 # --- §5.1: weight normalization --------------------------------------------------------------------
@@ -370,7 +364,7 @@ def input_gradient_invariance(point_index: int = 0) -> Verdict:
                                                        "sigma": deviation},
                        reason=f"|d f_xi/du| = {abs(quotient_u)} but |df/dx| = {abs(quotient_x)} "
                               f"(exact difference quotients)")
-    return Verdict(Status.PROVED, claim, evidence=(f"both {abs(quotient_u)}",))
+    return by_procedure("exact rational comparison", claim, True, evidence=(f"both {abs(quotient_u)}",))
 
 
 # --- the proof script -----------------------------------------------------------------------------

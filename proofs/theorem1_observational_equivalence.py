@@ -18,13 +18,13 @@ import random
 import sympy as sp
 
 from symbolic import ReLU, Status, Verdict, check_identity
+from symbolic.kernel import conclude
 from symbolic.derivation import Derivation
 from symbolic.every_size.index_rules import relu_homogeneity_verdict
 from symbolic.networks.losses import LOSSES, loss_of_predictions
 from symbolic.networks.network import OneHiddenLayerNet
 from symbolic.decision.positivity import is_manifestly_nonnegative
 from symbolic.networks.rescaling import ALPHA, rescale, rescale_vector
-from symbolic.verdict import worst
 from symbolic.decision.witness import compare_at
 
 from symbolic.report import Report
@@ -77,7 +77,7 @@ def prediction_invariance(d: int, h: int, *, activation=ReLU, alpha: sp.Expr = A
         if compare_at(lhs, rhs, point).differ:
             return Verdict(Status.REFUTED, claim, witness=point, reason="differs on a kink")
     evidence = (*verdict.evidence, f"agrees exactly at {KINK_POINTS} points on the kink set")
-    return Verdict(Status.PROVED, claim, evidence=evidence, residual=verdict.residual)
+    return conclude(claim, [verdict], evidence=evidence)
 
 
 def loss_invariance(d: int, h: int, n: int, loss: str, *, alpha: sp.Expr = ALPHA,
@@ -100,13 +100,8 @@ def loss_invariance(d: int, h: int, n: int, loss: str, *, alpha: sp.Expr = ALPHA
 
 
 def _all_proved(claim: str, verdicts: list) -> Verdict:
-    status = worst(verdicts)
-    first_bad = next((v for v in verdicts if v.status is not Status.PROVED), None)
-    if first_bad is not None:
-        return Verdict(status, claim, witness=first_bad.witness,
-                       reason=f"{first_bad.claim}: {first_bad.reason}")
-    return Verdict(Status.PROVED, claim, evidence=(f"{len(verdicts)} component identities proved",),
-                   residual=max((v.residual or 0.0) for v in verdicts))
+    return conclude(claim, verdicts, evidence=(f"{len(verdicts)} component identities proved",),
+                    residual=max((v.residual or 0.0) for v in verdicts))
 
 
 def local_minimum_lemmas(d: int, h: int, alpha: sp.Expr = ALPHA) -> dict[str, Verdict]:

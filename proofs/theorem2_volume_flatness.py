@@ -23,11 +23,10 @@ import sympy as sp
 import z3
 
 from symbolic import Status, Verdict, check_identity
+from symbolic.kernel import by_procedure, conclude, nonnegative
 from symbolic.decision.budget import remaining, uninterrupted, within_budget
 from symbolic.derivation import Derivation
-from symbolic.decision.positivity import is_manifestly_nonnegative
 from symbolic.networks.rescaling import ALPHA, rescale_vector
-from symbolic.verdict import worst
 from symbolic.decision.zero import is_rational_zero
 
 from proofs import theorem1_observational_equivalence as theorem1
@@ -48,11 +47,7 @@ SLACK = sp.Symbol("s", positive=True)       # ‖θ₁‖∞ = r + s, so that 0 
 
 
 def _proved_all(claim: str, verdicts: list, evidence: str) -> Verdict:
-    status = worst(verdicts)
-    if status is Status.PROVED:
-        return Verdict(Status.PROVED, claim, evidence=(evidence, *verdicts[0].evidence))
-    bad = next(v for v in verdicts if v.status is not Status.PROVED)
-    return Verdict(status, claim, witness=bad.witness, reason=f"{bad.claim}: {bad.reason}")
+    return conclude(claim, verdicts, evidence=(evidence, *verdicts[0].evidence))
 
 
 # --- 1. T_α is linear, det = α^{n₁−n₂}, T_α∘T_β = T_{αβ} ------------------------------------------
@@ -130,12 +125,9 @@ def separation_argument() -> Verdict:
               "alpha (t - r) - (t + r)": (alpha * (t - RADIUS) - (t + RADIUS), t + RADIUS)}
     verdicts = []
     for label, (expression, certificate) in claims.items():
-        verdict = check_identity(expression, certificate, claim=f"{label} = {certificate}")
-        if verdict.status is Status.PROVED and not is_manifestly_nonnegative(certificate):
-            verdict = Verdict(Status.UNDECIDED, verdict.claim, reason="certificate not manifestly >= 0")
-        verdicts.append(verdict)
-    positive_gap = Verdict(Status.PROVED, "t + r > 0") if (t + RADIUS).is_positive else Verdict(
-        Status.UNDECIDED, "t + r > 0", reason="sympy cannot see t + r > 0")
+        verdicts.append(check_identity(expression, certificate, claim=f"{label} = {certificate}"))
+        verdicts.append(nonnegative(f"{certificate} >= 0", [certificate]))
+    positive_gap = by_procedure("sympy assumptions", "t + r > 0", (t + RADIUS).is_positive is True)
     return _proved_all("paper's alpha > 1 and the gap alpha(t - r) - (t + r) = t + r > 0",
                        verdicts + [positive_gap],
                        "exact identities with t = r + s, r, s > 0; certificates manifestly positive")
@@ -206,7 +198,7 @@ def disjointness(d: int, h: int, mode: str = "theorem") -> Verdict:
     claim = f"B and T_alpha^k B disjoint ({MODES[mode]}), d={d}, h={h}"
     answer, model, variables = disjointness_query(d, h, mode)
     if answer == z3.unsat:
-        return Verdict(Status.PROVED, claim, evidence=(
+        return by_procedure("z3 unsat", claim, True, evidence=(
             "z3 (nlsat, non-linear real arithmetic) answers unsat: no common point; taken on z3's word",))
     if answer == z3.sat:
         point = {k: ([_rational(model, x) for x in v] if isinstance(v, list) else _rational(model, v))
@@ -236,7 +228,7 @@ def rational_instance(d: int, h: int, seed: int = 0) -> Verdict:
     claim = f"concrete instance: gap between the projections = |theta1|_inf + r, d={d}, h={h}"
     witness = {"theta": theta, "r": r, "alpha": alpha, "B_k": box, "T_alpha B_k": image}
     if gap == norm + r and gap > 0:
-        return Verdict(Status.PROVED, claim, evidence=(f"alpha = {alpha}: gap {gap} > 0, exact",))
+        return by_procedure("exact rational comparison", claim, True, evidence=(f"alpha = {alpha}: gap {gap} > 0, exact",))
     return Verdict(Status.REFUTED, claim, witness=witness, reason=f"gap {gap}")
 
 

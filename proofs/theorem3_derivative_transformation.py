@@ -46,6 +46,7 @@ import mpmath
 import sympy as sp
 
 from symbolic import ReLU, Status, Verdict, check_identity
+from symbolic.kernel import by_procedure
 from symbolic.decision.budget import BudgetExhausted, check_budget, time_budget
 from symbolic.derivation import Derivation
 from symbolic.numerics.real_network import HIGH_DPS, LOW_DPS, derivative_verdict, directional_derivative, \
@@ -354,7 +355,8 @@ def _abstract_prerequisites(d, h, n) -> dict:
 
 def _as_verdict(holds: bool, claim: str) -> Verdict:
     if holds:
-        return Verdict(Status.PROVED, claim, evidence=("exact: alpha-weights read off exponents",))
+        return by_procedure("exact rational comparison", claim, True,
+                            evidence=("exact: alpha-weights read off exponents",))
     return Verdict(Status.UNDECIDED, claim, reason="a monomial of the wrong alpha-weight")
 
 
@@ -365,7 +367,8 @@ def abstract_route(d, h, n, order):
     steps = {
         **_abstract_prerequisites(d, h, n),
         "chain rule for the linear map T_alpha": (
-            Verdict(Status.PROVED, "chain rule", evidence=("exact Laurent identity on a generic 2-jet",))
+            by_procedure("exact rational comparison", "chain rule", True,
+                         evidence=("exact Laurent identity on a generic 2-jet",))
             if chain_rule else
             Verdict(Status.UNDECIDED, "chain rule", reason="chain-rule identity not an exact zero")),
     }

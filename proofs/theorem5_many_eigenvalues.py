@@ -25,12 +25,12 @@ import mpmath
 import sympy as sp
 
 from symbolic import Status, Verdict
+from symbolic.kernel import by_procedure, exact_zeros
 from symbolic.networks.deep import DeepNet, exact_mse_hessian, exact_prediction
 from symbolic.decision.budget import within_budget
 from symbolic.derivation import Derivation
 from symbolic.networks.minima import Minimum, interpolating_minimum, layer_sizes
 from symbolic.numerics.inertia import count_above, count_above_by_characteristic_polynomial, inertia
-from symbolic.decision.zero import is_rational_zero
 
 from proofs import biases
 from symbolic.report import Report, counted
@@ -165,7 +165,7 @@ def eigenvalue_count(d: int, h: int, n: int, depth: int, seed: int = 0, extra: i
                         f"min n_k={found['n_min']} (layer {found['layer']}), exactly {found['count']} "
                         f"eigenvalues above M (inertia and characteristic polynomial agree), "
                         f"{found['horn_bound']} above beta^2 l (step 3)")
-    return Verdict(Status.PROVED, claim, evidence=(
+    return by_procedure("exact inertia", claim, True, evidence=(
         "H(theta) positive semidefinite (exact inertia); loss exactly 0 at theta and T_alpha theta; "
         "Hessian recomputed at T_alpha theta equals D H D exactly", *evidence))
 
@@ -195,11 +195,11 @@ def product_is_one() -> Verdict:
     """Step 2: ∏ α_k = β^{−(K−1)}·β^{K−1} = 1 and the eigenvalue β² of D_α², for symbolic β, K."""
     beta = sp.Symbol("beta", positive=True)
     claim = "prod alpha_k = 1 and D_alpha^2 = beta^2 off layer k*, for K = 2..6"
+    differences = []
     for K in range(2, 7):
         scales = [1 / beta] * (K - 1) + [beta ** (K - 1)]
-        if not (is_rational_zero(sp.Mul(*scales) - 1) and is_rational_zero((1 / scales[0]) ** 2 - beta ** 2)):
-            return Verdict(Status.UNDECIDED, claim, reason=f"K={K}: not an exact zero")
-    return Verdict(Status.PROVED, claim, evidence=("exact zero test for each K",))
+        differences += [sp.Mul(*scales) - 1, (1 / scales[0]) ** 2 - beta ** 2]
+    return exact_zeros(claim, differences, evidence=("for each K = 2..6",))
 
 
 def derivation_skeleton() -> Derivation:

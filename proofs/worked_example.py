@@ -18,11 +18,10 @@ import mpmath
 import sympy as sp
 
 from symbolic import Status, Verdict, check_identity
+from symbolic.kernel import by_procedure, conclude, exact_zeros, nonnegative
 from symbolic.derivation import Derivation
 from symbolic.latex import to_latex
-from symbolic.decision.positivity import is_manifestly_nonnegative
 from symbolic.decision.regions import describe
-from symbolic.decision.zero import is_rational_zero
 from symbolic.networks.worked_example import M, Derived, c, delta, derive, loss, network, real_loss_mp, x
 
 from symbolic.report import Report
@@ -61,26 +60,25 @@ def check_hessian(derived: Derived, seed: int = 0) -> Verdict:
     claim = "Hessian at (c, 1/c), derived"
     if worst > mpmath.mpf(10) ** -25:
         return Verdict(Status.UNDECIDED, claim, reason=f"mpmath.diff disagrees by {float(worst):.2e}")
-    return Verdict(Status.PROVED, claim, residual=float(worst),
-                   evidence=("sympy.hessian of the loss on the region a > 0",
-                             f"mpmath.diff of the real loss at 3 random c: residual {float(worst):.1e}"))
+    return by_procedure("two-precision numeric agreement", claim, True, residual=float(worst),
+                        evidence=("sympy.hessian of the loss on the region a > 0",
+                                  f"mpmath.diff of the real loss at 3 random c: residual {float(worst):.1e}"))
 
 
 def check_eigenpairs(derived: Derived) -> Verdict:
     """H v = λ v exactly for every derived pair; trace and determinant agree with the eigenvalues."""
     claim = "eigenpairs, trace, determinant and spectral norm of the Hessian"
+    differences = []
     for value, _, vectors in derived.eigenpairs:
         for vector in vectors:
-            if vector.is_zero_matrix or not all(is_rational_zero(e) for e in derived.hessian * vector - value * vector):
-                return Verdict(Status.UNDECIDED, claim, reason=f"H v = λ v fails for λ = {value}")
+            if vector.is_zero_matrix:
+                return Verdict(Status.UNDECIDED, claim, reason=f"a zero eigenvector for λ = {value}")
+            differences += list(derived.hessian * vector - value * vector)
     values = [v for v, m, _ in derived.eigenpairs for _ in range(m)]
-    if not (is_rational_zero(sum(values) - derived.trace) and
-            is_rational_zero(sp.Mul(*values) - derived.determinant)):
-        return Verdict(Status.UNDECIDED, claim, reason="trace or determinant disagree with eigenvalues")
-    if not is_manifestly_nonnegative(sp.factor(derived.spectral_norm)):
-        return Verdict(Status.UNDECIDED, claim, reason="the spectral norm is not manifestly >= 0")
-    return Verdict(Status.PROVED, claim, evidence=("H v = lambda v exactly for each pair",
-                                                   "trace = sum and det = product of eigenvalues"))
+    differences += [sum(values) - derived.trace, sp.Mul(*values) - derived.determinant]
+    return conclude(claim, [exact_zeros("H v = lambda v, trace and determinant", differences),
+                            nonnegative("the spectral norm >= 0", [sp.factor(derived.spectral_norm)])],
+                    evidence=("H v = lambda v exactly for each pair", "trace = sum and det = product of eigenvalues"))
 
 
 def check_perturbations(derived: Derived, seed: int = 0) -> Verdict:
@@ -105,7 +103,7 @@ def check_perturbations(derived: Derived, seed: int = 0) -> Verdict:
                  delta: sp.Rational(rng.randint(-999, 999), rng.randint(1, 20))}
         if loss(point[c], 1 / point[c] + point[delta]) != derived.second_weight_loss.xreplace(point):
             return Verdict(Status.REFUTED, claim, witness=point, reason="second-weight loss disagrees")
-    return Verdict(Status.PROVED, claim, evidence=(
+    return by_procedure("exact evaluation", claim, True, evidence=(
         "sign split of max(0, (c + delta) x_i), each branch reduced exactly",
         "each branch equals the real loss at random exact points of its region"))
 
@@ -118,13 +116,10 @@ def sharp_scales():
 def check_theorem4_on_example(derived: Derived) -> Verdict:
     """‖H(c_M)‖₂ − M is manifestly non-negative for both explicit scales."""
     claim = "for every M > 0: ||H(c)||_2 >= M at c = sqrt(2M/5) and at c = sqrt(5/(2M))"
-    evidence = []
-    for label, scale in sharp_scales().items():
-        margin = sp.factor(sp.cancel(derived.spectral_norm.xreplace({c: scale}) - M))
-        if not is_manifestly_nonnegative(margin):
-            return Verdict(Status.UNDECIDED, claim, reason=f"{label}: margin {margin} not manifestly >= 0")
-        evidence.append(f"{label}: ||H|| - M = {margin} >= 0")
-    return Verdict(Status.PROVED, claim, evidence=tuple(evidence))
+    margins = {label: sp.factor(sp.cancel(derived.spectral_norm.xreplace({c: scale}) - M))
+               for label, scale in sharp_scales().items()}
+    return nonnegative(claim, list(margins.values()),
+                       evidence=tuple(f"{label}: ||H|| - M = {margin} >= 0" for label, margin in margins.items()))
 
 
 # --- the proof script -----------------------------------------------------------------------------

@@ -68,6 +68,7 @@ class Derivation:
     notes: list = field(default_factory=list)         # LaTeX paragraphs
     sizes: list = field(default_factory=list)
     residuals: list = field(default_factory=list)     # (label, value) pairs
+    every_size: bool = False     # proved with the sizes as symbols; ``sizes`` are the cross-check's
 
     def add(self, statement: str, reason: str, verdicts=(), sizes=()) -> Step:
         step = Step(statement, reason, list(verdicts), list(sizes))

@@ -144,6 +144,33 @@ def _status_text(status: Status | None) -> str:
     return r"\emph{checked}: \textbf{%s}" % status.name
 
 
+def _step_text(step) -> str:
+    sizes = r" Sizes: %s." % escape(summarize_sizes(step.sizes)) if step.sizes else ""
+    return r"%s. %s.%s" % (escape(step.reason[0].upper() + step.reason[1:]), _status_text(step.status), sizes)
+
+
+def _steps_then_reasons(derivation: Derivation) -> list:
+    """Every step in one display, then the reasons numbered below it."""
+    lines = [r"Each line is one step; its reason follows below the display.", r"\begin{align*}"]
+    for number, step in enumerate(derivation.steps, start=1):
+        end = r" \\" if number < len(derivation.steps) else ""
+        lines.append(r"& %s \tag{%d}%s" % (step.statement, number, end))
+    lines += [r"\end{align*}", r"\begin{enumerate}"]
+    lines += [r"\item[(%d)] %s" % (number, _step_text(step)) for number, step in enumerate(derivation.steps, start=1)]
+    return lines + [r"\end{enumerate}"]
+
+
+def _steps_with_reasons(derivation: Derivation) -> list:
+    """Each step with its reason beside it: the display, then at once the rule, the subterm it
+    rewrites and the check."""
+    lines = [r"Each step is followed at once by its reason: the rule, the subterm it rewrites, the check."]
+    for number, step in enumerate(derivation.steps, start=1):
+        lines += [r"\begin{align*}& %s \tag{%d}\end{align*}" % (step.statement, number),
+                  r"\vspace{-0.6\baselineskip}{\small\noindent\hfill\parbox{0.92\linewidth}{(%d) %s}}\par"
+                  % (number, _step_text(step))]
+    return lines
+
+
 def render(derivation: Derivation) -> str:
     """The derivation as a standalone document."""
     lines = [
@@ -157,7 +184,9 @@ def render(derivation: Derivation) -> str:
         r"\begin{document}",
         r"\maketitle",
         r"\noindent\textbf{Source.} %s.\par\medskip" % escape(derivation.source),
-        r"\noindent\textbf{Verdict.} \textbf{%s} for every checked step at the sizes covered."
+        (r"\noindent\textbf{Verdict.} \textbf{%s} for every size: the sizes are symbols, every step "
+         r"checked by the kernel; the instances of the cross-check are listed at the end." if derivation.every_size
+         else r"\noindent\textbf{Verdict.} \textbf{%s} for every checked step at the sizes covered.")
         % derivation.status.name,
         r"\section*{Statement}",
         derivation.statement,
@@ -166,20 +195,13 @@ def render(derivation: Derivation) -> str:
         *[r"\item " + definition for definition in derivation.definitions],
         r"\end{itemize}",
         r"\section*{Derivation}",
-        r"Each line is one step; its reason follows below the display.",
-        r"\begin{align*}",
     ]
-    for number, step in enumerate(derivation.steps, start=1):
-        end = r" \\" if number < len(derivation.steps) else ""
-        lines.append(r"& %s \tag{%d}%s" % (step.statement, number, end))
-    lines += [r"\end{align*}", r"\begin{enumerate}"]
-    for number, step in enumerate(derivation.steps, start=1):
-        sizes = r" Sizes: %s." % escape(summarize_sizes(step.sizes)) if step.sizes else ""
-        lines.append(r"\item[(%d)] %s. %s.%s" % (number, escape(step.reason[0].upper() + step.reason[1:]),
-                                                  _status_text(step.status), sizes))
-    lines.append(r"\end{enumerate}")
+    if derivation.every_size:
+        lines += _steps_with_reasons(derivation)
+    else:
+        lines += _steps_then_reasons(derivation)
     lines += _refuted_and_undecided(derivation)
-    lines += [r"\section*{Sizes covered}",
+    lines += [r"\section*{%s}" % ("Instances of the cross-check" if derivation.every_size else "Sizes covered"),
               escape(summarize_sizes(derivation.sizes) or "not applicable") + "."]
     if derivation.residuals:
         lines += [r"\section*{Witness residuals}", r"\begin{tabular}{ll}",

@@ -48,7 +48,9 @@ def test_inertia_rejects_a_non_symmetric_matrix():
 def test_exact_count_at_the_papers_alpha(size, depth):
     verdict = theorem5.eigenvalue_count(*size, depth)
     assert verdict.status is Status.PROVED, verdict.describe()
-    assert len(verdict.evidence) == 1 + len(theorem5.TARGETS)
+    # the summary, one line per target, and the procedure the count rests on
+    assert len(verdict.evidence) == 2 + len(theorem5.TARGETS)
+    assert verdict.evidence[-1].startswith("taken on the word of: exact inertia")
 
 
 def test_paper_choice_multiplies_to_one():

@@ -30,6 +30,7 @@ Expressions are parsed without eval.  A bad spec is bad input: one line on stder
 """
 from __future__ import annotations
 
+import json
 import sys
 
 import sympy as sp
@@ -38,6 +39,7 @@ from symbolic.networks import model as layers_module
 from symbolic.networks.model import Model, ModelError, entry_symbol
 from symbolic.parsing import ParseError, parse_expression
 from symbolic.networks.symmetry import Symmetry, check_symmetry
+from symbolic.every_size.spec_symmetry import OutsideFragment
 
 from proofs.commands import discover_command
 from proofs.commands.arguments import EXIT_CODES, Parser, UsageError, positive_seconds
@@ -273,8 +275,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--latex", metavar="FILE", help="write the LaTeX derivation into FILE")
     parser.add_argument("--discover", action="store_true",
                         help="find the model's symmetries (no [map] needed) and prove them maximal")
+    parser.add_argument("--all-sizes", action="store_true",
+                        help="prove the laws for every width and every N (widths may be names)")
     args = parser.parse_args(argv)
     spec = read_spec(args.spec)
+    if args.all_sizes:
+        return all_sizes_main(spec, args)
     unknown = set(spec) - {"inputs", "sizes", "loss", "layers", "group", "map"}
     if unknown:
         raise UsageError(f"unknown key {sorted(unknown)[0]!r} at the top of the spec")
@@ -294,6 +300,16 @@ def main(argv: list[str]) -> int:
                 handle.write(report.latex())
         except OSError as error:
             raise UsageError(f"cannot write {args.latex}: {error.strerror}") from None
+    return EXIT_CODES[report.status]
+
+
+def all_sizes_main(spec: dict, args) -> int:
+    """--all-sizes: one row per claim, each for every width and N; outside the fragment, exit 2."""
+    try:
+        report = check_symmetry(spec, sizes="all", seed=args.seed, timeout=args.timeout)
+    except OutsideFragment as error:
+        raise UsageError(str(error)) from None
+    print(json.dumps(report.as_json(), indent=1) if args.json else report.table())
     return EXIT_CODES[report.status]
 
 

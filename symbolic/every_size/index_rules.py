@@ -3,7 +3,7 @@
 A rule says when one term may replace another, anywhere inside a larger term.  Each rule is an
 identity that holds for every value of its variables, θ included, and its side conditions speak
 only of scalars free of θ (α > 0) or of indices; so a rewrite inside a sum body, inside a loss or
-under ∂/∂θ_a is sound.  Each rule is itself checked (``Rule.validity``): symbolically, for every
+under ∂/∂θ_a is sound.  Each rule is an axiom of the kernel (``symbolic.kernel.derivations.axiom``) and is itself checked (``Rule.validity``): symbolically, for every
 size (by induction on the bound of a sum, or on a generic polynomial jet), and on instances by
 ``check_identity``; the ReLU derivative rules hold off the kink set, where the closed forms are
 stated.  A ``Chain`` is a derivation t_0 = t_1 = … ; ``check`` refuses it at the first step its
@@ -14,46 +14,18 @@ from __future__ import annotations
 
 import functools
 import random
-from dataclasses import dataclass, field
-from typing import Callable
 
 import sympy as sp
 
-from symbolic.decision.identity import check_identity
 from symbolic.every_size.index_terms import latex as latex_of
-from symbolic.every_size.index_terms import Add, Const, Deriv, Entry, Eval, Indicator, Mul, Relu, Sum, bound_indices, children, \
-    difference, families, first_subterm, free_indices, rebuild, replace_first, substitute_index
-from symbolic.relu import ReLU
-from symbolic.verdict import Status, Verdict, worst
+from symbolic.every_size.index_terms import Activation, Add, Const, Deriv, Entry, Eval, Indicator, Mul, Relu, Sum, bound_indices, children, \
+    families, first_subterm, free_indices, replace_first, substitute_index
+from symbolic.relu import ReLU, leaky_relu
+from symbolic.verdict import Status, Verdict
 from symbolic.decision.witness import random_point
 from symbolic.decision.zero import is_rational_zero
-
-
-@dataclass(frozen=True)
-class Rule:
-    """``justify(before, after)`` is None when before = after is an instance of the rule, else
-    the reason it is not; rules are equations, so either side may be the one rewritten."""
-
-    name: str
-    statement: str                               # LaTeX math
-    justify: Callable = field(compare=False)
-    validity: Callable = field(compare=False)    # () -> Verdict, for all sizes
-    condition: str = ""                          # LaTeX text with inline math: when it applies
-
-    @property
-    def as_text(self) -> str:
-        """The rule for a document: its name, its equation, its side condition."""
-        return r"\emph{%s}: $%s$%s" % (self.name, self.statement,
-                                        f", {self.condition}" if self.condition else "")
-
-    def applies(self, before, after) -> str | None:
-        reasons = []
-        for _, b, a in difference(before, after):
-            reason = self.justify(b, a)
-            if reason is None:
-                return None
-            reasons.append(reason)
-        return reasons[0] if reasons else "the step changes nothing"
+from symbolic.kernel.certificates import check_identity, conclude, exact_zeros
+from symbolic.kernel.derivations import Chain, Rule, axiom
 
 
 def _either_way(one_way):
@@ -62,15 +34,6 @@ def _either_way(one_way):
         forward = one_way(before, after)
         return None if forward is None or one_way(after, before) is None else forward
     return justify
-
-
-def _proved(claim: str, evidence: list, verdicts=()) -> Verdict:
-    """PROVED when every cross-check verdict is; the first failing one otherwise."""
-    bad = next((v for v in verdicts if v.status is not Status.PROVED), None)
-    if bad is not None:
-        return Verdict(bad.status, claim, witness=bad.witness, reason=f"{bad.claim}: {bad.reason}")
-    return Verdict(Status.PROVED, claim, evidence=tuple(evidence),
-                   residual=max((v.residual or 0.0 for v in verdicts), default=None))
 
 
 # --- induction on the bound of a finite sum ------------------------------------------------------
@@ -123,9 +86,9 @@ def _sum_factor_validity() -> Verdict:
     for size in (1, 2, 3):
         entries = sp.symbols(f"a1:{size + 1}", real=True)
         instances.append(check_identity(sp.Add(*[c * e for e in entries]), c * sp.Add(*entries)))
-    return _proved("sum c a_i = c sum a_i, every bound m", [
+    return conclude("sum c a_i = c sum a_i, every bound m", evidence=[
         "induction on the bound m: base m = 0 and step m -> m + 1 exact zeros",
-        "check_identity at m = 1, 2, 3"], instances)
+        "check_identity at m = 1, 2, 3"], premises=instances)
 
 
 def _homogeneity(before, after):
@@ -151,10 +114,31 @@ def relu_homogeneity_verdict(alpha: sp.Expr) -> Verdict:
         if not is_rational_zero(sp.Max(0, alpha * value) - alpha * sp.Max(0, value)):
             return Verdict(Status.UNDECIDED, claim, reason=f"sympy's Max does not settle case {label}")
     verdict = check_identity(ReLU(alpha * s), alpha * ReLU(s), claim=claim)
-    if verdict.status is not Status.PROVED:
-        return verdict
-    return Verdict(Status.PROVED, claim, residual=verdict.residual, evidence=(
+    return conclude(claim, [verdict], evidence=(
         "sign split s > 0, s = 0, s < 0 with sympy's Max: each case an exact zero", *verdict.evidence))
+
+
+def _activation_homogeneity(before, after):
+    """σ(c·s) → c·σ(s), c > 0, σ a leaky ReLU (any fixed slope) or the absolute value."""
+    if not (isinstance(before, Activation) and isinstance(before.arg, Mul) and len(before.arg.factors) == 2):
+        return "not of the form σ(c·s)"
+    c, s = before.arg.factors
+    if after != Mul((c, Activation(before.kind, before.slope, s))):
+        return "the result is not c·σ(s)"
+    if not isinstance(c, Const) or c.expr.is_positive is not True:
+        return "the factor is not known to be a positive scalar"
+    return None
+
+
+def _activation_homogeneity_validity() -> Verdict:
+    """LReLU_a(c s) = c LReLU_a(s) for every slope a (a symbol) and |c s| = c |s|, c > 0, every real
+    s: the exact identity test, kinks included."""
+    s, a = sp.Symbol("s", real=True), sp.Symbol("a", real=True)
+    c = sp.Symbol("c", positive=True)
+    leaky = check_identity(leaky_relu(c * s, a), c * leaky_relu(s, a), claim="LReLU_a(c s) = c LReLU_a(s)")
+    absolute = check_identity(sp.Abs(c * s), c * sp.Abs(s), claim="|c s| = c |s|")
+    return conclude("positive homogeneity of the leaky ReLU (every slope) and of abs", [leaky, absolute],
+                    evidence=("check_identity with a symbolic slope a and c > 0",))
 
 
 def _indicator_homogeneity(before, after):
@@ -174,16 +158,15 @@ def _indicator_homogeneity_validity() -> Verdict:
     rational points, the kink s = 0 among them."""
     c = sp.Symbol("c", positive=True)
     claim = "1[c s > 0] = 1[s > 0] for c > 0"
-    for value in (sp.Symbol("s_pos", positive=True), sp.S.Zero, sp.Symbol("s_neg", negative=True)):
-        if sp.Heaviside(c * value, 0) - sp.Heaviside(value, 0) != 0:
-            return Verdict(Status.UNDECIDED, claim, reason=f"sign case {value} not settled")
+    cases = [sp.Heaviside(c * value, 0) - sp.Heaviside(value, 0)
+             for value in (sp.Symbol("s_pos", positive=True), sp.S.Zero, sp.Symbol("s_neg", negative=True))]
     rng = random.Random(5)
     for _ in range(32):
         scale, s = sp.Rational(rng.randint(1, 99), rng.randint(1, 99)), sp.Rational(rng.randint(-9, 9), rng.randint(1, 9))
         if sp.Heaviside(scale * s, 0) != sp.Heaviside(s, 0):
             return Verdict(Status.REFUTED, claim, witness={"c": scale, "s": s})
-    return Verdict(Status.PROVED, claim, evidence=("sign split s > 0, s = 0, s < 0: each case equal",
-                                                   "equal at 32 random rational points"))
+    return exact_zeros(claim, cases, evidence=("sign split s > 0, s = 0, s < 0: each case equal",
+                                               "equal at 32 random rational points"))
 
 
 def _jet(variable, degree=3, name="g"):
@@ -192,26 +175,18 @@ def _jet(variable, degree=3, name="g"):
     return sum(sp.Symbol(f"{name}{k}", real=True) * variable ** k for k in range(degree + 1))
 
 
-def chain_rule(scale_of) -> Rule:
-    """∂/∂θ_a [g(Tθ)] = t_a (∂_a g)(Tθ) for the diagonal T: θ_b ↦ t_b θ_b (``scale_of(θ_a)`` is t_a),
-    and ∂/∂θ_a [g(θ)] = (∂_a g)(θ), the case t_a = 1."""
-    def one_way(before, after):
-        if not (isinstance(before, Deriv) and isinstance(before.body, Eval)):
-            return "not a derivative of a function evaluation"
-        g, a = before.body, before.coordinate
-        scale = scale_of(a)
-        if scale is None:
-            return f"{a} is not a coordinate of the transformation"
-        partial = Eval(g.function, g.partials + (a,), g.point)
-        expected = Mul((scale, partial)) if g.point == "T" else partial
-        return None if after == expected else "the result is not t_a (∂_a g)(Tθ)"
-
-    return Rule("chain rule", r"\partial_{\theta_a}\bigl[g(T\theta)\bigr] = "
-                r"t_a\,(\partial_a g)(T\theta)", _either_way(one_way), _chain_rule_validity,
-                r"for $T$ with $(T\theta)_b = t_b\theta_b$, $t$ free of $\theta$, and a function $g$ of "
-                r"$\theta$ differentiable at $T\theta$; with $t_a = 1$ it reads "
-                r"$\partial_{\theta_a}[g(\theta)] = "
-                r"(\partial_a g)(\theta)$")
+def _chain_rule(before, after):
+    """∂/∂θ_a [g(Tθ)] → t_a (∂_a g)(Tθ), t_a read from T's image of θ_a; ∂/∂θ_a [g(θ)] → (∂_a g)(θ)."""
+    if not (isinstance(before, Deriv) and isinstance(before.body, Eval)):
+        return "not a derivative of a function evaluation"
+    g, a = before.body, before.coordinate
+    partial = Eval(g.function, g.partials + (a,), g.point)
+    if g.point == "theta":
+        return None if after == partial else "the result is not (∂_a g)(θ)"
+    scale = g.point.scale(a)
+    if scale is None:
+        return f"{g.point.name} does not map {latex_of(a)} to a constant times itself"
+    return None if after == Mul((scale, partial)) else f"the result is not t_a (∂_a g)({g.point.name}θ) with t_a read from {g.point.name}"
 
 
 @functools.cache
@@ -236,10 +211,10 @@ def _chain_rule_validity() -> Verdict:
     at = {p[k]: scales[k] * w[k] for k in range(3)}
     instances = [check_identity(sp.diff(g.xreplace(at), w[k]), scales[k] * sp.diff(g, p[k]).xreplace(at))
                  for k in range(3)]
-    return _proved("chain rule for a coordinate scaled by a constant", [
+    return conclude("chain rule for a coordinate scaled by a constant", evidence=[
         "one-variable chain rule d/du psi(t u) = t psi'(t u): exact zero on a generic cubic "
         "(every 2-jet), and sympy's own diff of an undefined psi", "check_identity on three "
-        "scaled coordinates of a quadratic"], instances)
+        "scaled coordinates of a quadratic"], premises=instances)
 
 
 def _constant_factor(before, after):
@@ -259,8 +234,8 @@ def _constant_factor_validity() -> Verdict:
         return Verdict(Status.UNDECIDED, "constant factor rule", reason="not an exact zero")
     w = sp.symbols("w1:3", real=True)
     instance = check_identity(sp.diff(c * (w[0] ** 2 * w[1] - 3 * w[1]), w[0]), c * 2 * w[0] * w[1])
-    return _proved("d/du [c G(u)] = c G'(u)", ["exact zero on a generic cubic G (every 1-jet)",
-                                                "check_identity on a polynomial"], [instance])
+    return conclude("d/du [c G(u)] = c G'(u)", evidence=["exact zero on a generic cubic G (every 1-jet)",
+                                                "check_identity on a polynomial"], premises=[instance])
 
 
 # --- arithmetic: identities of the commutative field, atoms opaque ----------------------------------
@@ -319,126 +294,40 @@ def _arithmetic_validity() -> Verdict:
     if not all(outcomes):
         return Verdict(Status.UNDECIDED, "field arithmetic with opaque atoms",
                        reason="the arithmetic test misjudges a known case")
-    return Verdict(Status.PROVED, "field arithmetic with opaque atoms", evidence=(
+    a_, b_ = sp.symbols("a b", real=True)
+    return exact_zeros("field arithmetic with opaque atoms", [(a_ + b_) * (a_ - b_) - (a_ ** 2 - b_ ** 2)], evidence=(
         "checked at each use: exact rational-function zero test with every non-arithmetic subterm an "
         "indeterminate, only scalars known to be non-zero inverted, and a random rational evaluation",
         "the test accepts (a + b)(a - b) = a^2 - b^2 and refuses a + b = a b and c/c = 1 for a real c"))
 
 
-def lemma(name: str, statement: str, lhs, rhs, verdict: Callable, for_all: tuple = ()) -> Rule:
-    """A proved equation lhs = rhs used as a rule; the index names in ``for_all`` may be renamed."""
-    def one_way(before, after):
-        binding: dict = {}
-        if _match(lhs, before, set(for_all), binding) and _match(rhs, after, set(for_all), binding):
-            return None
-        return f"not an instance of {name}"
-    return Rule(name, statement, _either_way(one_way), verdict)
-
-
-def _match(pattern, term, variables: set, binding: dict) -> bool:
-    """Syntactic matching; only index names in ``variables`` are variables."""
-    if isinstance(pattern, Entry) and isinstance(term, Entry):
-        if pattern.family != term.family or len(pattern.indices) != len(term.indices):
-            return False
-        for p, t in zip(pattern.indices, term.indices):
-            if p in variables:
-                if binding.setdefault(p, t) != t:
-                    return False
-            elif p != t:
-                return False
-        return True
-    if type(pattern) is not type(term) or not children(pattern):
-        return pattern == term
-    if rebuild(pattern, tuple(children(term))) != term:
-        return False
-    return all(_match(p, t, variables, binding) for p, t in zip(children(pattern), children(term)))
-
-
-SUM_FACTOR = Rule("sum factor", r"\sum_{i=1}^{m} c\,a_i = c\sum_{i=1}^{m} a_i",
+CHAIN_RULE = axiom(Rule("chain rule", r"\partial_{\theta_a}\bigl[g(T\theta)\bigr] = "
+                  r"t_a\,(\partial_a g)(T\theta)", _either_way(_chain_rule), functools.cache(_chain_rule_validity),
+                  r"for $T$ with $(T\theta)_b = t_b\theta_b$, $t$ free of $\theta$ and read from the definition "
+                  r"of $T$, and a function $g$ of $\theta$ differentiable at $T\theta$; with $T$ the identity it "
+                  r"reads $\partial_{\theta_a}[g(\theta)] = (\partial_a g)(\theta)$"))
+SUM_FACTOR = axiom(Rule("sum factor", r"\sum_{i=1}^{m} c\,a_i = c\sum_{i=1}^{m} a_i",
                   _either_way(_sum_factor), functools.cache(_sum_factor_validity),
-                  r"for every bound $m$ and every $c$ free of $i$")
-HOMOGENEITY = Rule("ReLU homogeneity", r"\operatorname{ReLU}(c\,s) = c\operatorname{ReLU}(s)",
+                  r"for every bound $m$ and every $c$ free of $i$"))
+HOMOGENEITY = axiom(Rule("ReLU homogeneity", r"\operatorname{ReLU}(c\,s) = c\operatorname{ReLU}(s)",
                    _either_way(_homogeneity),
                    functools.cache(lambda: relu_homogeneity_verdict(sp.Symbol("c", positive=True))),
-                   r"for a scalar $c > 0$ and every real $s$ (the paper's Definition 4 and Theorem 1)")
-INDICATOR_HOMOGENEITY = Rule(
+                   r"for a scalar $c > 0$ and every real $s$ (the paper's Definition 4 and Theorem 1)"))
+ACTIVATION_HOMOGENEITY = axiom(Rule(
+    "activation homogeneity", r"\sigma(c\,s) = c\,\sigma(s)", _either_way(_activation_homogeneity),
+    functools.cache(_activation_homogeneity_validity),
+    r"for $\sigma$ a leaky ReLU of any fixed slope or the absolute value, a scalar $c > 0$ and every real $s$"))
+INDICATOR_HOMOGENEITY = axiom(Rule(
     "indicator homogeneity", r"\mathbf{1}[c\,s > 0] = \mathbf{1}[s > 0]", _either_way(_indicator_homogeneity),
-    functools.cache(_indicator_homogeneity_validity), r"for a scalar $c > 0$ and every real $s$")
-CONSTANT_FACTOR = Rule("constant factor", r"\partial_{\theta_a}[c\,G] = "
+    functools.cache(_indicator_homogeneity_validity), r"for a scalar $c > 0$ and every real $s$"))
+CONSTANT_FACTOR = axiom(Rule("constant factor", r"\partial_{\theta_a}[c\,G] = "
                        r"c\,\partial_{\theta_a}[G]",
                        _either_way(_constant_factor), functools.cache(_constant_factor_validity),
-                       r"for a scalar $c$ free of $\theta$ and $G$ differentiable")
-ARITHMETIC = Rule("arithmetic", r"p = q", _arithmetic, _arithmetic_validity,
+                       r"for a scalar $c$ free of $\theta$ and $G$ differentiable"))
+ARITHMETIC = axiom(Rule("arithmetic", r"p = q", _arithmetic, _arithmetic_validity,
                   r"for products and sums $p, q$ of scalars and other subterms (sums, ReLU, $\ell$, "
                   r"derivatives) that are equal as rational functions with those subterms as "
-                  r"indeterminates; only non-zero scalars are inverted")
-
-
-# --- derivations -----------------------------------------------------------------------------------
-
-@dataclass
-class Chain:
-    """t_0 = t_1 = … = t_m, each step justified by a rule."""
-
-    claim: str
-    start: object
-    steps: list = field(default_factory=list)       # (rule, term, note)
-
-    def then(self, rule: Rule, term, note: str = "") -> "Chain":
-        self.steps.append((rule, term, note))
-        return self
-
-    @property
-    def end(self):
-        return self.steps[-1][1] if self.steps else self.start
-
-    @property
-    def rules(self) -> list[Rule]:
-        return list(dict.fromkeys(rule for rule, _, _ in self.steps))
-
-    def lifted(self, context) -> "Chain":
-        """The same steps inside a larger term: ``context(t)`` for every t."""
-        chain = Chain(self.claim, context(self.start))
-        for rule, term, note in self.steps:
-            chain.then(rule, context(term), note)
-        return chain
-
-    def step_verdicts(self) -> list[Verdict]:
-        """One verdict per step: PROVED up to the first refused step, which is UNDECIDED with the
-        reason, and the steps after it are not reached."""
-        verdict = self.check()
-        refused = verdict.details.get("refused_step", len(self.steps) + 1)
-        outcome = []
-        for number, (rule, _, _) in enumerate(self.steps, start=1):
-            if verdict.status is Status.PROVED:
-                outcome.append(Verdict(Status.PROVED, f"step {number}: an instance of {rule.name}",
-                                       evidence=rule.validity().evidence))
-            elif number < refused:
-                outcome.append(Verdict(Status.PROVED, f"step {number}: an instance of {rule.name}"))
-            else:
-                outcome.append(Verdict(Status.UNDECIDED, f"step {number}", reason=verdict.reason
-                                       if number == refused else "after a refused step"))
-        return outcome
-
-    def check(self) -> Verdict:
-        """PROVED when every step is an instance of its rule and every rule used is valid; else
-        UNDECIDED, naming the first refused step (``details['refused_step']``, from 1)."""
-        current = self.start
-        for number, (rule, term, _) in enumerate(self.steps, start=1):
-            reason = rule.applies(current, term)
-            if reason is not None:
-                return Verdict(Status.UNDECIDED, self.claim, reason=f"step {number} ({rule.name}) refused: {reason}",
-                               details={"refused_step": number, "rule": rule.name})
-            current = term
-        validity = [rule.validity() for rule in self.rules]
-        if worst(validity) is not Status.PROVED:
-            bad = next(v for v in validity if v.status is not Status.PROVED)
-            return Verdict(Status.UNDECIDED, self.claim, reason=f"a rule used is not valid: {bad.claim}: {bad.reason}",
-                           details={"rules": [r.name for r in self.rules]})
-        return Verdict(Status.PROVED, self.claim, evidence=(
-            f"{len(self.steps)} rewrite steps, each an instance of its rule",
-            "rules used: " + ", ".join(r.name for r in self.rules)),
-            details={"rules": [r.name for r in self.rules]})
+                  r"indeterminates; only non-zero scalars are inverted"))
 
 
 # --- differentiation at index level ----------------------------------------------------------------
@@ -471,9 +360,9 @@ def _derivative_of_sum_validity() -> Verdict:
     terms = [w[0] ** 2 * w[1], 3 * w[0] * w[2], w[1] - w[0] ** 3]
     instances = [check_identity(sp.diff(sp.Add(*terms[:k]), w[0]), sp.Add(*[sp.diff(t, w[0]) for t in terms[:k]]))
                  for k in (1, 2, 3)]
-    return _proved("d/du sum_i F_i = sum_i dF_i/du, every bound m", [
+    return conclude("d/du sum_i F_i = sum_i dF_i/du, every bound m", evidence=[
         "induction on the bound m: base m = 0, step an exact zero with the sum up to m opaque",
-        "check_identity with 1, 2, 3 terms"], instances)
+        "check_identity with 1, 2, 3 terms"], premises=instances)
 
 
 def _derivative_of_add(before, after):
@@ -512,9 +401,9 @@ def _jet_rules_validity() -> Verdict:
     w = sp.symbols("w1:3", real=True)
     instance = check_identity(sp.diff((w[0] ** 2 + w[1]) * (w[0] - 3 * w[1]), w[0]),
                               2 * w[0] * (w[0] - 3 * w[1]) + (w[0] ** 2 + w[1]))
-    return _proved("(A + B)' = A' + B', (A_1 ... A_r)' = sum_k A_1 ... A_k' ... A_r", [
+    return conclude("(A + B)' = A' + B', (A_1 ... A_r)' = sum_k A_1 ... A_k' ... A_r", evidence=[
         "exact zeros on generic cubics (every 1-jet), products of 2, 3 and 4 factors (more: the "
-        "2-factor rule repeatedly)", "check_identity on polynomials"], [instance])
+        "2-factor rule repeatedly)", "check_identity on polynomials"], premises=[instance])
 
 
 # entries known not to depend on the coordinate θ_a: the data, and the other parameter families
@@ -549,11 +438,9 @@ def _constant_and_coordinate_validity() -> Verdict:
     """∂c/∂u = 0 for c free of u, and ∂w_b/∂w_a = δ_ab on distinct coordinates."""
     w = sp.symbols("w1:4", real=True)
     c = sp.Symbol("c", real=True)
-    table = [[sp.diff(w[b], w[a]) - sp.KroneckerDelta(a, b) for b in range(3)] for a in range(3)]
-    if sp.diff(c, w[0]) != 0 or any(entry != 0 for row in table for entry in row):
-        return Verdict(Status.UNDECIDED, "coordinate derivatives", reason="not the Kronecker delta")
-    return Verdict(Status.PROVED, "d c/du = 0, d w_b/d w_a = delta_ab",
-                   evidence=("sympy's derivatives of a constant and of 3 coordinates, every pair",))
+    table = [sp.diff(w[b], w[a]) - sp.KroneckerDelta(a, b) for b in range(3) for a in range(3)]
+    return exact_zeros("d c/du = 0, d w_b/d w_a = delta_ab", [sp.diff(c, w[0]), *table],
+                       evidence=("sympy's derivatives of a constant and of 3 coordinates, every pair",))
 
 
 def _relu_derivative(before, after):
@@ -569,10 +456,8 @@ def _relu_derivative_validity() -> Verdict:
     1[s > 0]·s'(u), for a generic cubic s."""
     u = sp.Symbol("u", real=True)
     s = _jet(u, name="s")
-    for indicator in (1, 0):
-        if not is_rational_zero(sp.expand(sp.diff(indicator * s, u) - indicator * sp.diff(s, u))):
-            return Verdict(Status.UNDECIDED, "ReLU derivative", reason="not an exact zero on a region")
-    return Verdict(Status.PROVED, "d/du ReLU(s(u)) = 1[s > 0] s'(u) off the kink", evidence=(
+    regions = [sp.expand(sp.diff(indicator * s, u) - indicator * sp.diff(s, u)) for indicator in (1, 0)]
+    return exact_zeros("d/du ReLU(s(u)) = 1[s > 0] s'(u) off the kink", regions, evidence=(
         "on each open sign region of s the identity is an exact zero for a generic cubic s",))
 
 
@@ -601,8 +486,8 @@ def delta_contraction(ranges: dict) -> Rule:
                     return None
                 return "the result is not the contracted term"
         return "no Kronecker delta in the summation index"
-    return Rule("delta contraction", r"\sum_{j=1}^{m} \delta_{jl}\,A_j = A_l", _either_way(one_way),
-                _delta_contraction_validity, r"for every bound $m$ and $1 \le l \le m$")
+    return axiom(Rule("delta contraction", r"\sum_{j=1}^{m} \delta_{jl}\,A_j = A_l", _either_way(one_way),
+                      _delta_contraction_validity, r"for every bound $m$ and $1 \le l \le m$"))
 
 
 @functools.cache
@@ -612,40 +497,38 @@ def _delta_contraction_validity() -> Verdict:
     is 0, with l = m + 1 it is 1; sympy's KroneckerDelta must settle each case."""
     m = sp.Symbol("m", integer=True, nonnegative=True)
     p = sp.Symbol("p", integer=True, positive=True)
-    settled = (sp.KroneckerDelta(m + 1, m + 1 + p) == 0 and sp.KroneckerDelta(m + 1, m + 1 - p) == 0
-               and sp.KroneckerDelta(m + 1, m + 1) == 1 and sp.KroneckerDelta(1, 1) == 1)
-    if not settled:
-        return Verdict(Status.UNDECIDED, "delta contraction", reason="a case of the induction is not settled")
+    cases = [sp.KroneckerDelta(m + 1, m + 1 + p), sp.KroneckerDelta(m + 1, m + 1 - p),
+             sp.KroneckerDelta(m + 1, m + 1) - 1, sp.KroneckerDelta(1, 1) - 1]
     a = sp.symbols("a1:5", real=True)
     for top in range(1, 5):
         for target in range(1, top + 1):
             total = sum(sp.KroneckerDelta(j, target) * a[j - 1] for j in range(1, top + 1))
             if total != a[target - 1]:
                 return Verdict(Status.REFUTED, "delta contraction", witness={"m": top, "l": target})
-    return Verdict(Status.PROVED, "sum_j delta_jl a_j = a_l for 1 <= l <= m, every m", evidence=(
+    return exact_zeros("sum_j delta_jl a_j = a_l for 1 <= l <= m, every m", cases, evidence=(
         "induction on m: base and the three cases of the step settled exactly",
         "every l at m = 1..4 evaluated exactly"))
 
 
-DERIVATIVE_OF_SUM = Rule("derivative of a sum", r"\partial_{\theta_a}\Bigl[\sum_{i=1}^{m} F_i\Bigr] = "
+DERIVATIVE_OF_SUM = axiom(Rule("derivative of a sum", r"\partial_{\theta_a}\Bigl[\sum_{i=1}^{m} F_i\Bigr] = "
                          r"\sum_{i=1}^{m} \partial_{\theta_a}[F_i]", _either_way(_derivative_of_sum),
                          functools.cache(_derivative_of_sum_validity),
-                         r"for every bound $m$, $i$ not an index of $\theta_a$")
-DERIVATIVE_OF_ADD = Rule("linearity of the derivative", r"\partial_{\theta_a}[A + B] = \partial_{\theta_a}[A] + \partial_{\theta_a}[B]",
-                         _either_way(_derivative_of_add), functools.cache(_jet_rules_validity))
-PRODUCT_RULE = Rule("product rule", r"\partial_{\theta_a}[A\,B] = \partial_{\theta_a}[A]\,B + A\,\partial_{\theta_a}[B]",
+                         r"for every bound $m$, $i$ not an index of $\theta_a$"))
+DERIVATIVE_OF_ADD = axiom(Rule("linearity of the derivative", r"\partial_{\theta_a}[A + B] = \partial_{\theta_a}[A] + \partial_{\theta_a}[B]",
+                         _either_way(_derivative_of_add), functools.cache(_jet_rules_validity)))
+PRODUCT_RULE = axiom(Rule("product rule", r"\partial_{\theta_a}[A\,B] = \partial_{\theta_a}[A]\,B + A\,\partial_{\theta_a}[B]",
                     _either_way(_product_rule), functools.cache(_jet_rules_validity),
-                    r"and alike for any number of factors")
-CONSTANT_TERM = Rule("derivative of a constant", r"\partial_{\theta_a}[c] = 0", _either_way(_constant_term),
+                    r"and alike for any number of factors"))
+CONSTANT_TERM = axiom(Rule("derivative of a constant", r"\partial_{\theta_a}[c] = 0", _either_way(_constant_term),
                      functools.cache(_constant_and_coordinate_validity),
                      r"for a term $c$ whose entries are data ($x$, $y$) or parameters of another family "
-                     r"than $\theta_a$")
-COORDINATE = Rule("coordinate derivative", r"\partial_{W_{kl}}[W_{ij}] = \delta_{ik}\,\delta_{jl}",
+                     r"than $\theta_a$"))
+COORDINATE = axiom(Rule("coordinate derivative", r"\partial_{W_{kl}}[W_{ij}] = \delta_{ik}\,\delta_{jl}",
                   _either_way(_coordinate), functools.cache(_constant_and_coordinate_validity),
-                  r"and alike for every family")
-RELU_DERIVATIVE = Rule("ReLU derivative", r"\partial_{\theta_a}[\operatorname{ReLU}(s)] = \mathbf{1}[s > 0]\,\partial_{\theta_a}[s]",
+                  r"and alike for every family"))
+RELU_DERIVATIVE = axiom(Rule("ReLU derivative", r"\partial_{\theta_a}[\operatorname{ReLU}(s)] = \mathbf{1}[s > 0]\,\partial_{\theta_a}[s]",
                        _either_way(_relu_derivative), functools.cache(_relu_derivative_validity),
-                       r"off the kink $s = 0$")
+                       r"off the kink $s = 0$"))
 
 
 def _sum_of_terms(before, after):
@@ -667,9 +550,9 @@ def _sum_of_terms_validity() -> Verdict:
     a = sp.symbols("a1:4", real=True)
     b = sp.symbols("b1:4", real=True)
     instance = check_identity(sp.Add(*[x + y for x, y in zip(a, b)]), sp.Add(*a) + sp.Add(*b))
-    return _proved("sum_i (a_i + b_i + ...) = sum_i a_i + sum_i b_i + ..., every bound m", [
+    return conclude("sum_i (a_i + b_i + ...) = sum_i a_i + sum_i b_i + ..., every bound m", evidence=[
         "induction on the bound m for 2, 3 and 4 terms (more terms: the 2-term case repeatedly)",
-        "check_identity at m = 3"], [instance])
+        "check_identity at m = 3"], premises=[instance])
 
 
 def _indicator_derivative(before, after):
@@ -681,18 +564,16 @@ def _indicator_derivative(before, after):
 
 def _indicator_derivative_validity() -> Verdict:
     u = sp.Symbol("u", real=True)
-    if any(sp.diff(sp.Integer(value), u) != 0 for value in (0, 1)):
-        return Verdict(Status.UNDECIDED, "indicator derivative", reason="a constant's derivative is not 0")
-    return Verdict(Status.PROVED, "d/du 1[s(u) > 0] = 0 off the kink", evidence=(
+    return exact_zeros("d/du 1[s(u) > 0] = 0 off the kink", [sp.diff(sp.Integer(value), u) for value in (0, 1)], evidence=(
         "on each open sign region of s the indicator is the constant 0 or 1",))
 
 
-SUM_OF_TERMS = Rule("sum of terms", r"\sum_{i=1}^{m} (A_i + B_i) = \sum_{i=1}^{m} A_i + \sum_{i=1}^{m} B_i",
+SUM_OF_TERMS = axiom(Rule("sum of terms", r"\sum_{i=1}^{m} (A_i + B_i) = \sum_{i=1}^{m} A_i + \sum_{i=1}^{m} B_i",
                     _either_way(_sum_of_terms), functools.cache(_sum_of_terms_validity),
-                    r"for every bound $m$, with any number of terms")
-INDICATOR_DERIVATIVE = Rule("indicator derivative", r"\partial_{\theta_a}\bigl[\mathbf{1}[s > 0]\bigr] = 0",
+                    r"for every bound $m$, with any number of terms"))
+INDICATOR_DERIVATIVE = axiom(Rule("indicator derivative", r"\partial_{\theta_a}\bigl[\mathbf{1}[s > 0]\bigr] = 0",
                             _either_way(_indicator_derivative), functools.cache(_indicator_derivative_validity),
-                            r"off the kink $s = 0$")
+                            r"off the kink $s = 0$"))
 
 
 # --- driving the rules: differentiation and contraction, one justified step at a time ----------------

@@ -12,11 +12,12 @@ a statement about every value of them.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import sympy as sp
 
-from symbolic.relu import ReLU
+from symbolic.relu import ReLU, leaky_relu
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,15 @@ class Relu:
 
 
 @dataclass(frozen=True)
+class Activation:
+    """A positively homogeneous activation other than ReLU: 'leaky' (s for s > 0, slope·s
+    otherwise, the slope a fixed number) or 'abs'."""
+    kind: str
+    slope: object
+    arg: object
+
+
+@dataclass(frozen=True)
 class Indicator:
     """1[arg > 0], the derivative of ReLU off its kink."""
     arg: object
@@ -84,12 +94,134 @@ class Deriv:
 
 
 @dataclass(frozen=True)
+class Function:
+    """A function of θ defined by a term: L(θ) = (1/N) Σ_n ℓ(f_θ(x_n), y_n) named "L"."""
+    name: str
+    body: object
+
+
+@dataclass(frozen=True)
+class Transformation:
+    """The map T on parameters, defined once as a term of the language: each parameter family
+    with its image, e.g. W_ij ↦ α·W_ij, v_j ↦ α⁻¹·v_j.
+
+    ``images`` holds (pattern entry, image term) pairs; a pattern's indices are variables, and so
+    are the names in ``layer_variables`` inside a family name (θ^{(p)} ↦ α_p θ^{(p)} for every
+    layer p).  ``outputs`` names derived quantities at Tθ: (family at θ, family at Tθ), e.g. the
+    hidden layer z^{(k)} and its value \tilde z^{(k)} at Tθ, each defined by its own definition.
+    """
+    name: str
+    images: tuple
+    layer_variables: tuple = ()
+    outputs: tuple = ()
+
+    def _image_template(self, entry):
+        """(the image of the pattern matching ``entry``, the renaming of its variables), or None."""
+        for pattern, image in self.images:
+            renaming = _family_match(pattern.family, entry.family, self.layer_variables)
+            if renaming is None or len(pattern.indices) != len(entry.indices):
+                continue
+            return image, renaming, dict(zip(pattern.indices, entry.indices))
+        return None
+
+    def image(self, entry):
+        """T applied to one entry: its image with the pattern's variables renamed, or the entry
+        itself when T leaves its family alone."""
+        found = self._image_template(entry)
+        if found is None:
+            return entry
+        image, layers, indices = found
+        return _rename(image, layers, indices)
+
+    def scale(self, entry):
+        """t with (Tθ)_a = t·θ_a, read from the image of θ_a; None when the image is not a
+        constant times the entry."""
+        image = self.image(entry)
+        if image == entry:
+            return Const(sp.S.One) if self._image_template(entry) is not None else None
+        if (isinstance(image, Mul) and len(image.factors) == 2 and isinstance(image.factors[0], Const)
+                and image.factors[1] == entry):
+            return image.factors[0]
+        return None
+
+    def apply(self, term):
+        """The term with every parameter entry replaced by its image and every derived quantity
+        by its value at Tθ."""
+        if isinstance(term, Entry):
+            for at_theta, at_T in self.outputs:
+                if term.family == at_theta:
+                    return Entry(at_T, term.indices)
+            return self.image(term)
+        if isinstance(term, (Const, Eval, Deriv)):
+            return term
+        return rebuild(term, tuple(self.apply(c) for c in children(term)))
+
+
+def _family_match(pattern: str, family: str, variables: tuple):
+    """The renaming of layer variables under which the family name ``pattern`` reads ``family``."""
+    if not variables:
+        return {} if pattern == family else None
+    expression = re.escape(pattern)
+    for name in variables:
+        expression = expression.replace(re.escape("(%s)" % name), r"\((?P<%s>[^()]+)\)" % name)
+    found = re.fullmatch(expression, family)
+    return None if found is None else found.groupdict()
+
+
+def layer_expr(text: str) -> sp.Expr:
+    """A layer written 'k', 'k + 1', 'K-1' or '2' as an integer expression."""
+    found = re.fullmatch(r"\s*([A-Za-z]\w*)?\s*(?:([+-])?\s*(\d+))?\s*", text)
+    if found is None or not (found.group(1) or found.group(3)):
+        raise ValueError(f"not a layer: {text!r}")
+    name, sign, number = found.groups()
+    offset = int(number or 0) * (-1 if sign == "-" else 1)
+    return (sp.Symbol(name, integer=True) if name else sp.S.Zero) + offset
+
+
+def layer_text(layer: sp.Expr) -> str:
+    """The layer as it appears in a family name: 'k', 'k+1', 'K-1', '0'."""
+    return str(layer).replace(" ", "")
+
+
+def substitute_layer(term, variable: sp.Symbol, value: sp.Expr):
+    """The term with the layer ``variable`` replaced by ``value`` everywhere: in scalars (P_k) and
+    in the layer of a family name (z^{(k)}, θ^{(k+1)})."""
+    if isinstance(term, Const):
+        return Const(term.expr.xreplace({variable: value}))
+    if isinstance(term, Entry):
+        def layer(found):
+            return "(%s)" % layer_text(layer_expr(found.group(1)).xreplace({variable: value}))
+        try:
+            family = re.sub(r"\(([^()]*%s[^()]*)\)" % re.escape(str(variable)), layer, term.family)
+        except ValueError:
+            family = term.family
+        return Entry(family, term.indices)
+    if isinstance(term, (Eval, Deriv)):
+        raise TypeError("a layer is substituted in terms without derivatives")
+    return rebuild(term, tuple(substitute_layer(c, variable, value) for c in children(term)))
+
+
+def _rename(term, layers: dict, indices: dict):
+    """A pattern's image with its layer variables and index variables renamed."""
+    if isinstance(term, Const):
+        substitution = {sp.Symbol(k, integer=True): layer_expr(v) for k, v in layers.items()}
+        substitution |= {sp.Symbol(k, integer=True): sp.Symbol(v, integer=True) for k, v in indices.items()}
+        return Const(term.expr.xreplace(substitution))
+    if isinstance(term, Entry):
+        family = term.family
+        for name, value in layers.items():
+            family = family.replace("(%s)" % name, "(%s)" % value)
+        return Entry(family, tuple(indices.get(i, i) for i in term.indices))
+    return rebuild(term, tuple(_rename(c, layers, indices) for c in children(term)))
+
+
+@dataclass(frozen=True)
 class Eval:
     """(∂_{p_m} … ∂_{p_1} g)(point): a function of θ (its partials ``partials``, innermost first)
-    evaluated at θ (point 'theta') or at the transformed parameters (point 'T')."""
-    function: str
+    evaluated at θ (point 'theta') or at the transformed parameters (point: the Transformation)."""
+    function: Function
     partials: tuple
-    point: str
+    point: object
 
 
 # --- structure ---------------------------------------------------------------------------------
@@ -101,7 +233,7 @@ def children(term) -> tuple:
         return term.factors
     if isinstance(term, Add):
         return term.terms
-    if isinstance(term, (Relu, Indicator)):
+    if isinstance(term, (Relu, Indicator, Activation)):
         return (term.arg,)
     if isinstance(term, Fn):
         return term.args
@@ -122,6 +254,8 @@ def rebuild(term, new_children: tuple):
         return Relu(new_children[0])
     if isinstance(term, Indicator):
         return Indicator(new_children[0])
+    if isinstance(term, Activation):
+        return Activation(term.kind, term.slope, new_children[0])
     if isinstance(term, Fn):
         return Fn(term.name, tuple(new_children))
     if isinstance(term, Deriv):
@@ -137,6 +271,8 @@ def same_head(a, b) -> bool:
         return (a.index, a.size) == (b.index, b.size)
     if isinstance(a, Fn):
         return a.name == b.name
+    if isinstance(a, Activation):
+        return (a.kind, a.slope) == (b.kind, b.slope)
     if isinstance(a, Deriv):
         return a.coordinate == b.coordinate
     return True
@@ -209,16 +345,20 @@ def latex(term, *, tight: bool = False, names: dict | None = None) -> str:
         return r"\operatorname{ReLU}\bigl(%s\bigr)" % latex(term.arg, names=names)
     if isinstance(term, Indicator):
         return r"\mathbf{1}\bigl[%s > 0\bigr]" % latex(term.arg, names=names)
+    if isinstance(term, Activation):
+        if term.kind == "abs":
+            return r"\bigl|%s\bigr|" % latex(term.arg, names=names)
+        return r"\operatorname{LReLU}_{%s}\bigl(%s\bigr)" % (sp.latex(term.slope), latex(term.arg, names=names))
     if isinstance(term, Fn):
         return r"%s\bigl(%s\bigr)" % (term.name, ", ".join(latex(a, names=names) for a in term.args))
     if isinstance(term, Deriv):
         return r"\partial_{%s}\bigl[%s\bigr]" % (latex(term.coordinate), latex(term.body, names=names))
     if isinstance(term, Eval):
-        point = r"T\theta" if term.point == "T" else r"\theta"
+        point = r"\theta" if term.point == "theta" else r"%s\theta" % term.point.name
         if not term.partials:
-            return r"%s(%s)" % (term.function, point)
+            return r"%s(%s)" % (term.function.name, point)
         partials = "".join(r"\partial_{%s}" % latex(p) for p in reversed(term.partials))
-        return r"(%s %s)(%s)" % (partials, term.function, point)
+        return r"(%s %s)(%s)" % (partials, term.function.name, point)
     raise TypeError(f"not an index-level term: {term!r}")
 
 
@@ -253,6 +393,9 @@ def expand(term, sizes: dict, values: dict | None = None, functions: dict | None
         return ReLU(expand(term.arg, sizes, values, functions))
     if isinstance(term, Indicator):
         return sp.Heaviside(expand(term.arg, sizes, values, functions), 0)
+    if isinstance(term, Activation):
+        inner = expand(term.arg, sizes, values, functions)
+        return sp.Abs(inner) if term.kind == "abs" else leaky_relu(inner, term.slope)
     if isinstance(term, Fn):
         function = functions.setdefault(term.name, sp.Function(f"ell{len(functions)}"))
         return function(*[expand(a, sizes, values, functions) for a in term.args])

@@ -637,14 +637,20 @@ _REASONS = {
 }
 
 
-def check_symmetry(model: Model, symmetry: Symmetry, *, loss: str = "any", sizes=(1, 2),
+def check_symmetry(model: Model, symmetry: Symmetry = None, *, loss: str = "any", sizes=(1, 2),
                    seed: int = 0, timeout: float | None = None) -> SymmetryReport:
     """Check that ``symmetry`` leaves the prediction and the loss unchanged, and the gradient and
     Hessian laws it implies when it is linear, for N data points, N in ``sizes``.
 
     Returns a SymmetryReport; each claim is PROVED, REFUTED (with a witness: the parameter,
     group and input values where the two sides differ) or UNDECIDED (with the reason).  A claim
-    whose time budget (``timeout`` seconds, per claim) runs out is UNDECIDED."""
+    whose time budget (``timeout`` seconds, per claim) runs out is UNDECIDED.
+
+    ``sizes="all"``: ``model`` is the spec (the TOML table as a dict, widths may be names) and the
+    laws are proved for every width and every N (``symbolic.every_size.spec_symmetry``)."""
+    if isinstance(sizes, str) and sizes == "all":
+        from symbolic.every_size.spec_symmetry import check_all_sizes
+        return check_all_sizes(model, lambda concrete, images: _concrete_laws(concrete, images, seed, timeout))
     if loss not in LOSSES:
         raise ValueError(f"unknown loss {loss!r}; choose from {', '.join(LOSSES)}")
     if symmetry.model is not model:
@@ -672,3 +678,9 @@ def check_symmetry(model: Model, symmetry: Symmetry, *, loss: str = "any", sizes
                 record(claim, n, lambda n=n, order=order: derivative_law(
                     model, symmetry, n, loss, order, seed), f"{claim} law")
     return report
+
+
+def _concrete_laws(model: Model, images: dict, seed: int, timeout) -> dict:
+    """The gradient and Hessian laws of a concrete instance, N = 1, by claim."""
+    report = check_symmetry(model, Symmetry(model, images), sizes=(1,), seed=seed, timeout=timeout)
+    return {claim: report.verdict(claim) for claim in ("gradient", "Hessian") if any(c == claim for c, _, _ in report.rows)}

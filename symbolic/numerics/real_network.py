@@ -11,6 +11,7 @@ import mpmath
 import sympy as sp
 
 from symbolic.verdict import Status, Verdict
+from symbolic.kernel.certificates import by_procedure
 
 KINK_MARGIN = Fraction(1, 20)
 
@@ -236,8 +237,8 @@ def derivative_verdict(claim, holds, entry, residual, informative, witness, exac
                  f"{HIGH_DPS} digits (sides of size {float(residual.scale):.1e})")
     points = f"{informative} informative point{'s' if informative != 1 else ''}"
     if holds and residual.noise:
-        return Verdict(Status.PROVED, claim, residual=float(residual.low), details=details,
-                       evidence=(exact_evidence, f"{witness_method} at {points}: residual {described}"))
+        return by_procedure("pattern-form exact test", claim, True, residual=float(residual.low), details=details,
+                            evidence=(exact_evidence, f"{witness_method} at {points}: residual {described}"))
     if not holds and residual.stable:
         return Verdict(Status.REFUTED, claim, witness=witness, residual=float(residual.low),
                        details=details, reason=f"the exact identity fails at entry {entry}; "

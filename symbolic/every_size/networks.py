@@ -1,0 +1,105 @@
+"""The networks of the paper as index-level terms, and the maps T on their parameters, each
+defined once.
+
+One hidden layer: f_θ(x_n) = Σ_j ReLU(Σ_i x_ni W_ij) v_j and L(θ) = (1/N) Σ_n ℓ(f_θ(x_n), y_n);
+T_α: W_ij ↦ α W_ij, v_j ↦ α⁻¹ v_j; per neuron: W_ij ↦ c_j W_ij, v_j ↦ c_j⁻¹ v_j.
+
+Deep: z^{(0)}_{nj} = x_nj, z^{(k+1)}_{nj} = ReLU(Σ_i z^{(k)}_{ni} θ^{(k+1)}_{ij} [+ b^{(k+1)}_j]),
+f_θ(x_n) = Σ_i z^{(K-1)}_{ni} θ^{(K)}_i [+ b^{(K)}]; T: θ^{(p)} ↦ α_p θ^{(p)}, b^{(p)} ↦ P_p b^{(p)}
+with P_p = α_1⋯α_p (Appendix B), under the hypothesis ∏_p α_p = 1.  The layer definitions are
+kernel definitions: what they say is what ``symbolic.networks.deep`` computes (trusted).
+"""
+from __future__ import annotations
+
+import sympy as sp
+
+from symbolic.every_size.index_terms import Add, Const, Entry, Fn, Function, Mul, Relu, Sum, Transformation, layer_text
+from symbolic.kernel.derivations import definition
+from symbolic.networks.rescaling import ALPHA
+
+N = sp.Symbol("N", positive=True, integer=True)
+LAYER, DEPTH = sp.Symbol("k", integer=True), sp.Symbol("K", integer=True)
+UNIT = sp.Symbol("j", integer=True)
+C = sp.IndexedBase("c", positive=True)          # per-neuron scales c_j
+A = sp.IndexedBase(r"\alpha", positive=True)    # layer scales α_k
+P = sp.IndexedBase("P", positive=True)          # P_k = α_1 ⋯ α_k
+LOSS = r"\ell"
+
+
+def x(i="i"):
+    return Entry("x", ("n", i))
+
+
+def prediction(bias=None):
+    """f_θ(x_n) = Σ_j ReLU(Σ_i x_ni W_ij [+ b_j]) v_j."""
+    inner = Sum("i", "d", Mul((x(), Entry("W", ("i", "j")))))
+    if bias is not None:
+        inner = Add((inner, bias))
+    return Sum("j", "h", Mul((Relu(inner), Entry("v", ("j",)))))
+
+
+def in_loss(term):
+    """(1/N) Σ_n ℓ(term, y_n): the loss of the predictions, term being f(x_n)."""
+    return Mul((Const(1 / N), Sum("n", "N", Fn(LOSS, (term, Entry("y", ("n",)))))))
+
+
+def one_layer_map(name: str, w_scale: Const, v_scale: Const) -> Transformation:
+    """W_ij ↦ w_scale·W_ij, v_j ↦ v_scale·v_j (the scales may depend on j)."""
+    W, v = Entry("W", ("i", "j")), Entry("v", ("j",))
+    return Transformation(name, ((W, Mul((w_scale, W))), (v, Mul((v_scale, v)))))
+
+
+LOSS_FUNCTION = Function("L", in_loss(prediction()))
+T_ALPHA = one_layer_map(r"T_\alpha", Const(ALPHA), Const(1 / ALPHA))
+T_NEURON = one_layer_map("T_c", Const(C[UNIT]), Const(1 / C[UNIT]))
+
+
+class DeepNetwork:
+    """A ReLU network of depth K and widths h_0 = d, h_1, …, h_{K-1}, one output, with or without a
+    bias per layer; ``name`` is its layers' letter (z, u), so each variant has its own definitions."""
+
+    def __init__(self, name: str, bias: bool, bias_layer_offset: int = 0):
+        self.name, self.bias = name, bias
+        images = [(Entry(r"\theta^{(p)}", ("i", "j")), Mul((Const(A[sp.Symbol("p", integer=True)]), Entry(r"\theta^{(p)}", ("i", "j"))))),
+                  (Entry(r"\theta^{(p)}", ("i",)), Mul((Const(A[sp.Symbol("p", integer=True)]), Entry(r"\theta^{(p)}", ("i",)))))]
+        if bias:
+            # b^{(p)} ↦ P_p b^{(p)}; an offset other than 0 is a wrong map, for the negative controls
+            bias_scale = Const(P[sp.Symbol("p", integer=True) + bias_layer_offset])
+            images += [(Entry("b^{(p)}", ("j",)), Mul((bias_scale, Entry("b^{(p)}", ("j",))))),
+                       (Entry("b^{(p)}", ()), Mul((bias_scale, Entry("b^{(p)}", ()))))]
+        layers = (LAYER, LAYER + 1, DEPTH - 1)
+        self.T = Transformation("T", tuple(images), ("p",),
+                                tuple((self.layer(k, False).family, self.layer(k, True).family) for k in layers))
+        self.function = Function("L", in_loss(self.output()))
+        k = LAYER
+        self.input_definition = definition(f"{name}^(0) at theta", self.layer(0, False), x("j"), ("n", "j"))
+        self.input_definition_T = definition(f"{name}^(0) at T theta", self.layer(0, True), x("j"), ("n", "j"))
+        self.layer_definition = definition(f"{name}^(k+1) at theta", self.layer(k + 1, False), self.unit(k, False), ("n", "j"))
+        self.layer_definition_T = definition(f"{name}^(k+1) at T theta", self.layer(k + 1, True), self.unit(k, True), ("n", "j"))
+
+    def layer(self, k, at_T: bool, unit: str = "j") -> Entry:
+        """z^{(k)}_{n,unit} at θ, \\tilde z^{(k)}_{n,unit} at Tθ."""
+        return Entry((r"\tilde %s^{(%s)}" if at_T else r"%s^{(%s)}") % (self.name, layer_text(sp.sympify(k))), ("n", unit))
+
+    def unit(self, k, at_T: bool):
+        """ReLU(Σ_i z^{(k)}_{ni} θ^{(k+1)}_{ij} [+ b^{(k+1)}_j]), the unit j of layer k + 1 (at Tθ: T applied)."""
+        weight = Entry(r"\theta^{(%s)}" % layer_text(k + 1), ("i", "j"))
+        inner = Sum("i", "h_{%s}" % layer_text(k), Mul((self.layer(k, False, "i"), weight)))
+        if self.bias:
+            inner = Add((inner, Entry("b^{(%s)}" % layer_text(k + 1), ("j",))))
+        return self.T.apply(Relu(inner)) if at_T else Relu(inner)
+
+    def output(self):
+        """f_θ(x_n) = Σ_i z^{(K-1)}_{ni} θ^{(K)}_i [+ b^{(K)}]."""
+        last = DEPTH - 1
+        total = Sum("i", "h_{%s}" % layer_text(last), Mul((self.layer(last, False, "i"), Entry(r"\theta^{(K)}", ("i",)))))
+        return Add((total, Entry("b^{(K)}", ()))) if self.bias else total
+
+
+# P_0 = 1, P_{k+1} = P_k α_{k+1}, P_K = P_{K-1} α_K; the hypothesis ∏ α = 1 as α_K = P_{K-1}⁻¹
+P_START = definition("P_0 = 1", Const(P[0]), Const(sp.S.One))
+P_NEXT = definition("P_(k+1) = P_k alpha_(k+1)", Const(P[LAYER + 1]), Const(P[LAYER] * A[LAYER + 1]))
+P_LAST = definition("P_K = P_(K-1) alpha_K", Const(P[DEPTH]), Const(P[DEPTH - 1] * A[DEPTH]))
+PRODUCT_ONE = definition("the hypothesis prod_k alpha_k = 1, as alpha_K = 1/P_(K-1)", Const(A[DEPTH]), Const(1 / P[DEPTH - 1]))
+DEEP = DeepNetwork("z", bias=False)
+DEEP_BIAS = DeepNetwork("u", bias=True)

@@ -1,0 +1,369 @@
+"""A user's network and map, for every width and every N: the symmetry spec at index level.
+
+The fragment: dense layers (with or without a bias) and the positively homogeneous activations
+ReLU, leaky ReLU (a fixed slope) and abs, one output unit; widths are names ("d", "h1") or
+numbers; the map gives each tensor's entry (i, j) an image t_ij·W_ij with t a product of powers of
+positive group parameters, written g (one for all), g_i (one per input unit) or g_j (one per
+unit).  The proof follows the units through the layers: if layer k − 1's unit i comes out
+multiplied by u_i at Tθ, then unit j of layer k sees Σ_i (u_i a_i)(t_ij W_ij) [+ t_j b_j], which is
+s_j times its value at θ when u_i t_ij = s_j does not depend on i (arithmetic, sum factor) and the
+bias scale is s_j too; the activation passes s_j > 0 through (homogeneity).  The output must come
+out multiplied by 1.  Each step is a kernel rule; a step that does not hold is named.  Then L∘T = L
+inside the loss, and the gradient and Hessian laws by the chain rule with t read from T.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import sympy as sp
+
+from symbolic.every_size.index_rules import ACTIVATION_HOMOGENEITY, ARITHMETIC, HOMOGENEITY, SUM_FACTOR, Chain
+from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Function, Mul, Relu, Sum, \
+    Transformation, expand, latex, replace_first
+from symbolic.every_size.laws import derivative_chain, invariance_lemma, loss_chain
+from symbolic.every_size.networks import N, in_loss
+from symbolic.kernel import by_procedure, check_identity, conclude
+from symbolic.kernel.derivations import prove
+from symbolic.networks.model import Abs, Dense, LeakyReLU, Model, ReLU, entry_symbol
+from symbolic.parsing import ParseError, parse_expression
+from symbolic.verdict import Status, Verdict, worst
+
+ACTIVATIONS = ("relu", "leaky_relu", "abs")
+INSTANCE_WIDTH = 2          # a named width at the instance cross-check
+
+
+class OutsideFragment(ValueError):
+    """The spec is not in the fragment the every-size proof covers (one line, for stderr)."""
+
+
+@dataclass
+class DenseLayer:
+    units: str          # a width: a name or a number written as text
+    weight: str
+    bias: str | None
+    activation: tuple | None = None      # (kind, slope)
+
+
+@dataclass
+class Network:
+    inputs: str
+    layers: list
+    images: dict = field(default_factory=dict)      # tensor -> (template, placeholders)
+    group: list = field(default_factory=list)
+
+
+def _width(value, where: str) -> str:
+    if isinstance(value, bool) or not (isinstance(value, int) and value >= 1
+                                        or isinstance(value, str) and re.fullmatch(r"[A-Za-z][A-Za-z0-9]*", value)):
+        raise OutsideFragment(f"{where}: a width is a whole number >= 1 or a name such as \"h1\", got {value!r}")
+    return str(value)
+
+
+def read_network(spec: dict) -> Network:
+    """The fragment's network from the spec (the TOML table), or OutsideFragment."""
+    unknown = set(spec) - {"inputs", "sizes", "loss", "layers", "group", "map"}
+    if unknown:
+        raise OutsideFragment(f"unknown key {sorted(unknown)[0]!r} at the top of the spec")
+    if spec.get("loss", "any") != "any":
+        raise OutsideFragment("--all-sizes proves the laws for every loss: leave loss out or set \"any\"")
+    inputs = _width(spec.get("inputs"), "inputs")
+    layers = []
+    for number, layer in enumerate(spec.get("layers") or [], start=1):
+        where = f"layers[{number}]"
+        kind = layer.get("type") if isinstance(layer, dict) else None
+        if kind == "dense":
+            extra = set(layer) - {"type", "units", "weight", "bias"}
+            if extra or not isinstance(layer.get("weight"), str) or not isinstance(layer.get("bias", ""), str):
+                raise OutsideFragment(f"{where}: a dense layer takes units, weight and an optional bias (names)")
+            layers.append(DenseLayer(_width(layer.get("units"), f"{where}.units"), layer["weight"], layer.get("bias")))
+        elif kind in ACTIVATIONS:
+            if not layers or layers[-1].activation is not None:
+                raise OutsideFragment(f"{where}: an activation must follow a dense layer")
+            slope = None
+            if kind == "leaky_relu":
+                try:
+                    slope = parse_expression(str(layer.get("slope")))
+                except ParseError as error:
+                    raise OutsideFragment(f"{where}.slope: {error}") from None
+                if not slope.is_Rational:
+                    raise OutsideFragment(f"{where}.slope must be a fixed rational number")
+            if set(layer) - {"type", "slope"}:
+                raise OutsideFragment(f"{where}: unknown key for a {kind} layer")
+            layers[-1].activation = (kind, slope)
+        else:
+            raise OutsideFragment(f"{where}: --all-sizes covers dense, relu, leaky_relu and abs layers, "
+                                  f"not {kind!r}")
+    if not layers:
+        raise OutsideFragment("the spec needs at least one [[layers]] table")
+    if layers[-1].units != "1":
+        raise OutsideFragment("--all-sizes covers networks with one output unit (units = 1 in the last dense layer)")
+    group = spec.get("group", {})
+    if not isinstance(group, dict) or set(group) - {"positive"}:
+        raise OutsideFragment("--all-sizes takes positive group parameters only ([group] positive = [...])")
+    names = group.get("positive", [])
+    if not isinstance(names, list) or not all(isinstance(g, str) and g.isidentifier() and "_" not in g for g in names):
+        raise OutsideFragment("group.positive must be a list of names without underscores")
+    network = Network(inputs, layers, group=names)
+    tensors = {layer.weight for layer in layers} | {layer.bias for layer in layers if layer.bias}
+    if len(tensors) != len(layers) + sum(1 for layer in layers if layer.bias):
+        raise OutsideFragment("every weight and bias needs a name of its own")
+    mapping = spec.get("map")
+    if not isinstance(mapping, dict) or not mapping:
+        raise OutsideFragment("the spec needs a [map] table: tensor name = image of its entry")
+    for name, rule in mapping.items():
+        if name not in tensors:
+            raise OutsideFragment(f"map.{name}: the model has no tensor {name!r}")
+        if not isinstance(rule, str):
+            raise OutsideFragment(f"map.{name}: --all-sizes takes an image of the entry (a string), not a permutation")
+        network.images[name] = _scale_template(name, rule, names, is_bias=name not in {l.weight for l in layers})
+    return network
+
+
+def _scale_template(name: str, rule: str, group: list, is_bias: bool) -> sp.Expr:
+    """t with image = t·entry, in the placeholders g, g_i, g_j (positive reals)."""
+    tensor = sp.Symbol(name, real=True)
+    symbols = {name: tensor}
+    for g in group:
+        symbols[g] = sp.Symbol(g, positive=True)
+        for index in ("i", "j"):
+            symbols[f"{g}_{index}"] = sp.Symbol(f"{g}_{index}", positive=True)
+    try:
+        image = parse_expression(rule, symbols=symbols)
+    except ParseError as error:
+        raise OutsideFragment(f"map.{name}: {error}") from None
+    unknown = sorted(str(s) for s in image.free_symbols if s not in symbols.values())
+    if unknown:
+        raise OutsideFragment(f"map.{name}: unknown name {unknown[0]!r}")
+    scale = sp.powsimp(sp.cancel(image / tensor))
+    if tensor in scale.free_symbols or sp.expand(scale * tensor - image) != 0:
+        raise OutsideFragment(f"map.{name}: --all-sizes covers images t * {name} with t free of {name}")
+    if is_bias and any(str(s).endswith("_i") for s in scale.free_symbols):
+        raise OutsideFragment(f"map.{name}: a bias has one index j; _i is not defined for it")
+    return scale
+
+
+def _indexed(template: sp.Expr, group: list, i: str, j: str) -> sp.Expr:
+    """The template with g_i, g_j as entries g[i], g[j] of a positive family."""
+    values = {}
+    for g in group:
+        family = sp.IndexedBase(g, positive=True)
+        values[sp.Symbol(f"{g}_i", positive=True)] = family[sp.Symbol(i, integer=True)]
+        values[sp.Symbol(f"{g}_j", positive=True)] = family[sp.Symbol(j, integer=True)]
+    return template.xreplace(values)
+
+
+# --- the terms ---------------------------------------------------------------------------------------
+
+def _unit_index(network: Network, k: int) -> str:
+    """The unit index of dense layer k (from 1); the output unit is o."""
+    return "o" if k == len(network.layers) else f"i{k + 1}"
+
+
+def _activate(activation, term):
+    if activation is None:
+        return term
+    kind, slope = activation
+    return Relu(term) if kind == "relu" else Activation("leaky" if kind == "leaky_relu" else "abs", slope, term)
+
+
+def layer_term(network: Network, k: int, unit: str):
+    """Unit ``unit`` of dense layer k at θ (layer 0: the input x_{n,unit})."""
+    if k == 0:
+        return Entry("x", ("n", unit))
+    layer = network.layers[k - 1]
+    index = f"i{k}"
+    width = network.inputs if k == 1 else network.layers[k - 2].units
+    total = Sum(index, width, Mul((layer_term(network, k - 1, index), Entry(layer.weight, (index, unit)))))
+    if layer.bias:
+        total = Add((total, Entry(layer.bias, (unit,))))
+    return _activate(layer.activation, total)
+
+
+def transformation(network: Network) -> Transformation:
+    """T from the map, defined once: each tensor's entry with its image; tensors the map leaves
+    out are fixed."""
+    images = []
+    for layer in network.layers:
+        for name, pattern in ((layer.weight, Entry(layer.weight, ("i", "j"))),
+                              (layer.bias, Entry(layer.bias or "", ("j",)))):
+            if name is None:
+                continue
+            if name in network.images:
+                scale = _indexed(network.images[name], network.group, "i", "j")
+                images.append((pattern, Mul((Const(scale), pattern))))
+            else:
+                images.append((pattern, pattern))
+    return Transformation("T", tuple(images))
+
+
+def invariance_chain(network: Network, T: Transformation) -> Chain:
+    """f_{Tθ}(x_n) = f_θ(x_n): layer by layer, innermost first, each unit's scale followed."""
+    output = layer_term(network, len(network.layers), "o")
+    chain = Chain("f_(T theta)(x) = f_theta(x), every width", T.apply(output))
+    previous_scale = sp.S.One
+    for k, layer in enumerate(network.layers, start=1):
+        index, unit = f"i{k}", _unit_index(network, k)
+        width = network.inputs if k == 1 else network.layers[k - 2].units
+        below = layer_term(network, k - 1, index)
+        below_T = below if k == 1 else Mul((Const(previous_scale), below))
+        weight = Entry(layer.weight, (index, unit))
+        weight_scale = T.scale(weight)
+        scale = sp.powsimp(sp.cancel(previous_scale * weight_scale.expr))
+        # the sum at Tθ, inner layers already rewritten: Σ_i (u_i a_i)(t_ij W_ij)
+        at_T = Sum(index, width, Mul((below if k == 1 else below_T, T.image(weight))))
+        factored = Sum(index, width, Mul((Const(scale), Mul((below, weight)))))
+        term = replace_first(chain.end, lambda t: t == at_T, lambda t: factored)
+        chain.then(ARITHMETIC, term, f"layer {k}: the scales of unit {index} and of {layer.weight} multiplied")
+        total = Sum(index, width, Mul((below, weight)))
+        chain.then(SUM_FACTOR, replace_first(chain.end, lambda t: t == factored, lambda t: Mul((Const(scale), total))),
+                   f"layer {k}: the product out of the sum over {index}")
+        argument = Mul((Const(scale), total))
+        if layer.bias:
+            bias = Entry(layer.bias, (unit,))
+            with_bias = Add((argument, T.image(bias)))
+            argument = Mul((Const(scale), Add((total, bias))))
+            chain.then(ARITHMETIC, replace_first(chain.end, lambda t: t == with_bias, lambda t: argument),
+                       f"layer {k}: the bias {layer.bias} scaled like its unit")
+        if layer.activation is not None:
+            inner = argument.factors[1]
+            rule = HOMOGENEITY if layer.activation[0] == "relu" else ACTIVATION_HOMOGENEITY
+            activated = _activate(layer.activation, argument)
+            chain.then(rule, replace_first(chain.end, lambda t: t == activated,
+                                           lambda t: Mul((Const(scale), _activate(layer.activation, inner)))),
+                       f"layer {k}: the positive scale through the activation")
+        previous_scale = scale
+    # the output unit comes out multiplied by 1
+    chain.then(ARITHMETIC, output, "the output's scale is 1")
+    return chain
+
+
+# --- the verdicts ------------------------------------------------------------------------------------
+
+@dataclass
+class AllSizesReport:
+    """One row per claim ('prediction', 'loss', 'gradient', 'Hessian'), each for every size."""
+    rows: list = field(default_factory=list)       # (claim, Verdict)
+    document: list = field(default_factory=list)   # (LaTeX line, reason) of the prediction chain
+
+    @property
+    def status(self) -> Status:
+        return worst(v for _, v in self.rows)
+
+    def __getitem__(self, claim: str) -> Verdict:
+        return next(v for c, v in self.rows if c == claim)
+
+    def as_json(self) -> list:
+        return [{"claim": claim, "sizes": "all", "status": v.status.value, "statement": v.claim,
+                 "witness": {str(k): str(x) for k, x in v.witness.items()} if v.witness else None,
+                 "reason": v.reason or None, "evidence": list(v.evidence)} for claim, v in self.rows]
+
+    def table(self) -> str:
+        lines = [f"{claim:<11} sizes=all  {v.status.name:<9} {v.reason or (v.evidence[0] if v.evidence else '')}"
+                 for claim, v in self.rows]
+        for claim, v in self.rows:
+            if v.witness:
+                lines.append(f"\n{v.status.name} {claim}: " + ", ".join(f"{k} = {x}" for k, x in v.witness.items()))
+        return "\n".join(lines + [f"\noverall: {self.status.name}"])
+
+
+def concrete_model(network: Network, width: int = INSTANCE_WIDTH):
+    """The network at concrete widths (every named width ``width``) as a Model, and the images of
+    its tensors' entries (group parameters g_{k} as in the command line's concrete check)."""
+    def size(value):
+        return int(value) if value.isdigit() else width
+    layers = []
+    for layer in network.layers:
+        layers.append(Dense(size(layer.units), layer.weight, layer.bias))
+        if layer.activation is not None:
+            kind, slope = layer.activation
+            layers.append(ReLU() if kind == "relu" else Abs() if kind == "abs" else LeakyReLU(slope))
+    model = Model(size(network.inputs), layers)
+    images = {}
+    for name, template in network.images.items():
+        tensor = model[name]
+
+        def entry(i, j, template=template, tensor=tensor):
+            values = {}
+            for g in network.group:
+                values[sp.Symbol(f"{g}_i", positive=True)] = entry_symbol(g, (1, 2), 0, i, positive=True)
+                values[sp.Symbol(f"{g}_j", positive=True)] = entry_symbol(g, (1, 2), 0, j, positive=True)
+                values[sp.Symbol(g, positive=True)] = sp.Symbol(g, positive=True)
+            return template.xreplace(values) * tensor[i, j]
+        images[name] = sp.Matrix(*tensor.shape, entry)
+    return model, images
+
+
+def _instance(chain: Chain, widths: dict, claim: str) -> Verdict:
+    """First and last line of a chain at concrete widths, decided by the exact identity test."""
+    functions: dict = {}
+    left = expand(chain.start, widths, {"n": 1, "o": 1, "N": widths["N"]}, functions).xreplace({N: widths["N"]})
+    right = expand(chain.end if chain.steps else chain.start, widths, {"n": 1, "o": 1, "N": widths["N"]},
+                   functions).xreplace({N: widths["N"]})
+    return check_identity(left, right, claim=claim)
+
+
+def _row(claim: str, derived: Verdict, instances: list, evidence: str, widths: str = "") -> Verdict:
+    """PROVED: the derivation and the instances; REFUTED: the derivation refused at a named step and
+    an instance refuted with a re-verified witness; UNDECIDED otherwise."""
+    refuted = next((v for v in instances if v.status is Status.REFUTED), None)
+    if derived.status is not Status.PROVED:
+        if refuted is not None:
+            return Verdict(Status.REFUTED, claim, witness=refuted.witness,
+                           reason=f"{derived.reason}; at a concrete size ({widths}): "
+                                  f"{refuted.reason or refuted.claim}, re-verified exactly")
+        return Verdict(Status.UNDECIDED, claim, reason=derived.reason)
+    seen = tuple(f"instance: {v.claim}; {v.evidence[-1]}" for v in instances if v.evidence)
+    return conclude(claim, [derived, *instances], evidence=(evidence, *derived.evidence, *seen))
+
+
+def check_all_sizes(spec: dict, concrete_check=None) -> AllSizesReport:
+    """Prove the prediction, loss, gradient and Hessian laws of the spec's map for every width and
+    every N.  ``concrete_check(model, images)`` (optional) returns the concrete laws' verdicts by
+    claim, the instance cross-check of the gradient and Hessian rows."""
+    network = read_network(spec)
+    T = transformation(network)
+    report = AllSizesReport()
+    chain = invariance_chain(network, T)
+    widths = {name: int(name) if name.isdigit() else INSTANCE_WIDTH
+              for name in {network.inputs, *(layer.units for layer in network.layers)}}
+    widths["N"] = 1
+    prediction_verdict, _ = prove(chain)
+    instance = _instance(chain, widths, "f_(T theta)(x) = f_theta(x) at concrete widths")
+    shown = ", ".join(f"{name} = {value}" for name, value in sorted(widths.items()) if not name.isdigit())
+    report.rows.append(("prediction", _row("f_(T theta)(x) = f_theta(x) for every width", prediction_verdict,
+                                           [instance], "index-level chain, every width a symbol", shown)))
+    report.document = [(latex(term), note or rule.name) for rule, term, note in chain.steps]
+    output = layer_term(network, len(network.layers), "o")
+    loss = Function("L", in_loss(output))
+    lifted = loss_chain(chain, "L(T theta) = L(theta) for every loss, every width and N")
+    loss_verdict, loss_theorem = prove(lifted)
+    loss_instance = _instance(lifted, {**widths, "N": 2}, "L(T theta) = L(theta) at concrete widths, N = 2")
+    report.rows.append(("loss", _row("L(T theta) = L(theta) for every loss, every width and N", loss_verdict,
+                                     [loss_instance], "the prediction's chain inside the loss, for each n",
+                                     shown.replace("N = 1", "N = 2"))))
+    concrete = {}
+    if concrete_check is not None and worst([prediction_verdict, loss_verdict]) is Status.PROVED:
+        model, images = concrete_model(network)
+        concrete = concrete_check(model, images)
+    rule = invariance_lemma(loss_theorem, loss, T) if loss_theorem is not None else None
+    coordinates = [Entry(layer.weight, ("i", "j")) for layer in network.layers]
+    coordinates += [Entry(layer.bias, ("j",)) for layer in network.layers if layer.bias]
+    second = {a: Entry(a.family, ("k", "l")[:len(a.indices)] if len(a.indices) == 2 else ("l",)) for a in coordinates}
+    for claim, orders in (("gradient", [[a] for a in coordinates]),
+                          ("Hessian", [[a, second[b]] for a in coordinates for b in coordinates])):
+        statement = (f"{claim} law with t read from T, every width and N" if claim == "gradient"
+                     else "Hessian law H(T theta) = S H(theta) S, every width and N")
+        if rule is None:
+            report.rows.append((claim, Verdict(Status.UNDECIDED, statement, reason=f"L(T theta) = L(theta) "
+                                               f"is not proved: {loss_verdict.reason}")))
+            continue
+        derived = conclude(statement, [derivative_chain(c, loss, T, rule).check() for c in orders],
+                           evidence=(f"{len(orders)} chains, one per coordinate" + (" pair" if claim == "Hessian" else ""),))
+        instances = []
+        if claim in concrete:
+            seen = concrete[claim]
+            instances.append(by_procedure("check_symmetry at concrete widths", f"{claim} law at widths 2",
+                                          True, evidence=seen.evidence) if seen.status is Status.PROVED else seen)
+        report.rows.append((claim, _row(statement, derived, instances, "the chain rule through L o T = L")))
+    return report

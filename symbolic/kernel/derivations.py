@@ -1,0 +1,371 @@
+"""Index-level proofs in the kernel: rules, chains of rewrites, theorems, lemmas and induction.
+
+A ``Theorem`` (an equation lhs = rhs of index-level terms, for every size and every value of
+its free indices) is made only here: by a chain whose every step is an instance of an axiom or
+of a lemma (``prove``), by induction (``induction``), or by instantiating an induction's
+variable (``instantiate``).  A lemma enters a chain only as a rule made from a Theorem
+(``lemma``, ``evaluation_lemma``); an induction hypothesis is a rule that exists only while the
+kernel checks that induction's step.  The axioms are the rewrite rules of
+``symbolic.every_size.index_rules`` and the definitions (``definition``): each declared with
+``axiom``, each with a validity check that must come out certified.  ``axioms()`` lists them.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+import sympy as sp
+
+from symbolic.every_size.index_terms import Const, Entry, Eval, children, difference, free_indices, layer_expr, rebuild, \
+    substitute_layer
+from symbolic.kernel.certificates import _issue, is_certified
+from symbolic.verdict import Status, Verdict
+
+_AXIOMS: dict[int, object] = {}          # the rules declared as axioms, by identity
+_LEMMAS: dict[int, object] = {}          # the rules the kernel made from theorems, by identity
+_THEOREMS: dict[int, object] = {}        # the theorems the kernel proved, by identity
+_DEFINED: dict = {}                      # defined term -> its definition
+
+
+@dataclass(frozen=True, eq=False)
+class Rule:
+    """``justify(before, after)`` is None when before = after is an instance of the rule, else
+    the reason it is not; rules are equations, so either side may be the one rewritten."""
+
+    name: str
+    statement: str                               # LaTeX math
+    justify: Callable = field(compare=False)
+    validity: Callable = field(compare=False)    # () -> Verdict, for all sizes
+    condition: str = ""                          # LaTeX text with inline math: when it applies
+
+    @property
+    def as_text(self) -> str:
+        """The rule for a document: its name, its equation, its side condition."""
+        return r"\emph{%s}: $%s$%s" % (self.name, self.statement,
+                                        f", {self.condition}" if self.condition else "")
+
+    def applies(self, before, after) -> str | None:
+        reasons = []
+        for _, b, a in difference(before, after):
+            reason = self.justify(b, a)
+            if reason is None:
+                return None
+            reasons.append(reason)
+        return reasons[0] if reasons else "the step changes nothing"
+
+
+# the modules whose rules may be axioms: the trusted base, listed in the README
+AXIOM_MODULES = ("symbolic.every_size.index_rules", "symbolic.kernel.derivations")
+
+
+def axiom(rule: Rule) -> Rule:
+    """Declare a rewrite rule an axiom: it may then justify chain steps, provided its validity
+    check comes out certified.  Only rules whose matching and validity code live in
+    ``AXIOM_MODULES`` are taken: an axiom is part of the trusted base (``axioms()``)."""
+    for part in (rule.justify, rule.validity):
+        if getattr(part, "__module__", None) not in AXIOM_MODULES:
+            raise ValueError(f"{rule.name}: an axiom's code must be in {', '.join(AXIOM_MODULES)}")
+    _AXIOMS[id(rule)] = rule
+    return rule
+
+
+def axioms() -> list[Rule]:
+    return list(_AXIOMS.values())
+
+
+@dataclass(frozen=True, eq=False)
+class Theorem:
+    """lhs = rhs for every size and every value of the indices in ``for_all``; made only by the
+    kernel (``is_theorem``)."""
+    claim: str
+    lhs: object
+    rhs: object
+    for_all: tuple
+    verdict: Verdict
+    schema: tuple | None = None           # an induction's (variable, layer -> (lhs, rhs))
+
+
+def is_theorem(theorem) -> bool:
+    return isinstance(theorem, Theorem) and _THEOREMS.get(id(theorem)) is theorem
+
+
+def _theorem(claim, lhs, rhs, verdict, schema=None) -> Theorem:
+    theorem = Theorem(claim, lhs, rhs, tuple(sorted(free_indices(lhs) | free_indices(rhs))), verdict, schema)
+    _THEOREMS[id(theorem)] = theorem
+    _USED_NAMES.update(_names(lhs) | _names(rhs))
+    return theorem
+
+
+_USED_NAMES: set = set()       # the names (entry families, scalar symbols) in the theorems proved so far
+
+
+def _names(term) -> set:
+    """The names a term speaks of: its entry families and the symbols of its scalars."""
+    if isinstance(term, Entry):
+        return {term.family}
+    if isinstance(term, Const):
+        return {str(s) for s in term.expr.free_symbols} | {str(e.base) for e in term.expr.atoms(sp.Indexed)}
+    if isinstance(term, Eval):
+        return {"*"}
+    return set().union(*[_names(c) for c in children(term)]) if children(term) else set()
+
+
+@dataclass
+class Chain:
+    """t_0 = t_1 = … = t_m, each step justified by a rule; ``prove`` checks it."""
+
+    claim: str
+    start: object
+    steps: list = field(default_factory=list)       # (rule, term, note)
+
+    def then(self, rule: Rule, term, note: str = "") -> "Chain":
+        self.steps.append((rule, term, note))
+        return self
+
+    @property
+    def end(self):
+        return self.steps[-1][1] if self.steps else self.start
+
+    @property
+    def rules(self) -> list[Rule]:
+        return list(dict.fromkeys(rule for rule, _, _ in self.steps))
+
+    def lifted(self, context) -> "Chain":
+        """The same steps inside a larger term: ``context(t)`` for every t."""
+        chain = Chain(self.claim, context(self.start))
+        for rule, term, note in self.steps:
+            chain.then(rule, context(term), note)
+        return chain
+
+    def check(self) -> Verdict:
+        return prove(self)[0]
+
+    def step_verdicts(self) -> list[Verdict]:
+        """One verdict per step: the chain's certified verdict for every step when it is proved;
+        else PROVED-free: UNDECIDED at the refused step with the reason, the others not reached."""
+        verdict = self.check()
+        if verdict.status is Status.PROVED:
+            return [verdict] * len(self.steps)
+        refused = verdict.details.get("refused_step", 0)
+        return [Verdict(Status.UNDECIDED, f"step {number}", reason=verdict.reason if number == refused
+                        else "not certified: the chain is refused" + (f" at step {refused}" if refused else ""))
+                for number in range(1, len(self.steps) + 1)]
+
+
+def _refused(claim, reason, **details) -> tuple[Verdict, None]:
+    return Verdict(Status.UNDECIDED, claim, reason=reason, details=details), None
+
+
+def prove(chain: Chain, hypotheses=()) -> tuple[Verdict, Theorem | None]:
+    """Check every step of the chain against its rule, and every rule: an axiom or a lemma whose
+    validity is certified, or one of ``hypotheses`` (an induction's, while its step is checked).
+    PROVED gives the theorem start = end."""
+    if not chain.steps:
+        return _refused(chain.claim, "a chain without steps proves nothing")
+    current = chain.start
+    for number, (rule, term, note) in enumerate(chain.steps, start=1):
+        label = f"{rule.name}: {note}" if note else rule.name
+        known = any(rule is h for h in hypotheses) or _AXIOMS.get(id(rule)) is rule or _LEMMAS.get(id(rule)) is rule
+        if not known:
+            return _refused(chain.claim, f"step {number} ({rule.name}) refused: the rule is neither an axiom "
+                            "nor a lemma made by the kernel from a theorem", refused_step=number, rule=rule.name)
+        reason = rule.applies(current, term)
+        if reason is not None:
+            return _refused(chain.claim, f"step {number} ({label}) refused: {reason}",
+                            refused_step=number, rule=rule.name)
+        current = term
+    for rule in chain.rules:
+        if any(rule is h for h in hypotheses):
+            continue
+        validity = rule.validity()
+        if not is_certified(validity):
+            why = validity.reason or "its validity verdict was not issued by the kernel"
+            return _refused(chain.claim, f"the rule {rule.name} is not valid: {why}",
+                            rules=[r.name for r in chain.rules])
+    rules = [r.name for r in chain.rules]
+    verdict = _issue(chain.claim, (f"{len(chain.steps)} rewrite steps, each an instance of its rule",
+                                   "rules used: " + ", ".join(rules)), details={"rules": rules})
+    return verdict, _theorem(chain.claim, chain.start, chain.end, verdict)
+
+
+# --- lemmas: theorems used as rules ------------------------------------------------------------------
+
+def lemma(theorem: Theorem, name: str, statement: str, for_all: tuple = ()) -> Rule:
+    """The theorem lhs = rhs as a rule; the index names in ``for_all`` (free in the theorem) may
+    be renamed.  A statement that is not a kernel theorem gives a rule the kernel refuses."""
+    if not is_theorem(theorem):
+        return _refused_lemma(name, statement, "not a theorem proved by the kernel")
+    variables = set(for_all) & set(theorem.for_all)
+
+    def justify(before, after):
+        for lhs, rhs in ((theorem.lhs, theorem.rhs), (theorem.rhs, theorem.lhs)):
+            binding: dict = {}
+            if _match(lhs, before, variables, binding) and _match(rhs, after, variables, binding):
+                return None
+        return f"not an instance of {name}"
+    rule = Rule(name, statement, justify, lambda: theorem.verdict)
+    _LEMMAS[id(rule)] = rule
+    return rule
+
+
+def evaluation_lemma(theorem: Theorem, function, transformation, name: str, statement: str) -> Rule:
+    """g(Tθ) = g(θ) from a theorem whose sides are the defining term of g with T applied, and
+    that term: the lemma is tied to this T and this g, objects rather than names."""
+    fits = (is_theorem(theorem) and theorem.lhs == transformation.apply(function.body)
+            and theorem.rhs == function.body)
+    if not fits:
+        reason = ("not a theorem proved by the kernel" if not is_theorem(theorem) else
+                  f"the theorem is not {function.name}({transformation.name}θ) = {function.name}(θ) for this "
+                  f"{transformation.name} and this {function.name}")
+        return _refused_lemma(name, statement, reason)
+    at_T, at_theta = Eval(function, (), transformation), Eval(function, (), "theta")
+
+    def justify(before, after):
+        return None if {before, after} == {at_T, at_theta} and before != after else f"not an instance of {name}"
+    rule = Rule(name, statement, justify, lambda: theorem.verdict)
+    _LEMMAS[id(rule)] = rule
+    return rule
+
+
+def _refused_lemma(name: str, statement: str, reason: str) -> Rule:
+    """A lemma the kernel will not use: every step it is asked to justify is refused with the reason."""
+    rule = Rule(name, statement, lambda before, after: reason, lambda: Verdict(Status.UNDECIDED, name, reason=reason))
+    _LEMMAS[id(rule)] = rule
+    return rule
+
+
+def _match(pattern, term, variables: set, binding: dict) -> bool:
+    """Syntactic matching; only index names in ``variables`` are variables."""
+    if isinstance(pattern, Entry) and isinstance(term, Entry):
+        if pattern.family != term.family or len(pattern.indices) != len(term.indices):
+            return False
+        for p, t in zip(pattern.indices, term.indices):
+            if p in variables:
+                if binding.setdefault(p, t) != t:
+                    return False
+            elif p != t:
+                return False
+        return True
+    if type(pattern) is not type(term) or not children(pattern):
+        return pattern == term
+    if rebuild(pattern, tuple(children(term))) != term:
+        return False
+    return all(_match(p, t, variables, binding) for p, t in zip(children(pattern), children(term)))
+
+
+# --- definitions ------------------------------------------------------------------------------------
+
+def definition(name: str, defined, meaning, for_all: tuple = ()) -> Rule:
+    """defined := meaning, an axiom that introduces a name: each term is defined once, and not in
+    terms of itself.  The definitions are part of the trusted base (they must say what the code
+    that builds the networks computes)."""
+    previous = _DEFINED.get(defined)
+    if previous is not None and previous != meaning:
+        raise ValueError(f"{name}: the term is defined already, differently")
+    if _occurs(defined, meaning):
+        raise ValueError(f"{name}: a definition may not use the term it defines")
+    if not isinstance(defined, (Entry, Const)):
+        raise ValueError(f"{name}: only an entry or a scalar can be defined")
+    if previous is None and isinstance(defined, Entry):
+        _refuse_overlapping_layer(name, defined.family)
+    if previous is None and _names(defined) & _USED_NAMES:
+        raise ValueError(f"{name}: {', '.join(sorted(_names(defined) & _USED_NAMES))} occurs in a proved "
+                         "theorem; only a fresh name can be defined")
+    _DEFINED[defined] = meaning
+    verdict = _issue(f"definition: {name}", ("a definition introduces a name",))
+
+    def justify(before, after):
+        for lhs, rhs in ((defined, meaning), (meaning, defined)):
+            binding: dict = {}
+            if _match(lhs, before, set(for_all), binding) and _match(rhs, after, set(for_all), binding):
+                return None
+        return f"not an instance of the definition {name}"
+    return axiom(Rule(f"definition of {name}", "", justify, lambda: verdict))
+
+
+_LAYERS_DEFINED: dict = {}       # a family with its layers blanked -> the layer expressions defined
+
+
+def _refuse_overlapping_layer(name: str, family: str) -> None:
+    """A family defined at a layer (z^{(0)}, z^{(k+1)}) may be defined again only at a layer that
+    no earlier one can equal for k ≥ 0: the definitions of one family never speak of the same
+    layer twice (z^{(K)} after z^{(k+1)} is refused)."""
+    layers = re.findall(r"\(([^()]*)\)", family)
+    if not layers:
+        return
+    stem = re.sub(r"\(([^()]*)\)", "(#)", family)
+    try:
+        new = [layer_expr(layer) for layer in layers]
+    except ValueError:
+        return
+    for old in _LAYERS_DEFINED.get(stem, []):
+        if all(_may_equal(a, b) for a, b in zip(old, new)):
+            raise ValueError(f"{name}: {family} may be a layer that is defined already")
+    _LAYERS_DEFINED.setdefault(stem, []).append(new)
+
+
+def _may_equal(a: sp.Expr, b: sp.Expr) -> bool:
+    """Whether two layers v + m (v ≥ 0 a variable, or absent) can be equal."""
+    if not (a - b).free_symbols:
+        return a == b
+    constant, shifted = (a, b) if not a.free_symbols else (b, a) if not b.free_symbols else (None, None)
+    if constant is None:
+        return True
+    return constant >= shifted.as_coeff_Add()[0]
+
+
+def _occurs(term, inside) -> bool:
+    return term == inside or any(_occurs(term, c) for c in children(inside))
+
+
+# --- induction on a layer ------------------------------------------------------------------------------
+
+def induction(claim: str, lhs, rhs, variable: sp.Symbol, base: Chain, step: Callable,
+              for_all: tuple = ()) -> tuple[Verdict, Theorem | None]:
+    """S(k): lhs = rhs for every integer k ≥ 0, k the layer ``variable`` of the terms.  The kernel
+    forms S(0), S(k + 1) itself by substitution; ``base`` must prove S(0), and ``step(hypothesis)``
+    must build a chain proving S(k + 1) in which S(k) may be used: the hypothesis is a rule that
+    exists only while the kernel checks this step."""
+    def statement(value):
+        return substitute_layer(lhs, variable, value), substitute_layer(rhs, variable, value)
+    if (base.start, base.end) != statement(sp.S.Zero):
+        return _refused(claim, "the base chain does not prove S(0)")
+    base_verdict, _ = prove(base)
+    if base_verdict.status is not Status.PROVED:
+        return _refused(claim, f"base case: {base_verdict.reason}")
+
+    def justify(before, after):
+        for one, other in ((lhs, rhs), (rhs, lhs)):
+            binding: dict = {}
+            if _match(one, before, set(for_all), binding) and _match(other, after, set(for_all), binding):
+                return None
+        return "not an instance of the induction hypothesis S(k)"
+    hypothesis = Rule("induction hypothesis", "", justify,
+                      lambda: Verdict(Status.UNDECIDED, "induction hypothesis",
+                                      reason="holds only inside its induction step"))
+    step_chain = step(hypothesis)
+    if (step_chain.start, step_chain.end) != statement(variable + 1):
+        return _refused(claim, "the step chain does not prove S(k + 1)")
+    step_verdict, _ = prove(step_chain, hypotheses=(hypothesis,))
+    if step_verdict.status is not Status.PROVED:
+        return _refused(claim, f"induction step: {step_verdict.reason}")
+    rules = sorted(set(base_verdict.details["rules"]) | set(step_verdict.details["rules"]))
+    verdict = _issue(claim, (f"induction on {variable}: base ({len(base.steps)} steps) and step "
+                             f"({len(step_chain.steps)} steps, the hypothesis used) checked",
+                             "rules used: " + ", ".join(rules)), details={"rules": rules})
+    return verdict, _theorem(claim, lhs, rhs, verdict, schema=(variable, statement))
+
+
+def instantiate(theorem: Theorem, value: sp.Expr, assumption: str = "") -> Theorem | None:
+    """S(value) from an induction's theorem S(k) for every k ≥ 0: ``value`` must be an integer
+    known to be ≥ 0, or ``assumption`` must say why it is (recorded in the evidence)."""
+    if not is_theorem(theorem) or theorem.schema is None:
+        return None
+    value = sp.sympify(value)
+    if value.is_integer is not True or (value.is_nonnegative is not True and not assumption):
+        return None
+    lhs, rhs = theorem.schema[1](value)
+    note = f"instance {theorem.schema[0]} = {value} of '{theorem.claim}'" + (f", given {assumption}" if assumption else "")
+    verdict = _issue(note, (note, *theorem.verdict.evidence), details=dict(theorem.verdict.details))
+    return _theorem(note, lhs, rhs, verdict)
