@@ -268,9 +268,11 @@ class _Decision:
         # so does every claim when Z3 decides alone)
         kinks = _kink_count(self.lhs) + _kink_count(self.rhs)
         wide = (kinks > WIDE_KINKS or not self.use_split) and not outside
-        note = "" if not wide else "Z3 alone: the project's rewriting and split are not used" \
-            if not self.use_split else (f"{kinks} kinks: the project's rewriting and split are "
-                                        f"skipped beyond {WIDE_KINKS}")
+        note = ""
+        if wide and not self.use_split:
+            note = "Z3 alone: the project's rewriting and split are not used"
+        elif wide:
+            note = f"{kinks} kinks: the project's rewriting and split are skipped beyond {WIDE_KINKS}"
         difference = self.lhs - self.rhs if wide else \
             canonical_relu_form(to_relu_form(self.lhs) - to_relu_form(self.rhs))
         # 4. the exact zero test
@@ -398,7 +400,7 @@ class _Decision:
     def solver_opinion(self, part: _Part) -> _Opinion:
         """Z3 on the part (step 7), or no opinion when Z3 is not one of the procedures."""
         if not self.use_solver:
-            return _Opinion("unknown", reason="Z3 not used")
+            return _Opinion("unknown")
         return self.read_solver(self.solver_on(part.expr, part.target, part.symbols),
                                 part.expr, part.target, part.symbols)
 
@@ -409,7 +411,8 @@ class _Decision:
         if solver.outcome == "nonzero":    # a re-verified counterexample needs no split
             return solver
         tried = split and self.use_split
-        project = self.split_opinion(part) if tried else _Opinion("unknown", reason="not tried")
+        skipped = "the sign split is skipped (too many kinks)" if self.use_split else ""
+        project = self.split_opinion(part) if tried else _Opinion("unknown", reason=skipped)
         opinion = _combined(part, project, solver, split_used=self.use_split)
         if opinion.outcome != "unknown":
             return opinion
@@ -539,8 +542,7 @@ def _combined(part: _Part, project: _Opinion, solver: _Opinion, split_used: bool
             evidence = evidence + [f"the sign split did not show it: {project.reason}"]
         return _Opinion("zero", evidence=evidence, trusted_solver=True, solver_agrees=True)
     return _Opinion("unknown", evidence=evidence,
-                    reason="; ".join(r for r in (project.reason, solver.reason)
-                                     if r and r != "not tried"))
+                    reason="; ".join(r for r in (project.reason, solver.reason) if r))
 
 
 def _vacuous_or_zero(remainder: sp.Expr) -> bool:
