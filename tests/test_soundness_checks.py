@@ -18,7 +18,7 @@ from symbolic.decision.assumptions import point_in_ranges, unsupported_fact
 from symbolic.decision.fraction_field import is_zero_fraction
 from symbolic.decision.regions import examine, inside
 from symbolic.decision.smt import Answer, Translation, rational, solve
-from symbolic.decision.witness import compare_at
+from symbolic.decision.witness import compare_at, mp_value
 from symbolic.decision.zero import is_rational_zero
 from symbolic.every_size.index_rules import ARITHMETIC, CONSTANT_TERM, Chain, by_induction
 from symbolic.every_size.index_terms import Const, Deriv, Entry
@@ -147,6 +147,15 @@ def test_a_leaf_with_a_denominator_is_not_vacuous(no_random_points, procedure):
 
 # --- the independent confirmation ------------------------------------------------------------------
 
+@pytest.mark.parametrize("procedure", ["all", "split"])
+def test_independent_parts_are_grouped_by_shared_symbols(procedure):
+    # ReLU(x)² − x·ReLU(x) and the same in y: two parts of two terms each, each part zero on every
+    # region of its split, no term constant on its own
+    verdict = check_identity(ReLU(x)**2 + ReLU(y)**2, x * ReLU(x) + y * ReLU(y), procedure=procedure)
+    assert verdict.status is Status.PROVED
+    assert any("2 independent parts" in line for line in verdict.evidence)
+
+
 def test_a_split_that_compared_nothing_proves_nothing():
     verdict = check_identity(ReLU(x) * ReLU(-x), 0, procedure="split")
     assert verdict.status is Status.UNDECIDED and "compared anything" in verdict.reason
@@ -237,15 +246,27 @@ def test_a_discontinuity_is_translated_with_its_value_at_zero(lhs, rhs):
     assert verdict.status is Status.REFUTED and verdict.witness[x] == 0
 
 
-@pytest.mark.parametrize("lhs, rhs", [(sp.Abs(x), x), (sp.Max(x, y), x), (sp.Min(x, y), y)])
+@pytest.mark.parametrize("lhs, rhs", [(ReLU(x), x), (sp.Abs(x), x), (sp.Max(x, y), x), (sp.Min(x, y), y)])
 def test_z3_alone_refutes_a_piecewise_claim_with_its_model(no_random_points, lhs, rhs):
     assert status(lhs, rhs, "z3") is Status.REFUTED
 
 
 def test_z3_honours_parity_and_sign_facts():
+    # true for odd k only; true for b < 0 only (b + x > 0 and −x > 0 then meet nowhere)
     assert status(ReLU(odd - 1) * ReLU(3 - odd) + x, x, "z3") is Status.PROVED
-    assert status(ReLU(b * x) + ReLU(-b * x) + x, sp.Abs(b * x) + x, "z3") is Status.PROVED
+    assert status(ReLU(b + x) * ReLU(-x) + y, y, "z3") is Status.PROVED
+
+
+def test_z3_alone_refutes_a_claim_false_for_every_negative_b(no_random_points):
     assert status(ReLU(-b) + y, y, "z3") is Status.REFUTED
+
+
+def test_a_z3_model_counts_only_where_it_separates_the_part():
+    decision = identity._Decision(ReLU(x), x, "claim", None)
+    agreeing = (None, Answer("sat", points=({x: sp.Integer(2)},)))
+    separating = (None, Answer("sat", points=({x: sp.Integer(-2)},)))
+    assert decision.read_solver(agreeing, ReLU(x) - x, 0, [x]).outcome == "unknown"
+    assert decision.read_solver(separating, ReLU(x) - x, 0, [x]).outcome == "nonzero"
 
 
 # --- the witness numerics: a difference within 1e-12 of 0 that is not 0 ---------------------------
@@ -263,6 +284,15 @@ def test_a_cancellation_lost_at_both_precisions_is_no_difference():
 
 def test_an_irrational_value_is_not_compared_by_its_form():
     assert status((sp.sqrt(a) + 1) ** 2, a + 2 * sp.sqrt(a) + 1) is not Status.REFUTED
+
+
+def test_a_value_off_the_reals_is_no_value():
+    assert mp_value(sp.sqrt(x), {x: sp.Integer(-4)}, 50) is None
+
+
+def test_fractions_are_added_over_a_common_denominator():
+    assert not is_zero_fraction(1 / (x + 1) + 1 / (x + 2) - 2 / (x + 1))
+    assert is_zero_fraction(1 / (x + 1) + 1 / (x + 2) - (2 * x + 3) / ((x + 1) * (x + 2)))
 
 
 def test_the_exact_zero_test_refuses_rounding():
@@ -302,6 +332,8 @@ def test_an_induction_with_a_false_base_case_fails():
     f = sp.IndexedBase("f")
     shifted = lambda top: (sp.Sum(f[i], (i, 1, top)) + 1, sp.Sum(f[i], (i, 1, top)))  # noqa: E731
     assert not by_induction(shifted, i, m)
+    # a true base case (both sums empty) and a false step
+    assert not by_induction(lambda top: (sp.Sum(2 * f[i], (i, 1, top)), sp.Sum(f[i], (i, 1, top))), i, m)
     assert by_induction(lambda top: (sp.Sum(2 * f[i], (i, 1, top)), 2 * sp.Sum(f[i], (i, 1, top))), i, m)
 
 
