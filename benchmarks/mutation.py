@@ -226,7 +226,13 @@ MUTANTS = [
     Mutant("positive-admits-zero", ASSUMPTIONS,
            "        if self.lower and (value < 0 or (self.lower_strict and value == 0)):",
            "        if self.lower and value < 0:",
-           "assumptions: a positive symbol is not 0"),
+           "assumptions: a positive symbol is not 0",
+           equivalent="sympy gives every positive symbol nonzero=True, and the nonzero check "
+                      "still refuses 0"),
+    Mutant("nonzero-admits-zero", ASSUMPTIONS,
+           "        return not (self.nonzero and value == 0)",
+           "        return True",
+           "assumptions: a non-zero symbol is not 0"),
     Mutant("integer-not-checked", ASSUMPTIONS,
            "        if self.integral and not value.is_Integer:\n            return False\n", "",
            "assumptions: a witness honours integrality"),
@@ -381,8 +387,9 @@ def main(argv=None) -> int:
     not_applied = len(chosen) - judged
     equivalent = sum(m.equivalent != "" and o.startswith("SURVIVED") for m, o in rows)
     print()
-    print(f"kill rate: {killed}/{judged} = {100 * killed / max(judged, 1):.1f} % of the mutants applied"
-          f" ({equivalent} surviving mutants shown equivalent; {not_applied} not applied)")
+    print(f"kill rate: {killed}/{judged} = {100 * killed / max(judged, 1):.1f} % of the mutants applied; "
+          f"{killed}/{judged - equivalent} = {100 * killed / max(judged - equivalent, 1):.1f} % of "
+          f"those not shown equivalent ({equivalent} equivalent, {not_applied} not applied)")
     for mutant, outcome in rows:
         if not outcome.startswith(("SURVIVED", "NOT")):
             continue

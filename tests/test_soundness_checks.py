@@ -198,6 +198,7 @@ def test_the_ranges_are_honoured_exactly():
     assert point_in_ranges({c: sp.S.Zero})
     assert not point_in_ranges({odd: sp.Integer(2)})
     assert not point_in_ranges({n: sp.Rational(1, 2)})
+    assert not point_in_ranges({sp.Symbol("z", nonzero=True): sp.S.Zero})
 
 
 def test_a_fact_the_checker_does_not_honour_is_named():
