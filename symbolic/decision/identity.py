@@ -56,6 +56,14 @@ The procedure and why each answer is sound, step by step, with the check that en
    and Z3 contradict each other the answer is UNDECIDED with both answers.  REFUTED always rests
    on a point re-verified on the ORIGINAL expressions that honours every fact.  Anything else,
    including an internal error, is UNDECIDED with the reason.
+
+Each procedure alone (``procedure=``).  "all" (the default) is the procedure above.  "split" is
+the project's own argument alone: steps 1-6 without Z3 as a decider (Z3 still answers region
+questions inside the split, with a Farkas certificate checked wherever the region is linear), PROVED
+only with a random point that compared non-zero values beside it.  "z3" is Z3 alone on
+lhs − rhs as written (steps 1, 2, 5 and 7, no rewriting, no exact zero test, no split), PROVED only
+on its unsat with random points of the domain beside it.  Each is sound on its own: REFUTED still
+rests on a re-verified point, and anything its own argument does not settle is UNDECIDED.
 """
 from __future__ import annotations
 
@@ -84,6 +92,7 @@ WIDE_KINKS = 24
 SOLVER_SECONDS = 4.0
 REFERENCE_TRIES = 20
 NOISE = 10 ** -(WITNESS_DPS // 2)
+PROCEDURES = ("all", "split", "z3")
 
 
 class _Undecidable(Exception):
@@ -108,13 +117,16 @@ def as_expression(value) -> sp.Expr:
 
 
 def check_identity(lhs, rhs, *, timeout: float | None = None, seed: int = 0,
-                   claim: str | None = None) -> Verdict:
-    """Decide lhs = rhs for every admissible real value of the symbols (see module docstring)."""
+                   claim: str | None = None, procedure: str = "all") -> Verdict:
+    """Decide lhs = rhs for every admissible real value of the symbols (see module docstring);
+    ``procedure`` "split" or "z3" gives that procedure's verdict alone."""
+    if procedure not in PROCEDURES:
+        raise ValueError(f"unknown procedure {procedure!r}: one of {', '.join(PROCEDURES)}")
     lhs, rhs = as_expression(lhs), as_expression(rhs)
     claim = claim or f"{lhs} = {rhs}"
     try:
         with time_budget(timeout):
-            return _Decision(lhs, rhs, claim, random.Random(seed)).run()
+            return _Decision(lhs, rhs, claim, random.Random(seed), procedure).run()
     except BudgetExhausted:
         if timeout is None:
             raise    # an enclosing budget ran out: it is the caller's to report
@@ -153,8 +165,9 @@ class _Opinion:
 
 
 class _Decision:
-    def __init__(self, lhs, rhs, claim, rng):
+    def __init__(self, lhs, rhs, claim, rng, procedure="all"):
         self.lhs, self.rhs, self.claim, self.rng = lhs, rhs, claim, rng
+        self.use_split, self.use_solver = procedure in ("all", "split"), procedure in ("all", "z3")
         self.symbols = sorted(lhs.free_symbols | rhs.free_symbols, key=sp.default_sort_key)
         self.functions = concrete_functions((lhs, rhs), rng)
         self.concrete = (substitute_functions(lhs, self.functions),
@@ -249,11 +262,17 @@ class _Decision:
         if density and (outside or discontinuous):
             return self.undecided(f"the rational symbol {density[0]} is decided over the reals "
                                   "by density, which needs continuous sides")
-        # 3. the canonical difference (a claim with very many kinks goes to Z3 as it stands)
+        if outside and not self.use_split:
+            return self.undecided(f"outside Z3's fragment: {outside}")
+        # 3. the canonical difference (a claim with very many kinks goes to Z3 as it stands, and
+        # so does every claim when Z3 decides alone)
         kinks = _kink_count(self.lhs) + _kink_count(self.rhs)
-        wide = kinks > WIDE_KINKS and not outside
-        note = (f"{kinks} kinks: the project's rewriting and split are skipped beyond "
-                f"{WIDE_KINKS}") if wide else ""
+        wide = (kinks > WIDE_KINKS or not self.use_split) and not outside
+        note = ""
+        if wide and not self.use_split:
+            note = "Z3 alone: the project's rewriting and split are not used"
+        elif wide:
+            note = f"{kinks} kinks: the project's rewriting and split are skipped beyond {WIDE_KINKS}"
         difference = self.lhs - self.rhs if wide else \
             canonical_relu_form(to_relu_form(self.lhs) - to_relu_form(self.rhs))
         # 4. the exact zero test
@@ -261,7 +280,11 @@ class _Decision:
             return self.exact_zero(outside)
         if outside:
             return self.outside_fragment(difference, outside)
-        # 5. independent parts, each decided on its own
+        # 5. independent parts, each decided on its own (Z3 alone asks about the claim as written
+        # where sympy's own evaluation leaves no symbol in lhs − rhs)
+        if not self.use_split and not difference.free_symbols:
+            return self.combine(sp.S.Zero, [_Part(sp.Add(self.lhs, -self.rhs, evaluate=False),
+                                                  sp.S.Zero, self.symbols)], whole=True, note=note)
         constant, parts = independent_parts(difference)
         if len(parts) > 1 and self.domain_couples(parts):
             parts = [difference - constant]
@@ -293,7 +316,7 @@ class _Decision:
         evidence = ["exact zero test: lhs − rhs in canonical ReLU form is 0 as a rational "
                     "function (ReLU atoms as independent indeterminates)", self.witness_line]
         confirmed = self.informative > 0
-        if not outside:
+        if not outside and self.use_solver:
             answer = self.solver_on(self.lhs, self.rhs, self.symbols)
             opinion = self.read_solver(answer, self.lhs - self.rhs, 0, self.symbols)
             if opinion.outcome == "nonzero":
@@ -374,30 +397,29 @@ class _Decision:
                                                    f"separates, checked exactly: {point}"], why)
         return _Opinion("unknown", reason=why)
 
+    def solver_opinion(self, part: _Part) -> _Opinion:
+        """Z3 on the part (step 7), or no opinion when Z3 is not one of the procedures."""
+        if not self.use_solver:
+            return _Opinion("unknown")
+        return self.read_solver(self.solver_on(part.expr, part.target, part.symbols),
+                                part.expr, part.target, part.symbols)
+
     def decide_part(self, part: _Part, split: bool = True) -> _Opinion:
-        solver = self.read_solver(self.solver_on(part.expr, part.target, part.symbols),
-                                  part.expr, part.target, part.symbols)
+        """The part's opinion: Z3's and the split's, each asked only where it is a procedure in
+        use, then combined; random points of the part as a last resort for a refutation."""
+        solver = self.solver_opinion(part)
         if solver.outcome == "nonzero":    # a re-verified counterexample needs no split
             return solver
-        project = self.split_opinion(part) if split else _Opinion("unknown", reason="not tried")
-        evidence = project.evidence + solver.evidence
-        if project.outcome == "nonzero" and solver.outcome == "zero":
-            raise _Undecidable(f"Z3 says {part.expr} = {part.target} but the sign split found a "
-                               f"point where it fails, checked exactly: {project.point}")
-        for opinion in (solver, project):
-            if opinion.outcome == "nonzero":
-                return _Opinion("nonzero", opinion.point, evidence)
-        if project.outcome == "zero":
-            return _Opinion("zero", evidence=evidence, solver_agrees=solver.outcome == "zero")
-        if solver.outcome == "zero":
-            return _Opinion("zero", evidence=evidence + [f"the sign split did not show it: "
-                                                         f"{project.reason}"],
-                            trusted_solver=True, solver_agrees=True)
+        tried = split and self.use_split
+        skipped = "the sign split is skipped (too many kinks)" if self.use_split else ""
+        project = self.split_opinion(part) if tried else _Opinion("unknown", reason=skipped)
+        opinion = _combined(part, project, solver, split_used=self.use_split)
+        if opinion.outcome != "unknown":
+            return opinion
         point = self.point_where_nonzero(part)
         if point is not None:
-            return _Opinion("nonzero", point, evidence)
-        return _Opinion("unknown", evidence=evidence,
-                        reason="; ".join(r for r in (project.reason, solver.reason) if r))
+            return _Opinion("nonzero", point, opinion.evidence)
+        return opinion
 
     def point_where_nonzero(self, part: _Part):
         """Random points of the part's ranges where it differs from its target."""
@@ -500,6 +522,27 @@ class _Decision:
                         return verdict
         return self.undecided(f"lhs − rhs is not zero on the region {describe(failing[0])}, but no "
                               "separating point was found")
+
+
+def _combined(part: _Part, project: _Opinion, solver: _Opinion, split_used: bool) -> _Opinion:
+    """The split's and Z3's opinions of one part as one: a re-verified point of either refutes,
+    an exact zero of either proves (Z3's alone marked as such), and a contradiction between them
+    is no verdict at all."""
+    evidence = project.evidence + solver.evidence
+    if project.outcome == "nonzero" and solver.outcome == "zero":
+        raise _Undecidable(f"Z3 says {part.expr} = {part.target} but the sign split found a "
+                           f"point where it fails, checked exactly: {project.point}")
+    for opinion in (solver, project):
+        if opinion.outcome == "nonzero":
+            return _Opinion("nonzero", opinion.point, evidence)
+    if project.outcome == "zero":
+        return _Opinion("zero", evidence=evidence, solver_agrees=solver.outcome == "zero")
+    if solver.outcome == "zero":
+        if split_used:
+            evidence = evidence + [f"the sign split did not show it: {project.reason}"]
+        return _Opinion("zero", evidence=evidence, trusted_solver=True, solver_agrees=True)
+    return _Opinion("unknown", evidence=evidence,
+                    reason="; ".join(r for r in (project.reason, solver.reason) if r))
 
 
 def _vacuous_or_zero(remainder: sp.Expr) -> bool:

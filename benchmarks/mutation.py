@@ -1,0 +1,401 @@
+"""Mutation benchmark: would the tests notice an unsound change to the checking core?
+
+    python benchmarks/mutation.py [--list] [--timeout SECONDS] [NAME ...]
+
+Each mutant is a plausible bug written by hand: one exact snippet of a soundness-critical module
+(symbolic/decision/*, the derivative witness's verdict, the every-size rules' validity checks)
+replaced by another, each breaking one named check of the soundness arguments.  For each mutant the
+benchmark copies the repository to a temporary directory, applies the mutant there, and runs the
+mutant's chosen fast subset of the tests in a subprocess with a time limit (``pytest -x``: the first
+failing test kills it).  A mutant whose snippet is not found (or found more than once) is reported
+as such, never silently skipped: the code it was written against has changed and the entry needs
+updating.  The unmutated copy is run first on every subset used: a subset that fails without a
+mutant kills nothing.
+
+The table gives per mutant the test that killed it (or SURVIVED, or the snippet problem) and the
+time of its run, beside the baseline time of its test subset; then the kill rate.  A mutant listed
+with ``equivalent`` is one shown to change no verdict (the reason is printed with it).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CHECKS = "tests/test_soundness_checks.py"
+ALONE = "tests/test_procedures_alone.py"
+COPIED = ("symbolic", "proofs", "tests", "benchmarks", "pyproject.toml")
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """``original`` (exactly once in ``file``) replaced by ``replacement`` breaks ``check``."""
+
+    name: str
+    file: str
+    original: str
+    replacement: str
+    check: str
+    tests: tuple = (CHECKS, ALONE)
+    equivalent: str = ""    # why the mutant changes no verdict, if it is known to survive
+
+
+IDENTITY = "symbolic/decision/identity.py"
+REGIONS = "symbolic/decision/regions.py"
+SMT = "symbolic/decision/smt.py"
+WITNESS = "symbolic/decision/witness.py"
+ASSUMPTIONS = "symbolic/decision/assumptions.py"
+REAL_NETWORK = "symbolic/numerics/real_network.py"
+INDEX_RULES = "symbolic/every_size/index_rules.py"
+
+MUTANTS = [
+    # --- check_identity: the orchestration ---------------------------------------------------------
+    Mutant("split-strict", IDENTITY,
+           "                                                   facts=facts, closed=True,\n",
+           "                                                   facts=facts, closed=False,\n",
+           "step 6: the split is a closed partition (the kink belongs to a region)"),
+    Mutant("outside-split-strict", IDENTITY,
+           "                                                   closed=True, max_regions=SPLIT_REGIONS):",
+           "                                                   closed=False, max_regions=SPLIT_REGIONS):",
+           "step 6 outside the fragment: the closed partition"),
+    Mutant("leaf-denominator-vacuous", IDENTITY,
+           "    return is_rational_zero(denominator)",
+           "    return not denominator.is_number",
+           "step 6: a leaf asserts nothing only where its denominator vanishes on the whole region"),
+    Mutant("compares-anything", IDENTITY,
+           "            if value is not None and value != 0:\n                return True\n        return False\n",
+           "            if value is not None and value != 0:\n                return True\n        return True\n",
+           "step 8: the random points compared non-zero values"),
+    Mutant("confirmation-by-zeros", IDENTITY,
+           "if not (both or self.informative > 0 or (solver_everywhere and self.agreeing > 0)):",
+           "if not (both or self.agreeing > 0 or solver_everywhere):",
+           "step 8: points comparing 0 with 0 confirm only beside Z3's unsat on every part"),
+    Mutant("z3-alone-as-both", IDENTITY,
+           "both = all(o.solver_agrees and not o.trusted_solver for o in opinions)",
+           "both = all(o.solver_agrees for o in opinions)",
+           "step 8: Z3's unsat alone is not two independent procedures"),
+    Mutant("exact-zero-unconfirmed", IDENTITY,
+           "        confirmed = self.informative > 0\n",
+           "        confirmed = self.agreeing > 0\n",
+           "step 4/8: the exact zero test needs a witness that compared something"),
+    Mutant("constants-not-added", IDENTITY,
+           "total = constant + sum(p.target for p in parts) if not whole else sp.S.Zero",
+           "total = sp.S.Zero",
+           "step 5: the parts' constants add up to 0"),
+    Mutant("witness-out-of-range", IDENTITY,
+           "        if not point_in_ranges(full):\n            return None\n", "",
+           "step 2/8: a REFUTED witness honours every symbol's facts"),
+    Mutant("witness-not-separating", IDENTITY,
+           "if not (separation.defined and separation.differ):",
+           "if not separation.defined:",
+           "step 8: a REFUTED witness separates the original sides"),
+    Mutant("combined-unknown-as-unsat", IDENTITY,
+           '    if solver.outcome == "zero":\n        if split_used:',
+           '    if solver.outcome != "nonzero":\n        if split_used:',
+           "step 7: only Z3's unsat is an exact answer"),
+    Mutant("read-unknown-as-unsat", IDENTITY,
+           '        if answer.result == "unsat":\n            return _Opinion("zero"',
+           '        if answer.result in ("unsat", "unknown"):\n            return _Opinion("zero"',
+           "step 7: Z3's unknown is no answer"),
+    Mutant("model-not-reverified", IDENTITY,
+           "            if value is not None and value != target and point_in_ranges(point):",
+           "            if value is not None and point_in_ranges(point):",
+           "step 7: a Z3 model counts only where it separates, re-verified exactly"),
+    # --- regions: dropped only with a certificate ------------------------------------------------------
+    Mutant("unknown-region-dropped", REGIONS,
+           "        if fact.empty is True:\n            continue",
+           "        if fact.empty is not False:\n            continue",
+           "step 6: a region is dropped only with a certificate of emptiness"),
+    Mutant("branches-strict", REGIONS,
+           "    positive = sp.GreaterThan(argument, 0, evaluate=False) if closed else argument",
+           "    positive = argument",
+           "step 6: the closed split keeps the kink s = 0"),
+    Mutant("nonlinear-unsat-untrusted", REGIONS,
+           '    return RegionFact(True, "Z3 (real or integer arithmetic): unsat (trusted)")',
+           '    return RegionFact(None, "Z3 (real or integer arithmetic): unsat (untrusted)")',
+           "regions: a non-linear region is shown empty by Z3's unsat (completeness)"),
+    Mutant("farkas-unchecked", REGIONS,
+           "        if farkas_multipliers(strict, closed, variables) is not None:",
+           "        if True:",
+           "regions: a linear region dropped only with its Farkas certificate checked"),
+    Mutant("farkas-over-integers", REGIONS,
+           "    if all(is_linear(c) for c in strict + closed) and not any(s.is_integer for s in variables):",
+           "    if all(is_linear(c) for c in strict + closed):",
+           "regions: Farkas multipliers certify emptiness over the reals, not the integers"),
+    Mutant("upper-bound-sign", REGIONS,
+           "            (strict if facts.upper_strict else closed).append(-s)",
+           "            (strict if facts.upper_strict else closed).append(s)",
+           "regions: a non-positive symbol's bound has its sign"),
+    Mutant("non-negative-as-positive", REGIONS,
+           "            (strict if facts.lower_strict else closed).append(s)",
+           "            strict.append(s)",
+           "regions: a non-negative symbol may be 0"),
+    Mutant("inside-strict-as-closed", REGIONS,
+           "        if not (value.is_Rational and (value >= 0 if _is_closed(c) else value > 0)):",
+           "        if not (value.is_Rational and value >= 0):",
+           "regions: a point inside an open region satisfies its strict constraints"),
+    Mutant("fraction-sign", REGIONS,
+           "    return sp.expand(numerator * denominator)",
+           "    return sp.expand(numerator)",
+           "regions: p/q > 0 is read as p·q > 0"),
+    Mutant("nonlinear-as-linear", REGIONS,
+           '    return poly.total_degree() <= 1 and str(poly.domain) in ("ZZ", "QQ")',
+           '    return str(poly.domain) in ("ZZ", "QQ")',
+           "regions: a non-linear region is not given to the Farkas test (completeness)"),
+    # --- Z3: the exact translation ---------------------------------------------------------------------
+    Mutant("solve-unknown-as-unsat", SMT,
+           "    if result == z3.unsat:\n        return Answer(\"unsat\")",
+           "    if result != z3.sat:\n        return Answer(\"unsat\")",
+           "smt: Z3's unknown (a time-out) is not unsat"),
+    Mutant("integer-division", SMT,
+           "            p.exp.is_negative for e in exprs for p in e.atoms(sp.Pow))",
+           "            False for e in exprs for p in e.atoms(sp.Pow))",
+           "smt: the integer translation only for parts without a division"),
+    Mutant("rational-numerator-only", SMT,
+           '    return z3.RealVal(f"{int(number.p)}/{int(number.q)}")',
+           '    return z3.RealVal(f"{int(number.p)}")',
+           "smt: a rational constant p/q is translated exactly"),
+    Mutant("sign-at-zero", SMT,
+           "            return z3.If(args[0] > 0, 1, z3.If(args[0] < 0, -1, 0))",
+           "            return z3.If(args[0] >= 0, 1, -1)",
+           "smt: sign(0) = 0"),
+    Mutant("heaviside-at-zero", SMT,
+           "            return z3.If(args[0] > 0, 1, z3.If(args[0] < 0, 0, at_zero))",
+           "            return z3.If(args[0] >= 0, 1, 0)",
+           "smt: Heaviside(0) is the value sympy stores"),
+    Mutant("smt-upper-bound-sign", SMT,
+           "                self.constraints.append(value < 0 if facts.upper_strict else value <= 0)",
+           "                self.constraints.append(value > 0 if facts.upper_strict else value >= 0)",
+           "smt: a non-positive symbol's bound has its sign"),
+    Mutant("parity-dropped", SMT,
+           "                    self.constraints.append(integer % 2 == facts.parity)",
+           "                    pass",
+           "smt: parity facts are constraints"),
+    Mutant("abs-as-identity", SMT,
+           "            return z3.If(args[0] >= 0, args[0], -args[0])",
+           "            return z3.If(args[0] >= 0, args[0], args[0])",
+           "smt: Abs translated exactly"),
+    Mutant("min-as-max", SMT,
+           "            better = (lambda a, b: a >= b) if isinstance(expr, sp.Max) else (lambda a, b: a <= b)",
+           "            better = (lambda a, b: a >= b)",
+           "smt: Max and Min translated exactly"),
+    Mutant("relu-as-identity", SMT,
+           "            return z3.If(args[0] > 0, args[0], 0)",
+           "            return args[0]",
+           "smt: ReLU translated exactly"),
+    # --- exact zero tests ----------------------------------------------------------------------------------
+    Mutant("zero-test-takes-floats", "symbolic/decision/zero.py",
+           "    if expr.has(sp.Float):\n        return False", "",
+           "zero: a floating-point constant is refused (its arithmetic rounds)"),
+    Mutant("fraction-numerator-only", "symbolic/decision/fraction_field.py",
+           "            result = (one * flint.fmpq(int(e.p), int(e.q)), one)",
+           "            result = (one * flint.fmpq(int(e.p)), one)",
+           "fraction field: a rational constant p/q is read as p/q"),
+    Mutant("fraction-no-common-denominator", "symbolic/decision/fraction_field.py",
+           "                if d2 == den:", "                if True:",
+           "fraction field: fractions are added over a common denominator"),
+    # --- witnesses -------------------------------------------------------------------------------------------
+    Mutant("absolute-tolerance", WITNESS,
+           "        differ = diff_low > mpmath.mpf(10) ** (-WITNESS_DPS // 2) * scale and \\\n"
+           "            abs(diff_low - diff_high) < mpmath.mpf(10) ** (-WITNESS_DPS // 2) * diff_low",
+           '        differ = diff_low > mpmath.mpf("1e-12")',
+           "witness: a difference is told from rounding by two precisions, not a tolerance"),
+    Mutant("adaptive-precision-dropped", WITNESS,
+           "    return Separation(True, bool(differ) and _nonzero_by_adaptive_precision(lhs - rhs, point),",
+           "    return Separation(True, bool(differ),",
+           "witness: a cancellation lost at both precisions is told from 0 by sympy's evaluation"),
+    Mutant("exact-by-form", WITNESS,
+           "    return value if value.is_Rational else None",
+           "    return value if value.is_number else None",
+           "witness: only rational values are compared exactly (irrationals by their form differ)"),
+    Mutant("complex-value-kept", WITNESS,
+           "            if value.imag != 0:\n                return None\n", "",
+           "witness: a value off the reals is no value"),
+    # --- the symbols' ranges ---------------------------------------------------------------------------------
+    Mutant("parity-not-checked", ASSUMPTIONS,
+           "        if self.parity is not None and int(value) % 2 != self.parity:\n            return False\n", "",
+           "assumptions: a witness honours parity"),
+    Mutant("positive-admits-zero", ASSUMPTIONS,
+           "        if self.lower and (value < 0 or (self.lower_strict and value == 0)):",
+           "        if self.lower and value < 0:",
+           "assumptions: a positive symbol is not 0",
+           equivalent="sympy gives every positive symbol nonzero=True, and the nonzero check "
+                      "still refuses 0"),
+    Mutant("nonzero-admits-zero", ASSUMPTIONS,
+           "        return not (self.nonzero and value == 0)",
+           "        return True",
+           "assumptions: a non-zero symbol is not 0"),
+    Mutant("integer-not-checked", ASSUMPTIONS,
+           "        if self.integral and not value.is_Integer:\n            return False\n", "",
+           "assumptions: a witness honours integrality"),
+    Mutant("unsupported-fact-ignored", ASSUMPTIONS,
+           '    facts = symbol.assumptions0\n    if facts.get("real") is False:',
+           '    facts = symbol.assumptions0\n    return None\n    if facts.get("real") is False:',
+           "assumptions: a fact the checker does not honour makes the answer UNDECIDED"),
+    Mutant("parts-not-grouped", "symbolic/decision/components.py",
+           "        touching = [g for g in groups if g[0] & symbols]",
+           "        touching = []",
+           "step 5: parts share no symbol"),
+    # --- the derivative witness's verdict --------------------------------------------------------------------
+    Mutant("derivative-compared-nothing", REAL_NETWORK,
+           "    if residual is None or informative == 0:",
+           "    if residual is None:",
+           "derivative_verdict: a witness that compared nothing decides nothing"),
+    Mutant("derivative-proved-without-noise", REAL_NETWORK,
+           "    if holds and residual.noise:",
+           "    if holds:",
+           "derivative_verdict: PROVED needs the witness residual to be rounding noise"),
+    Mutant("derivative-refuted-without-stability", REAL_NETWORK,
+           "    if not holds and residual.stable:",
+           "    if not holds:",
+           "derivative_verdict: REFUTED needs a difference stable across precisions"),
+    Mutant("stable-by-tolerance", REAL_NETWORK,
+           "        return self.low > 0 and abs(self.low - self.high) <= self.low * mpmath.mpf(10) ** -10",
+           '        return self.low > mpmath.mpf("1e-12")',
+           "derivative witness: stability across precisions, not an absolute tolerance"),
+    Mutant("noise-by-tolerance", REAL_NETWORK,
+           "        return tiny and falls and not self.stable",
+           '        return self.low <= mpmath.mpf("1e-12")',
+           "derivative witness: noise falls with the precision, not an absolute tolerance"),
+    Mutant("noise-need-not-fall", REAL_NETWORK,
+           "        falls = (self.high <= self.low * mpmath.mpf(10) ** -20",
+           "        falls = True or (self.high <= self.low * mpmath.mpf(10) ** -20",
+           "derivative witness: rounding noise falls at the higher precision"),
+    # --- the every-size rules' validity checks (to be replaced by the kernel) ------------------------------
+    Mutant("induction-without-base", INDEX_RULES,
+           "    if not is_rational_zero((lhs - rhs).doit()):\n        return False",
+           "    if False:\n        return False",
+           "index rules: the induction's base case"),
+    Mutant("induction-without-step", INDEX_RULES,
+           "    return is_rational_zero(step)",
+           "    return True",
+           "index rules: the induction's step"),
+    Mutant("constant-of-own-family", INDEX_RULES,
+           "    independent = DATA_FAMILIES | (PARAMETER_FAMILIES - {before.coordinate.family})",
+           "    independent = DATA_FAMILIES | PARAMETER_FAMILIES",
+           "index rules: the derivative of a constant is not taken of the coordinate's own family"),
+    Mutant("chain-without-validity", INDEX_RULES,
+           "        if worst(validity) is not Status.PROVED:",
+           "        if False:",
+           "index rules: a chain step counts only with its rule's validity"),
+]
+
+
+def copy_repository(target: Path) -> None:
+    for name in COPIED:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, target / name, ignore=shutil.ignore_patterns(
+                "__pycache__", ".pytest_cache", "results"))
+        else:
+            shutil.copy2(source, target / name)
+
+
+def apply(mutant: Mutant, copy: Path) -> str | None:
+    """Apply the mutant in the copy; None, or why it could not be applied."""
+    path = copy / mutant.file
+    if not path.exists():
+        return f"file {mutant.file} not found"
+    text = path.read_text()
+    found = text.count(mutant.original)
+    if found != 1:
+        return "snippet not found" if found == 0 else f"snippet found {found} times"
+    path.write_text(text.replace(mutant.original, mutant.replacement))
+    return None
+
+
+def run_tests(copy: Path, tests, timeout: float) -> tuple[str, float]:
+    """('passed' | the first failing test | 'timeout' | 'error: ...', seconds)."""
+    command = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *tests]
+    environment = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    start = time.perf_counter()
+    try:
+        done = subprocess.run(command, cwd=copy, capture_output=True, text=True, timeout=timeout,
+                              env=environment)
+    except subprocess.TimeoutExpired:
+        return "timeout", time.perf_counter() - start
+    seconds = time.perf_counter() - start
+    if done.returncode == 0:
+        return "passed", seconds
+    failed = re.search(r"^(?:FAILED|ERROR) (\S+)", done.stdout, re.MULTILINE)
+    if done.returncode == 1 and failed:
+        return failed.group(1).split("::", 1)[-1], seconds
+    last = (done.stdout.strip().splitlines() or done.stderr.strip().splitlines() or ["?"])[-1]
+    return f"error: {last[:60]}", seconds
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("names", nargs="*", help="run only these mutants")
+    parser.add_argument("--list", action="store_true", help="list the mutants and exit")
+    parser.add_argument("--timeout", type=float, default=600, help="seconds per test run")
+    args = parser.parse_args(argv)
+    chosen = [m for m in MUTANTS if not args.names or m.name in args.names]
+    unknown = set(args.names) - {m.name for m in MUTANTS}
+    if unknown:
+        print(f"mutation.py: unknown mutant {sorted(unknown)[0]}", file=sys.stderr)
+        return 2
+    if args.list:
+        for m in chosen:
+            print(f"{m.name:40} {m.file:40} {m.check}")
+        return 0
+    print(f"{len(chosen)} mutants; python {sys.version.split()[0]}, {os.cpu_count()} cores")
+    baseline = {}
+    with tempfile.TemporaryDirectory(prefix="mutation-") as scratch:
+        clean = Path(scratch) / "clean"
+        copy_repository(clean)
+        for tests in dict.fromkeys(m.tests for m in chosen):
+            baseline[tests] = run_tests(clean, tests, args.timeout)
+            outcome, seconds = baseline[tests]
+            print(f"baseline {' '.join(tests)}: {outcome} in {seconds:.1f} s")
+            if outcome != "passed":
+                print("the tests fail without a mutant: no mutant can be judged", file=sys.stderr)
+                return 1
+        print()
+        header = f"{'mutant':38} {'file':16} {'killed by':58} {'time s':>7} {'baseline s':>10}"
+        print(header)
+        print("-" * len(header))
+        killed, judged, rows = 0, 0, []
+        for number, mutant in enumerate(chosen):
+            copy = Path(scratch) / f"mutant{number}"
+            copy_repository(copy)
+            problem = apply(mutant, copy)
+            if problem is not None:
+                outcome, seconds = f"NOT APPLIED: {problem}", 0.0
+            else:
+                outcome, seconds = run_tests(copy, mutant.tests, args.timeout)
+                judged += 1
+                if outcome == "passed":
+                    outcome = "SURVIVED" + (f" (equivalent: {mutant.equivalent})"
+                                            if mutant.equivalent else "")
+                elif outcome.startswith("error"):
+                    outcome = f"NOT KILLED BY A TEST ({outcome})"
+                else:
+                    killed += 1
+            shutil.rmtree(copy, ignore_errors=True)
+            rows.append((mutant, outcome))
+            print(f"{mutant.name:38} {Path(mutant.file).name:16} {outcome:58} {seconds:7.1f} "
+                  f"{baseline[mutant.tests][1]:10.1f}", flush=True)
+    not_applied = len(chosen) - judged
+    equivalent = sum(m.equivalent != "" and o.startswith("SURVIVED") for m, o in rows)
+    print()
+    print(f"kill rate: {killed}/{judged} = {100 * killed / max(judged, 1):.1f} % of the mutants applied; "
+          f"{killed}/{judged - equivalent} = {100 * killed / max(judged - equivalent, 1):.1f} % of "
+          f"those not shown equivalent ({equivalent} equivalent, {not_applied} not applied)")
+    for mutant, outcome in rows:
+        if not outcome.startswith(("SURVIVED", "NOT")):
+            continue
+        print(f"  {mutant.name}: {outcome} -- breaks: {mutant.check}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
