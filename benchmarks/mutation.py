@@ -3,7 +3,8 @@
     python benchmarks/mutation.py [--list] [--timeout SECONDS] [NAME ...]
 
 Each mutant is a plausible bug written by hand: one exact snippet of a soundness-critical module
-(symbolic/decision/*, the derivative witness's verdict, the every-size rules' validity checks)
+(symbolic/decision/*, the derivative witness's verdict, the every-size rules' validity checks and
+the kernel's rules of proof)
 replaced by another, each breaking one named check of the soundness arguments.  For each mutant the
 benchmark copies the repository to a temporary directory, applies the mutant there, and runs the
 mutant's chosen fast subset of the tests in a subprocess with a time limit (``pytest -x``: the first
@@ -55,6 +56,8 @@ WITNESS = "symbolic/decision/witness.py"
 ASSUMPTIONS = "symbolic/decision/assumptions.py"
 REAL_NETWORK = "symbolic/numerics/real_network.py"
 INDEX_RULES = "symbolic/every_size/index_rules.py"
+KERNEL = "symbolic/kernel/derivations.py"
+KERNEL_TESTS = "tests/test_kernel.py"
 
 MUTANTS = [
     # --- check_identity: the orchestration ---------------------------------------------------------
@@ -282,10 +285,39 @@ MUTANTS = [
            "    independent = DATA_FAMILIES | (PARAMETER_FAMILIES - {before.coordinate.family})",
            "    independent = DATA_FAMILIES | PARAMETER_FAMILIES",
            "index rules: the derivative of a constant is not taken of the coordinate's own family"),
-    Mutant("chain-without-validity", INDEX_RULES,
-           "        if worst(validity) is not Status.PROVED:",
-           "        if False:",
-           "index rules: a chain step counts only with its rule's validity"),
+    # --- the kernel of the every-size proofs: each rule of proof checked alone ----------------------
+    Mutant("kernel-empty-chain", KERNEL,
+           "    if not chain.steps:\n",
+           "    if False:\n",
+           "kernel: a chain without steps proves nothing", tests=(KERNEL_TESTS,)),
+    Mutant("kernel-unknown-rule", KERNEL,
+           "        if not known:\n",
+           "        if False:\n",
+           "kernel: a step's rule is an axiom, a kernel lemma or the induction's hypothesis", tests=(KERNEL_TESTS,)),
+    Mutant("kernel-step-not-an-instance", KERNEL,
+           "        reason = rule.applies(current, term)\n",
+           "        reason = None\n",
+           "kernel: each step is an instance of its rule", tests=(KERNEL_TESTS,)),
+    Mutant("kernel-chain-without-validity", KERNEL,
+           "        if not is_certified(validity):\n",
+           "        if False:\n",
+           "kernel: a chain step counts only with its rule's certified validity", tests=(KERNEL_TESTS,)),
+    Mutant("kernel-induction-base-statement", KERNEL,
+           "    if (base.start, base.end) != statement(sp.S.Zero):\n",
+           "    if False:\n",
+           "kernel: the base chain proves S(0)", tests=(KERNEL_TESTS,)),
+    Mutant("kernel-induction-without-base", KERNEL,
+           "    if base_verdict.status is not Status.PROVED:\n",
+           "    if False:\n",
+           "kernel: the induction's base case is proved", tests=(KERNEL_TESTS,)),
+    Mutant("kernel-induction-step-statement", KERNEL,
+           "    if (step_chain.start, step_chain.end) != statement(variable + 1):\n",
+           "    if False:\n",
+           "kernel: the step chain proves S(k + 1)", tests=(KERNEL_TESTS,)),
+    Mutant("kernel-induction-without-step", KERNEL,
+           "    if step_verdict.status is not Status.PROVED:\n",
+           "    if False:\n",
+           "kernel: the induction's step is proved", tests=(KERNEL_TESTS,)),
 ]
 
 

@@ -353,10 +353,16 @@ def test_the_derivative_of_a_constant_is_not_taken_of_the_coordinates_family():
     assert CONSTANT_TERM.applies(other, Const(sp.S.Zero)) is None
 
 
-def test_a_chain_step_needs_its_rules_validity():
+def test_a_chain_step_needs_its_rules_validity(monkeypatch):
+    from symbolic.kernel import derivations
     invalid = type(ARITHMETIC)(ARITHMETIC.name, ARITHMETIC.statement, ARITHMETIC.justify,
                                lambda: Verdict(Status.UNDECIDED, "broken rule", reason="no proof"))
     start, end = Const(a * (a + 1)), Const(a**2 + a)
     assert Chain("valid", start).then(ARITHMETIC, end).check().status is Status.PROVED
+    # a rule the kernel did not make is refused before anything else
+    verdict = Chain("unknown", start).then(invalid, end).check()
+    assert verdict.status is Status.UNDECIDED and "neither an axiom nor a lemma" in verdict.reason
+    # admitted as if it were an axiom, only the validity check stands between it and PROVED
+    monkeypatch.setitem(derivations._AXIOMS, id(invalid), invalid)
     verdict = Chain("invalid", start).then(invalid, end).check()
     assert verdict.status is Status.UNDECIDED and "not valid" in verdict.reason
