@@ -19,7 +19,6 @@ import json
 import os
 import sys
 from fractions import Fraction
-from functools import lru_cache
 
 from proofs.commands.arguments import EXIT_INTERNAL_ERROR, Parser, UsageError
 
@@ -103,10 +102,20 @@ def audit_group(network, group: str) -> str:
     return "layerwise" if plain else "deep_layerwise_bias"
 
 
-@lru_cache(maxsize=None)
-def audit_verdict(key: str, group: str) -> str:
+def audit_verdicts(keys: list[str], group: str) -> dict:
+    """The audit's verdict on each measure under the group (proved, refuted or undecided)."""
     from symbolic.measures.invariance import check_invariance
-    return check_invariance(key, group).verdict.status.value
+    return {key: check_invariance(key, group).verdict.status.value for key in keys}
+
+
+def start_audit(keys: list[str], group: str):
+    """The audit's verdicts computed in another process while this one measures the model."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    executor = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    future = executor.submit(audit_verdicts, keys, group)
+    executor.shutdown(wait=False)
+    return future
 
 
 def _ratio(before, after):
@@ -115,13 +124,20 @@ def _ratio(before, after):
     return after.value / before.value if before.value else None
 
 
-def as_json(run, args, keys, group) -> dict:
+def _difference(twin) -> dict | None:
+    if twin.difference is None:
+        return None
+    (example, output), before, after = twin.difference
+    return {"example": example, "output": output, "original": str(before), "twin": str(after)}
+
+
+def as_json(run, args, keys, group, verdicts) -> dict:
     measures = {}
     for key in keys:
         before, afters = run.measures[key]
         entry = {"original": before.value, "rescaled": [a.value for a in afters],
                  "ratio": [_ratio(before, a) for a in afters], "kind": before.kind,
-                 "audit": VERDICT_WORDS[audit_verdict(key, group)], "details": before.details,
+                 "audit": VERDICT_WORDS[verdicts[key]], "details": before.details,
                  "rescaled_details": [a.details for a in afters]}
         if before.exact is not None:
             entry["exactly_equal"] = [before.exact == a.exact for a in afters]
@@ -130,14 +146,16 @@ def as_json(run, args, keys, group) -> dict:
             "group": args.group, "audit_group": group, "loss": args.loss, "loss_value": run.loss,
             "alphas": [str(t.alpha) for t in run.twins],
             "predictions_identical": all(t.predictions_identical for t in run.twins),
+            "outputs_compared": int(run.outputs.integers.size), "nonzero_outputs": run.nonzero_outputs,
             "onnxruntime_deviation": run.reference_deviation,
             "twins": [{"alpha": str(t.alpha), "predictions_identical": t.predictions_identical,
+                       "first_difference": _difference(t),
                        "onnxruntime_float_deviation": t.float_deviation} for t in run.twins],
             "measures": measures}
 
 
-def _number(x) -> str:
-    return "-" if x is None else f"{x:.4g}"
+def _number(x, digits: int = 4) -> str:
+    return "-" if x is None else f"{x:.{digits}g}"
 
 
 def table(report: dict) -> str:
@@ -148,18 +166,20 @@ def table(report: dict) -> str:
     for key, m in report["measures"].items():
         bound = m["details"].get("error_bound")
         kind = m["kind"] + (f" ±{bound:.2g}" if bound is not None else "")
-        ratios = [("1 (exact)" if equal else _number(r)) for r, equal in
+        ratios = [("1 (exact)" if equal else _number(r, 6)) for r, equal in
                   zip(m["ratio"], m.get("exactly_equal", [False] * len(alphas)))]
         rows.append([key, kind, _number(m["original"])] + [_number(v) for v in m["rescaled"]] + ratios + [m["audit"]])
     widths = [max(len(str(c)) for c in column) for column in zip(header, *rows)]
     lines = ["  ".join(str(c).ljust(w) for c, w in zip(line, widths)).rstrip()
              for line in [header, ["-" * w for w in widths], *rows]]
-    twins = "; ".join(f"α={t['alpha']}: " + ("identical (exact)" if t["predictions_identical"] else "DIFFERENT")
-                      + (f", onnxruntime deviation {t['onnxruntime_float_deviation']:.3g}"
-                         if t["onnxruntime_float_deviation"] is not None else "") for t in report["twins"])
+    twins = "; ".join(f"α={t['alpha']}: " + ("identical (exact)" if t["predictions_identical"] else
+                         "DIFFERENT at example {example}, output {output}: {original} vs {twin}".format(**t["first_difference"]))
+                      + f", twin under onnxruntime: max deviation {t['onnxruntime_float_deviation']:.3g}"
+                      for t in report["twins"])
     head = (f"{report['model']}: {report['parameters']} parameters, {report['examples']} examples, "
             f"{report['loss']} loss {report['loss_value']:.6g}; import vs onnxruntime: max deviation "
-            f"{report['onnxruntime_deviation']:.3g}\n{report['group']} rescaling, predictions on the data: {twins}\n")
+            f"{report['onnxruntime_deviation']:.3g}\n{report['group']} rescaling, predictions on the data "
+            f"({report['nonzero_outputs']} of {report['outputs_compared']} outputs nonzero): {twins}\n")
     return head + "\n".join(lines)
 
 
@@ -199,18 +219,22 @@ def main(argv: list[str]) -> int:
         import onnxruntime  # noqa: F401
     except ImportError:
         raise UsageError(EXTRA_MISSING) from None
-    from symbolic.trained.experiment import DataError, ImportMismatch, build_twins, measure
+    from symbolic.trained.experiment import DataError, ImportMismatch, build_twins, load_network, measure, read_data
     from symbolic.trained.onnx_import import UnsupportedModel
     x, y = read_npz(args.data)
     try:
-        run = build_twins(args.model, x, y, alphas, args.group, args.loss, write_onnx=bool(args.out))
+        model, network = load_network(args.model)
+        x, y = read_data(network, x, y, args.loss)
+        group = audit_group(network, args.group)
+        verdicts = start_audit(keys, group)     # only once the input is known to be good
+        run = build_twins(model, network, x, y, alphas, args.group)
+        measure(run, keys, args.loss)
     except (UnsupportedModel, DataError) as error:
         raise UsageError(str(error)) from None
     except ImportMismatch as error:
         print(f"proofs: internal error: {error}", file=sys.stderr)
         return EXIT_INTERNAL_ERROR
-    measure(run, keys, args.loss)
-    report = as_json(run, args, keys, audit_group(run.network, args.group))
+    report = as_json(run, args, keys, group, verdicts.result())
     print(json.dumps(report, indent=2) if args.json else table(report))
     if args.out:
         with open(args.out, "wb") as handle:

@@ -71,15 +71,28 @@ def example_losses_function(network: TrainedNetwork, loss: str):
 
 
 class Objective:
-    """L(θ) = (1/N) Σ_n ℓ_n(θ) on fixed data, with its derivatives (all jitted)."""
+    """L(θ) = (1/N) Σ_n ℓ_n(θ) on fixed data, with its derivatives.  Three functions are compiled
+    (XLA compilation dominates on small models): L with ∇L, the Hessian-vector product, and the
+    radial derivatives ⟨θ, ∇ℓ_n(θ)⟩."""
 
     def __init__(self, network: TrainedNetwork, x: np.ndarray, y: np.ndarray, loss: str):
         self.x, self.y = jnp.asarray(x, dtype=jnp.float64), jnp.asarray(y)
+        self.forward = forward_function(network)
         losses = example_losses_function(network, loss)
-        self.example_losses = jax.jit(lambda theta: losses(theta, self.x, self.y))
-        self.loss = jax.jit(lambda theta: jnp.mean(losses(theta, self.x, self.y)))
-        self.gradient = jax.jit(jax.grad(self.loss))
-        self.hvp = jax.jit(lambda theta, v: jax.jvp(jax.grad(self.loss), (theta,), (v,))[1])
+
+        def mean_loss(theta):
+            return jnp.mean(losses(theta, self.x, self.y))
+        self.value_and_gradient = jax.jit(jax.value_and_grad(mean_loss))
+        self.hvp = jax.jit(lambda theta, v: jax.jvp(jax.grad(mean_loss), (theta,), (v,))[1])
         # ⟨θ, ∇ℓ_n(θ)⟩ for every n at once: the directional derivative of the losses along θ
-        self.radial_derivatives = jax.jit(lambda theta: jax.jvp(self.example_losses, (theta,), (theta,))[1])
-        self.hvp_batch = jax.jit(jax.vmap(self.hvp, in_axes=(None, 0)))
+        self.radial_derivatives = jax.jit(
+            lambda theta: jax.jvp(lambda t: losses(t, self.x, self.y), (theta,), (theta,))[1])
+
+    def loss(self, theta) -> float:
+        return float(self.value_and_gradient(theta)[0])
+
+    def gradient(self, theta) -> np.ndarray:
+        return np.asarray(self.value_and_gradient(theta)[1])
+
+    def outputs(self, theta) -> np.ndarray:
+        return np.asarray(self.forward(jnp.asarray(theta), self.x))

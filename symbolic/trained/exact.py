@@ -154,12 +154,17 @@ def forward(layers, parameters: list[ExactTensor], inputs: ExactTensor, path_cou
     return x
 
 
-def identical(x: ExactTensor, y: ExactTensor) -> bool:
-    """x = y entry by entry, exactly: p·a = q·b with a, b the scales' common multiples."""
+def first_difference(x: ExactTensor, y: ExactTensor):
+    """None if x = y entry by entry, exactly; else the first index where they differ and the two
+    exact values there."""
     if x.shape != y.shape:
-        return False
+        raise ValueError(f"tensors of shapes {x.shape} and {y.shape} are not compared")
     g, p, q = _common(x.scale, y.scale)
-    return bool(np.all(x.integers * p == y.integers * q))
+    differ = np.argwhere(x.integers * p != y.integers * q)
+    if len(differ) == 0:
+        return None
+    index = tuple(int(i) for i in differ[0])
+    return index, int(x.integers[index]) * x.scale, int(y.integers[index]) * y.scale
 
 
 def sum_of_squares(tensors: list[ExactTensor]) -> Fraction:

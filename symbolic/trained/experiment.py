@@ -27,22 +27,37 @@ class Twin:
     alpha: Fraction
     factors: list
     parameters: list                        # exact tensors of T_α θ
-    predictions_identical: bool             # f_{Tθ}(x_n) = f_θ(x_n) for every n, exactly
-    onnx_model: object = None
-    float_deviation: float | None = None    # max |ort(twin) − ort(original)| on the data
+    difference: tuple | None                # None, or (example, output), f_θ there, f_{Tθ} there
+    onnx_model: object                      # the twin as ONNX, each parameter rounded to its type
+    float_deviation: float                  # max |ort(twin) − ort(original)| on the data
+
+    @property
+    def predictions_identical(self) -> bool:
+        """f_{Tθ}(x_n) = f_θ(x_n) for every example n and output, exactly."""
+        return self.difference is None
 
 
 @dataclass
 class Run:
     network: object
     model: object
-    reference_deviation: float
+    x: object                               # the inputs, as the model's input type
+    y: object
+    outputs: object                         # f_θ(x_n), exact
+    reference_deviation: float              # max |f_θ(x_n) − onnxruntime's output|
     twins: list
     measures: dict = field(default_factory=dict)   # key -> (Value at θ, [Value at each T_α θ])
+    loss: float | None = None
+
+    @property
+    def nonzero_outputs(self) -> int:
+        """How many of the compared outputs are not 0 (an all-zero comparison would show nothing)."""
+        return int(np.count_nonzero(self.outputs.integers != 0))
 
 
-def read_data(network, x: np.ndarray, y: np.ndarray, loss: str, outputs: int) -> tuple:
+def read_data(network, x: np.ndarray, y: np.ndarray, loss: str) -> tuple:
     """The inputs as the model's input type and the targets, checked; bad data raises DataError."""
+    outputs = output_count(network)
     x, y = np.asarray(x), np.asarray(y)
     if x.dtype.kind not in "fiu" or y.dtype.kind not in "fiu":
         raise DataError("x and y must be numeric arrays")
@@ -74,44 +89,49 @@ def output_count(network) -> int:
     return shape[0]
 
 
-def build_twins(path: str, x, y, alphas, group: str, loss: str, write_onnx: bool) -> Run:
+def load_network(path: str):
+    """The ONNX model and the network read from it."""
     model = load_model(path)
-    network = import_network(model)
-    x, y = read_data(network, x, y, loss, output_count(network))
+    return model, import_network(model)
+
+
+def build_twins(model, network, x, y, alphas, group: str) -> Run:
+    """Check the import against onnxruntime on the data (checked by ``read_data``), then for every α
+    build T_α θ exactly, compare its outputs with θ's exactly, and run its ONNX copy under onnxruntime."""
     inputs = exact.from_floats(x)
     original = exact_parameters(network)
     outputs = exact.forward(network.layers, original, inputs)
     reference = onnxruntime_outputs(model, x)
-    deviation = float(np.max(np.abs(outputs.to_float() - reference))) if reference.size else 0.0
+    deviation = float(np.max(np.abs(outputs.to_float() - reference), initial=0.0))
     if not deviation <= REFERENCE_TOLERANCE * max(1.0, float(np.max(np.abs(reference), initial=0))):
         raise ImportMismatch(f"the imported network differs from onnxruntime by {deviation:.3g} on the data")
     twins = []
     for alpha in alphas:
         factors = parameter_factors(network, group, alpha)
         parameters = [scaled(t, f) for t, f in zip(original, factors)]
-        twin = Twin(alpha, factors, parameters,
-                    exact.identical(exact.forward(network.layers, parameters, inputs), outputs))
-        if write_onnx:
-            twin.onnx_model = write_twin(model, network, factors)
-            twin.float_deviation = float(np.max(np.abs(onnxruntime_outputs(twin.onnx_model, x) - reference),
-                                                initial=0.0))
-        twins.append(twin)
-    run = Run(network, model, deviation, twins)
-    run.x, run.y = x, y
-    return run
+        difference = exact.first_difference(outputs, exact.forward(network.layers, parameters, inputs))
+        onnx_twin = write_twin(model, network, factors)
+        float_deviation = float(np.max(np.abs(onnxruntime_outputs(onnx_twin, x) - reference), initial=0.0))
+        twins.append(Twin(alpha, factors, parameters, difference, onnx_twin, float_deviation))
+    return Run(network, model, x, y, outputs, deviation, twins)
 
 
 def measure(run: Run, keys, loss: str) -> None:
-    """Every measure at θ and at every T_α θ (θ' rounded to float64 for the derivatives)."""
+    """Every measure at θ and at every T_α θ (θ' rounded to float64 for the derivatives).  The JAX
+    network must compute the exact network's outputs first (float64 rounding apart)."""
     from symbolic.trained.autodiff import Objective
     from symbolic.trained.measures import MeasureContext
     objective = Objective(run.network, run.x, run.y, loss)
-    original = exact_parameters(run.network)
-    points = [MeasureContext(run.network, objective, run.network.flat_parameters(), original)]
+    theta = run.network.flat_parameters()
+    exact_outputs = run.outputs.to_float()
+    gap = float(np.max(np.abs(objective.outputs(theta) - exact_outputs), initial=0.0))
+    if not gap <= 1e-9 * max(1.0, float(np.max(np.abs(exact_outputs), initial=0.0))):
+        raise ImportMismatch(f"the JAX network differs from the exact one by {gap:.3g} on the data")
+    points = [MeasureContext(run.network, objective, theta, exact_parameters(run.network))]
     for twin in run.twins:
-        theta = np.concatenate([t.to_float().ravel() for t in twin.parameters])
-        points.append(MeasureContext(run.network, objective, theta, twin.parameters))
+        twin_theta = np.concatenate([t.to_float().ravel() for t in twin.parameters])
+        points.append(MeasureContext(run.network, objective, twin_theta, twin.parameters))
     for key in keys:
         values = [point.measure(key) for point in points]
         run.measures[key] = (values[0], values[1:])
-    run.loss = float(objective.loss(points[0].theta))
+    run.loss = objective.loss(theta)
