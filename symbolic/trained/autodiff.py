@@ -71,13 +71,13 @@ def example_losses_function(network: TrainedNetwork, loss: str):
 
 
 class Objective:
-    """L(θ) = (1/N) Σ_n ℓ_n(θ) on fixed data, with its derivatives.  Three functions are compiled
-    (XLA compilation dominates on small models): L with ∇L, the Hessian-vector product, and the
-    radial derivatives ⟨θ, ∇ℓ_n(θ)⟩."""
+    """L(θ) = (1/N) Σ_n ℓ_n(θ) on fixed data, with its derivatives.  Few functions are compiled
+    (XLA compilation dominates on small models): the outputs, L with ∇L, the Hessian-vector product,
+    and the radial derivatives ⟨θ, ∇ℓ_n(θ)⟩."""
 
     def __init__(self, network: TrainedNetwork, x: np.ndarray, y: np.ndarray, loss: str):
         self.x, self.y = jnp.asarray(x, dtype=jnp.float64), jnp.asarray(y)
-        self.forward = forward_function(network)
+        self.forward = jax.jit(forward_function(network))
         losses = example_losses_function(network, loss)
 
         def mean_loss(theta):
