@@ -16,7 +16,7 @@ from symbolic.trained.experiment import build_twins, read_data
 from symbolic.trained.measures import MeasureContext
 from symbolic.trained.onnx_export import export_chain
 from symbolic.trained.onnx_import import import_network, onnxruntime_outputs
-from symbolic.trained.rescaling import exact_parameters, parameter_factors, scaled
+from symbolic.trained.rescaling import Factors, exact_parameters, parameter_factors, scaled
 
 RNG = np.random.default_rng(7)
 
@@ -81,7 +81,7 @@ def test_a_wrong_rescaling_is_refuted_with_a_reverified_counterexample():
     run = twins(model, x, np.zeros((10, 3)), [Fraction(10)], "layerwise")
     network, original = run.network, exact_parameters(run.network)
     factors = parameter_factors(network, "layerwise", Fraction(10))
-    factors[-2] = factors[-2] * 10                   # the last weight scaled by 1, not 1/α
+    factors[-2] = Factors((Fraction(1),), np.zeros_like(factors[-2].codes))   # the last weight not divided by α
     wrong = [scaled(t, f) for t, f in zip(original, factors)]
     inputs = exact.from_floats(x)
     (example, output), before, after = exact.first_difference(
@@ -195,3 +195,20 @@ def test_bad_input_is_one_line_exit_2_and_nothing_written(tmp_path, capsys, case
     assert code == 2 and captured.out == ""
     assert len(captured.err.strip().splitlines()) == 1 and message in captured.err, captured.err
     assert not out.exists() and not picture.exists()
+
+
+def test_without_the_extra_the_command_says_how_to_install_it(tmp_path, capsys, monkeypatch):
+    model, data = save(tmp_path, plain_model(), f32(5, 3), RNG.standard_normal(5))
+    monkeypatch.setitem(__import__("sys").modules, "onnxruntime", None)     # import onnxruntime fails
+    assert main(["rescale", model, "--data", data]) == 2
+    assert capsys.readouterr().err.strip() == "proofs: error: the rescale command needs the onnx extra: " \
+                                              "pip install -e '.[onnx]'"
+
+
+def test_the_core_install_does_not_import_the_extra(cli):
+    import subprocess
+    import sys
+    code = "import sys, proofs.commands.cli, proofs.commands.rescale_command; " \
+           "print(sorted({'jax', 'onnx', 'onnxruntime'} & set(sys.modules)))"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=__import__("conftest").ROOT).stdout.strip() == "[]"

@@ -22,15 +22,23 @@ class ExactTensor:
 
     integers: np.ndarray
     scale: Fraction
+    _matrix: object = None          # the integers as a flint matrix, once made
 
     @property
     def shape(self) -> tuple:
         return self.integers.shape
 
     def to_float(self) -> np.ndarray:
-        """Each entry rounded to the nearest float64 (Fraction → float rounds correctly)."""
-        flat = [float(int(v) * self.scale) for v in self.integers.ravel()]
+        """Each entry rounded to the nearest float64 (Python's int / int rounds correctly)."""
+        p, q = self.scale.numerator, self.scale.denominator
+        flat = [int(v) * p / q for v in self.integers.ravel()]
         return np.array(flat, dtype=np.float64).reshape(self.shape)
+
+    def matrix(self):
+        """The integers of a 2-d tensor as a flint integer matrix (kept for the next product)."""
+        if self._matrix is None:
+            self._matrix = flint.fmpz_mat(self.integers.tolist())
+        return self._matrix
 
     def rationals(self) -> list[Fraction]:
         return [int(v) * self.scale for v in self.integers.ravel()]
@@ -75,7 +83,7 @@ def matmul(x: ExactTensor, y: ExactTensor) -> ExactTensor:
     """x @ y for matrices, on flint's integer matrices."""
     if 0 in x.shape or 0 in y.shape:
         return ExactTensor(np.zeros((x.shape[0], y.shape[1]), dtype=object), x.scale * y.scale)
-    product = flint.fmpz_mat(x.integers.tolist()) * flint.fmpz_mat(y.integers.tolist())
+    product = x.matrix() * y.matrix()
     rows = [[int(v) for v in row] for row in product.tolist()]
     return ExactTensor(np.array(rows, dtype=object).reshape(x.shape[0], y.shape[1]), x.scale * y.scale)
 

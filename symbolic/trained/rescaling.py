@@ -12,6 +12,7 @@ and flattening commute with positive factors, so the twin computes exactly the s
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 
@@ -24,47 +25,66 @@ from symbolic.trained.onnx_import import output_shape
 GROUPS = ("layerwise", "per_neuron")
 
 
-def _hidden_factors(group: str, alpha: Fraction, units: int) -> np.ndarray:
+@dataclass(frozen=True)
+class Factors:
+    """The factors of one parameter tensor: entry e is multiplied by table[codes[e]] (a Fraction);
+    few distinct factors, so the table is short and the codes are small integers."""
+
+    table: tuple
+    codes: np.ndarray
+
+    def array(self) -> np.ndarray:
+        return np.array(self.table, dtype=object)[self.codes]
+
+
+def _unit_factors(values: list) -> tuple[list, np.ndarray]:
+    """The distinct factors of the units and each unit's code."""
+    table = list(dict.fromkeys(values))
+    index = {f: k for k, f in enumerate(table)}
+    return table, np.array([index[f] for f in values], dtype=np.int64)
+
+
+def _hidden_factors(group: str, alpha: Fraction, units: int) -> list:
     if group == "layerwise":
-        return np.array([alpha] * units, dtype=object)
-    return np.array([alpha if j % 2 == 0 else 1 / alpha for j in range(units)], dtype=object)
+        return [alpha] * units
+    return [alpha if j % 2 == 0 else 1 / alpha for j in range(units)]
 
 
-def parameter_factors(network: TrainedNetwork, group: str, alpha: Fraction) -> list[np.ndarray]:
-    """For each parameter tensor, the array of its exact factors (Fractions): T θ = factors ⊙ θ.
-    Flatten spreads a channel's factor over the channel's positions."""
+def parameter_factors(network: TrainedNetwork, group: str, alpha: Fraction) -> list[Factors]:
+    """For each parameter tensor, its exact factors: T θ = factors ⊙ θ.  Flatten spreads a
+    channel's factor over the channel's positions."""
     if group not in GROUPS:
         raise ValueError(f"unknown group {group!r}; choose from {', '.join(GROUPS)}")
     mixing = [layer for layer in network.layers if isinstance(layer, (Dense, Conv))]
     shape = network.input_shape
-    incoming = np.array([Fraction(1)] * shape[0], dtype=object)
+    incoming = [Fraction(1)] * shape[0]
     factors = []
     for layer in network.layers:
         if isinstance(layer, (Dense, Conv)):
             units = layer.weight.shape[0]
-            outgoing = (np.array([Fraction(1)] * units, dtype=object) if layer is mixing[-1]
-                        else _hidden_factors(group, alpha, units))
-            ratio = outgoing[:, None] / incoming[None, :]
-            ratio = ratio.reshape(ratio.shape + (1,) * (layer.weight.ndim - 2))
-            factors.append(np.broadcast_to(ratio, layer.weight.shape))
+            outgoing = [Fraction(1)] * units if layer is mixing[-1] else _hidden_factors(group, alpha, units)
+            out_table, out_codes = _unit_factors(outgoing)
+            in_table, in_codes = _unit_factors(incoming)
+            # W[j, i] · outgoing[j] / incoming[i]: the code of the pair (j, i)
+            codes = out_codes[:, None] * len(in_table) + in_codes[None, :]
+            codes = np.broadcast_to(codes.reshape(codes.shape + (1,) * (layer.weight.ndim - 2)), layer.weight.shape)
+            factors.append(Factors(tuple(o / i for o in out_table for i in in_table), codes))
             if layer.bias is not None:
-                factors.append(outgoing)
+                factors.append(Factors(tuple(out_table), out_codes))
             incoming = outgoing
         elif isinstance(layer, Diagonal):
-            factors += [np.array([Fraction(1)] * incoming.size, dtype=object), incoming]
+            table, codes = _unit_factors(incoming)
+            factors += [Factors((Fraction(1),), np.zeros(len(incoming), dtype=np.int64)), Factors(tuple(table), codes)]
         elif isinstance(layer, Flatten):
-            incoming = np.repeat(incoming, int(np.prod(shape[1:], dtype=np.int64)))
+            incoming = [f for f in incoming for _ in range(int(np.prod(shape[1:], dtype=np.int64)))]
         shape = output_shape(layer, shape)
     return factors
 
 
-def scaled(tensor: ExactTensor, factors: np.ndarray) -> ExactTensor:
+def scaled(tensor: ExactTensor, factors: Factors) -> ExactTensor:
     """factors ⊙ tensor, exactly: the factors' common denominator D goes into the scale."""
-    flat = factors.ravel().tolist()
-    distinct = set(flat)
-    denominator = lcm(*(f.denominator for f in distinct)) if distinct else 1
-    as_integer = {f: int(f * denominator) for f in distinct}
-    multipliers = np.array([as_integer[f] for f in flat], dtype=object).reshape(tensor.shape)
+    denominator = lcm(*(f.denominator for f in factors.table))
+    multipliers = np.array([int(f * denominator) for f in factors.table], dtype=object)[factors.codes]
     return ExactTensor(tensor.integers * multipliers, tensor.scale / denominator)
 
 
@@ -78,7 +98,7 @@ def exact_twin(network: TrainedNetwork, group: str, alpha: Fraction) -> list[Exa
             zip(exact_parameters(network), parameter_factors(network, group, alpha))]
 
 
-def write_twin(model, network: TrainedNetwork, factors: list[np.ndarray]):
+def write_twin(model, network: TrainedNetwork, factors: list[Factors]):
     """A copy of the ONNX model with the parameters T θ = factors ⊙ θ, each rounded to its
     initializer's type.  A batch normalization's β and running mean take its shift's factor
     (γ and the variance are unchanged), so that its shift β − a·mean takes that factor too."""
