@@ -94,6 +94,7 @@ def test_a_wrong_rescaling_is_refuted_with_a_reverified_counterexample():
 def test_exact_values_of_floats_and_the_path_norm():
     values = np.array([0.1, -3.5e-7, 2.0, 0.0, 1e-300])
     assert exact.from_floats(values).rationals() == [Fraction(v) for v in values]
+    assert exact.from_floats(np.array([0.0, 0.75, 0.0])).rationals() == [0, Fraction(3, 4), 0]
     # f(x) = v·ReLU(Wx): the path norm is (Σ_ij W_ji² v_j²)^½
     model = plain_model()
     run = twins(model, f32(4, 3), np.zeros((4, 1)), [Fraction(7)], "layerwise")

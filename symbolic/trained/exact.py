@@ -61,8 +61,12 @@ def from_floats(array: np.ndarray) -> ExactTensor:
     mantissa, exponent = np.frexp(array)
     integers = (mantissa * 2.0 ** 53).astype(np.int64)         # exact: |mantissa| < 1 has 53 bits
     exponent = exponent.astype(np.int64) - 53
+    # drop each integer's trailing zero bits (a float32 has 29 of them), keeping the numbers small
+    lowest_bit = np.where(integers != 0, integers & -integers, 1)
+    trailing = np.round(np.log2(lowest_bit.astype(np.float64))).astype(np.int64)
+    integers, exponent = integers >> trailing, exponent + trailing
     lowest = int(exponent[integers != 0].min()) if np.any(integers != 0) else 0
-    shifts = (exponent - lowest).ravel().tolist()
+    shifts = np.where(integers != 0, exponent - lowest, 0).ravel().tolist()
     exact = [int(m) << s for m, s in zip(integers.ravel().tolist(), shifts)]
     return ExactTensor(np.array(exact, dtype=object).reshape(array.shape), Fraction(2) ** lowest)
 
