@@ -47,15 +47,12 @@ def mlp(widths, rng):
     return export_chain(layers, (widths[0],))
 
 
-def data(model, widths, examples, rng):
+def data(widths, examples, rng):
+    """Gaussian inputs and a teacher's outputs: an MLP of the same widths with parameters N(0, 0.3²)."""
     x = rng.standard_normal((examples, widths[0])).astype(np.float32)
     teacher = Objective(import_network(mlp(widths, rng)), x, np.zeros((examples, widths[-1])), "mse")
-    y = np.asarray(teacher.outputs(teacher_theta(teacher, widths, rng)))
-    return x, y
-
-
-def teacher_theta(objective, widths, rng):
-    return rng.standard_normal(sum(a * b + b for a, b in zip(widths, widths[1:]))) * 0.3
+    theta = rng.standard_normal(sum(a * b + b for a, b in zip(widths, widths[1:]))) * 0.3
+    return x, np.asarray(teacher.outputs(theta))
 
 
 def median_seconds(function, repeats: int) -> float:
@@ -73,7 +70,7 @@ def lanczos_rows(sizes, examples, rng):
     for widths in sizes:
         model = mlp(widths, rng)
         network = import_network(model)
-        x, y = data(model, widths, examples, rng)
+        x, y = data(widths, examples, rng)
         objective = Objective(network, x, y, "mse")
         theta = network.flat_parameters()
         hvp = lambda v: np.asarray(objective.hvp(theta, v))  # noqa: E731
@@ -94,7 +91,7 @@ def lanczos_rows(sizes, examples, rng):
 def product_costs(widths, examples, rng, repeats):
     model = mlp(widths, rng)
     network = import_network(model)
-    x, y = data(model, widths, examples, rng)
+    x, y = data(widths, examples, rng)
     objective = Objective(network, x, y, "mse")
     theta = network.flat_parameters()
     v = rng.standard_normal(theta.size)
@@ -144,7 +141,7 @@ def main() -> None:
           f"{n} parameters, {examples} examples (median)")
     table([("gradient s", "HVP s", "HVP/gradient"), (f"{gradient:.4f}", f"{product:.4f}", f"{product / gradient:.2f}")])
     wall, cpu, out = command_seconds(model, x, y)
-    print(f"\nThe whole `python -m proofs rescale` on that MLP (all eight measures, α = 10)")
+    print("\nThe whole `python -m proofs rescale` on that MLP (all eight measures, α = 10)")
     table([("wall s", "CPU s (all processes)", "budget s", "wall/budget"),
            (f"{wall:.1f}", f"{cpu:.1f}", f"{COMMAND_BUDGET:.0f}", f"{wall / COMMAND_BUDGET:.2f}")])
     print("\n" + out)

@@ -1,6 +1,9 @@
 """python -m proofs rescale: ONNX import checked against onnxruntime, the exact twin, the measures
 and their kinds, the report, and bad input (one line, exit 2, nothing written)."""
 import json
+import os
+import subprocess
+import sys
 from fractions import Fraction
 
 import numpy as np
@@ -18,6 +21,7 @@ from symbolic.trained.onnx_export import export_chain
 from symbolic.trained.onnx_import import import_network, onnxruntime_outputs
 from symbolic.trained.rescaling import Factors, exact_parameters, parameter_factors, scaled
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RNG = np.random.default_rng(7)
 
 
@@ -200,16 +204,14 @@ def test_bad_input_is_one_line_exit_2_and_nothing_written(tmp_path, capsys, case
 
 def test_without_the_extra_the_command_says_how_to_install_it(tmp_path, capsys, monkeypatch):
     model, data = save(tmp_path, plain_model(), f32(5, 3), RNG.standard_normal(5))
-    monkeypatch.setitem(__import__("sys").modules, "onnxruntime", None)     # import onnxruntime fails
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)     # import onnxruntime fails
     assert main(["rescale", model, "--data", data]) == 2
     assert capsys.readouterr().err.strip() == "proofs: error: the rescale command needs the onnx extra: " \
                                               "pip install -e '.[onnx]'"
 
 
-def test_the_core_install_does_not_import_the_extra(cli):
-    import subprocess
-    import sys
+def test_the_core_install_does_not_import_the_extra():
     code = "import sys, proofs.commands.cli, proofs.commands.rescale_command; " \
            "print(sorted({'jax', 'onnx', 'onnxruntime'} & set(sys.modules)))"
-    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd=__import__("conftest").ROOT).stdout.strip() == "[]"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert result.stdout.strip() == "[]", result.stderr

@@ -193,11 +193,11 @@ def plot(report: dict, path: str) -> None:
         points = sorted([(1.0, 1.0)] + [(a, abs(r)) for a, r in zip(alphas, m["ratio"]) if r])
         invariant = m["audit"] == "invariant"
         axes.plot(*zip(*points), "o-" if invariant else "s--", linewidth=2.2 if invariant else 1.2,
-                  label=f"{key} ({m['audit']})")
+                  label=f"{key} (audit: {m['audit']})")
     axes.set_xscale("log")
     axes.set_yscale("log")
     axes.set_xlabel("α")
-    axes.set_ylabel("|measure at T_α θ| / |measure at θ|")
+    axes.set_ylabel(r"$|m(T_\alpha\theta)|\ /\ |m(\theta)|$")
     axes.set_title(f"{os.path.basename(report['model'])}: {report['group']} rescaling "
                    f"(predictions identical: {report['predictions_identical']})", fontsize=10)
     axes.grid(True, which="both", alpha=0.3)

@@ -33,9 +33,6 @@ class Factors:
     table: tuple
     codes: np.ndarray
 
-    def array(self) -> np.ndarray:
-        return np.array(self.table, dtype=object)[self.codes]
-
 
 def _unit_factors(values: list) -> tuple[list, np.ndarray]:
     """The distinct factors of the units and each unit's code."""
