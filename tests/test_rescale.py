@@ -14,7 +14,7 @@ from onnx import helper
 from proofs.commands.cli import main
 from symbolic.trained import exact
 from symbolic.trained.autodiff import Objective
-from symbolic.trained.estimates import hutchinson, lanczos_extreme
+from symbolic.trained.estimates import hutchinson, lanczos_extreme, projected_ascent
 from symbolic.trained.experiment import build_twins, read_data
 from symbolic.trained.measures import MeasureContext
 from symbolic.trained.onnx_export import export_chain
@@ -125,6 +125,14 @@ def test_lanczos_and_hutchinson_against_the_dense_hessian():
     context = MeasureContext(run.network, objective, theta, exact_parameters(run.network))
     assert context.hessian_trace().value == pytest.approx(np.trace(dense), rel=1e-9)
     assert context.normalized_flatness().value == pytest.approx(float(theta ** 2 @ np.diag(dense)), rel=1e-9)
+
+
+def test_projected_ascent_is_a_lower_bound_near_the_maximum():
+    """On L(φ) = ½ φᵀAφ at θ = 0 the maximum over the ball of radius ρ is ½ λ_max ρ²."""
+    A = np.diag([3.0, -1.0, 0.5, 2.0])
+    value_and_gradient = lambda phi: (0.5 * phi @ A @ phi, A @ phi)  # noqa: E731
+    best = projected_ascent(value_and_gradient, np.zeros(4), np.ones(4), 0.1, np.random.default_rng(0))
+    assert 0.9 * 0.5 * 3.0 * 0.01 <= best <= 0.5 * 3.0 * 0.01 + 1e-15
 
 
 def test_json_on_dinh_network_proves_the_point(tmp_path, capsys):

@@ -69,20 +69,22 @@ def hutchinson(quadratic_form, n: int, rng: np.random.Generator, probes: int = 3
     return Interval(mean, mean - half, mean + half, probes)
 
 
-def projected_ascent(loss, gradient, theta: np.ndarray, scales: np.ndarray, radius: float,
+def projected_ascent(value_and_gradient, theta: np.ndarray, scales: np.ndarray, radius: float,
                      rng: np.random.Generator, steps: int = 20) -> float:
     """max_{‖u‖₂ ≤ radius} L(θ + scales ⊙ u) − L(θ), from below: normalized gradient steps in u,
-    each projected back onto the ball, from a random point of the sphere; the best value seen."""
-    base = float(loss(theta))
+    each projected back onto the ball, from a random point of the sphere; the best value seen.
+    ``value_and_gradient(φ)`` returns L(φ) and ∇L(φ) (one call per step)."""
+    base = float(value_and_gradient(theta)[0])
     u = rng.standard_normal(theta.size)
     u *= radius / np.linalg.norm(u)
-    best = float(loss(theta + scales * u)) - base
-    for _ in range(steps):
-        g = scales * np.asarray(gradient(theta + scales * u))
+    best = -np.inf
+    for step in range(steps + 1):
+        value, gradient = value_and_gradient(theta + scales * u)
+        best = max(best, float(value) - base)
+        g = scales * np.asarray(gradient)
         norm = np.linalg.norm(g)
-        if norm == 0:
+        if step == steps or norm == 0:
             break
         u = u + 0.5 * radius * g / norm
         u *= min(1.0, radius / np.linalg.norm(u))
-        best = max(best, float(loss(theta + scales * u)) - base)
     return best

@@ -102,8 +102,8 @@ class MeasureContext:
         return Value(float(np.mean(radial ** 2)), "float64", {"formula": "(1/N) Σ_n ⟨θ, ∇ℓ_n(θ)⟩²"})
 
     def _sharpness(self, scales: np.ndarray) -> float:
-        return projected_ascent(self.objective.loss, self.objective.gradient, self.theta, scales,
-                                SHARPNESS_RADIUS, np.random.default_rng(SEED))
+        return projected_ascent(self.objective.value_and_gradient, self.theta, scales, SHARPNESS_RADIUS,
+                                np.random.default_rng(SEED))
 
     def eps_sharpness(self) -> Value:
         loss = float(self.objective.loss(self.theta))
