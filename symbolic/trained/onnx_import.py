@@ -173,8 +173,8 @@ def import_network(model) -> TrainedNetwork:
                 raise UnsupportedModel(f"LeakyRelu {name}: slope {slope} is outside [0, 1)")
             layers.append(LeakyReLU(slope))
         elif op == "MaxPool":
-            if a.get("ceil_mode", 0) or any(d != 1 for d in a.get("dilations", (1, 1))) or len(node.output) > 1 \
-                    and node.output[1]:
+            if a.get("ceil_mode", 0) or any(d != 1 for d in a.get("dilations", (1, 1))) \
+                    or (len(node.output) > 1 and node.output[1]):
                 raise UnsupportedModel(f"MaxPool {name}: ceil_mode, dilations or indices are not supported")
             kernel = tuple(a["kernel_shape"])
             layers.append(MaxPool(kernel, tuple(a.get("strides", (1,) * len(kernel))), _pads_2d(a, name)))
@@ -184,7 +184,7 @@ def import_network(model) -> TrainedNetwork:
             layers.append(Flatten())
         elif op == "Reshape":
             shape = graph.constant(node.input[1], node).reshape(-1)
-            if len(shape) != 2 or shape[0] not in (0, -1) and shape[1] != -1:
+            if len(shape) != 2 or (shape[0] not in (0, -1) and shape[1] != -1):
                 raise UnsupportedModel(f"Reshape {name}: only a reshape to (batch, features) is read")
             layers.append(Flatten())
     if pending_matmul is not None:
@@ -232,6 +232,11 @@ def onnxruntime_outputs(model, inputs: np.ndarray) -> np.ndarray:
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = 1
     options.log_severity_level = 3
-    session = onnxruntime.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
-    name = session.get_inputs()[0].name
-    return np.asarray(session.run(None, {name: inputs})[0], dtype=np.float64)
+    try:
+        session = onnxruntime.InferenceSession(model.SerializeToString(), options,
+                                               providers=["CPUExecutionProvider"])
+        outputs = session.run(None, {session.get_inputs()[0].name: inputs})[0]
+    except Exception as error:  # onnxruntime's own exception types
+        first = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        raise UnsupportedModel(f"onnxruntime cannot run the model: {first[:160]}") from None
+    return np.asarray(outputs, dtype=np.float64)
