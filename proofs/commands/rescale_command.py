@@ -20,13 +20,13 @@ import os
 import sys
 from fractions import Fraction
 
+from symbolic.trained.measures import KEYS as MEASURE_KEYS
+from symbolic.trained.rescaling import GROUPS
+
 from proofs.commands.arguments import EXIT_INTERNAL_ERROR, Parser, UsageError
 
 EXAMPLE = "python -m proofs rescale model.onnx --data data.npz --alpha 10"
-GROUPS = ("layerwise", "per_neuron")
 LOSSES = ("mse", "cross_entropy")
-MEASURE_KEYS = ("hessian_spectral_norm", "hessian_trace", "weight_norm", "path_norm", "fisher_rao_norm",
-                "adaptive_sharpness", "eps_sharpness", "normalized_flatness")
 VERDICT_WORDS = {"proved": "invariant", "refuted": "not invariant", "undecided": "undecided"}
 EXTRA_MISSING = "the rescale command needs the onnx extra: pip install -e '.[onnx]'"
 

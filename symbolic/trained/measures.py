@@ -60,6 +60,8 @@ class MeasureContext:
         return self.objective.hvp(self.theta, v)
 
     def measure(self, key: str) -> Value:
+        if key not in KEYS:
+            raise ValueError(f"unknown measure {key!r}; choose from {', '.join(KEYS)}")
         return getattr(self, key)()
 
     def hessian_spectral_norm(self) -> Value:
