@@ -143,6 +143,7 @@ def test_json_on_dinh_network_proves_the_point(tmp_path, capsys):
                  "--out", str(twin), "--plot", str(picture)])
     report = json.loads(capsys.readouterr().out)
     assert code == 0 and report["predictions_identical"] is True
+    assert all(twin["onnxruntime_agrees"] for twin in report["twins"]) and report["nonzero_outputs"] == 40
     assert report["parameters"] == 5 * 3 + 5 and report["audit_group"] == "layerwise"
     m = report["measures"]
     assert m["path_norm"]["kind"] == "exact" and m["path_norm"]["exactly_equal"] == [True, True]

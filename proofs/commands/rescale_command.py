@@ -150,7 +150,8 @@ def as_json(run, args, keys, group, verdicts) -> dict:
             "onnxruntime_deviation": run.reference_deviation,
             "twins": [{"alpha": str(t.alpha), "predictions_identical": t.predictions_identical,
                        "first_difference": _difference(t),
-                       "onnxruntime_float_deviation": t.float_deviation} for t in run.twins],
+                       "onnxruntime_float_deviation": t.float_deviation,
+                       "onnxruntime_agrees": t.float_agrees} for t in run.twins],
             "measures": measures}
 
 
@@ -175,11 +176,13 @@ def table(report: dict) -> str:
     twins = "; ".join(f"α={t['alpha']}: " + ("identical (exact)" if t["predictions_identical"] else
                          "DIFFERENT at example {example}, output {output}: {original} vs {twin}".format(**t["first_difference"]))
                       + f", twin under onnxruntime: max deviation {t['onnxruntime_float_deviation']:.3g}"
+                      + ("" if t["onnxruntime_agrees"] else " (beyond float32 rounding: the float twin is not faithful)")
                       for t in report["twins"])
     head = (f"{report['model']}: {report['parameters']} parameters, {report['examples']} examples, "
             f"{report['loss']} loss {report['loss_value']:.6g}; import vs onnxruntime: max deviation "
             f"{report['onnxruntime_deviation']:.3g}\n{report['group']} rescaling, predictions on the data "
-            f"({report['nonzero_outputs']} of {report['outputs_compared']} outputs nonzero): {twins}\n")
+            f"({report['nonzero_outputs']} of {report['outputs_compared']} outputs nonzero"
+            f"{'' if report['nonzero_outputs'] else ': comparing zeros shows nothing'}): {twins}\n")
     return head + "\n".join(lines)
 
 

@@ -30,6 +30,7 @@ class Twin:
     difference: tuple | None                # None, or (example, output), f_θ there, f_{Tθ} there
     onnx_model: object                      # the twin as ONNX, each parameter rounded to its type
     float_deviation: float                  # max |ort(twin) − ort(original)| on the data
+    float_agrees: bool                      # that deviation within the import check's tolerance
 
     @property
     def predictions_identical(self) -> bool:
@@ -103,7 +104,8 @@ def build_twins(model, network, x, y, alphas, group: str) -> Run:
     outputs = exact.forward(network.layers, original, inputs)
     reference = onnxruntime_outputs(model, x)
     deviation = float(np.max(np.abs(outputs.to_float() - reference), initial=0.0))
-    if not deviation <= REFERENCE_TOLERANCE * max(1.0, float(np.max(np.abs(reference), initial=0))):
+    tolerance = REFERENCE_TOLERANCE * max(1.0, float(np.max(np.abs(reference), initial=0)))
+    if not deviation <= tolerance:
         raise ImportMismatch(f"the imported network differs from onnxruntime by {deviation:.3g} on the data")
     twins = []
     for alpha in alphas:
@@ -112,7 +114,8 @@ def build_twins(model, network, x, y, alphas, group: str) -> Run:
         difference = exact.first_difference(outputs, exact.forward(network.layers, parameters, inputs))
         onnx_twin = write_twin(model, network, factors)
         float_deviation = float(np.max(np.abs(onnxruntime_outputs(onnx_twin, x) - reference), initial=0.0))
-        twins.append(Twin(alpha, factors, parameters, difference, onnx_twin, float_deviation))
+        twins.append(Twin(alpha, factors, parameters, difference, onnx_twin, float_deviation,
+                          float_deviation <= tolerance))
     return Run(network, model, x, y, outputs, deviation, twins)
 
 
