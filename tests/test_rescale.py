@@ -30,8 +30,8 @@ def f32(*shape):
 
 
 def dense_model():
-    """Gemm, MatMul + Add, LeakyRelu, Identity: 4 inputs, 3 outputs, with biases."""
-    return export_chain([("gemm", f32(6, 4), f32(6)), ("relu",), ("matmul", f32(5, 6), f32(5)),
+    """Flatten, Gemm, MatMul + Add, LeakyRelu, Identity: 4 inputs, 3 outputs, with biases."""
+    return export_chain([("flatten",), ("gemm", f32(6, 4), f32(6)), ("relu",), ("matmul", f32(5, 6), f32(5)),
                          ("leaky_relu", 0.1), ("identity",), ("gemm", f32(3, 5), f32(3))], (4,))
 
 
@@ -177,8 +177,17 @@ def unsupported_model():
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 
 
+def branched_model():
+    nodes = [helper.make_node("Relu", ["x"], ["a"]), helper.make_node("Relu", ["x"], ["b"]),
+             helper.make_node("Add", ["a", "b"], ["y"])]
+    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, ["N", 3])],
+                              [helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, ["N", 3])])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
 @pytest.mark.parametrize("case, message", [
     ("not_onnx", "is not a valid ONNX model"),
+    ("branch", "tensor x is read by 2 nodes; only a chain of layers is read"),
     ("unsupported", "unsupported ONNX operator Sigmoid"),
     ("wrong_shape", "x has shape (5, 4); the model reads (N, 3)"),
     ("nan", "NaN"),
@@ -193,6 +202,8 @@ def test_bad_input_is_one_line_exit_2_and_nothing_written(tmp_path, capsys, case
         (tmp_path / "model.onnx").write_text("this is not a protobuf\n")
     elif case == "unsupported":
         onnx.save(unsupported_model(), model)
+    elif case == "branch":
+        onnx.save(branched_model(), model)
     elif case == "wrong_shape":
         np.savez(data, x=f32(5, 4), y=np.zeros(5))
     elif case == "nan":
