@@ -38,6 +38,8 @@ def positive_rational(text: str) -> Fraction:
         raise UsageError(f"--alpha takes a positive number (e.g. 10, 0.5 or 1/3), got {text!r}") from None
     if value <= 0:
         raise UsageError(f"--alpha must be positive, got {text!r}")
+    if not Fraction(1, 10 ** 30) <= value <= 10 ** 30:
+        raise UsageError(f"--alpha must lie between 1e-30 and 1e30 (the twin is written in float32), got {text!r}")
     return value
 
 
