@@ -42,6 +42,7 @@ SUBCOMMANDS = {
     "check": "proofs.commands.check_command",
     "corpus": "proofs.corpora.corpus",
     "example": "proofs.commands.example_command",
+    "rescale": "proofs.commands.rescale_command",
     "symmetry": "proofs.commands.symmetry_command",
 }
 

@@ -1,0 +1,140 @@
+"""One run on a trained model: import it, check the import against onnxruntime, build the exact twin
+T_α θ for every α, prove the twin's predictions identical on the data, and measure θ and every T_α θ."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from symbolic.trained import exact
+from symbolic.trained.onnx_import import UnsupportedModel, import_network, load_model, onnxruntime_outputs
+from symbolic.trained.rescaling import exact_parameters, parameter_factors, scaled, write_twin
+
+REFERENCE_TOLERANCE = 1e-3    # relative to max(1, max |output|): float32 rounding, not a misread layer
+
+
+class DataError(ValueError):
+    """DATA.npz does not fit the model (shape, NaN, labels): one line, exit code 2."""
+
+
+class ImportMismatch(RuntimeError):
+    """The imported network does not compute what onnxruntime computes: a bug of the import."""
+
+
+@dataclass
+class Twin:
+    alpha: Fraction
+    factors: list
+    parameters: list                        # exact tensors of T_α θ
+    difference: tuple | None                # None, or (example, output), f_θ there, f_{Tθ} there
+    onnx_model: object                      # the twin as ONNX, each parameter rounded to its type
+    float_deviation: float                  # max |ort(twin) − ort(original)| on the data
+    float_agrees: bool                      # that deviation within the import check's tolerance
+
+    @property
+    def predictions_identical(self) -> bool:
+        """f_{Tθ}(x_n) = f_θ(x_n) for every example n and output, exactly."""
+        return self.difference is None
+
+
+@dataclass
+class Run:
+    network: object
+    model: object
+    x: object                               # the inputs, as the model's input type
+    y: object
+    outputs: object                         # f_θ(x_n), exact
+    reference_deviation: float              # max |f_θ(x_n) − onnxruntime's output|
+    twins: list
+    measures: dict = field(default_factory=dict)   # key -> (Value at θ, [Value at each T_α θ])
+    loss: float | None = None
+
+    @property
+    def nonzero_outputs(self) -> int:
+        """How many of the compared outputs are not 0 (an all-zero comparison would show nothing)."""
+        return int(np.count_nonzero(self.outputs.integers != 0))
+
+
+def read_data(network, x: np.ndarray, y: np.ndarray, loss: str) -> tuple:
+    """The inputs as the model's input type and the targets, checked; bad data raises DataError."""
+    outputs = output_count(network)
+    x, y = np.asarray(x), np.asarray(y)
+    if x.dtype.kind not in "fiu" or y.dtype.kind not in "fiu":
+        raise DataError("x and y must be numeric arrays")
+    if x.ndim < 1 or x.shape[1:] != tuple(network.input_shape) or x.shape[0] == 0:
+        raise DataError(f"x has shape {x.shape}; the model reads (N, {', '.join(map(str, network.input_shape))})")
+    if len(y) != len(x):
+        raise DataError(f"x holds {len(x)} examples and y {len(y)}")
+    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
+        raise DataError("the data hold a NaN or an infinity")
+    x = x.astype(network.input_dtype)
+    if not np.all(np.isfinite(x)):
+        raise DataError(f"x overflows {network.input_dtype}")
+    if loss == "cross_entropy":
+        if y.ndim != 1 or np.any(y != np.round(y)) or np.any(y < 0) or np.any(y >= outputs):
+            raise DataError(f"cross_entropy needs y of shape (N,) with class labels 0..{outputs - 1}")
+        return x, y.astype(np.int64)
+    if y.reshape(len(y), -1).shape[1] != outputs:
+        raise DataError(f"y has shape {y.shape}; the model has {outputs} outputs")
+    return x, y.reshape(len(y), outputs).astype(np.float64)
+
+
+def output_count(network) -> int:
+    from symbolic.trained.onnx_import import output_shape
+    shape = network.input_shape
+    for layer in network.layers:
+        shape = output_shape(layer, shape)
+    if len(shape) != 1:
+        raise UnsupportedModel(f"the network's output has shape {shape}; a vector per example is read")
+    return shape[0]
+
+
+def load_network(path: str):
+    """The ONNX model and the network read from it."""
+    model = load_model(path)
+    return model, import_network(model)
+
+
+def build_twins(model, network, x, y, alphas, group: str) -> Run:
+    """Check the import against onnxruntime on the data (checked by ``read_data``), then for every α
+    build T_α θ exactly, compare its outputs with θ's exactly, and run its ONNX copy under onnxruntime."""
+    inputs = exact.from_floats(x)
+    original = exact_parameters(network)
+    outputs = exact.forward(network.layers, original, inputs)
+    reference = onnxruntime_outputs(model, x)
+    deviation = float(np.max(np.abs(outputs.to_float() - reference), initial=0.0))
+    tolerance = REFERENCE_TOLERANCE * max(1.0, float(np.max(np.abs(reference), initial=0)))
+    if not deviation <= tolerance:
+        raise ImportMismatch(f"the imported network differs from onnxruntime by {deviation:.3g} on the data")
+    twins = []
+    for alpha in alphas:
+        factors = parameter_factors(network, group, alpha)
+        parameters = [scaled(t, f) for t, f in zip(original, factors)]
+        difference = exact.first_difference(outputs, exact.forward(network.layers, parameters, inputs))
+        onnx_twin = write_twin(model, network, factors)
+        float_deviation = float(np.max(np.abs(onnxruntime_outputs(onnx_twin, x) - reference), initial=0.0))
+        twins.append(Twin(alpha, factors, parameters, difference, onnx_twin, float_deviation,
+                          float_deviation <= tolerance))
+    return Run(network, model, x, y, outputs, deviation, twins)
+
+
+def measure(run: Run, keys, loss: str) -> None:
+    """Every measure at θ and at every T_α θ (θ' rounded to float64 for the derivatives).  The JAX
+    network must compute the exact network's outputs first (float64 rounding apart)."""
+    from symbolic.trained.autodiff import Objective
+    from symbolic.trained.measures import MeasureContext
+    objective = Objective(run.network, run.x, run.y, loss)
+    theta = run.network.flat_parameters()
+    exact_outputs = run.outputs.to_float()
+    gap = float(np.max(np.abs(objective.outputs(theta) - exact_outputs), initial=0.0))
+    if not gap <= 1e-9 * max(1.0, float(np.max(np.abs(exact_outputs), initial=0.0))):
+        raise ImportMismatch(f"the JAX network differs from the exact one by {gap:.3g} on the data")
+    points = [MeasureContext(run.network, objective, theta, exact_parameters(run.network))]
+    for twin in run.twins:
+        twin_theta = np.concatenate([t.to_float().ravel() for t in twin.parameters])
+        points.append(MeasureContext(run.network, objective, twin_theta, twin.parameters))
+    for key in keys:
+        values = [point.measure(key) for point in points]
+        run.measures[key] = (values[0], values[1:])
+    run.loss = objective.loss(theta)
