@@ -114,6 +114,30 @@ def test_an_induction_with_a_false_step_is_refused():
     assert outside.check().status is Status.UNDECIDED
 
 
+
+def test_an_induction_needs_a_proved_base_and_a_step_that_proves_the_next_layer():
+    statement = (DEEP.layer(LAYER, True), Mul((Const(P[LAYER]), DEEP.layer(LAYER, False))))
+    base = all_sizes.base_chain(DEEP)
+    # a base chain with the right ends whose step no rule of the kernel justifies
+    anything = dataclasses.replace(ARITHMETIC, justify=lambda before, after: None)
+    unproved_base = Chain("base", base.start).then(anything, base.end)
+    verdict, theorem = induction("unproved base", *statement, LAYER, unproved_base,
+                                 lambda hypothesis: all_sizes.step_chain(DEEP, hypothesis), ("n", "j"))
+    assert theorem is None and "base case" in verdict.reason
+    # a proved chain offered as the step, but of S(0), not of S(k + 1)
+    verdict, theorem = induction("wrong step", *statement, LAYER, base, lambda hypothesis: base, ("n", "j"))
+    assert theorem is None and "does not prove S(k + 1)" in verdict.reason
+
+
+def test_a_chain_needs_the_certified_validity_of_every_rule(monkeypatch):
+    from symbolic.kernel import derivations
+    broken = dataclasses.replace(ARITHMETIC, validity=lambda: Verdict(Status.UNDECIDED, "broken", reason="no proof"))
+    # admitted as if it were an axiom, only the validity check stands between it and PROVED
+    monkeypatch.setitem(derivations._AXIOMS, id(broken), broken)
+    a = sp.Symbol("a")
+    verdict, theorem = prove(Chain("broken", Const(a * (a + 1))).then(broken, Const(a**2 + a)))
+    assert theorem is None and verdict.status is Status.UNDECIDED and "not valid" in verdict.reason
+
 def test_a_map_whose_bias_scale_is_off_by_one_layer_is_refused():
     off = DeepNetwork("w", bias=True, bias_layer_offset=-1)
     verdict, theorem = all_sizes.layers_theorem(off)
