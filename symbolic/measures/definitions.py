@@ -35,6 +35,7 @@ class MeasurePoint:
     layers: tuple               # parameter indices of each weight matrix
     last_layer_rows: tuple      # rows w_s of the output layer (parameter indices)
     paths: tuple                # input-to-output paths (parameter indices)
+    gauss_newton: sp.Matrix = None   # G(θ) = (1/N) Σ_n ∇f_n ∇f_nᵀ, recomputed at every point
 
 
 @dataclass(frozen=True)
