@@ -29,7 +29,9 @@ import mpmath
 import sympy as sp
 
 from symbolic.numerics.interval import ScaledSet, enclosure, maximize, recheck_upper
-from symbolic.measures.definitions import MEASURES, Measure, MeasurePoint, Sharpness, Spectrum
+from symbolic.measures.definitions import (MEASURES, AverageSharpness, Measure, MeasurePoint, Sharpness,
+                                           Spectrum)
+from symbolic.numerics.gaussian import expectation_bounds
 from symbolic.relu import ReLU
 from symbolic.networks.symmetry_groups import GROUPS, SymmetryGroup, canonical
 from symbolic.verdict import Status, Verdict
@@ -111,7 +113,7 @@ def _point(theta, outputs, targets, model, metric, penalty=0) -> MeasurePoint:
     gradient = sum(samples, sp.zeros(n, 1)) / N + 2 * penalty * sp.Matrix(theta)
     return MeasurePoint(list(theta), loss, gradient, hessian, metric, samples, model.weights,
                         model.layers, model.last_layer_rows, model.paths,
-                        sp.Add(*[g * g.T for g in jacobians], sp.zeros(n, n)) / N)
+                        sp.Add(*[g * g.T for g in jacobians], sp.zeros(n, n)) / N, model.layer_shapes)
 
 
 def inverse(T: sp.Matrix) -> sp.Matrix:
@@ -131,7 +133,7 @@ def _transformed(point: MeasurePoint, substitution: dict, T: sp.Matrix) -> Measu
                         point.hessian.applyfunc(at), T_inverse.T * point.metric * T_inverse,
                         [g.applyfunc(at) for g in point.sample_gradients], point.weights,
                         point.layers, point.last_layer_rows, point.paths,
-                        point.gauss_newton.applyfunc(at))
+                        point.gauss_newton.applyfunc(at), point.layer_shapes)
 
 
 @lru_cache(maxsize=None)
@@ -239,14 +241,42 @@ def _loss_invariant(group: SymmetryGroup, index: int) -> Step:
                 holds=outputs_kept and penalty_kept)
 
 
+CHARPOLY_SIZE = 4     # matrices up to this size are compared by their characteristic polynomials
+
+
 def _similar(T: sp.Matrix, M_before: sp.Matrix, M_after: sp.Matrix):
-    """P ∈ {T, T⁻ᵀ, I} with M_after = P M_before P⁻¹ (entrywise exact), or None."""
-    T_inverse = inverse(T)
-    for name, P, P_inverse in (("T", T, T_inverse), ("T^{-\\top}", T_inverse.T, T.T),
-                               ("I", sp.eye(T.rows), sp.eye(T.rows))):
+    """P ∈ {T, T⁻ᵀ, I} with M_after = P M_before P⁻¹ (entrywise exact), or, for a small matrix
+    not of T's size, equal characteristic polynomials (each coefficient exact); None otherwise."""
+    I = sp.eye(M_before.rows)
+    candidates = [("I", I, I)]
+    if M_before.rows == T.rows:
+        T_inverse = inverse(T)
+        candidates = [("T", T, T_inverse), ("T^{-\\top}", T_inverse.T, T.T)] + candidates
+    for name, P, P_inverse in candidates:
         if all(_zero(entry) for entry in (M_after - P * M_before * P_inverse)):
             return name
+    if M_before.rows <= CHARPOLY_SIZE:
+        lam = sp.Symbol("lambda")
+        difference = (M_after.charpoly(lam).as_expr() - M_before.charpoly(lam).as_expr()).expand()
+        if all(_zero(c) for c in sp.Poly(difference, lam).all_coeffs()):
+            return "\\text{equal characteristic polynomials}"
     return None
+
+
+def _change_of_variables(T: sp.Matrix, scales_after, scales_before, group, index) -> list:
+    """The steps shared by the max-type and the average-case measures: δ ↦ Tδ carries the
+    perturbations at θ onto those at Tθ, and L(Tθ + Tδ) = L(θ + δ)."""
+    columns = _monomial(T)
+    scales_move = columns is not None and all(
+        _zero(scales_after[i] - sp.Abs(T[i, j]) * scales_before[j]) for i, j in enumerate(columns))
+    return [Step(r"t_i(T\theta) = |T_{i\pi(i)}|\, t_{\pi(i)}(\theta)",
+                 "$T$ is a signed permutation of scalings and the scales of the perturbation move "
+                 "with the parameters, so $\\delta \\mapsto T\\delta$ permutes the ratios "
+                 "$\\delta_i / t_i$ up to sign and maps the perturbations at $\\theta$ onto those at "
+                 "$T\\theta$", holds=scales_move),
+            _loss_invariant(group, index),
+            Step(r"L(T\theta + T\delta) = L(T(\theta + \delta)) = L(\theta + \delta)",
+                 "linearity of $T$ and the previous step", checked=False)]
 
 
 def _monomial(T: sp.Matrix):
@@ -300,27 +330,39 @@ def _prove_measure(measure: Measure, group: SymmetryGroup, index: int) -> list:
     moved = _transformed_symbolic(group.key, index)
     T = group.action(group.families[index])
     before, after = measure.evaluate(base), measure.evaluate(moved)
-    if not isinstance(before, (Spectrum, Sharpness, sp.Expr, int, Fraction)):
+    if not isinstance(before, (Spectrum, Sharpness, AverageSharpness, sp.Expr, int, Fraction)):
         raise TypeError(f"the measure {measure.key!r} returned {type(before).__name__}; a measure "
-                        "returns a sympy expression, a Spectrum or a Sharpness")
+                        "returns a sympy expression, a Spectrum, a Sharpness or an AverageSharpness")
+    if isinstance(before, AverageSharpness):
+        return _change_of_variables(T, after.scales, before.scales, group, index) + [
+            Step(r"\mathbb{E}_{\delta \sim N_{T\theta}} L(T\theta + \delta) = "
+                 r"\mathbb{E}_{\delta' \sim N_\theta} L(T\theta + T\delta') = "
+                 r"\mathbb{E}_{\delta' \sim N_\theta} L(\theta + \delta')",
+                 "the change of variables $\\delta = T\\delta'$: the standardized vector "
+                 "$u_i = \\delta_i / (\\sigma t_i)$ is signed-permuted, the standard Gaussian density "
+                 "depends on $\\|u\\|$ only and $|\\det|$ of a signed permutation is 1; then the "
+                 "loss steps above", checked=False)]
     if isinstance(before, Sharpness):
-        columns = _monomial(T)
-        scales_move = columns is not None and all(
-            _zero(after.scales[i] - sp.Abs(T[i, j]) * before.scales[j]) for i, j in enumerate(columns))
-        steps = [Step(r"t_i(T\theta) = |T_{i\pi(i)}|\, t_{\pi(i)}(\theta)",
-                      "$T$ is a signed permutation of scalings and the scales of the feasible set move "
-                      "with the parameters, so $\\delta \\mapsto T\\delta$ permutes the ratios "
-                      "$\\delta_i / t_i$ up to sign and maps the set at $\\theta$ onto the set at "
-                      "$T\\theta$", holds=scales_move)]
-        steps.append(_loss_invariant(group, index))
-        steps.append(Step(r"L(T\theta + T\delta) = L(T(\theta + \delta)) = L(\theta + \delta)",
-                          "linearity of $T$ and the previous step", checked=False))
+        steps = _change_of_variables(T, after.scales, before.scales, group, index)
         steps.append(Step(r"\mathrm{norm}(T\theta) = \mathrm{norm}(\theta)",
                           "the normalizer is unchanged (exact)",
                           holds=_zero(after.normalizer - before.normalizer)))
         return steps
     steps = [_patterns_preserved(group, index)]
     if not steps[0].holds:
+        return steps
+    if isinstance(before, Spectrum) and before.metric is not None:
+        T_inverse = inverse(T)
+        congruent = all(_zero(entry) for pair in ((after.matrix, before.matrix), (after.metric, before.metric))
+                        for entry in pair[0] - T_inverse.T * pair[1] * T_inverse)
+        steps.append(Step(r"A(T\theta) = T^{-\top} A(\theta)\, T^{-1},\ B(T\theta) = T^{-\top} B(\theta)\, T^{-1}",
+                          "both matrices of the pencil, each recomputed at $T\\theta$ (the metric is a "
+                          "function of $\\theta$, not transported), are congruent to their values at "
+                          "$\\theta$ by the same $T^{-1}$ (every entry exact)", holds=congruent))
+        steps.append(Step(r"\det(A(T\theta) - \lambda B(T\theta)) = \det(T)^{-2} \det(A(\theta) - \lambda B(\theta))",
+                          "so the generalized eigenvalues agree: where $B$ is invertible they are the "
+                          "eigenvalues of $B^{-1}A$; where $B$ is singular the pencil's finite eigenvalues "
+                          "agree and a singular pencil stays singular", checked=False))
         return steps
     if isinstance(before, Spectrum):
         name = _similar(T, before.matrix, after.matrix)
@@ -387,7 +429,7 @@ def concrete_point(group: SymmetryGroup, values, T=None, network: Network | None
                         symbolic.hessian.applyfunc(num), metric,
                         [g.applyfunc(num) for g in symbolic.sample_gradients], model.weights,
                         model.layers, model.last_layer_rows, model.paths,
-                        symbolic.gauss_newton.applyfunc(num))
+                        symbolic.gauss_newton.applyfunc(num), model.layer_shapes)
 
 
 def _apply(T: sp.Matrix, values) -> list:
@@ -408,8 +450,26 @@ class Value:
     attained: tuple = ()           # (point, lower end of L there) behind a maximum's lower end
 
 
-def _charpoly(matrix: sp.Matrix):
-    """Coefficients of det(λI − M), exact (rational when the entries are)."""
+def _pencil_polynomial(A: sp.Matrix, B: sp.Matrix):
+    """Coefficients of det(A − λB) divided by its leading coefficient (highest power first): the
+    generalized eigenvalues are its roots, whatever the constant det(T)⁻² that a congruence
+    multiplies it by.  All zero for a singular pencil."""
+    lam = sp.Symbol("lambda")
+    coefficients = sp.Poly(sp.expand((A - lam * B).det(method="berkowitz")), lam).all_coeffs()
+    lead = next((c for c in coefficients if c != 0), None)
+    if lead is None:
+        return [sp.S.Zero], None
+    coefficients = [sp.cancel(c / lead) for c in coefficients[coefficients.index(lead):]]
+    if all(c.is_Rational for c in coefficients):
+        return coefficients, flint.fmpq_poly([flint.fmpq(int(c.p), int(c.q)) for c in reversed(coefficients)])
+    return coefficients, None
+
+
+def _charpoly(matrix: sp.Matrix, metric: sp.Matrix | None = None):
+    """Coefficients of det(λI − M), exact (rational when the entries are); with a metric B, of
+    the pencil's normalized det(M − λB)."""
+    if metric is not None:
+        return _pencil_polynomial(matrix, metric)
     if all(entry.is_Rational for entry in matrix):
         M = flint.fmpq_mat(matrix.rows, matrix.cols,
                            [flint.fmpq(int(e.p), int(e.q)) for e in matrix])
@@ -425,9 +485,10 @@ def _ball_text(ball) -> str:
 
 
 def spectrum_value(spectrum: Spectrum) -> Value:
-    coefficients, poly = _charpoly(spectrum.matrix)
+    coefficients, poly = _charpoly(spectrum.matrix, spectrum.metric)
     if spectrum.reduction == "spectrum":
-        text = "charpoly " + str(sp.Poly(coefficients, sp.Symbol("lambda")).as_expr())
+        name = "charpoly " if spectrum.metric is None else "det(A - lambda B) normalized: "
+        text = name + str(sp.Poly(coefficients, sp.Symbol("lambda")).as_expr())
         if poly is not None:
             roots = [r.real for r, m in poly.complex_roots() for _ in range(m)]
             text += "; eigenvalues " + ", ".join(r.str(8) for r in roots)
@@ -548,6 +609,33 @@ def sharpness_values(group, first: tuple, second: tuple, seed: int, network=None
     return values[0], values[1]
 
 
+def _up(x: float) -> float:
+    """A float at or above the arb endpoint it was rounded from."""
+    return math.nextafter(math.nextafter(x, math.inf), math.inf)
+
+
+def average_values(group, first: tuple, second: tuple, network=None) -> tuple[Value, Value]:
+    """Rigorous bounds on two average-case values, each (point, AverageSharpness), σ = the group
+    instance's radius: E over the Gaussian (``symbolic.numerics.gaussian``) minus L(θ)."""
+    network = network or _concrete_family(group.key)
+    theta, loss = _real_loss(group, network)
+    sigma = _rational(group.instance.radius)
+    majorant_loss, bounded = None, None
+    if network.model.bounded_outputs is not None:
+        outputs, bounded = network.model.bounded_outputs(theta, network.X)
+        majorant_loss = sp.Add(*[(f - t) ** 2 for f, t in zip(outputs, network.targets)]) / (2 * len(outputs)) \
+            + _rational(network.penalty) * sp.Add(*[t ** 2 for t in theta])
+    values = []
+    for point, average in (first, second):
+        scales = _fractions([sigma * sp.sympify(t) for t in average.scales])
+        bounds = expectation_bounds(loss, theta, _fractions(point.theta), scales,
+                                    majorant_loss=majorant_loss, bounded=bounded)
+        centre = enclosure(sp.sympify(point.loss), PRECISION)
+        low, high = _down(float((bounds.lower - centre).lower())), _up(float((bounds.upper - centre).upper()))
+        values.append(Value(f"in [{low:.6g}, {high:.6g}] (sigma {sigma}; {bounds.how})", low=low, high=high))
+    return values[0], values[1]
+
+
 def value_pair(measure: Measure, group: SymmetryGroup, theta0, T, seed: int, network=None):
     """The measure at θ₀ and at Tθ₀ on a concrete network (the group's unless given)."""
     moved = _apply(T, theta0)
@@ -556,6 +644,8 @@ def value_pair(measure: Measure, group: SymmetryGroup, theta0, T, seed: int, net
     a, b = measure.evaluate(first), measure.evaluate(second)
     if isinstance(a, Sharpness):
         return moved, sharpness_values(group, (first, a), (second, b), seed, network)
+    if isinstance(a, AverageSharpness):
+        return moved, average_values(group, (first, a), (second, b), network)
     if isinstance(a, Spectrum):
         return moved, (spectrum_value(a), spectrum_value(b))
     return moved, (scalar_value(a), scalar_value(b))
@@ -766,11 +856,14 @@ def check_invariance(measure, group, *, seed: int = 0) -> Outcome:
     T_w = group.witness_action(element_w)
     if proved:
         for _ in range(WITNESS_TRIES):      # a point where the measure is 0 compares nothing
-            moved, values = value_pair(measure, group, theta_w, T_w, seed)
-            outcome = compare(*values)
-            trivial = _compares_nothing(values[0])
-            if isinstance(measure.evaluate(concrete_point(group, theta_w)), Sharpness):
-                outcome, trivial, values = _sharpness_witness(measure, group, theta_w, T_w, seed)
+            kind = measure.evaluate(concrete_point(group, theta_w))
+            if isinstance(kind, (Sharpness, AverageSharpness)):
+                # the change of variables itself, at one perturbation δ and its image Tδ
+                moved = _apply(T_w, theta_w)
+                outcome, trivial, values = _perturbation_witness(measure, group, theta_w, T_w, seed)
+            else:
+                moved, values = value_pair(measure, group, theta_w, T_w, seed)
+                outcome, trivial = compare(*values), _compares_nothing(values[0])
             if not trivial:
                 break
             theta_w, element_w = random_point(group, rng)
@@ -835,19 +928,34 @@ def _compares_nothing(value: Value) -> bool:
     return value.ball is not None and value.ball.is_zero()
 
 
-def _sharpness_witness(measure, group, theta, T, seed):
+def _perturbation_witness(measure, group, theta, T, seed):
     """For a max-type measure: a feasible δ at θ (the best found) and Tδ at Tθ; Tδ is feasible
-    (exact) and the objective agrees at the two points (exact or enclosures), not trivially 0."""
+    (exact) and the objective agrees at the two points (exact or enclosures), not trivially 0.
+    For an average-case measure: δ = σ t(θ) ⊙ u at a random rational u; the standardized vectors
+    at θ and Tθ have the same norm (so the same Gaussian density) and the objective agrees."""
     theta_symbols, loss = _real_loss(group)
     first = concrete_point(group, theta)
     moved = _apply(T, theta)
     second = concrete_point(group, moved, T)
     a, b = measure.evaluate(first), measure.evaluate(second)
-    regions = [ScaledSet(_fractions(p.theta), _fractions(s.scales), group.instance.radius, s.norm)
-               for p, s in ((first, a), (second, b))]
-    best = maximize(loss, theta_symbols, regions[0], budget=1, seed=seed).argmax
-    image = _fractions(_apply(T, best))
-    feasible = regions[1].contains(image)
+    if isinstance(a, AverageSharpness):
+        rng = random.Random(seed)
+        sigma = _rational(group.instance.radius)
+        u = [sp.Rational(rng.randint(-9, 9), rng.randint(1, 9)) for _ in theta]
+        best = [Fraction(x) for x in _fractions([t + sigma * sp.sympify(s) * v
+                                                  for t, s, v in zip(first.theta, a.scales, u)])]
+        image = _fractions(_apply(T, best))
+
+        def norm(point, average, perturbed):
+            return sum(((sp.Rational(x) - c) / (sigma * sp.sympify(t))) ** 2
+                       for x, c, t in zip(perturbed, point.theta, average.scales) if sp.sympify(t) != 0)
+        feasible = norm(first, a, best) == norm(second, b, image)
+    else:
+        regions = [ScaledSet(_fractions(p.theta), _fractions(s.scales), group.instance.radius, s.norm)
+                   for p, s in ((first, a), (second, b))]
+        best = maximize(loss, theta_symbols, regions[0], budget=1, seed=seed).argmax
+        image = _fractions(_apply(T, best))
+        feasible = regions[1].contains(image)
     values = [scalar_value(sp.sympify(loss).xreplace({t: _rational(x) for t, x in zip(theta_symbols, p)})
                            - point.loss) for p, point in ((best, first), (image, second))]
     outcome = compare(*values) if feasible else "differ"

@@ -22,6 +22,7 @@ measure is.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
@@ -66,6 +67,13 @@ class Model:
     input_width: int
     biases: tuple = ()                  # parameter indices of each layer's bias
     activation: str = "relu"            # "relu" or "abs": what ``activation`` rectifies with
+    shapes: tuple = ()                  # (rows, columns) of each weight matrix, entries row by row
+    bounded_outputs: Callable | None = None   # (theta, X) -> (outputs with bounded placeholders,
+                                              #  {placeholder: bound}), for Gaussian tails
+
+    @property
+    def layer_shapes(self) -> tuple:
+        return self.shapes or tuple((len(layer), 1) for layer in self.layers)
 
     def rectify(self, s, key=None) -> sp.Expr:
         """The real activation: ReLU(s), or |s|."""
@@ -187,7 +195,8 @@ def one_hidden_layer(d: int, h: int) -> Model:
     paths = tuple((i * h + j, d * h + j) for i in range(d) for j in range(h))
     return Model(f"one hidden layer, d={d}, h={h}", tuple(W + v), (True,) * (d * h + h),
                  (tuple(range(d * h)), tuple(range(d * h, d * h + h))),
-                 (tuple(range(d * h, d * h + h)),), paths, outputs, preactivations, d)
+                 (tuple(range(d * h, d * h + h)),), paths, outputs, preactivations, d,
+                 shapes=((d, h), (h, 1)))
 
 
 def _layerwise_factors(model: Model, symbols) -> list:
@@ -261,7 +270,8 @@ def deep_with_biases(widths: tuple, activation: str = "relu") -> Model:
     return Model(name + (", |.| activation" if activation == "abs" else ""), tuple(names),
                  weights, layers, last_rows, tuple(paths),
                  lambda theta, X, activation: forward(theta, X, activation),
-                 preactivations, widths[0], tuple(tuple(b.values()) for b in bias_index), activation)
+                 preactivations, widths[0], tuple(tuple(b.values()) for b in bias_index), activation,
+                 tuple((widths[k], widths[k + 1]) for k in range(K)))
 
 
 def _deep_factors(model: Model, symbols) -> list:
@@ -346,11 +356,19 @@ def batchnorm_net(d: int, eps, opaque: bool = True, affine: bool = False) -> Mod
 
     def outputs(theta, X, activation):
         return [activation(s, (n, 0)) * theta[-1] for n, s in enumerate(pre(theta, X))]
+
+    def bounded(theta, X):
+        # |BN(z_n)| = N|z_n − μ| / sqrt(N Σ_m (z_m − μ)² + N²ε) ≤ sqrt(N) (one term of the sum),
+        # bounded by the rational ⌈√N⌉
+        values = [sp.Symbol(f"nu_{n + 1}", real=True) for n in range(X.rows)]
+        pre_values = [theta[d] * z + theta[d + 1] for z in values] if affine else values
+        bound = sp.Integer(math.isqrt(X.rows - 1) + 1)
+        return [ReLU(s) * theta[-1] for s in pre_values], {z: bound for z in values}
     n = d + len(scale_shift)
     name = f"batch-normalized unit, d={d}" + (f", eps={eps}" if eps else ", eps=0")
     return Model(name + (", affine" if affine else ""), tuple(W + scale_shift + [v]), (True,) * (n + 1),
                  (tuple(range(d)), (n,)), ((n,),), tuple((i, n) for i in range(d)), outputs, pre, d,
-                 ((d + 1,),) if affine else ())
+                 ((d + 1,),) if affine else (), shapes=((d, 1), (1, 1)), bounded_outputs=bounded)
 
 
 def _batchnorm_factors(model: Model, symbols) -> list:
@@ -416,7 +434,7 @@ def attention_scores(d: int, k: int) -> Model:
     return Model(f"attention score, d={d}, k={k}", tuple(Q + K + [v]), (True,) * (2 * d * k + 1),
                  (tuple(range(d * k)), tuple(range(d * k, 2 * d * k)), (2 * d * k,)), ((2 * d * k,),),
                  tuple((i, d * k + i, 2 * d * k) for i in range(d * k)), outputs,
-                 lambda theta, X: [], 2 * d)
+                 lambda theta, X: [], 2 * d, shapes=((d, k), (d, k), (1, 1)))
 
 
 def _attention_matrix(model: Model, symbols) -> sp.Matrix:
