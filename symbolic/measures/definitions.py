@@ -14,7 +14,7 @@ A user's own measure is a function of the same kind (see ``symbolic.measures.inv
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 import sympy as sp
@@ -239,3 +239,26 @@ MEASURES = {m.key: m for m in [
     Measure("gradient_norm", "squared gradient norm", r"\|\nabla L(\theta)\|_2^2", gradient_norm,
             "", "Zhao et al. 2022 (gradient norm penalty)"),
 ]}
+
+# where each of the first sixteen measures comes from (the seven above name theirs)
+_SOURCES = {
+    "hessian_spectral_norm": "Dinh et al. 2017, Section 2 (the spectral norm of the Hessian)",
+    "hessian_trace": "Dinh et al. 2017, Section 2 (the trace of the Hessian)",
+    "hessian_frobenius": "Jiang et al. 2020 (a Hessian-based measure); Frobenius norm",
+    "hessian_log_pseudo_det": "Dinh et al. 2017, Section 5 (non-zero eigenvalues); the log volume of "
+                              "the Laplace approximation",
+    "eps_sharpness": "Dinh et al. 2017, Definition 2",
+    "keskar_sharpness": "Keskar et al. 2017, Metric 2.1 (full space, $A = I$)",
+    "weight_norm": "weight decay's penalty; Neyshabur et al. 2017",
+    "layer_norm_product": "Neyshabur, Tomioka and Srebro 2015 (product of Frobenius norms)",
+    "path_norm": "Neyshabur, Tomioka and Srebro 2015 ($\\ell_2$ path norm)",
+    "fisher_rao_norm": "Liang, Poggio, Rakhlin and Stokes 2019",
+    "adaptive_sharpness": "Kwon et al. 2021 (ASAM, element-wise, $\\eta = 0$); Andriushchenko et al. 2023",
+    "adaptive_sharpness_eta": "Kwon et al. 2021, the reference code asam.py ($\\eta = 0.01$, weights only)",
+    "normalized_flatness": "Tsuzuku, Sato and Sugiyama 2020: the element-wise variant "
+                           "$\\sum_i \\theta_i^2 H_{ii}$, not their optimized row and column scales",
+    "relative_flatness": "Petzka et al. 2021, $\\kappa_{Tr}$ on the output layer",
+    "relative_flatness_unsquared": "Petzka et al., the authors' regularizer code (unsquared norm)",
+}
+MEASURES = {key: (measure if measure.source else replace(measure, source=_SOURCES.get(key, "")))
+            for key, measure in MEASURES.items()}

@@ -140,14 +140,15 @@ class SymmetryGroup:
     def size_list(self) -> list:
         return [family.sizes for family in self.families]
 
-    def _action(self, model: Model, values) -> sp.Matrix:
+    def action_on(self, model: Model, values) -> sp.Matrix:
+        """T on any network of the group's kind, at group parameters (symbols or numbers)."""
         if self.matrix is not None:
             return sp.Matrix(self.matrix(model, values))
         return sp.diag(*[sp.sympify(f) for f in self.factors(model, values)])
 
     def action(self, family: Family) -> sp.Matrix:
         """T for a symbolic family, a matrix in the group parameters."""
-        return self._action(family.model, self.symbols)
+        return self.action_on(family.model, self.symbols)
 
     def scaling(self, family: Family) -> list:
         """The diagonal of T (the factors s_i of a diagonal action)."""
@@ -157,13 +158,13 @@ class SymmetryGroup:
     @property
     def witness_symbols(self) -> tuple:
         """The group parameters that act on the counterexample network."""
-        used = self._action(self.witness_model, self.symbols).free_symbols
+        used = self.action_on(self.witness_model, self.symbols).free_symbols
         return tuple(s for s in self.symbols if s in used)
 
     def action_at(self, model: Model, element: dict) -> sp.Matrix:
         """T on a concrete network of the group's kind at a group element (name -> rational)."""
         values = [sp.Rational(element.get(str(s), 1)) for s in self.symbols]
-        return self._action(model, values)
+        return self.action_on(model, values)
 
     def witness_action(self, element: dict) -> sp.Matrix:
         """T on the counterexample network at a concrete group element."""

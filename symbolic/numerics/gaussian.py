@@ -12,6 +12,7 @@ Two routes, both exact or rigorous, never sampled:
 """
 from __future__ import annotations
 
+import heapq
 import itertools
 import math
 from dataclasses import dataclass
@@ -129,7 +130,8 @@ def expectation_bounds(loss, symbols, centre, scales, *, majorant_loss=None, bou
     """Rigorous bounds on E_{u ~ N(0, I)} loss(centre + scales ⊙ u), loss ≥ 0 (exact rationals
     ``centre`` and ``scales``; a zero scale leaves its coordinate fixed).  ``majorant_loss`` is the
     loss written with placeholders for bounded parts (``bounded``: placeholder -> bound), for the
-    tail; by default the loss itself."""
+    tail; by default the loss itself.  A coarse grid first (half the budget), then the boxes whose
+    bounds are furthest apart (gap × mass) are split in two, one at a time, for the other half."""
     old, flint.ctx.prec = flint.ctx.prec, PRECISION
     try:
         centre = [Fraction(c) for c in centre]
@@ -139,32 +141,59 @@ def expectation_bounds(loss, symbols, centre, scales, *, majorant_loss=None, bou
             ball = _arb(Fraction(int(exact.p), int(exact.q)))
             return ExpectationBounds(ball, ball, "exact: the loss is a polynomial, Gaussian moments")
         n = len(u)
-        cells = max(2, min(48, int(budget ** (1 / max(n, 1)))))
+        if 2 ** n > budget // 2:
+            raise ValueError(f"{n} perturbed coordinates: more than {budget // 2} boxes")
+        cells = max(2, min(48, int(round((budget // 2) ** (1 / max(n, 1)), 9))))
         edges = [Fraction(-CUBE) + Fraction(2 * CUBE * k, cells) for k in range(cells + 1)]
         function = compile_arb(expr, u)
         magnitudes = [sp.Symbol(f"m_{k}", nonnegative=True) for k in range(n)]
         source = expr if majorant_loss is None else _standardized(majorant_loss, symbols, centre, scales)[0]
         majorant = _majorant(source, u, magnitudes, bounded or {})
         majorant_function = compile_arb(majorant, magnitudes)
-        masses = [_mass(a, b) for a, b in zip(edges, edges[1:])]
-        lower, upper = flint.arb(0), flint.arb(0)
-        for box in itertools.product(range(cells), repeat=n):
-            mass = flint.arb(1)
-            for k in box:
-                mass = mass * masses[k]
-            balls = [_arb(edges[k]).union(_arb(edges[k + 1])) for k in box]
+        masses: dict = {}
+
+        def mass_of(box):
+            total = flint.arb(1)
+            for interval in box:
+                if interval not in masses:
+                    masses[interval] = _mass(*interval)
+                total = total * masses[interval]
+            return total
+
+        def bounds_on(box):
+            """(lower end ≥ 0, upper end) of g on a box, each times the box's mass."""
+            balls = [_arb(a).union(_arb(b)) for a, b in box]
             value = function(balls)
             if not value.is_finite():
                 # no enclosure of g on this box (a radicand reaching 0): 0 ≤ g ≤ ĝ there
                 value = flint.arb(0).union(majorant_function([abs(b) for b in balls]))
+            mass = mass_of(box)
             low_end = value.lower()
-            lower = lower + (low_end if low_end > 0 else flint.arb(0)) * mass
-            upper = upper + value.upper() * mass
+            return (low_end if low_end > 0 else flint.arb(0)) * mass, value.upper() * mass
+        heap, lower, upper, counter = [], flint.arb(0), flint.arb(0), 0
+        for index in itertools.product(range(cells), repeat=n):
+            box = tuple((edges[k], edges[k + 1]) for k in index)
+            low, high = bounds_on(box)
+            lower, upper = lower + low, upper + high
+            heapq.heappush(heap, (-float((high - low).upper()), counter, box, low, high))
+            counter += 1
+        for _ in range(budget - cells ** n):
+            _, _, box, low, high = heapq.heappop(heap)
+            widest = max(range(n), key=lambda i: box[i][1] - box[i][0])
+            a, b = box[widest]
+            lower, upper = lower - low, upper - high
+            for half in ((a, (a + b) / 2), ((a + b) / 2, b)):
+                child = box[:widest] + (half,) + box[widest + 1:]
+                low_c, high_c = bounds_on(child)
+                lower, upper = lower + low_c, upper + high_c
+                heapq.heappush(heap, (-float((high_c - low_c).upper()), counter, child, low_c, high_c))
+                counter += 1
         inside = _mass(-CUBE, CUBE) ** n
         outside = (1 - inside)
         tail = (_moment_of_majorant_squared(majorant, magnitudes) * outside).sqrt()
         return ExpectationBounds(lower, upper + tail,
-                                 f"arb on {cells ** n} boxes of [-{CUBE}, {CUBE}]^{n} in standard units, "
-                                 f"Gaussian masses by erf, the tail by Cauchy-Schwarz with exact moments")
+                                 f"arb on {len(heap)} boxes of [-{CUBE}, {CUBE}]^{n} in standard units "
+                                 f"(a grid, then the widest gaps split), Gaussian masses by erf, the tail by "
+                                 f"Cauchy-Schwarz with exact moments")
     finally:
         flint.ctx.prec = old
