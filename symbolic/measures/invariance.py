@@ -246,7 +246,8 @@ CHARPOLY_SIZE = 4     # matrices up to this size are compared by their character
 
 def _similar(T: sp.Matrix, M_before: sp.Matrix, M_after: sp.Matrix):
     """P ∈ {T, T⁻ᵀ, I} with M_after = P M_before P⁻¹ (entrywise exact), or, for a small matrix
-    not of T's size, equal characteristic polynomials (each coefficient exact); None otherwise."""
+    not over the parameters (a Kronecker product of Gram matrices), equal characteristic
+    polynomials (each coefficient exact); None otherwise."""
     I = sp.eye(M_before.rows)
     candidates = [("I", I, I)]
     if M_before.rows == T.rows:
@@ -255,10 +256,12 @@ def _similar(T: sp.Matrix, M_before: sp.Matrix, M_after: sp.Matrix):
     for name, P, P_inverse in candidates:
         if all(_zero(entry) for entry in (M_after - P * M_before * P_inverse)):
             return name
-    if M_before.rows <= CHARPOLY_SIZE:
-        lam = sp.Symbol("lambda")
-        difference = (M_after.charpoly(lam).as_expr() - M_before.charpoly(lam).as_expr()).expand()
-        if all(_zero(c) for c in sp.Poly(difference, lam).all_coeffs()):
+    if M_before.rows != T.rows and M_before.rows <= CHARPOLY_SIZE:
+        # Berkowitz's coefficients, unsimplified, each difference decided by the exact zero test
+        keep = lambda e: e   # noqa: E731
+        before = M_before.charpoly(simplify=keep).all_coeffs()
+        after = M_after.charpoly(simplify=keep).all_coeffs()
+        if all(_zero(x - y) for x, y in zip(after, before)):
             return "\\text{equal characteristic polynomials}"
     return None
 
@@ -455,7 +458,15 @@ def _pencil_polynomial(A: sp.Matrix, B: sp.Matrix):
     generalized eigenvalues are its roots, whatever the constant det(T)⁻² that a congruence
     multiplies it by.  All zero for a singular pencil."""
     lam = sp.Symbol("lambda")
-    coefficients = sp.Poly(sp.expand((A - lam * B).det(method="berkowitz")), lam).all_coeffs()
+    if all(e.is_Rational for e in list(A) + list(B)):
+        # det(A − λB) has degree ≤ n: exact determinants (flint) at n + 1 points, interpolated
+        def fmpq_matrix(M):
+            return flint.fmpq_mat(M.rows, M.cols, [flint.fmpq(int(e.p), int(e.q)) for e in M])
+        points = [(k, fmpq_matrix(A - k * B).det()) for k in range(A.rows + 1)]
+        determinant = sp.interpolate([(k, sp.Rational(int(d.p), int(d.q))) for k, d in points], lam)
+    else:
+        determinant = (A - lam * B).det(method="berkowitz")
+    coefficients = sp.Poly(sp.expand(determinant), lam).all_coeffs()
     lead = next((c for c in coefficients if c != 0), None)
     if lead is None:
         return [sp.S.Zero], None
