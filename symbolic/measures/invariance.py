@@ -256,7 +256,7 @@ def _similar(T: sp.Matrix, M_before: sp.Matrix, M_after: sp.Matrix):
     for name, P, P_inverse in candidates:
         if all(_zero(entry) for entry in (M_after - P * M_before * P_inverse)):
             return name
-    if M_before.rows != T.rows and M_before.rows <= CHARPOLY_SIZE:
+    if M_before.rows != T.rows and M_before.rows <= CHARPOLY_SIZE and _charpolys_agree_somewhere(M_before, M_after):
         # Berkowitz's coefficients, unsimplified, each difference decided by the exact zero test
         keep = lambda e: e   # noqa: E731
         before = M_before.charpoly(simplify=keep).all_coeffs()
@@ -264,6 +264,27 @@ def _similar(T: sp.Matrix, M_before: sp.Matrix, M_after: sp.Matrix):
         if all(_zero(x - y) for x, y in zip(after, before)):
             return "\\text{equal characteristic polynomials}"
     return None
+
+
+def _charpolys_agree_somewhere(M_before: sp.Matrix, M_after: sp.Matrix) -> bool:
+    """The two characteristic polynomials agree at one random rational point of every symbol
+    (opaque functions and radicals given random positive values): when they do not, no exact
+    comparison can succeed and it is skipped.  Never used to prove anything."""
+    rng = random.Random(1)
+    symbols = sorted(M_before.free_symbols | M_after.free_symbols, key=str)
+    at = {s: sp.Rational(rng.randint(1, 97), rng.randint(1, 97)) * (1 if s.is_positive else rng.choice((-1, 1)))
+          for s in symbols}
+    values, opaque = [], {}
+    for M in (M_before, M_after):
+        M = M.xreplace(at)
+        for g in sorted(set().union(*[e.atoms(sp.Function, sp.Pow) for e in M]), key=str):
+            if not g.is_Rational:      # the same value for the same atom in both matrices
+                opaque.setdefault(g, sp.Rational(rng.randint(1, 97), rng.randint(1, 97)))
+        M = M.xreplace(opaque)
+        if not all(e.is_Rational for e in M):
+            return True
+        values.append(_charpoly(M)[0])
+    return values[0] == values[1]
 
 
 def _change_of_variables(T: sp.Matrix, scales_after, scales_before, group, index) -> list:
