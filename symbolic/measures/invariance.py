@@ -898,6 +898,9 @@ def check_invariance(measure, group, *, seed: int = 0) -> Outcome:
             else:
                 moved, values = value_pair(measure, group, theta_w, T_w, seed)
                 outcome, trivial = compare(*values), _compares_nothing(values[0])
+                if trivial and isinstance(kind, Spectrum) and kind.metric is not None:
+                    # a singular pencil has no finite eigenvalue to compare: the congruence itself
+                    outcome, trivial, values = _congruence_witness(measure, group, theta_w, T_w)
             if not trivial:
                 break
             theta_w, element_w = random_point(group, rng)
@@ -962,6 +965,21 @@ def _compares_nothing(value: Value) -> bool:
     if value.exact is not None:
         return value.exact == 0
     return value.ball is not None and value.ball.is_zero()
+
+
+def _congruence_witness(measure, group, theta, T):
+    """Both matrices of a pencil recomputed from scratch at θ and at Tθ on the concrete network:
+    A(Tθ) = T⁻ᵀ A(θ) T⁻¹ and B(Tθ) = T⁻ᵀ B(θ) T⁻¹ exactly, A(θ) not zero."""
+    moved = _apply(T, theta)
+    a = measure.evaluate(concrete_point(group, theta))
+    b = measure.evaluate(concrete_point(group, moved, T))
+    T_inverse = T.inv()
+    holds = all(x - T_inverse.T * y * T_inverse == sp.zeros(T.rows, T.rows)
+                for x, y in ((b.matrix, a.matrix), (b.metric, a.metric)))
+    trivial = a.matrix == sp.zeros(T.rows, T.rows)
+    text = (f"the pencil is singular (det(A - lambda B) = 0 for every lambda); A and B recomputed at "
+            f"T theta equal T^-T A T^-1 and T^-T B T^-1 at theta, entry by entry: {holds}")
+    return ("agree" if holds else "differ"), trivial, (Value(text), Value(text))
 
 
 def _perturbation_witness(measure, group, theta, T, seed):

@@ -226,8 +226,8 @@ def _mp_interval(expr: sp.Expr, symbols: list):
             return total
         if e.is_Pow and e.exp.is_Integer:
             return parts[0] ** int(e.exp)        # mpmath keeps even powers at or above 0
-        if e.is_Pow and e.exp == sp.Rational(1, 2):
-            return iv.sqrt(parts[0])
+        if e.is_Pow and e.exp.is_Rational and e.exp.q == 2:
+            return iv.sqrt(parts[0]) ** int(e.exp.p)
         if isinstance(e, (ReLU, sp.Max)):
             other = parts[1] if len(parts) == 2 else iv.mpf(0)
             return iv.mpf([max(parts[0].a, other.a), max(parts[0].b, other.b)])
