@@ -64,7 +64,7 @@ def test_adaptive_sharpness_proved_by_change_of_variables():
         outcome = check_invariance("adaptive_sharpness", group)
         assert outcome.verdict.status is Status.PROVED, group
         statements = " ".join(step.statement for step in outcome.steps)
-        assert "t_i(S\\theta)" in statements and "L(S\\theta + S\\delta)" in statements
+        assert "t_i(T\\theta)" in statements and "L(T\\theta + T\\delta)" in statements
 
 
 def test_adaptive_sharpness_with_eta_refuted():

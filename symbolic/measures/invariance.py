@@ -1,20 +1,29 @@
 """Is a measure invariant under a symmetry group?  ``check_invariance(measure, group)``.
 
-PROVED: M(T·θ) = M(θ) as an exact identity in the group parameters, the parameters θ and symbolic
-data (x_n, y_n), on every activation pattern at once (pattern indicators σ kept symbolic), at the
-group's symbolic sizes; then an independent witness: the measure recomputed from scratch on a
-concrete network at a random θ and group element (its own Hessian at T·θ, not a substitution),
-both values compared.  How the identity is shown depends on what the measure returns:
-  an expression   the difference of the two sides is a zero rational function;
-  a Spectrum      the matrix at T·θ is P M(θ) P⁻¹ with P = S or S⁻¹ (each entry exact), so both
-                  have the same characteristic polynomial and every function of the eigenvalues
-                  agrees;
-  a Sharpness     the change of variables δ ↦ Sδ maps the feasible set at θ onto the one at T·θ
-                  (t_i(Sθ) = s_i t_i(θ), exact), L(S(θ + δ)) = L(θ + δ) for the real ReLU network
-                  (exact, by positive homogeneity of ReLU), and the normalizer is unchanged.
-REFUTED: the group's concrete network, data, θ₀ (a global minimum) and group element, or a random
-point, with both values exact (rationals, characteristic polynomials) or as rigorous arb
-enclosures that do not overlap (eigenvalues, radicals, maxima).
+Invariance means M(Tθ) = M(θ) at every θ, every data set and every group element.  The group is
+first proved a symmetry: f∘T = f and L∘T = L exactly on its symbolic families; when that is
+refuted (batch normalization with ε > 0, weight decay) the outcome is *not applicable*, with the
+refuted precondition and its re-verified counterexample as the reason.
+
+PROVED: M(Tθ) = M(θ) as an exact identity in the group parameters, the parameters θ and symbolic
+data (x_n, y_n), on every activation pattern at once (pattern indicators σ kept symbolic and
+relabelled as T maps patterns onto patterns), at the group's symbolic sizes; then an independent
+witness: the measure recomputed from scratch on a concrete network at a random θ and group
+element (its own Hessian at Tθ, not a substitution), both values compared.  T is any linear map
+(a matrix in the group parameters).  How the identity is shown depends on what the measure returns:
+  an expression      the difference of the two sides is a zero rational function;
+  a Spectrum         the matrix at Tθ is P M(θ) P⁻¹ with P = T, T⁻ᵀ or I (each entry exact), or, for a
+                     small matrix not over the parameters, the characteristic polynomials agree;
+                     with a metric B (a pencil), both matrices are congruent by T⁻¹, so det(A − λB)
+                     changes by the constant det(T)⁻² only;
+  a Sharpness or     T is a signed permutation of scalings with t_i(Tθ) = |T| t(θ) (exact), so the
+  AverageSharpness   change of variables δ ↦ Tδ maps the ball, box or Gaussian at θ onto the one at
+                     Tθ, and L(T(θ + δ)) = L(θ + δ) for the real network (exact).
+REFUTED: the group's concrete network, data, θ₀ (a global minimum) and group element, a random
+point, or a random network of a family (random data), with both values exact (rationals,
+characteristic polynomials) or as rigorous enclosures that do not overlap (eigenvalues, radicals,
+maxima with the separating upper bound re-checked by mpmath's interval arithmetic, Gaussian
+expectations from ``symbolic.numerics.gaussian``).
 """
 from __future__ import annotations
 
