@@ -123,8 +123,8 @@ class SymmetryGroup:
     title: str
     description: str                    # LaTeX, one sentence
     families: tuple                     # the symbolic families the proofs run on, one per size
-    symbols: tuple                      # the positive group parameters
-    factors: Callable                   # (model, symbols) -> s_i for every parameter
+    symbols: tuple                      # the group parameters (positive; real for the attention head's A)
+    factors: Callable | None            # (model, symbols) -> s_i for every parameter (a diagonal T)
     witness_model: Model                # the small family of the counterexamples
     instance: Instance
     lemmas: Callable | None = None      # family -> [(statement, reason, expression that must be 0)]
@@ -149,11 +149,6 @@ class SymmetryGroup:
     def action(self, family: Family) -> sp.Matrix:
         """T for a symbolic family, a matrix in the group parameters."""
         return self.action_on(family.model, self.symbols)
-
-    def scaling(self, family: Family) -> list:
-        """The diagonal of T (the factors s_i of a diagonal action)."""
-        T = self.action(family)
-        return [T[i, i] for i in range(T.rows)]
 
     @property
     def witness_symbols(self) -> tuple:
