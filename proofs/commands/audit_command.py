@@ -146,7 +146,7 @@ def run_audit(measures, groups, seed: int = 0) -> list[Cell]:
             start = time.perf_counter()
             try:
                 outcome = check_invariance(measure, group, seed=seed)
-            except (TypeError, ValueError, ArithmeticError, AttributeError, IndexError, KeyError) as error:
+            except Exception as error:
                 if isinstance(measure, Measure) and measure.source.endswith(f":{measure.key}"):
                     # the user's function failed on a MeasurePoint or returned the wrong kind
                     raise UsageError(f"the measure {measure.source} cannot be audited: "

@@ -33,7 +33,10 @@ def _short_numbers(text: str) -> str:
 def _text(text: str) -> str:
     """Plain text (witnesses, values) made safe and breakable for LaTeX."""
     text = _short_numbers(text).replace("**", "^")
-    return escape(text.replace("$", "")).replace(",", r",\allowbreak{}")
+    safe = escape(text.replace("$", ""))
+    for mark in (",", "+", "*", ")/"):      # long values break after these
+        safe = safe.replace(mark, mark + r"\allowbreak{}")
+    return safe
 
 
 def _mark(cell, number) -> str:
