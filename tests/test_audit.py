@@ -64,7 +64,7 @@ def test_adaptive_sharpness_proved_by_change_of_variables():
         outcome = check_invariance("adaptive_sharpness", group)
         assert outcome.verdict.status is Status.PROVED, group
         statements = " ".join(step.statement for step in outcome.steps)
-        assert "t_i(S\\theta)" in statements and "L(S\\theta + S\\delta)" in statements
+        assert "t_i(T\\theta)" in statements and "L(T\\theta + T\\delta)" in statements
 
 
 def test_adaptive_sharpness_with_eta_refuted():
@@ -81,33 +81,108 @@ def test_adaptive_sharpness_with_eta_refuted():
     assert float(sp.Rational(121, 80)) >= low_T > high
 
 
-def test_transported_metric_spectrum_proved_and_plain_hessian_not():
-    for group in ("layerwise", "per_neuron", "deep_layerwise_bias", "batchnorm_scale"):
-        assert check_invariance("metric_hessian_spectrum", group).verdict.status is Status.PROVED, group
-    # the same spectrum without transporting the metric is the plain Hessian's: refuted
+def test_gauss_newton_metric_is_recomputed_not_transported():
+    """The metric is G(θ) = (1/N) Σ ∇f ∇fᵀ, recomputed at Tθ: the proof is a congruence of both
+    matrices of the pencil, and the witness compares the normalized det(H − λG) at both points."""
+    outcome = check_invariance("metric_hessian_spectrum", "layerwise")
+    assert outcome.verdict.status is Status.PROVED
+    assert any("B(T" in step.statement and step.holds for step in outcome.steps)
+    # re-verified by hand on the worked example at (1, 1): G = (1/4) Σ x_n² (b, a)(b, a)ᵀ = (5/4)[[1,1],[1,1]]
+    G = sp.Rational(5, 4) * sp.ones(2, 2)
+    lam = sp.Symbol("lambda")
+    assert sp.Poly((worked_hessian({a: 1, b: 1}) - lam * G).det(), lam).degree() <= 1
+    # the plain Hessian's spectrum (no metric) is refuted
     assert check_invariance("hessian_log_pseudo_det", "layerwise").verdict.status is Status.REFUTED
 
 
-def test_batchnorm_eps_breaks_what_eps_zero_keeps():
-    for measure in ("fisher_rao_norm", "normalized_flatness"):
-        assert check_invariance(measure, "batchnorm_scale").verdict.status is Status.PROVED
-        assert check_invariance(measure, "batchnorm_scale_eps").verdict.status is Status.REFUTED
+def test_non_symmetries_are_not_applicable_with_their_counterexample():
+    """batchnorm_scale_eps moves f, weight_decay moves L: every cell says so, never a ✗."""
+    eps = check_invariance("fisher_rao_norm", "batchnorm_scale_eps")
+    assert eps.verdict.status is Status.UNDECIDED and "f(T theta) != f(theta)" in eps.not_applicable
+    assert check_invariance("fisher_rao_norm", "batchnorm_scale").verdict.status is Status.PROVED
+    decay = check_invariance("path_norm", "weight_decay")
+    assert "L(T theta) != L(theta)" in decay.not_applicable
+    # re-verified: λ‖θ‖² with λ = 1/100 at (1, 1) and at T(1, 1) = (1/1000, 1000), L_data = 0 at both
+    lam = sp.Rational(1, 100)
+    assert decay.verdict.witness["value_at_theta"] == str(lam * 2)
+    assert decay.verdict.witness["value_at_T_theta"] == str(lam * (sp.Rational(1, 10 ** 6) + 10 ** 6))
+
+
+def test_new_groups_are_symmetries_and_their_cells():
+    for measure, group in (("path_norm", "permutation"), ("hessian_trace", "permutation"),
+                           ("adaptive_sharpness", "sign_flip"), ("weight_norm", "sign_flip"),
+                           ("normalized_flatness", "batchnorm_affine")):
+        outcome = check_invariance(measure, group)
+        assert outcome.verdict.status is Status.PROVED, (measure, group, outcome.verdict.reason)
+        assert outcome.steps[0].statement.startswith(r"f \circ T = f")
+        assert outcome.sizes and all(isinstance(size, str) for size in outcome.sizes)
+    # element-wise adaptive sharpness fails under GL(2) (da Silva et al. 2025); the Fisher-Rao norm holds
+    assert check_invariance("adaptive_sharpness", "attention_qk").verdict.status is Status.REFUTED
+    assert check_invariance("fisher_rao_norm", "attention_qk").verdict.status is Status.PROVED
+
+
+def test_average_sharpness_refuted_with_rigorous_values_that_contain_the_closed_form():
+    """E over δ ~ N(0, σ²I) of the worked example's loss, σ = 1/10, in closed form with erf:
+    L = (5/4)(ReLU(a)b − 1)², a, b independent normals; E ReLU(u) and E ReLU(u)² by Φ and φ."""
+    import mpmath
+    verdict = check_invariance("average_sharpness", "layerwise").verdict
+    assert verdict.status is Status.REFUTED
+    mpmath.mp.dps = 30
+    sigma = mpmath.mpf(1) / 10
+
+    def expected(mean_a, mean_b):
+        z = mean_a / sigma
+        Phi, phi = mpmath.ncdf(z), mpmath.npdf(z)
+        relu1 = mean_a * Phi + sigma * phi
+        relu2 = (mean_a ** 2 + sigma ** 2) * Phi + mean_a * sigma * phi
+        return mpmath.mpf(5) / 4 * (relu2 * (mean_b ** 2 + sigma ** 2) - 2 * relu1 * mean_b + 1)
+    for key, point in (("value_at_theta", (1, 1)), ("value_at_T_theta", (mpmath.mpf(1) / 1000, 1000))):
+        low, high = _interval(verdict.witness[key])
+        assert low <= expected(*map(mpmath.mpf, point)) <= high, key
+    # invariant where T is a signed permutation (the Gaussian is isotropic)
+    assert check_invariance("average_sharpness", "permutation").verdict.status is Status.PROVED
+    assert check_invariance("adaptive_average_sharpness", "per_neuron").verdict.status is Status.PROVED
+
+
+def test_maximum_upper_bound_rechecked_by_mpmath_intervals():
+    """The second interval extension bounds a maximum from above, and the evidence names it."""
+    from fractions import Fraction
+    from symbolic.numerics.interval import ScaledSet, maximize, recheck_upper
+    x, y = sp.symbols("x y")
+    region = ScaledSet([Fraction(0), Fraction(0)], [Fraction(1), Fraction(1)], Fraction(1), 2)
+    bounds = maximize(x * y - x ** 2, [x, y], region, budget=64)
+    upper = recheck_upper(x * y - x ** 2, [x, y], region, bounds.leaves)
+    true_max = (sp.sqrt(2) - 1) / 2          # max of xy − x² on the unit disc
+    assert float(true_max) <= upper < 2
+    verdict = check_invariance("eps_sharpness", "layerwise").verdict
+    assert "re-checked by mpmath interval arithmetic" in verdict.witness["value_at_theta"] + \
+        verdict.witness["value_at_T_theta"]
 
 
 # ---------------------------------------------------------------- the command line
 
-def test_full_matrix_json_every_cell_decided_and_latex_compiles(cli, tmp_path):
-    result = cli("audit", "--json", "--latex", str(tmp_path))
+FAST_MEASURES = ("hessian_trace", "path_norm_l1", "spectral_norm_product")
+
+
+def test_matrix_json_every_cell_decided_with_sizes_and_latex_compiles(cli, tmp_path):
+    """Three fast measures under every group (the whole matrix is the README's command)."""
+    args = [a for m in FAST_MEASURES for a in ("--measure", m)]
+    result = cli("audit", "--json", "--latex", str(tmp_path), *args)
     assert result.returncode == 0, result.stderr
     rows = json.loads(result.stdout)
-    assert len(rows) == 16 * 5
-    assert {r["status"] for r in rows} <= {"proved", "refuted"}
+    assert len(rows) == len(FAST_MEASURES) * 10
+    assert {r["status"] for r in rows} == {"proved", "refuted", "not_applicable"}
     for row in rows:
-        assert {"measure", "group", "status", "witness", "evidence"} <= set(row)
-        if row["status"] == "refuted":
+        assert {"measure", "group", "status", "witness", "evidence", "sizes"} <= set(row)
+        assert row["sizes"] and isinstance(row["sizes"], list)
+        if row["status"] in ("refuted", "not_applicable"):
             assert {"theta", "group_element", "value_at_theta", "value_at_T_theta"} <= set(row["witness"])
         else:
-            assert row["witness"] is None and row["independent_witness"]
+            assert row["witness"] is None and row["independent_witness"] and row["every_size_route"]
+        assert (row["status"] == "not_applicable") == (row["group"] in ("batchnorm_scale_eps", "weight_decay"))
+    tex = (tmp_path / "audit.tex").read_text()
+    assert r"\left(" in tex and r"\tfrac{1}{1000}" in tex       # footnotes typeset as mathematics
+    assert "Bartlett et al. 2017" in tex and "n/a" in tex
     log = (tmp_path / "audit.log").read_text(errors="replace")
     assert (tmp_path / "audit.pdf").exists()
     overfull = [float(x) for x in re.findall(r"Overfull \\hbox \(([\d.]+)pt too wide", log)]
@@ -117,8 +192,34 @@ def test_full_matrix_json_every_cell_decided_and_latex_compiles(cli, tmp_path):
 def test_table_and_filters(cli):
     result = cli("audit", "--measure", "path_norm", "--group", "per_neuron", "--group", "batchnorm_scale")
     assert result.returncode == 0, result.stderr
-    assert re.search(r"path_norm\s+yes\s+NO", result.stdout)
-    assert "2 cells: 1 proved invariant, 1 refuted, 0 undecided" in result.stdout
+    assert re.search(r"path_norm\s+yes\[s\]\s+NO", result.stdout)
+    assert "2 cells: 1 proved invariant, 1 refuted, 0 not applicable, 0 undecided" in result.stdout
+
+
+USER_MEASURES = """
+import sympy as sp
+
+def scale_free_gradient(p):
+    return sp.Add(*[(t * g) ** 2 for t, g in zip(p.theta, p.gradient)])
+
+not_a_function = 3
+
+def returns_a_list(p):
+    return [1, 2]
+"""
+
+
+def test_measure_module_audits_a_users_measure_and_rejects_bad_ones(cli, tmp_path):
+    path = tmp_path / "mine.py"
+    path.write_text(USER_MEASURES)
+    good = cli("audit", "--measure-module", f"{path}:scale_free_gradient", "--group", "per_neuron", "--json")
+    assert good.returncode == 0, good.stderr
+    (row,) = json.loads(good.stdout)
+    assert (row["measure"], row["status"]) == ("scale_free_gradient", "proved")
+    for spec in (f"{path}:missing", f"{path}:not_a_function", f"{path}:returns_a_list", "no_such_module:f"):
+        bad = cli("audit", "--measure-module", spec, "--group", "layerwise")
+        assert bad.returncode == 2, spec
+        assert len(bad.stderr.strip().splitlines()) == 1 and "Traceback" not in bad.stderr, bad.stderr
 
 
 def test_bad_usage_exits_2_with_one_line(cli):

@@ -43,6 +43,23 @@ def test_user_measure_refuted_away_from_the_minimum():
     assert verdict.witness["value_at_theta"] != verdict.witness["value_at_T_theta"]
 
 
+def trace_over_norm(point):
+    """tr H / ‖θ‖²: its exact difference under rescaling is a non-zero rational function."""
+    return sp.Add(*[point.hessian[i, i] for i in range(len(point.theta))]) / sp.Add(*[t ** 2 for t in point.theta])
+
+
+def test_a_nonzero_difference_is_refuted_at_a_random_point_of_the_family():
+    """On the d = h = 1 counterexample network the ratio happens to be constant; the refutation
+    comes from a random network of a larger family (random θ, data and group element)."""
+    for group in ("layerwise", "per_neuron"):
+        outcome = check_invariance(trace_over_norm, group)
+        verdict = outcome.verdict
+        assert verdict.status is Status.REFUTED, (group, verdict.reason)
+        assert verdict.witness["network"] != "one hidden layer, d=1, h=1"
+        assert verdict.witness["value_at_theta"] != verdict.witness["value_at_T_theta"]
+        assert outcome.sizes == [verdict.witness["network"] + ", N=2"]
+
+
 def test_a_user_lambda_with_a_closed_form():
     outcome = check_invariance(lambda p: p.theta[0] * p.theta[-1], "layerwise")
     assert outcome.verdict.status is Status.PROVED        # W_11·v_2 → αW_11·v_2/α

@@ -2,16 +2,22 @@
 
     python -m proofs audit                          the matrix, measures × groups
     python -m proofs audit --json                   one JSON row per (measure, group)
+    python -m proofs audit --markdown               the matrix as the README's Markdown table
     python -m proofs audit --latex DIR              one LaTeX document, compiled
     python -m proofs audit --measure path_norm --group per_neuron
+    python -m proofs audit --measure-module mymeasures:sharpness     (or FILE.py:FUNCTION)
 
-Every cell is PROVED (an exact identity, then an independent witness) or REFUTED (a concrete
+Every group is first proved a symmetry (f∘T = f, L∘T = L); a group that is not gets cells
+``not_applicable`` with the refuted precondition and its counterexample.  Every other cell is
+PROVED (an exact identity at the listed sizes, then an independent witness) or REFUTED (a concrete
 network, data, θ and group element with both values), UNDECIDED with a reason only where neither
 could be shown.  A refuted invariance is a finding, not a failure of the audit.
 Exit code: 0 every cell decided, 3 some cell undecided, 2 bad usage.
 """
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import json
 import os
 import sys
@@ -19,15 +25,25 @@ import time
 from dataclasses import dataclass
 
 from symbolic.measures.invariance import Outcome, check_invariance
-from symbolic.measures.definitions import MEASURES
+from symbolic.measures.definitions import MEASURES, Measure
 from symbolic.networks.symmetry_groups import GROUPS
 from symbolic.report import counted
 from symbolic.verdict import Status
 
 from proofs.commands.arguments import Parser, UsageError
 
-MARKS = {Status.PROVED: "yes", Status.REFUTED: "NO", Status.UNDECIDED: "?"}
+MARKS = {"proved": "yes[s]", "refuted": "NO", "undecided": "?", "not_applicable": "n/a"}
+LEGEND = ("yes[s] proved invariant at the listed sizes (JSON \"sizes\"); NO refuted (a counterexample); "
+          "n/a the group is not a symmetry (its refuted precondition); ? undecided")
 
+# what a proved cell's argument would need to hold at every size (the every-size proofs)
+EVERY_SIZE_ROUTE = {
+    "change of variables": "L(T theta) = L(theta) at every size (Theorem 1 for every size) and the "
+                           "per-coordinate identity t_i(T theta) = |T| t_i(theta)",
+    "similarity": "the every-size laws of Theorem 3 (H(T theta) = T^-T H(theta) T^-1) and the "
+                  "per-coordinate identity of the measure",
+    "identity": "the measure's difference written in the every-size index calculus",
+}
 
 @dataclass
 class Cell:
@@ -40,9 +56,25 @@ class Cell:
     def status(self) -> Status:
         return self.outcome.verdict.status
 
+    @property
+    def state(self) -> str:
+        """proved, refuted, undecided, or not_applicable (the group is not a symmetry)."""
+        return "not_applicable" if self.outcome.not_applicable else self.status.value
+
+    def every_size_route(self) -> str | None:
+        if self.state != "proved":
+            return None
+        statements = " ".join(step.statement for step in self.outcome.steps)
+        if "t_i(T" in statements:
+            return EVERY_SIZE_ROUTE["change of variables"]
+        if "P^{-1}" in statements or "T^{-\\top}" in statements:
+            return EVERY_SIZE_ROUTE["similarity"]
+        return EVERY_SIZE_ROUTE["identity"]
+
     def as_json(self) -> dict:
         verdict = self.outcome.verdict
-        return {"measure": self.measure, "group": self.group, "status": verdict.status.value,
+        return {"measure": self.measure, "group": self.group, "status": self.state,
+                "sizes": list(self.outcome.sizes), "every_size_route": self.every_size_route(),
                 "witness": dict(verdict.witness) if verdict.witness else None,
                 "independent_witness": verdict.details.get("witness_point"),
                 "evidence": list(verdict.evidence), "reason": verdict.reason or None,
@@ -56,10 +88,15 @@ def build_parser() -> Parser:
                     description="Decide which measures are invariant under which symmetry groups.")
     parser.add_argument("--measure", action="append", metavar="KEY",
                         help=f"audit only this measure (repeatable): {', '.join(MEASURES)}")
+    parser.add_argument("--measure-module", action="append", metavar="MODULE:FUNCTION",
+                        help="audit your own measure: a function of a MeasurePoint in an importable "
+                             "module or a .py file (FILE.py:FUNCTION), written as in the README")
     parser.add_argument("--group", action="append", metavar="KEY",
                         help=f"audit only this group (repeatable): {', '.join(GROUPS)}")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random witness points")
     parser.add_argument("--json", action="store_true", help="print a JSON list instead of a table")
+    parser.add_argument("--markdown", action="store_true",
+                        help="print the matrix as a Markdown table (the README's), then the counts")
     parser.add_argument("--latex", metavar="DIR", help="write DIR/audit.tex and compile it")
     return parser
 
@@ -73,19 +110,58 @@ def _chosen(names, table, what) -> list:
     return list(dict.fromkeys(names))
 
 
+def load_measure(spec: str) -> Measure:
+    """MODULE:FUNCTION or FILE.py:FUNCTION as a Measure; any failure is a UsageError."""
+    where, colon, name = spec.rpartition(":")
+    if not colon or not where or not name.isidentifier():
+        raise UsageError(f"--measure-module takes MODULE:FUNCTION or FILE.py:FUNCTION, got {spec!r}")
+    try:
+        if where.endswith(".py") or os.sep in where:
+            if not os.path.isfile(where):
+                raise UsageError(f"no file {where!r}")
+            module_spec = importlib.util.spec_from_file_location(f"user_measure_{abs(hash(where))}", where)
+            module = importlib.util.module_from_spec(module_spec)
+            module_spec.loader.exec_module(module)
+        else:
+            if os.getcwd() not in sys.path:
+                sys.path.insert(0, os.getcwd())
+            module = importlib.import_module(where)
+    except UsageError:
+        raise
+    except Exception as error:       # the user's module: any failure to import it is bad input
+        raise UsageError(f"cannot import {where!r}: {type(error).__name__}: {error}".splitlines()[0]) from None
+    function = getattr(module, name, None)
+    if function is None:
+        raise UsageError(f"{where!r} has no function {name!r}")
+    if isinstance(function, Measure):
+        return function
+    if not callable(function) or isinstance(function, type):
+        raise UsageError(f"{where}:{name} is a {type(function).__name__}, not a function of a MeasurePoint")
+    return Measure(name, name.replace("_", " "), r"M(\theta)", function, source=f"{where}:{name}")
+
+
 def run_audit(measures, groups, seed: int = 0) -> list[Cell]:
     cells = []
     for group in groups:
         for measure in measures:
             start = time.perf_counter()
-            outcome = check_invariance(measure, group, seed=seed)
-            cells.append(Cell(measure, group, outcome, time.perf_counter() - start))
+            try:
+                outcome = check_invariance(measure, group, seed=seed)
+            except Exception as error:
+                if isinstance(measure, Measure) and measure.source.endswith(f":{measure.key}"):
+                    # the user's function failed on a MeasurePoint or returned the wrong kind
+                    raise UsageError(f"the measure {measure.source} cannot be audited: "
+                                     f"{type(error).__name__}: {error}".splitlines()[0]) from None
+                raise
+            key = measure.key if isinstance(measure, Measure) else measure
+            cells.append(Cell(key, group, outcome, time.perf_counter() - start))
     return cells
 
 
-def print_matrix(cells, measures, groups, out=sys.stdout) -> None:
+def print_matrix(cells, measures, groups, out=None) -> None:
     """The matrix (yes = proved invariant, NO = refuted), then the counterexamples."""
-    status = {(c.measure, c.group): c.status for c in cells}
+    out = sys.stdout if out is None else out   # the stream of the moment, not the one at import
+    status = {(c.measure, c.group): c.state for c in cells}
     header = ["measure"] + groups
     rows = [[m] + [MARKS[status[(m, g)]] for g in groups] for m in measures]
     widths = [max(len(str(r[k])) for r in [header] + rows) for k in range(len(header))]
@@ -98,33 +174,56 @@ def print_matrix(cells, measures, groups, out=sys.stdout) -> None:
             print(f"\nNO  {cell.measure} under {cell.group}: {w['network']}, theta = {w['theta']}, "
                   f"{w['group_element']}\n    at theta:   {w['value_at_theta']}\n"
                   f"    at T theta: {w['value_at_T_theta']}", file=out)
-        elif cell.status is Status.UNDECIDED:
+        elif cell.state == "undecided":
             print(f"\n?   {cell.measure} under {cell.group}: {verdict.reason}", file=out)
-    counts = {s: sum(c.status is s for c in cells) for s in Status}
-    print(f"\n{counted(len(cells), 'cell')}: {counts[Status.PROVED]} proved invariant, {counts[Status.REFUTED]} "
-          f"refuted, {counts[Status.UNDECIDED]} undecided ({sum(c.seconds for c in cells):.1f} s)",
-          file=out)
+    for group in dict.fromkeys(c.group for c in cells if c.state == "not_applicable"):
+        cell = next(c for c in cells if c.group == group)
+        print(f"\nn/a {group}: {cell.outcome.not_applicable}", file=out)
+    counts = {s: sum(c.state == s for c in cells) for s in MARKS}
+    print(f"\n{counted(len(cells), 'cell')}: {counts['proved']} proved invariant, {counts['refuted']} "
+          f"refuted, {counts['not_applicable']} not applicable, {counts['undecided']} undecided "
+          f"({sum(c.seconds for c in cells):.1f} s)\n{LEGEND}", file=out)
+
+
+MARKDOWN = {"proved": "✓ˢ", "refuted": "✗", "undecided": "?", "not_applicable": "n/a"}
+
+
+def print_markdown(cells, measures, groups, out=None) -> None:
+    """The matrix as Markdown: ✓ˢ proved at the listed sizes, ✗ refuted, n/a not a symmetry."""
+    out = sys.stdout if out is None else out   # the stream of the moment, not the one at import
+    state = {(c.measure, c.group): c.state for c in cells}
+    print("| measure | " + " | ".join(groups) + " |", file=out)
+    print("|---" * (len(groups) + 1) + "|", file=out)
+    for m in measures:
+        print(f"| {m} | " + " | ".join(MARKDOWN[state[(m, g)]] for g in groups) + " |", file=out)
+    counts = {s: sum(c.state == s for c in cells) for s in MARKS}
+    print(f"\n{counted(len(cells), 'cell')}: {counts['proved']} proved, {counts['refuted']} refuted, "
+          f"{counts['not_applicable']} not applicable, {counts['undecided']} undecided.", file=out)
 
 
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
-    measures = _chosen(args.measure, MEASURES, "measure")
+    own = [load_measure(spec) for spec in args.measure_module or []]
+    measures = _chosen(args.measure, MEASURES, "measure") if args.measure or not own else []
     groups = _chosen(args.group, GROUPS, "group")
     if args.latex:
         try:    # a folder that cannot be written is bad usage, said before the audit runs
             os.makedirs(args.latex, exist_ok=True)
         except OSError as error:
             raise UsageError(f"cannot write into {args.latex}: {error.strerror}") from None
-    cells = run_audit(measures, groups, args.seed)
+    cells = run_audit(measures + own, groups, args.seed)
+    measures = measures + [m.key for m in own]
     if args.json:
         print(json.dumps([c.as_json() for c in cells], indent=1))
+    elif args.markdown:
+        print_markdown(cells, measures, groups)
     else:
         print_matrix(cells, measures, groups)
     if args.latex:
         from proofs.commands.audit_document import write_document
         try:
-            line = write_document(cells, measures, groups, args.latex)
+            line = write_document(cells, measures, groups, args.latex, {m.key: m for m in own})
         except OSError as error:
             raise UsageError(f"cannot write into {args.latex}: {error.strerror}") from None
         print(line, file=sys.stderr if args.json else sys.stdout)
-    return 3 if any(c.status is Status.UNDECIDED for c in cells) else 0
+    return 3 if any(c.state == "undecided" for c in cells) else 0

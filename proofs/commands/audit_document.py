@@ -1,5 +1,7 @@
-"""The invariance audit as one LaTeX document: the matrix as a table (proved / refuted, each refuted
-cell with a footnote giving its counterexample), then one short derivation per cell."""
+"""The invariance audit as one LaTeX document: the matrix as a table (proved at the listed sizes /
+refuted / not applicable, each refuted cell and each non-symmetry with a footnote giving its
+counterexample in mathematics), the definitions of the measures and groups with their sources,
+then one short derivation per cell."""
 from __future__ import annotations
 
 import os
@@ -9,10 +11,14 @@ from fractions import Fraction
 from symbolic.latex import compile_pdf, escape, tex_engine
 from symbolic.measures.definitions import MEASURES
 from symbolic.networks.symmetry_groups import GROUPS
-from symbolic.verdict import Status
 
 SHORT = {"layerwise": "layer", "per_neuron": "neuron", "deep_layerwise_bias": "deep",
-         "batchnorm_scale": "BN", "batchnorm_scale_eps": r"BN$_\epsilon$"}
+         "batchnorm_scale": "BN", "batchnorm_scale_eps": r"BN$_\epsilon$", "permutation": "perm",
+         "sign_flip": "sign", "attention_qk": "attn", "batchnorm_affine": r"BN$_{\gamma\beta}$",
+         "weight_decay": "wd"}
+RATIONAL = re.compile(r"^-?\d+(/\d+)?$")
+INTERVAL = re.compile(r"^in \[([^,\]]+), ([^\]]+)\](.*)$", re.S)
+BALL = re.compile(r"^\[([-\d.e+]+) \+/- ([\d.e+-]+)\]$")
 LONG_NUMBER = re.compile(r"(?<![\d.])-?(?:\d{9,}(?:/\d+)?|\d+/\d{9,})(?![\d.])")
 
 
@@ -27,50 +33,131 @@ def _short_numbers(text: str) -> str:
 def _text(text: str) -> str:
     """Plain text (witnesses, values) made safe and breakable for LaTeX."""
     text = _short_numbers(text).replace("**", "^")
-    return escape(text.replace("$", "")).replace(",", r",\allowbreak{}")
+    safe = escape(text.replace("$", ""))
+    for mark in (",", "+", "*", ")/"):      # long values break after these
+        safe = safe.replace(mark, mark + r"\allowbreak{}")
+    return safe
 
 
 def _mark(cell, number) -> str:
-    if cell.status is Status.PROVED:
-        return r"$\checkmark$"
-    if cell.status is Status.REFUTED:
+    if cell.state == "proved":
+        return r"$\checkmark^{s}$"
+    if cell.state == "refuted":
         return r"$\times$\footnotemark[%d]" % number
+    if cell.state == "not_applicable":
+        return r"n/a\footnotemark[%d]" % number
     return "?"
+
+
+def _number(text: str) -> str:
+    """A rational as LaTeX (long ones as 10-digit decimals)."""
+    text = text.strip()
+    if LONG_NUMBER.fullmatch(text):
+        return r"\approx %.10g" % float(Fraction(text))
+    if "/" in text:
+        p, q = text.split("/")
+        sign = "-" if p.startswith("-") else ""
+        return r"%s\tfrac{%s}{%s}" % (sign, p.lstrip("-"), q)
+    return text
+
+
+def _math_tuple(text: str) -> str:
+    """'(1, 2/3)' or '((1,), (2,))' as LaTeX math (without the $)."""
+    text = text.strip()
+    if text.startswith("(") and text.endswith(")"):
+        inner, depth, parts, current = text[1:-1], 0, [], ""
+        for ch in inner:
+            depth += ch == "("
+            depth -= ch == ")"
+            if ch == "," and depth == 0:
+                parts.append(current)
+                current = ""
+            else:
+                current += ch
+        parts.append(current)
+        return r"\left(" + ", ".join(_math_tuple(p) for p in parts if p.strip()) + r"\right)"
+    return _number(text) if RATIONAL.match(text) else r"\text{%s}" % escape(text)
+
+
+def _math_value(text: str) -> str:
+    """A value of a witness: a rational, an arb ball or an interval as mathematics, the rest text."""
+    text = text.strip()
+    if RATIONAL.match(text):
+        return "$%s$" % _number(text)
+    ball = BALL.match(text)
+    if ball:
+        return r"$%s \pm %s$" % ball.groups()
+    interval = INTERVAL.match(text)
+    if interval:
+        low, high, rest = interval.groups()
+        return r"$\in [%s, %s]$%s" % (low, high, _text(rest))
+    return _text(text)
+
+
+def _element(text: str) -> str:
+    """'alpha = 1/1000, c = 2' as mathematics."""
+    parts = []
+    for item in text.split(", "):
+        name, equals, value = item.partition(" = ")
+        if not equals or not RATIONAL.match(value.strip()):
+            return _text(text)
+        symbol = name.replace("alpha", r"\alpha").replace("_", "_{") + ("}" if "_" in name else "")
+        parts.append("%s = %s" % (symbol, _number(value)))
+    return "$" + ",\\ ".join(parts) + "$"
 
 
 def _witness_note(cell) -> str:
     w = cell.outcome.verdict.witness
-    return (r"\texttt{%s} under \texttt{%s}: %s, data %s, targets %s, $\theta_0$ = %s, %s; "
+    if cell.state == "not_applicable":
+        return (r"\texttt{%s} is not a symmetry: on %s at $\theta_0 = %s$, %s ($T\theta_0 = %s$): "
+                r"%s against %s.  %s"
+                % (escape(cell.group), _text(w["network"]), _math_tuple(w["theta"]), _element(w["group_element"]),
+                   _math_tuple(w["T_theta"]), _math_value(w["value_at_theta"]), _math_value(w["value_at_T_theta"]),
+                   _text(cell.outcome.not_applicable.split(": ", 1)[-1])))
+    return (r"\texttt{%s} under \texttt{%s}: %s, data $%s$, targets $%s$, $\theta_0 = %s$, %s; "
             r"value %s at $\theta_0$ and %s at $T\theta_0$."
-            % (escape(cell.measure), escape(cell.group), _text(w["network"]), _text(w["inputs"]),
-               _text(w["targets"]), _text(w["theta"]), _text(w["group_element"]),
-               _text(w["value_at_theta"]), _text(w["value_at_T_theta"])))
+            % (escape(cell.measure), escape(cell.group), _text(w["network"]), _math_tuple(w["inputs"]),
+               _math_tuple(w["targets"]), _math_tuple(w["theta"]), _element(w["group_element"]),
+               _math_value(w["value_at_theta"]), _math_value(w["value_at_T_theta"])))
 
 
-def render(cells, measures, groups) -> str:
+def render(cells, measures, groups, definitions=None) -> str:
+    """``definitions``: the Measure of every key (the built-in ones by default)."""
+    definitions = {**MEASURES, **(definitions or {})}
     by_key = {(c.measure, c.group): c for c in cells}
-    lines = [r"\documentclass[10pt]{article}", r"\usepackage[margin=2cm]{geometry}",
+    lines = [r"\documentclass[10pt]{article}", r"\usepackage[margin=1.5cm]{geometry}",
              r"\usepackage{amsmath,amssymb}", r"\sloppy", r"\title{Invariance audit: sharpness and "
              r"flatness measures under the symmetries of ReLU networks}", r"\date{}",
              r"\begin{document}", r"\maketitle",
-             r"A cell is $\checkmark$ when the measure is \emph{proved} invariant: $M(T\theta) = "
-             r"M(\theta)$ as an exact identity in the group parameters, the parameters and the data, "
-             r"confirmed by an independent witness.  It is $\times$ when it is \emph{refuted}: the "
-             r"footnote gives a concrete network, data, $\theta_0$ and group element with both values "
-             r"(exact, or rigorous enclosures that do not overlap).", r"\par\medskip",
+             r"Invariance means $M(T\theta) = M(\theta)$ at every $\theta$, every data set and every "
+             r"group element.  Every group is first proved to be a symmetry ($f \circ T = f$ and "
+             r"$L \circ T = L$, exactly); a group that is not gets n/a cells, the footnote giving the "
+             r"refuted precondition with its counterexample.  A cell is $\checkmark^{s}$ when the "
+             r"measure is \emph{proved} invariant at the sizes $s$ of the group's families (listed "
+             r"below): $M(T\theta) = M(\theta)$ as an exact identity in the group parameters, the "
+             r"parameters, the data and every activation pattern, confirmed by an independent witness.  "
+             r"It is $\times$ when it is \emph{refuted}: the footnote gives a concrete network, data, "
+             r"$\theta_0$ and group element with both values (exact, or rigorous enclosures that do "
+             r"not overlap).", r"\par\medskip",
              r"\noindent Groups: " + "; ".join(
-                 r"\textbf{%s} (\texttt{%s}): %s" % (SHORT.get(g, escape(g)), escape(g), GROUPS[g].description)
-                 for g in groups) + ".", r"\par\medskip",
-             r"\begin{center}", r"\begin{tabular}{l" + "c" * len(groups) + "}",
+                 r"\textbf{%s} (\texttt{%s}): %s [%s; sizes %s]" % (
+                     SHORT.get(g, escape(g)), escape(g), GROUPS[g].description, GROUPS[g].source,
+                     escape(GROUPS[g].sizes)) for g in groups) + ".", r"\par\medskip",
+             r"\begin{center}", r"\footnotesize", r"\begin{tabular}{l" + "c" * len(groups) + "}",
              r"measure & " + " & ".join(SHORT.get(g, escape(g)) for g in groups) + r" \\ \hline"]
-    notes, number = [], 0
+    notes, number, groups_noted = [], 0, {}
     for m in measures:
         marks = []
         for g in groups:
             cell = by_key[(m, g)]
-            if cell.status is Status.REFUTED:
+            if cell.state == "not_applicable" and g in groups_noted:
+                marks.append(r"n/a\footnotemark[%d]" % groups_noted[g])
+                continue
+            if cell.state in ("refuted", "not_applicable"):
                 number += 1
                 notes.append((number, cell))
+                if cell.state == "not_applicable":
+                    groups_noted[g] = number
             marks.append(_mark(cell, number))
         lines.append(r"\texttt{%s} & %s \\" % (escape(m), " & ".join(marks)))
     lines += [r"\end{tabular}", r"\end{center}"]
@@ -78,17 +165,32 @@ def render(cells, measures, groups) -> str:
     lines.append(r"\section*{Measures}")
     lines.append(r"\begin{itemize}")
     for m in measures:
-        measure = MEASURES[m]
+        measure = definitions[m]
         note = f" ({escape(measure.note)})" if measure.note else ""
-        lines.append(r"\item \texttt{%s}: %s, $%s$%s." % (escape(m), measure.title, measure.formula, note))
+        source = f" Source: {escape(measure.source)}." if measure.source else ""
+        lines.append(r"\item \texttt{%s}: %s, $%s$%s.%s" % (escape(m), measure.title, measure.formula,
+                                                           note, source))
     lines.append(r"\end{itemize}")
+    lines.append(r"Average-case measures use $\sigma = 1/10$; max-type measures the radius $\rho = 1/10$.  "
+                 r"An expectation is an integral: it is proved invariant by the change of variables "
+                 r"$\delta = T\delta'$ and refuted with rigorous values (exact Gaussian moments for a "
+                 r"polynomial loss, otherwise arb enclosures on boxes with erf masses and a Cauchy--Schwarz "
+                 r"tail), never by sampling.  A maximum's separating upper bound (arb branch and bound) is "
+                 r"re-checked by mpmath's interval arithmetic on a finer subdivision.")
+    lines.append(r"\section*{Sizes}")
+    lines.append(r"A $\checkmark^{s}$ is established at the sizes of the group's families (JSON field "
+                 r"\texttt{sizes}); none is claimed for every size here.  A change-of-variables cell "
+                 r"would hold at every size given $L(T\theta) = L(\theta)$ at every size (Theorem 1 "
+                 r"for every size) and the per-coordinate identity $t_i(T\theta) = |T_{ii}|\,t_i(\theta)$; "
+                 r"a similarity or congruence cell given Theorem 3's every-size laws; the JSON field "
+                 r"\texttt{every\_size\_route} names the route of each proved cell.")
     lines.append(r"\section*{One derivation per cell}")
     for m in measures:
         for g in groups:
             cell = by_key[(m, g)]
             verdict = cell.outcome.verdict
             lines.append(r"\subsection*{\texttt{%s} under \texttt{%s}: %s}"
-                         % (escape(m), escape(g), verdict.status.name))
+                         % (escape(m), escape(g), escape(cell.state.upper().replace("_", " "))))
             lines.append(r"\begin{enumerate}")
             for step in cell.outcome.steps:
                 how = (r"\emph{logical glue}" if not step.checked else
@@ -97,9 +199,9 @@ def render(cells, measures, groups) -> str:
             lines.append(r"\end{enumerate}")
             if verdict.evidence:
                 lines.append(r"Evidence: %s." % "; ".join(_reason(e) for e in verdict.evidence))
-            if verdict.reason:
+            if verdict.reason and cell.state != "not_applicable":
                 lines.append(r"Reason: %s." % _reason(verdict.reason))
-            if verdict.status is Status.REFUTED:
+            if cell.state in ("refuted", "not_applicable"):
                 lines.append(r"Counterexample: %s" % _witness_note(cell))
     lines += [r"\end{document}", ""]
     return "\n".join(lines)
@@ -111,11 +213,11 @@ def _reason(text: str) -> str:
     return "$".join(part if k % 2 else _text(part) for k, part in enumerate(parts))
 
 
-def write_document(cells, measures, groups, folder: str) -> str:
+def write_document(cells, measures, groups, folder: str, definitions=None) -> str:
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, "audit.tex")
     with open(path, "w", encoding="utf-8") as handle:
-        handle.write(render(cells, measures, groups))
+        handle.write(render(cells, measures, groups, definitions))
     if tex_engine() is None:
         return f"wrote {path} (no TeX engine found: not compiled)"
     ok, message = compile_pdf(path)

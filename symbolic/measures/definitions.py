@@ -7,12 +7,14 @@ structure), all sympy.  Its value is one of
     ``Spectrum(matrix, reduction)``        (a function of the eigenvalues only: spectral norm,
                                             log pseudo-determinant, the spectrum itself),
     ``Sharpness(scales, norm, normalizer)`` the max-type measure
-                                           normalizer · (max_{‖δ/t‖_p ≤ ρ} L(θ+δ) − L(θ)).
+                                           normalizer · (max_{‖δ/t‖_p ≤ ρ} L(θ+δ) − L(θ)),
+    ``AverageSharpness(scales)``           the average-case measure
+                                           E_{δ_i ~ N(0, σ² t_i²)} L(θ+δ) − L(θ).
 A user's own measure is a function of the same kind (see ``symbolic.measures.invariance.check_invariance``).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 import sympy as sp
@@ -35,14 +37,19 @@ class MeasurePoint:
     layers: tuple               # parameter indices of each weight matrix
     last_layer_rows: tuple      # rows w_s of the output layer (parameter indices)
     paths: tuple                # input-to-output paths (parameter indices)
+    gauss_newton: sp.Matrix = None   # G(θ) = (1/N) Σ_n ∇f_n ∇f_nᵀ, recomputed at every point
+    layer_shapes: tuple = ()    # (rows, columns) of each weight matrix, entries row by row
 
 
 @dataclass(frozen=True)
 class Spectrum:
-    """A function of the eigenvalues of ``matrix`` (with multiplicity) only."""
+    """A function of the eigenvalues of ``matrix`` (with multiplicity) only; with a ``metric`` B,
+    of the generalized eigenvalues of the pencil (matrix, B): the roots of det(matrix − λB), which
+    are the eigenvalues of B⁻¹·matrix where B is invertible."""
 
     matrix: sp.Matrix
     reduction: str = "spectrum"
+    metric: sp.Matrix | None = None
 
     def __post_init__(self):
         if self.reduction not in REDUCTIONS:
@@ -64,12 +71,21 @@ class Sharpness:
 
 
 @dataclass(frozen=True)
+class AverageSharpness:
+    """E over independent δ_i ~ N(0, σ² t_i²) of L(θ + δ) − L(θ), t_i = scales[i] ≥ 0 (t_i = 0
+    leaves θ_i unperturbed); the standard deviation σ is a positive number chosen by the audit."""
+
+    scales: list
+
+
+@dataclass(frozen=True)
 class Measure:
     key: str
     title: str
     formula: str                 # LaTeX (math mode)
     evaluate: Callable
     note: str = ""
+    source: str = ""             # the paper or reference code the definition follows
 
 
 def _trace(M: sp.Matrix) -> sp.Expr:
@@ -122,6 +138,43 @@ def adaptive_sharpness_eta(p: MeasurePoint) -> Sharpness:
                       for t, is_weight in zip(p.theta, p.weights)])
 
 
+def gradient_norm(p: MeasurePoint) -> sp.Expr:
+    return sp.Add(*[g ** 2 for g in p.gradient])
+
+
+def fisher_trace(p: MeasurePoint) -> sp.Expr:
+    """Tr I(θ) for the empirical Fisher I = (1/N) Σ_n ∇ℓ_n ∇ℓ_nᵀ: (1/N) Σ_n ‖∇ℓ_n‖²."""
+    return sp.Add(*[sp.Add(*[x ** 2 for x in g]) for g in p.sample_gradients]) / len(p.sample_gradients)
+
+
+def path_norm_l1(p: MeasurePoint) -> sp.Expr:
+    """Σ_paths ∏_{e∈path} |θ_e|: the ℓ1 path norm."""
+    return sp.Add(*[sp.Mul(*[sp.Abs(p.theta[e]) for e in path]) for path in p.paths])
+
+
+def _layer_gram(p: MeasurePoint, layer: tuple, shape: tuple) -> sp.Matrix:
+    """The smaller Gram matrix of a weight matrix W (WᵀW or WWᵀ): its largest eigenvalue is ‖W‖₂²."""
+    rows, cols = shape
+    W = sp.Matrix(rows, cols, [p.theta[i] for i in layer])
+    return W.T * W if cols <= rows else W * W.T
+
+
+def spectral_norm_product(p: MeasurePoint) -> Spectrum:
+    """(∏_k ‖W_k‖₂)² as the largest eigenvalue of ⊗_k G_k, G_k the Gram matrix of W_k: the
+    eigenvalues of a Kronecker product of positive semidefinite matrices are the products of
+    theirs, so its largest is ∏_k λ_max(G_k) = ∏_k ‖W_k‖₂²."""
+    grams = [_layer_gram(p, layer, shape) for layer, shape in zip(p.layers, p.layer_shapes)]
+    product = grams[0]
+    for gram in grams[1:]:
+        product = sp.kronecker_product(product, gram)
+    return Spectrum(product, "spectral_norm")
+
+
+def gauss_newton_pencil(p: MeasurePoint) -> Spectrum:
+    """The generalized eigenvalues of (H, G) with G(θ) the Gauss–Newton matrix, a function of θ."""
+    return Spectrum(p.hessian, "spectrum", p.gauss_newton)
+
+
 MEASURES = {m.key: m for m in [
     Measure("hessian_spectral_norm", "Hessian spectral norm", r"\|\nabla^2 L(\theta)\|_2",
             lambda p: Spectrum(p.hessian, "spectral_norm")),
@@ -156,6 +209,56 @@ MEASURES = {m.key: m for m in [
             "on the output layer"),
     Measure("relative_flatness_unsquared", "relative flatness, unsquared (regularizer code)",
             r"\|w\|_F \operatorname{Tr} H_w", relative_flatness_unsquared, "on the output layer"),
-    Measure("metric_hessian_spectrum", "spectrum of $G^{-1}H$, metric transported",
-            r"\operatorname{spec}(G^{-1} \nabla^2 L)", lambda p: Spectrum(p.metric.inv() * p.hessian)),
+    Measure("metric_hessian_spectrum", "spectrum of $G(\\theta)^{-1}H$, $G$ the Gauss--Newton matrix",
+            r"\{\lambda : \det(\nabla^2 L(\theta) - \lambda G(\theta)) = 0\},\ "
+            r"G(\theta) = \tfrac1N \sum_n \nabla f_\theta(x_n) \nabla f_\theta(x_n)^\top",
+            gauss_newton_pencil, "the generalized eigenvalues of the pencil; $G$ is a function of $\\theta$",
+            "Kristiadi et al. 2023 (the geometry of neural nets' parameter spaces under reparametrization)"),
+    Measure("average_sharpness", "average sharpness (Gaussian, $\\sigma$ fixed)",
+            r"\mathbb{E}_{\delta \sim N(0, \sigma^2 I)} L(\theta + \delta) - L(\theta)",
+            lambda p: AverageSharpness([sp.S.One] * len(p.theta)), "$\\sigma = 1/10$",
+            "Neyshabur et al. 2017; Jiang et al. 2020 (pacbayes.sharpness)"),
+    Measure("adaptive_average_sharpness", "adaptive average sharpness",
+            r"\mathbb{E}_{\delta_i \sim N(0, \sigma^2 \theta_i^2)} L(\theta + \delta) - L(\theta)",
+            lambda p: AverageSharpness([sp.Abs(t) for t in p.theta]), "$\\sigma = 1/10$, every parameter",
+            "Andriushchenko et al. 2023 (average case, $c = |w|$); Jiang et al. 2020 (pacbayes.mag.sharpness, "
+            "$\\epsilon = 0$)"),
+    Measure("adaptive_sharpness_inf", "adaptive sharpness, $\\ell_\\infty$ ball ($\\eta = 0$)",
+            r"\max_{\|\delta / |\theta|\|_\infty \le \rho} L(\theta + \delta) - L(\theta)",
+            lambda p: Sharpness([sp.Abs(t) for t in p.theta], "inf"), "every parameter",
+            "Andriushchenko et al. 2023 (the default worst case); Kwon et al. 2021 (ASAM)"),
+    Measure("spectral_norm_product", "product of spectral norms (squared)",
+            r"\prod_k \|W_k\|_2^2", spectral_norm_product,
+            "computed as $\\lambda_{\\max}(\\otimes_k W_k^\\top W_k)$; biases excluded",
+            "Bartlett et al. 2017 (the spectral complexity's product term)"),
+    Measure("fisher_trace", "trace of the empirical Fisher",
+            r"\operatorname{Tr} \tfrac1N \sum_n \nabla \ell_n \nabla \ell_n^\top", fisher_trace,
+            "", "Jastrzebski et al. 2021 (Fisher trace); Liang et al. 2019 (the empirical Fisher)"),
+    Measure("path_norm_l1", "path norm ($p = 1$)", r"\sum_{\text{paths}} \prod_e |\theta_e|",
+            path_norm_l1, "bias paths included", "Neyshabur, Tomioka and Srebro 2015"),
+    Measure("gradient_norm", "squared gradient norm", r"\|\nabla L(\theta)\|_2^2", gradient_norm,
+            "", "Zhao et al. 2022 (gradient norm penalty)"),
 ]}
+
+# where each of the first sixteen measures comes from (the seven above name theirs)
+_SOURCES = {
+    "hessian_spectral_norm": "Dinh et al. 2017, Section 2 (the spectral norm of the Hessian)",
+    "hessian_trace": "Dinh et al. 2017, Section 2 (the trace of the Hessian)",
+    "hessian_frobenius": "Jiang et al. 2020 (a Hessian-based measure); Frobenius norm",
+    "hessian_log_pseudo_det": "Dinh et al. 2017, Section 5 (non-zero eigenvalues); the log volume of "
+                              "the Laplace approximation",
+    "eps_sharpness": "Dinh et al. 2017, Definition 2",
+    "keskar_sharpness": "Keskar et al. 2017, Metric 2.1 (full space, $A = I$)",
+    "weight_norm": "weight decay's penalty; Neyshabur et al. 2017",
+    "layer_norm_product": "Neyshabur, Tomioka and Srebro 2015 (product of Frobenius norms)",
+    "path_norm": "Neyshabur, Tomioka and Srebro 2015 ($\\ell_2$ path norm)",
+    "fisher_rao_norm": "Liang, Poggio, Rakhlin and Stokes 2019",
+    "adaptive_sharpness": "Kwon et al. 2021 (ASAM, element-wise, $\\eta = 0$); Andriushchenko et al. 2023",
+    "adaptive_sharpness_eta": "Kwon et al. 2021, the reference code asam.py ($\\eta = 0.01$, weights only)",
+    "normalized_flatness": "Tsuzuku, Sato and Sugiyama 2020: the element-wise variant "
+                           "$\\sum_i \\theta_i^2 H_{ii}$, not their optimized row and column scales",
+    "relative_flatness": "Petzka et al. 2021, $\\kappa_{Tr}$ on the output layer",
+    "relative_flatness_unsquared": "Petzka et al., the authors' regularizer code (unsquared norm)",
+}
+MEASURES = {key: (measure if measure.source else replace(measure, source=_SOURCES.get(key, "")))
+            for key, measure in MEASURES.items()}

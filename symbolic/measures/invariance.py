@@ -1,20 +1,29 @@
 """Is a measure invariant under a symmetry group?  ``check_invariance(measure, group)``.
 
-PROVED: M(T·θ) = M(θ) as an exact identity in the group parameters, the parameters θ and symbolic
-data (x_n, y_n), on every activation pattern at once (pattern indicators σ kept symbolic), at the
-group's symbolic sizes; then an independent witness: the measure recomputed from scratch on a
-concrete network at a random θ and group element (its own Hessian at T·θ, not a substitution),
-both values compared.  How the identity is shown depends on what the measure returns:
-  an expression   the difference of the two sides is a zero rational function;
-  a Spectrum      the matrix at T·θ is P M(θ) P⁻¹ with P = S or S⁻¹ (each entry exact), so both
-                  have the same characteristic polynomial and every function of the eigenvalues
-                  agrees;
-  a Sharpness     the change of variables δ ↦ Sδ maps the feasible set at θ onto the one at T·θ
-                  (t_i(Sθ) = s_i t_i(θ), exact), L(S(θ + δ)) = L(θ + δ) for the real ReLU network
-                  (exact, by positive homogeneity of ReLU), and the normalizer is unchanged.
-REFUTED: the group's concrete network, data, θ₀ (a global minimum) and group element, or a random
-point, with both values exact (rationals, characteristic polynomials) or as rigorous arb
-enclosures that do not overlap (eigenvalues, radicals, maxima).
+Invariance means M(Tθ) = M(θ) at every θ, every data set and every group element.  The group is
+first proved a symmetry: f∘T = f and L∘T = L exactly on its symbolic families; when that is
+refuted (batch normalization with ε > 0, weight decay) the outcome is *not applicable*, with the
+refuted precondition and its re-verified counterexample as the reason.
+
+PROVED: M(Tθ) = M(θ) as an exact identity in the group parameters, the parameters θ and symbolic
+data (x_n, y_n), on every activation pattern at once (pattern indicators σ kept symbolic and
+relabelled as T maps patterns onto patterns), at the group's symbolic sizes; then an independent
+witness: the measure recomputed from scratch on a concrete network at a random θ and group
+element (its own Hessian at Tθ, not a substitution), both values compared.  T is any linear map
+(a matrix in the group parameters).  How the identity is shown depends on what the measure returns:
+  an expression      the difference of the two sides is a zero rational function;
+  a Spectrum         the matrix at Tθ is P M(θ) P⁻¹ with P = T, T⁻ᵀ or I (each entry exact), or, for a
+                     small matrix not over the parameters, the characteristic polynomials agree;
+                     with a metric B (a pencil), both matrices are congruent by T⁻¹, so det(A − λB)
+                     changes by the constant det(T)⁻² only;
+  a Sharpness or     T is a signed permutation of scalings with t_i(Tθ) = |T| t(θ) (exact), so the
+  AverageSharpness   change of variables δ ↦ Tδ maps the ball, box or Gaussian at θ onto the one at
+                     Tθ, and L(T(θ + δ)) = L(θ + δ) for the real network (exact).
+REFUTED: the group's concrete network, data, θ₀ (a global minimum) and group element, a random
+point, or a random network of a family (random data), with both values exact (rationals,
+characteristic polynomials) or as rigorous enclosures that do not overlap (eigenvalues, radicals,
+maxima with the separating upper bound re-checked by mpmath's interval arithmetic, Gaussian
+expectations from ``symbolic.numerics.gaussian``).
 """
 from __future__ import annotations
 
@@ -28,8 +37,10 @@ import flint
 import mpmath
 import sympy as sp
 
-from symbolic.numerics.interval import ScaledSet, enclosure, maximize
-from symbolic.measures.definitions import MEASURES, Measure, MeasurePoint, Sharpness, Spectrum
+from symbolic.numerics.interval import ScaledSet, enclosure, maximize, recheck_upper
+from symbolic.measures.definitions import (MEASURES, AverageSharpness, Measure, MeasurePoint, Sharpness,
+                                           Spectrum)
+from symbolic.numerics.gaussian import expectation_bounds
 from symbolic.relu import ReLU
 from symbolic.networks.symmetry_groups import GROUPS, SymmetryGroup, canonical
 from symbolic.report import counted
@@ -60,13 +71,20 @@ class Step:
 class Outcome:
     verdict: Verdict
     steps: list = field(default_factory=list)
+    not_applicable: str = ""       # the refuted precondition (the group is not a symmetry)
+    sizes: list = field(default_factory=list)   # the sizes the verdict was established at
 
 
 # ------------------------------------------------------------------ the symbolic family
 
+def _pattern_symbol(key) -> sp.Symbol:
+    return sp.Symbol("sigma_{" + ",".join(str(k + 1) for k in key) + "}")
+
+
 @lru_cache(maxsize=None)
 def _symbolic(group_key: str, index: int):
-    """MeasurePoint at θ (pattern form, symbolic data) of one family, and the substitution θ ↦ Sθ."""
+    """MeasurePoint at θ (pattern form, symbolic data) of one family, the substitution θ ↦ Tθ, the
+    data and the rectifier arguments by activation key."""
     group = GROUPS[group_key]
     family = group.families[index]
     model = family.model
@@ -74,49 +92,67 @@ def _symbolic(group_key: str, index: int):
     width = model.input_width
     X = sp.Matrix(family.batch, width, lambda n, i: sp.Symbol(f"x_{{{n + 1},{i + 1}}}", real=True))
     y = [sp.Symbol(f"y_{{{n + 1}}}", real=True) for n in range(family.batch)]
+    arguments = {}
 
     def pattern(s, key):
-        # on a fixed activation pattern ReLU(s) = σ·s, σ ∈ {0, 1} kept as an indeterminate
-        return sp.Symbol("sigma_{" + ",".join(str(k + 1) for k in key) + "}") * s
+        # on a fixed activation pattern the activation is σ·s (σ ∈ {0, 1} for ReLU, ±1 for |·|),
+        # σ kept as an indeterminate
+        arguments[key] = s
+        return _pattern_symbol(key) * s
     outputs = model.outputs(theta, X, pattern)
-    point = _point(theta, outputs, y, model, sp.eye(len(theta)))
-    substitution = {t: s * t for t, s in zip(theta, group.scaling(family))}
-    return point, substitution, X, y
+    point = _point(theta, outputs, y, model, sp.eye(len(theta)), group.penalty)
+    image = group.action(family) * sp.Matrix(theta)
+    substitution = {t: image[i] for i, t in enumerate(theta)}
+    return point, substitution, X, y, arguments
 
 
-def _point(theta, outputs, targets, model, metric) -> MeasurePoint:
-    """L = (1/2N) Σ r_n², r_n = f_θ(x_n) − y_n, differentiated through the residuals:
-    ∇L = (1/N) Σ r_n ∇f_n and ∇²L = (1/N) Σ (∇f_n ∇f_nᵀ + r_n ∇²f_n)."""
+def _point(theta, outputs, targets, model, metric, penalty=0) -> MeasurePoint:
+    """L = (1/2N) Σ r_n² + λ‖θ‖², r_n = f_θ(x_n) − y_n, differentiated through the residuals:
+    ∇L = (1/N) Σ r_n ∇f_n + 2λθ and ∇²L = (1/N) Σ (∇f_n ∇f_nᵀ + r_n ∇²f_n) + 2λI."""
     N, n = len(outputs), len(theta)
+    penalty = sp.Rational(Fraction(penalty).numerator, Fraction(penalty).denominator)
     residuals = [f - t for f, t in zip(outputs, targets)]
-    loss = sp.Add(*[r ** 2 for r in residuals]) / (2 * N)
+    loss = sp.Add(*[r ** 2 for r in residuals]) / (2 * N) + penalty * sp.Add(*[t ** 2 for t in theta])
     jacobians = [sp.Matrix([sp.diff(f, t) for t in theta]) for f in outputs]
     second = [sp.Matrix(n, n, lambda i, j, g=g: sp.diff(g[i], theta[j]) if i <= j else 0)
               for g in jacobians]
     hessian = sp.Matrix(n, n, lambda i, j: sp.Add(*[
-        g[i] * g[j] + r * h[min(i, j), max(i, j)] for g, h, r in zip(jacobians, second, residuals)]) / N)
+        g[i] * g[j] + r * h[min(i, j), max(i, j)] for g, h, r in zip(jacobians, second, residuals)]) / N
+        + (2 * penalty if i == j else 0))
     samples = [r * g for r, g in zip(residuals, jacobians)]
-    gradient = sum(samples, sp.zeros(n, 1)) / N
+    gradient = sum(samples, sp.zeros(n, 1)) / N + 2 * penalty * sp.Matrix(theta)
     return MeasurePoint(list(theta), loss, gradient, hessian, metric, samples, model.weights,
-                        model.layers, model.last_layer_rows, model.paths)
+                        model.layers, model.last_layer_rows, model.paths,
+                        sp.Add(*[g * g.T for g in jacobians], sp.zeros(n, n)) / N, model.layer_shapes)
 
 
-def _transformed(point: MeasurePoint, substitution: dict, scaling) -> MeasurePoint:
-    """The MeasurePoint at Sθ: every field substituted, the metric transported (G' = S⁻¹ G S⁻¹)."""
+def inverse(T: sp.Matrix) -> sp.Matrix:
+    """T⁻¹, each entry cancelled (T is diagonal, a permutation, or block-wise 2×2)."""
+    if T.is_diagonal():
+        return sp.diag(*[1 / T[i, i] for i in range(T.rows)])
+    return T.inv(method="LU").applyfunc(sp.cancel)
+
+
+def _transformed(point: MeasurePoint, substitution: dict, T: sp.Matrix) -> MeasurePoint:
+    """The MeasurePoint at Tθ: every field substituted, the fixed metric transported
+    (G' = T⁻ᵀ G T⁻¹); the Gauss–Newton matrix is recomputed at Tθ, not transported."""
     def at(expr):
         return canonical(sp.sympify(expr).xreplace(substitution))
-    S_inverse = sp.diag(*[1 / s for s in scaling])
+    T_inverse = inverse(T)
     return MeasurePoint([at(t) for t in point.theta], at(point.loss), point.gradient.applyfunc(at),
-                        point.hessian.applyfunc(at), S_inverse * point.metric * S_inverse,
+                        point.hessian.applyfunc(at), T_inverse.T * point.metric * T_inverse,
                         [g.applyfunc(at) for g in point.sample_gradients], point.weights,
-                        point.layers, point.last_layer_rows, point.paths)
+                        point.layers, point.last_layer_rows, point.paths,
+                        point.gauss_newton.applyfunc(at), point.layer_shapes)
 
 
 @lru_cache(maxsize=None)
 def _transformed_symbolic(group_key: str, index: int) -> MeasurePoint:
-    point, substitution, _, _ = _symbolic(group_key, index)
+    point, substitution, _, _, _ = _symbolic(group_key, index)
+    correspondence = _pattern_correspondence(group_key, index)
     group = GROUPS[group_key]
-    return _transformed(point, substitution, group.scaling(group.families[index]))
+    return _transformed(point, {**substitution, **(correspondence or {})},
+                        group.action(group.families[index]))
 
 
 def _sample_nonzero(expr: sp.Expr) -> bool:
@@ -151,49 +187,141 @@ def _zero(expr) -> bool:
 
 # ------------------------------------------------------------------ proofs
 
-def _patterns_preserved(group: SymmetryGroup, index: int) -> Step:
-    """Each rectifier's argument at Sθ is a positive multiple of its value at θ, so T maps every
-    activation region onto itself and the pattern form holds at both points."""
+@lru_cache(maxsize=None)
+def _pattern_correspondence(group_key: str, index: int):
+    """σ_k ↦ ±σ_k' for every activation key k, when each rectifier argument at Tθ is a constant
+    multiple m of one argument at θ (m > 0, or m ≠ 0 for |·|): then T maps every activation
+    region onto an activation region and the pattern form at Tθ is the one at θ with σ relabelled.
+    None when some argument has no such partner."""
+    group = GROUPS[group_key]
     model = group.families[index].model
-    point, substitution, X, _ = _symbolic(group.key, index)
+    _, substitution, _, _, arguments = _symbolic(group_key, index)
+    mapping = {}
+    for key, s in arguments.items():
+        moved = canonical(sp.sympify(s).xreplace(substitution))
+        partner = None
+        for other, t in arguments.items():
+            if other[0] != key[0] or t == 0:        # the same data point only
+                continue
+            ratio = sp.cancel(moved / t)
+            if ratio.free_symbols - set(group.symbols) or not ratio.is_nonzero:
+                continue
+            if not (ratio.is_positive or (model.activation == "abs" and ratio.is_negative)):
+                continue
+            if _zero(moved - ratio * t):
+                partner = (other, 1 if ratio.is_positive else -1)
+                break
+        if partner is None:
+            return None
+        mapping[_pattern_symbol(key)] = partner[1] * _pattern_symbol(partner[0])
+    return mapping
+
+
+def _patterns_preserved(group: SymmetryGroup, index: int) -> Step:
+    return Step(r"s_k(T\theta) = m_k\, s_{\pi(k)}(\theta)",
+                "every rectifier argument at $T\\theta$ is a constant multiple ($m_k > 0$, or "
+                "$m_k \\ne 0$ for $|\\cdot|$) of one at $\\theta$, so $T$ maps every activation "
+                "pattern onto a pattern (relabelled)",
+                holds=_pattern_correspondence(group.key, index) is not None)
+
+
+@lru_cache(maxsize=None)
+def _symmetry_check(group_key: str, index: int) -> tuple:
+    """(f∘T = f on every input, λ‖Tθ‖² = λ‖θ‖²), each exact on the symbolic family, with the real
+    activation (ReLU or |·|)."""
+    group = GROUPS[group_key]
+    family = group.families[index]
+    model = family.model
+    _, substitution, X, _, _ = _symbolic(group_key, index)
     theta = list(model.parameters)
-    ok = True
-    for s in model.preactivations(theta, X):
-        moved = canonical(s.xreplace(substitution))
-        if s == 0:
-            continue
-        ratio = sp.cancel(moved / s)
-        if ratio.free_symbols - set(group.symbols) or not ratio.is_positive or not _zero(moved - ratio * s):
-            ok = False
-            break
-    return Step(r"s(T\theta) = m\, s(\theta),\ m > 0",
-                "every rectifier argument is multiplied by a positive product of group parameters, "
-                "so $T$ keeps every activation pattern", holds=ok)
+    before = model.outputs(theta, X, model.rectify)
+    after = model.outputs([substitution[t] for t in theta], X, model.rectify)
+    outputs_kept = all(_zero(a - b) for a, b in zip(after, before))
+    penalty_kept = group.penalty == 0 or _zero(sp.Add(*[substitution[t] ** 2 - t ** 2 for t in theta]))
+    return outputs_kept, penalty_kept
 
 
 def _loss_invariant(group: SymmetryGroup, index: int) -> Step:
-    """L(Sθ) = L(θ) for the real ReLU network, at every θ (so also at θ + δ)."""
-    family = group.families[index]
-    model = family.model
-    _, substitution, X, y = _symbolic(group.key, index)
-    theta = list(model.parameters)
-    relu = lambda s, key: ReLU(s)   # noqa: E731
-    before = model.outputs(theta, X, relu)
-    after = model.outputs([s * t for t, s in zip(theta, group.scaling(family))], X, relu)
-    ok = all(_zero(a - b) for a, b in zip(after, before))
-    return Step(r"f_{S\theta}(x_n) = f_{\theta}(x_n)",
-                "the network with the real ReLU is unchanged at every $\\theta$ and every input "
-                "(exact; ReLU's positive homogeneity $\\mathrm{ReLU}(cs) = c\\,\\mathrm{ReLU}(s)$ "
-                "taken from Theorem 1)", holds=ok)
+    """L(Tθ) = L(θ) for the real network, at every θ (so also at θ + δ)."""
+    outputs_kept, penalty_kept = _symmetry_check(group.key, index)
+    return Step(r"f_{T\theta}(x_n) = f_{\theta}(x_n),\ L(T\theta) = L(\theta)",
+                "the network with the real activation is unchanged at every $\\theta$ and every "
+                "input, and so is the loss (exact; ReLU's positive homogeneity "
+                "$\\mathrm{ReLU}(cs) = c\\,\\mathrm{ReLU}(s)$ taken from Theorem 1)",
+                holds=outputs_kept and penalty_kept)
 
 
-def _similar(scaling, M_before: sp.Matrix, M_after: sp.Matrix):
-    """A diagonal P with M_after = P M_before P⁻¹ (entrywise exact), or None."""
-    for name, P in (("S", sp.diag(*scaling)), ("S^{-1}", sp.diag(*[1 / s for s in scaling])),
-                    ("I", sp.eye(len(scaling)))):
-        if all(_zero(entry) for entry in (M_after * P - P * M_before)):
+CHARPOLY_SIZE = 4     # matrices up to this size are compared by their characteristic polynomials
+
+
+def _similar(T: sp.Matrix, M_before: sp.Matrix, M_after: sp.Matrix):
+    """P ∈ {T, T⁻ᵀ, I} with M_after = P M_before P⁻¹ (entrywise exact), or, for a small matrix
+    not over the parameters (a Kronecker product of Gram matrices), equal characteristic
+    polynomials (each coefficient exact); None otherwise."""
+    I = sp.eye(M_before.rows)
+    candidates = [("I", I, I)]
+    if M_before.rows == T.rows:
+        T_inverse = inverse(T)
+        candidates = [("T", T, T_inverse), ("T^{-\\top}", T_inverse.T, T.T)] + candidates
+    for name, P, P_inverse in candidates:
+        if all(_zero(entry) for entry in (M_after - P * M_before * P_inverse)):
             return name
+    if M_before.rows != T.rows and M_before.rows <= CHARPOLY_SIZE and _charpolys_agree_somewhere(M_before, M_after):
+        # Berkowitz's coefficients, unsimplified, each difference decided by the exact zero test
+        keep = lambda e: e   # noqa: E731
+        before = M_before.charpoly(simplify=keep).all_coeffs()
+        after = M_after.charpoly(simplify=keep).all_coeffs()
+        if all(_zero(x - y) for x, y in zip(after, before)):
+            return "\\text{equal characteristic polynomials}"
     return None
+
+
+def _charpolys_agree_somewhere(M_before: sp.Matrix, M_after: sp.Matrix) -> bool:
+    """The two characteristic polynomials agree at one random rational point of every symbol
+    (opaque functions and radicals given random positive values): when they do not, no exact
+    comparison can succeed and it is skipped.  Never used to prove anything."""
+    rng = random.Random(1)
+    symbols = sorted(M_before.free_symbols | M_after.free_symbols, key=str)
+    at = {s: sp.Rational(rng.randint(1, 97), rng.randint(1, 97)) * (1 if s.is_positive else rng.choice((-1, 1)))
+          for s in symbols}
+    values, opaque = [], {}
+    for M in (M_before, M_after):
+        M = M.xreplace(at)
+        for g in sorted(set().union(*[e.atoms(sp.Function, sp.Pow) for e in M]), key=str):
+            if not g.is_Rational:      # the same value for the same atom in both matrices
+                opaque.setdefault(g, sp.Rational(rng.randint(1, 97), rng.randint(1, 97)))
+        M = M.xreplace(opaque)
+        if not all(e.is_Rational for e in M):
+            return True
+        values.append(_charpoly(M)[0])
+    return values[0] == values[1]
+
+
+def _change_of_variables(T: sp.Matrix, scales_after, scales_before, group, index) -> list:
+    """The steps shared by the max-type and the average-case measures: δ ↦ Tδ carries the
+    perturbations at θ onto those at Tθ, and L(Tθ + Tδ) = L(θ + δ)."""
+    columns = _monomial(T)
+    scales_move = columns is not None and all(
+        _zero(scales_after[i] - sp.Abs(T[i, j]) * scales_before[j]) for i, j in enumerate(columns))
+    return [Step(r"t_i(T\theta) = |T_{i\pi(i)}|\, t_{\pi(i)}(\theta)",
+                 "$T$ is a signed permutation of scalings and the scales of the perturbation move "
+                 "with the parameters, so $\\delta \\mapsto T\\delta$ permutes the ratios "
+                 "$\\delta_i / t_i$ up to sign and maps the perturbations at $\\theta$ onto those at "
+                 "$T\\theta$", holds=scales_move),
+            _loss_invariant(group, index),
+            Step(r"L(T\theta + T\delta) = L(T(\theta + \delta)) = L(\theta + \delta)",
+                 "linearity of $T$ and the previous step", checked=False)]
+
+
+def _monomial(T: sp.Matrix):
+    """π with T[i, π(i)] the only non-zero entry of row i (π a permutation), or None."""
+    columns = []
+    for i in range(T.rows):
+        nonzero = [j for j in range(T.cols) if T[i, j] != 0]
+        if len(nonzero) != 1:
+            return None
+        columns.append(nonzero[0])
+    return columns if len(set(columns)) == T.rows else None
 
 
 def prove(measure: Measure, group: SymmetryGroup) -> list:
@@ -232,38 +360,53 @@ def _lemmas(group: SymmetryGroup, index: int) -> list:
 
 
 def _prove_measure(measure: Measure, group: SymmetryGroup, index: int) -> list:
-    base, _, _, _ = _symbolic(group.key, index)
+    base = _symbolic(group.key, index)[0]
     moved = _transformed_symbolic(group.key, index)
-    scaling = group.scaling(group.families[index])
+    T = group.action(group.families[index])
     before, after = measure.evaluate(base), measure.evaluate(moved)
-    if not isinstance(before, (Spectrum, Sharpness, sp.Expr, int, Fraction)):
+    if not isinstance(before, (Spectrum, Sharpness, AverageSharpness, sp.Expr, int, Fraction)):
         raise TypeError(f"the measure {measure.key!r} returned {type(before).__name__}; a measure "
-                        "returns a sympy expression, a Spectrum or a Sharpness")
+                        "returns a sympy expression, a Spectrum, a Sharpness or an AverageSharpness")
+    if isinstance(before, AverageSharpness):
+        return _change_of_variables(T, after.scales, before.scales, group, index) + [
+            Step(r"\mathbb{E}_{\delta \sim N_{T\theta}} L(T\theta + \delta) = "
+                 r"\mathbb{E}_{\delta' \sim N_\theta} L(T\theta + T\delta') = "
+                 r"\mathbb{E}_{\delta' \sim N_\theta} L(\theta + \delta')",
+                 "the change of variables $\\delta = T\\delta'$: the standardized vector "
+                 "$u_i = \\delta_i / (\\sigma t_i)$ is signed-permuted, the standard Gaussian density "
+                 "depends on $\\|u\\|$ only and $|\\det|$ of a signed permutation is 1; then the "
+                 "loss steps above", checked=False)]
     if isinstance(before, Sharpness):
-        steps = [Step(r"t_i(S\theta) = s_i\, t_i(\theta)",
-                      "the scales of the feasible set move with the parameters, so $\\delta \\mapsto "
-                      "S\\delta$ maps the set at $\\theta$ onto the set at $S\\theta$",
-                      holds=all(_zero(a - s * b) for a, b, s in
-                                zip(after.scales, before.scales, scaling)))]
-        steps.append(_loss_invariant(group, index))
-        steps.append(Step(r"L(S\theta + S\delta) = L(S(\theta + \delta)) = L(\theta + \delta)",
-                          "linearity of $S$ and the previous step", checked=False))
-        steps.append(Step(r"\mathrm{norm}(S\theta) = \mathrm{norm}(\theta)",
+        steps = _change_of_variables(T, after.scales, before.scales, group, index)
+        steps.append(Step(r"\mathrm{norm}(T\theta) = \mathrm{norm}(\theta)",
                           "the normalizer is unchanged (exact)",
                           holds=_zero(after.normalizer - before.normalizer)))
         return steps
     steps = [_patterns_preserved(group, index)]
     if not steps[0].holds:
         return steps
+    if isinstance(before, Spectrum) and before.metric is not None:
+        T_inverse = inverse(T)
+        congruent = all(_zero(entry) for pair in ((after.matrix, before.matrix), (after.metric, before.metric))
+                        for entry in pair[0] - T_inverse.T * pair[1] * T_inverse)
+        steps.append(Step(r"A(T\theta) = T^{-\top} A(\theta)\, T^{-1},\ B(T\theta) = T^{-\top} B(\theta)\, T^{-1}",
+                          "both matrices of the pencil, each recomputed at $T\\theta$ (the metric is a "
+                          "function of $\\theta$, not transported), are congruent to their values at "
+                          "$\\theta$ by the same $T^{-1}$ (every entry exact)", holds=congruent))
+        steps.append(Step(r"\det(A(T\theta) - \lambda B(T\theta)) = \det(T)^{-2} \det(A(\theta) - \lambda B(\theta))",
+                          "so the generalized eigenvalues agree: where $B$ is invertible they are the "
+                          "eigenvalues of $B^{-1}A$; where $B$ is singular the pencil's finite eigenvalues "
+                          "agree and a singular pencil stays singular", checked=False))
+        return steps
     if isinstance(before, Spectrum):
-        name = _similar(scaling, before.matrix, after.matrix)
-        steps.append(Step(r"M(S\theta) = P\, M(\theta)\, P^{-1}" + (f",\\ P = {name}" if name else ""),
-                          "the matrix at $S\\theta$ is similar to the matrix at $\\theta$ "
+        name = _similar(T, before.matrix, after.matrix)
+        steps.append(Step(r"M(T\theta) = P\, M(\theta)\, P^{-1}" + (f",\\ P = {name}" if name else ""),
+                          "the matrix at $T\\theta$ is similar to the matrix at $\\theta$ "
                           "(every entry exact)", holds=name is not None))
         steps.append(Step(r"\operatorname{spec} M(S\theta) = \operatorname{spec} M(\theta)",
                           "similar matrices have the same characteristic polynomial", checked=False))
         return steps
-    steps.append(Step(r"M(S\theta) - M(\theta) = 0",
+    steps.append(Step(r"M(T\theta) - M(\theta) = 0",
                       "the difference is the zero rational function of the group parameters, "
                       "$\\theta$, the data and the pattern", holds=_zero(after - before)))
     return steps
@@ -276,19 +419,32 @@ def _rational(value) -> sp.Rational:
     return sp.Rational(value.numerator, value.denominator)
 
 
+@dataclass(frozen=True)
+class Network:
+    """A concrete network: a model with rational data, targets and weight decay λ."""
+
+    model: object
+    X: sp.Matrix
+    targets: tuple
+    penalty: Fraction = Fraction(0)
+
+
 @lru_cache(maxsize=None)
-def _concrete_family(group_key: str):
+def _concrete_family(group_key: str) -> Network:
+    """The group's counterexample network."""
     group = GROUPS[group_key]
     model = group.witness_model
     X = sp.Matrix([[_rational(x) for x in row] for row in group.instance.inputs])
-    return model, X, group.instance.targets(model)
+    return Network(model, X, tuple(group.instance.targets(model)), group.penalty)
 
 
-def concrete_point(group: SymmetryGroup, values, factors=None) -> MeasurePoint:
-    """The MeasurePoint of the concrete network at the rational point ``values``, computed from
-    scratch (its own activation pattern and derivatives); the metric is I, or transported by the
-    factors of the group element that produced the point."""
-    model, X, targets = _concrete_family(group.key)
+def concrete_point(group: SymmetryGroup, values, T=None, network: Network | None = None) -> MeasurePoint:
+    """The MeasurePoint of a concrete network (the group's counterexample network unless given) at
+    the rational point ``values``, computed from scratch (its own activation pattern and
+    derivatives); the fixed metric is I, or transported by the group element T that produced the
+    point (G = T⁻ᵀ T⁻¹)."""
+    network = network or _concrete_family(group.key)
+    model = network.model
     theta = list(model.parameters)
     at = {t: _rational(v) for t, v in zip(theta, values)}
 
@@ -296,17 +452,23 @@ def concrete_point(group: SymmetryGroup, values, factors=None) -> MeasurePoint:
         value = s.xreplace(at)
         if value == 0:
             raise Kink(f"a pre-activation is 0 at {values}")
-        return s if value > 0 else sp.S.Zero
-    outputs = model.outputs(theta, X, active)
-    metric = sp.eye(len(theta)) if factors is None else sp.diag(*[1 / f ** 2 for f in factors])
-    symbolic = _point(theta, outputs, targets, model, metric)
+        return model.branch(value) * s
+    outputs = model.outputs(theta, network.X, active)
+    metric = sp.eye(len(theta)) if T is None else (T * T.T).inv()
+    symbolic = _point(theta, outputs, list(network.targets), model, metric, network.penalty)
 
     def num(expr):
         return sp.sympify(expr).xreplace(at)
     return MeasurePoint([at[t] for t in theta], num(symbolic.loss), symbolic.gradient.applyfunc(num),
                         symbolic.hessian.applyfunc(num), metric,
                         [g.applyfunc(num) for g in symbolic.sample_gradients], model.weights,
-                        model.layers, model.last_layer_rows, model.paths)
+                        model.layers, model.last_layer_rows, model.paths,
+                        symbolic.gauss_newton.applyfunc(num), model.layer_shapes)
+
+
+def _apply(T: sp.Matrix, values) -> list:
+    """T·θ for a concrete T and rational θ."""
+    return list(T * sp.Matrix([_rational(v) for v in values]))
 
 
 @dataclass
@@ -322,8 +484,34 @@ class Value:
     attained: tuple = ()           # (point, lower end of L there) behind a maximum's lower end
 
 
-def _charpoly(matrix: sp.Matrix):
-    """Coefficients of det(λI − M), exact (rational when the entries are)."""
+def _pencil_polynomial(A: sp.Matrix, B: sp.Matrix):
+    """Coefficients of det(A − λB) divided by its leading coefficient (highest power first): the
+    generalized eigenvalues are its roots, whatever the constant det(T)⁻² that a congruence
+    multiplies it by.  All zero for a singular pencil."""
+    lam = sp.Symbol("lambda")
+    if all(e.is_Rational for e in list(A) + list(B)):
+        # det(A − λB) has degree ≤ n: exact determinants (flint) at n + 1 points, interpolated
+        def fmpq_matrix(M):
+            return flint.fmpq_mat(M.rows, M.cols, [flint.fmpq(int(e.p), int(e.q)) for e in M])
+        points = [(k, fmpq_matrix(A - k * B).det()) for k in range(A.rows + 1)]
+        determinant = sp.interpolate([(k, sp.Rational(int(d.p), int(d.q))) for k, d in points], lam)
+    else:
+        determinant = (A - lam * B).det(method="berkowitz")
+    coefficients = sp.Poly(sp.expand(determinant), lam).all_coeffs()
+    lead = next((c for c in coefficients if c != 0), None)
+    if lead is None:
+        return [sp.S.Zero], None
+    coefficients = [sp.cancel(c / lead) for c in coefficients[coefficients.index(lead):]]
+    if all(c.is_Rational for c in coefficients):
+        return coefficients, flint.fmpq_poly([flint.fmpq(int(c.p), int(c.q)) for c in reversed(coefficients)])
+    return coefficients, None
+
+
+def _charpoly(matrix: sp.Matrix, metric: sp.Matrix | None = None):
+    """Coefficients of det(λI − M), exact (rational when the entries are); with a metric B, of
+    the pencil's normalized det(M − λB)."""
+    if metric is not None:
+        return _pencil_polynomial(matrix, metric)
     if all(entry.is_Rational for entry in matrix):
         M = flint.fmpq_mat(matrix.rows, matrix.cols,
                            [flint.fmpq(int(e.p), int(e.q)) for e in matrix])
@@ -339,9 +527,10 @@ def _ball_text(ball) -> str:
 
 
 def spectrum_value(spectrum: Spectrum) -> Value:
-    coefficients, poly = _charpoly(spectrum.matrix)
+    coefficients, poly = _charpoly(spectrum.matrix, spectrum.metric)
     if spectrum.reduction == "spectrum":
-        text = "charpoly " + str(sp.Poly(coefficients, sp.Symbol("lambda")).as_expr())
+        name = "charpoly " if spectrum.metric is None else "det(A - lambda B) normalized: "
+        text = name + str(sp.Poly(coefficients, sp.Symbol("lambda")).as_expr())
         if poly is not None:
             roots = [r.real for r, m in poly.complex_roots() for _ in range(m)]
             text += "; eigenvalues " + ", ".join(r.str(8) for r in roots)
@@ -406,11 +595,15 @@ def compare(a: Value, b: Value) -> str:
     return "agree" if width <= AGREEMENT * (1 + abs(float(a.ball.mid()))) else "unknown"
 
 
-def _real_loss(group: SymmetryGroup):
-    model, X, targets = _concrete_family(group.key)
+def _real_loss(group: SymmetryGroup, network: Network | None = None):
+    """θ and L(θ) = (1/2N) Σ (f_θ(x_n) − y_n)² + λ‖θ‖² of a concrete network, with the real
+    activation (no pattern)."""
+    network = network or _concrete_family(group.key)
+    model = network.model
     theta = list(model.parameters)
-    outputs = model.outputs(theta, X, lambda s, key: ReLU(s))
-    return theta, sp.Add(*[(f - t) ** 2 for f, t in zip(outputs, targets)]) / (2 * len(outputs))
+    outputs = model.outputs(theta, network.X, model.rectify)
+    penalty = _rational(network.penalty) * sp.Add(*[t ** 2 for t in theta])
+    return theta, sp.Add(*[(f - t) ** 2 for f, t in zip(outputs, network.targets)]) / (2 * len(outputs)) + penalty
 
 
 def _down(x: float) -> float:
@@ -418,16 +611,19 @@ def _down(x: float) -> float:
     return math.nextafter(math.nextafter(x, -math.inf), -math.inf)
 
 
-def sharpness_values(group, first: tuple, second: tuple, seed: int) -> tuple[Value, Value]:
+def _fractions(values) -> list:
+    return [Fraction(int(sp.sympify(v).p), int(sp.sympify(v).q)) for v in values]
+
+
+def sharpness_values(group, first: tuple, second: tuple, seed: int, network=None) -> tuple[Value, Value]:
     """Rigorous enclosures of two sharpness values, each (point, Sharpness); the search stops when
-    they separate."""
-    theta, loss = _real_loss(group)
+    they separate.  The separating upper bound (arb's branch and bound) is re-checked by mpmath's
+    interval arithmetic on a finer subdivision of the boxes it left, and the larger is kept."""
+    theta, loss = _real_loss(group, network)
     radius = group.instance.radius
     setups = []
     for point, sharpness in (first, second):
-        scales = [sp.sympify(t) for t in sharpness.scales]
-        region = ScaledSet([Fraction(int(v.p), int(v.q)) for v in point.theta],
-                           [Fraction(int(t.p), int(t.q)) for t in scales], radius, sharpness.norm)
+        region = ScaledSet(_fractions(point.theta), _fractions(sharpness.scales), radius, sharpness.norm)
         centre = enclosure(sp.sympify(point.loss), PRECISION)
         factor = enclosure(sp.sympify(sharpness.normalizer), PRECISION)
         setups.append((region, centre, factor))
@@ -439,25 +635,59 @@ def sharpness_values(group, first: tuple, second: tuple, seed: int) -> tuple[Val
     region, centre, factor = setups[small]
     threshold = float((flint.arb(lows[1 - small]) / factor + centre).lower())
     bounds[small] = maximize(loss, theta, region, below=threshold * (1 - 1e-9), seed=seed)
+    rechecked = recheck_upper(loss, theta, region, bounds[small].leaves)
     values = []
-    for b, (_, c, k), low in zip(bounds, setups, lows):
-        high = (b.upper - float(c.lower())) * float(k.upper()) if b.upper != float("inf") else float("inf")
+    for side, (b, (_, c, k), low) in enumerate(zip(bounds, setups, lows)):
+        upper = max(b.upper, rechecked) if side == small else b.upper
+        high = (upper - float(c.lower())) * float(k.upper()) if upper != float("inf") else float("inf")
         high = high * (1 + 1e-9) + 1e-300
         point_text = ", ".join(str(x) for x in b.argmax) if b.argmax else "-"
+        how = (f"upper end: arb branch and bound, {counted(b.boxes, 'box', 'boxes')}, re-checked by mpmath "
+               f"interval arithmetic on {2 * len(b.leaves)} finer boxes" if side == small else
+               f"upper end: arb branch and bound, {counted(b.boxes, 'box', 'boxes')}")
         values.append(Value(f"in [{low:.6g}, {high:.6g}] (radius {radius}; lower end: the value at "
-                            f"({point_text}); upper end: branch and bound, {counted(b.boxes, 'box', 'boxes')})",
+                            f"({point_text}); {how})",
                             low=low, high=high, attained=(b.argmax, float(b.lower.lower()))))
     return values[0], values[1]
 
 
-def value_pair(measure: Measure, group: SymmetryGroup, theta0, factors, seed: int):
-    """The measure at θ₀ and at Sθ₀ on the concrete network."""
-    moved = [f * _rational(t) for f, t in zip(factors, theta0)]
-    first = concrete_point(group, theta0)
-    second = concrete_point(group, moved, factors)
+def _up(x: float) -> float:
+    """A float at or above the arb endpoint it was rounded from."""
+    return math.nextafter(math.nextafter(x, math.inf), math.inf)
+
+
+def average_values(group, first: tuple, second: tuple, network=None) -> tuple[Value, Value]:
+    """Rigorous bounds on two average-case values, each (point, AverageSharpness), σ = the group
+    instance's radius: E over the Gaussian (``symbolic.numerics.gaussian``) minus L(θ)."""
+    network = network or _concrete_family(group.key)
+    theta, loss = _real_loss(group, network)
+    sigma = _rational(group.instance.radius)
+    majorant_loss, bounded = None, None
+    if network.model.bounded_outputs is not None:
+        outputs, bounded = network.model.bounded_outputs(theta, network.X)
+        majorant_loss = sp.Add(*[(f - t) ** 2 for f, t in zip(outputs, network.targets)]) / (2 * len(outputs)) \
+            + _rational(network.penalty) * sp.Add(*[t ** 2 for t in theta])
+    values = []
+    for point, average in (first, second):
+        scales = _fractions([sigma * sp.sympify(t) for t in average.scales])
+        bounds = expectation_bounds(loss, theta, _fractions(point.theta), scales,
+                                    majorant_loss=majorant_loss, bounded=bounded)
+        centre = enclosure(sp.sympify(point.loss), PRECISION)
+        low, high = _down(float((bounds.lower - centre).lower())), _up(float((bounds.upper - centre).upper()))
+        values.append(Value(f"in [{low:.6g}, {high:.6g}] (sigma {sigma}; {bounds.how})", low=low, high=high))
+    return values[0], values[1]
+
+
+def value_pair(measure: Measure, group: SymmetryGroup, theta0, T, seed: int, network=None):
+    """The measure at θ₀ and at Tθ₀ on a concrete network (the group's unless given)."""
+    moved = _apply(T, theta0)
+    first = concrete_point(group, theta0, network=network)
+    second = concrete_point(group, moved, T, network)
     a, b = measure.evaluate(first), measure.evaluate(second)
     if isinstance(a, Sharpness):
-        return moved, sharpness_values(group, (first, a), (second, b), seed)
+        return moved, sharpness_values(group, (first, a), (second, b), seed, network)
+    if isinstance(a, AverageSharpness):
+        return moved, average_values(group, (first, a), (second, b), network)
     if isinstance(a, Spectrum):
         return moved, (spectrum_value(a), spectrum_value(b))
     return moved, (scalar_value(a), scalar_value(b))
@@ -466,12 +696,12 @@ def value_pair(measure: Measure, group: SymmetryGroup, theta0, factors, seed: in
 REVERIFY_DPS = 40
 
 
-def reverified(group: SymmetryGroup, points, values) -> bool:
+def reverified(group: SymmetryGroup, points, values, network=None) -> bool:
     """A counterexample re-verified by another route: mpmath on the real loss (with max, not a
     pattern) at REVERIFY_DPS digits.  At each point the loss, and the Hessian by mpmath.diff
     (finite differences, independent of every symbolic derivative), agree with the exact values;
     for a maximum, the loss where its lower end was attained is at least that lower end."""
-    theta, loss = _real_loss(group)
+    theta, loss = _real_loss(group, network)
     function = mpmath_function(theta, loss)
     tolerance = mpmath.mpf(10) ** -(REVERIFY_DPS // 2)
     with mpmath.workdps(REVERIFY_DPS):
@@ -505,21 +735,89 @@ def _mp(value) -> mpmath.mpf:
     return mpmath.mpf(str(sp.N(sp.sympify(value), REVERIFY_DPS + 10)))
 
 
-def random_point(group: SymmetryGroup, rng: random.Random):
-    """A random rational θ off the kinks and a random group element (≠ identity)."""
-    size = len(group.witness_model.parameters)
-    while True:
-        theta = [Fraction(rng.randint(1, 24), 8) for _ in range(size)]
-        element = {str(s): Fraction(rng.randint(2, 30), rng.randint(2, 30)) for s in group.witness_symbols}
-        if all(v == 1 for v in element.values()):
+def random_point(group: SymmetryGroup, rng: random.Random, network: Network | None = None, model=None):
+    """A random rational θ off the kinks and a random group element (T ≠ I, invertible) on a
+    concrete network (the group's unless given; ``model`` is then the network's family model)."""
+    size = len((network.model if network else group.witness_model).parameters)
+    acting = group.action_on(model, group.symbols).free_symbols if network else set()
+    symbols = tuple(s for s in group.symbols if s in acting) if network else group.witness_symbols
+    for _ in range(200):
+        theta = [Fraction(rng.choice((-1, 1)) * rng.randint(1, 24), 8) if network else
+                 Fraction(rng.randint(1, 24), 8) for _ in range(size)]
+        element = group.random_element(rng, symbols)
+        T = group.action_at(model or group.witness_model, element)
+        if T == sp.eye(size) or T.det() == 0:
             continue
-        factors = group.witness_scaling(element)
         try:
-            concrete_point(group, theta)
-            concrete_point(group, [f * _rational(t) for f, t in zip(factors, theta)], factors)
+            concrete_point(group, theta, network=network)
+            concrete_point(group, _apply(T, theta), T, network)
         except (Kink, ZeroDivisionError):
             continue
         return theta, element
+    raise Kink("no random point off the kinks")
+
+
+# ------------------------------------------------------------------ is the group a symmetry?
+
+@lru_cache(maxsize=None)
+def symmetry_precondition(group_key: str) -> tuple:
+    """(None, steps) when f∘T = f and L∘T = L are proved at every size of the group's families
+    (exact, with the real activation); else (the refuted precondition with its re-verified
+    counterexample on the group's concrete network, steps)."""
+    group = GROUPS[group_key]
+    failed = [(family.sizes, _symmetry_check(group_key, index)) for index, family in enumerate(group.families)
+              if not all(_symmetry_check(group_key, index))]
+    if not failed:
+        return None, (Step(r"f \circ T = f,\ L \circ T = L",
+                           f"proved first, exactly, at {group.sizes}: $T$ is a symmetry"),)
+    sizes, (outputs_kept, _) = failed[0]
+    network = _concrete_family(group_key)
+    theta0 = list(group.instance.theta)
+    T = group.witness_action(group.instance.element)
+    moved = _apply(T, theta0)
+    theta, loss = _real_loss(group)
+    model = network.model
+    outputs = model.outputs(theta, network.X, model.rectify)
+
+    def values(expressions, point):
+        at = dict(zip(theta, [_rational(v) for v in point]))
+        return [canonical(sp.sympify(e).xreplace(at)) for e in expressions]
+    compared = list(zip(values(outputs, theta0), values(outputs, moved))) if not outputs_kept else []
+    what = "f_{T\\theta_0}(x_n) \\ne f_{\\theta_0}(x_n)"
+    pair = next(((n, a, b) for n, (a, b) in enumerate(compared)
+                 if compare(scalar_value(a), scalar_value(b)) == "differ"), None)
+    if pair is None:
+        what = "L(T\\theta_0) \\ne L(\\theta_0)"
+        a, b = values([loss], theta0)[0], values([loss], moved)[0]
+        pair = (None, a, b) if compare(scalar_value(a), scalar_value(b)) == "differ" else None
+        expressions = [loss]
+    else:
+        expressions = [outputs[pair[0]]]
+    if pair is None or not _recheck_values(theta, expressions[0], (theta0, moved), pair[1:]):
+        return (f"not shown to be a symmetry at {sizes}, and no separating point found", None), ()
+    n, a, b = pair
+    where = f" at x_{n + 1}" if n is not None else ""
+    text = (f"{group.key} is not a symmetry: " + ("f(T theta) != f(theta)" if n is not None else
+            "L(T theta) != L(theta)") + f" on {model.name}{where}: {a} at theta_0 = "
+            f"({', '.join(map(str, theta0))}) and {b} at T theta_0 "
+            f"({', '.join(f'{k} = {v}' for k, v in group.instance.element.items())}); "
+            f"the exact check failed at {sizes}; values re-verified by mpmath at {REVERIFY_DPS} digits")
+    witness = {"network": model.name, "theta": "(" + ", ".join(map(str, theta0)) + ")",
+               "group_element": ", ".join(f"{k} = {v}" for k, v in group.instance.element.items()),
+               "T_theta": "(" + ", ".join(map(str, moved)) + ")",
+               "value_at_theta": str(a), "value_at_T_theta": str(b)}
+    return (text, witness), (Step(what, "the precondition of every cell is refuted: " + text, holds=False),)
+
+
+def _recheck_values(theta, expression, points, expected) -> bool:
+    """Both values recomputed by mpmath from the expression at each point, and still apart."""
+    function = mpmath_function(theta, expression)
+    with mpmath.workdps(REVERIFY_DPS):
+        got = [function(*[mpmath.mpf(int(_rational(v).p)) / int(_rational(v).q) for v in point])
+               for point in points]
+        tolerance = mpmath.mpf(10) ** -(REVERIFY_DPS // 2)
+        close = all(abs(g - _mp(e)) <= tolerance * (1 + abs(g)) for g, e in zip(got, expected))
+        return close and abs(got[0] - got[1]) > 2 * tolerance * (1 + abs(got[0]))
 
 
 # ------------------------------------------------------------------ the verdict
@@ -545,83 +843,129 @@ def _as_group(group) -> SymmetryGroup:
     return GROUPS[group]
 
 
-def _witness(group, theta, element, moved, values, model_name) -> dict:
-    model, X, targets = _concrete_family(group.key)
-    def listed(values):
-        return "(" + ", ".join(map(str, values)) + ")"
-    return {"network": model_name, "inputs": listed(listed(row) for row in group.instance.inputs),
-            "targets": listed(targets), "theta": listed(theta),
-            "group_element": ", ".join(f"{k} = {v}" for k, v in element.items()),
-            "T_theta": listed(moved),
+def _listed(values) -> str:
+    return "(" + ", ".join(map(str, values)) + ")"
+
+
+def _witness(network: Network, theta, element, moved, values) -> dict:
+    return {"network": network.model.name,
+            "inputs": _listed(_listed(network.X.row(n)) for n in range(network.X.rows)),
+            "targets": _listed(network.targets), "theta": _listed(theta),
+            "group_element": ", ".join(f"{k} = {v}" for k, v in element.items()) or "the fixed permutation",
+            "T_theta": _listed(moved),
             "value_at_theta": values[0].text, "value_at_T_theta": values[1].text}
 
 
+FAMILY_TRIES = 3
+
+
+def _random_networks(group: SymmetryGroup, rng: random.Random):
+    """Concrete networks of the group's families: random rational data and targets (FAMILY_TRIES
+    per family), for a refutation where the counterexample network's own point does not separate."""
+    for family in group.families:
+        model = family.concrete_model
+        for _ in range(FAMILY_TRIES):
+            X = sp.Matrix(family.batch, model.input_width,
+                          lambda n, i: sp.Rational(rng.choice((-1, 1)) * rng.randint(1, 9), rng.randint(1, 4)))
+            targets = tuple(sp.Rational(rng.randint(-9, 9), rng.randint(1, 4)) for _ in range(family.batch))
+            yield family, Network(model, X, targets, group.penalty)
+
+
 def check_invariance(measure, group, *, seed: int = 0) -> Outcome:
-    """Decide whether ``measure`` is invariant under ``group``.
+    """Decide whether ``measure`` is invariant: M(Tθ) = M(θ) at *every* θ (every data set, every
+    group element).
 
     ``measure``: a key of ``symbolic.measures.definitions.MEASURES``, a ``Measure``, or any function of a
     ``MeasurePoint`` returning a sympy expression, a ``Spectrum`` or a ``Sharpness``.
     ``group``: a key of ``symbolic.networks.symmetry_groups.GROUPS`` or a ``SymmetryGroup``.
-    Returns an Outcome: the Verdict (PROVED / REFUTED / UNDECIDED with witness and evidence) and
-    the steps of the argument.
+    The group is first proved a symmetry (f∘T = f, L∘T = L); when that is refuted, the outcome is
+    ``not_applicable`` with the refuted precondition and its counterexample as the reason.
+    Returns an Outcome: the Verdict (PROVED / REFUTED / UNDECIDED with witness and evidence), the
+    steps of the argument, and the sizes the verdict was established at.
     """
     measure, group = _as_measure(measure), _as_group(group)
     claim = f"{measure.key} is invariant under {group.key}"
-    model_name = group.witness_model.name
-    steps = prove(measure, group)
+    broken, symmetry_steps = symmetry_precondition(group.key)
+    if broken is not None:
+        text, witness = broken
+        return Outcome(Verdict(Status.UNDECIDED, claim, reason="not applicable: " + text, witness=witness),
+                       list(symmetry_steps), not_applicable=text,
+                       sizes=[f"{group.witness_model.name}, N={len(group.instance.inputs)}"] if witness
+                       else group.size_list)
+    steps = list(symmetry_steps) + prove(measure, group)
     proved = all(step.holds for step in steps)
     rng = random.Random(seed)
+    network = _concrete_family(group.key)
     theta_w, element_w = random_point(group, rng)
-    factors_w = group.witness_scaling(element_w)
+    T_w = group.witness_action(element_w)
     if proved:
         for _ in range(WITNESS_TRIES):      # a point where the measure is 0 compares nothing
-            moved, values = value_pair(measure, group, theta_w, factors_w, seed)
-            outcome = compare(*values)
-            trivial = _compares_nothing(values[0])
-            if isinstance(measure.evaluate(concrete_point(group, theta_w)), Sharpness):
-                outcome, trivial, values = _sharpness_witness(measure, group, theta_w, factors_w, seed)
+            kind = measure.evaluate(concrete_point(group, theta_w))
+            if isinstance(kind, (Sharpness, AverageSharpness)):
+                # the change of variables itself, at one perturbation δ and its image Tδ
+                moved = _apply(T_w, theta_w)
+                outcome, trivial, values = _perturbation_witness(measure, group, theta_w, T_w, seed)
+            else:
+                moved, values = value_pair(measure, group, theta_w, T_w, seed)
+                outcome, trivial = compare(*values), _compares_nothing(values[0])
+                if trivial and isinstance(kind, Spectrum) and kind.metric is not None:
+                    # a singular pencil has no finite eigenvalue to compare: the congruence itself
+                    outcome, trivial, values = _congruence_witness(measure, group, theta_w, T_w)
             if not trivial:
                 break
             theta_w, element_w = random_point(group, rng)
-            factors_w = group.witness_scaling(element_w)
-        witness = _witness(group, theta_w, element_w, moved, values, model_name)
+            T_w = group.witness_action(element_w)
+        witness = _witness(network, theta_w, element_w, moved, values)
         if outcome == "agree" and not trivial:
-            steps.append(Step(r"M(S\theta_w) = M(\theta_w)",
+            steps.append(Step(r"M(T\theta_w) = M(\theta_w)",
                               "independent witness: the measure recomputed from scratch on a concrete "
                               "network at a random point and group element", holds=True))
             evidence = (f"exact identity at {group.sizes} (symbolic data, every activation pattern)",
-                        f"witness on {model_name}: {values[0].text} at both points")
+                        f"witness on {network.model.name}: {values[0].text} at both points")
             return Outcome(Verdict(Status.PROVED, claim, evidence=evidence,
-                                   details={"witness_point": witness}), steps)
+                                   details={"witness_point": witness}), steps, sizes=group.size_list)
         reason = ("the witness compared nothing (both values 0)" if trivial else
                   "the exact identity holds but the witness did not confirm it")
-        return Outcome(Verdict(Status.UNDECIDED, claim, reason=reason, witness=witness), steps)
+        return Outcome(Verdict(Status.UNDECIDED, claim, reason=reason, witness=witness), steps,
+                       sizes=group.size_list)
     failed = next(step for step in steps if not step.holds)
     instance = group.instance
-    attempts = [(list(instance.theta), instance.element), (theta_w, element_w)]
-    for theta, element in attempts:
-        factors = group.witness_scaling(element)
+    attempts = [(network, group.witness_model, list(instance.theta), instance.element),
+                (network, group.witness_model, theta_w, element_w)]
+    # then random points of the families themselves: random θ, data, targets and group element
+    # (not for an expectation, whose enclosure grows exponentially with the parameters)
+    average = isinstance(measure.evaluate(concrete_point(group, theta_w)), AverageSharpness)
+    for family, random_network in ([] if average else _random_networks(group, rng)):
         try:
-            moved, values = value_pair(measure, group, theta, factors, seed)
+            theta, element = random_point(group, rng, random_network, family.concrete_model)
         except Kink:
             continue
-        points = (concrete_point(group, theta), concrete_point(group, moved, factors))
-        if compare(*values) == "differ" and reverified(group, points, values):
-            witness = _witness(group, theta, element, moved, values, model_name)
-            at_minimum = theta == list(instance.theta)
-            steps.append(Step(r"M(S\theta_0) \ne M(\theta_0)",
-                              "counterexample" + (" at a global minimum" if at_minimum else "")
-                              + f": {values[0].text} against {values[1].text}"))
+        attempts.append((random_network, family.concrete_model, theta, element))
+    for index, (net, model, theta, element) in enumerate(attempts):
+        T = group.action_at(model, element)
+        own = net is network
+        try:
+            moved, values = value_pair(measure, group, theta, T, seed, None if own else net)
+        except (Kink, ValueError, ZeroDivisionError):
+            continue
+        points = (concrete_point(group, theta, network=net), concrete_point(group, moved, T, net))
+        if compare(*values) == "differ" and reverified(group, points, values, None if own else net):
+            witness = _witness(net, theta, element, moved, values)
+            where = (" at a global minimum" if index == 0 and group.penalty == 0 else
+                     "" if own else " on a random network of the family")
+            steps.append(Step(r"M(T\theta_0) \ne M(\theta_0)",
+                              "counterexample" + where + f": {values[0].text} against {values[1].text}"))
             evidence = (f"no exact proof: {failed.reason} fails",
                         "values exact" if values[0].exact is not None and values[1].exact is not None
                         else "values as rigorous arb enclosures that do not overlap",
                         f"re-verified by mpmath on the real loss at {REVERIFY_DPS} digits: the loss and "
                         "the Hessian by finite differences at both points, or the loss where each "
                         "maximum's lower end was attained")
-            return Outcome(Verdict(Status.REFUTED, claim, witness=witness, evidence=evidence), steps)
+            return Outcome(Verdict(Status.REFUTED, claim, witness=witness, evidence=evidence), steps,
+                           sizes=[f"{net.model.name}, N={net.X.rows}"])
     return Outcome(Verdict(Status.UNDECIDED, claim,
                            reason=f"no exact proof ({failed.reason} fails) and no separating point found"),
-                   steps)
+                   steps, sizes=group.size_list)
 
 
 def _compares_nothing(value: Value) -> bool:
@@ -633,20 +977,49 @@ def _compares_nothing(value: Value) -> bool:
     return value.ball is not None and value.ball.is_zero()
 
 
-def _sharpness_witness(measure, group, theta, factors, seed):
-    """For a max-type measure: a feasible δ at θ (the best found) and Sδ at Sθ; Sδ is feasible
-    (exact) and the objective agrees at the two points (exact or enclosures), not trivially 0."""
+def _congruence_witness(measure, group, theta, T):
+    """Both matrices of a pencil recomputed from scratch at θ and at Tθ on the concrete network:
+    A(Tθ) = T⁻ᵀ A(θ) T⁻¹ and B(Tθ) = T⁻ᵀ B(θ) T⁻¹ exactly, A(θ) not zero."""
+    moved = _apply(T, theta)
+    a = measure.evaluate(concrete_point(group, theta))
+    b = measure.evaluate(concrete_point(group, moved, T))
+    T_inverse = T.inv()
+    holds = all(x - T_inverse.T * y * T_inverse == sp.zeros(T.rows, T.rows)
+                for x, y in ((b.matrix, a.matrix), (b.metric, a.metric)))
+    trivial = a.matrix == sp.zeros(T.rows, T.rows)
+    text = (f"the pencil is singular (det(A - lambda B) = 0 for every lambda); A and B recomputed at "
+            f"T theta equal T^-T A T^-1 and T^-T B T^-1 at theta, entry by entry: {holds}")
+    return ("agree" if holds else "differ"), trivial, (Value(text), Value(text))
+
+
+def _perturbation_witness(measure, group, theta, T, seed):
+    """For a max-type measure: a feasible δ at θ (the best found) and Tδ at Tθ; Tδ is feasible
+    (exact) and the objective agrees at the two points (exact or enclosures), not trivially 0.
+    For an average-case measure: δ = σ t(θ) ⊙ u at a random rational u; the standardized vectors
+    at θ and Tθ have the same norm (so the same Gaussian density) and the objective agrees."""
     theta_symbols, loss = _real_loss(group)
     first = concrete_point(group, theta)
-    moved = [f * _rational(t) for f, t in zip(factors, theta)]
-    second = concrete_point(group, moved, factors)
+    moved = _apply(T, theta)
+    second = concrete_point(group, moved, T)
     a, b = measure.evaluate(first), measure.evaluate(second)
-    regions = [ScaledSet([Fraction(int(v.p), int(v.q)) for v in p.theta],
-                         [Fraction(int(sp.sympify(t).p), int(sp.sympify(t).q)) for t in s.scales],
-                         group.instance.radius, s.norm) for p, s in ((first, a), (second, b))]
-    best = maximize(loss, theta_symbols, regions[0], budget=1, seed=seed).argmax
-    image = [Fraction(int(f.p), int(f.q)) * x for f, x in zip(factors, best)]
-    feasible = regions[1].contains(image)
+    if isinstance(a, AverageSharpness):
+        rng = random.Random(seed)
+        sigma = _rational(group.instance.radius)
+        u = [sp.Rational(rng.randint(-9, 9), rng.randint(1, 9)) for _ in theta]
+        best = [Fraction(x) for x in _fractions([t + sigma * sp.sympify(s) * v
+                                                  for t, s, v in zip(first.theta, a.scales, u)])]
+        image = _fractions(_apply(T, best))
+
+        def norm(point, average, perturbed):
+            return sum(((sp.Rational(x) - c) / (sigma * sp.sympify(t))) ** 2
+                       for x, c, t in zip(perturbed, point.theta, average.scales) if sp.sympify(t) != 0)
+        feasible = norm(first, a, best) == norm(second, b, image)
+    else:
+        regions = [ScaledSet(_fractions(p.theta), _fractions(s.scales), group.instance.radius, s.norm)
+                   for p, s in ((first, a), (second, b))]
+        best = maximize(loss, theta_symbols, regions[0], budget=1, seed=seed).argmax
+        image = _fractions(_apply(T, best))
+        feasible = regions[1].contains(image)
     values = [scalar_value(sp.sympify(loss).xreplace({t: _rational(x) for t, x in zip(theta_symbols, p)})
                            - point.loss) for p, point in ((best, first), (image, second))]
     outcome = compare(*values) if feasible else "differ"

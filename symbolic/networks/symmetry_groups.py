@@ -1,19 +1,28 @@
 """The symmetry groups of the invariance audit, each acting on its own network family.
 
-Every group here acts linearly and diagonally: T·θ = S θ with S = diag(s_1, …, s_n), s_i a product of
-positive group parameters.  A group is given by the network it acts on (a ``Model``), its positive
-parameters and the factors s_i, and by one concrete network for counterexamples: rational data,
-a parameter point θ₀ at a global minimum (targets y_n = f_θ₀(x_n), so L(θ₀) = 0) and one group
-element.
+Every group here acts linearly: T·θ = T θ with T an invertible matrix whose entries are functions of
+the group parameters.  Most are diagonal, T = diag(s_1, …, s_n) with s_i a product of group
+parameters (given by their ``factors``); permutations and the attention head's GL(k) are not (given
+by their ``matrix``).  A group is given by the network it acts on (a ``Model``), its parameters and
+its action, and by one concrete network for counterexamples: rational data, a parameter point θ₀
+at a global minimum (targets y_n = f_θ₀(x_n), so L(θ₀) = 0 without weight decay) and one group
+element.  Whether T is a symmetry at all (f∘T = f and L∘T = L) is checked by the audit before any
+measure is.
 
     layerwise            Dinh's T_α on a one-hidden-layer net: W ↦ αW, v ↦ v/α
     per_neuron           each hidden unit its own c_j > 0: W_{:j} ↦ c_j W_{:j}, v_j ↦ v_j/c_j
     deep_layerwise_bias  K = 3 layers with biases: θ_k ↦ α_k θ_k, b_k ↦ (∏_{j≤k} α_j) b_k, ∏ α_k = 1
     batchnorm_scale      W ↦ cW in front of a batch normalization with ε = 0
-    batchnorm_scale_eps  the same with the usual ε = 10⁻⁵
+    batchnorm_scale_eps  the same with the usual ε = 10⁻⁵ (not a symmetry: f moves)
+    permutation          the hidden units of a layer permuted with their biases (Godfrey et al. 2022)
+    sign_flip            a hidden unit's incoming weights and bias negated through |·|
+    attention_qk         W_Q ↦ W_Q A, W_K ↦ W_K A⁻ᵀ, A ∈ GL(2) (da Silva et al. 2025)
+    batchnorm_affine     γ, β ↦ cγ, cβ after batch normalization, the next weights ÷ c
+    weight_decay         Dinh's T_α with the loss L + λ‖θ‖² (not a symmetry: the penalty moves)
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
@@ -57,6 +66,24 @@ class Model:
     preactivations: Callable            # (theta, inputs) -> the arguments of every rectifier
     input_width: int
     biases: tuple = ()                  # parameter indices of each layer's bias
+    activation: str = "relu"            # "relu" or "abs": what ``activation`` rectifies with
+    shapes: tuple = ()                  # (rows, columns) of each weight matrix, entries row by row
+    bounded_outputs: Callable | None = None   # (theta, X) -> (outputs with bounded placeholders,
+                                              #  {placeholder: bound}), for Gaussian tails
+
+    @property
+    def layer_shapes(self) -> tuple:
+        return self.shapes or tuple((len(layer), 1) for layer in self.layers)
+
+    def rectify(self, s, key=None) -> sp.Expr:
+        """The real activation: ReLU(s), or |s|."""
+        return sp.Abs(s) if self.activation == "abs" else ReLU(s)
+
+    def branch(self, value) -> int:
+        """The activation's slope at a non-zero pre-activation value: 1 or 0 (ReLU), ±1 (|·|)."""
+        if self.activation == "abs":
+            return 1 if value > 0 else -1
+        return 1 if value > 0 else 0
 
 
 @dataclass(frozen=True)
@@ -72,16 +99,22 @@ class Instance:
         """y_n = f_θ₀(x_n): θ₀ interpolates, a global minimum of the squared loss."""
         theta = [sp.Rational(t) for t in self.theta]
         X = sp.Matrix([[sp.Rational(x) for x in row] for row in self.inputs])
-        return model.outputs(theta, X, lambda s, key: ReLU(s))
+        return model.outputs(theta, X, model.rectify)
 
 
 @dataclass(frozen=True)
 class Family:
-    """A symbolic network family at one size, with N symbolic data points."""
+    """A symbolic network family at one size, with N symbolic data points; ``concrete`` is the same
+    network written with explicit radicals where ``model`` keeps them opaque (batch normalization)."""
 
     model: Model
     batch: int
     sizes: str
+    concrete: Model | None = None
+
+    @property
+    def concrete_model(self) -> Model:
+        return self.concrete or self.model
 
 
 @dataclass(frozen=True)
@@ -90,29 +123,55 @@ class SymmetryGroup:
     title: str
     description: str                    # LaTeX, one sentence
     families: tuple                     # the symbolic families the proofs run on, one per size
-    symbols: tuple                      # the positive group parameters
-    factors: Callable                   # (model, symbols) -> s_i for every parameter
+    symbols: tuple                      # the group parameters (positive; real for the attention head's A)
+    factors: Callable | None            # (model, symbols) -> s_i for every parameter (a diagonal T)
     witness_model: Model                # the small family of the counterexamples
     instance: Instance
     lemmas: Callable | None = None      # family -> [(statement, reason, expression that must be 0)]
+    matrix: Callable | None = None      # (model, symbols) -> T, for an action that is not diagonal
+    penalty: Fraction = Fraction(0)     # λ of a weight decay λ‖θ‖² added to the loss
+    source: str = ""                    # where the symmetry comes from
 
     @property
     def sizes(self) -> str:
         return "; ".join(family.sizes for family in self.families)
 
-    def scaling(self, family: Family) -> list:
-        """s_i for every parameter of a symbolic family."""
-        return [sp.sympify(f) for f in self.factors(family.model, self.symbols)]
+    @property
+    def size_list(self) -> list:
+        return [family.sizes for family in self.families]
+
+    def action_on(self, model: Model, values) -> sp.Matrix:
+        """T on any network of the group's kind, at group parameters (symbols or numbers)."""
+        if self.matrix is not None:
+            return sp.Matrix(self.matrix(model, values))
+        return sp.diag(*[sp.sympify(f) for f in self.factors(model, values)])
+
+    def action(self, family: Family) -> sp.Matrix:
+        """T for a symbolic family, a matrix in the group parameters."""
+        return self.action_on(family.model, self.symbols)
 
     @property
     def witness_symbols(self) -> tuple:
         """The group parameters that act on the counterexample network."""
-        used = set().union(*[sp.sympify(f).free_symbols for f in self.factors(self.witness_model, self.symbols)])
+        used = self.action_on(self.witness_model, self.symbols).free_symbols
         return tuple(s for s in self.symbols if s in used)
 
-    def witness_scaling(self, element: dict) -> list:
+    def action_at(self, model: Model, element: dict) -> sp.Matrix:
+        """T on a concrete network of the group's kind at a group element (name -> rational)."""
         values = [sp.Rational(element.get(str(s), 1)) for s in self.symbols]
-        return [sp.sympify(f) for f in self.factors(self.witness_model, values)]
+        return self.action_on(model, values)
+
+    def witness_action(self, element: dict) -> sp.Matrix:
+        """T on the counterexample network at a concrete group element."""
+        return self.action_at(self.witness_model, element)
+
+    def random_element(self, rng, symbols=None) -> dict:
+        """A random group element: positive rationals, or any non-zero rationals for real
+        parameters (A for the attention head, which the caller keeps only when invertible)."""
+        def draw(symbol):
+            value = Fraction(rng.randint(2, 30), rng.randint(2, 30))
+            return value if symbol.is_positive else value * rng.choice((-1, 1))
+        return {str(s): draw(s) for s in (self.witness_symbols if symbols is None else symbols)}
 
 
 # ---------------------------------------------------------------- one hidden layer (W, v)
@@ -132,7 +191,8 @@ def one_hidden_layer(d: int, h: int) -> Model:
     paths = tuple((i * h + j, d * h + j) for i in range(d) for j in range(h))
     return Model(f"one hidden layer, d={d}, h={h}", tuple(W + v), (True,) * (d * h + h),
                  (tuple(range(d * h)), tuple(range(d * h, d * h + h))),
-                 (tuple(range(d * h, d * h + h)),), paths, outputs, preactivations, d)
+                 (tuple(range(d * h, d * h + h)),), paths, outputs, preactivations, d,
+                 shapes=((d, h), (h, 1)))
 
 
 def _layerwise_factors(model: Model, symbols) -> list:
@@ -148,8 +208,9 @@ def _per_neuron_factors(model: Model, symbols) -> list:
 
 # ---------------------------------------------------------------- deep, with biases
 
-def deep_with_biases(widths: tuple) -> Model:
-    """K = len(widths) − 1 layers, θ = (θ_1, …, θ_K, b_1, …, b_K); hidden layers rectified."""
+def deep_with_biases(widths: tuple, activation: str = "relu") -> Model:
+    """K = len(widths) − 1 layers, θ = (θ_1, …, θ_K, b_1, …, b_K); hidden layers rectified (by ReLU,
+    or by |·| with ``activation="abs"``)."""
     K = len(widths) - 1
     names, weight_index, bias_index = [], [], []
     for k in range(K):
@@ -201,10 +262,12 @@ def deep_with_biases(widths: tuple) -> Model:
     layers = tuple(tuple(weight_index[k].values()) for k in range(K))
     last_rows = (tuple(weight_index[K - 1][(i, 0)] for i in range(widths[K - 1])),)
     weights = tuple(i < n_weights for i in range(len(names)))
-    return Model(f"{K} layers with biases, widths {','.join(map(str, widths))}", tuple(names),
+    name = f"{K} layers with biases, widths {','.join(map(str, widths))}"
+    return Model(name + (", |.| activation" if activation == "abs" else ""), tuple(names),
                  weights, layers, last_rows, tuple(paths),
                  lambda theta, X, activation: forward(theta, X, activation),
-                 preactivations, widths[0], tuple(tuple(b.values()) for b in bias_index))
+                 preactivations, widths[0], tuple(tuple(b.values()) for b in bias_index), activation,
+                 tuple((widths[k], widths[k + 1]) for k in range(K)))
 
 
 def _deep_factors(model: Model, symbols) -> list:
@@ -259,13 +322,15 @@ def batch_spread_function(inputs: sp.Matrix, eps):
     return R, radicand
 
 
-def batchnorm_net(d: int, eps, opaque: bool = True) -> Model:
+def batchnorm_net(d: int, eps, opaque: bool = True, affine: bool = False) -> Model:
     """f(x_n) = v·ReLU(BN(x_n·W)) with BN(z_n) = (z_n − μ)/sqrt(σ² + ε) over the batch (μ, σ² the
-    batch mean and variance), one unit; θ = (W_1, …, W_d, v).  BN(z_n) = N(z_n − μ)/R(W) with
+    batch mean and variance), one unit; θ = (W_1, …, W_d, v).  With ``affine`` the normalized value
+    is γ·BN(z_n) + β before the ReLU, θ = (W_1, …, W_d, γ, β, v).  BN(z_n) = N(z_n − μ)/R(W) with
     R(W) = sqrt(N²σ² + N²ε): an opaque R (``batch_spread_function``) for the symbolic proofs, the
     radical itself (``opaque=False``) for the concrete networks."""
     W = [sp.Symbol(f"W_{{{i + 1}}}", real=True) for i in range(d)]
     v = sp.Symbol("v", real=True)
+    scale_shift = list(sp.symbols("gamma beta", real=True)) if affine else []
     spreads = {}     # one R per batch, so that R(W) built twice is the same expression
 
     def normalized(theta, X):
@@ -281,16 +346,109 @@ def batchnorm_net(d: int, eps, opaque: bool = True) -> Model:
         # common factors pulled out, so that c(z_n − μ)/(c R) cancels on construction
         return [sp.factor_terms(sp.expand(N * (zn - mean))) / spread for zn in z]
 
+    def pre(theta, X):
+        values = normalized(theta, X)
+        return [theta[d] * z + theta[d + 1] for z in values] if affine else values
+
     def outputs(theta, X, activation):
-        return [activation(s, (n, 0)) * theta[d] for n, s in enumerate(normalized(theta, X))]
-    return Model(f"batch-normalized unit, d={d}" + (f", eps={eps}" if eps else ", eps=0"),
-                 tuple(W + [v]), (True,) * (d + 1), (tuple(range(d)), (d,)), ((d,),),
-                 tuple((i, d) for i in range(d)), outputs, normalized, d)
+        return [activation(s, (n, 0)) * theta[-1] for n, s in enumerate(pre(theta, X))]
+
+    def bounded(theta, X):
+        # |BN(z_n)| = N|z_n − μ| / sqrt(N Σ_m (z_m − μ)² + N²ε) ≤ sqrt(N) (one term of the sum),
+        # bounded by the rational ⌈√N⌉
+        values = [sp.Symbol(f"nu_{n + 1}", real=True) for n in range(X.rows)]
+        pre_values = [theta[d] * z + theta[d + 1] for z in values] if affine else values
+        bound = sp.Integer(math.isqrt(X.rows - 1) + 1)
+        return [ReLU(s) * theta[-1] for s in pre_values], {z: bound for z in values}
+    n = d + len(scale_shift)
+    name = f"batch-normalized unit, d={d}" + (f", eps={eps}" if eps else ", eps=0")
+    return Model(name + (", affine" if affine else ""), tuple(W + scale_shift + [v]), (True,) * (n + 1),
+                 (tuple(range(d)), (n,)), ((n,),), tuple((i, n) for i in range(d)), outputs, pre, d,
+                 ((d + 1,),) if affine else (), shapes=((d, 1), (1, 1)), bounded_outputs=bounded)
 
 
 def _batchnorm_factors(model: Model, symbols) -> list:
     (c,) = symbols
     return [c] * len(model.layers[0]) + [1]
+
+
+def _affine_factors(model: Model, symbols) -> list:
+    """γ, β ↦ cγ, cβ and v ↦ v/c; W unchanged."""
+    (c,) = symbols
+    return [1] * len(model.layers[0]) + [c, c, 1 / c]
+
+
+# ---------------------------------------------------------------- permutations and sign flips
+
+def _hidden_unit_positions(model: Model, unit: int) -> list:
+    """The parameter indices that belong to hidden unit ``unit`` of a two-layer net with biases:
+    its incoming weights (one per input), its bias, its outgoing weight."""
+    d, h = model.input_width, len(model.biases[0])
+    return [model.layers[0][i * h + unit] for i in range(d)] + [model.biases[0][unit],
+                                                                 model.layers[1][unit]]
+
+
+def _permutation_matrix(model: Model, symbols) -> sp.Matrix:
+    """The cycle 1 → 2 → … → h → 1 of the hidden units, every unit's parameters moving together:
+    (Tθ) at unit j's positions = θ at unit j+1's positions."""
+    h = len(model.biases[0])
+    n = len(model.parameters)
+    T = sp.zeros(n, n)
+    moved = set()
+    for unit in range(h):
+        for target, source in zip(_hidden_unit_positions(model, unit),
+                                  _hidden_unit_positions(model, (unit + 1) % h)):
+            T[target, source] = 1
+            moved.add(target)
+    for index in range(n):
+        if index not in moved:
+            T[index, index] = 1
+    return T
+
+
+def _sign_flip_factors(model: Model, symbols) -> list:
+    """Hidden unit 1's incoming weights and bias negated (its outgoing weight kept: |·| is even)."""
+    flipped = set(_hidden_unit_positions(model, 0)[:-1])
+    return [-1 if i in flipped else 1 for i in range(len(model.parameters))]
+
+
+# ---------------------------------------------------------------- an attention head's scores
+
+def attention_scores(d: int, k: int) -> Model:
+    """One attention head's score between two tokens a, b ∈ ℝ^d (an input row is (a, b)), read out
+    by a weight v: f(a, b) = v · (a W_Q)(b W_K)ᵀ, W_Q, W_K ∈ ℝ^{d×k}; θ = (W_Q, W_K row by row, v).
+    The softmax of a full head acts on these scores, so it keeps every symmetry of W_Q W_Kᵀ."""
+    Q = [sp.Symbol(f"Q_{{{i + 1},{j + 1}}}", real=True) for i in range(d) for j in range(k)]
+    K = [sp.Symbol(f"K_{{{i + 1},{j + 1}}}", real=True) for i in range(d) for j in range(k)]
+    v = sp.Symbol("v", real=True)
+
+    def outputs(theta, X, activation):
+        q, kk = theta[:d * k], theta[d * k:2 * d * k]
+        return [theta[-1] * sum(sum(X[n, i] * q[i * k + j] for i in range(d))
+                                * sum(X[n, d + i] * kk[i * k + j] for i in range(d)) for j in range(k))
+                for n in range(X.rows)]
+    return Model(f"attention score, d={d}, k={k}", tuple(Q + K + [v]), (True,) * (2 * d * k + 1),
+                 (tuple(range(d * k)), tuple(range(d * k, 2 * d * k)), (2 * d * k,)), ((2 * d * k,),),
+                 tuple((i, d * k + i, 2 * d * k) for i in range(d * k)), outputs,
+                 lambda theta, X: [], 2 * d, shapes=((d, k), (d, k), (1, 1)))
+
+
+def _attention_matrix(model: Model, symbols) -> sp.Matrix:
+    """W_Q ↦ W_Q A and W_K ↦ W_K A⁻ᵀ, row by row, for A = [[a, b], [c, e]]."""
+    a, b, c, e = symbols
+    A = sp.Matrix([[a, b], [c, e]])
+    A_inverse_transpose = sp.Matrix([[e, -c], [-b, a]]) / (a * e - b * c)
+    k = 2
+    d = model.input_width // 2
+    n = len(model.parameters)
+    T = sp.zeros(n, n)
+    for block, M in ((0, A), (d * k, A_inverse_transpose)):
+        for i in range(d):
+            for j in range(k):
+                for l in range(k):       # (W M)_{ij} = Σ_l W_{il} M_{lj}
+                    T[block + i * k + j, block + i * k + l] = M[l, j]
+    T[n - 1, n - 1] = 1
+    return T
 
 
 def _spread_homogeneity(family: Family) -> list:
@@ -326,16 +484,22 @@ def _batchnorm_instance(eps: Fraction) -> Instance:
 def _groups() -> dict:
     c = sp.Symbol("c", positive=True)
     worked = ((1,), (2,))
+    worked_instance = Instance(worked, (Fraction(1), Fraction(1)), {"alpha": Fraction(1, 1000)}, Fraction(1, 10))
+    one_layer = (Family(one_hidden_layer(1, 1), 2, "d=1, h=1, N=2"),
+                 Family(one_hidden_layer(2, 2), 2, "d=2, h=2, N=2"),
+                 Family(one_hidden_layer(3, 2), 2, "d=3, h=2, N=2"))
+    two_units = (Fraction(1), Fraction(-1), Fraction(1), Fraction(1, 2), Fraction(1, 2), Fraction(1, 2),
+                 Fraction(0))              # θ1 = (1, −1), θ2 = (1, 1/2), b1 = (1/2, 1/2), b2 = 0
+    eps = sp.Rational(BATCHNORM_EPS)
+    bn_eps_instance = _batchnorm_instance(BATCHNORM_EPS)
+    w0 = bn_eps_instance.theta[0]
     groups = [
         SymmetryGroup(
             "layerwise", "Dinh's layer-wise rescaling $T_\\alpha$",
             r"$T_\alpha(W, v) = (\alpha W, \alpha^{-1} v)$, $\alpha > 0$, on $f(x) = \sum_j "
             r"\mathrm{ReLU}(\sum_i x_i W_{ij}) v_j$",
-            (Family(one_hidden_layer(1, 1), 2, "d=1, h=1, N=2"),
-             Family(one_hidden_layer(2, 2), 2, "d=2, h=2, N=2"),
-             Family(one_hidden_layer(3, 2), 2, "d=3, h=2, N=2")),
-            (_ALPHA,), _layerwise_factors, one_hidden_layer(1, 1),
-            Instance(worked, (Fraction(1), Fraction(1)), {"alpha": Fraction(1, 1000)}, Fraction(1, 10))),
+            one_layer, (_ALPHA,), _layerwise_factors, one_hidden_layer(1, 1), worked_instance,
+            source="Dinh et al. 2017, Section 4"),
         SymmetryGroup(
             "per_neuron", "per-neuron rescaling",
             r"$W_{:j} \mapsto c_j W_{:j}$, $v_j \mapsto v_j / c_j$, every $c_j > 0$",
@@ -343,7 +507,8 @@ def _groups() -> dict:
              Family(one_hidden_layer(2, 3), 2, "d=2, h=3, N=2")),
             sp.symbols("c_1:4", positive=True), _per_neuron_factors, one_hidden_layer(1, 2),
             Instance(worked, (Fraction(1), Fraction(1, 2), Fraction(1, 2), Fraction(1)),
-                     {"c_1": Fraction(1, 1000), "c_2": Fraction(3, 2)}, Fraction(1, 10))),
+                     {"c_1": Fraction(1, 1000), "c_2": Fraction(3, 2)}, Fraction(1, 10)),
+            source="Neyshabur et al. 2015 (path-SGD); Dinh et al. 2017, Section 4"),
         SymmetryGroup(
             "deep_layerwise_bias", "deep layer-wise rescaling with biases",
             r"$\theta_k \mapsto \alpha_k \theta_k$, $b_k \mapsto (\prod_{j \le k} \alpha_j) b_k$, "
@@ -353,19 +518,64 @@ def _groups() -> dict:
             sp.symbols("alpha_1 alpha_2", positive=True), _deep_factors, deep_with_biases((1, 1, 1, 1)),
             Instance(worked, (Fraction(1), Fraction(1), Fraction(1), Fraction(1, 2), Fraction(1, 2),
                               Fraction(1, 2)),
-                     {"alpha_1": Fraction(1, 1000), "alpha_2": Fraction(10)}, Fraction(1, 10))),
+                     {"alpha_1": Fraction(1, 1000), "alpha_2": Fraction(10)}, Fraction(1, 10)),
+            source="Dinh et al. 2017, Section 4 (biases: Section 5)"),
         SymmetryGroup(
             "batchnorm_scale", "scaling in front of batch normalization, $\\epsilon = 0$",
             r"$W \mapsto c W$, $c > 0$, in front of $\mathrm{BN}(z) = (z - \mu)/\sqrt{\sigma^2}$",
-            (Family(batchnorm_net(2, 0), 4, "d=2, N=4"),), (c,), _batchnorm_factors,
-            batchnorm_net(2, 0, opaque=False), _batchnorm_instance(Fraction(0)), _spread_homogeneity),
+            (Family(batchnorm_net(2, 0), 4, "d=2, N=4", batchnorm_net(2, 0, opaque=False)),), (c,),
+            _batchnorm_factors, batchnorm_net(2, 0, opaque=False), _batchnorm_instance(Fraction(0)),
+            _spread_homogeneity, source="Ioffe and Szegedy 2015; van Laarhoven 2017"),
         SymmetryGroup(
             "batchnorm_scale_eps", "scaling in front of batch normalization, $\\epsilon = 10^{-5}$",
             r"$W \mapsto c W$, $c > 0$, in front of $\mathrm{BN}(z) = (z - \mu)/\sqrt{\sigma^2 + "
             r"\epsilon}$, $\epsilon = 10^{-5}$",
-            (Family(batchnorm_net(2, sp.Rational(BATCHNORM_EPS)), 4, "d=2, N=4"),), (c,),
-            _batchnorm_factors, batchnorm_net(2, sp.Rational(BATCHNORM_EPS), opaque=False),
-            _batchnorm_instance(BATCHNORM_EPS)),
+            (Family(batchnorm_net(2, eps), 4, "d=2, N=4", batchnorm_net(2, eps, opaque=False)),), (c,),
+            _batchnorm_factors, batchnorm_net(2, eps, opaque=False), bn_eps_instance,
+            source="PyTorch's default $\\epsilon = 10^{-5}$"),
+        SymmetryGroup(
+            "permutation", "permutation of hidden units",
+            r"the hidden units cycled ($1 \to 2 \to \dots \to h \to 1$), each with its incoming "
+            r"weights, bias and outgoing weight, on a two-layer ReLU net with biases",
+            (Family(deep_with_biases((1, 2, 1)), 2, "widths 1,2,1, N=2"),
+             Family(deep_with_biases((2, 3, 1)), 1, "widths 2,3,1, N=1")),
+            (), None, deep_with_biases((1, 2, 1)), Instance(worked, two_units, {}, Fraction(1, 10)),
+            matrix=_permutation_matrix, source="Godfrey et al. 2022, Table 1"),
+        SymmetryGroup(
+            "sign_flip", "sign flip through $|\\cdot|$",
+            r"$W_{:1}, b_1 \mapsto -W_{:1}, -b_1$ on $f(x) = \sum_j v_j |\sum_i x_i W_{ij} + b_j| + b_2$",
+            (Family(deep_with_biases((1, 2, 1), "abs"), 2, "widths 1,2,1, N=2"),
+             Family(deep_with_biases((2, 2, 1), "abs"), 2, "widths 2,2,1, N=2")),
+            (), _sign_flip_factors, deep_with_biases((1, 2, 1), "abs"),
+            Instance(worked, two_units, {}, Fraction(1, 10)), source="Godfrey et al. 2022, Table 1"),
+        SymmetryGroup(
+            "attention_qk", "$GL(2)$ of an attention head's $W_Q W_K^\\top$",
+            r"$W_Q \mapsto W_Q A$, $W_K \mapsto W_K A^{-\top}$, $A \in GL(2)$, on the score "
+            r"$f(a, b) = v\,(a W_Q)(b W_K)^\top$ of two tokens $a, b \in \mathbb{R}^2$",
+            (Family(attention_scores(2, 2), 1, "d=2, k=2, N=1"),),
+            sp.symbols("a_11 a_12 a_21 a_22", real=True), None, attention_scores(2, 2),
+            Instance(((1, 0, 0, 1), (1, 2, -1, 1)),
+                     (Fraction(1), Fraction(0), Fraction(0), Fraction(1),
+                      Fraction(1), Fraction(1), Fraction(0), Fraction(1), Fraction(1)),
+                     {"a_11": Fraction(1, 1000), "a_12": Fraction(1), "a_21": Fraction(0), "a_22": Fraction(1)},
+                     Fraction(1, 10)),
+            matrix=_attention_matrix, source="da Silva, Dangel and Oore 2025 (Hide \\& Seek)"),
+        SymmetryGroup(
+            "batchnorm_affine", "batch normalization's affine scale",
+            r"$\gamma, \beta \mapsto c\gamma, c\beta$, $v \mapsto v / c$, $c > 0$, on "
+            r"$f = v\,\mathrm{ReLU}(\gamma\,\mathrm{BN}(xW) + \beta)$, $\epsilon = 10^{-5}$",
+            (Family(batchnorm_net(2, eps, affine=True), 4, "d=2, N=4",
+                    batchnorm_net(2, eps, opaque=False, affine=True)),), (c,), _affine_factors,
+            batchnorm_net(2, eps, opaque=False, affine=True),
+            Instance(bn_eps_instance.inputs, (w0, Fraction(0), Fraction(1), Fraction(1, 2), Fraction(1)),
+                     {"c": Fraction(1, 1000)}, Fraction(1, 10)),
+            source="Ioffe and Szegedy 2015; Godfrey et al. 2022"),
+        SymmetryGroup(
+            "weight_decay", "layer-wise rescaling with weight decay",
+            r"$T_\alpha$ of \texttt{layerwise} with the loss $L(\theta) + \lambda \|\theta\|^2$, "
+            r"$\lambda = 1/100$",
+            one_layer[:1], (_ALPHA,), _layerwise_factors, one_hidden_layer(1, 1), worked_instance,
+            penalty=Fraction(1, 100), source="Dinh et al. 2017, Section 6 (regularization)"),
     ]
     return {group.key: group for group in groups}
 

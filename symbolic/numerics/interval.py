@@ -10,11 +10,13 @@ need not be.
 from __future__ import annotations
 
 import heapq
+import math
 import random
 from dataclasses import dataclass
 from fractions import Fraction
 
 import flint
+import mpmath
 import sympy as sp
 
 from symbolic.relu import ReLU
@@ -102,6 +104,7 @@ class MaxBounds:
     upper: float                  # a rigorous upper bound on the maximum (rounded up)
     argmax: list                  # a feasible point attaining ``lower``
     boxes: int                    # boxes examined
+    leaves: list = None           # the boxes left at the end: with the dropped ones they cover the set
 
     @property
     def lower_value(self) -> float:
@@ -197,4 +200,74 @@ def maximize(objective, symbols, region: ScaledSet, *, below=None, budget: int =
     upper = -heap[0][0] if heap else float("-inf")
     # floats round: step the bound up by a relative 1e-12 so that it stays an upper bound
     upper = upper + abs(upper) * 1e-12 + 1e-300 if upper != float("inf") else upper
-    return MaxBounds(best, upper, best_point, boxes)
+    return MaxBounds(best, upper, best_point, boxes, [box for _, _, box in heap])
+
+
+# ---------------------------------------------------------------- an independent upper bound
+
+def _mp_interval(expr: sp.Expr, symbols: list):
+    """expr as a function of mpmath.iv intervals: a second interval extension, built on another
+    library (mpmath's interval arithmetic) and sharing no code with ``compile_arb``."""
+    iv = mpmath.iv
+    position = {s: k for k, s in enumerate(symbols)}
+
+    def value(e, args):
+        if e in position:
+            return args[position[e]]
+        if e.is_Rational:
+            return iv.mpf(int(e.p)) / int(e.q)
+        parts = [value(a, args) for a in e.args]
+        if e.is_Add:
+            return sum(parts[1:], parts[0])
+        if e.is_Mul:
+            total = parts[0]
+            for part in parts[1:]:
+                total = total * part
+            return total
+        if e.is_Pow and e.exp.is_Integer:
+            return parts[0] ** int(e.exp)        # mpmath keeps even powers at or above 0
+        if e.is_Pow and e.exp.is_Rational and e.exp.q == 2:
+            return iv.sqrt(parts[0]) ** int(e.exp.p)
+        if isinstance(e, (ReLU, sp.Max)):
+            other = parts[1] if len(parts) == 2 else iv.mpf(0)
+            return iv.mpf([max(parts[0].a, other.a), max(parts[0].b, other.b)])
+        if isinstance(e, sp.Abs):
+            return abs(parts[0])
+        raise ValueError(f"no mpmath interval extension for {e.func.__name__}")
+    expr = sp.sympify(expr)
+    return lambda args: value(expr, args)
+
+
+def recheck_upper(objective, symbols, region: ScaledSet, leaves, dps: int = 30) -> float:
+    """An upper bound on max_{region} objective from the boxes branch and bound left (``leaves``),
+    each split in two along its widest side and bounded by mpmath's interval arithmetic; the
+    boxes branch and bound dropped were shown (exactly) to miss the set.  Returns +inf when the
+    objective has no mpmath interval extension."""
+    if not leaves:
+        return float("-inf")
+    try:
+        function = _mp_interval(objective, symbols)
+    except ValueError:
+        return float("inf")
+    best = float("-inf")
+    saved, mpmath.iv.dps = mpmath.iv.dps, dps
+    try:
+        for box in leaves:
+            widest = max(range(len(box)), key=lambda i: box[i][1] - box[i][0])
+            low, high = box[widest]
+            for half in ((low, (low + high) / 2), ((low + high) / 2, high)):
+                child = list(box)
+                child[widest] = half
+                if region.misses(child):
+                    continue
+                # each rational end enclosed by an outward-rounded division, the box their hull
+                args = [mpmath.iv.mpf([(mpmath.iv.mpf(a.numerator) / a.denominator).a,
+                                       (mpmath.iv.mpf(b.numerator) / b.denominator).b]) for a, b in child]
+                try:
+                    upper = function(args).b
+                except (ValueError, ZeroDivisionError):
+                    return float("inf")
+                best = max(best, float(mpmath.mpf(upper)))
+    finally:
+        mpmath.iv.dps = saved
+    return math.nextafter(best, math.inf) if best != float("inf") else best
