@@ -1,9 +1,14 @@
-"""Expressions from text, without eval.
+"""Expressions from text, without eval and without evaluation.
 
 ``sympy.sympify`` and ``parse_expr`` evaluate Python code, so a string such as
 ``__import__('os').system('…')`` would run.  This is a small recursive-descent parser for
 arithmetic on real symbols and the functions the checker knows; anything else is rejected with a
 ParseError that says where.
+
+The expression is kept as written: every node is built with ``evaluate=False``, so ``x/x``
+stays x·x⁻¹ (undefined at 0) and ``relu(a*x)/a`` keeps its a.  The checker rewrites a copy
+(``symbolic.decision.domain.evaluated``).  A constant is bounded in size before it is built:
+``((2^64)^64)^64`` is refused, naming the literal, rather than computed.
 """
 from __future__ import annotations
 
@@ -11,29 +16,78 @@ import re
 
 import sympy as sp
 
-from symbolic.relu import ReLU, leaky_relu
+from symbolic.decision.domain import evaluated
+from symbolic.relu import ReLU
 
 MAX_LENGTH = 20_000
 MAX_DEPTH = 100
 MAX_DIGITS = 1_000        # digits of a number literal, and the largest power of ten it may carry
+# digits of a constant the text builds (2^4000): below Python's 4300-digit limit on int ↔ str
+MAX_CONSTANT_DIGITS = 4_000
 MAX_ARGUMENTS = 1_000     # arguments of one max/min
+LOG10_2 = 0.30103
 
 
-def _lattice(operation):
-    """max/min of many arguments, kept unevaluated: sympy's evaluation compares every pair."""
-    return lambda *args: operation(*args, evaluate=False)
+def _written(function):
+    """function applied to its arguments as written (no evaluation on construction)."""
+    return lambda *args: function(*args, evaluate=False)
+
+
+def _neg(s):
+    return -s if s.is_Number else sp.Mul(-1, s, evaluate=False)
+
+
+def _add(*terms):
+    return sp.Add(*terms, evaluate=False)
+
+
+def _mul(*factors):
+    return sp.Mul(*factors, evaluate=False)
+
+
+def _reciprocal(s):
+    return sp.Pow(s, -1, evaluate=False)
+
 
 FUNCTIONS = {
-    "relu": (1, ReLU), "ReLU": (1, ReLU),
-    "max": (None, _lattice(sp.Max)), "Max": (None, _lattice(sp.Max)),
-    "min": (None, _lattice(sp.Min)), "Min": (None, _lattice(sp.Min)),
-    "abs": (1, sp.Abs), "Abs": (1, sp.Abs),
-    "leaky_relu": (2, leaky_relu),
-    "exp": (1, sp.exp), "log": (1, sp.log), "sqrt": (1, sp.sqrt),
-    "tanh": (1, sp.tanh), "sin": (1, sp.sin), "cos": (1, sp.cos),
-    "sigmoid": (1, lambda s: 1 / (1 + sp.exp(-s))),
-    "softplus": (1, lambda s: sp.log(1 + sp.exp(s))),
+    "relu": (1, _written(ReLU)), "ReLU": (1, _written(ReLU)),
+    "max": (None, _written(sp.Max)), "Max": (None, _written(sp.Max)),
+    "min": (None, _written(sp.Min)), "Min": (None, _written(sp.Min)),
+    "abs": (1, _written(sp.Abs)), "Abs": (1, _written(sp.Abs)),
+    "sign": (1, _written(sp.sign)),
+    "heaviside": (1, _written(sp.Heaviside)), "Heaviside": (1, _written(sp.Heaviside)),
+    # leaky_relu(s, a) = ReLU(s) − a·ReLU(−s)
+    "leaky_relu": (2, lambda s, a: _add(ReLU(s, evaluate=False),
+                                        _mul(-1, a, ReLU(_neg(s), evaluate=False)))),
+    "exp": (1, _written(sp.exp)), "log": (1, _written(sp.log)),
+    "sqrt": (1, lambda s: sp.Pow(s, sp.S.Half, evaluate=False)),
+    "tanh": (1, _written(sp.tanh)), "sin": (1, _written(sp.sin)), "cos": (1, _written(sp.cos)),
+    # sigmoid(s) = 1/(1 + exp(−s)), softplus(s) = log(1 + exp(s))
+    "sigmoid": (1, lambda s: _reciprocal(_add(1, sp.exp(_neg(s), evaluate=False)))),
+    "softplus": (1, lambda s: sp.log(_add(1, sp.exp(s, evaluate=False)), evaluate=False)),
 }
+
+
+def constant_digits(expr: sp.Expr) -> float:
+    """About the decimal digits of the numerator and denominator of a constant expression as
+    written (an upper bound up to rounding), computed without building it; 0 when not constant."""
+    return _constant_bits(expr) * LOG10_2
+
+
+def _constant_bits(expr: sp.Expr) -> float:
+    if expr.free_symbols:
+        return 0.0
+    if expr.is_Rational:
+        return max(int(expr.p).bit_length(), int(expr.q).bit_length())
+    if isinstance(expr, sp.Pow):
+        base, exponent = expr.args
+        if _constant_bits(exponent) > 20:
+            return float("inf")
+        value = evaluated(exponent)
+        size = abs(float(value)) if value.is_Rational else 1.0
+        return _constant_bits(base) * max(size, 1.0)
+    # a sum or product of fractions: the sizes add up (common denominators)
+    return sum(_constant_bits(a) for a in expr.args)
 
 _TOKEN = re.compile(r"\s*(?:(\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)"
                     r"|([A-Za-z_][A-Za-z0-9_]*)|(\*\*|[-+*/^(),]))")
@@ -99,22 +153,35 @@ class _Parser:
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise ParseError("expression nested too deeply")
+        column = self.peek()[2]
         expr = self.product()
         while self.peek()[1] in ("+", "-"):
             operator = self.take()[1]
             right = self.product()
-            expr = expr + right if operator == "+" else expr - right
+            expr = _add(expr, right if operator == "+" else _neg(right))
+            self.bounded(expr, column)
         self.depth -= 1
         return expr
 
     def product(self):
+        column = self.peek()[2]
         expr = self.unary()
         while self.peek()[1] in ("*", "/"):
             operator = self.take()[1]
             right = self.unary()
-            if operator == "/" and right == 0:
+            if operator == "/" and right.is_number and evaluated(right) == 0:
                 raise ParseError("division by zero")
-            expr = expr * right if operator == "*" else expr / right
+            expr = _mul(expr, right if operator == "*" else _reciprocal(right))
+            self.bounded(expr, column)
+        return expr
+
+    def bounded(self, expr: sp.Expr, column: int) -> sp.Expr:
+        """expr, unless it is a constant too large to build (refused, naming it)."""
+        digits = constant_digits(expr)
+        if digits > MAX_CONSTANT_DIGITS:
+            shown = str(expr) if len(str(expr)) < 80 else str(expr)[:77] + "..."
+            raise ParseError(f"the number {shown} at column {column} would have more than "
+                             f"{MAX_CONSTANT_DIGITS} digits")
         return expr
 
     def unary(self):
@@ -125,10 +192,11 @@ class _Parser:
                 raise ParseError("expression nested too deeply")
             operand = self.unary()
             self.depth -= 1
-            return -operand if operator == "-" else operand
+            return _neg(operand) if operator == "-" else operand
         return self.power()
 
     def power(self):
+        column = self.peek()[2]
         base = self.atom()
         if self.peek()[1] in ("^", "**"):
             self.take()
@@ -137,9 +205,12 @@ class _Parser:
                 raise ParseError("expression nested too deeply")
             exponent = self.unary()
             self.depth -= 1
-            if exponent.is_Number and abs(exponent) > 64:
-                raise ParseError("exponent too large")
-            return base ** exponent
+            if exponent.is_number and constant_digits(exponent) > 6:
+                raise ParseError(f"exponent too large at column {column}")
+            value = evaluated(exponent) if exponent.is_number else None
+            if value is not None and value.is_Number and abs(value) > 64:
+                raise ParseError(f"exponent too large at column {column}")
+            return self.bounded(sp.Pow(base, exponent, evaluate=False), column)
         return base
 
     def atom(self):

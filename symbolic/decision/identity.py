@@ -69,7 +69,9 @@ from sympy.core.function import AppliedUndef
 from symbolic.decision.assumptions import function_fact, point_in_ranges, sample_point, symbol_range, unsupported_fact
 from symbolic.decision.budget import BudgetExhausted, check_budget, remaining, time_budget
 from symbolic.decision.components import independent_parts
-from symbolic.decision.regions import SplitTooLarge, describe, examine, inside, sign_branches
+from symbolic.decision.domain import WrittenDomain, evaluated
+from symbolic.decision.regions import SplitTooLarge, describe, examine, inside, pinned_values, \
+    sign_branches
 from symbolic.relu import ReLU, canonical_relu_form, to_relu_form
 from symbolic.decision.smt import DISCONTINUOUS, Translation, in_fragment, solve
 from symbolic.verdict import Status, Verdict
@@ -109,12 +111,22 @@ def as_expression(value) -> sp.Expr:
 
 def check_identity(lhs, rhs, *, timeout: float | None = None, seed: int = 0,
                    claim: str | None = None) -> Verdict:
-    """Decide lhs = rhs for every admissible real value of the symbols (see module docstring)."""
-    lhs, rhs = as_expression(lhs), as_expression(rhs)
-    claim = claim or f"{lhs} = {rhs}"
+    """Decide lhs = rhs for every admissible real value of the symbols (see module docstring).
+
+    The claim is checked as written: a point is admissible when both sides AS WRITTEN are
+    defined there (no denominator vanishes, no even root or non-integer power of a negative
+    number, no log of a non-positive one: ``symbolic.decision.domain``), and rewriting never
+    enlarges that set.  ``relu(x)/relu(x) = relu(x)/x`` is about x > 0 only (PROVED, not refuted
+    at x < 0 where the left side is 0/0); ``x/x = 2 - sign(x)**2`` is about x ≠ 0;
+    ``sqrt(x*y) = sqrt(x)*sqrt(y)`` is about x, y ≥ 0 (a negative point, where i·i = −1 would
+    pass for a real value, is no counterexample).  Pass sides built with ``evaluate=False``
+    (as ``parse_expression`` builds them) to keep sympy from cancelling before the check.
+    """
+    written = as_expression(lhs), as_expression(rhs)
+    claim = claim or f"{written[0]} = {written[1]}"
     try:
         with time_budget(timeout):
-            return _Decision(lhs, rhs, claim, random.Random(seed)).run()
+            return _Decision(*written, claim, random.Random(seed)).run()
     except BudgetExhausted:
         if timeout is None:
             raise    # an enclosing budget ran out: it is the caller's to report
@@ -154,19 +166,22 @@ class _Opinion:
 
 class _Decision:
     def __init__(self, lhs, rhs, claim, rng):
-        self.lhs, self.rhs, self.claim, self.rng = lhs, rhs, claim, rng
+        # the sides as written give the domain and re-verify witnesses; the procedure works on
+        # evaluated copies (x/x is 1 there), which are defined wherever the written sides are
+        self.domain = WrittenDomain(lhs, rhs)
+        self.lhs, self.rhs = as_expression(evaluated(lhs)), as_expression(evaluated(rhs))
+        self.claim, self.rng = claim, rng
         self.symbols = sorted(lhs.free_symbols | rhs.free_symbols, key=sp.default_sort_key)
         self.functions = concrete_functions((lhs, rhs), rng)
         self.concrete = (substitute_functions(lhs, self.functions),
                          substitute_functions(rhs, self.functions))
-        self.denominators = sorted({p.base for side in (lhs, rhs) for p in side.atoms(sp.Pow)
-                                    if p.exp.is_negative}, key=sp.default_sort_key)
+        self.denominators = sorted(self.domain.denominators, key=sp.default_sort_key)
 
     # -- verdicts ---------------------------------------------------------------------------
     def refuted_at(self, point: dict, reason: str) -> Verdict | None:
         """REFUTED if the point honours every fact and separates the ORIGINAL sides."""
         full = {s: point.get(s, symbol_range(s).member()) for s in self.symbols}
-        if not point_in_ranges(full):
+        if not (point_in_ranges(full) and self.domain.admits(full)):
             return None
         separation = compare_at(*self.concrete, full)
         if not (separation.defined and separation.differ):
@@ -177,7 +192,7 @@ class _Decision:
         return Verdict(Status.REFUTED, self.claim, witness=witness, reason=reason,
                        evidence=(f"the two sides differ at the witness, re-evaluated {how} on "
                                  "the original expressions; the witness honours every symbol's "
-                                 "facts",))
+                                 "facts and both sides as written are defined there",))
 
     def compares_something(self, point: dict) -> bool:
         """At a point where the sides agree: does the agreement compare non-zero values?  Yes
@@ -224,6 +239,8 @@ class _Decision:
         for trial in range(RANDOM_POINTS):
             check_budget()
             point = sample_point(self.symbols, self.rng, scale=9 if trial % 2 else 99)
+            if not self.domain.admits(point):
+                continue
             separation = compare_at(*self.concrete, point)
             if not separation.defined:
                 continue
@@ -254,8 +271,9 @@ class _Decision:
         wide = kinks > WIDE_KINKS and not outside
         note = (f"{kinks} kinks: the project's rewriting and split are skipped beyond "
                 f"{WIDE_KINKS}") if wide else ""
-        difference = self.lhs - self.rhs if wide else \
-            canonical_relu_form(to_relu_form(self.lhs) - to_relu_form(self.rhs))
+        self.canonical = (self.lhs, self.rhs) if wide else \
+            (canonical_relu_form(to_relu_form(self.lhs)), canonical_relu_form(to_relu_form(self.rhs)))
+        difference = self.canonical[0] - self.canonical[1]
         # 4. the exact zero test
         if not wide and is_rational_zero(difference):
             return self.exact_zero(outside)
@@ -293,8 +311,8 @@ class _Decision:
         evidence = ["exact zero test: lhs − rhs in canonical ReLU form is 0 as a rational "
                     "function (ReLU atoms as independent indeterminates)", self.witness_line]
         confirmed = self.informative > 0
-        if not outside:
-            answer = self.solver_on(self.lhs, self.rhs, self.symbols)
+        if not outside:    # the canonical sides equal the sides wherever these are defined
+            answer = self.solver_on(*self.canonical, self.symbols)
             opinion = self.read_solver(answer, self.lhs - self.rhs, 0, self.symbols)
             if opinion.outcome == "nonzero":
                 verdict = self.refuted_at(opinion.point, "Z3 found a point where the sides differ")
@@ -331,7 +349,8 @@ class _Decision:
                             reason=answer.reason)
         for point in answer.points:
             value = exact_value(expr, point)
-            if value is not None and value != target and point_in_ranges(point):
+            if value is not None and value != target and point_in_ranges(point) and \
+                    self.domain.admits(point, partial=True):
                 return _Opinion("nonzero", point, [f"Z3 model, re-verified exactly: {point}"])
         return _Opinion("unknown", evidence=["Z3 gave a model that did not re-verify: ignored"],
                         reason="Z3 gave a model that did not re-verify")
@@ -350,7 +369,9 @@ class _Decision:
                                                    facts=facts, closed=True,
                                                    max_regions=SPLIT_REGIONS):
                 leaves += 1
-                if not _vacuous_or_zero(remainder):
+                # a symbol the region pins to one value (n ≥ 0 and −n ≥ 0) is substituted
+                remainder = remainder.xreplace(pinned_values(region, part.symbols))
+                if not (_vacuous_or_zero(remainder) or self.domain.vacuous_on(region)):
                     return self.leaf_opinion(part, region, remainder)
         except SplitTooLarge as why:
             return _Opinion("unknown", reason=str(why))
@@ -367,7 +388,8 @@ class _Decision:
         why = f"on the region {describe(region)} the difference reduces to {remainder}"
         interior = [c.lhs if isinstance(c, sp.GreaterThan) else c for c in region]
         point = examine(interior, part.symbols).point
-        if point is not None and not any(symbol_range(s).integral for s in part.symbols):
+        if point is not None and not any(symbol_range(s).integral for s in part.symbols) and \
+                self.domain.admits(point, partial=True):
             value = exact_value(part.expr, point)
             if value is not None and value != part.target:
                 return _Opinion("nonzero", point, [f"sign split: a region's interior point "
@@ -405,7 +427,8 @@ class _Decision:
             check_budget()
             point = sample_point(part.symbols, self.rng, scale=self.rng.choice((3, 9, 99)))
             value = exact_value(part.expr, point)
-            if value is not None and value != part.target:
+            if value is not None and value != part.target and \
+                    self.domain.admits(point, partial=True):
                 return point
         return None
 
@@ -459,7 +482,10 @@ class _Decision:
             evidence.insert(0, f"{len(parts)} independent parts (disjoint symbols), each shown "
                                "constant; the constants add up to 0")
         evidence.append(self.witness_line)
-        return Verdict(Status.PROVED, self.claim, evidence=tuple(evidence))
+        alone = sum(o.trusted_solver for o in opinions)
+        reason = (f"on Z3's word alone for {alone} of {len(parts)} part(s): the project's own "
+                  "procedure did not show it") if alone else ""
+        return Verdict(Status.PROVED, self.claim, reason=reason, evidence=tuple(evidence))
 
     # -- outside the fragment: exact test and split only -------------------------------------
     def outside_fragment(self, difference, why) -> Verdict:
@@ -469,7 +495,7 @@ class _Decision:
                                                    settled=is_rational_zero, facts=facts,
                                                    closed=True, max_regions=SPLIT_REGIONS):
                 leaves += 1
-                if not _vacuous_or_zero(remainder):
+                if not (_vacuous_or_zero(remainder) or self.domain.vacuous_on(region)):
                     failing.append(region)
         except SplitTooLarge as why:
             return self.undecided(str(why))
@@ -498,8 +524,9 @@ class _Decision:
                                                      "is not zero")
                     if verdict is not None:
                         return verdict
-        return self.undecided(f"lhs − rhs is not zero on the region {describe(failing[0])}, but no "
-                              "separating point was found")
+        return self.undecided(f"lhs − rhs was not shown to be zero on the region "
+                              f"{describe(failing[0])}, and no point separating the sides was "
+                              "found")
 
 
 def _vacuous_or_zero(remainder: sp.Expr) -> bool:
