@@ -251,11 +251,12 @@ class _Parser:
         return function(*args)
 
 
-def parse_expression(text: str, *, positive=(), nonnegative=(), integer=(),
-                     symbols: dict | None = None) -> sp.Expr:
-    """Parse text into a sympy expression over real symbols; names in ``positive`` (resp.
-    ``nonnegative``, ``integer``) carry that fact, and a name may be in several.  Pass one
-    ``symbols`` dict to several calls so that both sides of an identity share their symbols."""
+def parse_expression(text: str, *, positive=(), nonnegative=(), integer=(), negative=(),
+                     rational=(), symbols: dict | None = None) -> sp.Expr:
+    """Parse text into a sympy expression over real symbols, kept as written (module docstring);
+    names in ``positive`` (resp. ``nonnegative``, ``integer``, ``negative``, ``rational``) carry
+    that fact, and a name may be in several.  Pass one ``symbols`` dict to several calls so that
+    both sides of an identity share their symbols."""
     if not isinstance(text, str):
         raise ParseError("expected a string")
     if len(text) > MAX_LENGTH:
@@ -265,7 +266,7 @@ def parse_expression(text: str, *, positive=(), nonnegative=(), integer=(),
     table = {} if symbols is None else symbols
     facts: dict[str, dict] = {}
     for fact, names in (("positive", positive), ("nonnegative", nonnegative),
-                        ("integer", integer)):
+                        ("integer", integer), ("negative", negative), ("rational", rational)):
         for name in names:
             facts.setdefault(name, {"real": True})[fact] = True
     for name, kwargs in facts.items():

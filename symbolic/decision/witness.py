@@ -88,7 +88,10 @@ def mp_value(expr: sp.Expr, point: dict, dps: int):
         except (ZeroDivisionError, ValueError, TypeError, OverflowError):
             return None
         if not isinstance(value, (mpmath.mpf, mpmath.mpc)):
-            value = mpmath.mpmathify(value)
+            try:
+                value = mpmath.mpmathify(value)
+            except (TypeError, ValueError):
+                return None    # not a number: a symbol of expr has no value at the point
         if not mpmath.isfinite(value):
             return None
         if isinstance(value, mpmath.mpc):

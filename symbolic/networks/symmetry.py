@@ -405,8 +405,13 @@ def prediction_invariance(model, symmetry, seed=0) -> Verdict:
                                                f"{sides_at(lhs, rhs, verdict.witness)}")
     if verdict.status is not Status.PROVED:
         return _with(verdict, latex)
-    points = _kink_points(model, symmetry, random.Random(seed))
+    rng = random.Random(seed)
+    points = _kink_points(model, symmetry, rng)
     for point in points:
+        # names outside θ, x and the group (a leaky slope written as a name) get a value too
+        others = (sp.sympify(lhs).free_symbols | sp.sympify(rhs).free_symbols) - set(point)
+        point.update({s: sp.Rational(rng.randint(1, 99), rng.randint(1, 9))
+                      for s in sorted(others, key=sp.default_sort_key)})
         if compare_at(lhs, rhs, point).differ:
             return Verdict(Status.REFUTED, claim, witness=point, details={"latex": latex},
                            reason=f"the predictions differ at a kink: f_(T theta)(x) = "
