@@ -459,9 +459,15 @@ def loss_invariance(model, symmetry, n, loss, seed=0) -> Verdict:
     return _with(verdict, latex)
 
 
-def derivative_law(model, symmetry, n, loss, order, seed=0) -> Verdict:
+def derivative_law(model, symmetry, n, loss, order, seed=0, loss_verdict=None) -> Verdict:
     """The gradient (order 1) or Hessian (order 2) law at N data points, at every θ off the kink
-    set: regularity transport, the exact identity on the pattern form, and the mpmath witness."""
+    set: regularity transport, the exact identity on the pattern form, and the mpmath witness.
+
+    Where regularity transport or the pattern form fails (a sign flip through abs maps s to −s),
+    the chain rule gives the law from ``loss_verdict``, the verdict of L(Tθ) = L(θ) for the
+    same loss and N: when it is PROVED at every θ and Tθ = Mθ with M an invertible (monomial)
+    matrix, differentiating L(Mθ) = L(θ) gives Mᵀ∇L(Mθ) = ∇L(θ) and MᵀH(Mθ)M = H(θ) wherever L
+    is differentiable (at θ exactly when at Mθ); the mpmath witness is still required."""
     what = "gradient" if order == 1 else "Hessian"
     name = symmetry.name
     claim = (f"{what} law: " + (f"grad L({name} theta) = M^-T grad L(theta)" if order == 1 else
@@ -489,6 +495,15 @@ def derivative_law(model, symmetry, n, loss, order, seed=0) -> Verdict:
                       + ("a generic quadratic of the predictions (every 2-jet of every smooth loss)"
                          if loss == "any" else "mean squared error with symbolic targets"),
                       f"regularity transport: {how}")
+    if holds is None and loss_verdict is not None and loss_verdict.status is Status.PROVED:
+        # the chain rule for the linear map T, from the proved L∘T = L
+        holds = True
+        law = ("M^T grad L(M theta) = grad L(theta)" if order == 1 else
+               "M^T H(M theta) M = H(theta)")
+        exact_evidence = (f"chain rule: L(T theta) = L(theta) is proved at every theta (the loss "
+                          f"claim, N={n}) and T theta = M theta is linear with M an invertible "
+                          f"monomial matrix, so differentiating gives {law} wherever L is "
+                          "differentiable", f"the pattern route did not apply: {why_no_exact}")
     return _law_verdict(claim, latex, holds, entry, witness, exact_evidence, why_no_exact)
 
 
@@ -644,5 +659,6 @@ def check_symmetry(model: Model, symmetry: Symmetry, *, loss: str = "any", sizes
         for order, claim in ((1, "gradient"), (2, "Hessian")):
             for n in sizes:
                 record(claim, n, lambda n=n, order=order: derivative_law(
-                    model, symmetry, n, loss, order, seed), f"{claim} law")
+                    model, symmetry, n, loss, order, seed, report.verdict("loss", n)),
+                    f"{claim} law")
     return report
