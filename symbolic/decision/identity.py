@@ -2,8 +2,10 @@
 
 The claim.  Symbols range over the reals, cut down by the sympy facts they carry (sign, integer,
 parity, rational: ``symbolic.decision.assumptions``); a symbol carrying any other fact makes the answer
-UNDECIDED.  The claim is asserted on the common domain of definition of the two sides as sympy
-represents them (every denominator non-zero).
+UNDECIDED.  The claim is asserted on the common domain of definition of the two sides AS WRITTEN
+(``symbolic.decision.domain``: no denominator vanishes, no non-integer power of a negative number,
+no log of a non-positive one); the procedure works on evaluated copies, which are defined
+wherever the written sides are, and every witness is checked against the written domain.
 
 The decidable fragment: rational functions with rational coefficients of the symbols, ReLU, Max,
 Min, Abs (leaky ReLU is made of them), and the discontinuous sign and Heaviside.  Outside it

@@ -1,7 +1,9 @@
 """Z3 as a decision procedure for real (and integer) arithmetic with ReLU, max, min and abs.
 
-The translation is exact: rational numbers stay rational, ReLU(t) becomes If(t > 0, t, 0), and a
-symbol's range (``symbolic.decision.assumptions``) becomes constraints.  Division in Z3 is a total
+The translation is exact: rational numbers stay rational, ReLU(t) becomes If(t > 0, t, 0), a
+Piecewise nested Ifs of its conditions, floor and ceiling Z3's ToInt, Mod(a, b) the remainder
+a − b·floor(a/b) (fresh integers q, r with a = b·q + r for integer arguments), and a symbol's
+range (``symbolic.decision.assumptions``) becomes constraints.  Division in Z3 is a total
 function (x/0 is some number), so every denominator met in the translation is asserted non-zero:
 the question asked is the claim on its domain of definition, not another one.
 
