@@ -210,6 +210,23 @@ class _Decision:
                 return True
         return False
 
+    def compare_inside_the_domain(self) -> None:
+        """A point of the domain as written (every denominator non-zero) from Z3, admissible and
+        checked exactly, where the two sides are compared: the random points may all have
+        missed a thin domain (ReLU(x)·ReLU(y) ≠ 0 is a quadrant)."""
+        translation = Translation.for_expressions(self.denominators)
+        goals = [translation.term(d) != 0 for d in self.denominators]
+        for point in solve(translation, goals, self.symbols, SOLVER_SECONDS).points:
+            if not (point_in_ranges(point) and self.domain.admits(point)):
+                continue
+            separation = compare_at(*self.concrete, point)
+            if separation.defined and not separation.differ:
+                self.agreeing += 1
+                self.informative += self.compares_something(point)
+                self.witness_line += (f"; a point of the domain from Z3 ({point}), checked "
+                                      "exactly, compares the sides")
+                return
+
     def undecided(self, reason, evidence=()) -> Verdict:
         return Verdict(Status.UNDECIDED, self.claim, reason=reason, evidence=tuple(evidence))
 
@@ -476,6 +493,8 @@ class _Decision:
         # points of the domain that evaluated both sides equal (0 with 0) are accepted beside it
         both = all(o.solver_agrees and not o.trusted_solver for o in opinions)
         solver_everywhere = all(o.solver_agrees for o in opinions)
+        if not (both or self.informative or self.agreeing) and self.denominators:
+            self.compare_inside_the_domain()    # no random point fell inside the domain
         if not (both or self.informative > 0 or (solver_everywhere and self.agreeing > 0)):
             return self.undecided("the exact test says the claim holds, but no independent "
                                   "confirmation compared anything (Z3 gave no answer on a part "
