@@ -22,7 +22,8 @@ The procedure and why each answer is sound, step by step, with the check that en
    ranges (integers of the right parity for integer symbols), exactly, or at 50 and 100 digits
    where exact evaluation is not possible, a difference then also told from 0 by sympy's
    adaptive-precision evaluation (``compare_at``).  A point where they differ is a
-   counterexample: REFUTED, once ``point_in_ranges`` has checked that it honours every fact.
+   counterexample: REFUTED, once ``point_in_ranges`` has checked that it honours every fact and
+   ``WrittenDomain.admits`` that both sides as written are defined there.
 3. Canonical difference.  D = lhs − rhs with Max/Min/Abs rewritten into ReLU and every ReLU
    argument reduced (``reduced_argument``: expanded, fractions cancelled).  Each rewrite is an
    identity wherever the original is defined, so D = lhs − rhs on the claim's domain.  An
@@ -75,7 +76,7 @@ from symbolic.decision.domain import WrittenDomain, evaluated
 from symbolic.decision.regions import SplitTooLarge, describe, examine, inside, pinned_values, \
     sign_branches
 from symbolic.relu import ReLU, canonical_relu_form, to_relu_form
-from symbolic.decision.smt import DISCONTINUOUS, Translation, in_fragment, solve
+from symbolic.decision.smt import DISCONTINUOUS, OutsideFragment, Translation, in_fragment, solve
 from symbolic.verdict import Status, Verdict
 from symbolic.decision.witness import WITNESS_DPS, compare_at, concrete_functions, exact_value, mp_value, \
     substitute_functions
@@ -214,9 +215,14 @@ class _Decision:
         """A point of the domain as written (every denominator non-zero) from Z3, admissible and
         checked exactly, where the two sides are compared: the random points may all have
         missed a thin domain (ReLU(x)·ReLU(y) ≠ 0 is a quadrant)."""
-        translation = Translation.for_expressions(self.denominators)
-        goals = [translation.term(d) != 0 for d in self.denominators]
-        for point in solve(translation, goals, self.symbols, SOLVER_SECONDS).points:
+        try:
+            translation = Translation.for_expressions(self.denominators)
+            goals = [translation.term(d) != 0 for d in self.denominators]
+        except OutsideFragment:
+            return
+        left_time = remaining()
+        seconds = SOLVER_SECONDS if left_time is None else max(min(SOLVER_SECONDS, left_time), 0.01)
+        for point in solve(translation, goals, self.symbols, seconds).points:
             if not (point_in_ranges(point) and self.domain.admits(point)):
                 continue
             separation = compare_at(*self.concrete, point)
