@@ -8,7 +8,8 @@ no log of a non-positive one); the procedure works on evaluated copies, which ar
 wherever the written sides are, and every witness is checked against the written domain.
 
 The decidable fragment: rational functions with rational coefficients of the symbols, ReLU, Max,
-Min, Abs (leaky ReLU is made of them), and the discontinuous sign and Heaviside.  Outside it
+Min, Abs (leaky ReLU is made of them), and the discontinuous sign, Heaviside, Piecewise (Z3
+decides them; the split does not), floor, ceiling and Mod.  Outside it
 (exp, log, undefined functions ℓ, ...) only the exact zero test and the sign split apply.
 
 The procedure and why each answer is sound, step by step, with the check that enforces it:
@@ -40,8 +41,10 @@ The procedure and why each answer is sound, step by step, with the check that en
    region of the partition is zero everywhere it is defined, with no density or continuity
    argument needed.  A region is dropped only with a certificate of emptiness
    (``regions.examine``: Farkas multipliers checked exactly, or Z3's unsat, named in the
-   evidence).  A leaf whose remainder is undefined on its whole region (a denominator vanishes
-   there) asserts nothing.  A leaf with a non-zero remainder is no refutation (a closed region
+   evidence).  A leaf whose remainder is undefined on its whole region (a denominator, of the
+   remainder or of the claim as written, vanishes there) asserts nothing.  Over the integers
+   the negative side of an integer-valued s is s ≤ −1, and a symbol that the region pins to one
+   value (c ≥ 0 and −c ≥ 0) is substituted into the remainder.  A leaf with a non-zero remainder is no refutation (a closed region
    may be thin): refutations come from re-verified points only.  The split is tried on parts
    with at most SPLIT_KINKS ReLU atoms, stops after SPLIT_REGIONS regions examined, and then
    gives no opinion.
