@@ -69,25 +69,26 @@ FUNCTIONS = {
 
 
 def constant_digits(expr: sp.Expr) -> float:
-    """About the decimal digits of the numerator and denominator of a constant expression as
-    written (an upper bound up to rounding), computed without building it; 0 when not constant."""
-    return _constant_bits(expr) * LOG10_2
+    """About the decimal digits of the largest number that evaluating expr as written can build
+    (an upper bound up to rounding: of a constant, of a coefficient), without building it."""
+    return constant_bits(expr) * LOG10_2
 
 
-def _constant_bits(expr: sp.Expr) -> float:
-    if expr.free_symbols:
-        return 0.0
+def constant_bits(expr: sp.Expr) -> float:
+    """Bits of the numbers of expr, added over sums and products (common denominators and
+    products add sizes) and multiplied by a power's exponent; symbols count 0."""
     if expr.is_Rational:
         return max(int(expr.p).bit_length(), int(expr.q).bit_length())
     if isinstance(expr, sp.Pow):
         base, exponent = expr.args
-        if _constant_bits(exponent) > 20:
+        if not exponent.is_number:
+            return constant_bits(base) + constant_bits(exponent)
+        if constant_bits(exponent) > 20:
             return float("inf")
         value = evaluated(exponent)
         size = abs(float(value)) if value.is_Rational else 1.0
-        return _constant_bits(base) * max(size, 1.0)
-    # a sum or product of fractions: the sizes add up (common denominators)
-    return sum(_constant_bits(a) for a in expr.args)
+        return constant_bits(base) * max(size, 1.0)
+    return sum(constant_bits(a) for a in expr.args)
 
 _TOKEN = re.compile(r"\s*(?:(\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)"
                     r"|([A-Za-z_][A-Za-z0-9_]*)|(\*\*|[-+*/^(),]))")
@@ -154,35 +155,39 @@ class _Parser:
         if self.depth > MAX_DEPTH:
             raise ParseError("expression nested too deeply")
         column = self.peek()[2]
-        expr = self.product()
+        terms = [self.product()]
+        bits = constant_bits(terms[0])
         while self.peek()[1] in ("+", "-"):
             operator = self.take()[1]
             right = self.product()
-            expr = _add(expr, right if operator == "+" else _neg(right))
-            self.bounded(expr, column)
+            terms.append(right if operator == "+" else _neg(right))
+            bits = self.bounded(bits + constant_bits(right), terms, column)
         self.depth -= 1
-        return expr
+        return _add(*terms) if len(terms) > 1 else terms[0]
 
     def product(self):
         column = self.peek()[2]
-        expr = self.unary()
+        factors = [self.unary()]
+        bits = constant_bits(factors[0])
         while self.peek()[1] in ("*", "/"):
             operator = self.take()[1]
             right = self.unary()
             if operator == "/" and right.is_number and evaluated(right) == 0:
                 raise ParseError("division by zero")
-            expr = _mul(expr, right if operator == "*" else _reciprocal(right))
-            self.bounded(expr, column)
-        return expr
+            factors.append(right if operator == "*" else _reciprocal(right))
+            bits = self.bounded(bits + constant_bits(right), factors, column)
+        return _mul(*factors) if len(factors) > 1 else factors[0]
 
-    def bounded(self, expr: sp.Expr, column: int) -> sp.Expr:
-        """expr, unless it is a constant too large to build (refused, naming it)."""
-        digits = constant_digits(expr)
-        if digits > MAX_CONSTANT_DIGITS:
-            shown = str(expr) if len(str(expr)) < 80 else str(expr)[:77] + "..."
+    @staticmethod
+    def bounded(bits: float, parts: list, column: int) -> float:
+        """bits, unless the numbers of the sum or product of parts would be too large to build
+        (refused, naming the expression)."""
+        if bits * LOG10_2 > MAX_CONSTANT_DIGITS:
+            text = " · ".join(str(p) for p in parts[:3]) + (" · ..." if len(parts) > 3 else "")
+            shown = text if len(text) < 80 else text[:77] + "..."
             raise ParseError(f"the number {shown} at column {column} would have more than "
                              f"{MAX_CONSTANT_DIGITS} digits")
-        return expr
+        return bits
 
     def unary(self):
         if self.peek()[1] in ("+", "-"):
@@ -210,7 +215,9 @@ class _Parser:
             value = evaluated(exponent) if exponent.is_number else None
             if value is not None and value.is_Number and abs(value) > 64:
                 raise ParseError(f"exponent too large at column {column}")
-            return self.bounded(sp.Pow(base, exponent, evaluate=False), column)
+            power = sp.Pow(base, exponent, evaluate=False)
+            self.bounded(constant_bits(power), [power], column)
+            return power
         return base
 
     def atom(self):
