@@ -21,7 +21,7 @@ from typing import Callable
 
 import sympy as sp
 
-from symbolic.relu import ReLU, split_positive_factor
+from symbolic.relu import ReLU, canonical_relu_form, split_positive_factor
 
 BATCHNORM_EPS = Fraction(1, 100000)
 
@@ -30,10 +30,22 @@ def canonical(expr: sp.Expr, expand: bool = True) -> sp.Expr:
     """An exact normal form for non-integer powers: each base (expanded, unless ``expand`` is
     False) with its common factor pulled out, so that sqrt(c²·X) becomes c·sqrt(X) for c > 0
     (sympy's own rule for positive factors) and equal radicands are written alike on both sides
-    of an identity."""
+    of an identity.  ReLU's positive factors come out too (``canonical_relu_form``): ReLU keeps
+    its argument as written, so ReLU(α·s) at Tθ is α·ReLU(s) only in this form."""
     tidy = (lambda b: sp.factor_terms(sp.expand(b))) if expand else sp.factor_terms
+    if expr.has(ReLU):
+        expr = canonical_relu_form(expr)
     return expr.replace(lambda e: e.is_Pow and not e.exp.is_Integer and e.base.has(sp.Symbol),
                         lambda e: sp.Pow(tidy(e.base), e.exp))
+
+
+def _in_canonical_form(function: Callable) -> Callable:
+    """function (outputs or pre-activations) with its values in canonical ReLU form (an identity):
+    ReLU keeps its argument as written, and positive factors, ReLU(c·s) = c·ReLU(s) for c > 0,
+    come out here."""
+    def canonical_values(*args):
+        return [canonical_relu_form(value) for value in function(*args)]
+    return canonical_values
 
 
 @dataclass(frozen=True)
@@ -132,7 +144,7 @@ def one_hidden_layer(d: int, h: int) -> Model:
     paths = tuple((i * h + j, d * h + j) for i in range(d) for j in range(h))
     return Model(f"one hidden layer, d={d}, h={h}", tuple(W + v), (True,) * (d * h + h),
                  (tuple(range(d * h)), tuple(range(d * h, d * h + h))),
-                 (tuple(range(d * h, d * h + h)),), paths, outputs, preactivations, d)
+                 (tuple(range(d * h, d * h + h)),), paths, _in_canonical_form(outputs), preactivations, d)
 
 
 def _layerwise_factors(model: Model, symbols) -> list:
@@ -203,8 +215,8 @@ def deep_with_biases(widths: tuple) -> Model:
     weights = tuple(i < n_weights for i in range(len(names)))
     return Model(f"{K} layers with biases, widths {','.join(map(str, widths))}", tuple(names),
                  weights, layers, last_rows, tuple(paths),
-                 lambda theta, X, activation: forward(theta, X, activation),
-                 preactivations, widths[0], tuple(tuple(b.values()) for b in bias_index))
+                 _in_canonical_form(lambda theta, X, activation: forward(theta, X, activation)),
+                 _in_canonical_form(preactivations), widths[0], tuple(tuple(b.values()) for b in bias_index))
 
 
 def _deep_factors(model: Model, symbols) -> list:
@@ -285,7 +297,7 @@ def batchnorm_net(d: int, eps, opaque: bool = True) -> Model:
         return [activation(s, (n, 0)) * theta[d] for n, s in enumerate(normalized(theta, X))]
     return Model(f"batch-normalized unit, d={d}" + (f", eps={eps}" if eps else ", eps=0"),
                  tuple(W + [v]), (True,) * (d + 1), (tuple(range(d)), (d,)), ((d,),),
-                 tuple((i, d) for i in range(d)), outputs, normalized, d)
+                 tuple((i, d) for i in range(d)), _in_canonical_form(outputs), normalized, d)
 
 
 def _batchnorm_factors(model: Model, symbols) -> list:
