@@ -21,7 +21,9 @@ permutation).  ``check_symmetry`` answers, each claim with a Verdict:
      every gradient and Hessian entry is an exact Laurent-polynomial identity in the group
      parameters (python-flint), all patterns at once;
    - the independent witness: the real loss (max, not the pattern) differentiated by mpmath.diff
-     at random rational points off the kinks, at 50 and 80 digits.
+     at random rational points off the kinks, at 50 and 80 digits;
+   - where regularity transport fails (a sign flip through abs), the chain rule from the proved
+     L(Tθ) = L(θ) for the linear T, with the same witness (``derivative_law``).
 """
 from __future__ import annotations
 
@@ -620,9 +622,11 @@ _REASONS = {
     "loss": "the same for the loss of $N$ symbolic inputs; an arbitrary $\\ell$ is refuted by a "
             "concrete one",
     "gradient": "regularity transport, then an exact Laurent-polynomial identity of every entry "
-                "on the pattern form, with mpmath.diff on the real loss as witness",
+                "on the pattern form (or, where transport fails, the chain rule from the proved "
+                "$L \\circ T = L$), with mpmath.diff on the real loss as witness",
     "Hessian": "regularity transport, then an exact Laurent-polynomial identity of every entry "
-               "$k \\le l$ on the pattern form, with mpmath.diff on the real loss as witness",
+               "$k \\le l$ on the pattern form (or, where transport fails, the chain rule from "
+               "the proved $L \\circ T = L$), with mpmath.diff on the real loss as witness",
 }
 
 
