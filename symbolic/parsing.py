@@ -1,9 +1,14 @@
-"""Expressions from text, without eval.
+"""Expressions from text, without eval and without evaluation.
 
 ``sympy.sympify`` and ``parse_expr`` evaluate Python code, so a string such as
 ``__import__('os').system('…')`` would run.  This is a small recursive-descent parser for
 arithmetic on real symbols and the functions the checker knows; anything else is rejected with a
 ParseError that says where.
+
+The expression is kept as written: every node is built with ``evaluate=False``, so ``x/x``
+stays x·x⁻¹ (undefined at 0) and ``relu(a*x)/a`` keeps its a.  The checker rewrites a copy
+(``symbolic.decision.domain.evaluated``).  A constant is bounded in size before it is built:
+``((2^64)^64)^64`` is refused, naming the literal, rather than computed.
 """
 from __future__ import annotations
 
@@ -11,29 +16,79 @@ import re
 
 import sympy as sp
 
-from symbolic.relu import ReLU, leaky_relu
+from symbolic.decision.domain import evaluated
+from symbolic.relu import ReLU
 
 MAX_LENGTH = 20_000
 MAX_DEPTH = 100
 MAX_DIGITS = 1_000        # digits of a number literal, and the largest power of ten it may carry
+# digits of a constant the text builds (2^4000): below Python's 4300-digit limit on int ↔ str
+MAX_CONSTANT_DIGITS = 4_000
 MAX_ARGUMENTS = 1_000     # arguments of one max/min
+LOG10_2 = 0.30103
 
 
-def _lattice(operation):
-    """max/min of many arguments, kept unevaluated: sympy's evaluation compares every pair."""
-    return lambda *args: operation(*args, evaluate=False)
+def _written(function):
+    """function applied to its arguments as written (no evaluation on construction)."""
+    return lambda *args: function(*args, evaluate=False)
+
+
+def _neg(s):
+    return -s if s.is_Number else sp.Mul(-1, s, evaluate=False)
+
+
+def _add(*terms):
+    return sp.Add(*terms, evaluate=False)
+
+
+def _mul(*factors):
+    return sp.Mul(*factors, evaluate=False)
+
+
+def _reciprocal(s):
+    return sp.Pow(s, -1, evaluate=False)
+
 
 FUNCTIONS = {
-    "relu": (1, ReLU), "ReLU": (1, ReLU),
-    "max": (None, _lattice(sp.Max)), "Max": (None, _lattice(sp.Max)),
-    "min": (None, _lattice(sp.Min)), "Min": (None, _lattice(sp.Min)),
-    "abs": (1, sp.Abs), "Abs": (1, sp.Abs),
-    "leaky_relu": (2, leaky_relu),
-    "exp": (1, sp.exp), "log": (1, sp.log), "sqrt": (1, sp.sqrt),
-    "tanh": (1, sp.tanh), "sin": (1, sp.sin), "cos": (1, sp.cos),
-    "sigmoid": (1, lambda s: 1 / (1 + sp.exp(-s))),
-    "softplus": (1, lambda s: sp.log(1 + sp.exp(s))),
+    "relu": (1, _written(ReLU)), "ReLU": (1, _written(ReLU)),
+    "max": (None, _written(sp.Max)), "Max": (None, _written(sp.Max)),
+    "min": (None, _written(sp.Min)), "Min": (None, _written(sp.Min)),
+    "abs": (1, _written(sp.Abs)), "Abs": (1, _written(sp.Abs)),
+    "sign": (1, _written(sp.sign)),
+    "heaviside": (1, _written(sp.Heaviside)), "Heaviside": (1, _written(sp.Heaviside)),
+    # leaky_relu(s, a) = ReLU(s) − a·ReLU(−s)
+    "leaky_relu": (2, lambda s, a: _add(ReLU(s, evaluate=False),
+                                        _mul(-1, a, ReLU(_neg(s), evaluate=False)))),
+    "exp": (1, _written(sp.exp)), "log": (1, _written(sp.log)),
+    "sqrt": (1, lambda s: sp.Pow(s, sp.S.Half, evaluate=False)),
+    "tanh": (1, _written(sp.tanh)), "sin": (1, _written(sp.sin)), "cos": (1, _written(sp.cos)),
+    # sigmoid(s) = 1/(1 + exp(−s)), softplus(s) = log(1 + exp(s))
+    "sigmoid": (1, lambda s: _reciprocal(_add(1, sp.exp(_neg(s), evaluate=False)))),
+    "softplus": (1, lambda s: sp.log(_add(1, sp.exp(s, evaluate=False)), evaluate=False)),
 }
+
+
+def constant_digits(expr: sp.Expr) -> float:
+    """About the decimal digits of the largest number that evaluating expr as written can build
+    (an upper bound up to rounding: of a constant, of a coefficient), without building it."""
+    return constant_bits(expr) * LOG10_2
+
+
+def constant_bits(expr: sp.Expr) -> float:
+    """Bits of the numbers of expr, added over sums and products (common denominators and
+    products add sizes) and multiplied by a power's exponent; symbols count 0."""
+    if expr.is_Rational:
+        return max(int(expr.p).bit_length(), int(expr.q).bit_length())
+    if isinstance(expr, sp.Pow):
+        base, exponent = expr.args
+        if not exponent.is_number:
+            return constant_bits(base) + constant_bits(exponent)
+        if constant_bits(exponent) > 20:
+            return float("inf")
+        value = evaluated(exponent)
+        size = abs(float(value)) if value.is_Rational else 1.0
+        return constant_bits(base) * max(size, 1.0)
+    return sum(constant_bits(a) for a in expr.args)
 
 _TOKEN = re.compile(r"\s*(?:(\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)"
                     r"|([A-Za-z_][A-Za-z0-9_]*)|(\*\*|[-+*/^(),]))")
@@ -99,23 +154,40 @@ class _Parser:
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise ParseError("expression nested too deeply")
-        expr = self.product()
+        column = self.peek()[2]
+        terms = [self.product()]
+        bits = constant_bits(terms[0])
         while self.peek()[1] in ("+", "-"):
             operator = self.take()[1]
             right = self.product()
-            expr = expr + right if operator == "+" else expr - right
+            terms.append(right if operator == "+" else _neg(right))
+            bits = self.bounded(bits + constant_bits(right), terms, column)
         self.depth -= 1
-        return expr
+        return _add(*terms) if len(terms) > 1 else terms[0]
 
     def product(self):
-        expr = self.unary()
+        column = self.peek()[2]
+        factors = [self.unary()]
+        bits = constant_bits(factors[0])
         while self.peek()[1] in ("*", "/"):
             operator = self.take()[1]
             right = self.unary()
-            if operator == "/" and right == 0:
+            if operator == "/" and right.is_number and evaluated(right) == 0:
                 raise ParseError("division by zero")
-            expr = expr * right if operator == "*" else expr / right
-        return expr
+            factors.append(right if operator == "*" else _reciprocal(right))
+            bits = self.bounded(bits + constant_bits(right), factors, column)
+        return _mul(*factors) if len(factors) > 1 else factors[0]
+
+    @staticmethod
+    def bounded(bits: float, parts: list, column: int) -> float:
+        """bits, unless the numbers of the sum or product of parts would be too large to build
+        (refused, naming the expression)."""
+        if bits * LOG10_2 > MAX_CONSTANT_DIGITS:
+            text = " · ".join(str(p) for p in parts[:3]) + (" · ..." if len(parts) > 3 else "")
+            shown = text if len(text) < 80 else text[:77] + "..."
+            raise ParseError(f"the number {shown} at column {column} would have more than "
+                             f"{MAX_CONSTANT_DIGITS} digits")
+        return bits
 
     def unary(self):
         if self.peek()[1] in ("+", "-"):
@@ -125,10 +197,11 @@ class _Parser:
                 raise ParseError("expression nested too deeply")
             operand = self.unary()
             self.depth -= 1
-            return -operand if operator == "-" else operand
+            return _neg(operand) if operator == "-" else operand
         return self.power()
 
     def power(self):
+        column = self.peek()[2]
         base = self.atom()
         if self.peek()[1] in ("^", "**"):
             self.take()
@@ -137,9 +210,14 @@ class _Parser:
                 raise ParseError("expression nested too deeply")
             exponent = self.unary()
             self.depth -= 1
-            if exponent.is_Number and abs(exponent) > 64:
-                raise ParseError("exponent too large")
-            return base ** exponent
+            if exponent.is_number and constant_digits(exponent) > 6:
+                raise ParseError(f"exponent too large at column {column}")
+            value = evaluated(exponent) if exponent.is_number else None
+            if value is not None and value.is_Number and abs(value) > 64:
+                raise ParseError(f"exponent too large at column {column}")
+            power = sp.Pow(base, exponent, evaluate=False)
+            self.bounded(constant_bits(power), [power], column)
+            return power
         return base
 
     def atom(self):
@@ -180,11 +258,12 @@ class _Parser:
         return function(*args)
 
 
-def parse_expression(text: str, *, positive=(), nonnegative=(), integer=(),
-                     symbols: dict | None = None) -> sp.Expr:
-    """Parse text into a sympy expression over real symbols; names in ``positive`` (resp.
-    ``nonnegative``, ``integer``) carry that fact, and a name may be in several.  Pass one
-    ``symbols`` dict to several calls so that both sides of an identity share their symbols."""
+def parse_expression(text: str, *, positive=(), nonnegative=(), integer=(), negative=(),
+                     rational=(), symbols: dict | None = None) -> sp.Expr:
+    """Parse text into a sympy expression over real symbols, kept as written (module docstring);
+    names in ``positive`` (resp. ``nonnegative``, ``integer``, ``negative``, ``rational``) carry
+    that fact, and a name may be in several.  Pass one ``symbols`` dict to several calls so that
+    both sides of an identity share their symbols."""
     if not isinstance(text, str):
         raise ParseError("expected a string")
     if len(text) > MAX_LENGTH:
@@ -194,7 +273,7 @@ def parse_expression(text: str, *, positive=(), nonnegative=(), integer=(),
     table = {} if symbols is None else symbols
     facts: dict[str, dict] = {}
     for fact, names in (("positive", positive), ("nonnegative", nonnegative),
-                        ("integer", integer)):
+                        ("integer", integer), ("negative", negative), ("rational", rational)):
         for name in names:
             facts.setdefault(name, {"real": True})[fact] = True
     for name, kwargs in facts.items():

@@ -1,10 +1,15 @@
-"""The rectifier max(s, 0) as a sympy function that knows its one structural fact.
+"""The rectifier max(s, 0) as a sympy function, and the normal forms the checker computes of it.
 
-Positive homogeneity, ReLU(c·s) = c·ReLU(s) for c > 0, is taught in ``eval`` the way sympy's
-``Abs`` pulls out positive factors.  ``to_relu_form`` rewrites Max, Min and Abs into ReLU, so
-that every piecewise-linear construct the checker accepts has one normal form.
+``ReLU(s)`` keeps its argument as written: only a number is evaluated on construction, so a
+claim such as ReLU(a·x)/a = ReLU(x) reaches the checker (and every display of its verdict) as
+the user wrote it.  Positive homogeneity, ReLU(c·s) = c·ReLU(s) for c > 0, and the sign facts
+are applied by ``canonical_relu_form``, on the checker's copy.  ``to_relu_form`` rewrites Max,
+Min and Abs into ReLU, so that every piecewise-linear construct the checker accepts has one
+normal form.
 """
 from __future__ import annotations
+
+import functools
 
 import sympy as sp
 from sympy import Abs, Heaviside, Max, Min, Mul, S
@@ -33,15 +38,7 @@ class ReLU(sp.Function):
             return S.NaN    # undefined (a division by zero inside): no value
         if s.is_Number:
             return s if s > 0 else S.Zero
-        if s.is_extended_nonnegative:
-            return s
-        if s.is_extended_nonpositive:
-            return S.Zero
-        # positive homogeneity: ReLU(c·r) = c·ReLU(r) for c > 0
-        positive, rest = split_positive_factor(s)
-        if positive != 1:
-            return positive * cls(rest)
-        return None
+        return None    # the argument as written: rewriting is the checker's, on a copy
 
     def fdiff(self, argindex=1):
         return Heaviside(self.args[0])
@@ -114,8 +111,25 @@ def reduced_argument(t: sp.Expr) -> sp.Expr:
     return t
 
 
+@functools.lru_cache(maxsize=8192)
+def normal_relu(t: sp.Expr) -> sp.Expr:
+    """ReLU(t) with the facts sympy knows applied: ReLU(t) = t where t ≥ 0, 0 where t ≤ 0, and
+    positive homogeneity ReLU(c·r) = c·ReLU(r) for c > 0.  Each is an identity for real t."""
+    if t.is_Number or t is S.NaN:
+        return ReLU(t)
+    if t.is_extended_nonnegative:
+        return t
+    if t.is_extended_nonpositive:
+        return S.Zero
+    positive, rest = split_positive_factor(t)
+    if positive != 1:
+        return positive * normal_relu(rest)
+    return ReLU(t)
+
+
 def canonical_relu_form(expr: sp.Expr) -> sp.Expr:
-    """ReLU form with each argument reduced (``reduced_argument``) and sign-normalised.
+    """ReLU form with each argument reduced (``reduced_argument``), the sign facts and positive
+    homogeneity applied (``normal_relu``), and sign-normalised.
 
     ReLU(t) = t + ReLU(-t) holds for every real t, so of the two arguments t and -t only the one
     that does not 'extract a minus sign' is kept.  Equal atoms then compare equal structurally.
@@ -128,8 +142,8 @@ def canonical_relu_form(expr: sp.Expr) -> sp.Expr:
         if t.is_Number:
             return ReLU(t)
         if t.could_extract_minus_sign():
-            return t + ReLU(-t)
-        return ReLU(t)
+            return t + normal_relu(-t)
+        return normal_relu(t)
     return expr.func(*args) if args != list(expr.args) else expr
 
 

@@ -13,21 +13,27 @@ def test_relu_of_numbers():
     assert ReLU(0) == 0
 
 
-def test_positive_factors_are_pulled_out():
-    assert ReLU(a * x) == a * ReLU(x)
-    assert ReLU(2 * a * x + 4 * a * y) == 2 * a * ReLU(x + 2 * y)
-    assert ReLU(-3 * x) == 3 * ReLU(-x)
+def test_construction_keeps_the_argument_as_written():
+    assert ReLU(a * x).args == (a * x,)
+    assert ReLU(a).args == (a,)
+    assert str(ReLU(-3 * x)) == "ReLU(-3*x)"
+
+
+def test_positive_factors_are_pulled_out_on_the_checkers_copy():
+    assert canonical_relu_form(ReLU(a * x)) == a * ReLU(x)
+    assert canonical_relu_form(ReLU(2 * a * x + 4 * a * y)) == 2 * a * ReLU(x + 2 * y)
+    assert canonical_relu_form(ReLU(3 * x)) == 3 * ReLU(x)
 
 
 def test_factors_of_unknown_sign_stay_inside():
-    assert ReLU(b * x) != b * ReLU(x)
-    assert isinstance(ReLU(b * x), ReLU)
+    assert canonical_relu_form(ReLU(b * x)) != b * ReLU(x)
+    assert isinstance(canonical_relu_form(ReLU(b * x)), ReLU)
 
 
-def test_known_signs_evaluate():
-    assert ReLU(a) == a
-    assert ReLU(-a) == 0
-    assert ReLU(x ** 2) == x ** 2
+def test_known_signs_evaluate_on_the_checkers_copy():
+    assert canonical_relu_form(ReLU(a)) == a
+    assert canonical_relu_form(ReLU(-a)) == 0
+    assert canonical_relu_form(ReLU(x ** 2)) == x ** 2
 
 
 def test_split_positive_factor():

@@ -19,10 +19,19 @@ class UsageError(Exception):
 
 
 class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are UsageErrors (one line, exit 2), never SystemExit."""
+    """An argument parser whose errors are UsageErrors (one line, exit 2), never SystemExit.
+
+    An argument that starts with a single '-' and is no option of the parser (``-relu(-x)``,
+    ``-1/3``) is read as a value, an expression or a negative number: no ``--`` is needed."""
 
     def error(self, message):
         raise UsageError(message)
+
+    def _parse_optional(self, arg_string):
+        if arg_string.startswith("-") and not arg_string.startswith("--") and \
+                arg_string not in self._option_string_actions:
+            return None    # a value, not an option
+        return super()._parse_optional(arg_string)
 
 
 def positive_int(text: str) -> int:

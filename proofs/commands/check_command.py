@@ -9,8 +9,8 @@ import sympy as sp
 
 from symbolic import check_identity
 from symbolic.decision.budget import BudgetExhausted, time_budget
-from symbolic.parsing import MAX_ARGUMENTS, MAX_DEPTH, MAX_DIGITS, MAX_LENGTH, ParseError, \
-    parse_expression
+from symbolic.parsing import MAX_ARGUMENTS, MAX_CONSTANT_DIGITS, MAX_DEPTH, MAX_DIGITS, \
+    MAX_LENGTH, ParseError, parse_expression
 from symbolic.verdict import Status, Verdict
 from symbolic.decision.witness import exact_value, mp_value, substitute_functions
 
@@ -21,21 +21,28 @@ DEFAULT_SECONDS = 60.0
 GRAMMAR = f"""\
 expressions:
   numbers       2, 1/3, 0.25, 1e-3 (exact rationals; at most {MAX_DIGITS} digits)
-  symbols       names such as x, a1, w_ij: real numbers unless --positive, --nonnegative or
-                --integer says more
-  operators     + - * / and ** or ^ (integer powers up to 64), parentheses
+  symbols       names such as x, a1, w_ij: real numbers unless --positive, --nonnegative,
+                --negative, --integer or --rational says more
+  operators     + - * / and ** or ^ (integer powers up to 64), parentheses; an expression
+                may start with a minus: check '-relu(-x)' 'min(x, 0)'
   functions     relu(s), max(a, b, ...), min(a, b, ...), abs(s), leaky_relu(s, slope),
+                sign(s), heaviside(s) (1/2 at 0),
                 exp, log, sqrt, tanh, sin, cos, sigmoid, softplus (outside real arithmetic:
                 decided only by the exact zero test and the sign split)
   limits        {MAX_LENGTH} characters, nesting depth {MAX_DEPTH}, {MAX_ARGUMENTS} arguments of
-                max/min
-The claim is LHS = RHS at every point of the symbols' ranges where both sides are defined.
+                max/min, constants of at most {MAX_CONSTANT_DIGITS} digits
+The claim is LHS = RHS, as written (nothing is simplified before the check), at every point of
+the symbols' ranges where both sides as written are defined: no denominator vanishes, no even
+root or non-integer power of a negative number, no log of a non-positive one.
 
 exit codes: 0 PROVED, 1 REFUTED, 3 UNDECIDED, 2 bad usage or input, 4 internal error
 examples:
   python -m proofs check 'relu(a*x)' 'a*relu(x)' --positive a
   python -m proofs check 'relu(n)*relu(1-n)' 0 --integer n
 """
+
+
+FACT_OPTIONS = ("positive", "nonnegative", "negative", "integer", "rational")
 
 
 def _names(text: str) -> list[str]:
@@ -52,8 +59,13 @@ def build_parser() -> Parser:
                         help="symbols assumed > 0")
     parser.add_argument("--nonnegative", type=_names, default=[], metavar="A,B",
                         help="symbols assumed >= 0")
+    parser.add_argument("--negative", type=_names, default=[], metavar="A,B",
+                        help="symbols assumed < 0")
     parser.add_argument("--integer", type=_names, default=[], metavar="N,M",
                         help="symbols that range over the integers")
+    parser.add_argument("--rational", type=_names, default=[], metavar="Q,R",
+                        help="symbols that range over the rationals (decided over the reals by "
+                             "density, for continuous sides only)")
     parser.add_argument("--timeout", type=positive_seconds, default=DEFAULT_SECONDS,
                         metavar="SECONDS", help="time budget for reading and deciding the claim "
                                                 f"(default {DEFAULT_SECONDS:g}); past it the "
@@ -66,12 +78,13 @@ def _parse_claim(args) -> tuple:
     symbols: dict = {}
     try:
         lhs = parse_expression(args.lhs, positive=args.positive, nonnegative=args.nonnegative,
-                               integer=args.integer, symbols=symbols)
+                               integer=args.integer, negative=args.negative,
+                               rational=args.rational, symbols=symbols)
         rhs = parse_expression(args.rhs, symbols=symbols)
     except ParseError as error:
         raise UsageError(f"cannot read the expression: {error}") from None
     present = {str(s) for s in lhs.free_symbols | rhs.free_symbols}
-    for option in ("positive", "nonnegative", "integer"):
+    for option in FACT_OPTIONS:
         for name in getattr(args, option):
             if name not in present:
                 raise UsageError(f"--{option} names {name!r}, which does not occur in the claim")

@@ -35,6 +35,7 @@ import sys
 
 import sympy as sp
 
+from symbolic.decision.domain import evaluated
 from symbolic.networks import model as layers_module
 from symbolic.networks.model import Model, ModelError, entry_symbol
 from symbolic.parsing import ParseError, parse_expression
@@ -113,7 +114,7 @@ def _number(value, where: str) -> sp.Expr:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise UsageError(f"{where} must be a whole number or a string such as \"1/10\", got {value!r}")
     try:
-        number = parse_expression(str(value))
+        number = evaluated(parse_expression(str(value)))
     except ParseError as error:
         raise UsageError(f"{where}: {error}") from None
     if not (number.is_Rational or number.is_Symbol):
@@ -219,7 +220,7 @@ def _image(model, name, rule, declared, rows, columns) -> sp.Matrix:
             placeholders[f"{group_name}_{index}"] = sp.Symbol(f"{group_name}_{index}", real=True)
     symbols = dict(placeholders)
     try:
-        template = parse_expression(rule, symbols=symbols)
+        template = evaluated(parse_expression(rule, symbols=symbols))
     except ParseError as error:
         raise UsageError(f"map.{name}: {error}") from None
     unknown = sorted(str(s) for s in template.free_symbols if s not in placeholders.values())

@@ -3,7 +3,8 @@
 One family per way a decision procedure for rational functions with ReLU, Max, Min and Abs can go
 wrong: a ReLU argument that is zero only after cancellation, removable singularities, thin regions
 (needles), far regions, non-linear boundaries, many independent kinks, max of many arguments,
-integer symbols, positive homogeneity.  A claim says lhs = rhs wherever both sides are defined, for
+integer symbols, positive homogeneity, sides defined on different sets (the domain as written),
+Piecewise, floor, ceiling and Mod.  A claim says lhs = rhs wherever both sides are defined, for
 every value of the symbols that honours their assumptions (positive, integer, ...); how it was
 built decides whether it is true, and its ``why`` says how.
 
@@ -812,6 +813,151 @@ def homogeneity(rng: random.Random, count: int) -> list[KnownClaim]:
                    [1], rng, count)
 
 
+# --- 10. the domain as written: sides defined on different sets -------------------------------------
+
+def _written_ratio(numerator: sp.Expr, denominator: sp.Expr) -> sp.Expr:
+    """numerator/denominator as written: sympy does not cancel it (x/x stays undefined at 0)."""
+    return sp.Mul(numerator, sp.Pow(denominator, -1, evaluate=False), evaluate=False)
+
+
+def _one_as_written(rng: random.Random):
+    """ReLU(L)/ReLU(L): 1 where L > 0, undefined elsewhere."""
+    form = _linear_form(rng, (X, Y))
+    return form, _written_ratio(ReLU(form), ReLU(form))
+
+
+def _domain_relu_ratio(rng, _):
+    form, one = _one_as_written(rng)
+    return ("ReLU(L)/ReLU(L) against ReLU(L)/L", one, _written_ratio(ReLU(form), form), True,
+            "both sides are 1 where L > 0, the only points where the left side is defined")
+
+
+def _domain_relu_ratio_shifted(rng, _):
+    form, one = _one_as_written(rng)
+    c = _rational(rng, 1, 5, nonzero=True)
+    shifted = form - c
+    return ("ReLU(L)/ReLU(L) against ReLU(L - c)/(L - c)", one, _written_ratio(ReLU(shifted), shifted),
+            False, f"1 against 0 where 0 < L < {c}")
+
+
+def _domain_product(rng, _):
+    first, second = (_linear_form(rng, (X, Y)) for _ in range(2))
+    both = ReLU(first) * ReLU(second)
+    total = first + second
+    return ("ReLU(L1)ReLU(L2)/(ReLU(L1)ReLU(L2)) against ReLU(L1 + L2)/(L1 + L2)",
+            _written_ratio(both, both), _written_ratio(ReLU(total), total), True,
+            "L1 > 0 and L2 > 0 wherever the left side is defined, so L1 + L2 > 0")
+
+
+def _domain_product_difference(rng, _):
+    # L1 has an x term and L2 = L1 + t·y: where t·y > 0, x can make 0 < L1 < L2
+    first = _linear_form(rng, (X,)) + rng.randint(-3, 3) * Y
+    second = first + _rational(rng, nonzero=True) * Y
+    both = ReLU(first) * ReLU(second)
+    difference = first - second
+    return ("ReLU(L1)ReLU(L2)/(ReLU(L1)ReLU(L2)) against ReLU(L1 - L2)/(L1 - L2)",
+            _written_ratio(both, both), _written_ratio(ReLU(difference), difference), False,
+            "1 against 0 where 0 < L1 < L2")
+
+
+def _domain_sign(rng, _):
+    form = _linear_form(rng, (X, Y))
+    return "L/L against 2 - sign(L)^2", _written_ratio(form, form), 2 - sp.sign(form) ** 2, True, \
+        "both 1 where L != 0, the only points where L/L is defined"
+
+
+def _domain_sign_wrong(rng, _):
+    form = _linear_form(rng, (X, Y))
+    return "L/L against sign(L)", _written_ratio(form, form), sp.sign(form), False, \
+        "1 against -1 where L < 0"
+
+
+def _domain_root_square(rng, _):
+    form = _linear_form(rng, (X, Y))
+    return "sqrt(L)^2 against L", sp.Pow(sp.sqrt(form), 2, evaluate=False), form, True, \
+        "defined where L >= 0, and equal there"
+
+
+def _domain_root_of_square(rng, _):
+    form = _linear_form(rng, (X, Y))
+    return "sqrt(L^2) against L", sp.sqrt(sp.Pow(form, 2, evaluate=False), evaluate=False), form, \
+        False, "|L| against L where L < 0"
+
+
+def domain_as_written(rng: random.Random, count: int) -> list[KnownClaim]:
+    return _family("domain as written", [_domain_relu_ratio, _domain_relu_ratio_shifted, _domain_product,
+                                         _domain_product_difference, _domain_sign, _domain_sign_wrong,
+                                         _domain_root_square, _domain_root_of_square], [1], rng, count)
+
+
+# --- 11. Piecewise, floor, ceiling and Mod -----------------------------------------------------------
+
+def _piecewise_relu(rng, _):
+    form = _linear_form(rng, (X, Y))
+    return "ReLU written as Piecewise", sp.Piecewise((form, form > 0), (0, True)), ReLU(form), True, \
+        "the definition of ReLU"
+
+
+def _piecewise_relu_shifted(rng, _):
+    form = _linear_form(rng, (X, Y))
+    c = _small(rng, 1, 3)
+    return "ReLU as Piecewise with a shifted threshold", sp.Piecewise((form, form > c), (0, True)), \
+        ReLU(form), False, f"L against 0 where 0 < L <= {c}"
+
+
+def _piecewise_abs(rng, _):
+    form = _linear_form(rng, (X, Y))
+    return "|L| written as Piecewise", sp.Piecewise((form, form >= 0), (-form, True)), sp.Abs(form), \
+        True, "the definition of |L|"
+
+
+def _piecewise_point(rng, _):
+    form = _linear_form(rng, (X, Y))
+    return "an indicator of L = 0 against 1 - sign(L)^2", \
+        sp.Piecewise((1, sp.Eq(form, 0)), (0, True)), 1 - sp.sign(form) ** 2, True, \
+        "both 1 on L = 0 and 0 elsewhere"
+
+
+def _piecewise_point_zero(rng, _):
+    form = _linear_form(rng, (X, Y))
+    return "an indicator of L = 0 against 0", sp.Piecewise((1, sp.Eq(form, 0)), (0, True)), 0, False, \
+        "1 on the line L = 0"
+
+
+def _piecewise_max(rng, _):
+    first, second = (_linear_form(rng, (X, Y)) for _ in range(2))
+    return "max of two forms as Piecewise with And/Or", \
+        sp.Piecewise((first, sp.Or(first > second, sp.And(first >= second, X > 0))), (second, True)), \
+        _max(first, second), True, "the larger of the two, ties either way"
+
+
+def _floor_halves(rng, _):
+    k = rng.randint(2, 5)
+    return f"floor(n/{k}) + ceiling(n/{k}) against 2n/{k} rounded", \
+        sp.floor(N / k) + sp.ceiling(N / k), 2 * sp.floor(N / k) + sp.sign(sp.Mod(N, k)), True, \
+        "ceiling(n/k) = floor(n/k) + 1 exactly when k does not divide n"
+
+
+def _floor_double(rng, _):
+    k = rng.randint(2, 5)
+    return f"{k} floor(n/{k}) against n", k * sp.floor(N / k), N, False, "n = 1: 0 against 1"
+
+
+def _mod_idempotent(rng, _):
+    return "Mod(n, 2)^2 against Mod(n, 2)", sp.Mod(N, 2) ** 2, sp.Mod(N, 2), True, "Mod(n, 2) is 0 or 1"
+
+
+def _mod_not_idempotent(rng, _):
+    k = rng.randint(3, 6)
+    return f"Mod(n, {k})^2 against Mod(n, {k})", sp.Mod(N, k) ** 2, sp.Mod(N, k), False, "n = 2: 4 against 2"
+
+
+def piecewise(rng: random.Random, count: int) -> list[KnownClaim]:
+    return _family("piecewise", [_piecewise_relu, _piecewise_relu_shifted, _piecewise_abs, _piecewise_point,
+                                 _piecewise_point_zero, _piecewise_max, _floor_halves, _floor_double,
+                                 _mod_idempotent, _mod_not_idempotent], [1], rng, count)
+
+
 # --- the corpora -----------------------------------------------------------------------------------
 
 FAMILIES = {
@@ -824,6 +970,8 @@ FAMILIES = {
     "wide max": wide_max,
     "integer symbols": integer_symbols,
     "homogeneity": homogeneity,
+    "domain as written": domain_as_written,
+    "piecewise": piecewise,
 }
 
 SOUNDNESS_CORPUS = "soundness corpus"

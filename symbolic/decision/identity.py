@@ -2,11 +2,14 @@
 
 The claim.  Symbols range over the reals, cut down by the sympy facts they carry (sign, integer,
 parity, rational: ``symbolic.decision.assumptions``); a symbol carrying any other fact makes the answer
-UNDECIDED.  The claim is asserted on the common domain of definition of the two sides as sympy
-represents them (every denominator non-zero).
+UNDECIDED.  The claim is asserted on the common domain of definition of the two sides AS WRITTEN
+(``symbolic.decision.domain``: no denominator vanishes, no non-integer power of a negative number,
+no log of a non-positive one); the procedure works on evaluated copies, which are defined
+wherever the written sides are, and every witness is checked against the written domain.
 
 The decidable fragment: rational functions with rational coefficients of the symbols, ReLU, Max,
-Min, Abs (leaky ReLU is made of them), and the discontinuous sign and Heaviside.  Outside it
+Min, Abs (leaky ReLU is made of them), and the discontinuous sign, Heaviside, Piecewise (Z3
+decides them; the split does not), floor, ceiling and Mod.  Outside it
 (exp, log, undefined functions ℓ, ...) only the exact zero test and the sign split apply.
 
 The procedure and why each answer is sound, step by step, with the check that enforces it:
@@ -20,7 +23,8 @@ The procedure and why each answer is sound, step by step, with the check that en
    ranges (integers of the right parity for integer symbols), exactly, or at 50 and 100 digits
    where exact evaluation is not possible, a difference then also told from 0 by sympy's
    adaptive-precision evaluation (``compare_at``).  A point where they differ is a
-   counterexample: REFUTED, once ``point_in_ranges`` has checked that it honours every fact.
+   counterexample: REFUTED, once ``point_in_ranges`` has checked that it honours every fact and
+   ``WrittenDomain.admits`` that both sides as written are defined there.
 3. Canonical difference.  D = lhs − rhs with Max/Min/Abs rewritten into ReLU and every ReLU
    argument reduced (``reduced_argument``: expanded, fractions cancelled).  Each rewrite is an
    identity wherever the original is defined, so D = lhs − rhs on the claim's domain.  An
@@ -37,8 +41,10 @@ The procedure and why each answer is sound, step by step, with the check that en
    region of the partition is zero everywhere it is defined, with no density or continuity
    argument needed.  A region is dropped only with a certificate of emptiness
    (``regions.examine``: Farkas multipliers checked exactly, or Z3's unsat, named in the
-   evidence).  A leaf whose remainder is undefined on its whole region (a denominator vanishes
-   there) asserts nothing.  A leaf with a non-zero remainder is no refutation (a closed region
+   evidence).  A leaf whose remainder is undefined on its whole region (a denominator, of the
+   remainder or of the claim as written, vanishes there) asserts nothing.  Over the integers
+   the negative side of an integer-valued s is s ≤ −1, and a symbol that the region pins to one
+   value (c ≥ 0 and −c ≥ 0) is substituted into the remainder.  A leaf with a non-zero remainder is no refutation (a closed region
    may be thin): refutations come from re-verified points only.  The split is tried on parts
    with at most SPLIT_KINKS ReLU atoms, stops after SPLIT_REGIONS regions examined, and then
    gives no opinion.
@@ -77,9 +83,11 @@ from sympy.core.function import AppliedUndef
 from symbolic.decision.assumptions import function_fact, point_in_ranges, sample_point, symbol_range, unsupported_fact
 from symbolic.decision.budget import BudgetExhausted, check_budget, remaining, time_budget
 from symbolic.decision.components import independent_parts
-from symbolic.decision.regions import SplitTooLarge, describe, examine, inside, sign_branches
+from symbolic.decision.domain import WrittenDomain, evaluated
+from symbolic.decision.regions import SplitTooLarge, describe, examine, inside, pinned_values, \
+    sign_branches
 from symbolic.relu import ReLU, canonical_relu_form, to_relu_form
-from symbolic.decision.smt import DISCONTINUOUS, Translation, in_fragment, solve
+from symbolic.decision.smt import DISCONTINUOUS, OutsideFragment, Translation, in_fragment, solve
 from symbolic.verdict import Status, Verdict
 from symbolic.decision.witness import WITNESS_DPS, compare_at, concrete_functions, exact_value, mp_value, \
     substitute_functions
@@ -119,14 +127,24 @@ def as_expression(value) -> sp.Expr:
 def check_identity(lhs, rhs, *, timeout: float | None = None, seed: int = 0,
                    claim: str | None = None, procedure: str = "all") -> Verdict:
     """Decide lhs = rhs for every admissible real value of the symbols (see module docstring);
-    ``procedure`` "split" or "z3" gives that procedure's verdict alone."""
+    ``procedure`` "split" or "z3" gives that procedure's verdict alone.
+
+    The claim is checked as written: a point is admissible when both sides AS WRITTEN are
+    defined there (no denominator vanishes, no even root or non-integer power of a negative
+    number, no log of a non-positive one: ``symbolic.decision.domain``), and rewriting never
+    enlarges that set.  ``relu(x)/relu(x) = relu(x)/x`` is about x > 0 only (PROVED, not refuted
+    at x < 0 where the left side is 0/0); ``x/x = 2 - sign(x)**2`` is about x ≠ 0;
+    ``sqrt(x*y) = sqrt(x)*sqrt(y)`` is about x, y ≥ 0 (a negative point, where i·i = −1 would
+    pass for a real value, is no counterexample).  Pass sides built with ``evaluate=False``
+    (as ``parse_expression`` builds them) to keep sympy from cancelling before the check.
+    """
     if procedure not in PROCEDURES:
         raise ValueError(f"unknown procedure {procedure!r}: one of {', '.join(PROCEDURES)}")
-    lhs, rhs = as_expression(lhs), as_expression(rhs)
-    claim = claim or f"{lhs} = {rhs}"
+    written = as_expression(lhs), as_expression(rhs)
+    claim = claim or f"{written[0]} = {written[1]}"
     try:
         with time_budget(timeout):
-            return _Decision(lhs, rhs, claim, random.Random(seed), procedure).run()
+            return _Decision(*written, claim, random.Random(seed), procedure).run()
     except BudgetExhausted:
         if timeout is None:
             raise    # an enclosing budget ran out: it is the caller's to report
@@ -166,20 +184,23 @@ class _Opinion:
 
 class _Decision:
     def __init__(self, lhs, rhs, claim, rng, procedure="all"):
-        self.lhs, self.rhs, self.claim, self.rng = lhs, rhs, claim, rng
+        # the sides as written give the domain and re-verify witnesses; the procedure works on
+        # evaluated copies (x/x is 1 there), which are defined wherever the written sides are
+        self.domain = WrittenDomain(lhs, rhs)
+        self.lhs, self.rhs = as_expression(evaluated(lhs)), as_expression(evaluated(rhs))
+        self.claim, self.rng = claim, rng
         self.use_split, self.use_solver = procedure in ("all", "split"), procedure in ("all", "z3")
         self.symbols = sorted(lhs.free_symbols | rhs.free_symbols, key=sp.default_sort_key)
         self.functions = concrete_functions((lhs, rhs), rng)
         self.concrete = (substitute_functions(lhs, self.functions),
                          substitute_functions(rhs, self.functions))
-        self.denominators = sorted({p.base for side in (lhs, rhs) for p in side.atoms(sp.Pow)
-                                    if p.exp.is_negative}, key=sp.default_sort_key)
+        self.denominators = sorted(self.domain.denominators, key=sp.default_sort_key)
 
     # -- verdicts ---------------------------------------------------------------------------
     def refuted_at(self, point: dict, reason: str) -> Verdict | None:
         """REFUTED if the point honours every fact and separates the ORIGINAL sides."""
         full = {s: point.get(s, symbol_range(s).member()) for s in self.symbols}
-        if not point_in_ranges(full):
+        if not (point_in_ranges(full) and self.domain.admits(full)):
             return None
         separation = compare_at(*self.concrete, full)
         if not (separation.defined and separation.differ):
@@ -190,7 +211,7 @@ class _Decision:
         return Verdict(Status.REFUTED, self.claim, witness=witness, reason=reason,
                        evidence=(f"the two sides differ at the witness, re-evaluated {how} on "
                                  "the original expressions; the witness honours every symbol's "
-                                 "facts",))
+                                 "facts and both sides as written are defined there",))
 
     def compares_something(self, point: dict) -> bool:
         """At a point where the sides agree: does the agreement compare non-zero values?  Yes
@@ -205,6 +226,28 @@ class _Decision:
             if value is not None and value != 0:
                 return True
         return False
+
+    def compare_inside_the_domain(self) -> None:
+        """A point of the domain as written (every denominator non-zero) from Z3, admissible and
+        checked exactly, where the two sides are compared: the random points may all have
+        missed a thin domain (ReLU(x)·ReLU(y) ≠ 0 is a quadrant)."""
+        try:
+            translation = Translation.for_expressions(self.denominators)
+            goals = [translation.term(d) != 0 for d in self.denominators]
+        except OutsideFragment:
+            return
+        left_time = remaining()
+        seconds = SOLVER_SECONDS if left_time is None else max(min(SOLVER_SECONDS, left_time), 0.01)
+        for point in solve(translation, goals, self.symbols, seconds).points:
+            if not (point_in_ranges(point) and self.domain.admits(point)):
+                continue
+            separation = compare_at(*self.concrete, point)
+            if separation.defined and not separation.differ:
+                self.agreeing += 1
+                self.informative += self.compares_something(point)
+                self.witness_line += (f"; a point of the domain from Z3 ({point}), checked "
+                                      "exactly, compares the sides")
+                return
 
     def undecided(self, reason, evidence=()) -> Verdict:
         return Verdict(Status.UNDECIDED, self.claim, reason=reason, evidence=tuple(evidence))
@@ -237,6 +280,8 @@ class _Decision:
         for trial in range(RANDOM_POINTS):
             check_budget()
             point = sample_point(self.symbols, self.rng, scale=9 if trial % 2 else 99)
+            if not self.domain.admits(point):
+                continue
             separation = compare_at(*self.concrete, point)
             if not separation.defined:
                 continue
@@ -273,8 +318,9 @@ class _Decision:
             note = "Z3 alone: the project's rewriting and split are not used"
         elif wide:
             note = f"{kinks} kinks: the project's rewriting and split are skipped beyond {WIDE_KINKS}"
-        difference = self.lhs - self.rhs if wide else \
-            canonical_relu_form(to_relu_form(self.lhs) - to_relu_form(self.rhs))
+        self.canonical = (self.lhs, self.rhs) if wide else \
+            (canonical_relu_form(to_relu_form(self.lhs)), canonical_relu_form(to_relu_form(self.rhs)))
+        difference = self.canonical[0] - self.canonical[1]
         # 4. the exact zero test
         if not wide and is_rational_zero(difference):
             return self.exact_zero(outside)
@@ -316,8 +362,8 @@ class _Decision:
         evidence = ["exact zero test: lhs − rhs in canonical ReLU form is 0 as a rational "
                     "function (ReLU atoms as independent indeterminates)", self.witness_line]
         confirmed = self.informative > 0
-        if not outside and self.use_solver:
-            answer = self.solver_on(self.lhs, self.rhs, self.symbols)
+        if not outside and self.use_solver:    # the canonical sides equal the sides wherever these are defined
+            answer = self.solver_on(*self.canonical, self.symbols)
             opinion = self.read_solver(answer, self.lhs - self.rhs, 0, self.symbols)
             if opinion.outcome == "nonzero":
                 verdict = self.refuted_at(opinion.point, "Z3 found a point where the sides differ")
@@ -354,7 +400,8 @@ class _Decision:
                             reason=answer.reason)
         for point in answer.points:
             value = exact_value(expr, point)
-            if value is not None and value != target and point_in_ranges(point):
+            if value is not None and value != target and point_in_ranges(point) and \
+                    self.domain.admits(point, partial=True):
                 return _Opinion("nonzero", point, [f"Z3 model, re-verified exactly: {point}"])
         return _Opinion("unknown", evidence=["Z3 gave a model that did not re-verify: ignored"],
                         reason="Z3 gave a model that did not re-verify")
@@ -373,7 +420,9 @@ class _Decision:
                                                    facts=facts, closed=True,
                                                    max_regions=SPLIT_REGIONS):
                 leaves += 1
-                if not _vacuous_or_zero(remainder):
+                # a symbol the region pins to one value (n ≥ 0 and −n ≥ 0) is substituted
+                remainder = remainder.xreplace(pinned_values(region, part.symbols))
+                if not (_vacuous_or_zero(remainder) or self.domain.vacuous_on(region)):
                     return self.leaf_opinion(part, region, remainder)
         except SplitTooLarge as why:
             return _Opinion("unknown", reason=str(why))
@@ -390,7 +439,8 @@ class _Decision:
         why = f"on the region {describe(region)} the difference reduces to {remainder}"
         interior = [c.lhs if isinstance(c, sp.GreaterThan) else c for c in region]
         point = examine(interior, part.symbols).point
-        if point is not None and not any(symbol_range(s).integral for s in part.symbols):
+        if point is not None and not any(symbol_range(s).integral for s in part.symbols) and \
+                self.domain.admits(point, partial=True):
             value = exact_value(part.expr, point)
             if value is not None and value != part.target:
                 return _Opinion("nonzero", point, [f"sign split: a region's interior point "
@@ -427,7 +477,8 @@ class _Decision:
             check_budget()
             point = sample_point(part.symbols, self.rng, scale=self.rng.choice((3, 9, 99)))
             value = exact_value(part.expr, point)
-            if value is not None and value != part.target:
+            if value is not None and value != part.target and \
+                    self.domain.admits(point, partial=True):
                 return point
         return None
 
@@ -473,6 +524,8 @@ class _Decision:
         # points of the domain that evaluated both sides equal (0 with 0) are accepted beside it
         both = all(o.solver_agrees and not o.trusted_solver for o in opinions)
         solver_everywhere = all(o.solver_agrees for o in opinions)
+        if not (both or self.informative or self.agreeing) and self.denominators:
+            self.compare_inside_the_domain()    # no random point fell inside the domain
         if not (both or self.informative > 0 or (solver_everywhere and self.agreeing > 0)):
             return self.undecided("the exact test says the claim holds, but no independent "
                                   "confirmation compared anything (Z3 gave no answer on a part "
@@ -481,7 +534,10 @@ class _Decision:
             evidence.insert(0, f"{len(parts)} independent parts (disjoint symbols), each shown "
                                "constant; the constants add up to 0")
         evidence.append(self.witness_line)
-        return Verdict(Status.PROVED, self.claim, evidence=tuple(evidence))
+        alone = sum(o.trusted_solver for o in opinions)
+        reason = (f"on Z3's word alone for {alone} of {len(parts)} part(s): the project's own "
+                  "procedure did not show it") if alone else ""
+        return Verdict(Status.PROVED, self.claim, reason=reason, evidence=tuple(evidence))
 
     # -- outside the fragment: exact test and split only -------------------------------------
     def outside_fragment(self, difference, why) -> Verdict:
@@ -491,7 +547,7 @@ class _Decision:
                                                    settled=is_rational_zero, facts=facts,
                                                    closed=True, max_regions=SPLIT_REGIONS):
                 leaves += 1
-                if not _vacuous_or_zero(remainder):
+                if not (_vacuous_or_zero(remainder) or self.domain.vacuous_on(region)):
                     failing.append(region)
         except SplitTooLarge as why:
             return self.undecided(str(why))
@@ -520,8 +576,9 @@ class _Decision:
                                                      "is not zero")
                     if verdict is not None:
                         return verdict
-        return self.undecided(f"lhs − rhs is not zero on the region {describe(failing[0])}, but no "
-                              "separating point was found")
+        return self.undecided(f"lhs − rhs was not shown to be zero on the region "
+                              f"{describe(failing[0])}, and no point separating the sides was "
+                              "found")
 
 
 def _combined(part: _Part, project: _Opinion, solver: _Opinion, split_used: bool) -> _Opinion:

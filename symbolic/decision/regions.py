@@ -62,7 +62,7 @@ def sign_branches(expr: sp.Expr, symbols, settled=lambda e: False, region=None, 
     atom = atoms[0]
     argument = atom.args[0]
     positive = sp.GreaterThan(argument, 0, evaluate=False) if closed else argument
-    for constraint, value in ((positive, argument), (-argument, sp.S.Zero)):
+    for constraint, value in ((positive, argument), (negative_side(argument, closed), sp.S.Zero)):
         branch = region + [constraint]
         fact = examine(branch, symbols)
         if facts is not None:
@@ -71,6 +71,34 @@ def sign_branches(expr: sp.Expr, symbols, settled=lambda e: False, region=None, 
             continue
         reduced = canonical_relu_form(expr.xreplace({atom: value}))
         yield from sign_branches(reduced, symbols, settled, branch, facts, closed, max_regions)
+
+
+def negative_side(argument: sp.Expr, closed: bool):
+    """The constraint of the branch where ReLU(argument) is 0: argument < 0, and over the
+    integers (closed split, an argument integral at every point of the claim) argument ≤ −1,
+    which a linear certificate can use: the integer sign split."""
+    if closed and argument.is_integer:
+        return sp.GreaterThan(sp.expand(-argument - 1), 0, evaluate=False)
+    return -argument
+
+
+def pinned_values(region: list, symbols) -> dict:
+    """Symbols the region's closed constraints pin: c ≥ 0 and −c ≥ 0 give c = 0, solved for a
+    symbol with coefficient ±1 (so an integer symbol gets an integer-valued expression).  On
+    the region each symbol equals its value, so substituting it is an identity there."""
+    closed = [sp.expand(c.lhs) for c in region if _is_closed(c)]
+    values = {}
+    for c in closed:
+        if sp.expand(-c) not in closed or not is_linear(c):
+            continue
+        c = sp.expand(c.xreplace(values))
+        for s in sorted(c.free_symbols & set(symbols), key=sp.default_sort_key):
+            coefficient = c.coeff(s)
+            if coefficient in (1, -1) and s not in values:
+                values[s] = sp.expand(-(c - coefficient * s) / coefficient)
+                values = {k: sp.expand(v.xreplace({s: values[s]})) for k, v in values.items()}
+                break
+    return values
 
 
 def describe(region: list) -> str:
@@ -161,11 +189,13 @@ def examine(region: list, symbols) -> RegionFact:
         return RegionFact(None, "Z3 gave a point that is not inside the region")
     if answer.result == "unknown":
         return RegionFact(None, answer.reason)
-    if all(is_linear(c) for c in strict + closed) and not any(s.is_integer for s in variables):
+    if all(is_linear(c) for c in strict + closed):
+        # empty over the reals, so over the integers too
         if farkas_multipliers(strict, closed, variables) is not None:
             return RegionFact(True, "Farkas certificate, checked exactly")
-        return RegionFact(None, "Z3 says the linear region is empty but no Farkas certificate "
-                                "was found")
+        if not any(s.is_integer for s in variables):
+            return RegionFact(None, "Z3 says the linear region is empty but no Farkas "
+                                    "certificate was found")
     return RegionFact(True, "Z3 (real or integer arithmetic): unsat (trusted)")
 
 

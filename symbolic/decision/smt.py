@@ -1,7 +1,9 @@
 """Z3 as a decision procedure for real (and integer) arithmetic with ReLU, max, min and abs.
 
-The translation is exact: rational numbers stay rational, ReLU(t) becomes If(t > 0, t, 0), and a
-symbol's range (``symbolic.decision.assumptions``) becomes constraints.  Division in Z3 is a total
+The translation is exact: rational numbers stay rational, ReLU(t) becomes If(t > 0, t, 0), a
+Piecewise nested Ifs of its conditions, floor and ceiling Z3's ToInt, Mod(a, b) the remainder
+a − b·floor(a/b) (fresh integers q, r with a = b·q + r for integer arguments), and a symbol's
+range (``symbolic.decision.assumptions``) becomes constraints.  Division in Z3 is a total
 function (x/0 is some number), so every denominator met in the translation is asserted non-zero:
 the question asked is the claim on its domain of definition, not another one.
 
@@ -28,7 +30,10 @@ class OutsideFragment(Exception):
 MAX_POWER = 64     # a higher power is left to the exact test: Z3 cannot be stopped while it reads it
 
 # constructs that are not continuous: the density arguments of the sign split do not apply
-DISCONTINUOUS = (sp.Heaviside, sp.sign)
+DISCONTINUOUS = (sp.Heaviside, sp.sign, sp.Piecewise, sp.floor, sp.ceiling, sp.Mod)
+# constructs translated over the reals only (their integer reading in Z3 differs: Z3's integer
+# mod is Euclidean, sympy's Mod takes the sign of the divisor)
+REAL_ONLY = (sp.Heaviside, sp.Piecewise, sp.floor, sp.ceiling)
 
 
 @dataclass
@@ -52,7 +57,7 @@ class Translation:
         integral = all(symbol_range(s).integral for s in symbols) and all(
             n.is_Integer for e in exprs for n in e.atoms(sp.Number)) and not any(
             p.exp.is_negative for e in exprs for p in e.atoms(sp.Pow))
-        return cls(integers=integral and not any(e.has(sp.Heaviside) for e in exprs))
+        return cls(integers=integral and not any(e.has(*REAL_ONLY) for e in exprs))
 
     def variable(self, symbol: sp.Symbol):
         if symbol not in self.variables:
@@ -120,7 +125,15 @@ class Translation:
                 self.constraints.append(power != 0)
                 return 1 / power
             return power
+        if isinstance(expr, sp.Piecewise):
+            return self._piecewise(expr)
         args = [self.term(a) for a in expr.args]
+        if isinstance(expr, sp.floor):
+            return z3.ToReal(z3.ToInt(self._real(args[0])))
+        if isinstance(expr, sp.ceiling):
+            return -z3.ToReal(z3.ToInt(-self._real(args[0])))
+        if isinstance(expr, sp.Mod):
+            return self._mod(expr, *args)
         if isinstance(expr, ReLU):
             return z3.If(args[0] > 0, args[0], 0)
         if isinstance(expr, (sp.Max, sp.Min)):
@@ -138,7 +151,58 @@ class Translation:
             at_zero = args[1] if len(args) > 1 else rational(sp.S.Half)
             return z3.If(args[0] > 0, 1, z3.If(args[0] < 0, 0, at_zero))
         raise OutsideFragment(f"{expr.func.__name__} is outside real arithmetic with ReLU, "
-                              "max, min and abs")
+                              "max, min, abs, sign, Heaviside, Piecewise, floor, ceiling and Mod")
+
+
+    def _mod(self, expr: sp.Mod, dividend, divisor):
+        """sympy's Mod(a, b) = a − b·floor(a/b), with the sign of b, defined for b ≠ 0.  Of
+        integer arguments: a = b·q + r with fresh integers q, r and 0 ≤ r < b (b > 0) or
+        b < r ≤ 0 (b < 0), which determine q and r, so nothing is added to the claim."""
+        self.constraints.append(divisor != 0)
+        if not (expr.args[0].is_integer and expr.args[1].is_integer):
+            dividend, divisor = self._real(dividend), self._real(divisor)
+            return dividend - divisor * z3.ToReal(z3.ToInt(dividend / divisor))
+        count = len(self.constraints)
+        quotient, remainder = z3.Int(f"quotient!{count}"), z3.Int(f"remainder!{count}")
+        if not self.integers:
+            quotient, remainder = z3.ToReal(quotient), z3.ToReal(remainder)
+        self.constraints += [dividend == divisor * quotient + remainder,
+                             z3.If(divisor > 0, z3.And(0 <= remainder, remainder < divisor),
+                                   z3.And(divisor < remainder, remainder <= 0))]
+        return remainder
+
+    def _real(self, term):
+        return z3.ToReal(term) if z3.is_int(term) else term
+
+    def _piecewise(self, expr: sp.Piecewise):
+        """If(c1, e1, If(c2, e2, ...)); a Piecewise without a final True branch is undefined
+        where no condition holds, which Z3's total If cannot say: outside the fragment."""
+        pieces = list(expr.args)
+        if pieces[-1].cond is not sp.true:
+            raise OutsideFragment(f"{expr} has no otherwise branch (undefined where no "
+                                  "condition holds)")
+        result = self._real(self.term(pieces[-1].expr))
+        for piece in reversed(pieces[:-1]):
+            result = z3.If(self.condition(piece.cond), self._real(self.term(piece.expr)), result)
+        return result
+
+    def condition(self, cond):
+        """A Z3 formula for a condition made of comparisons, Eq/Ne, And, Or and Not."""
+        if cond is sp.true or cond is sp.false:
+            return z3.BoolVal(cond is sp.true)
+        if isinstance(cond, sp.And):
+            return z3.And([self.condition(c) for c in cond.args])
+        if isinstance(cond, sp.Or):
+            return z3.Or([self.condition(c) for c in cond.args])
+        if isinstance(cond, sp.Not):
+            return z3.Not(self.condition(cond.args[0]))
+        comparisons = {sp.Eq: lambda a, b: a == b, sp.Ne: lambda a, b: a != b,
+                       sp.Lt: lambda a, b: a < b, sp.Le: lambda a, b: a <= b,
+                       sp.Gt: lambda a, b: a > b, sp.Ge: lambda a, b: a >= b}
+        for kind, compare in comparisons.items():
+            if isinstance(cond, kind):
+                return compare(self._real(self.term(cond.lhs)), self._real(self.term(cond.rhs)))
+        raise OutsideFragment(f"the condition {cond} is outside comparisons, And, Or and Not")
 
 
 def rational(number: sp.Rational) -> z3.ArithRef:

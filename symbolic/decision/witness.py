@@ -6,6 +6,7 @@ where the original expressions differ, re-evaluated at 50 and 100 digits.
 """
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass
 
@@ -69,6 +70,12 @@ def _exp_mp(s):
 
 def mpmath_function(symbols, expr: sp.Expr):
     """expr as a Python function evaluated by mpmath at its working precision (ReLU as max)."""
+    return _mpmath_function(tuple(symbols), sp.sympify(expr))
+
+
+@functools.lru_cache(maxsize=1024)
+def _mpmath_function(symbols: tuple, expr: sp.Expr):
+    # one function per expression and symbols: a witness search evaluates it at many points
     # symbols renamed first: lambdify puts every symbol of expr into the function's namespace by
     # its name, where a symbol called e, pi or mpf would shadow mpmath's
     arguments = [sp.Dummy(f"x{k}") for k, _ in enumerate(symbols)]
@@ -88,7 +95,10 @@ def mp_value(expr: sp.Expr, point: dict, dps: int):
         except (ZeroDivisionError, ValueError, TypeError, OverflowError):
             return None
         if not isinstance(value, (mpmath.mpf, mpmath.mpc)):
-            value = mpmath.mpmathify(value)
+            try:
+                value = mpmath.mpmathify(value)
+            except (TypeError, ValueError):
+                return None    # not a number: a symbol of expr has no value at the point
         if not mpmath.isfinite(value):
             return None
         if isinstance(value, mpmath.mpc):

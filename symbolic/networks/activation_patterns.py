@@ -24,6 +24,7 @@ import sympy as sp
 from symbolic.decision.budget import check_budget
 from symbolic.networks.model import Abs as AbsLayer, LeakyReLU, Model, Nonlinearity, RealFunctions, ReLU as ReLULayer
 from symbolic.decision.zero import is_rational_zero
+from symbolic.relu import canonical_relu_form
 
 PIECEWISE_LINEAR = (ReLULayer, LeakyReLU, AbsLayer)     # activations with a pattern form
 
@@ -69,8 +70,11 @@ def transport(model: Model, symmetry) -> tuple[dict | None, str]:
     Each nonlinearity's inputs at Tθ must be κ times the inputs of one nonlinearity of the same
     layer at θ (permuted, for a max), κ > 0: then sign(κs) = sign(s), the unit is active at Tθ
     exactly when its partner is at θ, and the maximum is taken by the corresponding candidate."""
-    at_theta = nonlinear_sites(model)
-    at_image = nonlinear_sites(model, symmetry.tensors())
+    # ReLU keeps its argument as written: positive factors come out in the canonical form
+    at_theta, at_image = ({site: (layer, [canonical_relu_form(c) for c in candidates])
+                           for site, (layer, candidates) in sites.items()}
+                          for sites in (nonlinear_sites(model),
+                                        nonlinear_sites(model, symmetry.tensors())))
     assignment, used = {}, set()
     for site, (layer, candidates) in at_image.items():
         check_budget()

@@ -21,7 +21,9 @@ permutation).  ``check_symmetry`` answers, each claim with a Verdict:
      every gradient and Hessian entry is an exact Laurent-polynomial identity in the group
      parameters (python-flint), all patterns at once;
    - the independent witness: the real loss (max, not the pattern) differentiated by mpmath.diff
-     at random rational points off the kinks, at 50 and 80 digits.
+     at random rational points off the kinks, at 50 and 80 digits;
+   - where regularity transport fails (a sign flip through abs), the chain rule from the proved
+     L(Tθ) = L(θ) for the linear T, with the same witness (``derivative_law``).
 """
 from __future__ import annotations
 
@@ -414,8 +416,13 @@ def prediction_invariance(model, symmetry, seed=0) -> Verdict:
                                                f"{_cancelled(symmetry, lhs, rhs)}")
     if verdict.status is not Status.PROVED:
         return _with(verdict, latex)
-    points = _kink_points(model, symmetry, random.Random(seed))
+    rng = random.Random(seed)
+    points = _kink_points(model, symmetry, rng)
     for point in points:
+        # names outside θ, x and the group (a leaky slope written as a name) get a value too
+        others = (sp.sympify(lhs).free_symbols | sp.sympify(rhs).free_symbols) - set(point)
+        point.update({s: sp.Rational(rng.randint(1, 99), rng.randint(1, 9))
+                      for s in sorted(others, key=sp.default_sort_key)})
         if compare_at(lhs, rhs, point).differ:
             return Verdict(Status.REFUTED, claim, witness=point, details={"latex": latex},
                            reason=f"the predictions differ at a kink: f_(T theta)(x) = "
@@ -477,9 +484,15 @@ def loss_invariance(model, symmetry, n, loss, seed=0) -> Verdict:
     return _with(verdict, latex)
 
 
-def derivative_law(model, symmetry, n, loss, order, seed=0) -> Verdict:
+def derivative_law(model, symmetry, n, loss, order, seed=0, loss_verdict=None) -> Verdict:
     """The gradient (order 1) or Hessian (order 2) law at N data points, at every θ off the kink
-    set: regularity transport, the exact identity on the pattern form, and the mpmath witness."""
+    set: regularity transport, the exact identity on the pattern form, and the mpmath witness.
+
+    Where regularity transport or the pattern form fails (a sign flip through abs maps s to −s),
+    the chain rule gives the law from ``loss_verdict``, the verdict of L(Tθ) = L(θ) for the
+    same loss and N: when it is PROVED at every θ and Tθ = Mθ with M an invertible (monomial)
+    matrix, differentiating L(Mθ) = L(θ) gives Mᵀ∇L(Mθ) = ∇L(θ) and MᵀH(Mθ)M = H(θ) wherever L
+    is differentiable (at θ exactly when at Mθ); the mpmath witness is still required."""
     what = "gradient" if order == 1 else "Hessian"
     name = symmetry.name
     claim = (f"{what} law: " + (f"grad L({name} theta) = M^-T grad L(theta)" if order == 1 else
@@ -507,6 +520,15 @@ def derivative_law(model, symmetry, n, loss, order, seed=0) -> Verdict:
                       + ("a generic quadratic of the predictions (every 2-jet of every smooth loss)"
                          if loss == "any" else "mean squared error with symbolic targets"),
                       f"regularity transport: {how}")
+    if holds is None and loss_verdict is not None and loss_verdict.status is Status.PROVED:
+        # the chain rule for the linear map T, from the proved L∘T = L
+        holds = True
+        law = ("M^T grad L(M theta) = grad L(theta)" if order == 1 else
+               "M^T H(M theta) M = H(theta)")
+        exact_evidence = (f"chain rule: L(T theta) = L(theta) is proved at every theta (the loss "
+                          f"claim, N={n}) and T theta = M theta is linear with M an invertible "
+                          f"monomial matrix, so differentiating gives {law} wherever L is "
+                          "differentiable", f"the pattern route did not apply: {why_no_exact}")
     verdict = _law_verdict(claim, latex, holds, entry, witness, exact_evidence, why_no_exact)
     if verdict.witness:
         # the witness names the loss's constants; say which loss they belong to
@@ -631,9 +653,11 @@ _REASONS = {
     "loss": "the same for the loss of $N$ symbolic inputs; an arbitrary $\\ell$ is refuted by a "
             "concrete one",
     "gradient": "regularity transport, then an exact Laurent-polynomial identity of every entry "
-                "on the pattern form, with mpmath.diff on the real loss as witness",
+                "on the pattern form (or, where transport fails, the chain rule from the proved "
+                "$L \\circ T = L$), with mpmath.diff on the real loss as witness",
     "Hessian": "regularity transport, then an exact Laurent-polynomial identity of every entry "
-               "$k \\le l$ on the pattern form, with mpmath.diff on the real loss as witness",
+               "$k \\le l$ on the pattern form (or, where transport fails, the chain rule from "
+               "the proved $L \\circ T = L$), with mpmath.diff on the real loss as witness",
 }
 
 
@@ -676,7 +700,8 @@ def check_symmetry(model: Model, symmetry: Symmetry = None, *, loss: str = "any"
         for order, claim in ((1, "gradient"), (2, "Hessian")):
             for n in sizes:
                 record(claim, n, lambda n=n, order=order: derivative_law(
-                    model, symmetry, n, loss, order, seed), f"{claim} law")
+                    model, symmetry, n, loss, order, seed, report.verdict("loss", n)),
+                    f"{claim} law")
     return report
 
 

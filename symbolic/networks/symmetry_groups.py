@@ -30,7 +30,7 @@ from typing import Callable
 
 import sympy as sp
 
-from symbolic.relu import ReLU, split_positive_factor
+from symbolic.relu import ReLU, canonical_relu_form, split_positive_factor
 
 BATCHNORM_EPS = Fraction(1, 100000)
 
@@ -39,10 +39,22 @@ def canonical(expr: sp.Expr, expand: bool = True) -> sp.Expr:
     """An exact normal form for non-integer powers: each base (expanded, unless ``expand`` is
     False) with its common factor pulled out, so that sqrt(c²·X) becomes c·sqrt(X) for c > 0
     (sympy's own rule for positive factors) and equal radicands are written alike on both sides
-    of an identity."""
+    of an identity.  ReLU's positive factors come out too (``canonical_relu_form``): ReLU keeps
+    its argument as written, so ReLU(α·s) at Tθ is α·ReLU(s) only in this form."""
     tidy = (lambda b: sp.factor_terms(sp.expand(b))) if expand else sp.factor_terms
+    if expr.has(ReLU):
+        expr = canonical_relu_form(expr)
     return expr.replace(lambda e: e.is_Pow and not e.exp.is_Integer and e.base.has(sp.Symbol),
                         lambda e: sp.Pow(tidy(e.base), e.exp))
+
+
+def _in_canonical_form(function: Callable) -> Callable:
+    """function (outputs or pre-activations) with its values in canonical ReLU form (an identity):
+    ReLU keeps its argument as written, and positive factors, ReLU(c·s) = c·ReLU(s) for c > 0,
+    come out here."""
+    def canonical_values(*args):
+        return [canonical_relu_form(value) for value in function(*args)]
+    return canonical_values
 
 
 @dataclass(frozen=True)
@@ -191,7 +203,7 @@ def one_hidden_layer(d: int, h: int) -> Model:
     paths = tuple((i * h + j, d * h + j) for i in range(d) for j in range(h))
     return Model(f"one hidden layer, d={d}, h={h}", tuple(W + v), (True,) * (d * h + h),
                  (tuple(range(d * h)), tuple(range(d * h, d * h + h))),
-                 (tuple(range(d * h, d * h + h)),), paths, outputs, preactivations, d,
+                 (tuple(range(d * h, d * h + h)),), paths, _in_canonical_form(outputs), preactivations, d,
                  shapes=((d, h), (h, 1)))
 
 
@@ -265,9 +277,9 @@ def deep_with_biases(widths: tuple, activation: str = "relu") -> Model:
     name = f"{K} layers with biases, widths {','.join(map(str, widths))}"
     return Model(name + (", |.| activation" if activation == "abs" else ""), tuple(names),
                  weights, layers, last_rows, tuple(paths),
-                 lambda theta, X, activation: forward(theta, X, activation),
-                 preactivations, widths[0], tuple(tuple(b.values()) for b in bias_index), activation,
-                 tuple((widths[k], widths[k + 1]) for k in range(K)))
+                 _in_canonical_form(lambda theta, X, activation: forward(theta, X, activation)),
+                 _in_canonical_form(preactivations), widths[0], tuple(tuple(b.values()) for b in bias_index),
+                 activation, tuple((widths[k], widths[k + 1]) for k in range(K)))
 
 
 def _deep_factors(model: Model, symbols) -> list:
@@ -359,12 +371,12 @@ def batchnorm_net(d: int, eps, opaque: bool = True, affine: bool = False) -> Mod
         values = [sp.Symbol(f"nu_{n + 1}", real=True) for n in range(X.rows)]
         pre_values = [theta[d] * z + theta[d + 1] for z in values] if affine else values
         bound = sp.Integer(math.isqrt(X.rows - 1) + 1)
-        return [ReLU(s) * theta[-1] for s in pre_values], {z: bound for z in values}
+        return [canonical_relu_form(ReLU(s) * theta[-1]) for s in pre_values], {z: bound for z in values}
     n = d + len(scale_shift)
     name = f"batch-normalized unit, d={d}" + (f", eps={eps}" if eps else ", eps=0")
     return Model(name + (", affine" if affine else ""), tuple(W + scale_shift + [v]), (True,) * (n + 1),
-                 (tuple(range(d)), (n,)), ((n,),), tuple((i, n) for i in range(d)), outputs, pre, d,
-                 ((d + 1,),) if affine else (), shapes=((d, 1), (1, 1)), bounded_outputs=bounded)
+                 (tuple(range(d)), (n,)), ((n,),), tuple((i, n) for i in range(d)), _in_canonical_form(outputs),
+                 pre, d, ((d + 1,),) if affine else (), shapes=((d, 1), (1, 1)), bounded_outputs=bounded)
 
 
 def _batchnorm_factors(model: Model, symbols) -> list:

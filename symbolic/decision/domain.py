@@ -1,0 +1,143 @@
+"""The domain of a claim as written: the points where both sides, before any rewriting, are defined.
+
+A point is admissible when, in each side as written, no denominator vanishes (x/x at x = 0),
+no even root or other non-integer power is taken of a negative number (√x·√(x³) at x < 0, where
+i·i = −1 would pass for a real value), no logarithm is taken of a non-positive number, and no
+remainder is taken modulo 0.  The checker rewrites copies of the sides (x/x becomes 1,
+ReLU(x)/ReLU(x) becomes 1), and a rewriting may only enlarge the set where an expression is
+defined; so the domain is read from the sides as written, never from a rewritten copy:
+
+- a REFUTED witness must be admissible (``WrittenDomain.admits``);
+- a region of the sign split on which some denominator as written vanishes identically asserts
+  nothing (``WrittenDomain.vacuous_on``);
+- the denominators as written are asserted non-zero wherever Z3 is asked (``denominators``).
+"""
+from __future__ import annotations
+
+import mpmath
+import sympy as sp
+
+from symbolic.decision.witness import WITNESS_DPS, exact_value, mp_value
+from symbolic.decision.zero import is_rational_zero
+from symbolic.relu import ReLU, canonical_relu_form, relu_atoms, to_relu_form
+
+# a value closer to 0 than this at WITNESS_DPS digits has no sign the domain test trusts
+_SIGN_NOISE = mpmath.mpf(10) ** -(WITNESS_DPS // 2)
+
+
+def evaluated(expr: sp.Expr, _memo: dict | None = None) -> sp.Expr:
+    """A copy of expr with every node rebuilt, so evaluated: the form the checker rewrites.
+
+    The parser keeps a claim as written (``x/x`` stays x·x⁻¹); this copy is x/x = 1.  Shared
+    sub-expressions are rebuilt once."""
+    memo = {} if _memo is None else _memo
+    if expr.is_Atom:
+        return expr
+    if expr not in memo:
+        args = [evaluated(a, memo) for a in expr.args]
+        # max/min stay as they are: their evaluation compares every pair of arguments, and
+        # the checker rewrites them into ReLU anyway
+        lattice = isinstance(expr, (sp.Max, sp.Min))
+        memo[expr] = expr.func(*args, evaluate=False) if lattice else expr.func(*args)
+    return memo[expr]
+
+
+def _walk(expr: sp.Expr):
+    """Every sub-expression as written (no node is rebuilt, so none is evaluated)."""
+    yield expr
+    for arg in expr.args:
+        yield from _walk(arg)
+
+
+def denominators(expr: sp.Expr) -> list[sp.Expr]:
+    """The bases of the negative powers of expr as written: each must be non-zero."""
+    found = []
+    for node in _walk(expr):
+        if isinstance(node, sp.Pow) and _is_negative_number(node.exp) and node.base not in found:
+            found.append(node.base)
+        if isinstance(node, sp.Mod) and node.args[1] not in found:
+            found.append(node.args[1])
+    return found
+
+
+def _is_negative_number(exponent: sp.Expr) -> bool:
+    value = evaluated(exponent)
+    return bool(value.is_number and value.is_negative)
+
+
+def _sign(expr: sp.Expr, point: dict) -> int | None:
+    """The sign of expr at point: exactly where possible, else at WITNESS_DPS digits when the
+    value is clearly away from 0; None when it is undefined or too close to 0 to tell."""
+    value = exact_value(expr, point)
+    if value is not None:
+        return 1 if value > 0 else -1 if value < 0 else 0
+    value = mp_value(expr, point, WITNESS_DPS)
+    if value is None or abs(value) <= _SIGN_NOISE:
+        return None
+    return 1 if value > 0 else -1
+
+
+def _power_defined(base: sp.Expr, exponent: sp.Expr, point: dict) -> bool:
+    """base**exponent is a real number at point: a non-integer power needs base > 0 (or base = 0
+    and a positive exponent), a negative integer power needs base ≠ 0."""
+    value = evaluated(exponent).xreplace(point)
+    if not value.is_Rational:
+        # an irrational exponent value: a positive base only
+        return _sign(base, point) == 1
+    base_sign = _sign(base, point)
+    if base_sign is None:
+        return False
+    if value.is_Integer:
+        return value >= 0 or base_sign != 0
+    return base_sign == 1 or (base_sign == 0 and value > 0)
+
+
+class WrittenDomain:
+    """Where both sides of a claim, as written, are defined."""
+
+    def __init__(self, *sides: sp.Expr):
+        self.sides = sides
+        self.denominators = []
+        for side in sides:
+            self.denominators += [d for d in denominators(side) if d not in self.denominators]
+
+    def admits(self, point: dict, partial: bool = False) -> bool:
+        """Every side as written is defined at point.  ``partial``: the point gives some symbols
+        only (a part of the claim), and only the conditions on those symbols are checked."""
+        given = set(point)
+        for side in self.sides:
+            for node in _walk(side):
+                if partial and not node.free_symbols <= given:
+                    continue
+                if isinstance(node, sp.Pow) and not _power_defined(*node.args, point):
+                    return False
+                if isinstance(node, sp.log) and _sign(node.args[0], point) != 1:
+                    return False
+                if isinstance(node, sp.Mod) and _sign(node.args[1], point) in (0, None):
+                    return False
+        return True
+
+    def vacuous_on(self, region: list) -> bool:
+        """Some denominator as written is identically 0 on the region of a sign split: there the
+        claim asserts nothing.  The denominator's ReLU atoms are replaced by their value on the
+        region (s where the region says s ≥ 0 or s > 0, 0 where it says −s > 0)."""
+        return any(_vanishes_on(d, region) for d in self.denominators)
+
+
+def _vanishes_on(denominator: sp.Expr, region: list) -> bool:
+    positive = {c.lhs if isinstance(c, sp.GreaterThan) else c for c in region}
+    expr = canonical_relu_form(to_relu_form(evaluated(denominator)))
+    while True:
+        atoms = relu_atoms(expr)
+        if not atoms:
+            return is_rational_zero(expr)
+        values = {}
+        for atom in atoms:
+            argument = atom.args[0]
+            if argument in positive:
+                values[atom] = argument
+            elif {sp.expand(-argument), sp.expand(-argument - 1)} & positive:
+                values[atom] = sp.S.Zero
+        if not values:
+            return is_rational_zero(expr)
+        expr = canonical_relu_form(expr.xreplace(values))
