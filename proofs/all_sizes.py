@@ -317,11 +317,13 @@ def _combine(claim: str, proofs: list, instances: list) -> Verdict:
     derived = [proof.check() if isinstance(proof, Chain) else proof for proof in proofs]
     rules = list(dict.fromkeys(name for v in derived for name in v.details.get("rules", ())))
     steps = sum(len(proof.steps) for proof in proofs if isinstance(proof, Chain))
+    # a procedure an instance was taken on the word of is named in the conclusion too
+    trusted = dict.fromkeys(line for v in instances for line in v.evidence if line.startswith("taken on the word of"))
     return conclude(claim, derived + list(instances), details={"rules": rules}, evidence=(
         f"index-level derivation, symbolic sizes: {len(proofs)} proofs ({steps} chain steps), each "
         "step an instance of a rule valid for every size", "rules used: " + ", ".join(rules),
         f"instance cross-check: {len(instances)} identities PROVED by check_identity or exact "
-        "pattern-form tests"))
+        "pattern-form tests" + (", or by the procedures named below" if trusted else ""), *trusted))
 
 
 # --- the negative controls ------------------------------------------------------------------------
