@@ -53,7 +53,7 @@ from proofs import theorem3_derivative_transformation as theorem3
 NAME = "all_sizes"
 TITLE = ("Theorems 1 and 3 for all sizes: index-level derivations of the alpha-scale invariance, "
          "the gradient and Hessian laws, the multi-layer congruence with and without biases, and the "
-         "per-neuron law")
+         "per-neuron laws in one hidden layer and at every depth")
 SOURCE = ("Dinh, Pascanu, Bengio and Bengio, Sharp Minima Can Generalize For Deep Nets, ICML 2017, "
           "Section 3 (Theorem 1, Definition 5), Section 4.2 (Theorem 3, many directions) and Appendix B")
 FIXED_SIZES = [(1, 1, 1), (2, 2, 2)]     # the instance cross-check
@@ -434,7 +434,10 @@ def derivation_skeleton() -> Derivation:
                    r"S\,H_L(\theta)\,S$ (Theorem 3). The same holds for every depth $K$ and widths $h_k$ "
                    r"under $\theta^{(k)} \mapsto \alpha_k\theta^{(k)}$ with $\prod_k \alpha_k = 1$, also with a "
                    r"bias per layer under $b^{(k)} \mapsto P_k b^{(k)}$ (Appendix B), and for "
-                   r"one hidden layer under $W_{ij} \mapsto c_j W_{ij}$, $v_j \mapsto c_j^{-1} v_j$, $c_j > 0$."),
+                   r"one hidden layer under $W_{ij} \mapsto c_j W_{ij}$, $v_j \mapsto c_j^{-1} v_j$, $c_j > 0$; at every "
+                   r"depth per neuron under $\theta^{(k)}_{ij} \mapsto c_{k,j}\,\theta^{(k)}_{ij} / c_{k-1,i}$, "
+                   r"$b^{(k)}_j \mapsto c_{k,j}\, b^{(k)}_j$, $c_{k,j} > 0$, $c_{0,i} = 1$, the output weights "
+                   r"$\theta^{(K)}_i \mapsto \theta^{(K)}_i / c_{K-1,i}$."),
         definitions=[
             r"Sizes $d, h, N \ge 1$ are symbols; indices run over $i, k \in \{1..d\}$, "
             r"$j, l \in \{1..h\}$, $n \in \{1..N\}$. Data $x_{ni}$, targets $y_n$; parameters "
@@ -465,7 +468,10 @@ def derivation_skeleton() -> Derivation:
             r"b^{(k+1)}_j\bigr)$ and $f_\theta(x_n) = \sum_i u^{(K-1)}_{ni}\theta^{(K)}_i + b^{(K)}$; "
             r"$\tilde z^{(k)}$ is $z^{(k)}$ at "
             r"$T\theta$; $P_k = \alpha_1\cdots\alpha_k$ ($P_0 = 1$), so $\prod_k\alpha_k = 1$ means "
-            r"$\alpha_K = P_{K-1}^{-1}$; here $k$ counts layers, and $p, q \in \{1..K\}$ are layer indices.",
+            r"$\alpha_K = P_{K-1}^{-1}$; here $k$ counts layers, and $p, q \in \{1..K\}$ are layer indices. "
+            r"Per neuron, $c_{k,j} > 0$ is the scale of unit $j$ of layer $k$ (written $c^{(k)}_j$ in the "
+            r"rows), $c_{0,i} = 1$ on the inputs; the layers are $a^{(k)}$ (without biases) and $e^{(k)}$ "
+            r"(with biases), and the induction proves $\tilde a^{(k)}_{nj} = c_{k,j}\, a^{(k)}_{nj}$.",
             r"Rules, each checked for every size (by induction on the bound of a sum, by a sign split, "
             r"or on a generic polynomial jet) and on instances:\begin{itemize}" + rules
             + r"\end{itemize}",
@@ -589,13 +595,19 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
 
 
 def layer_wise_rows(network, seed: int) -> dict:
-    """What the rows of a layer-wise deep network say, and their instance cross-checks."""
+    """What the rows of a layer-wise deep network say, and their instance cross-checks (run by the rows)."""
     if network.bias:
-        instances = [biases.prediction_invariance((2, 2, 1), seed=seed), biases.prediction_invariance((1, 2, 2, 1), seed=seed)]
-        derivative_instances = [biases.deep_congruence((1, 2, 1), n=1, seed=seed)]
+        def instances():
+            return [biases.prediction_invariance((2, 2, 1), seed=seed), biases.prediction_invariance((1, 2, 2, 1), seed=seed)]
+
+        def derivative_instances():
+            return [biases.deep_congruence((1, 2, 1), n=1, seed=seed)]
     else:
-        instances = [deep_instance()]
-        derivative_instances = [theorem3.deep_congruence((1, 2, 1), n=1, seed=seed)]
+        def instances():
+            return [deep_instance()]
+
+        def derivative_instances():
+            return [theorem3.deep_congruence((1, 2, 1), n=1, seed=seed)]
     return {
         "map": "theta_k -> alpha_k theta_k, " + ("b_k -> P_k b_k, " if network.bias else "") + "prod alpha_k = 1",
         "diagonal": "1/alpha_k" + (", 1/P_k on b_k" if network.bias else ""),
@@ -608,14 +620,14 @@ def layer_wise_rows(network, seed: int) -> dict:
 def per_neuron_rows(network, seed: int) -> dict:
     """What the rows of a per-neuron deep network say, and their instance cross-checks: the
     prediction by the exact identity test, the gradient and Hessian laws by check_symmetry, on
-    concrete networks of depth 3."""
+    concrete networks of depth 3 and 4 (run by the rows)."""
     widths = ((1, 2, 2, 1), (2, 2, 2, 1)) if network.bias else ((2, 2, 2, 1), (1, 2, 1, 2, 1))
-    instances = [per_neuron_deep_prediction(w, network.bias, seed) for w in widths]
     return {
         "map": "theta^(k)_ij -> c^(k)_j theta^(k)_ij / c^(k-1)_i, " + ("b^(k)_j -> c^(k)_j b^(k)_j, " if network.bias else "")
                + "c^(0) = 1, theta^(K)_i -> theta^(K)_i / c^(K-1)_i",
         "diagonal": "c^(k-1)_i / c^(k)_j on theta^(k)_ij, c^(K-1)_i on theta^(K)_i" + (", 1/c^(k)_j on b^(k)_j" if network.bias else ""),
-        "instances": instances, "derivative_instances": per_neuron_deep_laws((1, 2, 2, 1), network.bias, seed),
+        "instances": lambda: [per_neuron_deep_prediction(w, network.bias, seed) for w in widths],
+        "derivative_instances": lambda: per_neuron_deep_laws((1, 2, 2, 1), network.bias, seed),
         "output_weights": [Entry(r"\theta^{(K)}", ("i",)), Entry(r"\theta^{(K)}", ("k",))],
         "output": r"which $T$ divides by the last hidden layer's scales $c^{(K-1)}_i$",
         "scales": r"$c^{(p)}_j / c^{(p-1)}_i$ on $\theta^{(p)}_{ij}$, $1/c^{(K-1)}_i$ on $\theta^{(K)}_i$"
@@ -632,7 +644,7 @@ def add_deep_rows(derivation: Derivation, record, network, label: str, seed: int
     rows = (per_neuron_rows if isinstance(network, PerNeuronDeepNetwork) else layer_wise_rows)(network, seed)
     invariance = record(
         f"{label}: f and L invariant under {rows['map']}, for every depth K, all widths and N",
-        lambda: _combine(f"{label} invariance, all sizes", [layers_verdict, output, loss_verdict], rows["instances"]))
+        lambda: _combine(f"{label} invariance, all sizes", [layers_verdict, output, loss_verdict], rows["instances"]()))
     lemma_rule = invariance_lemma(loss_theorem, network.function, network.T)
     coordinates = [Entry(r"\theta^{(p)}", ("i", "j")), Entry(r"\theta^{(q)}", ("k", "l"))]
     if network.bias:
@@ -644,7 +656,7 @@ def add_deep_rows(derivation: Derivation, record, network, label: str, seed: int
     law = record(
         f"{label} congruence: grad L(T theta) = D grad L(theta), H(T theta) = D H(theta) D, "
         f"D = diag({rows['diagonal']}), for every depth, widths, N",
-        lambda: _combine(f"{label} congruence, all sizes", chains, rows["derivative_instances"]))
+        lambda: _combine(f"{label} congruence, all sizes", chains, rows["derivative_instances"]()))
     name, scale = network.name, latex(network.unit_scale(LAYER, "j"))
     derivation.add(r"\tilde %s^{(k)}_{nj} = %s\, %s^{(k)}_{nj}\ \text{for all } k \ge 0" % (name, scale, name),
                    "the kernel's induction rule: the base and the step below are checked chains, the "
