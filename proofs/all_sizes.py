@@ -188,16 +188,18 @@ def output_layer_chain(network) -> Chain:
     theta = Entry(r"\theta^{(K)}", ("i",))
     z_last = network.layer(last, False, "i")
     incoming = Mul((network.unit_scale(last, "i"), z_last))
+    # the scales cancel as T defines them (per neuron), or by the hypothesis α_K = P_{K-1}⁻¹
+    cancel_by_definition = network.unit_scale(last, "i").expr * network.T.scale(theta).expr == 1
     bias = Entry("b^{(K)}", ())
     start = network.T.apply(network.output())
 
     def with_bias(total, bias_term):
         return Add((total, bias_term)) if network.bias else total
-    chain = Chain("f(T theta)(x) = f(theta)(x)" + ("" if isinstance(network, PerNeuronDeepNetwork)
+    chain = Chain("f(T theta)(x) = f(theta)(x)" + ("" if cancel_by_definition
                                                    else " when the product of the alpha_k is 1"), start)
     scaled_bias = network.T.image(bias)
     chain.then(hypothesis, with_bias(Sum("i", "h_{K-1}", Mul((incoming, network.T.image(theta)))), scaled_bias))
-    if not isinstance(network, PerNeuronDeepNetwork):
+    if not cancel_by_definition:
         chain.then(PRODUCT_ONE, with_bias(Sum("i", "h_{K-1}", Mul((incoming, Mul((Const(1 / P[last]), theta))))),
                                           scaled_bias))
     inner = Sum("i", "h_{K-1}", Mul((z_last, theta)))
