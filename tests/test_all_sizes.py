@@ -29,7 +29,8 @@ def test_every_row_is_proved_for_all_sizes_with_its_rules(report):
     rows = [row for row in rows if row not in instances]
     assert all(row["sizes"] == "all" and row["d"] == "all" for row in rows)
     claims = " | ".join(row["claim"] for row in rows)
-    for result in ("Theorem 1", "Theorem 3: gradient", "Theorem 3: Hessian", "per-neuron", "multi-layer"):
+    for result in ("Theorem 1", "Theorem 3: gradient", "Theorem 3: Hessian", "per-neuron", "multi-layer",
+                   "per-neuron multi-layer with biases congruence"):
         assert result in claims
     theorem3 = next(row for row in rows if row["claim"].startswith("Theorem 3: Hessian"))
     assert {"chain rule", "constant factor", "L o T = L", "arithmetic"} <= set(theorem3["rules"])
