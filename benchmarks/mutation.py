@@ -318,6 +318,14 @@ MUTANTS = [
            "    if step_verdict.status is not Status.PROVED:\n",
            "    if False:\n",
            "kernel: the induction's step is proved", tests=(KERNEL_TESTS,)),
+    Mutant("kernel-instance-captured", KERNEL,
+           "            if not set(binding.values()) & (bound_indices(lhs) | bound_indices(rhs)):\n",
+           "            if True:\n",
+           "kernel: an instance never renames an index into a sum's bound index", tests=(KERNEL_TESTS,)),
+    Mutant("kernel-scalar-not-renamed", KERNEL,
+           "    if not pattern.free_symbols & variables:\n        return pattern == term\n",
+           "    if True:\n        return pattern == term\n",
+           "kernel: an instance renames index variables in scalars as in entries", tests=(KERNEL_TESTS,)),
 ]
 
 

@@ -27,20 +27,23 @@ import functools
 
 import sympy as sp
 
-from symbolic import ReLU, Verdict
+from symbolic import ReLU, Status, Verdict
 from symbolic.derivation import Derivation
 from symbolic.every_size.index_rules import ARITHMETIC, CHAIN_RULE, CONSTANT_FACTOR, CONSTANT_TERM, COORDINATE, \
     DERIVATIVE_OF_ADD, DERIVATIVE_OF_SUM, HOMOGENEITY, INDICATOR_DERIVATIVE, INDICATOR_HOMOGENEITY, PRODUCT_RULE, \
     RELU_DERIVATIVE, SUM_FACTOR, SUM_OF_TERMS, Chain, contract, delta_contraction, differentiate
 from symbolic.every_size.index_terms import Add, Const, Deriv, Entry, Indicator, Mul, Relu, Sum, difference, expand, \
     latex, replace_first
-from symbolic.every_size.networks import A, DEEP, DEEP_BIAS, DEPTH, DeepNetwork, LAYER, LOSS_FUNCTION, N, P, P_LAST, P_NEXT, \
-    P_START, PRODUCT_ONE, T_ALPHA, T_NEURON, one_layer_map, prediction, x
-from symbolic.kernel import check_identity, conclude, exact_zeros
+from symbolic.every_size.networks import A, DEEP, DEEP_BIAS, DEEP_NEURON, DEEP_NEURON_BIAS, DEPTH, DeepNetwork, LAYER, \
+    LOSS_FUNCTION, N, P, P_LAST, PRODUCT_ONE, T_ALPHA, T_NEURON, PerNeuronDeepNetwork, one_layer_map, prediction, x
+from symbolic.kernel import by_procedure, check_identity, conclude, exact_zeros
 from symbolic.every_size.laws import derivative_chain, invariance_lemma, loss_chain
 from symbolic.kernel.derivations import Rule, induction, instantiate, lemma, prove
 from symbolic.latex import escape
 from symbolic.networks.deep import DeepNet
+from symbolic.networks.model import Dense, Model
+from symbolic.networks.model import ReLU as ReLULayer
+from symbolic.networks.symmetry import Symmetry, check_symmetry, positive_scales
 from symbolic.networks.rescaling import ALPHA
 from symbolic.report import Report
 
@@ -50,7 +53,7 @@ from proofs import theorem3_derivative_transformation as theorem3
 NAME = "all_sizes"
 TITLE = ("Theorems 1 and 3 for all sizes: index-level derivations of the alpha-scale invariance, "
          "the gradient and Hessian laws, the multi-layer congruence with and without biases, and the "
-         "per-neuron law")
+         "per-neuron laws in one hidden layer and at every depth")
 SOURCE = ("Dinh, Pascanu, Bengio and Bengio, Sharp Minima Can Generalize For Deep Nets, ICML 2017, "
           "Section 3 (Theorem 1, Definition 5), Section 4.2 (Theorem 3, many directions) and Appendix B")
 FIXED_SIZES = [(1, 1, 1), (2, 2, 2)]     # the instance cross-check
@@ -120,76 +123,88 @@ def per_neuron_loss():
 # --- the multi-layer network: induction on the layer ----------------------------------------------
 
 def base_chain(network) -> Chain:
-    """S(0): \\tilde z^{(0)}_{nj} = P_0 z^{(0)}_{nj}, both layers being the input."""
+    """S(0): \\tilde z^{(0)}_{nj} = s^{(0)}_j z^{(0)}_{nj}, both layers being the input and the scale
+    s^{(0)}_j (P_0, or c^{(0)}_j per neuron) being 1 by definition."""
+    start, _ = network.scale_definitions
     chain = Chain("layer 0", network.layer(0, True))
     chain.then(network.input_definition_T, x("j"))
     chain.then(network.input_definition, network.layer(0, False))
     chain.then(ARITHMETIC, Mul((Const(sp.S.One), network.layer(0, False))))
-    chain.then(P_START, Mul((Const(P[0]), network.layer(0, False))))
+    chain.then(start, Mul((network.unit_scale(0, "j"), network.layer(0, False))))
     return chain
 
 
 def step_chain(network, hypothesis) -> Chain:
-    """S(k) ⟹ S(k + 1): \\tilde z^{(k+1)}_{nj} = ReLU(Σ_i \\tilde z^{(k)}_{ni}·α_{k+1}θ_{ij} [+ P_{k+1}b_j])
-    = P_{k+1} z^{(k+1)}_{nj}."""
+    """S(k) ⟹ S(k + 1): \\tilde z^{(k+1)}_{nj} = ReLU(Σ_i s^{(k)}_i z^{(k)}_{ni}·t_{ij}θ_{ij} [+ s^{(k+1)}_j b_j])
+    = s^{(k+1)}_j z^{(k+1)}_{nj}, t_{ij} read from T: the product s^{(k)}_i t_{ij} must be free of i
+    (P_k α_{k+1} = P_{k+1} by definition; per neuron c^{(k)}_i c^{(k+1)}_j / c^{(k)}_i = c^{(k+1)}_j)."""
     k = LAYER
     theta = Entry(r"\theta^{(k+1)}", ("i", "j"))
     z_k = network.layer(k, False, "i")
-    factor = Const(P[k] * A[k + 1])
+    incoming, following = network.unit_scale(k, "i"), network.unit_scale(k + 1, "j")
+    factor = Const(incoming.expr * network.T.scale(theta).expr)
     bias = Entry("b^{(k+1)}", ("j",))
 
     def unit(total, scaled_bias=None):
         return Relu(Add((total, scaled_bias)) if network.bias else total)
-    scaled_bias = Mul((Const(P[k + 1]), bias))
+    scaled_bias = Mul((following, bias))
     inner = Sum("i", "h_{k}", Mul((z_k, theta)))
-    chain = Chain("layer k+1 at T theta is P_(k+1) times layer k+1 at theta", network.layer(k + 1, True))
+    chain = Chain("layer k+1 at T theta is s_(k+1) times layer k+1 at theta", network.layer(k + 1, True))
     chain.then(network.layer_definition_T, network.unit(k, True))
-    chain.then(hypothesis, unit(Sum("i", "h_{k}", Mul((Mul((Const(P[k]), z_k)), Mul((Const(A[k + 1]), theta))))),
-                                scaled_bias))
+    chain.then(hypothesis, unit(Sum("i", "h_{k}", Mul((Mul((incoming, z_k)), network.T.image(theta)))), scaled_bias))
     chain.then(ARITHMETIC, unit(Sum("i", "h_{k}", Mul((factor, Mul((z_k, theta))))), scaled_bias))
     chain.then(SUM_FACTOR, unit(Mul((factor, inner)), scaled_bias))
-    chain.then(P_NEXT, unit(Mul((Const(P[k + 1]), inner)), scaled_bias))
+    if factor != following:
+        _, following_definition = network.scale_definitions
+        chain.then(following_definition or ARITHMETIC, unit(Mul((following, inner)), scaled_bias))
     argument = Add((inner, bias)) if network.bias else inner
     if network.bias:
-        chain.then(ARITHMETIC, Relu(Mul((Const(P[k + 1]), argument))))
-    chain.then(HOMOGENEITY, Mul((Const(P[k + 1]), Relu(argument))))
-    chain.then(network.layer_definition, Mul((Const(P[k + 1]), network.layer(k + 1, False))))
+        chain.then(ARITHMETIC, Relu(Mul((following, argument))))
+    chain.then(HOMOGENEITY, Mul((following, Relu(argument))))
+    chain.then(network.layer_definition, Mul((following, network.layer(k + 1, False))))
     return chain
 
 
 @functools.cache
 def layers_theorem(network):
-    """\\tilde z^{(k)}_{nj} = P_k z^{(k)}_{nj} for every k ≥ 0: the kernel's induction rule."""
-    return induction(f"layer k at T theta is P_k times layer k at theta ({network.name}, "
+    """\\tilde z^{(k)}_{nj} = s^{(k)}_j z^{(k)}_{nj} for every k ≥ 0: the kernel's induction rule."""
+    scale = "c^(k)_j" if isinstance(network, PerNeuronDeepNetwork) else "P_k"
+    return induction(f"layer k at T theta is {scale} times layer k at theta ({network.name}, "
                      f"{'with' if network.bias else 'without'} biases), every k >= 0",
-                     network.layer(LAYER, True), Mul((Const(P[LAYER]), network.layer(LAYER, False))), LAYER,
-                     base_chain(network), lambda hypothesis: step_chain(network, hypothesis), ("n", "j"))
+                     network.layer(LAYER, True), Mul((network.unit_scale(LAYER, "j"), network.layer(LAYER, False))),
+                     LAYER, base_chain(network), lambda hypothesis: step_chain(network, hypothesis), ("n", "j"))
 
 
 def output_layer_chain(network) -> Chain:
-    """f(Tθ)(x_n) = Σ_i \\tilde z^{(K-1)}_{ni}·α_K θ^{(K)}_i [+ P_K b^{(K)}] = f(θ)(x_n), with the
-    induction's instance at K − 1 and the hypothesis α_K = P_{K-1}⁻¹."""
+    """f(Tθ)(x_n) = Σ_i \\tilde z^{(K-1)}_{ni}·t_i θ^{(K)}_i [+ t b^{(K)}] = f(θ)(x_n), with the
+    induction's instance at K − 1; layer-wise the hypothesis α_K = P_{K-1}⁻¹ makes the scales
+    cancel, per neuron T divides θ^{(K)}_i by c^{(K-1)}_i itself."""
     last = DEPTH - 1
     _, theorem = layers_theorem(network)
     instance = instantiate(theorem, last, assumption="K >= 1, the depth of a network")
-    hypothesis = lemma(instance, "the layers at K-1 (induction)", r"\tilde z^{(K-1)}_{nj} = P_{K-1}\, z^{(K-1)}_{nj}",
+    hypothesis = lemma(instance, "the layers at K-1 (induction)",
+                       r"\tilde z^{(K-1)}_{nj} = %s\, z^{(K-1)}_{nj}" % latex(network.unit_scale(last, "j")),
                        for_all=("n", "j"))
     theta = Entry(r"\theta^{(K)}", ("i",))
     z_last = network.layer(last, False, "i")
+    incoming = Mul((network.unit_scale(last, "i"), z_last))
+    # the scales cancel as T defines them (per neuron), or by the hypothesis α_K = P_{K-1}⁻¹
+    cancel_by_definition = network.unit_scale(last, "i").expr * network.T.scale(theta).expr == 1
     bias = Entry("b^{(K)}", ())
     start = network.T.apply(network.output())
 
     def with_bias(total, bias_term):
         return Add((total, bias_term)) if network.bias else total
-    chain = Chain("f(T theta)(x) = f(theta)(x) when the product of the alpha_k is 1", start)
-    scaled_bias = Mul((Const(P[DEPTH]), bias))
-    chain.then(hypothesis, with_bias(Sum("i", "h_{K-1}", Mul((Mul((Const(P[last]), z_last)),
-                                                              Mul((Const(A[DEPTH]), theta))))), scaled_bias))
-    chain.then(PRODUCT_ONE, with_bias(Sum("i", "h_{K-1}", Mul((Mul((Const(P[last]), z_last)),
-                                                               Mul((Const(1 / P[last]), theta))))), scaled_bias))
+    chain = Chain("f(T theta)(x) = f(theta)(x)" + ("" if cancel_by_definition
+                                                   else " when the product of the alpha_k is 1"), start)
+    scaled_bias = network.T.image(bias)
+    chain.then(hypothesis, with_bias(Sum("i", "h_{K-1}", Mul((incoming, network.T.image(theta)))), scaled_bias))
+    if not cancel_by_definition:
+        chain.then(PRODUCT_ONE, with_bias(Sum("i", "h_{K-1}", Mul((incoming, Mul((Const(1 / P[last]), theta))))),
+                                          scaled_bias))
     inner = Sum("i", "h_{K-1}", Mul((z_last, theta)))
     chain.then(ARITHMETIC, with_bias(inner, scaled_bias))
-    if network.bias:
+    if scaled_bias != bias:
         chain.then(P_LAST, Add((inner, Mul((Const(P[last] * A[DEPTH]), bias)))))
         chain.then(ARITHMETIC, Add((inner, Mul((Const(P[last]), Mul((Const(A[DEPTH]), bias)))))))
         chain.then(PRODUCT_ONE, Add((inner, Mul((Const(P[last]), Mul((Const(1 / P[last]), bias)))))))
@@ -254,17 +269,63 @@ def per_neuron_hessian_instance(d: int, h: int, n: int) -> Verdict:
                        evidence=("every Hessian entry an exact zero on the pattern form",))
 
 
+def per_neuron_deep_model(widths, bias: bool, divide_incoming: bool = True):
+    """A concrete deep network and the images of its tensors under per-neuron rescaling: W_k[i, j] ↦
+    c^{(k)}_j W_k[i, j] / c^{(k-1)}_i (c^{(0)} = 1, no c^{(K)}: the output is divided only),
+    b_k[j] ↦ c^{(k)}_j b_k[j]; ``divide_incoming`` False leaves the hidden weights undivided."""
+    depth = len(widths) - 1
+    layers = []
+    for k in range(1, depth + 1):
+        layers.append(Dense(widths[k], f"W{k}", f"b{k}" if bias else None))
+        if k < depth:
+            layers.append(ReLULayer())
+    model = Model(widths[0], layers)
+    scales = [[1] * widths[0]] + [positive_scales(f"c{k}", widths[k]) for k in range(1, depth)] + [[1]]
+    images = {}
+    for k in range(1, depth + 1):
+        weight = model[f"W{k}"]
+        divided = divide_incoming or k == depth
+        images[f"W{k}"] = sp.Matrix(*weight.shape, lambda i, j, k=k, w=weight, divided=divided:
+                                    scales[k][j] / (scales[k - 1][i] if divided else 1) * w[i, j])
+        if bias:
+            row = model[f"b{k}"]
+            images[f"b{k}"] = sp.Matrix(*row.shape, lambda _, j, k=k, row=row: scales[k][j] * row[0, j])
+    return model, images
+
+
+def per_neuron_deep_prediction(widths, bias: bool, seed: int = 0, divide_incoming: bool = True) -> Verdict:
+    """f at the rescaled parameters against f, a concrete deep network: the exact identity test."""
+    model, images = per_neuron_deep_model(widths, bias, divide_incoming)
+    return check_identity(model.prediction(values=images), model.prediction(), seed=seed,
+                          claim=f"per-neuron deep invariance, widths {tuple(widths)}" + (" with biases" if bias else ""))
+
+
+def per_neuron_deep_laws(widths, bias: bool, seed: int = 0) -> list:
+    """The gradient and Hessian laws of a concrete deep network under per-neuron rescaling, N = 1,
+    by check_symmetry (exact pattern-form identities with an mpmath witness), named as trusted."""
+    model, images = per_neuron_deep_model(widths, bias)
+    report = check_symmetry(model, Symmetry(model, images), sizes=(1,), seed=seed)
+    laws = []
+    for claim in ("gradient", "Hessian"):
+        seen = report.verdict(claim)
+        laws.append(by_procedure("check_symmetry at concrete widths", f"per-neuron {claim} law, widths {tuple(widths)}",
+                                 True, evidence=seen.evidence) if seen.status is Status.PROVED else seen)
+    return laws
+
+
 def _combine(claim: str, proofs: list, instances: list) -> Verdict:
     """PROVED for all sizes: every proof (the kernel's verdict of a chain or an induction) and
     every instance cross-check PROVED; the kernel's conjunction."""
     derived = [proof.check() if isinstance(proof, Chain) else proof for proof in proofs]
     rules = list(dict.fromkeys(name for v in derived for name in v.details.get("rules", ())))
     steps = sum(len(proof.steps) for proof in proofs if isinstance(proof, Chain))
+    # a procedure an instance was taken on the word of is named in the conclusion too
+    trusted = dict.fromkeys(line for v in instances for line in v.evidence if line.startswith("taken on the word of"))
     return conclude(claim, derived + list(instances), details={"rules": rules}, evidence=(
         f"index-level derivation, symbolic sizes: {len(proofs)} proofs ({steps} chain steps), each "
         "step an instance of a rule valid for every size", "rules used: " + ", ".join(rules),
         f"instance cross-check: {len(instances)} identities PROVED by check_identity or exact "
-        "pattern-form tests"))
+        "pattern-form tests" + (", or by the procedures named below" if trusted else ""), *trusted))
 
 
 # --- the negative controls ------------------------------------------------------------------------
@@ -303,6 +364,9 @@ def negative_controls() -> list[tuple[str, Verdict, Verdict]]:
     wrong_network = DeepNetwork("w", bias=True, bias_layer_offset=-1)
     results.append(("deep network whose map scales b_k by P_(k-1), one layer off",
                     layers_theorem(wrong_network)[0], off_by_one))
+    undivided = per_neuron_deep_prediction((2, 2, 2, 1), bias=False, divide_incoming=False)
+    results.append(("deep per-neuron map whose weights are not divided by the incoming unit's scale",
+                    layers_theorem(PerNeuronDeepNetwork("o", bias=False, divide_incoming=False))[0], undivided))
     return results
 
 
@@ -372,7 +436,10 @@ def derivation_skeleton() -> Derivation:
                    r"S\,H_L(\theta)\,S$ (Theorem 3). The same holds for every depth $K$ and widths $h_k$ "
                    r"under $\theta^{(k)} \mapsto \alpha_k\theta^{(k)}$ with $\prod_k \alpha_k = 1$, also with a "
                    r"bias per layer under $b^{(k)} \mapsto P_k b^{(k)}$ (Appendix B), and for "
-                   r"one hidden layer under $W_{ij} \mapsto c_j W_{ij}$, $v_j \mapsto c_j^{-1} v_j$, $c_j > 0$."),
+                   r"one hidden layer under $W_{ij} \mapsto c_j W_{ij}$, $v_j \mapsto c_j^{-1} v_j$, $c_j > 0$; at every "
+                   r"depth per neuron under $\theta^{(k)}_{ij} \mapsto c_{k,j}\,\theta^{(k)}_{ij} / c_{k-1,i}$, "
+                   r"$b^{(k)}_j \mapsto c_{k,j}\, b^{(k)}_j$, $c_{k,j} > 0$, $c_{0,i} = 1$, the output weights "
+                   r"$\theta^{(K)}_i \mapsto \theta^{(K)}_i / c_{K-1,i}$."),
         definitions=[
             r"Sizes $d, h, N \ge 1$ are symbols; indices run over $i, k \in \{1..d\}$, "
             r"$j, l \in \{1..h\}$, $n \in \{1..N\}$. Data $x_{ni}$, targets $y_n$; parameters "
@@ -403,7 +470,10 @@ def derivation_skeleton() -> Derivation:
             r"b^{(k+1)}_j\bigr)$ and $f_\theta(x_n) = \sum_i u^{(K-1)}_{ni}\theta^{(K)}_i + b^{(K)}$; "
             r"$\tilde z^{(k)}$ is $z^{(k)}$ at "
             r"$T\theta$; $P_k = \alpha_1\cdots\alpha_k$ ($P_0 = 1$), so $\prod_k\alpha_k = 1$ means "
-            r"$\alpha_K = P_{K-1}^{-1}$; here $k$ counts layers, and $p, q \in \{1..K\}$ are layer indices.",
+            r"$\alpha_K = P_{K-1}^{-1}$; here $k$ counts layers, and $p, q \in \{1..K\}$ are layer indices. "
+            r"Per neuron, $c_{k,j} > 0$ is the scale of unit $j$ of layer $k$ (written $c^{(k)}_j$ in the "
+            r"rows), $c_{0,i} = 1$ on the inputs; the layers are $a^{(k)}$ (without biases) and $e^{(k)}$ "
+            r"(with biases), and the induction proves $\tilde a^{(k)}_{nj} = c_{k,j}\, a^{(k)}_{nj}$.",
             r"Rules, each checked for every size (by induction on the bound of a sum, by a sign split, "
             r"or on a generic polynomial jet) and on instances:\begin{itemize}" + rules
             + r"\end{itemize}",
@@ -504,7 +574,8 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
                    "$t = c_j^{-1}$ on $v_j$ (every block checked; two shown)", [neuron_invariance, neuron_law])
 
     # deep networks, without and with biases: induction on the layer, then Theorem 3's chain
-    for network, label in ((DEEP, "multi-layer"), (DEEP_BIAS, "multi-layer with biases")):
+    for network, label in ((DEEP, "multi-layer"), (DEEP_BIAS, "multi-layer with biases"),
+                           (DEEP_NEURON, "per-neuron multi-layer"), (DEEP_NEURON_BIAS, "per-neuron multi-layer with biases")):
         add_deep_rows(derivation, record, network, label, seed)
     derivation.sizes = sizes
     derivation.every_size = True
@@ -525,47 +596,80 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
     return report
 
 
+def layer_wise_rows(network, seed: int) -> dict:
+    """What the rows of a layer-wise deep network say, and their instance cross-checks (run by the rows)."""
+    if network.bias:
+        def instances():
+            return [biases.prediction_invariance((2, 2, 1), seed=seed), biases.prediction_invariance((1, 2, 2, 1), seed=seed)]
+
+        def derivative_instances():
+            return [biases.deep_congruence((1, 2, 1), n=1, seed=seed)]
+    else:
+        def instances():
+            return [deep_instance()]
+
+        def derivative_instances():
+            return [theorem3.deep_congruence((1, 2, 1), n=1, seed=seed)]
+    return {
+        "map": "theta_k -> alpha_k theta_k, " + ("b_k -> P_k b_k, " if network.bias else "") + "prod alpha_k = 1",
+        "diagonal": "1/alpha_k" + (", 1/P_k on b_k" if network.bias else ""),
+        "instances": instances, "derivative_instances": derivative_instances, "output_weights": [],
+        "output": r"with $\alpha_K = P_{K-1}^{-1}$ ($\prod_k \alpha_k = 1$)",
+        "scales": r"$\alpha_p$ on $\theta^{(p)}$" + (", $P_p$ on $b^{(p)}$" if network.bias else ""),
+    }
+
+
+def per_neuron_rows(network, seed: int) -> dict:
+    """What the rows of a per-neuron deep network say, and their instance cross-checks: the
+    prediction by the exact identity test, the gradient and Hessian laws by check_symmetry, on
+    concrete networks of depth 3 and 4 (run by the rows)."""
+    widths = ((1, 2, 2, 1), (2, 2, 2, 1)) if network.bias else ((2, 2, 2, 1), (1, 2, 1, 2, 1))
+    return {
+        "map": "theta^(k)_ij -> c^(k)_j theta^(k)_ij / c^(k-1)_i, " + ("b^(k)_j -> c^(k)_j b^(k)_j, " if network.bias else "")
+               + "c^(0) = 1, theta^(K)_i -> theta^(K)_i / c^(K-1)_i",
+        "diagonal": "c^(k-1)_i / c^(k)_j on theta^(k)_ij, c^(K-1)_i on theta^(K)_i" + (", 1/c^(k)_j on b^(k)_j" if network.bias else ""),
+        "instances": lambda: [per_neuron_deep_prediction(w, network.bias, seed) for w in widths],
+        "derivative_instances": lambda: per_neuron_deep_laws((1, 2, 2, 1), network.bias, seed),
+        "output_weights": [Entry(r"\theta^{(K)}", ("i",)), Entry(r"\theta^{(K)}", ("k",))],
+        "output": r"which $T$ divides by the last hidden layer's scales $c^{(K-1)}_i$",
+        "scales": r"$c^{(p)}_j / c^{(p-1)}_i$ on $\theta^{(p)}_{ij}$, $1/c^{(K-1)}_i$ on $\theta^{(K)}_i$"
+                  + (", $c^{(p)}_j$ on $b^{(p)}_j$" if network.bias else ""),
+    }
+
+
 def add_deep_rows(derivation: Derivation, record, network, label: str, seed: int) -> None:
     """The rows and lines of a deep network: the layers by induction, the output, the loss, and
     the gradient and Hessian laws of every weight and bias coordinate."""
     layers_verdict, _ = layers_theorem(network)
     output = output_layer_chain(network)
     loss_verdict, loss_theorem = deep_loss(network)
-    weights = "b_k -> P_k b_k, " if network.bias else ""
-    if network.bias:
-        instances = [biases.prediction_invariance((2, 2, 1), seed=seed), biases.prediction_invariance((1, 2, 2, 1), seed=seed)]
-        derivative_instances = [biases.deep_congruence((1, 2, 1), n=1, seed=seed)]
-    else:
-        instances = [deep_instance()]
-        derivative_instances = [theorem3.deep_congruence((1, 2, 1), n=1, seed=seed)]
+    rows = (per_neuron_rows if isinstance(network, PerNeuronDeepNetwork) else layer_wise_rows)(network, seed)
     invariance = record(
-        f"{label}: f and L invariant under theta_k -> alpha_k theta_k, {weights}prod alpha_k = 1, "
-        "for every depth K, all widths and N",
-        lambda: _combine(f"{label} invariance, all sizes", [layers_verdict, output, loss_verdict], instances))
+        f"{label}: f and L invariant under {rows['map']}, for every depth K, all widths and N",
+        lambda: _combine(f"{label} invariance, all sizes", [layers_verdict, output, loss_verdict], rows["instances"]()))
     lemma_rule = invariance_lemma(loss_theorem, network.function, network.T)
     coordinates = [Entry(r"\theta^{(p)}", ("i", "j")), Entry(r"\theta^{(q)}", ("k", "l"))]
     if network.bias:
         coordinates += [Entry("b^{(p)}", ("j",)), Entry("b^{(q)}", ("l",))]
+    coordinates += rows["output_weights"]
     pairs = [(a, b) for a in coordinates[::2] for b in coordinates[1::2]]
     chains = ([derivative_chain([a], network.function, network.T, lemma_rule) for a in coordinates[::2]]
               + [derivative_chain(list(pair), network.function, network.T, lemma_rule) for pair in pairs])
     law = record(
         f"{label} congruence: grad L(T theta) = D grad L(theta), H(T theta) = D H(theta) D, "
-        "D = diag(1/alpha_k" + (", 1/P_k on b_k" if network.bias else "") + "), for every depth, widths, N",
-        lambda: _combine(f"{label} congruence, all sizes", chains, derivative_instances))
-    name = network.name
-    derivation.add(r"\tilde %s^{(k)}_{nj} = P_k\, %s^{(k)}_{nj}\ \text{for all } k \ge 0" % (name, name),
+        f"D = diag({rows['diagonal']}), for every depth, widths, N",
+        lambda: _combine(f"{label} congruence, all sizes", chains, rows["derivative_instances"]()))
+    name, scale = network.name, latex(network.unit_scale(LAYER, "j"))
+    derivation.add(r"\tilde %s^{(k)}_{nj} = %s\, %s^{(k)}_{nj}\ \text{for all } k \ge 0" % (name, scale, name),
                    "the kernel's induction rule: the base and the step below are checked chains, the "
                    "step using the hypothesis for $k$", [layers_verdict])
     shown = step_chain(network, Rule("induction hypothesis", "", lambda b, a: None, lambda: None))
     add_chain(derivation, shown, r"\tilde %s^{(k+1)}_{nj}" % name, r"the induction step, for $k + 1 < K$",
               verdict=layers_verdict)
-    add_chain(derivation, output, r"f_{T\theta}(x_n)",
-              r"the output layer at $T\theta$, with $\alpha_K = P_{K-1}^{-1}$ ($\prod_k \alpha_k = 1$)")
+    add_chain(derivation, output, r"f_{T\theta}(x_n)", r"the output layer at $T\theta$, " + rows["output"])
     derivation.add(r",\quad ".join(latex(c.start) + " = " + latex(c.end) for c in chains[-2:]),
                    "the loss as in Theorem 1, then the chain of Theorem 3 with $t_a$ read from $T$ "
-                   r"($\alpha_p$ on $\theta^{(p)}$" + (", $P_p$ on $b^{(p)}$" if network.bias else "") + ")",
-                   [invariance, law])
+                   f"({rows['scales']})", [invariance, law])
 
 
 def _controls_note() -> str:

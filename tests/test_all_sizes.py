@@ -29,7 +29,8 @@ def test_every_row_is_proved_for_all_sizes_with_its_rules(report):
     rows = [row for row in rows if row not in instances]
     assert all(row["sizes"] == "all" and row["d"] == "all" for row in rows)
     claims = " | ".join(row["claim"] for row in rows)
-    for result in ("Theorem 1", "Theorem 3: gradient", "Theorem 3: Hessian", "per-neuron", "multi-layer"):
+    for result in ("Theorem 1", "Theorem 3: gradient", "Theorem 3: Hessian", "per-neuron", "multi-layer",
+                   "per-neuron multi-layer with biases congruence"):
         assert result in claims
     theorem3 = next(row for row in rows if row["claim"].startswith("Theorem 3: Hessian"))
     assert {"chain rule", "constant factor", "L o T = L", "arithmetic"} <= set(theorem3["rules"])
@@ -156,3 +157,29 @@ def test_closed_forms_are_derived_and_a_wrong_index_range_is_refused(monkeypatch
     verdict = all_sizes.mse_derivation("dL/dv_l").check()
     assert verdict.status is Status.UNDECIDED and verdict.details["rule"] == "delta contraction"
     assert "does not run over" in verdict.reason
+
+
+@pytest.mark.parametrize("network", [all_sizes.DEEP_NEURON, all_sizes.DEEP_NEURON_BIAS], ids=["no bias", "biases"])
+def test_per_neuron_layers_by_induction_then_f_and_the_loss(network):
+    verdict, theorem = all_sizes.layers_theorem(network)
+    assert verdict.status is Status.PROVED and theorem is not None
+    assert {"induction hypothesis", "sum factor", "ReLU homogeneity", "definition of c^(0)_j = 1"} <= set(verdict.details["rules"])
+    assert all_sizes.deep_loss(network)[0].status is Status.PROVED
+    # the law of an output weight reads its scale 1/c_{K-1,i} from T
+    output_weight = Entry(r"\theta^{(K)}", ("i",))
+    assert network.T.scale(output_weight) == Const(1 / all_sizes.DEEP_NEURON.unit_scale(sp.Symbol("K", integer=True) - 1, "i").expr)
+
+
+def test_per_neuron_weights_not_divided_by_the_incoming_scale_are_refused_and_refuted():
+    undivided = all_sizes.PerNeuronDeepNetwork("o", bias=False, divide_incoming=False)
+    verdict, theorem = all_sizes.layers_theorem(undivided)
+    assert theorem is None and verdict.status is Status.UNDECIDED
+    assert "step 4 (sum factor)" in verdict.reason and "depends on the summation index i" in verdict.reason
+    # on a concrete network of depth 3: refuted, and the witness makes the two sides differ exactly
+    instance = all_sizes.per_neuron_deep_prediction((2, 2, 2, 1), bias=False, divide_incoming=False)
+    assert instance.status is Status.REFUTED and instance.witness
+    model, images = all_sizes.per_neuron_deep_model((2, 2, 2, 1), bias=False, divide_incoming=False)
+    witness = {str(name): value for name, value in instance.witness.items()}
+    left, right = model.prediction(values=images), model.prediction()
+    point = {symbol: sp.sympify(witness[str(symbol)]) for symbol in left.free_symbols | right.free_symbols}
+    assert left.xreplace(point) - right.xreplace(point) != 0 and not (left - right).xreplace(point).free_symbols

@@ -7,8 +7,8 @@ import sympy as sp
 from proofs import all_sizes
 from symbolic import Status, Verdict
 from symbolic.every_size.index_rules import ARITHMETIC, CHAIN_RULE, HOMOGENEITY, SUM_FACTOR, Chain
-from symbolic.every_size.index_terms import Const, Deriv, Entry, Eval, Function, Mul, Relu, Sum
-from symbolic.every_size.networks import DEEP, LAYER, LOSS_FUNCTION, P, T_ALPHA, T_NEURON, DeepNetwork, in_loss, \
+from symbolic.every_size.index_terms import Const, Deriv, Entry, Eval, Function, Mul, Relu, Sum, substitute_index
+from symbolic.every_size.networks import DEEP, DEEP_NEURON, LAYER, LOSS_FUNCTION, P, T_ALPHA, T_NEURON, DeepNetwork, in_loss, \
     one_layer_map, prediction, x
 from symbolic.kernel import check_identity, conclude, exact_zeros, is_certified
 from symbolic.kernel.derivations import Theorem, axiom, definition, evaluation_lemma, induction, instantiate, \
@@ -194,3 +194,23 @@ def test_the_certified_identity_test_and_the_kernel_theorems():
     assert not is_certified(check_identity(sp.Symbol("a"), sp.Symbol("b")))
     verdict, theorem = all_sizes.theorem1_loss()
     assert is_certified(verdict) and is_theorem(theorem)
+
+
+def test_a_lemma_renames_an_index_in_its_scalars_as_in_its_entries():
+    # the layers of the per-neuron network at K - 1: \tilde a_{nj} = c_{K-1,j} a_{nj}, used for unit i
+    _, theorem = all_sizes.layers_theorem(DEEP_NEURON)
+    last = sp.Symbol("K", integer=True) - 1
+    rule = lemma(instantiate(theorem, last, assumption="K >= 1"), "layers at K-1", "", for_all=("n", "j"))
+    layer, scale = DEEP_NEURON.layer(last, False, "i"), DEEP_NEURON.unit_scale(last, "i")
+    assert rule.applies(DEEP_NEURON.layer(last, True, "i"), Mul((scale, layer))) is None
+    # the entries renamed j -> i but the scale left at unit j: not an instance
+    unrenamed = Mul((DEEP_NEURON.unit_scale(last, "j"), layer))
+    assert rule.applies(DEEP_NEURON.layer(last, True, "i"), unrenamed) is not None
+
+
+def test_a_lemma_refuses_a_renaming_captured_by_a_sum():
+    # f_{T_α θ}(x_n) = f_θ(x_n) for every n, but not with n renamed to i, which Σ_i binds
+    rule = lemma(all_sizes.theorem1_prediction()[1], "Theorem 1 (a)", "", for_all=("n",))
+    at_T, at_theta = T_ALPHA.apply(prediction()), prediction()
+    assert rule.applies(substitute_index(at_T, "n", "m"), substitute_index(at_theta, "n", "m")) is None
+    assert rule.applies(substitute_index(at_T, "n", "i"), substitute_index(at_theta, "n", "i")) is not None

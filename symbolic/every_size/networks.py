@@ -6,7 +6,9 @@ T_α: W_ij ↦ α W_ij, v_j ↦ α⁻¹ v_j; per neuron: W_ij ↦ c_j W_ij, v_j 
 
 Deep: z^{(0)}_{nj} = x_nj, z^{(k+1)}_{nj} = ReLU(Σ_i z^{(k)}_{ni} θ^{(k+1)}_{ij} [+ b^{(k+1)}_j]),
 f_θ(x_n) = Σ_i z^{(K-1)}_{ni} θ^{(K)}_i [+ b^{(K)}]; T: θ^{(p)} ↦ α_p θ^{(p)}, b^{(p)} ↦ P_p b^{(p)}
-with P_p = α_1⋯α_p (Appendix B), under the hypothesis ∏_p α_p = 1.  The layer definitions are
+with P_p = α_1⋯α_p (Appendix B), under the hypothesis ∏_p α_p = 1; per neuron: θ^{(p)}_{ij} ↦
+c^{(p)}_j θ^{(p)}_{ij} / c^{(p-1)}_i, b^{(p)}_j ↦ c^{(p)}_j b^{(p)}_j, c^{(0)} = 1, the output divided by
+the last hidden layer's scales.  The layer definitions are
 kernel definitions: what they say is what ``symbolic.networks.deep`` computes (trusted).
 """
 from __future__ import annotations
@@ -23,6 +25,7 @@ UNIT = sp.Symbol("j", integer=True)
 C = sp.IndexedBase("c", positive=True)          # per-neuron scales c_j
 A = sp.IndexedBase(r"\alpha", positive=True)    # layer scales α_k
 P = sp.IndexedBase("P", positive=True)          # P_k = α_1 ⋯ α_k
+NEURON_SCALE = sp.IndexedBase("c", positive=True)   # c^{(k)}_j = c[k, j], the scale of unit j of layer k
 LOSS = r"\ell"
 
 
@@ -56,19 +59,14 @@ T_NEURON = one_layer_map("T_c", Const(C[UNIT]), Const(1 / C[UNIT]))
 
 class DeepNetwork:
     """A ReLU network of depth K and widths h_0 = d, h_1, …, h_{K-1}, one output, with or without a
-    bias per layer; ``name`` is its layers' letter (z, u), so each variant has its own definitions."""
+    bias per layer; ``name`` is its layers' letter (z, u), so each variant has its own definitions.
+    The map is layer-wise (Appendix B): unit j of layer k comes out of Tθ multiplied by P_k."""
 
     def __init__(self, name: str, bias: bool, bias_layer_offset: int = 0):
         self.name, self.bias = name, bias
-        images = [(Entry(r"\theta^{(p)}", ("i", "j")), Mul((Const(A[sp.Symbol("p", integer=True)]), Entry(r"\theta^{(p)}", ("i", "j"))))),
-                  (Entry(r"\theta^{(p)}", ("i",)), Mul((Const(A[sp.Symbol("p", integer=True)]), Entry(r"\theta^{(p)}", ("i",)))))]
-        if bias:
-            # b^{(p)} ↦ P_p b^{(p)}; an offset other than 0 is a wrong map, for the negative controls
-            bias_scale = Const(P[sp.Symbol("p", integer=True) + bias_layer_offset])
-            images += [(Entry("b^{(p)}", ("j",)), Mul((bias_scale, Entry("b^{(p)}", ("j",))))),
-                       (Entry("b^{(p)}", ()), Mul((bias_scale, Entry("b^{(p)}", ()))))]
+        self.bias_layer_offset = bias_layer_offset
         layers = (LAYER, LAYER + 1, DEPTH - 1)
-        self.T = Transformation("T", tuple(images), ("p",),
+        self.T = Transformation("T", self.images(), ("p",),
                                 tuple((self.layer(k, False).family, self.layer(k, True).family) for k in layers))
         self.function = Function("L", in_loss(self.output()))
         k = LAYER
@@ -76,6 +74,27 @@ class DeepNetwork:
         self.input_definition_T = definition(f"{name}^(0) at T theta", self.layer(0, True), x("j"), ("n", "j"))
         self.layer_definition = definition(f"{name}^(k+1) at theta", self.layer(k + 1, False), self.unit(k, False), ("n", "j"))
         self.layer_definition_T = definition(f"{name}^(k+1) at T theta", self.layer(k + 1, True), self.unit(k, True), ("n", "j"))
+
+    def images(self) -> tuple:
+        """T: θ^{(p)} ↦ α_p θ^{(p)}, b^{(p)} ↦ P_p b^{(p)} (an offset other than 0 is a wrong map, for
+        the negative controls)."""
+        p = sp.Symbol("p", integer=True)
+        images = [(Entry(r"\theta^{(p)}", ("i", "j")), Mul((Const(A[p]), Entry(r"\theta^{(p)}", ("i", "j"))))),
+                  (Entry(r"\theta^{(p)}", ("i",)), Mul((Const(A[p]), Entry(r"\theta^{(p)}", ("i",)))))]
+        if self.bias:
+            bias_scale = Const(P[p + self.bias_layer_offset])
+            images += [(Entry("b^{(p)}", ("j",)), Mul((bias_scale, Entry("b^{(p)}", ("j",))))),
+                       (Entry("b^{(p)}", ()), Mul((bias_scale, Entry("b^{(p)}", ()))))]
+        return tuple(images)
+
+    def unit_scale(self, k, unit: str) -> Const:
+        """The factor of unit ``unit`` of layer k at Tθ: P_k."""
+        return Const(P[k])
+
+    @property
+    def scale_definitions(self) -> tuple:
+        """The definitions of the unit scales: at layer 0, and of layer k + 1 from layer k (or None)."""
+        return P_START, P_NEXT
 
     def layer(self, k, at_T: bool, unit: str = "j") -> Entry:
         """z^{(k)}_{n,unit} at θ, \\tilde z^{(k)}_{n,unit} at Tθ."""
@@ -101,5 +120,42 @@ P_START = definition("P_0 = 1", Const(P[0]), Const(sp.S.One))
 P_NEXT = definition("P_(k+1) = P_k alpha_(k+1)", Const(P[LAYER + 1]), Const(P[LAYER] * A[LAYER + 1]))
 P_LAST = definition("P_K = P_(K-1) alpha_K", Const(P[DEPTH]), Const(P[DEPTH - 1] * A[DEPTH]))
 PRODUCT_ONE = definition("the hypothesis prod_k alpha_k = 1, as alpha_K = 1/P_(K-1)", Const(A[DEPTH]), Const(1 / P[DEPTH - 1]))
+
+
+class PerNeuronDeepNetwork(DeepNetwork):
+    """The deep network under per-neuron rescaling: unit j of hidden layer k has its own scale
+    c^{(k)}_j > 0, with c^{(0)} = 1 on the inputs; θ^{(p)}_{ij} ↦ c^{(p)}_j θ^{(p)}_{ij} / c^{(p-1)}_i,
+    b^{(p)}_j ↦ c^{(p)}_j b^{(p)}_j, and the output layer divides by the last hidden layer's scales:
+    θ^{(K)}_i ↦ θ^{(K)}_i / c^{(K-1)}_i, b^{(K)} fixed.  ``divide_incoming`` False is a wrong map
+    (the weights not divided by the incoming unit's scale), for the negative controls."""
+
+    def __init__(self, name: str, bias: bool, divide_incoming: bool = True):
+        self.divide_incoming = divide_incoming
+        super().__init__(name, bias)
+
+    def images(self) -> tuple:
+        p, i, j = (sp.Symbol(name, integer=True) for name in "pij")
+        incoming = 1 / NEURON_SCALE[p - 1, i] if self.divide_incoming else sp.S.One
+        weight, output = Entry(r"\theta^{(p)}", ("i", "j")), Entry(r"\theta^{(p)}", ("i",))
+        images = [(weight, Mul((Const(NEURON_SCALE[p, j] * incoming), weight))),
+                  (output, Mul((Const(1 / NEURON_SCALE[p - 1, i]), output)))]
+        if self.bias:
+            bias, output_bias = Entry("b^{(p)}", ("j",)), Entry("b^{(p)}", ())
+            images += [(bias, Mul((Const(NEURON_SCALE[p, j]), bias))), (output_bias, output_bias)]
+        return tuple(images)
+
+    def unit_scale(self, k, unit: str) -> Const:
+        """The factor of unit ``unit`` of layer k at Tθ: its own scale c^{(k)}_unit."""
+        return Const(NEURON_SCALE[k, sp.Symbol(unit, integer=True)])
+
+    @property
+    def scale_definitions(self) -> tuple:
+        return NEURON_START, None
+
+
+# c^{(0)}_j = 1: the inputs are not rescaled
+NEURON_START = definition("c^(0)_j = 1", Const(NEURON_SCALE[0, UNIT]), Const(sp.S.One), ("j",))
 DEEP = DeepNetwork("z", bias=False)
 DEEP_BIAS = DeepNetwork("u", bias=True)
+DEEP_NEURON = PerNeuronDeepNetwork("a", bias=False)
+DEEP_NEURON_BIAS = PerNeuronDeepNetwork("e", bias=True)

@@ -17,8 +17,8 @@ from typing import Callable
 
 import sympy as sp
 
-from symbolic.every_size.index_terms import Const, Entry, Eval, children, difference, free_indices, layer_expr, rebuild, \
-    substitute_layer
+from symbolic.every_size.index_terms import Const, Entry, Eval, bound_indices, children, difference, free_indices, layer_expr, \
+    rebuild, substitute_layer
 from symbolic.kernel.certificates import _issue, is_certified
 from symbolic.verdict import Status, Verdict
 
@@ -199,11 +199,7 @@ def lemma(theorem: Theorem, name: str, statement: str, for_all: tuple = ()) -> R
     variables = set(for_all) & set(theorem.for_all)
 
     def justify(before, after):
-        for lhs, rhs in ((theorem.lhs, theorem.rhs), (theorem.rhs, theorem.lhs)):
-            binding: dict = {}
-            if _match(lhs, before, variables, binding) and _match(rhs, after, variables, binding):
-                return None
-        return f"not an instance of {name}"
+        return None if _is_instance(theorem.lhs, theorem.rhs, before, after, variables) else f"not an instance of {name}"
     rule = Rule(name, statement, justify, lambda: theorem.verdict)
     _LEMMAS[id(rule)] = rule
     return rule
@@ -235,8 +231,22 @@ def _refused_lemma(name: str, statement: str, reason: str) -> Rule:
     return rule
 
 
+def _is_instance(lhs, rhs, before, after, variables: set) -> bool:
+    """Whether before = after is lhs = rhs (or rhs = lhs) with the index names in ``variables``
+    renamed, the same renaming on both sides, in entries and in scalars alike; a variable may not
+    be renamed to an index that a sum of the equation binds (it would be captured)."""
+    for one, other in ((lhs, rhs), (rhs, lhs)):
+        binding: dict = {}
+        if _match(one, before, variables, binding) and _match(other, after, variables, binding):
+            if not set(binding.values()) & (bound_indices(lhs) | bound_indices(rhs)):
+                return True
+    return False
+
+
 def _match(pattern, term, variables: set, binding: dict) -> bool:
     """Syntactic matching; only index names in ``variables`` are variables."""
+    if isinstance(pattern, Const) and isinstance(term, Const):
+        return _match_scalar(pattern.expr, term.expr, {sp.Symbol(v, integer=True) for v in variables}, binding)
     if isinstance(pattern, Entry) and isinstance(term, Entry):
         if pattern.family != term.family or len(pattern.indices) != len(term.indices):
             return False
@@ -252,6 +262,19 @@ def _match(pattern, term, variables: set, binding: dict) -> bool:
     if rebuild(pattern, tuple(children(term))) != term:
         return False
     return all(_match(p, t, variables, binding) for p, t in zip(children(pattern), children(term)))
+
+
+def _match_scalar(pattern: sp.Expr, term: sp.Expr, variables: set, binding: dict) -> bool:
+    """A scalar (c_{k,j}) matched argument by argument: a variable index matches an index symbol,
+    bound as in the entries; everything else must be equal."""
+    if pattern in variables:
+        return isinstance(term, sp.Symbol) and term.is_integer is True and \
+            binding.setdefault(str(pattern), str(term)) == str(term)
+    if not pattern.free_symbols & variables:
+        return pattern == term
+    if pattern.func != term.func or len(pattern.args) != len(term.args):
+        return False
+    return all(_match_scalar(p, t, variables, binding) for p, t in zip(pattern.args, term.args))
 
 
 # --- definitions ------------------------------------------------------------------------------------
@@ -276,11 +299,8 @@ def definition(name: str, defined, meaning, for_all: tuple = ()) -> Rule:
     verdict = _issue(f"definition: {name}", ("a definition introduces a name",))
 
     def justify(before, after):
-        for lhs, rhs in ((defined, meaning), (meaning, defined)):
-            binding: dict = {}
-            if _match(lhs, before, set(for_all), binding) and _match(rhs, after, set(for_all), binding):
-                return None
-        return f"not an instance of the definition {name}"
+        return None if _is_instance(defined, meaning, before, after, set(for_all)) else \
+            f"not an instance of the definition {name}"
     return axiom(Rule(f"definition of {name}", "", justify, lambda: verdict))
 
 
@@ -336,11 +356,8 @@ def induction(claim: str, lhs, rhs, variable: sp.Symbol, base: Chain, step: Call
         return _refused(claim, f"base case: {base_verdict.reason}")
 
     def justify(before, after):
-        for one, other in ((lhs, rhs), (rhs, lhs)):
-            binding: dict = {}
-            if _match(one, before, set(for_all), binding) and _match(other, after, set(for_all), binding):
-                return None
-        return "not an instance of the induction hypothesis S(k)"
+        return None if _is_instance(lhs, rhs, before, after, set(for_all)) else \
+            "not an instance of the induction hypothesis S(k)"
     hypothesis = Rule("induction hypothesis", "", justify,
                       lambda: Verdict(Status.UNDECIDED, "induction hypothesis",
                                       reason="holds only inside its induction step"))
