@@ -186,7 +186,9 @@ def test_constant_parts_must_add_up_to_zero(no_random_points, procedure):
 # --- a refutation rests on a re-verified point of the ranges -------------------------------------
 
 def test_a_witness_must_honour_the_ranges_and_separate_the_sides():
-    decision = identity._Decision(ReLU(a * x), a * ReLU(x) + 1, "claim", None)
+    # at a = -1 (a is positive) the sides as written differ, 0 against -1: only the range check
+    # keeps this point from refuting a true claim
+    decision = identity._Decision(ReLU(a * x), a * ReLU(x), "claim", None)
     assert decision.refuted_at({a: sp.Integer(-1), x: sp.Integer(1)}, "out of range") is None
     decision = identity._Decision(ReLU(x), x, "claim", None)
     assert decision.refuted_at({x: sp.Integer(2)}, "the sides agree here") is None
