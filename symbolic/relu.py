@@ -17,13 +17,18 @@ from sympy import Abs, Heaviside, Max, Min, Mul, S
 
 def split_positive_factor(s: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
     """Write s = c·r with c > 0 collected from the factors sympy knows to be positive."""
-    # the common factor of the terms, at the top level only (nested arguments keep their own)
-    factored = sp.gcd_terms(s, fraction=False) if s.is_Add else s
-    coeff, rest = factored.as_coeff_Mul()
-    positive = [abs(coeff)] if coeff.is_nonzero else [S.One]
-    remaining = [S.NegativeOne] if coeff.is_negative else []
-    for factor in Mul.make_args(rest):
-        (positive if factor.is_positive else remaining).append(factor)
+    if s == 0:
+        return S.One, S.Zero
+    positive, remaining = [], []
+    for part in Mul.make_args(s):
+        # the common factor of a sum's terms, one level down only (nested arguments keep their
+        # own): s = (c·a + c·b)/R gives c from its numerator too
+        factored = sp.gcd_terms(part, fraction=False) if part.is_Add else part
+        coeff, rest = factored.as_coeff_Mul()
+        positive.append(abs(coeff) if coeff.is_nonzero else S.One)
+        remaining += [S.NegativeOne] if coeff.is_negative else []
+        for factor in Mul.make_args(rest):
+            (positive if factor.is_positive else remaining).append(factor)
     return Mul(*positive), Mul(*remaining)
 
 

@@ -24,6 +24,7 @@ from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Funct
 from symbolic.every_size.laws import derivative_chain, invariance_lemma, loss_chain
 from symbolic.every_size.networks import N, in_loss
 from symbolic.kernel import by_procedure, check_identity, conclude
+from symbolic.decision.domain import evaluated
 from symbolic.kernel.derivations import prove
 from symbolic.networks.model import Abs, Dense, LeakyReLU, Model, ReLU, entry_symbol
 from symbolic.parsing import ParseError, parse_expression
@@ -83,7 +84,7 @@ def read_network(spec: dict) -> Network:
             slope = None
             if kind == "leaky_relu":
                 try:
-                    slope = parse_expression(str(layer.get("slope")))
+                    slope = evaluated(parse_expression(str(layer.get("slope"))))   # the number, not its text
                 except ParseError as error:
                     raise OutsideFragment(f"{where}.slope: {error}") from None
                 if not slope.is_Rational:

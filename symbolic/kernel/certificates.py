@@ -38,9 +38,9 @@ TRUSTED_PROCEDURES = {
 }
 
 
-def _issue(claim: str, evidence, residual=None, details=None) -> Verdict:
+def _issue(claim: str, evidence, residual=None, details=None, reason: str = "") -> Verdict:
     verdict = Verdict(Status.PROVED, claim, evidence=tuple(evidence), residual=residual,
-                      details=dict(details or {}))
+                      details=dict(details or {}), reason=reason)
     _ISSUED[id(verdict)] = verdict
     return verdict
 
@@ -61,7 +61,8 @@ def check_identity(lhs, rhs, *args, **kwargs) -> Verdict:
     verdict = _exact_identity_test(lhs, rhs, *args, **kwargs)
     if verdict.status is not Status.PROVED:
         return verdict
-    return _issue(verdict.claim, verdict.evidence, verdict.residual, verdict.details)
+    # the same answer, its caveat kept (e.g. "on Z3's word alone")
+    return _issue(verdict.claim, verdict.evidence, verdict.residual, verdict.details, verdict.reason)
 
 
 def exact_zeros(claim: str, expressions, evidence=(), residual=None, details=None) -> Verdict:
