@@ -452,6 +452,9 @@ def concrete_point(group: SymmetryGroup, values, T=None, network: Network | None
         value = s.xreplace(at)
         if value == 0:
             raise Kink(f"a pre-activation is 0 at {values}")
+        if value.has(sp.nan, sp.zoo):
+            # a normalization with variance 0 (ε = 0): outside the network's domain
+            raise Kink(f"a normalized value is undefined at {values}")
         return model.branch(value) * s
     outputs = model.outputs(theta, network.X, active)
     metric = sp.eye(len(theta)) if T is None else (T * T.T).inv()
