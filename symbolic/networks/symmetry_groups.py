@@ -399,11 +399,12 @@ def unit_spread_function(x_row, h: int, name: str = "R"):
 
 
 def layernorm_net(d: int, h: int, opaque: bool = True, read: int | None = None) -> Model:
-    """f(x_n) = Σ_{j ≤ read} v_j ReLU(LN(x_n W)_j) (every unit read out unless ``read`` is given) with LN(z)_j = (z_j − μ)/sqrt(σ²) over the h units of
-    z (μ, σ² the mean and variance of z_1, …, z_h), ε = 0, no gain or bias; θ = (W row by row,
-    v_1, …, v_read).  LN(z)_j = h(z_j − μ)/R_n(W) with R_n(W) = sqrt(h Σ_j (z_j − μ)²): one opaque R_n per
-    input (``unit_spread_function``) for the symbolic proofs, the radical itself (``opaque=False``)
-    for the concrete networks.  Defined where σ² > 0, a set that W ↦ cW maps onto itself."""
+    """f(x_n) = Σ_{j ≤ read} v_j ReLU(LN(x_n W)_j) (every unit read out unless ``read`` is given),
+    LN(z)_j = (z_j − μ)/sqrt(σ²) over the h units of z (μ, σ² the mean and variance of z_1, …,
+    z_h), ε = 0, no gain or bias; θ = (W row by row, v_1, …, v_read).  LN(z)_j = h(z_j − μ)/R_n(W)
+    with R_n(W) = sqrt(h Σ_j (z_j − μ)²): one opaque R_n per input (``unit_spread_function``) for
+    the symbolic proofs, the radical itself (``opaque=False``) for the concrete networks.  Defined
+    where σ² > 0, a set that W ↦ cW maps onto itself."""
     W = [sp.Symbol(f"W_{{{i + 1},{j + 1}}}", real=True) for i in range(d) for j in range(h)]
     read = h if read is None else read
     v = [sp.Symbol(f"v_{{{j + 1}}}", real=True) for j in range(read)]
@@ -431,12 +432,13 @@ def layernorm_net(d: int, h: int, opaque: bool = True, read: int | None = None) 
     def bounded(theta, X):
         # |LN(z)_j| = h|z_j − μ| / sqrt(h Σ_k (z_k − μ)²) ≤ sqrt(h) (one term of the sum),
         # bounded by the rational ⌈√h⌉
-        values = [[sp.Symbol(f"nu_{{{n + 1},{j + 1}}}", real=True) for j in range(read)] for n in range(X.rows)]
+        values = [[sp.Symbol(f"nu_{{{n + 1},{j + 1}}}", real=True) for j in range(read)]
+                  for n in range(X.rows)]
         bound = sp.Integer(math.isqrt(h - 1) + 1)
         return ([sum(ReLU(s) * theta[d * h + j] for j, s in enumerate(row)) for row in values],
                 {s: bound for row in values for s in row})
     n = d * h
-    name = f"layer-normalized layer, d={d}, h={h}, eps=0" + (f", unit 1 read out" if read == 1 else "")
+    name = f"layer-normalized layer, d={d}, h={h}, eps=0" + (", unit 1 read out" if read == 1 else "")
     return Model(name, tuple(W + v), (True,) * (n + read),
                  (tuple(range(n)), tuple(range(n, n + read))), (tuple(range(n, n + read)),),
                  tuple((i * h + j, n + j) for i in range(d) for j in range(read)), outputs,
@@ -534,7 +536,7 @@ def _unit_spread_homogeneity(family: Family) -> list:
     normalization: its radicand h Σ_j (z_j − μ)² is homogeneous of degree 2 in W, checked here
     for a symbolic input x."""
     model = family.model
-    d, h = model.input_width, len(model.layers[1])
+    d, h = model.layer_shapes[0]
     x = [sp.Symbol(f"x_{{{i + 1}}}", real=True) for i in range(d)]
     _, radicand = unit_spread_function(x, h)
     W = list(model.parameters[:d * h])
