@@ -121,6 +121,51 @@ def test_new_groups_are_symmetries_and_their_cells():
     assert check_invariance("fisher_rao_norm", "attention_qk").verdict.status is Status.PROVED
 
 
+def test_layernorm_is_a_symmetry_weight_norms_move_and_scale_free_measures_hold():
+    """W ↦ cW in front of LayerNorm (ε = 0): f does not move (proved first, with the homogeneity
+    of each input's spread over the units), the path norm does, the Fisher-Rao norm does not."""
+    outcome = check_invariance("fisher_rao_norm", "layernorm")
+    assert outcome.verdict.status is Status.PROVED, outcome.verdict.reason
+    assert outcome.steps[0].statement.startswith(r"f \circ T = f") and outcome.steps[0].holds
+    assert any(step.statement.startswith("R_n(cW)^2") and step.holds for step in outcome.steps)
+    assert outcome.sizes == ["d=1, h=3, N=2", "d=2, h=3, N=1"]
+    assert check_invariance("adaptive_sharpness", "layernorm").verdict.status is Status.PROVED
+    verdict = check_invariance("path_norm_l1", "layernorm").verdict
+    assert verdict.status is Status.REFUTED
+    # re-verified by hand: W₀ = (100, 100, 0, 0) has mean 50 and variance 2500, so LN(x W₀) =
+    # (1, 1, −1, −1) for x > 0 and f = v₁·ReLU(1) = 10 (a minimum, L = 0); the one path through
+    # the unit read out has |W₁₁ v₁| = 1000 at θ₀ and 1000/10⁵ at Tθ₀
+    W0, v0, c = [100, 100, 0, 0], 10, sp.Rational(1, 100000)
+    mean = sp.Rational(sum(W0), 4)
+    sd = sp.sqrt(sum((w - mean) ** 2 for w in W0) / 4)
+    assert [(w - mean) / sd for w in W0] == [1, 1, -1, -1]
+    assert verdict.witness["targets"] == f"({v0}, {v0})"
+    assert (verdict.witness["value_at_theta"], verdict.witness["value_at_T_theta"]) == \
+        (str(W0[0] * v0), str(c * W0[0] * v0))
+
+
+def test_layernorm_outside_its_domain_is_skipped_not_evaluated():
+    """LayerNorm with ε = 0 is undefined where the units' variance is 0 (a set W ↦ cW maps onto
+    itself): a concrete point there is refused like a kink, never given a value."""
+    import pytest
+
+    from symbolic.measures.invariance import Kink, concrete_point
+    from symbolic.networks.symmetry_groups import GROUPS
+    with pytest.raises(Kink):
+        concrete_point(GROUPS["layernorm"], [1, 1, 1, 1, 10])
+
+
+def test_even_powers_are_enclosed_non_negative():
+    """arb's |x| keeps a ball around 0 as it is; x² is cut at 0, so sqrt(x² + y²) stays finite."""
+    import flint
+
+    from symbolic.numerics.interval import compile_arb
+    x, y = sp.symbols("x y")
+    box = [flint.arb(-2).union(flint.arb(-1)), flint.arb(0).union(flint.arb(1))]
+    ball = compile_arb(sp.sqrt(x ** 2 + y ** 2), [x, y])(box)
+    assert ball.is_finite() and ball.lower() <= 1 and ball.upper() >= sp.sqrt(5).evalf()
+
+
 def test_average_sharpness_refuted_with_rigorous_values_that_contain_the_closed_form():
     """E over δ ~ N(0, σ²I) of the worked example's loss, σ = 1/10, in closed form with erf:
     L = (5/4)(ReLU(a)b − 1)², a, b independent normals; E ReLU(u) and E ReLU(u)² by Φ and φ."""
@@ -170,7 +215,8 @@ def test_matrix_json_every_cell_decided_with_sizes_and_latex_compiles(cli, tmp_p
     result = cli("audit", "--json", "--latex", str(tmp_path), *args)
     assert result.returncode == 0, result.stderr
     rows = json.loads(result.stdout)
-    assert len(rows) == len(FAST_MEASURES) * 10
+    from symbolic.networks.symmetry_groups import GROUPS
+    assert len(rows) == len(FAST_MEASURES) * len(GROUPS) == len(FAST_MEASURES) * 11
     assert {r["status"] for r in rows} == {"proved", "refuted", "not_applicable"}
     for row in rows:
         assert {"measure", "group", "status", "witness", "evidence", "sizes"} <= set(row)

@@ -15,7 +15,7 @@ from symbolic.networks.symmetry_groups import GROUPS
 SHORT = {"layerwise": "layer", "per_neuron": "neuron", "deep_layerwise_bias": "deep",
          "batchnorm_scale": "BN", "batchnorm_scale_eps": r"BN$_\epsilon$", "permutation": "perm",
          "sign_flip": "sign", "attention_qk": "attn", "batchnorm_affine": r"BN$_{\gamma\beta}$",
-         "weight_decay": "wd"}
+         "layernorm": "LN", "weight_decay": "wd"}
 RATIONAL = re.compile(r"^-?\d+(/\d+)?$")
 INTERVAL = re.compile(r"^in \[([^,\]]+), ([^\]]+)\](.*)$", re.S)
 BALL = re.compile(r"^\[([-\d.e+]+) \+/- ([\d.e+-]+)\]$")

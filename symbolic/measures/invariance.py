@@ -452,6 +452,9 @@ def concrete_point(group: SymmetryGroup, values, T=None, network: Network | None
         value = s.xreplace(at)
         if value == 0:
             raise Kink(f"a pre-activation is 0 at {values}")
+        if value.has(sp.nan, sp.zoo):
+            # a normalization with variance 0 (ε = 0): outside the network's domain
+            raise Kink(f"a normalized value is undefined at {values}")
         return model.branch(value) * s
     outputs = model.outputs(theta, network.X, active)
     metric = sp.eye(len(theta)) if T is None else (T * T.T).inv()
@@ -930,18 +933,21 @@ def check_invariance(measure, group, *, seed: int = 0) -> Outcome:
                        sizes=group.size_list)
     failed = next(step for step in steps if not step.holds)
     instance = group.instance
-    attempts = [(network, group.witness_model, list(instance.theta), instance.element),
-                (network, group.witness_model, theta_w, element_w)]
-    # then random points of the families themselves: random θ, data, targets and group element
-    # (not for an expectation, whose enclosure grows exponentially with the parameters)
     average = isinstance(measure.evaluate(concrete_point(group, theta_w)), AverageSharpness)
-    for family, random_network in ([] if average else _random_networks(group, rng)):
-        try:
-            theta, element = random_point(group, rng, random_network, family.concrete_model)
-        except Kink:
-            continue
-        attempts.append((random_network, family.concrete_model, theta, element))
-    for index, (net, model, theta, element) in enumerate(attempts):
+
+    def attempts():
+        """The counterexample network at θ₀ and at the random point, then random points of the
+        families themselves: random θ, data, targets and group element (not for an expectation,
+        whose enclosure grows exponentially with the parameters); drawn only when needed."""
+        yield network, group.witness_model, list(instance.theta), instance.element
+        yield network, group.witness_model, theta_w, element_w
+        for family, random_network in ([] if average else _random_networks(group, rng)):
+            try:
+                theta, element = random_point(group, rng, random_network, family.concrete_model)
+            except Kink:
+                continue
+            yield random_network, family.concrete_model, theta, element
+    for index, (net, model, theta, element) in enumerate(attempts()):
         T = group.action_at(model, element)
         own = net is network
         try:

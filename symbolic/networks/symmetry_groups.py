@@ -18,6 +18,7 @@ measure is.
     sign_flip            a hidden unit's incoming weights and bias negated through |·|
     attention_qk         W_Q ↦ W_Q A, W_K ↦ W_K A⁻ᵀ, A ∈ GL(2) (da Silva et al. 2025)
     batchnorm_affine     γ, β ↦ cγ, cβ after batch normalization, the next weights ÷ c
+    layernorm            W ↦ cW in front of a layer normalization with ε = 0 (Ba et al. 2016)
     weight_decay         Dinh's T_α with the loss L + λ‖θ‖² (not a symmetry: the penalty moves)
 """
 from __future__ import annotations
@@ -296,11 +297,12 @@ def _deep_factors(model: Model, symbols) -> list:
 
 # ---------------------------------------------------------------- batch normalization
 
-def batch_spread_function(inputs: sp.Matrix, eps):
+def batch_spread_function(inputs: sp.Matrix, eps, name: str = "R"):
     """R(W) = sqrt(N Σ_n (z_n − μ)² + N²ε), z_n = x_n·W, as an opaque sympy function of W that
     knows its derivative (the chain rule of sqrt) and, for ε = 0 only, its homogeneity
     R(cW) = c R(W) for c > 0 (the radicand is then homogeneous of degree 2 in W).  Keeping R
-    opaque makes every derivative of the normalized network a rational function of W, x, R."""
+    opaque makes every derivative of the normalized network a rational function of W, x, R.
+    ``name`` tells several such functions apart when they are printed."""
     N, d = inputs.shape
 
     def radicand(W):
@@ -329,8 +331,10 @@ def batch_spread_function(inputs: sp.Matrix, eps):
             return slope / (2 * self)
 
         def _latex(self, printer, exp=None):
-            body = r"R\left(%s\right)" % ", ".join(printer._print(a) for a in self.args)
+            body = r"%s\left(%s\right)" % (printer._print(sp.Symbol(name)),
+                                           ", ".join(printer._print(a) for a in self.args))
             return body if exp is None else r"%s^{%s}" % (body, exp)
+    R.__name__ = R.__qualname__ = name
     return R, radicand
 
 
@@ -379,15 +383,79 @@ def batchnorm_net(d: int, eps, opaque: bool = True, affine: bool = False) -> Mod
                  pre, d, ((d + 1,),) if affine else (), shapes=((d, 1), (1, 1)), bounded_outputs=bounded)
 
 
-def _batchnorm_factors(model: Model, symbols) -> list:
+def _first_layer_factors(model: Model, symbols) -> list:
+    """W ↦ cW for the weights in front of the normalization, every other parameter unchanged."""
     (c,) = symbols
-    return [c] * len(model.layers[0]) + [1]
+    first = set(model.layers[0])
+    return [c if i in first else 1 for i in range(len(model.parameters))]
 
 
 def _affine_factors(model: Model, symbols) -> list:
     """γ, β ↦ cγ, cβ and v ↦ v/c; W unchanged."""
     (c,) = symbols
     return [1] * len(model.layers[0]) + [c, c, 1 / c]
+
+
+# ---------------------------------------------------------------- layer normalization
+
+def unit_spread_function(x_row, h: int, name: str = "R"):
+    """R(W) = sqrt(h Σ_j (z_j − μ)²), z_j = Σ_i x_i W_ij over the h units of one input x (LayerNorm
+    normalizes over units, not over the batch): ``batch_spread_function`` with ε = 0 on the h × dh
+    matrix A that maps W (row by row) to z, A[j, i·h + j] = x_i.  (R, radicand)."""
+    d = len(x_row)
+    A = sp.zeros(h, d * h)
+    for i in range(d):
+        for j in range(h):
+            A[j, i * h + j] = x_row[i]
+    return batch_spread_function(A, 0, name)
+
+
+def layernorm_net(d: int, h: int, opaque: bool = True, read: int | None = None) -> Model:
+    """f(x_n) = Σ_{j ≤ read} v_j ReLU(LN(x_n W)_j) (every unit read out unless ``read`` is given),
+    LN(z)_j = (z_j − μ)/sqrt(σ²) over the h units of z (μ, σ² the mean and variance of z_1, …,
+    z_h), ε = 0, no gain or bias; θ = (W row by row, v_1, …, v_read).  LN(z)_j = h(z_j − μ)/R_n(W)
+    with R_n(W) = sqrt(h Σ_j (z_j − μ)²): one opaque R_n per input (``unit_spread_function``) for
+    the symbolic proofs, the radical itself (``opaque=False``) for the concrete networks.  Defined
+    where σ² > 0, a set that W ↦ cW maps onto itself."""
+    W = [sp.Symbol(f"W_{{{i + 1},{j + 1}}}", real=True) for i in range(d) for j in range(h)]
+    read = h if read is None else read
+    v = [sp.Symbol(f"v_{{{j + 1}}}", real=True) for j in range(read)]
+    spreads = {}     # one R per input row, so that R_n(W) built twice is the same expression
+
+    def normalized(theta, X):
+        weights = list(theta[:d * h])
+        rows = []
+        for n in range(X.rows):
+            key = tuple(X.row(n))
+            if key not in spreads:
+                spreads[key] = unit_spread_function(key, h, f"R_{n + 1}")
+            R, radicand = spreads[key]
+            spread = R(*weights) if opaque else sp.sqrt(radicand(weights))
+            z = [sum(X[n, i] * weights[i * h + j] for i in range(d)) for j in range(h)]
+            mean = sp.Add(*z) / h
+            # common factors pulled out, so that c(z_j − μ)/(c R) cancels on construction
+            rows.append([sp.factor_terms(sp.expand(h * (zj - mean))) / spread for zj in z])
+        return rows
+
+    def outputs(theta, X, activation):
+        return [sum(activation(s, (n, j)) * theta[d * h + j] for j, s in enumerate(row[:read]))
+                for n, row in enumerate(normalized(theta, X))]
+
+    def bounded(theta, X):
+        # |LN(z)_j| = h|z_j − μ| / sqrt(h Σ_k (z_k − μ)²) ≤ sqrt(h) (one term of the sum),
+        # bounded by the rational ⌈√h⌉
+        values = [[sp.Symbol(f"nu_{{{n + 1},{j + 1}}}", real=True) for j in range(read)]
+                  for n in range(X.rows)]
+        bound = sp.Integer(math.isqrt(h - 1) + 1)
+        return ([sum(ReLU(s) * theta[d * h + j] for j, s in enumerate(row)) for row in values],
+                {s: bound for row in values for s in row})
+    n = d * h
+    name = f"layer-normalized layer, d={d}, h={h}, eps=0" + (", unit 1 read out" if read == 1 else "")
+    return Model(name, tuple(W + v), (True,) * (n + read),
+                 (tuple(range(n)), tuple(range(n, n + read))), (tuple(range(n, n + read)),),
+                 tuple((i * h + j, n + j) for i in range(d) for j in range(read)), outputs,
+                 lambda theta, X: [s for row in normalized(theta, X) for s in row[:read]], d,
+                 shapes=((d, h), (read, 1)), bounded_outputs=bounded)
 
 
 # ---------------------------------------------------------------- permutations and sign flips
@@ -475,6 +543,21 @@ def _spread_homogeneity(family: Family) -> list:
              "$W$, so $R(cW) = c\\,R(W)$ for $c > 0$", radicand([c * w for w in W]) - c ** 2 * radicand(W))]
 
 
+def _unit_spread_homogeneity(family: Family) -> list:
+    """The rule R_n(cW) = c R_n(W) of layer normalization's opaque spread, as for batch
+    normalization: its radicand h Σ_j (z_j − μ)² is homogeneous of degree 2 in W, checked here
+    for a symbolic input x."""
+    model = family.model
+    d, h = model.layer_shapes[0]
+    x = [sp.Symbol(f"x_{{{i + 1}}}", real=True) for i in range(d)]
+    _, radicand = unit_spread_function(x, h)
+    W = list(model.parameters[:d * h])
+    c = sp.Symbol("c", positive=True)
+    return [(r"R_n(cW)^2 = c^2 R_n(W)^2", "the radicand of the spread over the units is homogeneous of "
+             "degree 2 in $W$, so $R_n(cW) = c\\,R_n(W)$ for $c > 0$",
+             radicand([c * w for w in W]) - c ** 2 * radicand(W))]
+
+
 # ---------------------------------------------------------------- the groups
 
 _ALPHA = sp.Symbol("alpha", positive=True)
@@ -536,14 +619,14 @@ def _groups() -> dict:
             "batchnorm_scale", "scaling in front of batch normalization, $\\epsilon = 0$",
             r"$W \mapsto c W$, $c > 0$, in front of $\mathrm{BN}(z) = (z - \mu)/\sqrt{\sigma^2}$",
             (Family(batchnorm_net(2, 0), 4, "d=2, N=4", batchnorm_net(2, 0, opaque=False)),), (c,),
-            _batchnorm_factors, batchnorm_net(2, 0, opaque=False), _batchnorm_instance(Fraction(0)),
+            _first_layer_factors, batchnorm_net(2, 0, opaque=False), _batchnorm_instance(Fraction(0)),
             _spread_homogeneity, source="Ioffe and Szegedy 2015; van Laarhoven 2017"),
         SymmetryGroup(
             "batchnorm_scale_eps", "scaling in front of batch normalization, $\\epsilon = 10^{-5}$",
             r"$W \mapsto c W$, $c > 0$, in front of $\mathrm{BN}(z) = (z - \mu)/\sqrt{\sigma^2 + "
             r"\epsilon}$, $\epsilon = 10^{-5}$",
             (Family(batchnorm_net(2, eps), 4, "d=2, N=4", batchnorm_net(2, eps, opaque=False)),), (c,),
-            _batchnorm_factors, batchnorm_net(2, eps, opaque=False), bn_eps_instance,
+            _first_layer_factors, batchnorm_net(2, eps, opaque=False), bn_eps_instance,
             source="PyTorch's default $\\epsilon = 10^{-5}$"),
         SymmetryGroup(
             "permutation", "permutation of hidden units",
@@ -582,6 +665,20 @@ def _groups() -> dict:
             Instance(bn_eps_instance.inputs, (w0, Fraction(0), Fraction(1), Fraction(1, 2), Fraction(1)),
                      {"c": Fraction(1, 1000)}, Fraction(1, 10)),
             source="Ioffe and Szegedy 2015; Godfrey et al. 2022"),
+        SymmetryGroup(
+            "layernorm", "scaling in front of layer normalization, $\\epsilon = 0$",
+            r"$W \mapsto c W$, $c > 0$, on $f(x) = \sum_j v_j\,\mathrm{ReLU}(\mathrm{LN}(xW)_j)$, "
+            r"$\mathrm{LN}(z) = (z - \mu)/\sqrt{\sigma^2}$ over the units, defined where $\sigma^2 > 0$",
+            (Family(layernorm_net(1, 3), 2, "d=1, h=3, N=2", layernorm_net(1, 3, opaque=False)),
+             Family(layernorm_net(2, 3), 1, "d=2, h=3, N=1", layernorm_net(2, 3, opaque=False))),
+            (c,), _first_layer_factors, layernorm_net(1, 4, opaque=False, read=1),
+            # h = 4 units, one read out (few parameters for the Gaussian enclosures): W₀ = (100, 100,
+            # 0, 0) normalizes to (1, 1, −1, −1), rational (with h = 3 a rational z ≠ μ never has a
+            # rational σ: 3Σ(z_j − μ)² = 2(a² + ab + b²) for the differences a, b is no square);
+            # W₀ large and v₀ = 10 so that σ = 1/10 barely moves LN at θ₀ and scrambles it at Tθ₀
+            Instance(worked, (Fraction(100), Fraction(100), Fraction(0), Fraction(0), Fraction(10)),
+                     {"c": Fraction(1, 100000)}, Fraction(1, 10)),
+            _unit_spread_homogeneity, source="Ba, Kiros and Hinton 2016 (Layer Normalization)"),
         SymmetryGroup(
             "weight_decay", "layer-wise rescaling with weight decay",
             r"$T_\alpha$ of \texttt{layerwise} with the loss $L(\theta) + \lambda \|\theta\|^2$, "

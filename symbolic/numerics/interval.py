@@ -34,10 +34,14 @@ def _power(x: flint.arb, exponent: sp.Rational) -> flint.arb:
         x = x.sqrt()
     elif denominator != 1:
         raise ValueError(f"power {exponent} not supported")
-    base = abs(x) if numerator % 2 == 0 and denominator == 1 else x
+    even = numerator % 2 == 0 and denominator == 1
+    base = abs(x) if even else x
     result = flint.arb(1)
     for _ in range(abs(numerator)):
         result = result * base
+    if even and result.lower() < 0:
+        # an even power is ≥ 0, but arb's |x| keeps a ball around 0 as it is: cut at 0
+        result = flint.arb(0).union(flint.arb(result.upper()))
     return 1 / result if numerator < 0 else result
 
 
