@@ -62,3 +62,16 @@ def positive_seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"the timeout must be at most {MAX_SECONDS} seconds, "
                                          f"got {text!r}")
     return value
+
+
+def show_report(report, args) -> int:
+    """Print a report (``--json`` or its table), write its LaTeX derivation (``--latex FILE``), and
+    give the exit code of its overall status."""
+    print(report.to_json() if args.json else report.table())
+    if args.latex:
+        try:
+            with open(args.latex, "w", encoding="utf-8") as handle:
+                handle.write(report.latex())
+        except OSError as error:
+            raise UsageError(f"cannot write {args.latex}: {error.strerror}") from None
+    return EXIT_CODES[report.status]

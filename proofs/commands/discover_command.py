@@ -7,7 +7,7 @@ import sys
 
 from symbolic.networks.discovery import discover_symmetries
 
-from proofs.commands.arguments import EXIT_CODES, UsageError
+from proofs.commands.arguments import show_report
 
 DEFAULT_SIZES = [1]
 
@@ -21,11 +21,4 @@ def run(spec: dict, model, loss: str, sizes: list | None, args) -> int:
               file=sys.stderr)
     report = discover_symmetries(model, loss=loss, sizes=sizes or DEFAULT_SIZES, seed=args.seed,
                                  timeout=args.timeout)
-    print(report.to_json() if args.json else report.table())
-    if args.latex:
-        try:
-            with open(args.latex, "w", encoding="utf-8") as handle:
-                handle.write(report.latex())
-        except OSError as error:
-            raise UsageError(f"cannot write {args.latex}: {error.strerror}") from None
-    return EXIT_CODES[report.status]
+    return show_report(report, args)

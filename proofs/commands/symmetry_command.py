@@ -43,7 +43,7 @@ from symbolic.networks.symmetry import Symmetry, check_symmetry
 from symbolic.every_size.spec_symmetry import OutsideFragment
 
 from proofs.commands import discover_command
-from proofs.commands.arguments import EXIT_CODES, Parser, UsageError, positive_seconds
+from proofs.commands.arguments import EXIT_CODES, Parser, UsageError, positive_seconds, show_report
 
 try:
     import tomllib
@@ -294,14 +294,7 @@ def main(argv: list[str]) -> int:
     symmetry = build_symmetry(model, spec)
     report = check_symmetry(model, symmetry, loss=loss, sizes=_sizes(spec), seed=args.seed,
                             timeout=args.timeout)
-    print(report.to_json() if args.json else report.table())
-    if args.latex:
-        try:
-            with open(args.latex, "w", encoding="utf-8") as handle:
-                handle.write(report.latex())
-        except OSError as error:
-            raise UsageError(f"cannot write {args.latex}: {error.strerror}") from None
-    return EXIT_CODES[report.status]
+    return show_report(report, args)
 
 
 def all_sizes_main(spec: dict, args) -> int:
