@@ -604,7 +604,7 @@ def _real_loss(group: SymmetryGroup, network: Network | None = None):
     network = network or _concrete_family(group.key)
     model = network.model
     theta = list(model.parameters)
-    outputs = model.outputs(theta, network.X, model.rectify)
+    outputs = getattr(model.outputs, "as_written", model.outputs)(theta, network.X, model.rectify)
     penalty = _rational(network.penalty) * sp.Add(*[t ** 2 for t in theta])
     return theta, sp.Add(*[(f - t) ** 2 for f, t in zip(outputs, network.targets)]) / (2 * len(outputs)) + penalty
 

@@ -55,6 +55,9 @@ def _in_canonical_form(function: Callable) -> Callable:
     come out here."""
     def canonical_values(*args):
         return [canonical_relu_form(value) for value in function(*args)]
+    # the values as written, for interval enclosures: t + ReLU(−t) of the canonical form would
+    # count t twice and widen every enclosure
+    canonical_values.as_written = function
     return canonical_values
 
 
@@ -375,7 +378,7 @@ def batchnorm_net(d: int, eps, opaque: bool = True, affine: bool = False) -> Mod
         values = [sp.Symbol(f"nu_{n + 1}", real=True) for n in range(X.rows)]
         pre_values = [theta[d] * z + theta[d + 1] for z in values] if affine else values
         bound = sp.Integer(math.isqrt(X.rows - 1) + 1)
-        return [canonical_relu_form(ReLU(s) * theta[-1]) for s in pre_values], {z: bound for z in values}
+        return [ReLU(s) * theta[-1] for s in pre_values], {z: bound for z in values}
     n = d + len(scale_shift)
     name = f"batch-normalized unit, d={d}" + (f", eps={eps}" if eps else ", eps=0")
     return Model(name + (", affine" if affine else ""), tuple(W + scale_shift + [v]), (True,) * (n + 1),
