@@ -19,7 +19,7 @@ import sympy as sp
 
 from symbolic.decision.witness import WITNESS_DPS, exact_value, mp_value
 from symbolic.decision.zero import is_rational_zero
-from symbolic.relu import ReLU, canonical_relu_form, relu_atoms, to_relu_form
+from symbolic.relu import canonical_relu_form, relu_atoms, to_relu_form
 
 # a value closer to 0 than this at WITNESS_DPS digits has no sign the domain test trusts
 _SIGN_NOISE = mpmath.mpf(10) ** -(WITNESS_DPS // 2)
