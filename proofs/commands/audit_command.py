@@ -9,7 +9,8 @@
 
 Every group is first proved a symmetry (f∘T = f, L∘T = L); a group that is not gets cells
 ``not_applicable`` with the refuted precondition and its counterexample.  Every other cell is
-PROVED (an exact identity at the listed sizes, then an independent witness) or REFUTED (a concrete
+PROVED (an exact identity at the listed sizes, then an independent witness; for every size where
+the kernel's every-size proofs carry the argument, ``proofs.measures_all_sizes``) or REFUTED (a concrete
 network, data, θ and group element with both values), UNDECIDED with a reason only where neither
 could be shown.  A refuted invariance is a finding, not a failure of the audit.
 Exit code: 0 every cell decided, 3 some cell undecided, 2 bad usage.
@@ -28,13 +29,16 @@ from symbolic.measures.invariance import Outcome, check_invariance
 from symbolic.measures.definitions import MEASURES, Measure
 from symbolic.networks.symmetry_groups import GROUPS
 from symbolic.report import counted
-from symbolic.verdict import Status
+from symbolic.verdict import Status, Verdict
 
 from proofs.commands.arguments import Parser, UsageError
+from proofs.measures_all_sizes import EVERY_SIZE, every_size_verdict
 
 MARKS = {"proved": "yes[s]", "refuted": "NO", "undecided": "?", "not_applicable": "n/a"}
-LEGEND = ("yes[s] proved invariant at the listed sizes (JSON \"sizes\"); NO refuted (a counterexample); "
-          "n/a the group is not a symmetry (its refuted precondition); ? undecided")
+EVERY_SIZE_MARK = "yes"
+LEGEND = ("yes proved invariant for every size (through the kernel's every-size proofs); yes[s] proved at "
+          "the listed sizes (JSON \"sizes\"); NO refuted (a counterexample); n/a the group is not a "
+          "symmetry (its refuted precondition); ? undecided")
 
 # what a proved cell's argument would need to hold at every size (the every-size proofs)
 EVERY_SIZE_ROUTE = {
@@ -51,6 +55,20 @@ class Cell:
     group: str
     outcome: Outcome
     seconds: float
+    every_size: Verdict | None = None      # the kernel's every-size proof, where one applies
+
+    @property
+    def for_every_size(self) -> bool:
+        return self.state == "proved" and self.every_size is not None and self.every_size.status is Status.PROVED
+
+    @property
+    def sizes(self):
+        """"all", or the sizes the cell was established at."""
+        return "all" if self.for_every_size else list(self.outcome.sizes)
+
+    @property
+    def mark(self) -> str:
+        return EVERY_SIZE_MARK if self.for_every_size else MARKS[self.state]
 
     @property
     def status(self) -> Status:
@@ -62,7 +80,7 @@ class Cell:
         return "not_applicable" if self.outcome.not_applicable else self.status.value
 
     def every_size_route(self) -> str | None:
-        if self.state != "proved":
+        if self.state != "proved" or self.for_every_size:
             return None
         statements = " ".join(step.statement for step in self.outcome.steps)
         if "t_i(T" in statements:
@@ -74,7 +92,11 @@ class Cell:
     def as_json(self) -> dict:
         verdict = self.outcome.verdict
         return {"measure": self.measure, "group": self.group, "status": self.state,
-                "sizes": list(self.outcome.sizes), "every_size_route": self.every_size_route(),
+                "sizes": self.sizes, "instance_sizes": list(self.outcome.sizes),
+                "every_size": None if not self.for_every_size else {
+                    "networks": EVERY_SIZE[self.group].sizes, "claim": self.every_size.claim,
+                    "evidence": list(self.every_size.evidence)},
+                "every_size_route": self.every_size_route(),
                 "witness": dict(verdict.witness) if verdict.witness else None,
                 "independent_witness": verdict.details.get("witness_point"),
                 "evidence": list(verdict.evidence), "reason": verdict.reason or None,
@@ -158,12 +180,24 @@ def run_audit(measures, groups, seed: int = 0) -> list[Cell]:
     return cells
 
 
+def attach_every_size(cells, definitions) -> None:
+    """Each cell with the kernel's every-size proof where one applies (``proofs.measures_all_sizes``);
+    ``definitions`` maps each measure key to its Measure.
+    A proof for every size beside a concrete refutation would be a contradiction: the cell then
+    says so and is undecided."""
+    for cell in cells:
+        cell.every_size = every_size_verdict(definitions[cell.measure], cell.group)
+        if cell.every_size is not None and cell.every_size.status is Status.PROVED and cell.state == "refuted":
+            cell.outcome = Outcome(Verdict(Status.UNDECIDED, cell.outcome.verdict.claim, reason=(
+                "contradiction: proved for every size, yet refuted at a concrete network")), cell.outcome.steps)
+
+
 def print_matrix(cells, measures, groups, out=None) -> None:
     """The matrix (yes = proved invariant, NO = refuted), then the counterexamples."""
     out = sys.stdout if out is None else out   # the stream of the moment, not the one at import
-    status = {(c.measure, c.group): c.state for c in cells}
+    marks = {(c.measure, c.group): c.mark for c in cells}
     header = ["measure"] + groups
-    rows = [[m] + [MARKS[status[(m, g)]] for g in groups] for m in measures]
+    rows = [[m] + [marks[(m, g)] for g in groups] for m in measures]
     widths = [max(len(str(r[k])) for r in [header] + rows) for k in range(len(header))]
     for row in [header, ["-" * w for w in widths]] + rows:
         print("  ".join(str(x).ljust(w) for x, w in zip(row, widths)).rstrip(), file=out)
@@ -180,24 +214,30 @@ def print_matrix(cells, measures, groups, out=None) -> None:
         cell = next(c for c in cells if c.group == group)
         print(f"\nn/a {group}: {cell.outcome.not_applicable}", file=out)
     counts = {s: sum(c.state == s for c in cells) for s in MARKS}
-    print(f"\n{counted(len(cells), 'cell')}: {counts['proved']} proved invariant, {counts['refuted']} "
+    every = sum(c.for_every_size for c in cells)
+    print(f"\n{counted(len(cells), 'cell')}: {counts['proved']} proved invariant ({every} for every size), "
+          f"{counts['refuted']} "
           f"refuted, {counts['not_applicable']} not applicable, {counts['undecided']} undecided "
           f"({sum(c.seconds for c in cells):.1f} s)\n{LEGEND}", file=out)
 
 
 MARKDOWN = {"proved": "✓ˢ", "refuted": "✗", "undecided": "?", "not_applicable": "n/a"}
+MARKDOWN_EVERY_SIZE = "✓"
 
 
 def print_markdown(cells, measures, groups, out=None) -> None:
-    """The matrix as Markdown: ✓ˢ proved at the listed sizes, ✗ refuted, n/a not a symmetry."""
+    """The matrix as Markdown: ✓ proved for every size, ✓ˢ proved at the listed sizes, ✗ refuted,
+    n/a not a symmetry."""
     out = sys.stdout if out is None else out   # the stream of the moment, not the one at import
-    state = {(c.measure, c.group): c.state for c in cells}
+    marks = {(c.measure, c.group): MARKDOWN_EVERY_SIZE if c.for_every_size else MARKDOWN[c.state] for c in cells}
     print("| measure | " + " | ".join(groups) + " |", file=out)
     print("|---" * (len(groups) + 1) + "|", file=out)
     for m in measures:
-        print(f"| {m} | " + " | ".join(MARKDOWN[state[(m, g)]] for g in groups) + " |", file=out)
+        print(f"| {m} | " + " | ".join(marks[(m, g)] for g in groups) + " |", file=out)
     counts = {s: sum(c.state == s for c in cells) for s in MARKS}
-    print(f"\n{counted(len(cells), 'cell')}: {counts['proved']} proved, {counts['refuted']} refuted, "
+    every = sum(c.for_every_size for c in cells)
+    print(f"\n{counted(len(cells), 'cell')}: {counts['proved']} proved ({every} for every size), "
+          f"{counts['refuted']} refuted, "
           f"{counts['not_applicable']} not applicable, {counts['undecided']} undecided.", file=out)
 
 
@@ -212,6 +252,7 @@ def main(argv: list[str]) -> int:
         except OSError as error:
             raise UsageError(f"cannot write into {args.latex}: {error.strerror}") from None
     cells = run_audit(measures + own, groups, args.seed)
+    attach_every_size(cells, {**MEASURES, **{m.key: m for m in own}})
     measures = measures + [m.key for m in own]
     if args.json:
         print(json.dumps([c.as_json() for c in cells], indent=1))

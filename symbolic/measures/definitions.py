@@ -88,6 +88,93 @@ class Measure:
     source: str = ""             # the paper or reference code the definition follows
 
 
+@dataclass(frozen=True)
+class CoordinatewiseSharpness:
+    """A sharpness whose scales are read coordinate by coordinate, t_i = scale(θ_i, θ_i is a weight):
+    the max over a ball (``norm`` 2) or a box (``norm`` "inf") of ``Sharpness``, or the Gaussian
+    average of ``AverageSharpness`` (``gaussian``); ``normalizer`` is a function of the loss value
+    L(θ) alone.  One rule for every coordinate is what lets the change of variables be argued for
+    every size (``symbolic.kernel.change_of_variables``)."""
+
+    scale: Callable
+    norm: object = 2
+    gaussian: bool = False
+    normalizer: Callable | None = None
+
+    def scales(self, p: MeasurePoint) -> list:
+        return [sp.sympify(self.scale(t, is_weight)) for t, is_weight in zip(p.theta, p.weights)]
+
+    def __call__(self, p: MeasurePoint) -> Sharpness | AverageSharpness:
+        if self.gaussian:
+            return AverageSharpness(self.scales(p))
+        normalizer = sp.S.One if self.normalizer is None else self.normalizer(p.loss)
+        return Sharpness(self.scales(p), self.norm, normalizer)
+
+
+@dataclass(frozen=True)
+class DiagonalHessianSum:
+    """Σ_i term(θ_i, ∂²L/∂θ_i²): each coordinate with its own curvature, by one rule."""
+
+    term: Callable
+
+    def __call__(self, p: MeasurePoint) -> sp.Expr:
+        return sp.Add(*[self.term(p.theta[i], p.hessian[i, i]) for i in range(len(p.theta))])
+
+
+@dataclass(frozen=True)
+class PathSum:
+    """outer(Σ_paths ∏_{e ∈ path} edge(θ_e)) over the input-to-output paths of the network."""
+
+    edge: Callable
+    outer: Callable | None = None
+
+    def __call__(self, p: MeasurePoint) -> sp.Expr:
+        total = sp.Add(*[sp.Mul(*[self.edge(p.theta[e]) for e in path]) for path in p.paths])
+        return total if self.outer is None else self.outer(total)
+
+
+def _one(theta, is_weight):
+    return sp.S.One
+
+
+def _magnitude(theta, is_weight):
+    return sp.Abs(theta)
+
+
+def _magnitude_plus_one(theta, is_weight):
+    return sp.Abs(theta) + 1
+
+
+def _weight_magnitude_plus_eta(theta, is_weight):
+    """As in the reference code: T_w = |w| + η (η = 0.01) on weights; biases not normalized."""
+    return sp.Abs(theta) + ASAM_ETA if is_weight else sp.S.One
+
+
+def _sharpness_normalizer(loss):
+    return 1 / (1 + loss)
+
+
+def _keskar_normalizer(loss):
+    return 100 / (1 + loss)
+
+
+def _square(theta):
+    return theta ** 2
+
+
+def _curvature(theta, second_derivative):
+    return second_derivative
+
+
+def _scaled_curvature(theta, second_derivative):
+    return theta ** 2 * second_derivative
+
+
+normalized_flatness = DiagonalHessianSum(_scaled_curvature)
+path_norm = PathSum(_square, sp.sqrt)                  # (Σ_paths ∏ θ_e²)^{1/2}: p = 2
+path_norm_l1 = PathSum(sp.Abs)                         # Σ_paths ∏ |θ_e|: the ℓ1 path norm
+
+
 def _trace(M: sp.Matrix) -> sp.Expr:
     return sp.Add(*[M[i, i] for i in range(M.rows)])
 
@@ -100,19 +187,10 @@ def layer_norm_product(p: MeasurePoint) -> sp.Expr:
     return sp.Mul(*[sp.sqrt(sp.Add(*[p.theta[i] ** 2 for i in layer])) for layer in p.layers])
 
 
-def path_norm(p: MeasurePoint) -> sp.Expr:
-    """(Σ_paths ∏_{e∈path} θ_e²)^{1/2}: p = 2."""
-    return sp.sqrt(sp.Add(*[sp.Mul(*[p.theta[e] ** 2 for e in path]) for path in p.paths]))
-
-
 def fisher_rao_norm(p: MeasurePoint) -> sp.Expr:
     """⟨θ, I(θ) θ⟩ with the empirical Fisher I = (1/N) Σ_n ∇ℓ_n ∇ℓ_nᵀ: (1/N) Σ_n ⟨θ, ∇ℓ_n⟩²."""
     theta = sp.Matrix(p.theta)
     return sp.Add(*[(theta.T * g)[0, 0] ** 2 for g in p.sample_gradients]) / len(p.sample_gradients)
-
-
-def normalized_flatness(p: MeasurePoint) -> sp.Expr:
-    return sp.Add(*[p.theta[i] ** 2 * p.hessian[i, i] for i in range(len(p.theta))])
 
 
 def relative_flatness(p: MeasurePoint) -> sp.Expr:
@@ -128,16 +206,6 @@ def relative_flatness_unsquared(p: MeasurePoint) -> sp.Expr:
     return sp.sqrt(sp.Add(*[p.theta[i] ** 2 for i in layer])) * sp.Add(*[p.hessian[i, i] for i in layer])
 
 
-def keskar_sharpness(p: MeasurePoint) -> Sharpness:
-    return Sharpness([sp.Abs(t) + 1 for t in p.theta], "inf", 100 / (1 + p.loss))
-
-
-def adaptive_sharpness_eta(p: MeasurePoint) -> Sharpness:
-    """As in the reference code: T_w = |w| + η (η = 0.01) on weights; biases not normalized."""
-    return Sharpness([sp.Abs(t) + ASAM_ETA if is_weight else sp.S.One
-                      for t, is_weight in zip(p.theta, p.weights)])
-
-
 def gradient_norm(p: MeasurePoint) -> sp.Expr:
     return sp.Add(*[g ** 2 for g in p.gradient])
 
@@ -145,11 +213,6 @@ def gradient_norm(p: MeasurePoint) -> sp.Expr:
 def fisher_trace(p: MeasurePoint) -> sp.Expr:
     """Tr I(θ) for the empirical Fisher I = (1/N) Σ_n ∇ℓ_n ∇ℓ_nᵀ: (1/N) Σ_n ‖∇ℓ_n‖²."""
     return sp.Add(*[sp.Add(*[x ** 2 for x in g]) for g in p.sample_gradients]) / len(p.sample_gradients)
-
-
-def path_norm_l1(p: MeasurePoint) -> sp.Expr:
-    """Σ_paths ∏_{e∈path} |θ_e|: the ℓ1 path norm."""
-    return sp.Add(*[sp.Mul(*[sp.Abs(p.theta[e]) for e in path]) for path in p.paths])
 
 
 def _layer_gram(p: MeasurePoint, layer: tuple, shape: tuple) -> sp.Matrix:
@@ -179,16 +242,16 @@ MEASURES = {m.key: m for m in [
     Measure("hessian_spectral_norm", "Hessian spectral norm", r"\|\nabla^2 L(\theta)\|_2",
             lambda p: Spectrum(p.hessian, "spectral_norm")),
     Measure("hessian_trace", "Hessian trace", r"\operatorname{Tr} \nabla^2 L(\theta)",
-            lambda p: _trace(p.hessian)),
+            DiagonalHessianSum(_curvature)),
     Measure("hessian_frobenius", "Hessian Frobenius norm", r"\|\nabla^2 L(\theta)\|_F", hessian_frobenius),
     Measure("hessian_log_pseudo_det", "log pseudo-determinant of the Hessian",
             r"\sum_{\lambda \ne 0} \log|\lambda(\nabla^2 L)|", lambda p: Spectrum(p.hessian, "log_pseudo_det")),
     Measure("eps_sharpness", "$\\epsilon$-sharpness (Definition 2)",
             r"\frac{\max_{\|\delta\|_2 \le \epsilon} L(\theta + \delta) - L(\theta)}{1 + L(\theta)}",
-            lambda p: Sharpness([sp.S.One] * len(p.theta), 2, 1 / (1 + p.loss))),
+            CoordinatewiseSharpness(_one, 2, normalizer=_sharpness_normalizer)),
     Measure("keskar_sharpness", "Keskar sharpness (box, full space)",
             r"100\,\frac{\max_{|\delta_i| \le \epsilon(|\theta_i| + 1)} L(\theta + \delta) - L(\theta)}"
-            r"{1 + L(\theta)}", keskar_sharpness),
+            r"{1 + L(\theta)}", CoordinatewiseSharpness(_magnitude_plus_one, "inf", normalizer=_keskar_normalizer)),
     Measure("weight_norm", "squared weight norm", r"\|\theta\|_2^2",
             lambda p: sp.Add(*[t ** 2 for t in p.theta])),
     Measure("layer_norm_product", "product of layer norms", r"\prod_k \|W_k\|_F", layer_norm_product),
@@ -198,10 +261,10 @@ MEASURES = {m.key: m for m in [
             r"\frac1N \sum_n \langle \theta, \nabla \ell_n(\theta) \rangle^2", fisher_rao_norm),
     Measure("adaptive_sharpness", "adaptive sharpness (element-wise, $\\eta = 0$)",
             r"\max_{\|\delta / |\theta|\|_2 \le \rho} L(\theta + \delta) - L(\theta)",
-            lambda p: Sharpness([sp.Abs(t) for t in p.theta])),
+            CoordinatewiseSharpness(_magnitude)),
     Measure("adaptive_sharpness_eta", "adaptive sharpness as in the reference code ($\\eta = 0.01$)",
             r"\max_{\|\delta / (|w| + \eta)\|_2 \le \rho} L(\theta + \delta) - L(\theta)",
-            adaptive_sharpness_eta, "biases are not normalized"),
+            CoordinatewiseSharpness(_weight_magnitude_plus_eta), "biases are not normalized"),
     Measure("normalized_flatness", "normalized flatness", r"\sum_i \theta_i^2 \, \partial^2_{\theta_i} L",
             normalized_flatness),
     Measure("relative_flatness", "relative flatness (squared norms)",
@@ -216,16 +279,16 @@ MEASURES = {m.key: m for m in [
             "Kristiadi et al. 2023 (the geometry of neural nets' parameter spaces under reparametrization)"),
     Measure("average_sharpness", "average sharpness (Gaussian, $\\sigma$ fixed)",
             r"\mathbb{E}_{\delta \sim N(0, \sigma^2 I)} L(\theta + \delta) - L(\theta)",
-            lambda p: AverageSharpness([sp.S.One] * len(p.theta)), "$\\sigma = 1/10$",
+            CoordinatewiseSharpness(_one, gaussian=True), "$\\sigma = 1/10$",
             "Neyshabur et al. 2017; Jiang et al. 2020 (pacbayes.sharpness)"),
     Measure("adaptive_average_sharpness", "adaptive average sharpness",
             r"\mathbb{E}_{\delta_i \sim N(0, \sigma^2 \theta_i^2)} L(\theta + \delta) - L(\theta)",
-            lambda p: AverageSharpness([sp.Abs(t) for t in p.theta]), "$\\sigma = 1/10$, every parameter",
+            CoordinatewiseSharpness(_magnitude, gaussian=True), "$\\sigma = 1/10$, every parameter",
             "Andriushchenko et al. 2023 (average case, $c = |w|$); Jiang et al. 2020 (pacbayes.mag.sharpness, "
             "$\\epsilon = 0$)"),
     Measure("adaptive_sharpness_inf", "adaptive sharpness, $\\ell_\\infty$ ball ($\\eta = 0$)",
             r"\max_{\|\delta / |\theta|\|_\infty \le \rho} L(\theta + \delta) - L(\theta)",
-            lambda p: Sharpness([sp.Abs(t) for t in p.theta], "inf"), "every parameter",
+            CoordinatewiseSharpness(_magnitude, "inf"), "every parameter",
             "Andriushchenko et al. 2023 (the default worst case); Kwon et al. 2021 (ASAM)"),
     Measure("spectral_norm_product", "product of spectral norms (squared)",
             r"\prod_k \|W_k\|_2^2", spectral_norm_product,

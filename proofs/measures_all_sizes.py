@@ -1,0 +1,275 @@
+"""Sharpness measures that rescaling cannot move, for every size: the audit's cells whose argument
+does not depend on the size, proved through the kernel of the every-size proofs.
+
+The groups are the rescalings whose map T the kernel defines as a term, with L(Tθ) = L(θ) a kernel
+theorem for every size (``proofs.all_sizes``): Dinh's T_α and the per-neuron rescaling of one hidden
+layer (every d, h, N), and the layer-wise rescaling of a deep network with a bias per layer (every
+depth K, all widths, every N).
+
+  Change of variables.  A sharpness with coordinate-wise scales s (adaptive sharpness on the ℓ2
+      and ℓ∞ balls, and its Gaussian average): T is diagonal with positive scales t_a read from its
+      definition, s(t u) = t s(u) on each family of parameters, so δ ↦ Tδ maps the perturbations
+      at θ onto those at Tθ, and L(Tθ + Tδ) = L(T(θ + δ)) = L(θ + δ) by Theorem 1 at θ + δ.
+  Theorem 3, coordinate by coordinate.  Normalized flatness Σ_a θ_a² ∂²_a L: the law
+      (∂²_a L)(Tθ) = t_a⁻² (∂²_a L)(θ) for every coordinate (a lemma made from the kernel's
+      theorem), then t_a² t_a⁻² = 1 under the sums.
+  Paths.  Σ_paths ∏_e θ_e² (its square root, the path norm) and Σ_paths ∏_e |θ_e| of one hidden
+      layer: a positive scale leaves |·|, and the two scales on a path x_i → j → output cancel.
+
+Each every-size verdict is cross-checked on the audit's own families: the kernel's T is the
+group's action coordinate by coordinate, and the measure's index-level term expanded at their sizes
+is the measure the audit computes.  The negative controls (ε-sharpness, Keskar's box, adaptive
+sharpness with η > 0, the Gaussian sharpness with a fixed σ, the Hessian's trace) are refused at
+the step that fails, and the audit refutes each on a concrete network.
+"""
+from __future__ import annotations
+
+import functools
+import re
+
+import sympy as sp
+
+from symbolic.derivation import Derivation
+from symbolic.every_size.index_terms import Entry, Eval, children, expand, rebuild
+from symbolic.every_size.networks import A, DEEP_BIAS, LOSS_FUNCTION, NEURON_SCALE, P, T_ALPHA, T_NEURON
+from symbolic.every_size.laws import invariance_lemma
+from symbolic.kernel import check_identity, conclude, exact_zeros
+from symbolic.kernel.change_of_variables import change_of_variables
+from symbolic.kernel.derivations import prove
+from symbolic.latex import escape
+from symbolic.measures.definitions import MEASURES, CoordinatewiseSharpness, Measure, MeasurePoint
+from symbolic.measures.index_forms import invariance_chain, measure_term
+from symbolic.networks.symmetry_groups import GROUPS
+from symbolic.report import Report
+from symbolic.verdict import Status, Verdict
+
+from proofs import all_sizes
+
+NAME = "measures_all_sizes"
+TITLE = ("Sharpness measures invariant under rescaling for every size: change of variables, "
+         "Theorem 3 coordinate by coordinate, and path products")
+SOURCE = ("Dinh et al. 2017, Sections 3-4 (Theorems 1 and 3) and Appendix B; the measures as cited in "
+          "the invariance audit (Kwon et al. 2021, Andriushchenko et al. 2023, Jiang et al. 2020, "
+          "Tsuzuku et al. 2020, Neyshabur et al. 2015)")
+FIXED_SIZES = [(1, 1, 1)]
+DEFAULT_SIZES = LARGEST_SIZES = (1, 1, 1)
+
+# the measures each argument proves invariant (the script's claims; the audit asks every measure)
+CHANGE_OF_VARIABLES = ("adaptive_sharpness", "adaptive_sharpness_inf", "adaptive_average_sharpness")
+ONE_LAYER_TERMS = ("normalized_flatness", "path_norm", "path_norm_l1")
+
+
+def _is_weight(family: str) -> bool:
+    """θ^{(p)}, W and v are weights; b^{(p)} biases."""
+    return not family.startswith("b")
+
+
+class EverySize:
+    """An audit group whose map the kernel defines at every size: T, the loss L, and the theorem
+    L(Tθ) = L(θ); ``one_layer`` when the network is the one-hidden-layer f of Theorem 1."""
+
+    def __init__(self, group: str, transformation, function, loss_theorem, sizes: str, one_layer: bool):
+        self.group, self.T, self.function = group, transformation, function
+        self.loss_theorem, self.sizes, self.one_layer = loss_theorem, sizes, one_layer
+
+    @functools.cached_property
+    def theorem(self):
+        return self.loss_theorem()[1]
+
+
+EVERY_SIZE = {
+    "layerwise": EverySize("layerwise", T_ALPHA, LOSS_FUNCTION, all_sizes.theorem1_loss,
+                           "every d, h and N", True),
+    "per_neuron": EverySize("per_neuron", T_NEURON, LOSS_FUNCTION, all_sizes.per_neuron_loss,
+                            "every d, h and N", True),
+    "deep_layerwise_bias": EverySize("deep_layerwise_bias", DEEP_BIAS.T, DEEP_BIAS.function,
+                                     functools.partial(all_sizes.deep_loss, DEEP_BIAS),
+                                     "every depth K, all widths and every N", False),
+}
+
+
+# --- the cross-checks on the audit's families ---------------------------------------------------
+
+_NAME = re.compile(r"(W|v|theta|b)(\d*)_\{([\d,]+)\}")
+
+
+def _entry(name: str, model) -> Entry:
+    """The kernel's entry of a concrete parameter: W_{1,2} is W_12, theta3_{2,1} the output weight
+    θ^{(3)}_2 of a depth-3 network, b3_{1} its output bias b^{(3)}."""
+    family, layer, indices = _NAME.fullmatch(name).groups()
+    indices = tuple(indices.split(","))
+    if family in ("W", "v"):
+        return Entry(family, indices)
+    depth = len(model.layers)
+    if family == "theta":
+        return Entry(r"\theta^{(%s)}" % layer, indices[:1] if int(layer) == depth else indices)
+    return Entry("b^{(%s)}" % layer, () if int(layer) == depth else indices)
+
+
+def _read(scalar: sp.Expr, group, depth: int) -> sp.Expr:
+    """A kernel scale in the group's own parameters: c_j is c_{j}; α_p is alpha_p below the output
+    layer and α_K = 1/(α_1⋯α_{K-1}) (the hypothesis ∏ α_p = 1); P_p = α_1⋯α_p (its definition)."""
+    named = {str(s): s for s in group.symbols}
+
+    def alpha(p):
+        return 1 / sp.Mul(*[alpha(q) for q in range(1, depth)]) if p == depth else named[f"alpha_{p}"]
+
+    def value(indexed):
+        numbers = [int(str(i)) for i in indexed.indices]
+        if indexed.base == NEURON_SCALE.label or indexed.base == NEURON_SCALE:
+            return named[f"c_{numbers[0]}"]
+        if indexed.base == A:
+            return alpha(numbers[0])
+        if indexed.base == P:
+            return sp.Mul(*[alpha(q) for q in range(1, numbers[0] + 1)])
+        raise ValueError(f"no reading of {indexed}")
+    return scalar.replace(lambda e: isinstance(e, sp.Indexed), value)
+
+
+def same_action(every: EverySize) -> list[Verdict]:
+    """On each of the group's families: the kernel's T multiplies each parameter by the factor the
+    group's action gives it (the scales read from T's definition, the group's from its matrix)."""
+    group = GROUPS[every.group]
+    verdicts = []
+    for family in group.families:
+        model = family.model
+        factors = group.factors(model, group.symbols)
+        differences = []
+        for parameter, factor in zip(model.parameters, factors):
+            scale = every.T.scale(_entry(str(parameter), model))
+            read = sp.S.One if scale is None else _read(scale.expr, group, len(model.layers))
+            differences.append((f"the factor of {parameter}", read - factor))
+        verdicts.append(exact_zeros(f"the kernel's {every.T.name} is the action of {every.group} on {family.sizes}",
+                                    differences))
+    return verdicts
+
+
+def _stand_in(term):
+    """Each (∂²_a L)(θ) replaced by an entry H_a standing for it, so the term can be expanded."""
+    if isinstance(term, Eval):
+        (coordinate, _) = term.partials
+        return Entry("H" + coordinate.family, coordinate.indices)
+    return rebuild(term, tuple(_stand_in(c) for c in children(term))) if children(term) else term
+
+
+def same_measure(measure: Measure, every: EverySize) -> list[Verdict]:
+    """On each of the group's families: the measure's index-level term at θ, expanded at the
+    family's sizes, equals the measure the audit computes from the same rule (a point whose
+    Hessian diagonal holds the stand-ins H_a)."""
+    verdicts = []
+    for family in GROUPS[every.group].families:
+        model = family.model
+        d, h = model.input_width, len(model.layers[-1])
+        term = _stand_in(measure_term(measure.evaluate, every.function))
+        names = [_entry(str(p), model) for p in model.parameters]
+        theta = [sp.Symbol(f"{e.family}_{'_'.join(e.indices)}", real=True) for e in names]
+        curvature = [sp.Symbol(f"H{e.family}_{'_'.join(e.indices)}", real=True) for e in names]
+        point = MeasurePoint(theta, sp.Symbol("L"), sp.zeros(len(theta), 1), sp.diag(*curvature),
+                             sp.eye(len(theta)), [], model.weights, model.layers, model.last_layer_rows,
+                             model.paths)
+        expanded = expand(term, {"d": d, "h": h}, functions={r"\sqrt": sp.sqrt})
+        verdicts.append(check_identity(expanded, measure.evaluate(point),
+                                       claim=f"the index-level {measure.key} at {family.sizes}"))
+    return verdicts
+
+
+# --- the every-size verdict of one audit cell -----------------------------------------------------
+
+def every_size_proof(measure: Measure, every: EverySize) -> Verdict | None:
+    """M(Tθ) = M(θ) for every size, by the argument that fits the measure's form; None when none
+    does (the measure is not built from one rule per coordinate, or its term needs one hidden layer)."""
+    claim = f"{measure.key} is invariant under {every.group}, {every.sizes}"
+    form = measure.evaluate
+    if isinstance(form, CoordinatewiseSharpness):
+        return change_of_variables(claim, every.theorem, every.function, every.T, form.scale, _is_weight,
+                                   form.gaussian, form.normalizer)
+    if not every.one_layer:
+        return None
+    rule = invariance_lemma(every.theorem, every.function, every.T)
+    chain = invariance_chain(form, every.function, every.T, rule, claim)
+    return None if chain is None else prove(chain)[0]
+
+
+@functools.cache
+def every_size_verdict(measure: Measure | str, group: str) -> Verdict | None:
+    """The audit cell (measure, group) for every size: the kernel's proof with its cross-checks on
+    the group's families, or None when the group or the measure has no every-size argument here.
+    PROVED means M(Tθ) = M(θ) at every size the group's network has (``EVERY_SIZE[group].sizes``)."""
+    every = EVERY_SIZE.get(group)
+    measure = MEASURES.get(measure) if isinstance(measure, str) else measure
+    if every is None or measure is None:
+        return None
+    proof = every_size_proof(measure, every)
+    if proof is None or proof.status is not Status.PROVED:
+        return proof
+    checks = same_action(every)
+    if not isinstance(measure.evaluate, CoordinatewiseSharpness):
+        checks += same_measure(measure, every)
+    return conclude(proof.claim, [proof, *checks], evidence=(
+        *proof.evidence, f"for {every.sizes}: the kernel's {every.T.name} and the loss theorem for it",
+        f"cross-checked on the audit's families of {group}: the kernel's map is the group's action"
+        + ("" if isinstance(measure.evaluate, CoordinatewiseSharpness)
+           else ", and the index-level measure is the audit's")))
+
+
+# --- the script ------------------------------------------------------------------------------------
+
+def claims() -> list[tuple[str, str]]:
+    """(measure, group) pairs this script proves invariant for every size."""
+    pairs = [(m, g) for g in EVERY_SIZE for m in CHANGE_OF_VARIABLES]
+    return pairs + [(m, g) for g, every in EVERY_SIZE.items() if every.one_layer for m in ONE_LAYER_TERMS]
+
+
+def derivation_skeleton() -> Derivation:
+    return Derivation(
+        name=NAME, title=TITLE, source=SOURCE,
+        statement=(r"For every size, $M(T\theta) = M(\theta)$ for every $\theta$ and every data set, for "
+                   r"$T_\alpha$ and the per-neuron rescaling of one hidden layer (every $d, h, N$) and the "
+                   r"layer-wise rescaling of a deep network with biases (every depth, widths and $N$), "
+                   r"when $M$ is adaptive sharpness ($\ell_2$ or $\ell_\infty$ ball, scales $|\theta_a|$) or "
+                   r"its Gaussian average; for one hidden layer also when $M$ is normalized flatness "
+                   r"$\sum_a \theta_a^2\,\partial^2_a L$ or a path norm ($p = 2$ or $1$)."),
+        definitions=[
+            r"A sharpness with coordinate-wise scales: $\max_{\|(\delta_a / s(\theta_a))_a\|_p \le \rho} "
+            r"L(\theta + \delta) - L(\theta)$, $p = 2$ or $\infty$, or $\mathbb{E}\,L(\theta + \delta) - "
+            r"L(\theta)$ with $\delta_a \sim N(0, \sigma^2 s(\theta_a)^2)$; adaptive: $s(u) = |u|$.",
+            r"$T$ and $L(T\theta) = L(\theta)$ are those of the every-size proofs of Theorems 1 and 3; "
+            r"$t_a$ is read from $T$'s definition.",
+        ])
+
+
+def run(sizes=None, seed=0, timeout=None) -> Report:
+    derivation = derivation_skeleton()
+    report = Report(derivation)
+    for measure, group in claims():
+        verdict = report.record(NAME, f"{measure} invariant under {group}, {EVERY_SIZE[group].sizes}",
+                                (None, None, None), functools.partial(every_size_verdict, measure, group),
+                                for_all_sizes=True)
+        form = MEASURES[measure].evaluate
+        how = ("the change of variables $\\delta \\mapsto T\\delta$: $s(t u) = t\\,s(u)$ on each family, "
+               "$L \\circ T = L$ for every size" if isinstance(form, CoordinatewiseSharpness) else
+               "a chain checked by the kernel: Theorem 3's law per coordinate where the measure reads "
+               "the Hessian, positive scales out of $|\\cdot|$, the scales cancel")
+        derivation.add(r"\text{%s}(T\theta) = \text{%s}(\theta)\ \text{under %s}" % (
+            measure.replace("_", r"\_"), measure.replace("_", r"\_"), group.replace("_", r"\_")),
+            f"{how}; cross-checked on the audit's families", [verdict])
+    shown = invariance_chain(MEASURES["normalized_flatness"].evaluate, LOSS_FUNCTION, T_ALPHA,
+                             invariance_lemma(EVERY_SIZE["layerwise"].theorem, LOSS_FUNCTION, T_ALPHA),
+                             "normalized flatness under T_alpha")
+    all_sizes.add_chain(derivation, shown, r"\text{normalized flatness}(T_\alpha\theta)",
+                        "the measure at $T_\\alpha\\theta$, as the audit defines it")
+    derivation.every_size = True
+    derivation.sizes = []
+    derivation.notes.append(
+        "Negative controls, each refused at the step that fails (and refuted by the audit on a concrete "
+        "network): " + "; ".join(f"{key} under layerwise: {_control_reason(key)}" for key in NEGATIVE_CONTROLS) + ".")
+    return report
+
+
+NEGATIVE_CONTROLS = ("eps_sharpness", "keskar_sharpness", "adaptive_sharpness_eta", "average_sharpness",
+                     "hessian_trace")
+
+
+def _control_reason(key: str) -> str:
+    verdict = every_size_verdict(key, "layerwise")
+    return escape(verdict.reason if verdict is not None else "no every-size argument")
