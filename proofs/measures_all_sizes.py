@@ -111,13 +111,18 @@ def _read(scalar: sp.Expr, group, depth: int) -> sp.Expr:
     layer and α_K = 1/(α_1⋯α_{K-1}) (the hypothesis ∏ α_p = 1); P_p = α_1⋯α_p (its definition)."""
     named = {str(s): s for s in group.symbols}
 
+    def parameter(name):
+        if name not in named:
+            raise ValueError(f"{group.key} has no parameter {name}")
+        return named[name]
+
     def alpha(p):
-        return 1 / sp.Mul(*[alpha(q) for q in range(1, depth)]) if p == depth else named[f"alpha_{p}"]
+        return 1 / sp.Mul(*[alpha(q) for q in range(1, depth)]) if p == depth else parameter(f"alpha_{p}")
 
     def value(indexed):
         numbers = [int(str(i)) for i in indexed.indices]
-        if indexed.base == NEURON_SCALE.label or indexed.base == NEURON_SCALE:
-            return named[f"c_{numbers[0]}"]
+        if indexed.base == NEURON_SCALE:
+            return parameter(f"c_{numbers[0]}")
         if indexed.base == A:
             return alpha(numbers[0])
         if indexed.base == P:
@@ -134,13 +139,17 @@ def same_action(every: EverySize) -> list[Verdict]:
     for family in group.families:
         model = family.model
         factors = group.factors(model, group.symbols)
+        claim = f"the kernel's {every.T.name} is the action of {every.group} on {family.sizes}"
         differences = []
-        for parameter, factor in zip(model.parameters, factors):
-            scale = every.T.scale(_entry(str(parameter), model))
-            read = sp.S.One if scale is None else _read(scale.expr, group, len(model.layers))
-            differences.append((f"the factor of {parameter}", read - factor))
-        verdicts.append(exact_zeros(f"the kernel's {every.T.name} is the action of {every.group} on {family.sizes}",
-                                    differences))
+        try:
+            for parameter, factor in zip(model.parameters, factors):
+                scale = every.T.scale(_entry(str(parameter), model))
+                read = sp.S.One if scale is None else _read(scale.expr, group, len(model.layers))
+                differences.append((f"the factor of {parameter}", read - factor))
+        except ValueError as error:
+            verdicts.append(Verdict(Status.UNDECIDED, claim, reason=str(error)))
+            continue
+        verdicts.append(exact_zeros(claim, differences))
     return verdicts
 
 
@@ -206,7 +215,7 @@ def every_size_verdict(measure: Measure | str, group: str) -> Verdict | None:
     if not isinstance(measure.evaluate, CoordinatewiseSharpness):
         checks += same_measure(measure, every)
     return conclude(proof.claim, [proof, *checks], evidence=(
-        *proof.evidence, f"for {every.sizes}: the kernel's {every.T.name} and the loss theorem for it",
+        *proof.evidence, f"for every size ({every.sizes}): the kernel's {every.T.name} and the loss theorem for it",
         f"cross-checked on the audit's families of {group}: the kernel's map is the group's action"
         + ("" if isinstance(measure.evaluate, CoordinatewiseSharpness)
            else ", and the index-level measure is the audit's")))
@@ -262,7 +271,7 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
     derivation.sizes = []
     derivation.notes.append(
         "Negative controls, each refused at the step that fails (and refuted by the audit on a concrete "
-        "network): " + "; ".join(f"{key} under layerwise: {_control_reason(key)}" for key in NEGATIVE_CONTROLS) + ".")
+        "network): " + "; ".join(f"{escape(key)} under layerwise: {_control_reason(key)}" for key in NEGATIVE_CONTROLS) + ".")
     return report
 
 

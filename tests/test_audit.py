@@ -220,11 +220,13 @@ def test_matrix_json_every_cell_decided_with_sizes_and_latex_compiles(cli, tmp_p
     assert {r["status"] for r in rows} == {"proved", "refuted", "not_applicable"}
     for row in rows:
         assert {"measure", "group", "status", "witness", "evidence", "sizes"} <= set(row)
-        assert row["sizes"] and isinstance(row["sizes"], list)
+        assert row["sizes"] == "all" or (row["sizes"] and isinstance(row["sizes"], list))
         if row["status"] in ("refuted", "not_applicable"):
             assert {"theta", "group_element", "value_at_theta", "value_at_T_theta"} <= set(row["witness"])
         else:
-            assert row["witness"] is None and row["independent_witness"] and row["every_size_route"]
+            assert row["witness"] is None and row["independent_witness"] and row["instance_sizes"]
+            # a cell proved for every size says how; the others what an every-size proof would need
+            assert (row["sizes"] == "all") == (row["every_size"] is not None) != bool(row["every_size_route"])
         assert (row["status"] == "not_applicable") == (row["group"] in ("batchnorm_scale_eps", "weight_decay"))
     tex = (tmp_path / "audit.tex").read_text()
     assert r"\left(" in tex and r"\tfrac{1}{1000}" in tex       # footnotes typeset as mathematics

@@ -15,6 +15,7 @@ SCRIPTS = {
     "flat_directions": "proofs.flat_directions",
     "biases": "proofs.biases",
     "all_sizes": "proofs.all_sizes",
+    "measures_all_sizes": "proofs.measures_all_sizes",
 }
 
 

@@ -56,10 +56,10 @@ def change_of_variables(claim: str, invariance, function: Function, transformati
     # (1) the theorem is L(Tθ) = L(θ) for this very T and this very L
     if not (is_theorem(invariance) and invariance.lhs == transformation.apply(function.body)
             and invariance.rhs == function.body):
-        return _undecided(claim, f"not a kernel theorem {function.name}({transformation.name}θ) = "
-                                 f"{function.name}(θ) for this {transformation.name} and this {function.name}")
-    premises, evidence = [invariance.verdict], [f"{function.name}(Tθ') = {function.name}(θ') for every θ' and "
-                                                f"every size: the kernel theorem '{invariance.claim}'"]
+        return _undecided(claim, f"not a kernel theorem {function.name}({transformation.name} theta) = "
+                                 f"{function.name}(theta) for this {transformation.name} and this {function.name}")
+    premises, evidence = [invariance.verdict], [f"{function.name}(T theta') = {function.name}(theta') for every "
+                                                f"theta' and every size: the kernel theorem '{invariance.claim}'"]
     u, t = sp.Symbol("u", real=True), sp.Symbol("t", positive=True)
     for pattern, _ in transformation.images:
         family = pattern.family

@@ -1,0 +1,168 @@
+"""Audit cells proved for every size: the kernel's change of variables, the measure chains, the
+cross-checks on the audit's families, and the attacks each must refuse."""
+import json
+
+import pytest
+import sympy as sp
+
+from proofs import all_sizes
+from proofs import measures_all_sizes as every
+from symbolic.every_size.index_terms import Const, Entry, Mul, Transformation
+from symbolic.every_size.laws import invariance_lemma
+from symbolic.every_size.networks import LOSS_FUNCTION, T_ALPHA, T_NEURON
+from symbolic.kernel.change_of_variables import change_of_variables, normal_scaling_law
+from symbolic.kernel.derivations import Theorem, prove
+from symbolic.measures import index_forms
+from symbolic.measures.definitions import MEASURES, CoordinatewiseSharpness, DiagonalHessianSum, Measure, PathSum
+from symbolic.measures.invariance import check_invariance
+from symbolic.networks.rescaling import ALPHA
+from symbolic.verdict import Status
+
+
+def test_the_scripts_claims_are_proved_for_every_size_and_agree_with_the_audit():
+    for measure, group in every.claims():
+        verdict = every.every_size_verdict(measure, group)
+        assert verdict.status is Status.PROVED, (measure, group, verdict.reason)
+        assert any("every size" in line for line in verdict.evidence)
+        assert any("cross-checked on the audit's families" in line for line in verdict.evidence)
+        # the concrete audit, at its own sizes, agrees
+        assert check_invariance(measure, group).verdict.status is Status.PROVED, (measure, group)
+    assert len(every.claims()) == 15
+
+
+@pytest.mark.parametrize("measure", every.NEGATIVE_CONTROLS)
+def test_negative_controls_are_refused_and_refuted_by_the_audit(measure):
+    verdict = every.every_size_verdict(measure, "layerwise")
+    assert verdict.status is Status.UNDECIDED and verdict.reason
+    assert check_invariance(measure, "layerwise").verdict.status is Status.REFUTED
+
+
+def test_refusals_name_the_failing_step():
+    scale = every.every_size_verdict("keskar_sharpness", "per_neuron")
+    assert "not covariant on W" in scale.reason and "refuted at" in scale.reason
+    trace = every.every_size_verdict("hessian_trace", "per_neuron")
+    assert "arithmetic" in trace.reason and "refused" in trace.reason
+
+
+def test_measures_without_an_every_size_argument_get_none():
+    assert every.every_size_verdict("weight_norm", "layerwise") is None          # no coordinate rule
+    assert every.every_size_verdict("path_norm", "deep_layerwise_bias") is None   # one hidden layer only
+    assert every.every_size_verdict("adaptive_sharpness", "permutation") is None  # no every-size map
+    assert every.every_size_verdict("no_such_measure", "layerwise") is None
+
+
+# --- the kernel's change of variables, attacked -----------------------------------------------------
+
+def _adaptive(u, is_weight):
+    return sp.Abs(u)
+
+
+def test_change_of_variables_refuses_a_forged_or_foreign_theorem():
+    theorem = all_sizes.theorem1_loss()[1]
+    good = change_of_variables("adaptive, T_alpha", theorem, LOSS_FUNCTION, T_ALPHA, _adaptive, every._is_weight)
+    assert good.status is Status.PROVED
+    forged = Theorem(theorem.claim, theorem.lhs, theorem.rhs, theorem.for_all, theorem.verdict)
+    refused = change_of_variables("forged", forged, LOSS_FUNCTION, T_ALPHA, _adaptive, every._is_weight)
+    assert refused.status is Status.UNDECIDED and "not a kernel theorem" in refused.reason
+    # the theorem for T_alpha does not speak of the per-neuron map
+    foreign = change_of_variables("foreign", theorem, LOSS_FUNCTION, T_NEURON, _adaptive, every._is_weight)
+    assert foreign.status is Status.UNDECIDED and "for this" in foreign.reason
+
+
+def test_change_of_variables_refuses_a_map_that_is_not_diagonal_or_not_positive():
+    W, v = Entry("W", ("i", "j")), Entry("v", ("j",))
+    theorem = all_sizes.theorem1_loss()[1]
+    s = sp.Symbol("s", real=True)
+    for images, words in ((((W, Mul((Const(s), W))), (v, Mul((Const(1 / s), v)))), "not known to be positive"),
+                          (((W, Mul((Const(ALPHA), v))), (v, v)), "not a diagonal map")):
+        T = Transformation("T_bad", images)
+        verdict = change_of_variables("bad map", theorem, LOSS_FUNCTION, T, _adaptive, every._is_weight)
+        assert verdict.status is Status.UNDECIDED
+    # a map that is fine but not the theorem's is refused at (1) before anything else
+    assert "not a kernel theorem" in verdict.reason or "for this" in verdict.reason
+
+
+def test_change_of_variables_checks_each_premise_on_its_own():
+    """The premises (2)-(4) are checked even with the right theorem: reached through a T that equals
+    T_alpha as a term but is another object is not possible, so each check is driven directly."""
+    theorem = all_sizes.theorem1_loss()[1]
+    # a normalizer that reads more than the loss value
+    theta = sp.Symbol("theta_1", real=True)
+    verdict = change_of_variables("normalizer", theorem, LOSS_FUNCTION, T_ALPHA, _adaptive, every._is_weight,
+                                  normalizer=lambda loss: 1 / (1 + loss + theta ** 2))
+    assert verdict.status is Status.UNDECIDED and "normalizer" in verdict.reason
+    # a family nobody said is a weight or a bias
+    verdict = change_of_variables("kinds", theorem, LOSS_FUNCTION, T_ALPHA, _adaptive, lambda family: None)
+    assert verdict.status is Status.UNDECIDED and "weight or a bias" in verdict.reason
+    # the Gaussian premise is the kernel's own check, and compared non-zero values
+    law = normal_scaling_law()
+    assert law.status is Status.PROVED and any("non-zero" in line for line in law.evidence)
+
+
+# --- the chains, attacked ---------------------------------------------------------------------------
+
+def _chain(form, transformation=T_ALPHA, loss=all_sizes.theorem1_loss):
+    rule = invariance_lemma(loss()[1], LOSS_FUNCTION, transformation)
+    return index_forms.invariance_chain(form, LOSS_FUNCTION, transformation, rule, "test")
+
+
+def test_chains_of_measures_that_move_are_refused():
+    for form in (DiagonalHessianSum(lambda u, h: u * h),            # t·t⁻² ≠ 1
+                 DiagonalHessianSum(lambda u, h: h),                # the trace
+                 PathSum(lambda u: u + 1)):                         # not homogeneous
+        verdict = prove(_chain(form))[0]
+        assert verdict.status is Status.UNDECIDED and "refused" in verdict.reason
+
+
+def test_a_chain_with_the_wrong_law_is_refused():
+    """Theorem 3's lemma for T_alpha does not rewrite the per-neuron second derivatives."""
+    chain = _chain(DiagonalHessianSum(lambda u, h: u ** 2 * h), T_NEURON, all_sizes.per_neuron_loss)
+    assert prove(chain)[0].status is Status.PROVED
+    wrong = _chain(DiagonalHessianSum(lambda u, h: u ** 2 * h))
+    wrong.start = chain.start          # the per-neuron measure, rewritten with T_alpha's steps
+    assert prove(wrong)[0].status is Status.UNDECIDED
+
+
+def test_cross_checks_catch_a_wrong_map_or_a_wrong_term(monkeypatch):
+    wrong_map = every.EverySize("layerwise", T_NEURON, LOSS_FUNCTION, all_sizes.per_neuron_loss, "every d, h", True)
+    assert any(v.status is not Status.PROVED for v in every.same_action(wrong_map))
+    # the term without its v coordinates is not the audit's normalized flatness
+    monkeypatch.setattr(index_forms, "ONE_LAYER_FAMILIES", index_forms.ONE_LAYER_FAMILIES[:1])
+    checks = every.same_measure(MEASURES["normalized_flatness"], every.EVERY_SIZE["layerwise"])
+    assert any(v.status is Status.REFUTED for v in checks)
+
+
+def test_a_users_coordinatewise_measure_gets_every_size():
+    mine = Measure("my_adaptive", "mine", "M", CoordinatewiseSharpness(lambda u, w: 2 * sp.Abs(u), "inf"))
+    assert every.every_size_verdict(mine, "per_neuron").status is Status.PROVED
+    moved = Measure("my_offset", "mine", "M", CoordinatewiseSharpness(lambda u, w: sp.Abs(u) + 1))
+    assert every.every_size_verdict(moved, "per_neuron").status is Status.UNDECIDED
+
+
+# --- the audit command ---------------------------------------------------------------------------
+
+def test_audit_json_says_all_sizes_where_the_kernel_proved_them(cli):
+    result = cli("audit", "--json", "--group", "layerwise", "--group", "deep_layerwise_bias",
+                 "--measure", "adaptive_sharpness_inf", "--measure", "path_norm_l1", "--measure", "eps_sharpness")
+    assert result.returncode == 0, result.stderr
+    rows = {(r["measure"], r["group"]): r for r in json.loads(result.stdout)}
+    for key in (("adaptive_sharpness_inf", "layerwise"), ("adaptive_sharpness_inf", "deep_layerwise_bias"),
+                ("path_norm_l1", "layerwise")):
+        row = rows[key]
+        assert row["status"] == "proved" and row["sizes"] == "all" and row["every_size_route"] is None
+        assert row["instance_sizes"] and "every" in row["every_size"]["networks"]
+    listed = rows[("path_norm_l1", "deep_layerwise_bias")]
+    assert listed["status"] == "proved" and isinstance(listed["sizes"], list) and listed["every_size_route"]
+    refuted = rows[("eps_sharpness", "layerwise")]
+    assert refuted["status"] == "refuted" and refuted["every_size"] is None
+    table = cli("audit", "--group", "layerwise", "--measure", "path_norm_l1", "--measure", "eps_sharpness")
+    assert "(1 for every size)" in table.stdout
+
+
+def test_a_proof_for_every_size_beside_a_refutation_is_a_contradiction(monkeypatch):
+    from proofs.commands import audit_command as audit
+    from symbolic.measures.invariance import Outcome
+    from symbolic.verdict import Verdict
+    cell = audit.Cell("path_norm", "layerwise", Outcome(Verdict(Status.REFUTED, "x", witness={"theta": "1"})), 0.0)
+    audit.attach_every_size([cell], MEASURES)
+    assert cell.state == "undecided" and "contradiction" in cell.outcome.verdict.reason
