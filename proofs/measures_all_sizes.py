@@ -30,14 +30,16 @@ import re
 import sympy as sp
 
 from symbolic.derivation import Derivation
-from symbolic.every_size.index_terms import Entry, Eval, children, expand, rebuild
-from symbolic.every_size.networks import A, DEEP_BIAS, LOSS_FUNCTION, NEURON_SCALE, P, T_ALPHA, T_NEURON
+from symbolic.every_size.index_terms import Entry, Eval, Fn, Function, children, expand, rebuild
+from symbolic.every_size.networks import A, DEEP_BIAS, LOSS, LOSS_FUNCTION, N, NEURON_SCALE, P, T_ALPHA, T_NEURON, \
+    prediction
 from symbolic.every_size.laws import invariance_lemma
 from symbolic.kernel import check_identity, conclude, exact_zeros
 from symbolic.kernel.change_of_variables import change_of_variables
-from symbolic.kernel.derivations import prove
+from symbolic.kernel.derivations import evaluation_lemma, prove
 from symbolic.latex import escape
-from symbolic.measures.definitions import MEASURES, CoordinatewiseSharpness, Measure, MeasurePoint
+from symbolic.measures.definitions import MEASURES, CoordinatewiseSharpness, Measure, MeasurePoint, \
+    SampleDirectionalSum
 from symbolic.measures.index_forms import invariance_chain, measure_term
 from symbolic.networks.symmetry_groups import GROUPS
 from symbolic.report import Report
@@ -56,7 +58,7 @@ DEFAULT_SIZES = LARGEST_SIZES = (1, 1, 1)
 
 # the measures each argument proves invariant (the script's claims; the audit asks every measure)
 CHANGE_OF_VARIABLES = ("adaptive_sharpness", "adaptive_sharpness_inf", "adaptive_average_sharpness")
-ONE_LAYER_TERMS = ("normalized_flatness", "path_norm", "path_norm_l1")
+ONE_LAYER_TERMS = ("normalized_flatness", "fisher_rao_norm", "path_norm", "path_norm_l1")
 
 
 def _is_weight(family: str) -> bool:
@@ -64,27 +66,48 @@ def _is_weight(family: str) -> bool:
     return not family.startswith("b")
 
 
+# the loss of one example, ℓ_n(θ) = ℓ(f_θ(x_n), y_n), for the measures that read the examples' gradients
+SAMPLE_LOSS = Function(r"\ell_n", Fn(LOSS, (prediction(), Entry("y", ("n",)))))
+
+
+@functools.cache
+def sample_loss_theorem(prediction_chain):
+    """The kernel's theorem ℓ_n(Tθ) = ℓ_n(θ): the prediction's steps inside ℓ(·, y_n)."""
+    chain = prediction_chain().lifted(lambda term: Fn(LOSS, (term, Entry("y", ("n",)))))
+    chain.claim = f"{chain.claim}, inside the loss of example n"
+    return prove(chain)
+
+
 class EverySize:
     """An audit group whose map the kernel defines at every size: T, the loss L, and the theorem
-    L(Tθ) = L(θ); ``one_layer`` when the network is the one-hidden-layer f of Theorem 1."""
+    L(Tθ) = L(θ); for the one-hidden-layer f of Theorem 1 also the prediction's chain, which gives
+    ℓ_n(Tθ) = ℓ_n(θ) for one example."""
 
-    def __init__(self, group: str, transformation, function, loss_theorem, sizes: str, one_layer: bool):
+    def __init__(self, group: str, transformation, function, loss_theorem, sizes: str, prediction_chain=None):
         self.group, self.T, self.function = group, transformation, function
-        self.loss_theorem, self.sizes, self.one_layer = loss_theorem, sizes, one_layer
+        self.loss_theorem, self.sizes, self.prediction_chain = loss_theorem, sizes, prediction_chain
+
+    @property
+    def one_layer(self) -> bool:
+        return self.prediction_chain is not None
 
     @functools.cached_property
     def theorem(self):
         return self.loss_theorem()[1]
 
+    @functools.cached_property
+    def sample_theorem(self):
+        return sample_loss_theorem(self.prediction_chain)[1]
+
 
 EVERY_SIZE = {
     "layerwise": EverySize("layerwise", T_ALPHA, LOSS_FUNCTION, all_sizes.theorem1_loss,
-                           "every d, h and N", True),
+                           "every d, h and N", all_sizes.theorem1_chain),
     "per_neuron": EverySize("per_neuron", T_NEURON, LOSS_FUNCTION, all_sizes.per_neuron_loss,
-                            "every d, h and N", True),
+                            "every d, h and N", all_sizes.per_neuron_chain),
     "deep_layerwise_bias": EverySize("deep_layerwise_bias", DEEP_BIAS.T, DEEP_BIAS.function,
                                      functools.partial(all_sizes.deep_loss, DEEP_BIAS),
-                                     "every depth K, all widths and every N", False),
+                                     "every depth K, all widths and every N"),
 }
 
 
@@ -154,29 +177,37 @@ def same_action(every: EverySize) -> list[Verdict]:
 
 
 def _stand_in(term):
-    """Each (∂²_a L)(θ) replaced by an entry H_a standing for it, so the term can be expanded."""
+    """Each derivative the measure reads replaced by an entry standing for it, so that the term can
+    be expanded: (∂²_a L)(θ) by H_a, (∂_a ℓ_n)(θ) by G_{n,a}."""
     if isinstance(term, Eval):
-        (coordinate, _) = term.partials
-        return Entry("H" + coordinate.family, coordinate.indices)
+        coordinate = term.partials[0]
+        if len(term.partials) == 2:
+            return Entry("H" + coordinate.family, coordinate.indices)
+        return Entry("G" + coordinate.family, ("n",) + coordinate.indices)
     return rebuild(term, tuple(_stand_in(c) for c in children(term))) if children(term) else term
 
 
-def same_measure(measure: Measure, every: EverySize) -> list[Verdict]:
+def _symbols(prefix: str, entries, *first) -> list:
+    """The symbols ``expand`` gives the entries (W_{12} is W_1_2), with a prefix and leading indices."""
+    return [sp.Symbol(f"{prefix}{e.family}_{'_'.join(map(str, first + e.indices))}", real=True) for e in entries]
+
+
+def same_measure(measure: Measure, every: EverySize, examples: int = 2) -> list[Verdict]:
     """On each of the group's families: the measure's index-level term at θ, expanded at the
-    family's sizes, equals the measure the audit computes from the same rule (a point whose
-    Hessian diagonal holds the stand-ins H_a)."""
+    family's sizes (and ``examples`` examples), equals the measure the audit computes from the same
+    rule at a point whose Hessian diagonal and example gradients are the stand-ins."""
     verdicts = []
+    function = SAMPLE_LOSS if isinstance(measure.evaluate, SampleDirectionalSum) else every.function
     for family in GROUPS[every.group].families:
         model = family.model
         d, h = model.input_width, len(model.layers[-1])
-        term = _stand_in(measure_term(measure.evaluate, every.function))
-        names = [_entry(str(p), model) for p in model.parameters]
-        theta = [sp.Symbol(f"{e.family}_{'_'.join(e.indices)}", real=True) for e in names]
-        curvature = [sp.Symbol(f"H{e.family}_{'_'.join(e.indices)}", real=True) for e in names]
-        point = MeasurePoint(theta, sp.Symbol("L"), sp.zeros(len(theta), 1), sp.diag(*curvature),
-                             sp.eye(len(theta)), [], model.weights, model.layers, model.last_layer_rows,
-                             model.paths)
-        expanded = expand(term, {"d": d, "h": h}, functions={r"\sqrt": sp.sqrt})
+        term = _stand_in(measure_term(measure.evaluate, function))
+        entries = [_entry(str(p), model) for p in model.parameters]
+        point = MeasurePoint(_symbols("", entries), sp.Symbol("L"), sp.zeros(len(entries), 1),
+                             sp.diag(*_symbols("H", entries)), sp.eye(len(entries)),
+                             [sp.Matrix(_symbols("G", entries, n)) for n in range(1, examples + 1)],
+                             model.weights, model.layers, model.last_layer_rows, model.paths)
+        expanded = expand(term, {"d": d, "h": h, "N": examples}, functions={r"\sqrt": sp.sqrt}).xreplace({N: examples})
         verdicts.append(check_identity(expanded, measure.evaluate(point),
                                        claim=f"the index-level {measure.key} at {family.sizes}"))
     return verdicts
@@ -194,8 +225,13 @@ def every_size_proof(measure: Measure, every: EverySize) -> Verdict | None:
                                    form.gaussian, form.normalizer)
     if not every.one_layer:
         return None
-    rule = invariance_lemma(every.theorem, every.function, every.T)
-    chain = invariance_chain(form, every.function, every.T, rule, claim)
+    if isinstance(form, SampleDirectionalSum):
+        rule = evaluation_lemma(every.sample_theorem, SAMPLE_LOSS, every.T, "l_n o T = l_n",
+                                r"\ell_n(T\theta) = \ell_n(\theta)")
+        chain = invariance_chain(form, SAMPLE_LOSS, every.T, rule, claim)
+    else:
+        rule = invariance_lemma(every.theorem, every.function, every.T)
+        chain = invariance_chain(form, every.function, every.T, rule, claim)
     return None if chain is None else prove(chain)[0]
 
 

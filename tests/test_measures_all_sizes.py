@@ -27,7 +27,7 @@ def test_the_scripts_claims_are_proved_for_every_size_and_agree_with_the_audit()
         assert any("cross-checked on the audit's families" in line for line in verdict.evidence)
         # the concrete audit, at its own sizes, agrees
         assert check_invariance(measure, group).verdict.status is Status.PROVED, (measure, group)
-    assert len(every.claims()) == 15
+    assert len(every.claims()) == 17
 
 
 @pytest.mark.parametrize("measure", every.NEGATIVE_CONTROLS)

@@ -133,6 +133,17 @@ class PathSum:
         return total if self.outer is None else self.outer(total)
 
 
+@dataclass(frozen=True)
+class SampleDirectionalSum:
+    """(1/N) Σ_n outer(⟨θ, ∇ℓ_n(θ)⟩): each example's loss differentiated along θ itself."""
+
+    outer: Callable
+
+    def __call__(self, p: MeasurePoint) -> sp.Expr:
+        theta = sp.Matrix(p.theta)
+        return sp.Add(*[self.outer((theta.T * g)[0, 0]) for g in p.sample_gradients]) / len(p.sample_gradients)
+
+
 def _one(theta, is_weight):
     return sp.S.One
 
@@ -173,6 +184,8 @@ def _scaled_curvature(theta, second_derivative):
 normalized_flatness = DiagonalHessianSum(_scaled_curvature)
 path_norm = PathSum(_square, sp.sqrt)                  # (Σ_paths ∏ θ_e²)^{1/2}: p = 2
 path_norm_l1 = PathSum(sp.Abs)                         # Σ_paths ∏ |θ_e|: the ℓ1 path norm
+# ⟨θ, I(θ) θ⟩ with the empirical Fisher I = (1/N) Σ_n ∇ℓ_n ∇ℓ_nᵀ: (1/N) Σ_n ⟨θ, ∇ℓ_n⟩²
+fisher_rao_norm = SampleDirectionalSum(_square)
 
 
 def _trace(M: sp.Matrix) -> sp.Expr:
@@ -185,12 +198,6 @@ def hessian_frobenius(p: MeasurePoint) -> sp.Expr:
 
 def layer_norm_product(p: MeasurePoint) -> sp.Expr:
     return sp.Mul(*[sp.sqrt(sp.Add(*[p.theta[i] ** 2 for i in layer])) for layer in p.layers])
-
-
-def fisher_rao_norm(p: MeasurePoint) -> sp.Expr:
-    """⟨θ, I(θ) θ⟩ with the empirical Fisher I = (1/N) Σ_n ∇ℓ_n ∇ℓ_nᵀ: (1/N) Σ_n ⟨θ, ∇ℓ_n⟩²."""
-    theta = sp.Matrix(p.theta)
-    return sp.Add(*[(theta.T * g)[0, 0] ** 2 for g in p.sample_gradients]) / len(p.sample_gradients)
 
 
 def relative_flatness(p: MeasurePoint) -> sp.Expr:

@@ -4,11 +4,12 @@ A measure built from one rule per coordinate (``symbolic.measures.definitions``)
 term for the network f_θ(x_n) = Σ_j ReLU(Σ_i x_ni W_ij) v_j, whatever d, h and N:
 
   Σ_i term(θ_i, ∂²L/∂θ_i²)           Σ_i Σ_j term(W_ij, (∂_{W_ij}∂_{W_ij} L)(θ)) + Σ_j term(v_j, (∂_{v_j}∂_{v_j} L)(θ))
+  (1/N) Σ_n outer(⟨θ, ∇ℓ_n⟩)         (1/N) Σ_n outer(Σ_i Σ_j W_ij (∂_{W_ij} ℓ_n)(θ) + Σ_j v_j (∂_{v_j} ℓ_n)(θ))
   outer(Σ_paths ∏_e edge(θ_e))        outer(Σ_i Σ_j edge(W_ij) edge(v_j)), the paths x_i → unit j → output
 
-``invariance_chain`` proposes the steps from M at Tθ to M at θ: Theorem 3's law for each diagonal
-second derivative (a lemma made from a kernel theorem), a positive scale out of |·| (activation
-homogeneity), then arithmetic on each summand.  The kernel checks every step; a measure that is
+``invariance_chain`` proposes the steps from M at Tθ to M at θ: Theorem 3's law for each derivative
+the measure reads (a lemma made from a kernel theorem), a positive scale out of |·| (activation
+homogeneity), then arithmetic where the terms still differ.  The kernel checks every step; a measure that is
 not invariant is refused at the step that fails.
 """
 from __future__ import annotations
@@ -17,10 +18,11 @@ import sympy as sp
 
 from symbolic.every_size.index_rules import ACTIVATION_HOMOGENEITY, ARITHMETIC
 from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Eval, Fn, Function, Mul, Sum, \
-    Transformation, children, first_subterm, replace_first
+    Transformation, children, first_subterm, latex, rebuild, replace_first, same_head
 from symbolic.every_size.laws import derivative_chain
+from symbolic.every_size.networks import N
 from symbolic.kernel.derivations import Chain, lemma, prove
-from symbolic.measures.definitions import DiagonalHessianSum, PathSum
+from symbolic.measures.definitions import DiagonalHessianSum, PathSum, SampleDirectionalSum
 
 # the parameter families of the one-hidden-layer network, each with the sums that run over it
 ONE_LAYER_FAMILIES = ((Entry("W", ("i", "j")), (("i", "d"), ("j", "h"))),
@@ -57,13 +59,18 @@ def _sums(body, sums):
 
 def measure_term(form, function: Function, point="theta", images=None):
     """The measure at index level, at θ (``point`` "theta") or at Tθ (``point`` T, with ``images``
-    the map on the entries); None when the measure has no index-level form."""
+    the map on the entries); ``function`` is L, or the loss ℓ_n of one example for a measure that
+    reads the examples' gradients.  None when the measure has no index-level form."""
     image = images or (lambda entry: entry)
     try:
         if isinstance(form, DiagonalHessianSum):
             rule = sp.sympify(form.term(_U, _CURVATURE))
             return Add(tuple(_sums(as_term(rule, {_U: image(entry), _CURVATURE: Eval(function, (entry, entry), point)}),
                                    sums) for entry, sums in ONE_LAYER_FAMILIES))
+        if isinstance(form, SampleDirectionalSum):
+            along = Add(tuple(_sums(Mul((image(entry), Eval(function, (entry,), point))), sums)
+                              for entry, sums in ONE_LAYER_FAMILIES))
+            return Mul((Const(1 / N), Sum("n", "N", as_term(sp.sympify(form.outer(_U)), {_U: along}))))
         if isinstance(form, PathSum):
             (W, _), (v, _) = ONE_LAYER_FAMILIES
             edge = sp.sympify(form.edge(_U))
@@ -81,31 +88,36 @@ def _outer_name(outer) -> str:
 
 def invariance_chain(form, function: Function, transformation: Transformation, invariance_rule,
                      claim: str) -> Chain | None:
-    """M(Tθ) = M(θ) as a chain of proposed steps (the kernel checks them); None when the measure has
-    no index-level form."""
+    """M(Tθ) = M(θ) as a chain of proposed steps (the kernel checks them); ``invariance_rule`` is
+    function(Tθ) = function(θ) as a lemma.  None when the measure has no index-level form."""
     start = measure_term(form, function, transformation, transformation.image)
     target = measure_term(form, function)
     if start is None or target is None:
         return None
     chain = Chain(claim, start)
-    # Theorem 3 for each diagonal second derivative at Tθ: a lemma made from the kernel's theorem
-    for entry, _ in ONE_LAYER_FAMILIES if isinstance(form, DiagonalHessianSum) else ():
-        law = derivative_chain([entry, entry], function, transformation, invariance_rule)
-        _, theorem = prove(law)
-        rule = lemma(theorem, f"Theorem 3 at ({entry.family}, {entry.family})",
-                     r"(\partial^2_{%s} L)(T\theta) = t^{-2} (\partial^2_{%s} L)(\theta)" % (entry.family, entry.family),
-                     for_all=entry.indices)
-        at_T = Eval(function, (entry, entry), transformation)
-        chain.then(rule, replace_first(chain.end, lambda t, at_T=at_T: t == at_T, lambda t, law=law: law.end),
-                   f"for every ${', '.join(entry.indices)}$")
+    # Theorem 3 at each coordinate the measure differentiates at Tθ: a lemma made from the kernel's theorem
+    for entry, _ in ONE_LAYER_FAMILIES:
+        partials = (entry, entry) if isinstance(form, DiagonalHessianSum) else (entry,)
+        at_T = Eval(function, partials, transformation)
+        if first_subterm(chain.end, lambda t, at_T=at_T: t == at_T) is None:
+            continue
+        law = derivative_chain(list(partials), function, transformation, invariance_rule)
+        rule = lemma(prove(law)[1], f"Theorem 3 at {', '.join(e.family for e in partials)}",
+                     r"(%s %s)(T\theta) = %s\,(%s %s)(\theta)" % (
+                         "".join(r"\partial_{%s}" % e.family for e in partials), function.name,
+                         latex(law.end.factors[0]), "".join(r"\partial_{%s}" % e.family for e in partials),
+                         function.name), for_all=entry.indices)
+        while first_subterm(chain.end, lambda t, at_T=at_T: t == at_T) is not None:
+            chain.then(rule, replace_first(chain.end, lambda t, at_T=at_T: t == at_T, lambda t, law=law: law.end),
+                       f"for every ${', '.join(entry.indices)}$")
     # a positive scale out of each |·| (activation homogeneity)
     while (scaled := first_subterm(chain.end, _scaled_activation)) is not None:
         factor, inner = scaled.arg.factors
         chain.then(ACTIVATION_HOMOGENEITY, replace_first(chain.end, lambda t, s=scaled: t == s,
                                                          lambda t: Mul((factor, Activation(t.kind, t.slope, inner)))))
-    # arithmetic on each summand: the scales cancel
-    for summand in _summands(target):
-        chain.then(ARITHMETIC, _with_summand(chain.end, target, summand), "the scales cancel")
+    # arithmetic where the terms still differ, innermost first: the scales cancel
+    for path in _arithmetic_positions(chain.end, target):
+        chain.then(ARITHMETIC, _replace_at(chain.end, path, _at(target, path)), "the scales cancel")
     return chain
 
 
@@ -114,19 +126,30 @@ def _scaled_activation(term) -> bool:
             and isinstance(term.arg.factors[0], Const) and term.arg.factors[0].expr.is_positive is True)
 
 
-def _summands(term) -> list:
-    """The top-level summands of a measure's term (under its outer function, if any)."""
-    inner = term.args[0] if isinstance(term, Fn) else term
-    return list(children(inner)) if isinstance(inner, Add) else [inner]
+def _arithmetic_positions(current, target, path=()) -> list:
+    """Where arithmetic must turn ``current`` into ``target``, innermost first: inside sums and
+    functions, position by position; a product or a sum of terms whose factors differ in kind
+    (α·W against W) as a whole, so that its scales may cancel."""
+    if current == target:
+        return []
+    if not same_head(current, target):
+        return [path]
+    inner = [p for k, (c, t) in enumerate(zip(children(current), children(target)))
+             for p in _arithmetic_positions(c, t, path + (k,))]
+    if isinstance(current, (Mul, Add)) and any(len(p) == len(path) + 1 for p in inner):
+        return [p for p in inner if len(p) > len(path) + 1] + [path]
+    return inner
 
 
-def _with_summand(current, target, summand):
-    """``current`` with one summand replaced by the target's."""
-    if isinstance(current, Fn):
-        return Fn(current.name, (_with_summand(current.args[0], target.args[0], summand),))
-    if isinstance(current, Add):
-        position = list(target.terms).index(summand)
-        terms = list(current.terms)
-        terms[position] = summand
-        return Add(tuple(terms))
-    return summand
+def _at(term, path):
+    for k in path:
+        term = children(term)[k]
+    return term
+
+
+def _replace_at(term, path, new):
+    if not path:
+        return new
+    kids = list(children(term))
+    kids[path[0]] = _replace_at(kids[path[0]], path[1:], new)
+    return rebuild(term, tuple(kids))
