@@ -33,14 +33,15 @@ from symbolic.derivation import Derivation
 from symbolic.every_size.index_terms import Entry, Eval, Fn, Function, children, expand, rebuild
 from symbolic.every_size.networks import A, DEEP_BIAS, LOSS, LOSS_FUNCTION, N, NEURON_SCALE, P, T_ALPHA, T_NEURON, \
     prediction
-from symbolic.every_size.laws import invariance_lemma
+from symbolic.every_size.laws import derivative_chain, invariance_lemma
 from symbolic.kernel import check_identity, conclude, exact_zeros
 from symbolic.kernel.change_of_variables import change_of_variables
+from symbolic.kernel.congruence import pencil_congruence
 from symbolic.kernel.derivations import evaluation_lemma, prove
 from symbolic.latex import escape
-from symbolic.measures.definitions import MEASURES, CoordinatewiseSharpness, Measure, MeasurePoint, \
-    SampleDirectionalSum
-from symbolic.measures.index_forms import invariance_chain, measure_term
+from symbolic.measures.definitions import MEASURES, CoordinatewiseSharpness, GaussNewtonPencil, Measure, \
+    MeasurePoint, SampleDirectionalSum
+from symbolic.measures.index_forms import gauss_newton_chain, gauss_newton_entry, invariance_chain, measure_term
 from symbolic.networks.symmetry_groups import GROUPS
 from symbolic.report import Report
 from symbolic.verdict import Status, Verdict
@@ -58,6 +59,7 @@ DEFAULT_SIZES = LARGEST_SIZES = (1, 1, 1)
 
 # the measures each argument proves invariant (the script's claims; the audit asks every measure)
 CHANGE_OF_VARIABLES = ("adaptive_sharpness", "adaptive_sharpness_inf", "adaptive_average_sharpness")
+PENCILS = ("metric_hessian_spectrum",)
 ONE_LAYER_TERMS = ("normalized_flatness", "fisher_rao_norm", "path_norm", "path_norm_l1")
 
 
@@ -79,21 +81,23 @@ def sample_loss_theorem(prediction_chain):
 
 
 class EverySize:
-    """An audit group whose map the kernel defines at every size: T, the loss L, and the theorem
-    L(Tθ) = L(θ); for the one-hidden-layer f of Theorem 1 also the prediction's chain, which gives
-    ℓ_n(Tθ) = ℓ_n(θ) for one example."""
+    """An audit group whose map the kernel defines at every size: T, the loss L with the theorem
+    L(Tθ) = L(θ), and the prediction f_θ(x_n) with the chain proving f(Tθ) = f(θ) (which, inside
+    ℓ(·, y_n), also gives ℓ_n(Tθ) = ℓ_n(θ)); ``one_layer`` for the one-hidden-layer f of Theorem 1,
+    the network of the measures written at index level."""
 
-    def __init__(self, group: str, transformation, function, loss_theorem, sizes: str, prediction_chain=None):
-        self.group, self.T, self.function = group, transformation, function
-        self.loss_theorem, self.sizes, self.prediction_chain = loss_theorem, sizes, prediction_chain
-
-    @property
-    def one_layer(self) -> bool:
-        return self.prediction_chain is not None
+    def __init__(self, group: str, transformation, function, loss_theorem, sizes: str, prediction,
+                 prediction_chain, one_layer: bool):
+        self.group, self.T, self.function, self.loss_theorem = group, transformation, function, loss_theorem
+        self.sizes, self.prediction, self.prediction_chain, self.one_layer = sizes, prediction, prediction_chain, one_layer
 
     @functools.cached_property
     def theorem(self):
         return self.loss_theorem()[1]
+
+    @functools.cached_property
+    def prediction_theorem(self):
+        return prove(self.prediction_chain())[1]
 
     @functools.cached_property
     def sample_theorem(self):
@@ -101,13 +105,14 @@ class EverySize:
 
 
 EVERY_SIZE = {
-    "layerwise": EverySize("layerwise", T_ALPHA, LOSS_FUNCTION, all_sizes.theorem1_loss,
-                           "every d, h and N", all_sizes.theorem1_chain),
-    "per_neuron": EverySize("per_neuron", T_NEURON, LOSS_FUNCTION, all_sizes.per_neuron_loss,
-                            "every d, h and N", all_sizes.per_neuron_chain),
+    "layerwise": EverySize("layerwise", T_ALPHA, LOSS_FUNCTION, all_sizes.theorem1_loss, "every d, h and N",
+                           Function("f", prediction()), all_sizes.theorem1_chain, True),
+    "per_neuron": EverySize("per_neuron", T_NEURON, LOSS_FUNCTION, all_sizes.per_neuron_loss, "every d, h and N",
+                            Function("f", prediction()), all_sizes.per_neuron_chain, True),
     "deep_layerwise_bias": EverySize("deep_layerwise_bias", DEEP_BIAS.T, DEEP_BIAS.function,
                                      functools.partial(all_sizes.deep_loss, DEEP_BIAS),
-                                     "every depth K, all widths and every N"),
+                                     "every depth K, all widths and every N", Function("f", DEEP_BIAS.output()),
+                                     functools.partial(all_sizes.output_layer_chain, DEEP_BIAS), False),
 }
 
 
@@ -223,6 +228,11 @@ def every_size_proof(measure: Measure, every: EverySize) -> Verdict | None:
     if isinstance(form, CoordinatewiseSharpness):
         return change_of_variables(claim, every.theorem, every.function, every.T, form.scale, _is_weight,
                                    form.gaussian, form.normalizer)
+    if isinstance(form, GaussNewtonPencil):
+        return pencil_congruence(claim, every.T, [("H", functools.partial(_hessian_entry, every.function),
+                                                   functools.partial(_hessian_law, every)),
+                                                  ("G", functools.partial(gauss_newton_entry, every.prediction),
+                                                   functools.partial(_metric_law, every))])
     if not every.one_layer:
         return None
     if isinstance(form, SampleDirectionalSum):
@@ -233,6 +243,23 @@ def every_size_proof(measure: Measure, every: EverySize) -> Verdict | None:
         rule = invariance_lemma(every.theorem, every.function, every.T)
         chain = invariance_chain(form, every.function, every.T, rule, claim)
     return None if chain is None else prove(chain)[0]
+
+
+def _hessian_entry(function, a, b, point):
+    return Eval(function, (a, b), point)
+
+
+def _hessian_law(every: EverySize, a, b):
+    """Theorem 3 at the pair (a, b): (∂_b∂_a L)(Tθ) = t_a⁻¹ t_b⁻¹ (∂_b∂_a L)(θ), the kernel's theorem."""
+    rule = invariance_lemma(every.theorem, every.function, every.T)
+    return prove(derivative_chain([a, b], every.function, every.T, rule))[1]
+
+
+def _metric_law(every: EverySize, a, b):
+    """G_ab(Tθ) = t_a⁻¹ t_b⁻¹ G_ab(θ) from the gradient law of the prediction, the kernel's theorem."""
+    rule = evaluation_lemma(every.prediction_theorem, every.prediction, every.T, "f o T = f",
+                            r"f(T\theta) = f(\theta)")
+    return prove(gauss_newton_chain(every.prediction, every.T, rule, a, b))[1]
 
 
 @functools.cache
@@ -248,20 +275,20 @@ def every_size_verdict(measure: Measure | str, group: str) -> Verdict | None:
     if proof is None or proof.status is not Status.PROVED:
         return proof
     checks = same_action(every)
-    if not isinstance(measure.evaluate, CoordinatewiseSharpness):
+    written = not isinstance(measure.evaluate, (CoordinatewiseSharpness, GaussNewtonPencil))
+    if written:
         checks += same_measure(measure, every)
     return conclude(proof.claim, [proof, *checks], evidence=(
         *proof.evidence, f"for every size ({every.sizes}): the kernel's {every.T.name} and the loss theorem for it",
         f"cross-checked on the audit's families of {group}: the kernel's map is the group's action"
-        + ("" if isinstance(measure.evaluate, CoordinatewiseSharpness)
-           else ", and the index-level measure is the audit's")))
+        + (", and the index-level measure is the audit's" if written else "")))
 
 
 # --- the script ------------------------------------------------------------------------------------
 
 def claims() -> list[tuple[str, str]]:
     """(measure, group) pairs this script proves invariant for every size."""
-    pairs = [(m, g) for g in EVERY_SIZE for m in CHANGE_OF_VARIABLES]
+    pairs = [(m, g) for g in EVERY_SIZE for m in CHANGE_OF_VARIABLES + PENCILS]
     return pairs + [(m, g) for g, every in EVERY_SIZE.items() if every.one_layer for m in ONE_LAYER_TERMS]
 
 

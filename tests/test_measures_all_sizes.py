@@ -1,5 +1,6 @@
 """Audit cells proved for every size: the kernel's change of variables, the measure chains, the
 cross-checks on the audit's families, and the attacks each must refuse."""
+import copy
 import json
 
 import pytest
@@ -27,7 +28,7 @@ def test_the_scripts_claims_are_proved_for_every_size_and_agree_with_the_audit()
         assert any("cross-checked on the audit's families" in line for line in verdict.evidence)
         # the concrete audit, at its own sizes, agrees
         assert check_invariance(measure, group).verdict.status is Status.PROVED, (measure, group)
-    assert len(every.claims()) == 17
+    assert len(every.claims()) == 20
 
 
 @pytest.mark.parametrize("measure", every.NEGATIVE_CONTROLS)
@@ -124,7 +125,8 @@ def test_a_chain_with_the_wrong_law_is_refused():
 
 
 def test_cross_checks_catch_a_wrong_map_or_a_wrong_term(monkeypatch):
-    wrong_map = every.EverySize("layerwise", T_NEURON, LOSS_FUNCTION, all_sizes.per_neuron_loss, "every d, h", True)
+    wrong_map = copy.copy(every.EVERY_SIZE["layerwise"])
+    wrong_map.T = T_NEURON              # the per-neuron map claimed for the layer-wise group
     assert any(v.status is not Status.PROVED for v in every.same_action(wrong_map))
     # the term without its v coordinates is not the audit's normalized flatness
     monkeypatch.setattr(index_forms, "ONE_LAYER_FAMILIES", index_forms.ONE_LAYER_FAMILIES[:1])
@@ -166,3 +168,44 @@ def test_a_proof_for_every_size_beside_a_refutation_is_a_contradiction(monkeypat
     cell = audit.Cell("path_norm", "layerwise", Outcome(Verdict(Status.REFUTED, "x", witness={"theta": "1"})), 0.0)
     audit.attach_every_size([cell], MEASURES)
     assert cell.state == "undecided" and "contradiction" in cell.outcome.verdict.reason
+
+
+# --- the pencil (H, G), attacked ----------------------------------------------------------------------
+
+def test_pencil_refuses_laws_of_the_wrong_shape_or_scale():
+    from symbolic.every_size.index_terms import Eval
+    from symbolic.kernel.congruence import pencil_congruence
+    from symbolic.measures.index_forms import gauss_newton_entry
+    layerwise = every.EVERY_SIZE["layerwise"]
+
+    def hessian(a, b, point):
+        return Eval(LOSS_FUNCTION, (a, b), point)
+    good = [("H", hessian, lambda a, b: every._hessian_law(layerwise, a, b)),
+            ("G", lambda a, b, point: gauss_newton_entry(layerwise.prediction, a, b, point),
+             lambda a, b: every._metric_law(layerwise, a, b))]
+    assert pencil_congruence("pencil", T_ALPHA, good).status is Status.PROVED
+    # G's law handed in for H: its sides are not the Hessian's entries
+    swapped = [("H", hessian, good[1][2]), good[1]]
+    assert "is not H_ab" in pencil_congruence("swapped", T_ALPHA, swapped).reason
+    # a "metric" that is the gradient: its law has one scale, not two
+    gradient = [good[0], ("G", lambda a, b, point: Eval(LOSS_FUNCTION, (a,), point),
+                          lambda a, b: prove(_gradient_chain(a))[1])]
+    assert pencil_congruence("gradient", T_ALPHA, gradient).status is Status.UNDECIDED
+    # the per-neuron laws do not speak of T_alpha
+    foreign = [("H", hessian, lambda a, b: every._hessian_law(every.EVERY_SIZE["per_neuron"], a, b)), good[1]]
+    assert pencil_congruence("foreign", T_ALPHA, foreign).status is Status.UNDECIDED
+
+
+def _gradient_chain(a):
+    from symbolic.every_size.laws import derivative_chain
+    rule = invariance_lemma(all_sizes.theorem1_loss()[1], LOSS_FUNCTION, T_ALPHA)
+    return derivative_chain([a], LOSS_FUNCTION, T_ALPHA, rule)
+
+
+def test_pencil_cells_hold_for_every_size_in_the_three_groups():
+    for group in every.EVERY_SIZE:
+        verdict = every.every_size_verdict("metric_hessian_spectrum", group)
+        assert verdict.status is Status.PROVED
+        assert any("det(D M D)" in line for line in verdict.evidence)
+    # a function of the Hessian's own spectrum has no such argument: it moves (the audit refutes it)
+    assert every.every_size_verdict("hessian_spectral_norm", "layerwise") is None

@@ -56,8 +56,8 @@ def change_of_variables(claim: str, invariance, function: Function, transformati
     # (1) the theorem is L(Tθ) = L(θ) for this very T and this very L
     if not (is_theorem(invariance) and invariance.lhs == transformation.apply(function.body)
             and invariance.rhs == function.body):
-        return _undecided(claim, f"not a kernel theorem {function.name}({transformation.name} theta) = "
-                                 f"{function.name}(theta) for this {transformation.name} and this {function.name}")
+        return _undecided(claim, f"not a kernel theorem {function.name}(${transformation.name}$ theta) = "
+                                 f"{function.name}(theta) for this ${transformation.name}$ and this {function.name}")
     premises, evidence = [invariance.verdict], [f"{function.name}(T theta') = {function.name}(theta') for every "
                                                 f"theta' and every size: the kernel theorem '{invariance.claim}'"]
     u, t = sp.Symbol("u", real=True), sp.Symbol("t", positive=True)
@@ -66,7 +66,7 @@ def change_of_variables(claim: str, invariance, function: Function, transformati
         # (2) T multiplies the family by a scalar, read from T's own definition; it must be positive
         factor = transformation.scale(pattern)
         if factor is None:
-            return _undecided(claim, f"{transformation.name} does not map {family} to a constant times itself: "
+            return _undecided(claim, f"${transformation.name}$ does not map {family} to a constant times itself: "
                                      "not a diagonal map")
         if factor.expr.is_positive is not True:
             return _undecided(claim, f"the scale {factor.expr} of {family} is not known to be positive")
@@ -81,7 +81,7 @@ def change_of_variables(claim: str, invariance, function: Function, transformati
             return _undecided(claim, f"the scales are not covariant on {family}: s(t u) = t s(u) fails for "
                                      f"s(u) = {scale(u, weight)}{found}")
         premises.append(covariance)
-        evidence.append(f"{family}: scale {factor.expr} > 0 read from {transformation.name} (sympy's "
+        evidence.append(f"{family}: scale {factor.expr} > 0 read from ${transformation.name}$ (sympy's "
                         f"assumptions), s(t u) = t s(u) for s(u) = {scale(u, weight)} (check_identity)")
     if gaussian:
         premises.append(normal_scaling_law())

@@ -240,9 +240,18 @@ def spectral_norm_product(p: MeasurePoint) -> Spectrum:
     return Spectrum(product, "spectral_norm")
 
 
-def gauss_newton_pencil(p: MeasurePoint) -> Spectrum:
-    """The generalized eigenvalues of (H, G) with G(θ) the Gauss–Newton matrix, a function of θ."""
-    return Spectrum(p.hessian, "spectrum", p.gauss_newton)
+@dataclass(frozen=True)
+class GaussNewtonPencil:
+    """A function (``reduction``) of the generalized eigenvalues of (H, G), G(θ) = (1/N) Σ_n ∇f_n ∇f_nᵀ
+    the Gauss–Newton matrix, a function of θ."""
+
+    reduction: str = "spectrum"
+
+    def __call__(self, p: MeasurePoint) -> Spectrum:
+        return Spectrum(p.hessian, self.reduction, p.gauss_newton)
+
+
+gauss_newton_pencil = GaussNewtonPencil()
 
 
 MEASURES = {m.key: m for m in [

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from symbolic.every_size.index_rules import ACTIVATION_HOMOGENEITY, ARITHMETIC
+from symbolic.every_size.index_rules import ACTIVATION_HOMOGENEITY, ARITHMETIC, SUM_FACTOR
 from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Eval, Fn, Function, Mul, Sum, \
     Transformation, children, first_subterm, latex, rebuild, replace_first, same_head
 from symbolic.every_size.laws import derivative_chain
@@ -153,3 +153,32 @@ def _replace_at(term, path, new):
     kids = list(children(term))
     kids[path[0]] = _replace_at(kids[path[0]], path[1:], new)
     return rebuild(term, tuple(kids))
+
+
+# --- the Gauss–Newton matrix, entry by entry -----------------------------------------------------------
+
+def gauss_newton_entry(prediction: Function, a: Entry, b: Entry, point):
+    """G_ab = (1/N) Σ_n (∂_a f_n)(∂_b f_n) at θ or at Tθ, f_n = ``prediction`` on example n."""
+    return Mul((Const(1 / N), Sum("n", "N", Mul((Eval(prediction, (a,), point), Eval(prediction, (b,), point))))))
+
+
+def gauss_newton_chain(prediction: Function, transformation: Transformation, invariance_rule, a: Entry,
+                       b: Entry) -> Chain:
+    """G_ab(Tθ) = t_a⁻¹ t_b⁻¹ G_ab(θ): Theorem 3's gradient law of f_n at a and at b (lemmas made from
+    the kernel's theorems), the two scales multiplied, out of Σ_n (they do not depend on n), and in
+    front of the 1/N."""
+    chain = Chain(f"Gauss-Newton law at ({a.family}, {b.family})", gauss_newton_entry(prediction, a, b, transformation))
+    laws = [derivative_chain([entry], prediction, transformation, invariance_rule) for entry in (a, b)]
+    inverses = [law.end.factors[0] for law in laws]
+    for entry, law in zip((a, b), laws):
+        rule = lemma(prove(law)[1], f"Theorem 3 for f_n at {entry.family}",
+                     r"(\partial_{%s} f_n)(T\theta) = %s\,(\partial_{%s} f_n)(\theta)" % (
+                         entry.family, latex(law.end.factors[0]), entry.family), for_all=entry.indices)
+        at_T = Eval(prediction, (entry,), transformation)
+        chain.then(rule, replace_first(chain.end, lambda t, at_T=at_T: t == at_T, lambda t, law=law: law.end))
+    product = Mul((Eval(prediction, (a,), "theta"), Eval(prediction, (b,), "theta")))
+    factor = Const(inverses[0].expr * inverses[1].expr)
+    chain.then(ARITHMETIC, Mul((Const(1 / N), Sum("n", "N", Mul((factor, product))))), "the two scales multiplied")
+    chain.then(SUM_FACTOR, Mul((Const(1 / N), Mul((factor, Sum("n", "N", product))))), "free of $n$")
+    chain.then(ARITHMETIC, Mul((factor, gauss_newton_entry(prediction, a, b, "theta"))), "in front of $1/N$")
+    return chain

@@ -1,0 +1,94 @@
+"""A matrix pencil congruent under a diagonal map, for every size: the generalized eigenvalues of
+(H, G) at Tθ and at θ agree.
+
+Let T be diagonal with positive scales, (Tθ)_a = t_a θ_a.  Suppose that for every pair of
+coordinates (a, b), each of the matrices M = H and M = G obeys
+
+    M_ab(Tθ) = t_a⁻¹ t_b⁻¹ M_ab(θ),
+
+given as kernel theorems for every size, one per ordered pair of T's parameter families.  With
+D = diag(t_a⁻¹), invertible, this says H(Tθ) − λG(Tθ) = D (H(θ) − λG(θ)) D.  By the multiplicativity
+of the determinant, det(H(Tθ) − λG(Tθ)) = det(D)² det(H(θ) − λG(θ)) for every λ.  The two
+polynomials in λ differ by the non-zero constant det(D)², so they have the same roots with
+multiplicity, whether G is invertible or not.
+"""
+from __future__ import annotations
+
+import functools
+
+import sympy as sp
+
+from symbolic.decision.zero import is_rational_zero
+from symbolic.every_size.index_terms import Const, Entry, Mul, Transformation
+from symbolic.kernel.certificates import check_identity, conclude
+from symbolic.kernel.derivations import is_theorem
+from symbolic.verdict import Status, Verdict
+
+_COLUMN_INDICES = {"i": "k", "j": "l"}
+
+
+def pair_entries(transformation: Transformation) -> list[tuple[Entry, Entry]]:
+    """Every ordered pair (a, b) of T's parameter families, b with its own index names (k, l for
+    i, j) and its own layer (q for p), so that the pair stands for every pair of coordinates."""
+    rows = [pattern for pattern, _ in transformation.images]
+
+    def column(entry: Entry) -> Entry:
+        family = entry.family
+        for variable in transformation.layer_variables:
+            family = family.replace("(%s)" % variable, "(%s)" % ("q" if variable == "p" else variable + "'"))
+        return Entry(family, tuple(_COLUMN_INDICES.get(i, i + "'") for i in entry.indices))
+    return [(a, column(b)) for a in rows for b in rows]
+
+
+@functools.cache
+def determinant_multiplicativity() -> Verdict:
+    """det(D M D) = det(D)² det(M) for a diagonal D (the multiplicativity of the determinant, a theorem
+    for every n), checked by the exact identity test on generic matrices of orders 1, 2 and 3."""
+    verdicts = []
+    for n in (1, 2, 3):
+        M = sp.Matrix(n, n, lambda i, j: sp.Symbol(f"m{i}{j}", real=True))
+        D = sp.diag(*sp.symbols(f"d0:{n}", real=True))
+        verdicts.append(check_identity((D * M * D).det(), D.det() ** 2 * M.det(),
+                                       claim=f"det(D M D) = det(D)^2 det(M), order {n}"))
+    return conclude("det(D M D) = det(D)^2 det(M)", verdicts, evidence=(
+        "the multiplicativity of the determinant, for every order; checked exactly at orders 1, 2, 3",))
+
+
+def pencil_congruence(claim: str, transformation: Transformation, matrices) -> Verdict:
+    """The generalized eigenvalues of the pencil (H, G) are the same at Tθ and at θ, for every size.
+
+    ``matrices`` holds, for each of H and G, a triple (name, entry, law): ``entry(a, b, point)`` is
+    the index-level entry M_ab at θ (point "theta") or at Tθ (point T), and ``law(a, b)`` the kernel
+    theorem M_ab(Tθ) = t_a⁻¹ t_b⁻¹ M_ab(θ) for the pair, which is checked here to be exactly that,
+    with t_a and t_b read from T."""
+    if len(matrices) != 2:
+        return Verdict(Status.UNDECIDED, claim, reason="a pencil is two matrices")
+    premises, pairs = [determinant_multiplicativity()], pair_entries(transformation)
+    for a, b in pairs:
+        scales = [transformation.scale(e) for e in (a, b)]
+        if any(t is None or t.expr.is_positive is not True for t in scales):
+            return Verdict(Status.UNDECIDED, claim, reason=f"${transformation.name}$ does not multiply "
+                           f"{a.family} and {b.family} by positive scalars")
+        factor = 1 / (scales[0].expr * scales[1].expr)
+        for name, entry, law in matrices:
+            theorem = law(a, b)
+            if not is_theorem(theorem):
+                return Verdict(Status.UNDECIDED, claim, reason=f"the law of {name} at ({a.family}, {b.family}) "
+                                                               "is not a kernel theorem")
+            expected_lhs, at_theta = entry(a, b, transformation), entry(a, b, "theta")
+            rhs = theorem.rhs
+            shape = (isinstance(rhs, Mul) and len(rhs.factors) == 2 and isinstance(rhs.factors[0], Const)
+                     and rhs.factors[1] == at_theta)
+            if theorem.lhs != expected_lhs or not shape or not is_rational_zero(rhs.factors[0].expr - factor):
+                return Verdict(Status.UNDECIDED, claim, reason=f"the theorem for {name} at ({a.family}, "
+                               f"{b.family}) is not {name}_ab(T theta) = t_a^-1 t_b^-1 {name}_ab(theta) with "
+                               f"the scales of ${transformation.name}$")
+            premises.append(theorem.verdict)
+    names = " and ".join(name for name, _, _ in matrices)
+    return conclude(claim, premises, evidence=(
+        f"{names}: M_ab(T theta) = t_a^-1 t_b^-1 M_ab(theta) for each of the {len(pairs)} ordered pairs of "
+        f"${transformation.name}$'s parameter families, kernel theorems for every size, the scales read from "
+        f"${transformation.name}$ (positive, by sympy's assumptions)",
+        "so H(T theta) - lambda G(T theta) = D (H(theta) - lambda G(theta)) D with D = diag(1/t_a) invertible",
+        "det(D M D) = det(D)^2 det(M): the characteristic polynomials of the two pencils differ by the "
+        "non-zero constant det(D)^2, so their roots agree with multiplicity, G singular or not"))
