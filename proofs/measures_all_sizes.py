@@ -30,9 +30,9 @@ import re
 import sympy as sp
 
 from symbolic.derivation import Derivation
-from symbolic.every_size.index_terms import Entry, Eval, Fn, Function, children, expand, rebuild
-from symbolic.every_size.networks import A, DEEP_BIAS, LOSS, LOSS_FUNCTION, N, NEURON_SCALE, P, T_ALPHA, T_NEURON, \
-    prediction
+from symbolic.every_size.index_terms import Entry, Eval, Fn, Function, children, expand, rebuild, substitute_layer
+from symbolic.every_size.networks import A, DEEP_BIAS, DEPTH, LOSS, LOSS_FUNCTION, N, NEURON_SCALE, P, T_ALPHA, \
+    T_NEURON, prediction
 from symbolic.every_size.laws import derivative_chain, invariance_lemma
 from symbolic.kernel import check_identity, conclude, exact_zeros
 from symbolic.kernel.change_of_variables import change_of_variables
@@ -41,7 +41,8 @@ from symbolic.kernel.derivations import evaluation_lemma, prove
 from symbolic.latex import escape
 from symbolic.measures.definitions import MEASURES, CoordinatewiseSharpness, GaussNewtonPencil, Measure, \
     MeasurePoint, SampleDirectionalSum
-from symbolic.measures.index_forms import gauss_newton_chain, gauss_newton_entry, invariance_chain, measure_term
+from symbolic.measures.index_forms import DEEP_OUTPUT, ONE_LAYER, gauss_newton_chain, gauss_newton_entry, \
+    invariance_chain, measure_term
 from symbolic.networks.symmetry_groups import GROUPS
 from symbolic.report import Report
 from symbolic.verdict import Status, Verdict
@@ -61,6 +62,7 @@ DEFAULT_SIZES = LARGEST_SIZES = (1, 1, 1)
 CHANGE_OF_VARIABLES = ("adaptive_sharpness", "adaptive_sharpness_inf", "adaptive_average_sharpness")
 PENCILS = ("metric_hessian_spectrum",)
 ONE_LAYER_TERMS = ("normalized_flatness", "fisher_rao_norm", "path_norm", "path_norm_l1")
+LAYER_WISE = ("layerwise", "deep_layerwise_bias")    # one scale per layer: relative flatness too
 
 
 def _is_weight(family: str) -> bool:
@@ -83,13 +85,13 @@ def sample_loss_theorem(prediction_chain):
 class EverySize:
     """An audit group whose map the kernel defines at every size: T, the loss L with the theorem
     L(Tθ) = L(θ), and the prediction f_θ(x_n) with the chain proving f(Tθ) = f(θ) (which, inside
-    ℓ(·, y_n), also gives ℓ_n(Tθ) = ℓ_n(θ)); ``one_layer`` for the one-hidden-layer f of Theorem 1,
-    the network of the measures written at index level."""
+    ℓ(·, y_n), also gives ℓ_n(Tθ) = ℓ_n(θ));
+    ``network`` says which measures can be written at index level on it (``index_forms``)."""
 
     def __init__(self, group: str, transformation, function, loss_theorem, sizes: str, prediction,
-                 prediction_chain, one_layer: bool):
+                 prediction_chain, network):
         self.group, self.T, self.function, self.loss_theorem = group, transformation, function, loss_theorem
-        self.sizes, self.prediction, self.prediction_chain, self.one_layer = sizes, prediction, prediction_chain, one_layer
+        self.sizes, self.prediction, self.prediction_chain, self.network = sizes, prediction, prediction_chain, network
 
     @functools.cached_property
     def theorem(self):
@@ -106,13 +108,13 @@ class EverySize:
 
 EVERY_SIZE = {
     "layerwise": EverySize("layerwise", T_ALPHA, LOSS_FUNCTION, all_sizes.theorem1_loss, "every d, h and N",
-                           Function("f", prediction()), all_sizes.theorem1_chain, True),
+                           Function("f", prediction()), all_sizes.theorem1_chain, ONE_LAYER),
     "per_neuron": EverySize("per_neuron", T_NEURON, LOSS_FUNCTION, all_sizes.per_neuron_loss, "every d, h and N",
-                            Function("f", prediction()), all_sizes.per_neuron_chain, True),
+                            Function("f", prediction()), all_sizes.per_neuron_chain, ONE_LAYER),
     "deep_layerwise_bias": EverySize("deep_layerwise_bias", DEEP_BIAS.T, DEEP_BIAS.function,
                                      functools.partial(all_sizes.deep_loss, DEEP_BIAS),
                                      "every depth K, all widths and every N", Function("f", DEEP_BIAS.output()),
-                                     functools.partial(all_sizes.output_layer_chain, DEEP_BIAS), False),
+                                     functools.partial(all_sizes.output_layer_chain, DEEP_BIAS), DEEP_OUTPUT),
 }
 
 
@@ -205,14 +207,17 @@ def same_measure(measure: Measure, every: EverySize, examples: int = 2) -> list[
     function = SAMPLE_LOSS if isinstance(measure.evaluate, SampleDirectionalSum) else every.function
     for family in GROUPS[every.group].families:
         model = family.model
-        d, h = model.input_width, len(model.layers[-1])
-        term = _stand_in(measure_term(measure.evaluate, function))
+        sizes = {"d": model.input_width, "h": len(model.layers[-1]), "h_{K-1}": model.layer_shapes[-1][0],
+                 "N": examples}
+        # the depth K of a deep network made concrete: θ^{(K)} is the family's last layer
+        term = substitute_layer(_stand_in(measure_term(measure.evaluate, function, network=every.network)),
+                                DEPTH, sp.Integer(len(model.layers)))
         entries = [_entry(str(p), model) for p in model.parameters]
         point = MeasurePoint(_symbols("", entries), sp.Symbol("L"), sp.zeros(len(entries), 1),
                              sp.diag(*_symbols("H", entries)), sp.eye(len(entries)),
                              [sp.Matrix(_symbols("G", entries, n)) for n in range(1, examples + 1)],
                              model.weights, model.layers, model.last_layer_rows, model.paths)
-        expanded = expand(term, {"d": d, "h": h, "N": examples}, functions={r"\sqrt": sp.sqrt}).xreplace({N: examples})
+        expanded = expand(term, sizes, functions={r"\sqrt": sp.sqrt}).xreplace({N: examples})
         verdicts.append(check_identity(expanded, measure.evaluate(point),
                                        claim=f"the index-level {measure.key} at {family.sizes}"))
     return verdicts
@@ -233,16 +238,16 @@ def every_size_proof(measure: Measure, every: EverySize) -> Verdict | None:
                                                    functools.partial(_hessian_law, every)),
                                                   ("G", functools.partial(gauss_newton_entry, every.prediction),
                                                    functools.partial(_metric_law, every))])
-    if not every.one_layer:
+    if measure_term(form, every.function, network=every.network) is None:
         return None
     if isinstance(form, SampleDirectionalSum):
         rule = evaluation_lemma(every.sample_theorem, SAMPLE_LOSS, every.T, "l_n o T = l_n",
                                 r"\ell_n(T\theta) = \ell_n(\theta)")
-        chain = invariance_chain(form, SAMPLE_LOSS, every.T, rule, claim)
+        chain = invariance_chain(form, SAMPLE_LOSS, every.T, rule, claim, every.network)
     else:
         rule = invariance_lemma(every.theorem, every.function, every.T)
-        chain = invariance_chain(form, every.function, every.T, rule, claim)
-    return None if chain is None else prove(chain)[0]
+        chain = invariance_chain(form, every.function, every.T, rule, claim, every.network)
+    return prove(chain)[0]
 
 
 def _hessian_entry(function, a, b, point):
@@ -289,7 +294,8 @@ def every_size_verdict(measure: Measure | str, group: str) -> Verdict | None:
 def claims() -> list[tuple[str, str]]:
     """(measure, group) pairs this script proves invariant for every size."""
     pairs = [(m, g) for g in EVERY_SIZE for m in CHANGE_OF_VARIABLES + PENCILS]
-    return pairs + [(m, g) for g, every in EVERY_SIZE.items() if every.one_layer for m in ONE_LAYER_TERMS]
+    pairs += [(m, g) for g, every in EVERY_SIZE.items() if every.network is ONE_LAYER for m in ONE_LAYER_TERMS]
+    return pairs + [("relative_flatness", g) for g in LAYER_WISE]
 
 
 def derivation_skeleton() -> Derivation:
@@ -339,7 +345,7 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
 
 
 NEGATIVE_CONTROLS = ("eps_sharpness", "keskar_sharpness", "adaptive_sharpness_eta", "average_sharpness",
-                     "hessian_trace")
+                     "hessian_trace")      # under layerwise; relative flatness under per_neuron too
 
 
 def _control_reason(key: str) -> str:

@@ -28,7 +28,7 @@ def test_the_scripts_claims_are_proved_for_every_size_and_agree_with_the_audit()
         assert any("cross-checked on the audit's families" in line for line in verdict.evidence)
         # the concrete audit, at its own sizes, agrees
         assert check_invariance(measure, group).verdict.status is Status.PROVED, (measure, group)
-    assert len(every.claims()) == 20
+    assert len(every.claims()) == 22
 
 
 @pytest.mark.parametrize("measure", every.NEGATIVE_CONTROLS)
@@ -43,6 +43,12 @@ def test_refusals_name_the_failing_step():
     assert "not covariant on W" in scale.reason and "refuted at" in scale.reason
     trace = every.every_size_verdict("hessian_trace", "per_neuron")
     assert "arithmetic" in trace.reason and "refused" in trace.reason
+
+
+def test_relative_flatness_per_neuron_is_refused_where_a_scale_depends_on_the_unit():
+    verdict = every.every_size_verdict("relative_flatness", "per_neuron")
+    assert verdict.status is Status.UNDECIDED and "sum factor" in verdict.reason and "index j" in verdict.reason
+    assert check_invariance("relative_flatness", "per_neuron").verdict.status is Status.REFUTED
 
 
 def test_measures_without_an_every_size_argument_get_none():

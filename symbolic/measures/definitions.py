@@ -200,11 +200,17 @@ def layer_norm_product(p: MeasurePoint) -> sp.Expr:
     return sp.Mul(*[sp.sqrt(sp.Add(*[p.theta[i] ** 2 for i in layer])) for layer in p.layers])
 
 
-def relative_flatness(p: MeasurePoint) -> sp.Expr:
-    """Petzka et al.: κ_Tr(w) = Σ_{s,s'} ⟨w_s, w_s'⟩ Tr(H_{s,s'}) on the output layer."""
-    rows = p.last_layer_rows
-    return sp.Add(*[sp.Add(*[p.theta[a] * p.theta[b] for a, b in zip(r, q)])
-                    * sp.Add(*[p.hessian[a, b] for a, b in zip(r, q)]) for r in rows for q in rows])
+@dataclass(frozen=True)
+class RelativeFlatness:
+    """Petzka et al.: κ_Tr(w) = Σ_{s,s'} ⟨w_s, w_s'⟩ Tr(H_{s,s'}) on the output layer, w_s its rows."""
+
+    def __call__(self, p: MeasurePoint) -> sp.Expr:
+        rows = p.last_layer_rows
+        return sp.Add(*[sp.Add(*[p.theta[a] * p.theta[b] for a, b in zip(r, q)])
+                        * sp.Add(*[p.hessian[a, b] for a, b in zip(r, q)]) for r in rows for q in rows])
+
+
+relative_flatness = RelativeFlatness()
 
 
 def relative_flatness_unsquared(p: MeasurePoint) -> sp.Expr:

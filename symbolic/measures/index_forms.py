@@ -6,6 +6,7 @@ term for the network f_θ(x_n) = Σ_j ReLU(Σ_i x_ni W_ij) v_j, whatever d, h an
   Σ_i term(θ_i, ∂²L/∂θ_i²)           Σ_i Σ_j term(W_ij, (∂_{W_ij}∂_{W_ij} L)(θ)) + Σ_j term(v_j, (∂_{v_j}∂_{v_j} L)(θ))
   (1/N) Σ_n outer(⟨θ, ∇ℓ_n⟩)         (1/N) Σ_n outer(Σ_i Σ_j W_ij (∂_{W_ij} ℓ_n)(θ) + Σ_j v_j (∂_{v_j} ℓ_n)(θ))
   outer(Σ_paths ∏_e edge(θ_e))        outer(Σ_i Σ_j edge(W_ij) edge(v_j)), the paths x_i → unit j → output
+  ⟨w, w⟩ Tr(H_ww), w the output layer  (Σ_j v_j v_j)(Σ_l (∂_{v_l}∂_{v_l} L)(θ)); in a deep network w = θ^{(K)}
 
 ``invariance_chain`` proposes the steps from M at Tθ to M at θ: Theorem 3's law for each derivative
 the measure reads (a lemma made from a kernel theorem), a positive scale out of |·| (activation
@@ -14,19 +15,34 @@ not invariant is refused at the step that fails.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import sympy as sp
 
-from symbolic.every_size.index_rules import ACTIVATION_HOMOGENEITY, ARITHMETIC, SUM_FACTOR
+from symbolic.every_size.index_rules import ACTIVATION_HOMOGENEITY, ARITHMETIC, SUM_FACTOR, monomials
 from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Eval, Fn, Function, Mul, Sum, \
     Transformation, children, first_subterm, latex, rebuild, replace_first, same_head
 from symbolic.every_size.laws import derivative_chain
 from symbolic.every_size.networks import N
 from symbolic.kernel.derivations import Chain, lemma, prove
-from symbolic.measures.definitions import DiagonalHessianSum, PathSum, SampleDirectionalSum
+from symbolic.measures.definitions import DiagonalHessianSum, PathSum, RelativeFlatness, SampleDirectionalSum
 
 # the parameter families of the one-hidden-layer network, each with the sums that run over it
 ONE_LAYER_FAMILIES = ((Entry("W", ("i", "j")), (("i", "d"), ("j", "h"))),
                       (Entry("v", ("j",)), (("j", "h"),)))
+
+
+@dataclass(frozen=True)
+class IndexNetwork:
+    """What a measure's index-level term needs of a network with one output unit: its parameter
+    families with their sums (None when a sum over its layers cannot be written), and the weights
+    of its output layer with their sum."""
+    families: tuple | None
+    output: tuple
+
+
+ONE_LAYER = IndexNetwork(ONE_LAYER_FAMILIES, ONE_LAYER_FAMILIES[1])
+DEEP_OUTPUT = IndexNetwork(None, (Entry(r"\theta^{(K)}", ("i",)), (("i", "h_{K-1}"),)))
 _U, _CURVATURE = sp.Symbol("u", real=True), sp.Symbol("H", real=True)
 
 
@@ -57,11 +73,18 @@ def _sums(body, sums):
     return body
 
 
-def measure_term(form, function: Function, point="theta", images=None):
+def measure_term(form, function: Function, point="theta", images=None, network: IndexNetwork = ONE_LAYER):
     """The measure at index level, at θ (``point`` "theta") or at Tθ (``point`` T, with ``images``
     the map on the entries); ``function`` is L, or the loss ℓ_n of one example for a measure that
-    reads the examples' gradients.  None when the measure has no index-level form."""
+    reads the examples' gradients.  None when the measure has no index-level form on ``network``."""
     image = images or (lambda entry: entry)
+    if isinstance(form, RelativeFlatness):
+        # one output unit: ⟨w, w⟩ Tr(H_ww) = (Σ_i w_i w_i)(Σ_l (∂_{w_l}∂_{w_l} L)(θ))
+        w, ((index, size),) = network.output
+        w_l = Entry(w.family, ("l",))
+        return Mul((Sum(index, size, Mul((image(w), image(w)))), Sum("l", size, Eval(function, (w_l, w_l), point))))
+    if network.families is None:
+        return None
     try:
         if isinstance(form, DiagonalHessianSum):
             rule = sp.sympify(form.term(_U, _CURVATURE))
@@ -87,29 +110,30 @@ def _outer_name(outer) -> str:
 
 
 def invariance_chain(form, function: Function, transformation: Transformation, invariance_rule,
-                     claim: str) -> Chain | None:
+                     claim: str, network: IndexNetwork = ONE_LAYER) -> Chain | None:
     """M(Tθ) = M(θ) as a chain of proposed steps (the kernel checks them); ``invariance_rule`` is
     function(Tθ) = function(θ) as a lemma.  None when the measure has no index-level form."""
-    start = measure_term(form, function, transformation, transformation.image)
-    target = measure_term(form, function)
+    start = measure_term(form, function, transformation, transformation.image, network)
+    target = measure_term(form, function, network=network)
     if start is None or target is None:
         return None
     chain = Chain(claim, start)
-    # Theorem 3 at each coordinate the measure differentiates at Tθ: a lemma made from the kernel's theorem
-    for entry, _ in ONE_LAYER_FAMILIES:
-        partials = (entry, entry) if isinstance(form, DiagonalHessianSum) else (entry,)
-        at_T = Eval(function, partials, transformation)
-        if first_subterm(chain.end, lambda t, at_T=at_T: t == at_T) is None:
-            continue
+    # Theorem 3 at each derivative the measure reads at Tθ: a lemma made from the kernel's theorem
+    for at_T in _evaluations(start, transformation):
+        partials = at_T.partials
+        indices = tuple(dict.fromkeys(i for e in partials for i in e.indices))
         law = derivative_chain(list(partials), function, transformation, invariance_rule)
         rule = lemma(prove(law)[1], f"Theorem 3 at {', '.join(e.family for e in partials)}",
                      r"(%s %s)(T\theta) = %s\,(%s %s)(\theta)" % (
                          "".join(r"\partial_{%s}" % e.family for e in partials), function.name,
                          latex(law.end.factors[0]), "".join(r"\partial_{%s}" % e.family for e in partials),
-                         function.name), for_all=entry.indices)
+                         function.name), for_all=indices)
         while first_subterm(chain.end, lambda t, at_T=at_T: t == at_T) is not None:
             chain.then(rule, replace_first(chain.end, lambda t, at_T=at_T: t == at_T, lambda t, law=law: law.end),
-                       f"for every ${', '.join(entry.indices)}$")
+                       f"for every ${', '.join(indices)}$")
+    # a product of sums: each sum's constant factor out of it (it must not depend on the sum's index)
+    if isinstance(form, RelativeFlatness):
+        _factor_out_of_sums(chain)
     # a positive scale out of each |·| (activation homogeneity)
     while (scaled := first_subterm(chain.end, _scaled_activation)) is not None:
         factor, inner = scaled.arg.factors
@@ -119,6 +143,36 @@ def invariance_chain(form, function: Function, transformation: Transformation, i
     for path in _arithmetic_positions(chain.end, target):
         chain.then(ARITHMETIC, _replace_at(chain.end, path, _at(target, path)), "the scales cancel")
     return chain
+
+
+def _evaluations(term, point) -> list:
+    """The derivatives of a function evaluated at ``point`` in the term, each once, in order."""
+    found = [term] if isinstance(term, Eval) and term.point == point else []
+    return list(dict.fromkeys(found + [e for c in children(term) for e in _evaluations(c, point)]))
+
+
+def _factor_out_of_sums(chain: Chain) -> None:
+    """Each sum whose summand is a constant times the rest: the summand written so (arithmetic),
+    then the constant out of the sum (sum factor, refused when it depends on the sum's index)."""
+    def scaled(t):
+        return isinstance(t, Sum) and _constant_and_rest(t.body) is not None
+    while (total := first_subterm(chain.end, scaled)) is not None:
+        body = _constant_and_rest(total.body)
+        if body != total.body:
+            chain.then(ARITHMETIC, replace_first(chain.end, lambda t, old=total: t == old,
+                                                 lambda t: Sum(t.index, t.size, body)), "the constants in front")
+        factor, rest = body.factors
+        chain.then(SUM_FACTOR, replace_first(chain.end, lambda t, old=Sum(total.index, total.size, body): t == old,
+                                             lambda t: Mul((factor, Sum(t.index, t.size, rest)))))
+
+
+def _constant_and_rest(term):
+    """c·A_1⋯A_r for a single monomial whose constant c is not 1, or None."""
+    written = monomials(term)
+    if isinstance(written, Mul) and len(written.factors) == 2 and isinstance(written.factors[0], Const) \
+            and written.factors[0].expr != 1:
+        return written
+    return None
 
 
 def _scaled_activation(term) -> bool:
