@@ -58,6 +58,9 @@ REAL_NETWORK = "symbolic/numerics/real_network.py"
 INDEX_RULES = "symbolic/every_size/index_rules.py"
 KERNEL = "symbolic/kernel/derivations.py"
 KERNEL_TESTS = "tests/test_kernel.py"
+CHANGE_OF_VARIABLES = "symbolic/kernel/change_of_variables.py"
+CONGRUENCE = "symbolic/kernel/congruence.py"
+MEASURE_TESTS = "tests/test_measures_all_sizes.py"
 
 MUTANTS = [
     # --- check_identity: the orchestration ---------------------------------------------------------
@@ -327,6 +330,27 @@ MUTANTS = [
            "    if not pattern.free_symbols & variables:\n        return pattern == term\n",
            "    if True:\n        return pattern == term\n",
            "kernel: an instance renames index variables in scalars as in entries", tests=(KERNEL_TESTS,)),
+    # --- the kernel's combinators for the audit's every-size cells -------------------------------------
+    Mutant("cov-any-theorem", CHANGE_OF_VARIABLES,
+           "    if not (is_theorem(invariance) and invariance.lhs == transformation.apply(function.body)\n",
+           "    if False and not (is_theorem(invariance) and invariance.lhs == transformation.apply(function.body)\n",
+           "change of variables: L(T theta) = L(theta) is a kernel theorem for this T and L", tests=(MEASURE_TESTS,)),
+    Mutant("cov-scales-not-checked", CHANGE_OF_VARIABLES,
+           "        if covariance.status is not Status.PROVED:\n",
+           "        if False:\n",
+           "change of variables: s(t u) = t s(u) on every family", tests=(MEASURE_TESTS,)),
+    Mutant("cov-normalizer-not-checked", CHANGE_OF_VARIABLES,
+           "        if not value.free_symbols <= {loss}:\n",
+           "        if False:\n",
+           "change of variables: the normalizer reads the loss value only", tests=(MEASURE_TESTS,)),
+    Mutant("pencil-any-theorem", CONGRUENCE,
+           "            if not is_theorem(theorem):\n",
+           "            if False:\n",
+           "pencil: each entry law is a kernel theorem", tests=(MEASURE_TESTS,)),
+    Mutant("pencil-scale-not-checked", CONGRUENCE,
+           " or not is_rational_zero(rhs.factors[0].expr - factor):\n",
+           ":\n",
+           "pencil: each law's factor is t_a^-1 t_b^-1 read from T", tests=(MEASURE_TESTS,)),
 ]
 
 

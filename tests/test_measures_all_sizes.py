@@ -201,6 +201,13 @@ def test_pencil_refuses_laws_of_the_wrong_shape_or_scale():
     foreign = [("H", hessian, lambda a, b: every._hessian_law(every.EVERY_SIZE["per_neuron"], a, b)), good[1]]
     assert pencil_congruence("foreign", T_ALPHA, foreign).status is Status.UNDECIDED
 
+    # a law with the right sides that the kernel did not prove
+    def forged(a, b):
+        law = every._hessian_law(layerwise, a, b)
+        return Theorem(law.claim, law.lhs, law.rhs, law.for_all, law.verdict)
+    refused = pencil_congruence("forged", T_ALPHA, [("H", hessian, forged), good[1]])
+    assert refused.status is Status.UNDECIDED and "not a kernel theorem" in refused.reason
+
 
 def _gradient_chain(a):
     from symbolic.every_size.laws import derivative_chain
