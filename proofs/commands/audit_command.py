@@ -42,11 +42,15 @@ LEGEND = ("yes proved invariant for every size (through the kernel's every-size 
 
 # what a proved cell's argument would need to hold at every size (the every-size proofs)
 EVERY_SIZE_ROUTE = {
-    "change of variables": "L(T theta) = L(theta) at every size (Theorem 1 for every size) and the "
-                           "per-coordinate identity t_i(T theta) = |T| t_i(theta)",
-    "similarity": "the every-size laws of Theorem 3 (H(T theta) = T^-T H(theta) T^-1) and the "
-                  "per-coordinate identity of the measure",
-    "identity": "the measure's difference written in the every-size index calculus",
+    "map": "the group's map T as a term of the kernel's index language, with L(T theta) = L(theta) a "
+           "kernel theorem for every size (the kernel defines T_alpha, the per-neuron map and the deep "
+           "layer-wise map); for a permutation or a sign flip, a rule that re-indexes a finite sum",
+    "change of variables": "nothing more than the kernel's change of variables once T is defined: "
+                           "the scales t_i are coordinate-wise and covariant",
+    "similarity": "the every-size laws of Theorem 3 for this T and a similarity or congruence of the "
+                  "measure's matrix",
+    "identity": "the measure written in the index language on this network (a sum over the layers of a "
+                "deep network, or the square root or largest eigenvalue of a layer's Gram matrix)",
 }
 
 @dataclass
@@ -83,10 +87,10 @@ class Cell:
         if self.state != "proved" or self.for_every_size:
             return None
         statements = " ".join(step.statement for step in self.outcome.steps)
-        if "t_i(T" in statements:
-            return EVERY_SIZE_ROUTE["change of variables"]
-        if "P^{-1}" in statements or "T^{-\\top}" in statements:
-            return EVERY_SIZE_ROUTE["similarity"]
+        if self.group not in EVERY_SIZE:
+            kind = ("change of variables" if "t_i(T" in statements else
+                    "similarity" if "P^{-1}" in statements or "T^{-\\top}" in statements else "identity")
+            return f"{EVERY_SIZE_ROUTE['map']}; then {EVERY_SIZE_ROUTE[kind]}"
         return EVERY_SIZE_ROUTE["identity"]
 
     def as_json(self) -> dict:
