@@ -41,7 +41,7 @@ from symbolic.kernel.derivations import evaluation_lemma, prove
 from symbolic.latex import escape
 from symbolic.measures.definitions import MEASURES, CoordinatewiseSharpness, GaussNewtonPencil, Measure, \
     MeasurePoint, SampleDirectionalSum
-from symbolic.measures.index_forms import DEEP_OUTPUT, ONE_LAYER, gauss_newton_chain, gauss_newton_entry, \
+from symbolic.measures.index_forms import DEEP_WITH_BIASES, ONE_LAYER, gauss_newton_chain, gauss_newton_entry, \
     invariance_chain, measure_term
 from symbolic.networks.symmetry_groups import GROUPS
 from symbolic.report import Report
@@ -61,17 +61,14 @@ DEFAULT_SIZES = LARGEST_SIZES = (1, 1, 1)
 # the measures each argument proves invariant (the script's claims; the audit asks every measure)
 CHANGE_OF_VARIABLES = ("adaptive_sharpness", "adaptive_sharpness_inf", "adaptive_average_sharpness")
 PENCILS = ("metric_hessian_spectrum",)
-ONE_LAYER_TERMS = ("normalized_flatness", "fisher_rao_norm", "path_norm", "path_norm_l1")
+COORDINATE_TERMS = ("normalized_flatness", "fisher_rao_norm")
+PATH_TERMS = ("path_norm", "path_norm_l1")           # on one hidden layer, whose paths are written
 LAYER_WISE = ("layerwise", "deep_layerwise_bias")    # one scale per layer: relative flatness too
 
 
 def _is_weight(family: str) -> bool:
     """θ^{(p)}, W and v are weights; b^{(p)} biases."""
     return not family.startswith("b")
-
-
-# the loss of one example, ℓ_n(θ) = ℓ(f_θ(x_n), y_n), for the measures that read the examples' gradients
-SAMPLE_LOSS = Function(r"\ell_n", Fn(LOSS, (prediction(), Entry("y", ("n",)))))
 
 
 @functools.cache
@@ -102,6 +99,11 @@ class EverySize:
         return prove(self.prediction_chain())[1]
 
     @functools.cached_property
+    def sample_loss(self) -> Function:
+        """The loss of one example, ℓ_n(θ) = ℓ(f_θ(x_n), y_n), for the measures that read the examples' gradients."""
+        return Function(r"\ell_n", Fn(LOSS, (self.prediction.body, Entry("y", ("n",)))))
+
+    @functools.cached_property
     def sample_theorem(self):
         return sample_loss_theorem(self.prediction_chain)[1]
 
@@ -114,7 +116,7 @@ EVERY_SIZE = {
     "deep_layerwise_bias": EverySize("deep_layerwise_bias", DEEP_BIAS.T, DEEP_BIAS.function,
                                      functools.partial(all_sizes.deep_loss, DEEP_BIAS),
                                      "every depth K, all widths and every N", Function("f", DEEP_BIAS.output()),
-                                     functools.partial(all_sizes.output_layer_chain, DEEP_BIAS), DEEP_OUTPUT),
+                                     functools.partial(all_sizes.output_layer_chain, DEEP_BIAS), DEEP_WITH_BIASES),
 }
 
 
@@ -204,11 +206,11 @@ def same_measure(measure: Measure, every: EverySize, examples: int = 2) -> list[
     family's sizes (and ``examples`` examples), equals the measure the audit computes from the same
     rule at a point whose Hessian diagonal and example gradients are the stand-ins."""
     verdicts = []
-    function = SAMPLE_LOSS if isinstance(measure.evaluate, SampleDirectionalSum) else every.function
+    function = every.sample_loss if isinstance(measure.evaluate, SampleDirectionalSum) else every.function
     for family in GROUPS[every.group].families:
         model = family.model
-        sizes = {"d": model.input_width, "h": len(model.layers[-1]), "h_{K-1}": model.layer_shapes[-1][0],
-                 "N": examples}
+        sizes = {"d": model.input_width, "h": len(model.layers[-1]), "N": examples,
+                 **{"h_{%d}" % k: rows for k, (rows, _) in enumerate(model.layer_shapes)}}
         # the depth K of a deep network made concrete: θ^{(K)} is the family's last layer
         term = substitute_layer(_stand_in(measure_term(measure.evaluate, function, network=every.network)),
                                 DEPTH, sp.Integer(len(model.layers)))
@@ -241,9 +243,9 @@ def every_size_proof(measure: Measure, every: EverySize) -> Verdict | None:
     if measure_term(form, every.function, network=every.network) is None:
         return None
     if isinstance(form, SampleDirectionalSum):
-        rule = evaluation_lemma(every.sample_theorem, SAMPLE_LOSS, every.T, "l_n o T = l_n",
+        rule = evaluation_lemma(every.sample_theorem, every.sample_loss, every.T, "l_n o T = l_n",
                                 r"\ell_n(T\theta) = \ell_n(\theta)")
-        chain = invariance_chain(form, SAMPLE_LOSS, every.T, rule, claim, every.network)
+        chain = invariance_chain(form, every.sample_loss, every.T, rule, claim, every.network)
     else:
         rule = invariance_lemma(every.theorem, every.function, every.T)
         chain = invariance_chain(form, every.function, every.T, rule, claim, every.network)
@@ -293,8 +295,8 @@ def every_size_verdict(measure: Measure | str, group: str) -> Verdict | None:
 
 def claims() -> list[tuple[str, str]]:
     """(measure, group) pairs this script proves invariant for every size."""
-    pairs = [(m, g) for g in EVERY_SIZE for m in CHANGE_OF_VARIABLES + PENCILS]
-    pairs += [(m, g) for g, every in EVERY_SIZE.items() if every.network is ONE_LAYER for m in ONE_LAYER_TERMS]
+    pairs = [(m, g) for g in EVERY_SIZE for m in CHANGE_OF_VARIABLES + PENCILS + COORDINATE_TERMS]
+    pairs += [(m, g) for g, every in EVERY_SIZE.items() if every.network is ONE_LAYER for m in PATH_TERMS]
     return pairs + [("relative_flatness", g) for g in LAYER_WISE]
 
 

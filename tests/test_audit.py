@@ -240,8 +240,8 @@ def test_matrix_json_every_cell_decided_with_sizes_and_latex_compiles(cli, tmp_p
 def test_table_and_filters(cli):
     result = cli("audit", "--measure", "path_norm", "--group", "per_neuron", "--group", "batchnorm_scale")
     assert result.returncode == 0, result.stderr
-    assert re.search(r"path_norm\s+yes\[s\]\s+NO", result.stdout)
-    assert "2 cells: 1 proved invariant, 1 refuted, 0 not applicable, 0 undecided" in result.stdout
+    assert re.search(r"path_norm\s+yes\s+NO", result.stdout)          # per neuron: for every size
+    assert "2 cells: 1 proved invariant (1 for every size), 1 refuted, 0 not applicable, 0 undecided" in result.stdout
 
 
 USER_MEASURES = """

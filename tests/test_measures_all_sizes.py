@@ -28,7 +28,7 @@ def test_the_scripts_claims_are_proved_for_every_size_and_agree_with_the_audit()
         assert any("cross-checked on the audit's families" in line for line in verdict.evidence)
         # the concrete audit, at its own sizes, agrees
         assert check_invariance(measure, group).verdict.status is Status.PROVED, (measure, group)
-    assert len(every.claims()) == 22
+    assert len(every.claims()) == 24
 
 
 @pytest.mark.parametrize("measure", every.NEGATIVE_CONTROLS)
@@ -53,7 +53,7 @@ def test_relative_flatness_per_neuron_is_refused_where_a_scale_depends_on_the_un
 
 def test_measures_without_an_every_size_argument_get_none():
     assert every.every_size_verdict("weight_norm", "layerwise") is None          # no coordinate rule
-    assert every.every_size_verdict("path_norm", "deep_layerwise_bias") is None   # one hidden layer only
+    assert every.every_size_verdict("path_norm", "deep_layerwise_bias") is None   # paths of one hidden layer only
     assert every.every_size_verdict("adaptive_sharpness", "permutation") is None  # no every-size map
     assert every.every_size_verdict("no_such_measure", "layerwise") is None
 
@@ -130,14 +130,20 @@ def test_a_chain_with_the_wrong_law_is_refused():
     assert prove(wrong)[0].status is Status.UNDECIDED
 
 
-def test_cross_checks_catch_a_wrong_map_or_a_wrong_term(monkeypatch):
+def test_cross_checks_catch_a_wrong_map_or_a_wrong_term():
     wrong_map = copy.copy(every.EVERY_SIZE["layerwise"])
     wrong_map.T = T_NEURON              # the per-neuron map claimed for the layer-wise group
     assert any(v.status is not Status.PROVED for v in every.same_action(wrong_map))
     # the term without its v coordinates is not the audit's normalized flatness
-    monkeypatch.setattr(index_forms, "ONE_LAYER_FAMILIES", index_forms.ONE_LAYER_FAMILIES[:1])
-    checks = every.same_measure(MEASURES["normalized_flatness"], every.EVERY_SIZE["layerwise"])
+    without_v = copy.copy(every.EVERY_SIZE["layerwise"])
+    without_v.network = index_forms.IndexNetwork(index_forms.ONE_LAYER_FAMILIES[:1], index_forms.ONE_LAYER.output)
+    checks = every.same_measure(MEASURES["normalized_flatness"], without_v)
     assert any(v.status is Status.REFUTED for v in checks)
+    # nor, on the deep network, the term without its sum over the hidden layers' biases
+    deep = copy.copy(every.EVERY_SIZE["deep_layerwise_bias"])
+    families = index_forms.DEEP_BIAS_FAMILIES
+    deep.network = index_forms.IndexNetwork(families[:2] + families[3:], families[1])
+    assert any(v.status is Status.REFUTED for v in every.same_measure(MEASURES["fisher_rao_norm"], deep))
 
 
 def test_a_users_coordinatewise_measure_gets_every_size():
@@ -222,3 +228,26 @@ def test_pencil_cells_hold_for_every_size_in_the_three_groups():
         assert any("det(D M D)" in line for line in verdict.evidence)
     # a function of the Hessian's own spectrum has no such argument: it moves (the audit refutes it)
     assert every.every_size_verdict("hessian_spectral_norm", "layerwise") is None
+
+
+# --- the sum over the layers of a deep network --------------------------------------------------------
+
+def test_a_layer_substitution_reaches_the_sizes_of_sums_and_stops_at_a_bound_layer():
+    from symbolic.every_size.index_terms import LayerSum, Sum, expand, substitute_layer
+    k, p = sp.Symbol("k", integer=True), sp.Symbol("p", integer=True)
+    total = Sum("i", "h_{k}", Entry(r"z^{(k)}", ("n", "i")))
+    assert substitute_layer(total, k, sp.S.Zero) == Sum("i", "h_{0}", Entry(r"z^{(0)}", ("n", "i")))
+    layers = LayerSum("p", "K-1", Sum("j", "h_{p}", Entry(r"b^{(p)}", ("j",))))
+    assert substitute_layer(layers, p, sp.Integer(7)) == layers            # p is bound there
+    at_three = substitute_layer(layers, sp.Symbol("K", integer=True), sp.Integer(3))
+    # Σ_{p=1}^{2} Σ_{j=1}^{h_p} b^{(p)}_j with h_1 = 2, h_2 = 1: three biases
+    value = expand(at_three, {"h_{1}": 2, "h_{2}": 1})
+    assert value == sp.Add(*sp.symbols(r"b^{(1)}_1 b^{(1)}_2 b^{(2)}_1", real=True))
+
+
+def test_deep_coordinate_measures_hold_for_every_depth():
+    for measure in ("normalized_flatness", "fisher_rao_norm", "relative_flatness"):
+        verdict = every.every_size_verdict(measure, "deep_layerwise_bias")
+        assert verdict.status is Status.PROVED and "every depth" in verdict.claim
+    trace = every.every_size_verdict("hessian_trace", "deep_layerwise_bias")
+    assert trace.status is Status.UNDECIDED and "refused" in trace.reason

@@ -50,6 +50,16 @@ class Sum:
 
 
 @dataclass(frozen=True)
+class LayerSum:
+    """Σ_{variable=1}^{last} body over the layers of a deep network: the layer variable (p) stands in
+    family names (θ^{(p)}), scalars (α_p) and the sizes of sums (h_{p-1}); ``last`` is a layer
+    such as 'K-1'.  It binds no index; no rule rewrites it, a rule only rewrites inside it."""
+    variable: str
+    last: str
+    body: object
+
+
+@dataclass(frozen=True)
 class Mul:
     factors: tuple
 
@@ -183,9 +193,27 @@ def layer_text(layer: sp.Expr) -> str:
     return str(layer).replace(" ", "")
 
 
+def _substitute_in_size(size: str, variable: sp.Symbol, value: sp.Expr) -> str:
+    """A size with the layer replaced in its subscript: h_{k} at k = 0 is h_{0}."""
+    def layer(found):
+        try:
+            return "{%s}" % layer_text(layer_expr(found.group(1)).xreplace({variable: value}))
+        except ValueError:
+            return found.group(0)
+    return re.sub(r"\{([^{}]*)\}", layer, size)
+
+
 def substitute_layer(term, variable: sp.Symbol, value: sp.Expr):
-    """The term with the layer ``variable`` replaced by ``value`` everywhere: in scalars (P_k) and
-    in the layer of a family name (z^{(k)}, θ^{(k+1)})."""
+    """The term with the layer ``variable`` replaced by ``value`` everywhere: in scalars (P_k), in
+    the layer of a family name (z^{(k)}, θ^{(k+1)}) and in the sizes of sums (h_{k}); a sum over
+    the layers that binds ``variable`` keeps its body."""
+    if isinstance(term, Sum):
+        return Sum(term.index, _substitute_in_size(term.size, variable, value),
+                   substitute_layer(term.body, variable, value))
+    if isinstance(term, LayerSum):
+        last = layer_text(layer_expr(term.last).xreplace({variable: value}))
+        bound = term.variable == str(variable)
+        return LayerSum(term.variable, last, term.body if bound else substitute_layer(term.body, variable, value))
     if isinstance(term, Const):
         return Const(term.expr.xreplace({variable: value}))
     if isinstance(term, Entry):
@@ -227,7 +255,7 @@ class Eval:
 # --- structure ---------------------------------------------------------------------------------
 
 def children(term) -> tuple:
-    if isinstance(term, Sum):
+    if isinstance(term, (Sum, LayerSum)):
         return (term.body,)
     if isinstance(term, Mul):
         return term.factors
@@ -246,6 +274,8 @@ def rebuild(term, new_children: tuple):
     """``term`` with its children replaced (same head)."""
     if isinstance(term, Sum):
         return Sum(term.index, term.size, new_children[0])
+    if isinstance(term, LayerSum):
+        return LayerSum(term.variable, term.last, new_children[0])
     if isinstance(term, Mul):
         return Mul(tuple(new_children))
     if isinstance(term, Add):
@@ -269,6 +299,8 @@ def same_head(a, b) -> bool:
         return False
     if isinstance(a, Sum):
         return (a.index, a.size) == (b.index, b.size)
+    if isinstance(a, LayerSum):
+        return (a.variable, a.last) == (b.variable, b.last)
     if isinstance(a, Fn):
         return a.name == b.name
     if isinstance(a, Activation):
@@ -328,8 +360,9 @@ def latex(term, *, tight: bool = False, names: dict | None = None) -> str:
         if not term.indices:
             return term.family
         return "%s_{%s}" % (term.family, _index_text(term.indices))
-    if isinstance(term, Sum):
-        text = r"\sum_{%s=1}^{%s} %s" % (term.index, term.size, latex(term.body, tight=True, names=names))
+    if isinstance(term, (Sum, LayerSum)):
+        index, size = (term.index, term.size) if isinstance(term, Sum) else (term.variable, term.last)
+        text = r"\sum_{%s=1}^{%s} %s" % (index, size, latex(term.body, tight=True, names=names))
         return r"\Bigl(%s\Bigr)" % text if tight else text
     if isinstance(term, Mul):
         shown = [f for f in term.factors if f != Const(sp.S.One)] or [Const(sp.S.One)]
@@ -385,6 +418,13 @@ def expand(term, sizes: dict, values: dict | None = None, functions: dict | None
     if isinstance(term, Sum):
         return sp.Add(*[expand(term.body, sizes, {**values, term.index: k}, functions)
                         for k in range(1, sizes[term.size] + 1)])
+    if isinstance(term, LayerSum):
+        last = layer_expr(term.last)
+        if not last.is_Integer:
+            raise ValueError(f"the last layer {term.last} is not a number: substitute the depth first")
+        variable = sp.Symbol(term.variable, integer=True)
+        return sp.Add(*[expand(substitute_layer(term.body, variable, sp.Integer(p)), sizes, values, functions)
+                        for p in range(1, int(last) + 1)])
     if isinstance(term, Mul):
         return sp.Mul(*[expand(f, sizes, values, functions) for f in term.factors])
     if isinstance(term, Add):

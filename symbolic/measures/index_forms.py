@@ -8,6 +8,9 @@ term for the network f_θ(x_n) = Σ_j ReLU(Σ_i x_ni W_ij) v_j, whatever d, h an
   outer(Σ_paths ∏_e edge(θ_e))        outer(Σ_i Σ_j edge(W_ij) edge(v_j)), the paths x_i → unit j → output
   ⟨w, w⟩ Tr(H_ww), w the output layer  (Σ_j v_j v_j)(Σ_l (∂_{v_l}∂_{v_l} L)(θ)); in a deep network w = θ^{(K)}
 
+and, on the deep network with a bias per layer, the same sums over every parameter family, those of
+the hidden layers under a sum over the layers p = 1, …, K − 1.
+
 ``invariance_chain`` proposes the steps from M at Tθ to M at θ: Theorem 3's law for each derivative
 the measure reads (a lemma made from a kernel theorem), a positive scale out of |·| (activation
 homogeneity), then arithmetic where the terms still differ.  The kernel checks every step; a measure that is
@@ -20,7 +23,7 @@ from dataclasses import dataclass
 import sympy as sp
 
 from symbolic.every_size.index_rules import ACTIVATION_HOMOGENEITY, ARITHMETIC, SUM_FACTOR, monomials
-from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Eval, Fn, Function, Mul, Sum, \
+from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Eval, Fn, Function, LayerSum, Mul, Sum, \
     Transformation, children, first_subterm, latex, rebuild, replace_first, same_head
 from symbolic.every_size.laws import derivative_chain
 from symbolic.every_size.networks import N
@@ -30,19 +33,28 @@ from symbolic.measures.definitions import DiagonalHessianSum, PathSum, RelativeF
 # the parameter families of the one-hidden-layer network, each with the sums that run over it
 ONE_LAYER_FAMILIES = ((Entry("W", ("i", "j")), (("i", "d"), ("j", "h"))),
                       (Entry("v", ("j",)), (("j", "h"),)))
+# of the deep network with a bias per layer (``symbolic.every_size.networks.DeepNetwork``): the hidden
+# layers p = 1, …, K − 1 (a sum over the layers) and the output layer K
+HIDDEN_LAYERS = ("p", "K-1")
+DEEP_BIAS_FAMILIES = ((Entry(r"\theta^{(p)}", ("i", "j")), (("i", "h_{p-1}"), ("j", "h_{p}"))),
+                      (Entry(r"\theta^{(K)}", ("i",)), (("i", "h_{K-1}"),)),
+                      (Entry("b^{(p)}", ("j",)), (("j", "h_{p}"),)),
+                      (Entry("b^{(K)}", ()), ()))
 
 
 @dataclass(frozen=True)
 class IndexNetwork:
     """What a measure's index-level term needs of a network with one output unit: its parameter
-    families with their sums (None when a sum over its layers cannot be written), and the weights
-    of its output layer with their sum."""
-    families: tuple | None
+    families with their sums (a family whose name holds the layer p runs over the hidden layers too),
+    the weights of its output layer with their sum, and whether its paths x_i → unit j → output
+    can be written (one hidden layer)."""
+    families: tuple
     output: tuple
+    paths: bool = False
 
 
-ONE_LAYER = IndexNetwork(ONE_LAYER_FAMILIES, ONE_LAYER_FAMILIES[1])
-DEEP_OUTPUT = IndexNetwork(None, (Entry(r"\theta^{(K)}", ("i",)), (("i", "h_{K-1}"),)))
+ONE_LAYER = IndexNetwork(ONE_LAYER_FAMILIES, ONE_LAYER_FAMILIES[1], paths=True)
+DEEP_WITH_BIASES = IndexNetwork(DEEP_BIAS_FAMILIES, DEEP_BIAS_FAMILIES[1])
 _U, _CURVATURE = sp.Symbol("u", real=True), sp.Symbol("H", real=True)
 
 
@@ -67,10 +79,12 @@ def as_term(expr: sp.Expr, atoms: dict):
     raise ValueError(f"no index-level form for {type(expr).__name__}")
 
 
-def _sums(body, sums):
+def _sums(body, entry, sums):
+    """Σ over the family's indices, and over the hidden layers when its name holds the layer p."""
     for index, size in reversed(sums):
         body = Sum(index, size, body)
-    return body
+    variable, last = HIDDEN_LAYERS
+    return LayerSum(variable, last, body) if "(%s)" % variable in entry.family else body
 
 
 def measure_term(form, function: Function, point="theta", images=None, network: IndexNetwork = ONE_LAYER):
@@ -83,18 +97,16 @@ def measure_term(form, function: Function, point="theta", images=None, network: 
         w, ((index, size),) = network.output
         w_l = Entry(w.family, ("l",))
         return Mul((Sum(index, size, Mul((image(w), image(w)))), Sum("l", size, Eval(function, (w_l, w_l), point))))
-    if network.families is None:
-        return None
     try:
         if isinstance(form, DiagonalHessianSum):
             rule = sp.sympify(form.term(_U, _CURVATURE))
             return Add(tuple(_sums(as_term(rule, {_U: image(entry), _CURVATURE: Eval(function, (entry, entry), point)}),
-                                   sums) for entry, sums in ONE_LAYER_FAMILIES))
+                                   entry, sums) for entry, sums in network.families))
         if isinstance(form, SampleDirectionalSum):
-            along = Add(tuple(_sums(Mul((image(entry), Eval(function, (entry,), point))), sums)
-                              for entry, sums in ONE_LAYER_FAMILIES))
+            along = Add(tuple(_sums(Mul((image(entry), Eval(function, (entry,), point))), entry, sums)
+                              for entry, sums in network.families))
             return Mul((Const(1 / N), Sum("n", "N", as_term(sp.sympify(form.outer(_U)), {_U: along}))))
-        if isinstance(form, PathSum):
+        if isinstance(form, PathSum) and network.paths:
             (W, _), (v, _) = ONE_LAYER_FAMILIES
             edge = sp.sympify(form.edge(_U))
             path = Mul((as_term(edge, {_U: image(W)}), as_term(edge, {_U: image(v)})))
