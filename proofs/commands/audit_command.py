@@ -162,12 +162,13 @@ def run_audit(measures, groups, seed: int = 0, jobs: int = 1) -> list[Cell]:
     if jobs == 1 or len(plan) < 2 or "fork" not in multiprocessing.get_all_start_methods():
         return [check_cell(measure, group, seed) for measure, group in plan]
     cells = [None] * len(plan)
+    tasks = _tasks(measures, groups, jobs)
     # the workers are forked: they inherit the plan (a user's measure need not be picklable) and
     # are handed the positions of a task's cells; leaving the block (also by an exception or
     # Ctrl-C) terminates them
-    with multiprocessing.get_context("fork").Pool(min(jobs, len(plan)), initializer=_adopt_plan,
+    with multiprocessing.get_context("fork").Pool(min(jobs, len(tasks)), initializer=_adopt_plan,
                                                   initargs=(plan, seed)) as pool:
-        for checked in pool.imap_unordered(_check_planned_cells, _tasks(measures, groups, jobs)):
+        for checked in pool.imap_unordered(_check_planned_cells, tasks):
             for position, cell in checked:
                 cells[position] = cell
     return cells
