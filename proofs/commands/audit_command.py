@@ -6,6 +6,7 @@
     python -m proofs audit --latex DIR              one LaTeX document, compiled
     python -m proofs audit --measure path_norm --group per_neuron
     python -m proofs audit --measure-module mymeasures:sharpness     (or FILE.py:FUNCTION)
+    python -m proofs audit --jobs 4                 the cells in 4 processes (default: one per core)
 
 Every group is first proved a symmetry (f∘T = f, L∘T = L); a group that is not gets cells
 ``not_applicable`` with the refuted precondition and its counterexample.  Every other cell is
@@ -20,7 +21,10 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import json
+import math
+import multiprocessing
 import os
+import signal
 import sys
 import time
 from dataclasses import dataclass
@@ -31,7 +35,8 @@ from symbolic.networks.symmetry_groups import GROUPS
 from symbolic.report import counted
 from symbolic.verdict import Status, Verdict
 
-from proofs.commands.arguments import Parser, UsageError
+from proofs.commands.arguments import Parser, UsageError, positive_int
+from proofs.commands.parallel import default_jobs
 from proofs.measures_all_sizes import EVERY_SIZE, every_size_verdict
 
 MARKS = {"proved": "yes[s]", "refuted": "NO", "undecided": "?", "not_applicable": "n/a"}
@@ -120,6 +125,9 @@ def build_parser() -> Parser:
     parser.add_argument("--group", action="append", metavar="KEY",
                         help=f"audit only this group (repeatable): {', '.join(GROUPS)}")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random witness points")
+    parser.add_argument("--jobs", type=positive_int, default=default_jobs(), metavar="N",
+                        help="check the cells in N processes (default: the number of cores); "
+                             "the cells, their verdicts and their order do not depend on N")
     parser.add_argument("--json", action="store_true", help="print a JSON list instead of a table")
     parser.add_argument("--markdown", action="store_true",
                         help="print the matrix as a Markdown table (the README's), then the counts")
@@ -166,22 +174,76 @@ def load_measure(spec: str) -> Measure:
     return Measure(name, name.replace("_", " "), r"M(\theta)", function, source=f"{where}:{name}")
 
 
-def run_audit(measures, groups, seed: int = 0) -> list[Cell]:
-    cells = []
-    for group in groups:
-        for measure in measures:
-            start = time.perf_counter()
-            try:
-                outcome = check_invariance(measure, group, seed=seed)
-            except Exception as error:
-                if isinstance(measure, Measure) and measure.source.endswith(f":{measure.key}"):
-                    # the user's function failed on a MeasurePoint or returned the wrong kind
-                    raise UsageError(f"the measure {measure.source} cannot be audited: "
-                                     f"{type(error).__name__}: {error}".splitlines()[0]) from None
-                raise
-            key = measure.key if isinstance(measure, Measure) else measure
-            cells.append(Cell(key, group, outcome, time.perf_counter() - start))
+# the groups, slowest audit first (their cells' total seconds on one process): a hint of the order
+# in which the workers take them up, so that the last to finish is a short one; it changes no cell
+SLOWEST_GROUPS_FIRST = ("layernorm", "batchnorm_affine", "attention_qk", "deep_layerwise_bias", "sign_flip",
+                        "batchnorm_scale", "per_neuron", "permutation", "layerwise", "batchnorm_scale_eps",
+                        "weight_decay")
+
+
+def run_audit(measures, groups, seed: int = 0, jobs: int = 1) -> list[Cell]:
+    """The cells, group by group and measure by measure within a group, checked in ``jobs``
+    processes (in this one for ``jobs`` 1, a single cell, or where processes cannot be forked)."""
+    plan = [(measure, group) for group in groups for measure in measures]
+    if jobs == 1 or len(plan) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return [check_cell(measure, group, seed) for measure, group in plan]
+    cells = [None] * len(plan)
+    tasks = _tasks(measures, groups, jobs)
+    # the workers are forked: they inherit the plan (a user's measure need not be picklable) and
+    # are handed the positions of a task's cells; leaving the block (also by an exception or
+    # Ctrl-C) terminates them
+    with multiprocessing.get_context("fork").Pool(min(jobs, len(tasks)), initializer=_adopt_plan,
+                                                  initargs=(plan, seed)) as pool:
+        for checked in pool.imap_unordered(_check_planned_cells, tasks):
+            for position, cell in checked:
+                cells[position] = cell
     return cells
+
+
+def _tasks(measures, groups, jobs) -> list[tuple[int, ...]]:
+    """The positions in the plan of each task's cells.  The cells of one group share its caches
+    (its symbolic networks, Hessians, symmetry proofs), so a task is a whole group when there
+    are at least two groups per worker; otherwise each group is cut into parts, about two tasks
+    per worker in all, a part taking every k-th measure.  The slowest groups are handed out first."""
+    parts = 1 if len(groups) >= 2 * jobs else min(math.ceil(2 * jobs / len(groups)), len(measures))
+    # a group missing from the hint is taken as a slow one
+    order = sorted(range(len(groups)), key=lambda g: SLOWEST_GROUPS_FIRST.index(groups[g])
+                   if groups[g] in SLOWEST_GROUPS_FIRST else -1)
+    return [tuple(g * len(measures) + m for m in range(part, len(measures), parts))
+            for g in order for part in range(parts)]
+
+
+def check_cell(measure, group, seed: int) -> Cell:
+    """One cell and the seconds it took; a user's measure that fails is a UsageError."""
+    start = time.perf_counter()
+    try:
+        outcome = check_invariance(measure, group, seed=seed)
+    except Exception as error:
+        if isinstance(measure, Measure) and measure.source.endswith(f":{measure.key}"):
+            # the user's function failed on a MeasurePoint or returned the wrong kind
+            raise UsageError(f"the measure {measure.source} cannot be audited: "
+                             f"{type(error).__name__}: {error}".splitlines()[0]) from None
+        raise
+    key = measure.key if isinstance(measure, Measure) else measure
+    return Cell(key, group, outcome, time.perf_counter() - start)
+
+
+# in a worker: the (measure, group) pairs of the audit, in the order of the plan, and its seed
+_worker_plan: list = []
+_worker_seed: int = 0
+
+
+def _adopt_plan(plan, seed) -> None:
+    """A worker's start: the plan its parent had when it forked (never pickled), and Ctrl-C,
+    which reaches the whole process group, left to the parent, which stops the pool."""
+    global _worker_plan, _worker_seed
+    _worker_plan, _worker_seed = plan, seed
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _check_planned_cells(positions) -> list[tuple[int, Cell]]:
+    """In a worker: the cells at these positions of the plan, each with its position."""
+    return [(position, check_cell(*_worker_plan[position], _worker_seed)) for position in positions]
 
 
 def attach_every_size(cells, definitions) -> None:
@@ -255,7 +317,7 @@ def main(argv: list[str]) -> int:
             os.makedirs(args.latex, exist_ok=True)
         except OSError as error:
             raise UsageError(f"cannot write into {args.latex}: {error.strerror}") from None
-    cells = run_audit(measures + own, groups, args.seed)
+    cells = run_audit(measures + own, groups, args.seed, args.jobs)
     attach_every_size(cells, {**MEASURES, **{m.key: m for m in own}})
     measures = measures + [m.key for m in own]
     if args.json:
