@@ -14,7 +14,8 @@ RESULT_WORDS = {"theorem1": "Theorem 1", "theorem3": "Theorem 3", "theorem4": "T
                 "worked_example": "worked example", "epsilon_sharpness": "Section 4.3",
                 "reparametrization": "Section 5", "theorem2": "Theorem 2", "theorem5": "Theorem 5",
                 "flat_directions": "flat directions", "biases": "Appendix B",
-                "all_sizes": "Theorems 1 and 3 for all sizes"}
+                "all_sizes": "Theorems 1 and 3 for all sizes",
+                "measures_all_sizes": "invariant under rescaling for every size"}
 
 
 def require(tool):
