@@ -286,7 +286,7 @@ def every_size_verdict(measure: Measure | str, group: str) -> Verdict | None:
     if written:
         checks += same_measure(measure, every)
     return conclude(proof.claim, [proof, *checks], evidence=(
-        *proof.evidence, f"for every size ({every.sizes}): the kernel's {every.T.name} and the loss theorem for it",
+        *proof.evidence, f"for every size ({every.sizes}): the kernel's ${every.T.name}$ and the loss theorem for it",
         f"cross-checked on the audit's families of {group}: the kernel's map is the group's action"
         + (", and the index-level measure is the audit's" if written else "")))
 
