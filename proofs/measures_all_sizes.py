@@ -229,7 +229,8 @@ def same_measure(measure: Measure, every: EverySize, examples: int = 2) -> list[
 
 def every_size_proof(measure: Measure, every: EverySize) -> Verdict | None:
     """M(Tθ) = M(θ) for every size, by the argument that fits the measure's form; None when none
-    does (the measure is not built from one rule per coordinate, or its term needs one hidden layer)."""
+    does (the measure is not built from one rule per coordinate, or has no index-level term on
+    this network: the paths of a deep network are not written)."""
     claim = f"{measure.key} is invariant under {every.group}, {every.sizes}"
     form = measure.evaluate
     if isinstance(form, CoordinatewiseSharpness):
@@ -306,9 +307,11 @@ def derivation_skeleton() -> Derivation:
         statement=(r"For every size, $M(T\theta) = M(\theta)$ for every $\theta$ and every data set, for "
                    r"$T_\alpha$ and the per-neuron rescaling of one hidden layer (every $d, h, N$) and the "
                    r"layer-wise rescaling of a deep network with biases (every depth, widths and $N$), "
-                   r"when $M$ is adaptive sharpness ($\ell_2$ or $\ell_\infty$ ball, scales $|\theta_a|$) or "
-                   r"its Gaussian average; for one hidden layer also when $M$ is normalized flatness "
-                   r"$\sum_a \theta_a^2\,\partial^2_a L$ or a path norm ($p = 2$ or $1$)."),
+                   r"when $M$ is adaptive sharpness ($\ell_2$ or $\ell_\infty$ ball, scales $|\theta_a|$), "
+                   r"its Gaussian average, the spectrum of the pencil $(H, G)$ with $G$ the Gauss--Newton "
+                   r"matrix, normalized flatness $\sum_a \theta_a^2\,\partial^2_a L$ or the Fisher--Rao norm; "
+                   r"for one hidden layer also a path norm ($p = 2$ or $1$); for the layer-wise maps also "
+                   r"relative flatness."),
         definitions=[
             r"A sharpness with coordinate-wise scales: $\max_{\|(\delta_a / s(\theta_a))_a\|_p \le \rho} "
             r"L(\theta + \delta) - L(\theta)$, $p = 2$ or $\infty$, or $\mathbb{E}\,L(\theta + \delta) - "
@@ -328,8 +331,11 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
         form = MEASURES[measure].evaluate
         how = ("the change of variables $\\delta \\mapsto T\\delta$: $s(t u) = t\\,s(u)$ on each family, "
                "$L \\circ T = L$ for every size" if isinstance(form, CoordinatewiseSharpness) else
-               "a chain checked by the kernel: Theorem 3's law per coordinate where the measure reads "
-               "the Hessian, positive scales out of $|\\cdot|$, the scales cancel")
+               "the pencil: $H_{ab}$ and $G_{ab}$ at $T\\theta$ are $t_a^{-1} t_b^{-1}$ times their values at "
+               "$\\theta$ for every pair of parameter families, then $\\det(DMD) = \\det(D)^2 \\det(M)$"
+               if isinstance(form, GaussNewtonPencil) else
+               "a chain checked by the kernel: Theorem 3's law for each derivative the measure reads, "
+               "positive scales out of $|\\cdot|$ and out of sums, the scales cancel")
         derivation.add(r"\text{%s}(T\theta) = \text{%s}(\theta)\ \text{under %s}" % (
             measure.replace("_", r"\_"), measure.replace("_", r"\_"), group.replace("_", r"\_")),
             f"{how}; cross-checked on the audit's families", [verdict])
@@ -342,7 +348,9 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
     derivation.sizes = []
     derivation.notes.append(
         "Negative controls, each refused at the step that fails (and refuted by the audit on a concrete "
-        "network): " + "; ".join(f"{escape(key)} under layerwise: {_control_reason(key)}" for key in NEGATIVE_CONTROLS) + ".")
+        "network): " + "; ".join(f"{escape(key)} under layerwise: {_control_reason(key)}" for key in NEGATIVE_CONTROLS)
+        + f"; {escape('relative_flatness')} under {escape('per_neuron')}: "
+        + escape(every_size_verdict("relative_flatness", "per_neuron").reason) + ".")
     return report
 
 

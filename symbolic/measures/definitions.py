@@ -188,10 +188,6 @@ path_norm_l1 = PathSum(sp.Abs)                         # Σ_paths ∏ |θ_e|: th
 fisher_rao_norm = SampleDirectionalSum(_square)
 
 
-def _trace(M: sp.Matrix) -> sp.Expr:
-    return sp.Add(*[M[i, i] for i in range(M.rows)])
-
-
 def hessian_frobenius(p: MeasurePoint) -> sp.Expr:
     return sp.sqrt(sp.Add(*[entry ** 2 for entry in p.hessian]))
 
