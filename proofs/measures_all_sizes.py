@@ -1,10 +1,11 @@
-"""Sharpness measures that rescaling cannot move, for every size: the audit's cells whose argument
-does not depend on the size, proved through the kernel of the every-size proofs.
+"""Sharpness measures that rescaling or a sign flip cannot move, for every size: the audit's cells
+whose argument does not depend on the size, proved through the kernel of the every-size proofs.
 
 The groups are the rescalings whose map T the kernel defines as a term, with L(Tθ) = L(θ) a kernel
 theorem for every size (``proofs.all_sizes``): Dinh's T_α and the per-neuron rescaling of one hidden
-layer (every d, h, N), and the layer-wise rescaling of a deep network with a bias per layer (every
-depth K, all widths, every N).
+layer (every d, h, N), the layer-wise rescaling of a deep network with a bias per layer (every
+depth K, all widths, every N), and a sign σ_j = ±1 per hidden unit of two layers with biases and |·|
+units (every d, h, N; its L(T_σθ) = L(θ) proved here: σ_j leaves Σ_i, then |σ_j s| = |s|).
 
   Change of variables.  A sharpness with coordinate-wise scales s (adaptive sharpness on the ℓ2
       and ℓ∞ balls, and its Gaussian average): T is diagonal with positive scales t_a read from its
@@ -15,6 +16,8 @@ depth K, all widths, every N).
       theorem), then t_a² t_a⁻² = 1 under the sums.
   Paths.  Σ_paths ∏_e θ_e² (its square root, the path norm) and Σ_paths ∏_e |θ_e| of one hidden
       layer: a positive scale leaves |·|, and the two scales on a path x_i → j → output cancel.
+  Signs.  Under σ the scales are signs: a coordinate-wise scale s needs only s(−u) = s(u), and
+      H(Tθ) = D H(θ) D with D² = I is an orthogonal similarity, which keeps H's own spectrum.
 
 Each every-size verdict is cross-checked on the audit's own families: the kernel's T is the
 group's action coordinate by coordinate, and the measure's index-level term expanded at their sizes
@@ -30,19 +33,22 @@ import re
 import sympy as sp
 
 from symbolic.derivation import Derivation
-from symbolic.every_size.index_terms import Entry, Eval, Fn, Function, children, expand, rebuild, substitute_layer
-from symbolic.every_size.networks import A, DEEP_BIAS, DEPTH, LOSS, LOSS_FUNCTION, N, NEURON_SCALE, P, T_ALPHA, \
-    T_NEURON, prediction
-from symbolic.every_size.laws import derivative_chain, invariance_lemma
+from symbolic.every_size.index_rules import ABSOLUTE_VALUE_OF_A_SIGN, ARITHMETIC, SUM_FACTOR, Chain
+from symbolic.every_size.index_terms import Activation, Add, Entry, Eval, Fn, Function, Mul, Sum, children, expand, \
+    rebuild, substitute_layer
+from symbolic.every_size.laws import derivative_chain, invariance_lemma, loss_chain
+from symbolic.every_size.networks import A, ABSOLUTE_LOSS_FUNCTION, DEEP_BIAS, DEPTH, HIDDEN_BIAS, HIDDEN_WEIGHT, \
+    LOSS, LOSS_FUNCTION, N, NEURON_SCALE, OUTPUT_BIAS, OUTPUT_WEIGHT, P, SIGN_EXPONENT, T_ALPHA, T_NEURON, T_SIGN, \
+    UNIT_SIGN, absolute_value_prediction, prediction, x
 from symbolic.kernel import check_identity, conclude, exact_zeros
 from symbolic.kernel.change_of_variables import change_of_variables
-from symbolic.kernel.congruence import pencil_congruence
+from symbolic.kernel.congruence import pencil_congruence, sign_similarity
 from symbolic.kernel.derivations import evaluation_lemma, prove
 from symbolic.latex import escape
-from symbolic.measures.definitions import MEASURES, CoordinatewiseSharpness, GaussNewtonPencil, Measure, \
-    MeasurePoint, SampleDirectionalSum
-from symbolic.measures.index_forms import DEEP_WITH_BIASES, ONE_LAYER, gauss_newton_chain, gauss_newton_entry, \
-    invariance_chain, measure_term
+from symbolic.measures.definitions import MEASURES, CoordinatewiseSharpness, GaussNewtonPencil, HessianSpectrum, \
+    Measure, MeasurePoint, SampleCoordinateSum, SampleDirectionalSum
+from symbolic.measures.index_forms import DEEP_WITH_BIASES, ONE_LAYER, TWO_LAYERS_WITH_BIASES, gauss_newton_chain, \
+    gauss_newton_entry, invariance_chain, measure_term
 from symbolic.networks.symmetry_groups import GROUPS
 from symbolic.report import Report
 from symbolic.verdict import Status, Verdict
@@ -51,7 +57,7 @@ from proofs import all_sizes
 
 NAME = "measures_all_sizes"
 TITLE = ("Sharpness measures invariant under rescaling for every size: change of variables, "
-         "Theorem 3 coordinate by coordinate, and path products")
+         "Theorem 3 coordinate by coordinate, path products, and a sign per hidden unit")
 SOURCE = ("Dinh et al. 2017, Sections 3-4 (Theorems 1 and 3) and Appendix B; the measures as cited in "
           "the invariance audit (Kwon et al. 2021, Andriushchenko et al. 2023, Jiang et al. 2020, "
           "Tsuzuku et al. 2020, Neyshabur et al. 2015)")
@@ -64,11 +70,47 @@ PENCILS = ("metric_hessian_spectrum",)
 COORDINATE_TERMS = ("normalized_flatness", "fisher_rao_norm")
 PATH_TERMS = ("path_norm", "path_norm_l1")           # on one hidden layer, whose paths are written
 LAYER_WISE = ("layerwise", "deep_layerwise_bias")    # one scale per layer: relative flatness too
+# a sign per unit moves no magnitude: every coordinate-wise scale, the Hessian's own spectrum, ‖θ‖, ‖∇L‖
+SIGN_ONLY = ("eps_sharpness", "keskar_sharpness", "adaptive_sharpness_eta", "average_sharpness",
+             "hessian_spectral_norm", "hessian_log_pseudo_det", "hessian_frobenius", "hessian_trace",
+             "weight_norm", "gradient_norm", "fisher_trace", "relative_flatness")
+
+
+SAMPLE_FORMS = (SampleDirectionalSum, SampleCoordinateSum)     # the measures that read ∇ℓ_n
 
 
 def _is_weight(family: str) -> bool:
     """θ^{(p)}, W and v are weights; b^{(p)} biases."""
     return not family.startswith("b")
+
+
+def sign_flip_chain() -> Chain:
+    """f_{T_σθ}(x_n) = f_θ(x_n) for |·| units with biases: σ_j out of Σ_i, then out of |·| (σ_j² = 1)."""
+    sign, inner = UNIT_SIGN, Sum("i", "h_{0}", Mul((x(), HIDDEN_WEIGHT)))
+
+    def unit(argument, output=(OUTPUT_WEIGHT, OUTPUT_BIAS)):
+        return Add((Sum("j", "h_{1}", Mul((Activation("abs", None, argument), output[0]))), output[1]))
+    scaled_bias = Mul((sign, HIDDEN_BIAS))
+    chain = Chain("sign flip: f_(T_sigma theta)(x) = f_theta(x), all widths", T_SIGN.apply(absolute_value_prediction()))
+    # the output layer's scale 1 dropped, on its weights, then on its bias
+    signed = Add((Sum("i", "h_{0}", Mul((x(), T_SIGN.image(HIDDEN_WEIGHT)))), scaled_bias))
+    chain.then(ARITHMETIC, unit(signed, (OUTPUT_WEIGHT, T_SIGN.image(OUTPUT_BIAS))), "the output weights' factor 1")
+    chain.then(ARITHMETIC, unit(signed), "the output bias's factor 1")
+    # the sign is a scalar factor of each summand x_ni·(σ_j θ_ij)
+    chain.then(ARITHMETIC, unit(Add((Sum("i", "h_{0}", Mul((sign, Mul((x(), HIDDEN_WEIGHT))))), scaled_bias))),
+               "the sign of $\\theta^{(1)}_{ij}$ in front of each summand")
+    # σ_j does not depend on i: it leaves the inner sum
+    chain.then(SUM_FACTOR, unit(Add((Mul((sign, inner)), scaled_bias))), "out of $\\sum_i$")
+    chain.then(ARITHMETIC, unit(Mul((sign, Add((inner, HIDDEN_BIAS))))), "in front of the unit's input")
+    # |σ s| = |s| for σ² = 1
+    chain.then(ABSOLUTE_VALUE_OF_A_SIGN, unit(Add((inner, HIDDEN_BIAS))), "out of $|\\cdot|$: its square is 1")
+    return chain
+
+
+@functools.cache
+def sign_flip_loss():
+    """The kernel's theorem L(T_σθ) = L(θ)."""
+    return prove(loss_chain(sign_flip_chain(), "sign flip: L(T theta) = L(theta)"))
 
 
 @functools.cache
@@ -117,6 +159,9 @@ EVERY_SIZE = {
                                      functools.partial(all_sizes.deep_loss, DEEP_BIAS),
                                      "every depth K, all widths and every N", Function("f", DEEP_BIAS.output()),
                                      functools.partial(all_sizes.output_layer_chain, DEEP_BIAS), DEEP_WITH_BIASES),
+    "sign_flip": EverySize("sign_flip", T_SIGN, ABSOLUTE_LOSS_FUNCTION, sign_flip_loss,
+                           "every d, h and N (two layers with biases, |.| units)",
+                           Function("f", absolute_value_prediction()), sign_flip_chain, TWO_LAYERS_WITH_BIASES),
 }
 
 
@@ -140,7 +185,8 @@ def _entry(name: str, model) -> Entry:
 
 def _read(scalar: sp.Expr, group, depth: int) -> sp.Expr:
     """A kernel scale in the group's own parameters: c_j is c_{j}; α_p is alpha_p below the output
-    layer and α_K = 1/(α_1⋯α_{K-1}) (the hypothesis ∏ α_p = 1); P_p = α_1⋯α_p (its definition)."""
+    layer and α_K = 1/(α_1⋯α_{K-1}) (the hypothesis ∏ α_p = 1); P_p = α_1⋯α_p (its definition); the
+    sign (−1)^{e_j} of unit j is −1 for unit 1 alone, the element of the audit's ``sign_flip``."""
     named = {str(s): s for s in group.symbols}
 
     def parameter(name):
@@ -153,6 +199,8 @@ def _read(scalar: sp.Expr, group, depth: int) -> sp.Expr:
 
     def value(indexed):
         numbers = [int(str(i)) for i in indexed.indices]
+        if indexed.base == SIGN_EXPONENT:        # the audit's element flips unit 1
+            return 1 if numbers[0] == 1 else 0
         if indexed.base == NEURON_SCALE:
             return parameter(f"c_{numbers[0]}")
         if indexed.base == A:
@@ -176,7 +224,9 @@ def same_action(every: EverySize) -> list[Verdict]:
         try:
             for parameter, factor in zip(model.parameters, factors):
                 scale = every.T.scale(_entry(str(parameter), model))
-                read = sp.S.One if scale is None else _read(scale.expr, group, len(model.layers))
+                if scale is None:
+                    raise ValueError(f"the kernel's map does not list the family of {parameter}")
+                read = _read(scale.expr, group, len(model.layers))
                 differences.append((f"the factor of {parameter}", read - factor))
         except ValueError as error:
             verdicts.append(Verdict(Status.UNDECIDED, claim, reason=str(error)))
@@ -187,12 +237,14 @@ def same_action(every: EverySize) -> list[Verdict]:
 
 def _stand_in(term):
     """Each derivative the measure reads replaced by an entry standing for it, so that the term can
-    be expanded: (∂²_a L)(θ) by H_a, (∂_a ℓ_n)(θ) by G_{n,a}."""
+    be expanded: (∂²_a L)(θ) by H_a, (∂_a L)(θ) by g_a, (∂_a ℓ_n)(θ) by G_{n,a}."""
     if isinstance(term, Eval):
         coordinate = term.partials[0]
         if len(term.partials) == 2:
             return Entry("H" + coordinate.family, coordinate.indices)
-        return Entry("G" + coordinate.family, ("n",) + coordinate.indices)
+        if term.function.name == r"\ell_n":
+            return Entry("G" + coordinate.family, ("n",) + coordinate.indices)
+        return Entry("g" + coordinate.family, coordinate.indices)
     return rebuild(term, tuple(_stand_in(c) for c in children(term))) if children(term) else term
 
 
@@ -206,7 +258,7 @@ def same_measure(measure: Measure, every: EverySize, examples: int = 2) -> list[
     family's sizes (and ``examples`` examples), equals the measure the audit computes from the same
     rule at a point whose Hessian diagonal and example gradients are the stand-ins."""
     verdicts = []
-    function = every.sample_loss if isinstance(measure.evaluate, SampleDirectionalSum) else every.function
+    function = every.sample_loss if isinstance(measure.evaluate, SAMPLE_FORMS) else every.function
     for family in GROUPS[every.group].families:
         model = family.model
         sizes = {"d": model.input_width, "h": len(model.layers[-1]), "N": examples,
@@ -215,7 +267,7 @@ def same_measure(measure: Measure, every: EverySize, examples: int = 2) -> list[
         term = substitute_layer(_stand_in(measure_term(measure.evaluate, function, network=every.network)),
                                 DEPTH, sp.Integer(len(model.layers)))
         entries = [_entry(str(p), model) for p in model.parameters]
-        point = MeasurePoint(_symbols("", entries), sp.Symbol("L"), sp.zeros(len(entries), 1),
+        point = MeasurePoint(_symbols("", entries), sp.Symbol("L"), sp.Matrix(_symbols("g", entries)),
                              sp.diag(*_symbols("H", entries)), sp.eye(len(entries)),
                              [sp.Matrix(_symbols("G", entries, n)) for n in range(1, examples + 1)],
                              model.weights, model.layers, model.last_layer_rows, model.paths)
@@ -236,6 +288,9 @@ def every_size_proof(measure: Measure, every: EverySize) -> Verdict | None:
     if isinstance(form, CoordinatewiseSharpness):
         return change_of_variables(claim, every.theorem, every.function, every.T, form.scale, _is_weight,
                                    form.gaussian, form.normalizer)
+    if isinstance(form, HessianSpectrum):
+        return sign_similarity(claim, every.T, ("H", functools.partial(_hessian_entry, every.function),
+                                                functools.partial(_hessian_law, every)))
     if isinstance(form, GaussNewtonPencil):
         return pencil_congruence(claim, every.T, [("H", functools.partial(_hessian_entry, every.function),
                                                    functools.partial(_hessian_law, every)),
@@ -243,7 +298,7 @@ def every_size_proof(measure: Measure, every: EverySize) -> Verdict | None:
                                                    functools.partial(_metric_law, every))])
     if measure_term(form, every.function, network=every.network) is None:
         return None
-    if isinstance(form, SampleDirectionalSum):
+    if isinstance(form, SAMPLE_FORMS):
         rule = evaluation_lemma(every.sample_theorem, every.sample_loss, every.T, "l_n o T = l_n",
                                 r"\ell_n(T\theta) = \ell_n(\theta)")
         chain = invariance_chain(form, every.sample_loss, every.T, rule, claim, every.network)
@@ -283,7 +338,7 @@ def every_size_verdict(measure: Measure | str, group: str) -> Verdict | None:
     if proof is None or proof.status is not Status.PROVED:
         return proof
     checks = same_action(every)
-    written = not isinstance(measure.evaluate, (CoordinatewiseSharpness, GaussNewtonPencil))
+    written = not isinstance(measure.evaluate, (CoordinatewiseSharpness, GaussNewtonPencil, HessianSpectrum))
     if written:
         checks += same_measure(measure, every)
     return conclude(proof.claim, [proof, *checks], evidence=(
@@ -298,7 +353,8 @@ def claims() -> list[tuple[str, str]]:
     """(measure, group) pairs this script proves invariant for every size."""
     pairs = [(m, g) for g in EVERY_SIZE for m in CHANGE_OF_VARIABLES + PENCILS + COORDINATE_TERMS]
     pairs += [(m, g) for g, every in EVERY_SIZE.items() if every.network is ONE_LAYER for m in PATH_TERMS]
-    return pairs + [("relative_flatness", g) for g in LAYER_WISE]
+    pairs += [("relative_flatness", g) for g in LAYER_WISE]
+    return pairs + [(m, "sign_flip") for m in SIGN_ONLY if m != "relative_flatness"] + [("relative_flatness", "sign_flip")]
 
 
 def derivation_skeleton() -> Derivation:
@@ -311,7 +367,10 @@ def derivation_skeleton() -> Derivation:
                    r"its Gaussian average, the spectrum of the pencil $(H, G)$ with $G$ the Gauss--Newton "
                    r"matrix, normalized flatness $\sum_a \theta_a^2\,\partial^2_a L$ or the Fisher--Rao norm; "
                    r"for one hidden layer also a path norm ($p = 2$ or $1$); for the layer-wise maps also "
-                   r"relative flatness."),
+                   r"relative flatness.  For a sign per hidden unit through $|\cdot|$ (two layers with biases, "
+                   r"every $d, h, N$): every sharpness with coordinate-wise scales, the Hessian's spectrum, trace "
+                   r"and Frobenius norm, the squared norms of $\theta$ and $\nabla L$, the Fisher trace and "
+                   r"relative flatness too."),
         definitions=[
             r"A sharpness with coordinate-wise scales: $\max_{\|(\delta_a / s(\theta_a))_a\|_p \le \rho} "
             r"L(\theta + \delta) - L(\theta)$, $p = 2$ or $\infty$, or $\mathbb{E}\,L(\theta + \delta) - "
@@ -334,6 +393,9 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
                "the pencil: $H_{ab}$ and $G_{ab}$ at $T\\theta$ are $t_a^{-1} t_b^{-1}$ times their values at "
                "$\\theta$ for every pair of parameter families, then $\\det(DMD) = \\det(D)^2 \\det(M)$"
                if isinstance(form, GaussNewtonPencil) else
+               "an orthogonal similarity: $H_{ab}(T\\theta) = t_a^{-1} t_b^{-1} H_{ab}(\\theta)$ for every pair of "
+               "parameter families, each $t$ a sign, so $H(T\\theta) = D H(\\theta) D^{-1}$"
+               if isinstance(form, HessianSpectrum) else
                "a chain checked by the kernel: Theorem 3's law for each derivative the measure reads, "
                "positive scales out of $|\\cdot|$ and out of sums, the scales cancel")
         derivation.add(r"\text{%s}(T\theta) = \text{%s}(\theta)\ \text{under %s}" % (
@@ -344,6 +406,9 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
                              "normalized flatness under T_alpha")
     all_sizes.add_chain(derivation, shown, r"\text{normalized flatness}(T_\alpha\theta)",
                         "the measure at $T_\\alpha\\theta$, as the audit defines it")
+    all_sizes.add_chain(derivation, sign_flip_chain(), r"f_{T_\sigma\theta}(x_n)",
+                        "the sign flip: $\\theta^{(1)}_{ij} \\mapsto \\sigma_j \\theta^{(1)}_{ij}$, "
+                        "$b^{(1)}_j \\mapsto \\sigma_j b^{(1)}_j$, $\\sigma_j = (-1)^{e_j}$, the output layer left alone")
     derivation.every_size = True
     derivation.sizes = []
     derivation.notes.append(

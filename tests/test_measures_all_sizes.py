@@ -14,7 +14,7 @@ from symbolic.every_size.networks import LOSS_FUNCTION, T_ALPHA, T_NEURON
 from symbolic.kernel.change_of_variables import change_of_variables, normal_scaling_law
 from symbolic.kernel.derivations import Theorem, prove
 from symbolic.measures import index_forms
-from symbolic.measures.definitions import MEASURES, CoordinatewiseSharpness, DiagonalHessianSum, Measure, PathSum
+from symbolic.measures.definitions import MEASURES, CoordinatewiseSharpness, CoordinateSum, Measure, PathSum
 from symbolic.measures.invariance import check_invariance
 from symbolic.networks.rescaling import ALPHA
 from symbolic.verdict import Status
@@ -28,7 +28,7 @@ def test_the_scripts_claims_are_proved_for_every_size_and_agree_with_the_audit()
         assert any("cross-checked on the audit's families" in line for line in verdict.evidence)
         # the concrete audit, at its own sizes, agrees
         assert check_invariance(measure, group).verdict.status is Status.PROVED, (measure, group)
-    assert len(every.claims()) == 24
+    assert len(every.claims()) == 42
 
 
 @pytest.mark.parametrize("measure", every.NEGATIVE_CONTROLS)
@@ -52,9 +52,10 @@ def test_relative_flatness_per_neuron_is_refused_where_a_scale_depends_on_the_un
 
 
 def test_measures_without_an_every_size_argument_get_none():
-    assert every.every_size_verdict("weight_norm", "layerwise") is None          # no coordinate rule
+    assert every.every_size_verdict("layer_norm_product", "layerwise") is None   # no index-level form
     assert every.every_size_verdict("path_norm", "deep_layerwise_bias") is None   # paths of one hidden layer only
     assert every.every_size_verdict("adaptive_sharpness", "permutation") is None  # no every-size map
+    assert every.every_size_verdict("spectral_norm_product", "sign_flip") is None
     assert every.every_size_verdict("no_such_measure", "layerwise") is None
 
 
@@ -114,8 +115,8 @@ def _chain(form, transformation=T_ALPHA, loss=all_sizes.theorem1_loss):
 
 
 def test_chains_of_measures_that_move_are_refused():
-    for form in (DiagonalHessianSum(lambda u, h: u * h),            # t·t⁻² ≠ 1
-                 DiagonalHessianSum(lambda u, h: h),                # the trace
+    for form in (CoordinateSum(lambda u, h: u * h),            # t·t⁻² ≠ 1
+                 CoordinateSum(lambda u, h: h),                # the trace
                  PathSum(lambda u: u + 1)):                         # not homogeneous
         verdict = prove(_chain(form))[0]
         assert verdict.status is Status.UNDECIDED and "refused" in verdict.reason
@@ -123,9 +124,9 @@ def test_chains_of_measures_that_move_are_refused():
 
 def test_a_chain_with_the_wrong_law_is_refused():
     """Theorem 3's lemma for T_alpha does not rewrite the per-neuron second derivatives."""
-    chain = _chain(DiagonalHessianSum(lambda u, h: u ** 2 * h), T_NEURON, all_sizes.per_neuron_loss)
+    chain = _chain(CoordinateSum(lambda u, h: u ** 2 * h), T_NEURON, all_sizes.per_neuron_loss)
     assert prove(chain)[0].status is Status.PROVED
-    wrong = _chain(DiagonalHessianSum(lambda u, h: u ** 2 * h))
+    wrong = _chain(CoordinateSum(lambda u, h: u ** 2 * h))
     wrong.start = chain.start          # the per-neuron measure, rewritten with T_alpha's steps
     assert prove(wrong)[0].status is Status.UNDECIDED
 
@@ -221,13 +222,14 @@ def _gradient_chain(a):
     return derivative_chain([a], LOSS_FUNCTION, T_ALPHA, rule)
 
 
-def test_pencil_cells_hold_for_every_size_in_the_three_groups():
+def test_pencil_cells_hold_for_every_size_in_every_group_with_a_map():
     for group in every.EVERY_SIZE:
         verdict = every.every_size_verdict("metric_hessian_spectrum", group)
         assert verdict.status is Status.PROVED
         assert any("det(D M D)" in line for line in verdict.evidence)
-    # a function of the Hessian's own spectrum has no such argument: it moves (the audit refutes it)
-    assert every.every_size_verdict("hessian_spectral_norm", "layerwise") is None
+    # the Hessian's own spectrum moves under a rescaling (the audit refutes it): D is not orthogonal
+    refused = every.every_size_verdict("hessian_spectral_norm", "layerwise")
+    assert refused.status is Status.UNDECIDED and "not orthogonal" in refused.reason
 
 
 # --- the sum over the layers of a deep network --------------------------------------------------------
@@ -251,3 +253,42 @@ def test_deep_coordinate_measures_hold_for_every_depth():
         assert verdict.status is Status.PROVED and "every depth" in verdict.claim
     trace = every.every_size_verdict("hessian_trace", "deep_layerwise_bias")
     assert trace.status is Status.UNDECIDED and "refused" in trace.reason
+
+
+# --- a sign per hidden unit through |·| ---------------------------------------------------------------
+
+def test_sign_flip_cells_hold_for_every_size_and_the_audit_agrees():
+    cells = [m for m, g in every.claims() if g == "sign_flip"]
+    assert len(cells) == 18
+    for measure in ("hessian_spectral_norm", "weight_norm", "eps_sharpness", "gradient_norm"):
+        verdict = every.every_size_verdict(measure, "sign_flip")
+        assert verdict.status is Status.PROVED and "two layers with biases" in verdict.claim
+    assert every.sign_flip_chain().check().status is Status.PROVED
+
+
+def test_what_moves_under_a_rescaling_is_refused_though_a_sign_flip_keeps_it():
+    for measure in ("weight_norm", "gradient_norm", "fisher_trace", "hessian_spectral_norm", "hessian_frobenius",
+                    "eps_sharpness"):
+        verdict = every.every_size_verdict(measure, "layerwise")
+        assert verdict.status is Status.UNDECIDED, measure
+        assert check_invariance(measure, "layerwise").verdict.status is Status.REFUTED, measure
+    similarity = every.every_size_verdict("hessian_spectral_norm", "per_neuron")
+    assert "not signs" in similarity.reason
+
+
+def test_a_map_that_leaves_out_a_family_fails_the_cross_check():
+    from symbolic.every_size.networks import T_SIGN
+    partial = copy.copy(every.EVERY_SIZE["sign_flip"])
+    partial.T = Transformation(T_SIGN.name, T_SIGN.images[:2])      # the output layer's families left out
+    checks = every.same_action(partial)
+    assert all(v.status is Status.UNDECIDED and "does not list" in v.reason for v in checks)
+
+
+def test_the_sign_rule_needs_a_square_of_one():
+    from symbolic.every_size.index_rules import ABSOLUTE_VALUE_OF_A_SIGN
+    from symbolic.every_size.index_terms import Activation
+    s = Entry("s", ())
+    for factor, accepted in ((-1, True), (sp.Integer(1), True), (sp.Rational(1, 2), False), (sp.Symbol("c"), False)):
+        before = Activation("abs", None, Mul((Const(sp.sympify(factor)), s)))
+        assert (ABSOLUTE_VALUE_OF_A_SIGN.justify(before, Activation("abs", None, s)) is None) is accepted
+    assert ABSOLUTE_VALUE_OF_A_SIGN.validity().status is Status.PROVED

@@ -141,6 +141,27 @@ def _activation_homogeneity_validity() -> Verdict:
                     evidence=("check_identity with a symbolic slope a and c > 0",))
 
 
+def _absolute_value_of_a_sign(before, after):
+    """|c·s| → |s| for a real scalar c with c² = 1."""
+    if not (isinstance(before, Activation) and before.kind == "abs" and isinstance(before.arg, Mul)
+            and len(before.arg.factors) == 2):
+        return "not of the form |c·s|"
+    c, s = before.arg.factors
+    if after != Activation("abs", before.slope, s):
+        return "the result is not |s|"
+    if not isinstance(c, Const) or c.expr.is_real is not True or not is_rational_zero(c.expr ** 2 - 1):
+        return "the factor is not known to be a real scalar whose square is 1"
+    return None
+
+
+def _absolute_value_of_a_sign_validity() -> Verdict:
+    """A real c with c² = 1 is 1 or −1 ((c − 1)(c + 1) = 0), and |s| = |s|, |−s| = |s| for every
+    real s: the exact identity test on both."""
+    s = sp.Symbol("s", real=True)
+    return conclude("|c s| = |s| for c = 1 and c = -1", [check_identity(sp.Abs(c * s), sp.Abs(s)) for c in (1, -1)],
+                    evidence=("a real c with c^2 = 1 is 1 or -1",))
+
+
 def _indicator_homogeneity(before, after):
     """1[c·s > 0] → 1[s > 0], c > 0."""
     if not (isinstance(before, Indicator) and isinstance(before.arg, Mul) and len(before.arg.factors) == 2):
@@ -247,7 +268,8 @@ def as_rational_function(term, atoms: dict) -> sp.Expr:
         return term.expr.replace(lambda e: isinstance(e, sp.Indexed),
                                  lambda e: atoms.setdefault(e, sp.Symbol(f"scalar{len(atoms)}", real=True,
                                                                          positive=e.is_positive,
-                                                                         nonzero=e.is_nonzero)))
+                                                                         nonzero=e.is_nonzero,
+                                                                         integer=e.is_integer)))
     if isinstance(term, Mul):
         return sp.Mul(*[as_rational_function(f, atoms) for f in term.factors])
     if isinstance(term, Add):
@@ -317,6 +339,9 @@ ACTIVATION_HOMOGENEITY = axiom(Rule(
     "activation homogeneity", r"\sigma(c\,s) = c\,\sigma(s)", _either_way(_activation_homogeneity),
     functools.cache(_activation_homogeneity_validity),
     r"for $\sigma$ a leaky ReLU of any fixed slope or the absolute value, a scalar $c > 0$ and every real $s$"))
+ABSOLUTE_VALUE_OF_A_SIGN = axiom(Rule(
+    "absolute value of a sign", r"|c\,s| = |s|", _either_way(_absolute_value_of_a_sign),
+    functools.cache(_absolute_value_of_a_sign_validity), r"for a real scalar $c$ with $c^2 = 1$ and every real $s$"))
 INDICATOR_HOMOGENEITY = axiom(Rule(
     "indicator homogeneity", r"\mathbf{1}[c\,s > 0] = \mathbf{1}[s > 0]", _either_way(_indicator_homogeneity),
     functools.cache(_indicator_homogeneity_validity), r"for a scalar $c > 0$ and every real $s$"))

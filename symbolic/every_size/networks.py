@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from symbolic.every_size.index_terms import Add, Const, Entry, Fn, Function, Mul, Relu, Sum, Transformation, layer_text
+from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Fn, Function, Mul, Relu, Sum, Transformation, \
+    layer_text
 from symbolic.kernel.derivations import definition
 from symbolic.networks.rescaling import ALPHA
 
@@ -55,6 +56,28 @@ def one_layer_map(name: str, w_scale: Const, v_scale: Const) -> Transformation:
 LOSS_FUNCTION = Function("L", in_loss(prediction()))
 T_ALPHA = one_layer_map(r"T_\alpha", Const(ALPHA), Const(1 / ALPHA))
 T_NEURON = one_layer_map("T_c", Const(C[UNIT]), Const(1 / C[UNIT]))
+
+# two layers with biases and |·| in the hidden layer, and the sign of each hidden unit flipped or not:
+# θ^{(1)}_ij ↦ σ_j θ^{(1)}_ij, b^{(1)}_j ↦ σ_j b^{(1)}_j with σ_j = (−1)^{e_j}, e_j an integer
+SIGN_EXPONENT = sp.IndexedBase("e", integer=True)
+HIDDEN_WEIGHT, HIDDEN_BIAS = Entry(r"\theta^{(1)}", ("i", "j")), Entry("b^{(1)}", ("j",))
+OUTPUT_WEIGHT, OUTPUT_BIAS = Entry(r"\theta^{(2)}", ("j",)), Entry("b^{(2)}", ())
+
+
+def absolute_value_prediction():
+    """f_θ(x_n) = Σ_j |Σ_i x_ni θ^{(1)}_ij + b^{(1)}_j| θ^{(2)}_j + b^{(2)}."""
+    inner = Add((Sum("i", "h_{0}", Mul((x(), HIDDEN_WEIGHT))), HIDDEN_BIAS))
+    return Add((Sum("j", "h_{1}", Mul((Activation("abs", None, inner), OUTPUT_WEIGHT))), OUTPUT_BIAS))
+
+
+UNIT_SIGN = Const((-1) ** SIGN_EXPONENT[UNIT])
+ABSOLUTE_LOSS_FUNCTION = Function("L", in_loss(absolute_value_prediction()))
+# every parameter family listed, the output layer's with the scale 1 (the kernel's combinators read
+# the coordinates from T's images)
+T_SIGN = Transformation(r"T_\sigma", ((HIDDEN_WEIGHT, Mul((UNIT_SIGN, HIDDEN_WEIGHT))),
+                                      (HIDDEN_BIAS, Mul((UNIT_SIGN, HIDDEN_BIAS))),
+                                      (OUTPUT_WEIGHT, Mul((Const(sp.S.One), OUTPUT_WEIGHT))),
+                                      (OUTPUT_BIAS, Mul((Const(sp.S.One), OUTPUT_BIAS)))))
 
 
 class DeepNetwork:

@@ -4,17 +4,19 @@ The measure is M(θ) = ν(L(θ))·(max_{δ ∈ S_θ} L(θ + δ) − L(θ)), wher
 S_θ = {δ : ‖(δ_a / s(θ_a))_a‖_p ≤ ρ}, p = 2 or ∞, and a coordinate with s(θ_a) = 0 is held fixed;
 or M(θ) = E L(θ + δ) − L(θ) with independent δ_a ~ N(0, σ² s(θ_a)²).
 
-For a diagonal T with positive scales, (Tθ)_a = t_a θ_a, the argument does not depend on the sizes:
+For a diagonal T whose scales, (Tθ)_a = t_a θ_a, are positive or signs (t_a² = 1), the argument does
+not depend on the sizes:
   (1) L(Tθ') = L(θ') for every θ': a kernel theorem for this T and this L, at every size;
   (2) T is diagonal, hence linear: Tθ + Tδ = T(θ + δ);
-  (3) s(t u) = t s(u) for every real u and every t > 0, with the rule of each family of T's
-      parameters (a weight or a bias).  Then (Tδ)_a / s((Tθ)_a) = δ_a / s(θ_a), and s((Tθ)_a) = 0
-      exactly where s(θ_a) = 0, so δ ↦ Tδ maps S_θ onto S_{Tθ}.  For the Gaussian,
-      t_a δ_a ~ N(0, σ² (t_a s(θ_a))²) = N(0, σ² s((Tθ)_a)²), by the scaling law of the normal
-      distribution, which is checked on its density;
+  (3) s(t u) = |t| s(u) for every real u, with the rule of each family of T's parameters (a weight
+      or a bias): s(t u) = t s(u) for every t > 0 on a family with a positive scale, s(−u) = s(u) on
+      a family with a sign.  Then (Tδ)_a / s((Tθ)_a) = ±δ_a / s(θ_a), and s((Tθ)_a) = 0 exactly
+      where s(θ_a) = 0, so δ ↦ Tδ maps S_θ onto S_{Tθ} (a norm does not see the signs of the
+      coordinates).  For the Gaussian, t_a δ_a ~ N(0, σ² (t_a s(θ_a))²) = N(0, σ² s((Tθ)_a)²), by
+      the scaling law of the normal distribution and its symmetry, both checked on its density;
   (4) ν is a function of the loss value alone, and L(Tθ) = L(θ).
 Hence M(Tθ) = ν(L(θ))·(max_{δ ∈ S_θ} L(T(θ + δ)) − L(θ)) = M(θ), and alike for the expectation.
-A parameter family that T leaves alone has t = 1, for which (3) holds trivially.
+A parameter family that T leaves alone (t = 1 in its image) needs nothing in (3).
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ import functools
 
 import sympy as sp
 
+from symbolic.decision.zero import is_rational_zero
 from symbolic.every_size.index_terms import Function, Transformation
 from symbolic.kernel.certificates import check_identity, conclude
 from symbolic.kernel.derivations import is_theorem
@@ -46,6 +49,14 @@ def normal_scaling_law() -> Verdict:
                           claim="the density of t*delta, delta ~ N(0, v^2), is that of N(0, (t v)^2)")
 
 
+@functools.cache
+def normal_symmetry() -> Verdict:
+    """If δ ~ N(0, v²) then −δ ~ N(0, v²): the density is even, checked by the exact identity test."""
+    y, v = sp.Symbol("y", real=True), sp.Symbol("v", positive=True)
+    density = sp.exp(-y ** 2 / (2 * v ** 2)) / (v * sp.sqrt(2 * sp.pi))
+    return check_identity(density.xreplace({y: -y}), density, claim="the density of N(0, v^2) is even")
+
+
 def change_of_variables(claim: str, invariance, function: Function, transformation: Transformation,
                         scale, is_weight, gaussian: bool = False, normalizer=None) -> Verdict:
     """M(Tθ) = M(θ) for every size, M the sharpness above with the scale rule ``scale(u, weight)``
@@ -61,31 +72,41 @@ def change_of_variables(claim: str, invariance, function: Function, transformati
     premises, evidence = [invariance.verdict], [f"{function.name}(T theta') = {function.name}(theta') for every "
                                                 f"theta' and every size: the kernel theorem '{invariance.claim}'"]
     u, t = sp.Symbol("u", real=True), sp.Symbol("t", positive=True)
+    signs = False
     for pattern, _ in transformation.images:
         family = pattern.family
-        # (2) T multiplies the family by a scalar, read from T's own definition; it must be positive
+        # (2) T multiplies the family by a scalar, read from T's own definition: positive, or a sign
         factor = transformation.scale(pattern)
         if factor is None:
             return _undecided(claim, f"${transformation.name}$ does not map {family} to a constant times itself: "
                                      "not a diagonal map")
-        if factor.expr.is_positive is not True:
-            return _undecided(claim, f"the scale {factor.expr} of {family} is not known to be positive")
-        # (3) the scale rule of the family is covariant: s(t u) = t s(u) for every t > 0
+        if factor.expr == 1:
+            evidence.append(f"{family}: left alone by ${transformation.name}$ (scale 1)")
+            continue
+        positive = factor.expr.is_positive is True
+        sign = factor.expr.is_real is True and is_rational_zero(factor.expr ** 2 - 1)
+        if not (positive or sign):
+            return _undecided(claim, f"the scale {factor.expr} of {family} is not known to be positive, nor a sign")
+        # (3) the family's scale rule is covariant: s(t u) = t s(u) for every t > 0, or s even for a sign
         weight = is_weight(family)
         if weight not in (True, False):
             return _undecided(claim, f"it is not said whether {family} is a weight or a bias")
-        covariance = check_identity(sp.sympify(scale(t * u, weight)), t * sp.sympify(scale(u, weight)),
-                                    claim=f"s(t u) = t s(u) on {family}")
+        moved, times, law = (t * u, t, "s(t u) = t s(u)") if positive else (-u, 1, "s(-u) = s(u)")
+        covariance = check_identity(sp.sympify(scale(moved, weight)), times * sp.sympify(scale(u, weight)),
+                                    claim=f"{law} on {family}")
         if covariance.status is not Status.PROVED:
             found = f" (refuted at {covariance.witness})" if covariance.witness else ""
-            return _undecided(claim, f"the scales are not covariant on {family}: s(t u) = t s(u) fails for "
+            return _undecided(claim, f"the scales are not covariant on {family}: {law} fails for "
                                      f"s(u) = {scale(u, weight)}{found}")
         premises.append(covariance)
-        evidence.append(f"{family}: scale {factor.expr} > 0 read from ${transformation.name}$ (sympy's "
-                        f"assumptions), s(t u) = t s(u) for s(u) = {scale(u, weight)} (check_identity)")
+        signs = signs or not positive
+        evidence.append(f"{family}: scale {factor.expr} read from ${transformation.name}$, "
+                        + ("> 0 (sympy's assumptions)" if positive else "a sign, its square exactly 1")
+                        + f"; {law} for s(u) = {scale(u, weight)} (check_identity)")
     if gaussian:
-        premises.append(normal_scaling_law())
-        evidence.append("t delta ~ N(0, (t v)^2) for delta ~ N(0, v^2): the density checked")
+        premises += [normal_scaling_law()] + ([normal_symmetry()] if signs else [])
+        evidence.append("t delta ~ N(0, (t v)^2) for delta ~ N(0, v^2) and t > 0"
+                        + (", and -delta ~ N(0, v^2)" if signs else "") + ": the density checked")
     # (4) the normalizer reads the loss value only
     if normalizer is not None:
         loss = sp.Symbol("L_value", real=True)

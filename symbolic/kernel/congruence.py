@@ -1,7 +1,7 @@
 """A matrix pencil congruent under a diagonal map, for every size: the generalized eigenvalues of
-(H, G) at Tθ and at θ agree.
+(H, G) at Tθ and at θ agree; and a matrix similar to itself under a diagonal map of signs.
 
-Let T be diagonal with positive scales, (Tθ)_a = t_a θ_a.  Suppose that for every pair of
+Let T be diagonal with non-zero scales, (Tθ)_a = t_a θ_a.  Suppose that for every pair of
 coordinates (a, b), each of the matrices M = H and M = G obeys
 
     M_ab(Tθ) = t_a⁻¹ t_b⁻¹ M_ab(θ),
@@ -10,7 +10,8 @@ given as kernel theorems for every size, one per ordered pair of T's parameter f
 D = diag(t_a⁻¹), invertible, this says H(Tθ) − λG(Tθ) = D (H(θ) − λG(θ)) D.  By the multiplicativity
 of the determinant, det(H(Tθ) − λG(Tθ)) = det(D)² det(H(θ) − λG(θ)) for every λ.  The two
 polynomials in λ differ by the non-zero constant det(D)², so they have the same roots with
-multiplicity, whether G is invertible or not.
+multiplicity, whether G is invertible or not.  When every t_a is a sign (t_a² = 1), D² = I, so
+H(Tθ) = D H(θ) D is an orthogonal similarity: H's own spectrum does not move.
 """
 from __future__ import annotations
 
@@ -54,21 +55,19 @@ def determinant_multiplicativity() -> Verdict:
         "the multiplicativity of the determinant, for every order; checked exactly at orders 1, 2, 3",))
 
 
-def pencil_congruence(claim: str, transformation: Transformation, matrices) -> Verdict:
-    """The generalized eigenvalues of the pencil (H, G) are the same at Tθ and at θ, for every size.
-
-    ``matrices`` holds, for each of H and G, a triple (name, entry, law): ``entry(a, b, point)`` is
-    the index-level entry M_ab at θ (point "theta") or at Tθ (point T), and ``law(a, b)`` the kernel
-    theorem M_ab(Tθ) = t_a⁻¹ t_b⁻¹ M_ab(θ) for the pair, which is checked here to be exactly that,
-    with t_a and t_b read from T."""
-    if len(matrices) != 2:
-        return Verdict(Status.UNDECIDED, claim, reason="a pencil is two matrices")
-    premises, pairs = [determinant_multiplicativity()], pair_entries(transformation)
-    for a, b in pairs:
+def _congruence_laws(claim: str, transformation: Transformation, matrices, signs_only: bool = False):
+    """The premises M_ab(Tθ) = t_a⁻¹ t_b⁻¹ M_ab(θ) of each matrix, for every ordered pair of T's
+    parameter families, each checked to be exactly that kernel theorem with t_a, t_b read from T
+    (non-zero; with ``signs_only``, each a sign: t² = 1); or the UNDECIDED verdict that refuses."""
+    premises = []
+    for a, b in pair_entries(transformation):
         scales = [transformation.scale(e) for e in (a, b)]
-        if any(t is None or t.expr.is_positive is not True for t in scales):
+        if any(t is None or t.expr.is_nonzero is not True for t in scales):
             return Verdict(Status.UNDECIDED, claim, reason=f"${transformation.name}$ does not multiply "
-                           f"{a.family} and {b.family} by positive scalars")
+                           f"{a.family} and {b.family} by non-zero scalars")
+        if signs_only and not all(t.expr.is_real is True and is_rational_zero(t.expr ** 2 - 1) for t in scales):
+            return Verdict(Status.UNDECIDED, claim, reason=f"the scales of ${transformation.name}$ on {a.family} "
+                           f"and {b.family} are not signs: D is not orthogonal")
         factor = 1 / (scales[0].expr * scales[1].expr)
         for name, entry, law in matrices:
             theorem = law(a, b)
@@ -84,11 +83,42 @@ def pencil_congruence(claim: str, transformation: Transformation, matrices) -> V
                                f"{b.family}) is not {name}_ab(T theta) = t_a^-1 t_b^-1 {name}_ab(theta) with "
                                f"the scales of ${transformation.name}$")
             premises.append(theorem.verdict)
+    return premises
+
+
+def pencil_congruence(claim: str, transformation: Transformation, matrices) -> Verdict:
+    """The generalized eigenvalues of the pencil (H, G) are the same at Tθ and at θ, for every size.
+
+    ``matrices`` holds, for each of H and G, a triple (name, entry, law): ``entry(a, b, point)`` is
+    the index-level entry M_ab at θ (point "theta") or at Tθ (point T), and ``law(a, b)`` the kernel
+    theorem M_ab(Tθ) = t_a⁻¹ t_b⁻¹ M_ab(θ) for the pair, which is checked here to be exactly that,
+    with t_a and t_b read from T."""
+    if len(matrices) != 2:
+        return Verdict(Status.UNDECIDED, claim, reason="a pencil is two matrices")
+    laws = _congruence_laws(claim, transformation, matrices)
+    if isinstance(laws, Verdict):
+        return laws
     names = " and ".join(name for name, _, _ in matrices)
-    return conclude(claim, premises, evidence=(
-        f"{names}: M_ab(T theta) = t_a^-1 t_b^-1 M_ab(theta) for each of the {len(pairs)} ordered pairs of "
+    return conclude(claim, [determinant_multiplicativity(), *laws], evidence=(
+        f"{names}: M_ab(T theta) = t_a^-1 t_b^-1 M_ab(theta) for each ordered pair of "
         f"${transformation.name}$'s parameter families, kernel theorems for every size, the scales read from "
-        f"${transformation.name}$ (positive, by sympy's assumptions)",
+        f"${transformation.name}$ (non-zero, by sympy's assumptions)",
         "so H(T theta) - lambda G(T theta) = D (H(theta) - lambda G(theta)) D with D = diag(1/t_a) invertible",
         "det(D M D) = det(D)^2 det(M): the characteristic polynomials of the two pencils differ by the "
         "non-zero constant det(D)^2, so their roots agree with multiplicity, G singular or not"))
+
+
+def sign_similarity(claim: str, transformation: Transformation, matrix) -> Verdict:
+    """The eigenvalues of H are the same at Tθ and at θ, for every size, when every scale of T is a
+    sign: H(Tθ) = D H(θ) D with D = diag(t_a⁻¹), D² = I, so D = D⁻¹ = Dᵀ and H(Tθ) = D H(θ) D⁻¹ is
+    orthogonally similar to H(θ) (its spectrum and its Frobenius norm are H(θ)'s).  ``matrix`` is
+    (name, entry, law) as in ``pencil_congruence``."""
+    laws = _congruence_laws(claim, transformation, [matrix], signs_only=True)
+    if isinstance(laws, Verdict):
+        return laws
+    return conclude(claim, laws, evidence=(
+        f"{matrix[0]}_ab(T theta) = t_a^-1 t_b^-1 {matrix[0]}_ab(theta) for each ordered pair of "
+        f"${transformation.name}$'s parameter families, kernel theorems for every size, each scale a sign "
+        "(its square exactly 1)",
+        "so H(T theta) = D H(theta) D with D = diag(1/t_a), D^2 = I: an orthogonal similarity, which keeps "
+        "the eigenvalues with multiplicity and the Frobenius norm"))

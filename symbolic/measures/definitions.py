@@ -112,13 +112,46 @@ class CoordinatewiseSharpness:
 
 
 @dataclass(frozen=True)
-class DiagonalHessianSum:
-    """Σ_i term(θ_i, ∂²L/∂θ_i²): each coordinate with its own curvature, by one rule."""
+class CoordinateSum:
+    """Σ_i term(θ_i, D_i): each coordinate with its own derivative of the loss, by one rule; D_i is
+    ∂²L/∂θ_i² (``order`` 2), ∂L/∂θ_i (1), or absent (0, the term reads θ_i alone)."""
+
+    term: Callable
+    order: int = 2
+
+    def derivative(self, p: MeasurePoint, i: int) -> sp.Expr:
+        return (sp.S.Zero, p.gradient[i], p.hessian[i, i])[self.order]
+
+    def __call__(self, p: MeasurePoint) -> sp.Expr:
+        return sp.Add(*[self.term(p.theta[i], self.derivative(p, i)) for i in range(len(p.theta))])
+
+
+@dataclass(frozen=True)
+class SampleCoordinateSum:
+    """(1/N) Σ_n Σ_i term(θ_i, ∂ℓ_n/∂θ_i): each example's gradient, coordinate by coordinate."""
 
     term: Callable
 
     def __call__(self, p: MeasurePoint) -> sp.Expr:
-        return sp.Add(*[self.term(p.theta[i], p.hessian[i, i]) for i in range(len(p.theta))])
+        return sp.Add(*[self.term(t, g_i) for g in p.sample_gradients for t, g_i in zip(p.theta, g)]) \
+            / len(p.sample_gradients)
+
+
+@dataclass(frozen=True)
+class HessianSpectrum:
+    """A function of the Hessian's eigenvalues alone: its spectral norm, its log pseudo-determinant,
+    or its Frobenius norm (sqrt Σ λ² for a symmetric matrix, computed from the entries)."""
+
+    reduction: str
+
+    def __post_init__(self):
+        if self.reduction not in ("spectral_norm", "log_pseudo_det", "frobenius"):
+            raise ValueError(f"unknown reduction {self.reduction!r}")
+
+    def __call__(self, p: MeasurePoint):
+        if self.reduction == "frobenius":
+            return sp.sqrt(sp.Add(*[entry ** 2 for entry in p.hessian]))
+        return Spectrum(p.hessian, self.reduction)
 
 
 @dataclass(frozen=True)
@@ -181,15 +214,11 @@ def _scaled_curvature(theta, second_derivative):
     return theta ** 2 * second_derivative
 
 
-normalized_flatness = DiagonalHessianSum(_scaled_curvature)
+normalized_flatness = CoordinateSum(_scaled_curvature)
 path_norm = PathSum(_square, sp.sqrt)                  # (Σ_paths ∏ θ_e²)^{1/2}: p = 2
 path_norm_l1 = PathSum(sp.Abs)                         # Σ_paths ∏ |θ_e|: the ℓ1 path norm
 # ⟨θ, I(θ) θ⟩ with the empirical Fisher I = (1/N) Σ_n ∇ℓ_n ∇ℓ_nᵀ: (1/N) Σ_n ⟨θ, ∇ℓ_n⟩²
 fisher_rao_norm = SampleDirectionalSum(_square)
-
-
-def hessian_frobenius(p: MeasurePoint) -> sp.Expr:
-    return sp.sqrt(sp.Add(*[entry ** 2 for entry in p.hessian]))
 
 
 def layer_norm_product(p: MeasurePoint) -> sp.Expr:
@@ -215,13 +244,18 @@ def relative_flatness_unsquared(p: MeasurePoint) -> sp.Expr:
     return sp.sqrt(sp.Add(*[p.theta[i] ** 2 for i in layer])) * sp.Add(*[p.hessian[i, i] for i in layer])
 
 
-def gradient_norm(p: MeasurePoint) -> sp.Expr:
-    return sp.Add(*[g ** 2 for g in p.gradient])
+def _squared_derivative(theta, derivative):
+    return derivative ** 2
 
 
-def fisher_trace(p: MeasurePoint) -> sp.Expr:
-    """Tr I(θ) for the empirical Fisher I = (1/N) Σ_n ∇ℓ_n ∇ℓ_nᵀ: (1/N) Σ_n ‖∇ℓ_n‖²."""
-    return sp.Add(*[sp.Add(*[x ** 2 for x in g]) for g in p.sample_gradients]) / len(p.sample_gradients)
+def _squared_coordinate(theta, derivative):
+    return theta ** 2
+
+
+weight_norm = CoordinateSum(_squared_coordinate, order=0)           # ‖θ‖²
+gradient_norm = CoordinateSum(_squared_derivative, order=1)         # ‖∇L‖²
+# Tr I(θ) for the empirical Fisher I = (1/N) Σ_n ∇ℓ_n ∇ℓ_nᵀ: (1/N) Σ_n ‖∇ℓ_n‖²
+fisher_trace = SampleCoordinateSum(_squared_derivative)
 
 
 def _layer_gram(p: MeasurePoint, layer: tuple, shape: tuple) -> sp.Matrix:
@@ -258,20 +292,19 @@ gauss_newton_pencil = GaussNewtonPencil()
 
 MEASURES = {m.key: m for m in [
     Measure("hessian_spectral_norm", "Hessian spectral norm", r"\|\nabla^2 L(\theta)\|_2",
-            lambda p: Spectrum(p.hessian, "spectral_norm")),
+            HessianSpectrum("spectral_norm")),
     Measure("hessian_trace", "Hessian trace", r"\operatorname{Tr} \nabla^2 L(\theta)",
-            DiagonalHessianSum(_curvature)),
-    Measure("hessian_frobenius", "Hessian Frobenius norm", r"\|\nabla^2 L(\theta)\|_F", hessian_frobenius),
+            CoordinateSum(_curvature)),
+    Measure("hessian_frobenius", "Hessian Frobenius norm", r"\|\nabla^2 L(\theta)\|_F", HessianSpectrum("frobenius")),
     Measure("hessian_log_pseudo_det", "log pseudo-determinant of the Hessian",
-            r"\sum_{\lambda \ne 0} \log|\lambda(\nabla^2 L)|", lambda p: Spectrum(p.hessian, "log_pseudo_det")),
+            r"\sum_{\lambda \ne 0} \log|\lambda(\nabla^2 L)|", HessianSpectrum("log_pseudo_det")),
     Measure("eps_sharpness", "$\\epsilon$-sharpness (Definition 2)",
             r"\frac{\max_{\|\delta\|_2 \le \epsilon} L(\theta + \delta) - L(\theta)}{1 + L(\theta)}",
             CoordinatewiseSharpness(_one, 2, normalizer=_sharpness_normalizer)),
     Measure("keskar_sharpness", "Keskar sharpness (box, full space)",
             r"100\,\frac{\max_{|\delta_i| \le \epsilon(|\theta_i| + 1)} L(\theta + \delta) - L(\theta)}"
             r"{1 + L(\theta)}", CoordinatewiseSharpness(_magnitude_plus_one, "inf", normalizer=_keskar_normalizer)),
-    Measure("weight_norm", "squared weight norm", r"\|\theta\|_2^2",
-            lambda p: sp.Add(*[t ** 2 for t in p.theta])),
+    Measure("weight_norm", "squared weight norm", r"\|\theta\|_2^2", weight_norm),
     Measure("layer_norm_product", "product of layer norms", r"\prod_k \|W_k\|_F", layer_norm_product),
     Measure("path_norm", "path norm ($p = 2$)", r"\bigl(\sum_{\text{paths}} \prod_{e} \theta_e^2\bigr)^{1/2}",
             path_norm),

@@ -4,12 +4,13 @@ A measure built from one rule per coordinate (``symbolic.measures.definitions``)
 term for the network f_θ(x_n) = Σ_j ReLU(Σ_i x_ni W_ij) v_j, whatever d, h and N:
 
   Σ_i term(θ_i, ∂²L/∂θ_i²)           Σ_i Σ_j term(W_ij, (∂_{W_ij}∂_{W_ij} L)(θ)) + Σ_j term(v_j, (∂_{v_j}∂_{v_j} L)(θ))
+                                     (alike with ∂L/∂θ_i, or θ_i alone, and (1/N) Σ_n with ∂ℓ_n/∂θ_i)
   (1/N) Σ_n outer(⟨θ, ∇ℓ_n⟩)         (1/N) Σ_n outer(Σ_i Σ_j W_ij (∂_{W_ij} ℓ_n)(θ) + Σ_j v_j (∂_{v_j} ℓ_n)(θ))
   outer(Σ_paths ∏_e edge(θ_e))        outer(Σ_i Σ_j edge(W_ij) edge(v_j)), the paths x_i → unit j → output
   ⟨w, w⟩ Tr(H_ww), w the output layer  (Σ_j v_j v_j)(Σ_l (∂_{v_l}∂_{v_l} L)(θ)); in a deep network w = θ^{(K)}
 
 and, on the deep network with a bias per layer, the same sums over every parameter family, those of
-the hidden layers under a sum over the layers p = 1, …, K − 1.
+the hidden layers under a sum over the layers p = 1, …, K − 1; alike on two layers with biases.
 
 ``invariance_chain`` proposes the steps from M at Tθ to M at θ: Theorem 3's law for each derivative
 the measure reads (a lemma made from a kernel theorem), a positive scale out of |·| (activation
@@ -26,9 +27,10 @@ from symbolic.every_size.index_rules import ACTIVATION_HOMOGENEITY, ARITHMETIC, 
 from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Eval, Fn, Function, LayerSum, Mul, Sum, \
     Transformation, children, first_subterm, latex, rebuild, replace_first, same_head
 from symbolic.every_size.laws import derivative_chain
-from symbolic.every_size.networks import N
+from symbolic.every_size.networks import HIDDEN_BIAS, HIDDEN_WEIGHT, N, OUTPUT_BIAS, OUTPUT_WEIGHT
 from symbolic.kernel.derivations import Chain, lemma, prove
-from symbolic.measures.definitions import DiagonalHessianSum, PathSum, RelativeFlatness, SampleDirectionalSum
+from symbolic.measures.definitions import CoordinateSum, PathSum, RelativeFlatness, SampleCoordinateSum, \
+    SampleDirectionalSum
 
 # the parameter families of the one-hidden-layer network, each with the sums that run over it
 ONE_LAYER_FAMILIES = ((Entry("W", ("i", "j")), (("i", "d"), ("j", "h"))),
@@ -55,7 +57,11 @@ class IndexNetwork:
 
 ONE_LAYER = IndexNetwork(ONE_LAYER_FAMILIES, ONE_LAYER_FAMILIES[1], paths=True)
 DEEP_WITH_BIASES = IndexNetwork(DEEP_BIAS_FAMILIES, DEEP_BIAS_FAMILIES[1])
-_U, _CURVATURE = sp.Symbol("u", real=True), sp.Symbol("H", real=True)
+# two layers with biases (``symbolic.every_size.networks.absolute_value_prediction``)
+TWO_LAYER_FAMILIES = ((HIDDEN_WEIGHT, (("i", "h_{0}"), ("j", "h_{1}"))), (OUTPUT_WEIGHT, (("j", "h_{1}"),)),
+                      (HIDDEN_BIAS, (("j", "h_{1}"),)), (OUTPUT_BIAS, ()))
+TWO_LAYERS_WITH_BIASES = IndexNetwork(TWO_LAYER_FAMILIES, TWO_LAYER_FAMILIES[1])
+_U, _DERIVATIVE = sp.Symbol("u", real=True), sp.Symbol("D", real=True)
 
 
 def as_term(expr: sp.Expr, atoms: dict):
@@ -98,10 +104,18 @@ def measure_term(form, function: Function, point="theta", images=None, network: 
         w_l = Entry(w.family, ("l",))
         return Mul((Sum(index, size, Mul((image(w), image(w)))), Sum("l", size, Eval(function, (w_l, w_l), point))))
     try:
-        if isinstance(form, DiagonalHessianSum):
-            rule = sp.sympify(form.term(_U, _CURVATURE))
-            return Add(tuple(_sums(as_term(rule, {_U: image(entry), _CURVATURE: Eval(function, (entry, entry), point)}),
-                                   entry, sums) for entry, sums in network.families))
+        if isinstance(form, CoordinateSum):
+            rule = sp.sympify(form.term(_U, _DERIVATIVE))
+
+            def read(entry):     # what the rule reads of coordinate a: θ_a, and ∂_a L or ∂²_a L
+                return {_U: image(entry)} if form.order == 0 else \
+                    {_U: image(entry), _DERIVATIVE: Eval(function, (entry,) * form.order, point)}
+            return Add(tuple(_sums(as_term(rule, read(entry)), entry, sums) for entry, sums in network.families))
+        if isinstance(form, SampleCoordinateSum):
+            rule = sp.sympify(form.term(_U, _DERIVATIVE))
+            total = Add(tuple(_sums(as_term(rule, {_U: image(entry), _DERIVATIVE: Eval(function, (entry,), point)}),
+                                    entry, sums) for entry, sums in network.families))
+            return Mul((Const(1 / N), Sum("n", "N", total)))
         if isinstance(form, SampleDirectionalSum):
             along = Add(tuple(_sums(Mul((image(entry), Eval(function, (entry,), point))), entry, sums)
                               for entry, sums in network.families))
