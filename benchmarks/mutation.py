@@ -351,6 +351,14 @@ MUTANTS = [
            " or not is_rational_zero(rhs.factors[0].expr - factor):\n",
            ":\n",
            "pencil: each law's factor is t_a^-1 t_b^-1 read from T", tests=(MEASURE_TESTS,)),
+    Mutant("similarity-any-scales", CONGRUENCE,
+           "        if signs_only and not all(",
+           "        if False and not all(",
+           "sign similarity: every scale is a sign, so D is orthogonal", tests=(MEASURE_TESTS,)),
+    Mutant("abs-any-factor", INDEX_RULES,
+           " or not is_rational_zero(c.expr ** 2 - 1):\n",
+           ":\n",
+           "rule |c s| = |s|: the factor's square is 1", tests=(MEASURE_TESTS,)),
 ]
 
 
