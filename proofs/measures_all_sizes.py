@@ -73,7 +73,8 @@ LAYER_WISE = ("layerwise", "deep_layerwise_bias")    # one scale per layer: rela
 # a sign per unit moves no magnitude: every coordinate-wise scale, the Hessian's own spectrum, ‖θ‖, ‖∇L‖
 SIGN_ONLY = ("eps_sharpness", "keskar_sharpness", "adaptive_sharpness_eta", "average_sharpness",
              "hessian_spectral_norm", "hessian_log_pseudo_det", "hessian_frobenius", "hessian_trace",
-             "weight_norm", "gradient_norm", "fisher_trace", "relative_flatness")
+             "weight_norm", "gradient_norm", "fisher_trace", "relative_flatness", "layer_norm_product",
+             "path_norm", "path_norm_l1", "relative_flatness_unsquared")
 
 
 SAMPLE_FORMS = (SampleDirectionalSum, SampleCoordinateSum)     # the measures that read ∇ℓ_n

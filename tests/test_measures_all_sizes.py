@@ -28,7 +28,7 @@ def test_the_scripts_claims_are_proved_for_every_size_and_agree_with_the_audit()
         assert any("cross-checked on the audit's families" in line for line in verdict.evidence)
         # the concrete audit, at its own sizes, agrees
         assert check_invariance(measure, group).verdict.status is Status.PROVED, (measure, group)
-    assert len(every.claims()) == 42
+    assert len(every.claims()) == 46
 
 
 @pytest.mark.parametrize("measure", every.NEGATIVE_CONTROLS)
@@ -52,10 +52,11 @@ def test_relative_flatness_per_neuron_is_refused_where_a_scale_depends_on_the_un
 
 
 def test_measures_without_an_every_size_argument_get_none():
-    assert every.every_size_verdict("layer_norm_product", "layerwise") is None   # no index-level form
+    assert every.every_size_verdict("relative_flatness_unsquared", "deep_layerwise_bias").status is Status.UNDECIDED
     assert every.every_size_verdict("path_norm", "deep_layerwise_bias") is None   # paths of one hidden layer only
     assert every.every_size_verdict("adaptive_sharpness", "permutation") is None  # no every-size map
-    assert every.every_size_verdict("spectral_norm_product", "sign_flip") is None
+    assert every.every_size_verdict("spectral_norm_product", "sign_flip") is None     # a largest eigenvalue
+    assert every.every_size_verdict("layer_norm_product", "deep_layerwise_bias") is None  # a product over layers
     assert every.every_size_verdict("no_such_measure", "layerwise") is None
 
 
@@ -259,7 +260,7 @@ def test_deep_coordinate_measures_hold_for_every_depth():
 
 def test_sign_flip_cells_hold_for_every_size_and_the_audit_agrees():
     cells = [m for m, g in every.claims() if g == "sign_flip"]
-    assert len(cells) == 18
+    assert len(cells) == 22
     for measure in ("hessian_spectral_norm", "weight_norm", "eps_sharpness", "gradient_norm"):
         verdict = every.every_size_verdict(measure, "sign_flip")
         assert verdict.status is Status.PROVED and "two layers with biases" in verdict.claim
@@ -292,3 +293,12 @@ def test_the_sign_rule_needs_a_square_of_one():
         before = Activation("abs", None, Mul((Const(sp.sympify(factor)), s)))
         assert (ABSOLUTE_VALUE_OF_A_SIGN.justify(before, Activation("abs", None, s)) is None) is accepted
     assert ABSOLUTE_VALUE_OF_A_SIGN.validity().status is Status.PROVED
+
+
+def test_a_square_root_of_a_rescaled_sum_is_not_taken_apart_without_a_rule():
+    """‖αW‖_F‖v/α‖_F = ‖W‖_F‖v‖_F needs √(α²S) = α√S, which no axiom gives: refused, not proved;
+    the audit proves the cell at its sizes.  Under the sign flip no root is needed."""
+    refused = every.every_size_verdict("layer_norm_product", "layerwise")
+    assert refused.status is Status.UNDECIDED and "arithmetic" in refused.reason
+    assert check_invariance("layer_norm_product", "layerwise").verdict.status is Status.PROVED
+    assert every.every_size_verdict("layer_norm_product", "sign_flip").status is Status.PROVED

@@ -221,8 +221,15 @@ path_norm_l1 = PathSum(sp.Abs)                         # Σ_paths ∏ |θ_e|: th
 fisher_rao_norm = SampleDirectionalSum(_square)
 
 
-def layer_norm_product(p: MeasurePoint) -> sp.Expr:
-    return sp.Mul(*[sp.sqrt(sp.Add(*[p.theta[i] ** 2 for i in layer])) for layer in p.layers])
+@dataclass(frozen=True)
+class LayerNormProduct:
+    """∏_k ‖W_k‖_F over the weight matrices (biases excluded)."""
+
+    def __call__(self, p: MeasurePoint) -> sp.Expr:
+        return sp.Mul(*[sp.sqrt(sp.Add(*[p.theta[i] ** 2 for i in layer])) for layer in p.layers])
+
+
+layer_norm_product = LayerNormProduct()
 
 
 @dataclass(frozen=True)
@@ -238,10 +245,16 @@ class RelativeFlatness:
 relative_flatness = RelativeFlatness()
 
 
-def relative_flatness_unsquared(p: MeasurePoint) -> sp.Expr:
-    """The regularizer code's variant: ‖w‖_F · Tr(H_w) on the output layer."""
-    layer = [i for row in p.last_layer_rows for i in row]
-    return sp.sqrt(sp.Add(*[p.theta[i] ** 2 for i in layer])) * sp.Add(*[p.hessian[i, i] for i in layer])
+@dataclass(frozen=True)
+class OutputNormTrace:
+    """The regularizer code's variant of relative flatness: ‖w‖_F · Tr(H_w) on the output layer."""
+
+    def __call__(self, p: MeasurePoint) -> sp.Expr:
+        layer = [i for row in p.last_layer_rows for i in row]
+        return sp.sqrt(sp.Add(*[p.theta[i] ** 2 for i in layer])) * sp.Add(*[p.hessian[i, i] for i in layer])
+
+
+relative_flatness_unsquared = OutputNormTrace()
 
 
 def _squared_derivative(theta, derivative):

@@ -7,6 +7,7 @@ term for the network f_θ(x_n) = Σ_j ReLU(Σ_i x_ni W_ij) v_j, whatever d, h an
                                      (alike with ∂L/∂θ_i, or θ_i alone, and (1/N) Σ_n with ∂ℓ_n/∂θ_i)
   (1/N) Σ_n outer(⟨θ, ∇ℓ_n⟩)         (1/N) Σ_n outer(Σ_i Σ_j W_ij (∂_{W_ij} ℓ_n)(θ) + Σ_j v_j (∂_{v_j} ℓ_n)(θ))
   outer(Σ_paths ∏_e edge(θ_e))        outer(Σ_i Σ_j edge(W_ij) edge(v_j)), the paths x_i → unit j → output
+  ∏_k ‖W_k‖_F                        sqrt(Σ_i Σ_j W_ij W_ij) sqrt(Σ_j v_j v_j)
   ⟨w, w⟩ Tr(H_ww), w the output layer  (Σ_j v_j v_j)(Σ_l (∂_{v_l}∂_{v_l} L)(θ)); in a deep network w = θ^{(K)}
 
 and, on the deep network with a bias per layer, the same sums over every parameter family, those of
@@ -14,7 +15,7 @@ the hidden layers under a sum over the layers p = 1, …, K − 1; alike on two 
 
 ``invariance_chain`` proposes the steps from M at Tθ to M at θ: Theorem 3's law for each derivative
 the measure reads (a lemma made from a kernel theorem), a positive scale out of |·| (activation
-homogeneity), then arithmetic where the terms still differ.  The kernel checks every step; a measure that is
+homogeneity) and a sign out of |·|, then arithmetic where the terms still differ.  The kernel checks every step; a measure that is
 not invariant is refused at the step that fails.
 """
 from __future__ import annotations
@@ -23,14 +24,16 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from symbolic.every_size.index_rules import ACTIVATION_HOMOGENEITY, ARITHMETIC, SUM_FACTOR, monomials
+from symbolic.decision.zero import is_rational_zero
+from symbolic.every_size.index_rules import ABSOLUTE_VALUE_OF_A_SIGN, ACTIVATION_HOMOGENEITY, ARITHMETIC, SUM_FACTOR, \
+    monomials
 from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Eval, Fn, Function, LayerSum, Mul, Sum, \
     Transformation, children, first_subterm, latex, rebuild, replace_first, same_head
 from symbolic.every_size.laws import derivative_chain
 from symbolic.every_size.networks import HIDDEN_BIAS, HIDDEN_WEIGHT, N, OUTPUT_BIAS, OUTPUT_WEIGHT
 from symbolic.kernel.derivations import Chain, lemma, prove
-from symbolic.measures.definitions import CoordinateSum, PathSum, RelativeFlatness, SampleCoordinateSum, \
-    SampleDirectionalSum
+from symbolic.measures.definitions import CoordinateSum, LayerNormProduct, OutputNormTrace, PathSum, RelativeFlatness, \
+    SampleCoordinateSum, SampleDirectionalSum
 
 # the parameter families of the one-hidden-layer network, each with the sums that run over it
 ONE_LAYER_FAMILIES = ((Entry("W", ("i", "j")), (("i", "d"), ("j", "h"))),
@@ -48,19 +51,28 @@ DEEP_BIAS_FAMILIES = ((Entry(r"\theta^{(p)}", ("i", "j")), (("i", "h_{p-1}"), ("
 class IndexNetwork:
     """What a measure's index-level term needs of a network with one output unit: its parameter
     families with their sums (a family whose name holds the layer p runs over the hidden layers too),
-    the weights of its output layer with their sum, and whether its paths x_i → unit j → output
-    can be written (one hidden layer)."""
+    the weights of its output layer with their sum, its input-to-output paths (each kind of path:
+    its edges and the sums over their indices; a bias starts a path of its own) and its weight
+    matrices with their sums, where those can be written (not at every depth)."""
     families: tuple
     output: tuple
-    paths: bool = False
+    paths: tuple | None = None
+    layers: tuple | None = None
 
 
-ONE_LAYER = IndexNetwork(ONE_LAYER_FAMILIES, ONE_LAYER_FAMILIES[1], paths=True)
+ONE_LAYER = IndexNetwork(ONE_LAYER_FAMILIES, ONE_LAYER_FAMILIES[1],
+                         paths=(((Entry("W", ("i", "j")), Entry("v", ("j",))), (("i", "d"), ("j", "h"))),),
+                         layers=ONE_LAYER_FAMILIES)
 DEEP_WITH_BIASES = IndexNetwork(DEEP_BIAS_FAMILIES, DEEP_BIAS_FAMILIES[1])
 # two layers with biases (``symbolic.every_size.networks.absolute_value_prediction``)
 TWO_LAYER_FAMILIES = ((HIDDEN_WEIGHT, (("i", "h_{0}"), ("j", "h_{1}"))), (OUTPUT_WEIGHT, (("j", "h_{1}"),)),
                       (HIDDEN_BIAS, (("j", "h_{1}"),)), (OUTPUT_BIAS, ()))
-TWO_LAYERS_WITH_BIASES = IndexNetwork(TWO_LAYER_FAMILIES, TWO_LAYER_FAMILIES[1])
+TWO_LAYERS_WITH_BIASES = IndexNetwork(
+    TWO_LAYER_FAMILIES, TWO_LAYER_FAMILIES[1],
+    paths=(((HIDDEN_WEIGHT, OUTPUT_WEIGHT), (("i", "h_{0}"), ("j", "h_{1}"))),    # x_i → unit j → output
+           ((HIDDEN_BIAS, OUTPUT_WEIGHT), (("j", "h_{1}"),)),                       # b_j → unit j → output
+           ((OUTPUT_BIAS,), ())),                                                   # the output bias
+    layers=TWO_LAYER_FAMILIES[:2])
 _U, _DERIVATIVE = sp.Symbol("u", real=True), sp.Symbol("D", real=True)
 
 
@@ -98,11 +110,13 @@ def measure_term(form, function: Function, point="theta", images=None, network: 
     the map on the entries); ``function`` is L, or the loss ℓ_n of one example for a measure that
     reads the examples' gradients.  None when the measure has no index-level form on ``network``."""
     image = images or (lambda entry: entry)
-    if isinstance(form, RelativeFlatness):
-        # one output unit: ⟨w, w⟩ Tr(H_ww) = (Σ_i w_i w_i)(Σ_l (∂_{w_l}∂_{w_l} L)(θ))
+    if isinstance(form, (RelativeFlatness, OutputNormTrace)):
+        # one output unit: ⟨w, w⟩ Tr(H_ww) = (Σ_i w_i w_i)(Σ_l (∂_{w_l}∂_{w_l} L)(θ)); unsquared, the root of ⟨w, w⟩
         w, ((index, size),) = network.output
         w_l = Entry(w.family, ("l",))
-        return Mul((Sum(index, size, Mul((image(w), image(w)))), Sum("l", size, Eval(function, (w_l, w_l), point))))
+        gram = Sum(index, size, Mul((image(w), image(w))))
+        return Mul((gram if isinstance(form, RelativeFlatness) else Fn(r"\sqrt", (gram,)),
+                    Sum("l", size, Eval(function, (w_l, w_l), point))))
     try:
         if isinstance(form, CoordinateSum):
             rule = sp.sympify(form.term(_U, _DERIVATIVE))
@@ -120,15 +134,24 @@ def measure_term(form, function: Function, point="theta", images=None, network: 
             along = Add(tuple(_sums(Mul((image(entry), Eval(function, (entry,), point))), entry, sums)
                               for entry, sums in network.families))
             return Mul((Const(1 / N), Sum("n", "N", as_term(sp.sympify(form.outer(_U)), {_U: along}))))
-        if isinstance(form, PathSum) and network.paths:
-            (W, _), (v, _) = ONE_LAYER_FAMILIES
+        if isinstance(form, PathSum) and network.paths is not None:
             edge = sp.sympify(form.edge(_U))
-            path = Mul((as_term(edge, {_U: image(W)}), as_term(edge, {_U: image(v)})))
-            total = Sum("i", "d", Sum("j", "h", path))
+            total = _added([_sums(_multiplied([as_term(edge, {_U: image(e)}) for e in edges]), edges[0], sums)
+                            for edges, sums in network.paths])
             return total if form.outer is None else Fn(_outer_name(form.outer), (total,))
+        if isinstance(form, LayerNormProduct) and network.layers is not None:
+            return _multiplied([Fn(r"\sqrt", (_sums(Mul((image(w), image(w))), w, sums),)) for w, sums in network.layers])
     except ValueError:
         return None
     return None
+
+
+def _added(terms: list):
+    return terms[0] if len(terms) == 1 else Add(tuple(terms))
+
+
+def _multiplied(factors: list):
+    return factors[0] if len(factors) == 1 else Mul(tuple(factors))
 
 
 def _outer_name(outer) -> str:
@@ -161,10 +184,15 @@ def invariance_chain(form, function: Function, transformation: Transformation, i
     if isinstance(form, RelativeFlatness):
         _factor_out_of_sums(chain)
     # a positive scale out of each |·| (activation homogeneity)
+    # and a sign out of |·| (its square is 1)
     while (scaled := first_subterm(chain.end, _scaled_activation)) is not None:
         factor, inner = scaled.arg.factors
-        chain.then(ACTIVATION_HOMOGENEITY, replace_first(chain.end, lambda t, s=scaled: t == s,
-                                                         lambda t: Mul((factor, Activation(t.kind, t.slope, inner)))))
+        if factor.expr.is_positive is True:
+            chain.then(ACTIVATION_HOMOGENEITY, replace_first(chain.end, lambda t, s=scaled: t == s,
+                                                             lambda t: Mul((factor, Activation(t.kind, t.slope, inner)))))
+        else:
+            chain.then(ABSOLUTE_VALUE_OF_A_SIGN, replace_first(chain.end, lambda t, s=scaled: t == s,
+                                                               lambda t: Activation(t.kind, t.slope, inner)))
     # arithmetic where the terms still differ, innermost first: the scales cancel
     for path in _arithmetic_positions(chain.end, target):
         chain.then(ARITHMETIC, _replace_at(chain.end, path, _at(target, path)), "the scales cancel")
@@ -202,8 +230,12 @@ def _constant_and_rest(term):
 
 
 def _scaled_activation(term) -> bool:
-    return (isinstance(term, Activation) and isinstance(term.arg, Mul) and len(term.arg.factors) == 2
-            and isinstance(term.arg.factors[0], Const) and term.arg.factors[0].expr.is_positive is True)
+    """σ(c·s) with c > 0, or |c·s| with c a sign."""
+    if not (isinstance(term, Activation) and isinstance(term.arg, Mul) and len(term.arg.factors) == 2
+            and isinstance(term.arg.factors[0], Const)):
+        return False
+    c = term.arg.factors[0].expr
+    return c.is_positive is True or (term.kind == "abs" and c.is_real is True and is_rational_zero(c ** 2 - 1))
 
 
 def _arithmetic_positions(current, target, path=()) -> list:
