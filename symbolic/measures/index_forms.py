@@ -14,9 +14,9 @@ and, on the deep network with a bias per layer, the same sums over every paramet
 the hidden layers under a sum over the layers p = 1, …, K − 1; alike on two layers with biases.
 
 ``invariance_chain`` proposes the steps from M at Tθ to M at θ: Theorem 3's law for each derivative
-the measure reads (a lemma made from a kernel theorem), a positive scale out of |·| (activation
-homogeneity) and a sign out of |·|, then arithmetic where the terms still differ.  The kernel checks every step; a measure that is
-not invariant is refused at the step that fails.
+the measure reads (a lemma made from a kernel theorem), a positive scale or a sign out of |·|, a
+constant out of a sum (for a product of sums), then arithmetic where the terms still differ.  The
+kernel checks every step; a measure that is not invariant is refused at the step that fails.
 """
 from __future__ import annotations
 
@@ -111,7 +111,8 @@ def measure_term(form, function: Function, point="theta", images=None, network: 
     reads the examples' gradients.  None when the measure has no index-level form on ``network``."""
     image = images or (lambda entry: entry)
     if isinstance(form, (RelativeFlatness, OutputNormTrace)):
-        # one output unit: ⟨w, w⟩ Tr(H_ww) = (Σ_i w_i w_i)(Σ_l (∂_{w_l}∂_{w_l} L)(θ)); unsquared, the root of ⟨w, w⟩
+        # one output unit: ⟨w, w⟩ Tr(H_ww) = (Σ_i w_i w_i)(Σ_l (∂_{w_l}∂_{w_l} L)(θ));
+        # the unsquared variant takes the root of ⟨w, w⟩
         w, ((index, size),) = network.output
         w_l = Entry(w.family, ("l",))
         gram = Sum(index, size, Mul((image(w), image(w))))
