@@ -356,8 +356,8 @@ MUTANTS = [
            "        if False and not all(",
            "sign similarity: every scale is a sign, so D is orthogonal", tests=(MEASURE_TESTS,)),
     Mutant("abs-any-factor", INDEX_RULES,
-           " or not is_rational_zero(c.expr ** 2 - 1):\n",
-           ":\n",
+           "    if not isinstance(c, Const) or not is_sign(c.expr):\n",
+           "    if not isinstance(c, Const):\n",
            "rule |c s| = |s|: the factor's square is 1", tests=(MEASURE_TESTS,)),
 ]
 

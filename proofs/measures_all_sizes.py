@@ -150,6 +150,20 @@ class EverySize:
     def sample_theorem(self):
         return sample_loss_theorem(self.prediction_chain)[1]
 
+    # the three invariances as lemmas, made once: L∘T = L, f∘T = f and ℓ_n∘T = ℓ_n
+    @functools.cached_property
+    def loss_lemma(self):
+        return invariance_lemma(self.theorem, self.function, self.T)
+
+    @functools.cached_property
+    def prediction_lemma(self):
+        return evaluation_lemma(self.prediction_theorem, self.prediction, self.T, "f o T = f", r"f(T\theta) = f(\theta)")
+
+    @functools.cached_property
+    def sample_lemma(self):
+        return evaluation_lemma(self.sample_theorem, self.sample_loss, self.T, "l_n o T = l_n",
+                                r"\ell_n(T\theta) = \ell_n(\theta)")
+
 
 EVERY_SIZE = {
     "layerwise": EverySize("layerwise", T_ALPHA, LOSS_FUNCTION, all_sizes.theorem1_loss, "every d, h and N",
@@ -300,12 +314,9 @@ def every_size_proof(measure: Measure, every: EverySize) -> Verdict | None:
     if measure_term(form, every.function, network=every.network) is None:
         return None
     if isinstance(form, SAMPLE_FORMS):
-        rule = evaluation_lemma(every.sample_theorem, every.sample_loss, every.T, "l_n o T = l_n",
-                                r"\ell_n(T\theta) = \ell_n(\theta)")
-        chain = invariance_chain(form, every.sample_loss, every.T, rule, claim, every.network)
+        chain = invariance_chain(form, every.sample_loss, every.T, every.sample_lemma, claim, every.network)
     else:
-        rule = invariance_lemma(every.theorem, every.function, every.T)
-        chain = invariance_chain(form, every.function, every.T, rule, claim, every.network)
+        chain = invariance_chain(form, every.function, every.T, every.loss_lemma, claim, every.network)
     return prove(chain)[0]
 
 
@@ -315,15 +326,12 @@ def _hessian_entry(function, a, b, point):
 
 def _hessian_law(every: EverySize, a, b):
     """Theorem 3 at the pair (a, b): (∂_b∂_a L)(Tθ) = t_a⁻¹ t_b⁻¹ (∂_b∂_a L)(θ), the kernel's theorem."""
-    rule = invariance_lemma(every.theorem, every.function, every.T)
-    return prove(derivative_chain([a, b], every.function, every.T, rule))[1]
+    return prove(derivative_chain([a, b], every.function, every.T, every.loss_lemma))[1]
 
 
 def _metric_law(every: EverySize, a, b):
     """G_ab(Tθ) = t_a⁻¹ t_b⁻¹ G_ab(θ) from the gradient law of the prediction, the kernel's theorem."""
-    rule = evaluation_lemma(every.prediction_theorem, every.prediction, every.T, "f o T = f",
-                            r"f(T\theta) = f(\theta)")
-    return prove(gauss_newton_chain(every.prediction, every.T, rule, a, b))[1]
+    return prove(gauss_newton_chain(every.prediction, every.T, every.prediction_lemma, a, b))[1]
 
 
 @functools.cache
@@ -403,8 +411,7 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
             measure.replace("_", r"\_"), measure.replace("_", r"\_"), group.replace("_", r"\_")),
             f"{how}; cross-checked on the audit's families", [verdict])
     shown = invariance_chain(MEASURES["normalized_flatness"].evaluate, LOSS_FUNCTION, T_ALPHA,
-                             invariance_lemma(EVERY_SIZE["layerwise"].theorem, LOSS_FUNCTION, T_ALPHA),
-                             "normalized flatness under T_alpha")
+                             EVERY_SIZE["layerwise"].loss_lemma, "normalized flatness under T_alpha")
     all_sizes.add_chain(derivation, shown, r"\text{normalized flatness}(T_\alpha\theta)",
                         "the measure at $T_\\alpha\\theta$, as the audit defines it")
     all_sizes.add_chain(derivation, sign_flip_chain(), r"f_{T_\sigma\theta}(x_n)",

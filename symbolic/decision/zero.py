@@ -80,3 +80,10 @@ def laurent_is_zero(poly, alpha, alpha_inverse) -> bool:
     is the normal form: it is zero exactly when poly vanishes whenever ᾱ = 1/α.
     """
     return (poly % (alpha * alpha_inverse - 1)).is_zero()
+
+
+def is_sign(value: sp.Expr) -> bool:
+    """True when ``value`` is known to be real with square exactly 1, so that it is 1 or −1 (as
+    (−1)^e for an integer e is)."""
+    value = sp.sympify(value)
+    return value.is_real is True and is_rational_zero(value ** 2 - 1)

@@ -23,7 +23,7 @@ from symbolic.every_size.index_terms import Activation, Add, Const, Deriv, Entry
 from symbolic.relu import ReLU, leaky_relu
 from symbolic.verdict import Status, Verdict
 from symbolic.decision.witness import random_point
-from symbolic.decision.zero import is_rational_zero
+from symbolic.decision.zero import is_rational_zero, is_sign
 from symbolic.kernel.certificates import check_identity, conclude, exact_zeros
 from symbolic.kernel.derivations import Chain, Rule, axiom
 
@@ -149,7 +149,7 @@ def _absolute_value_of_a_sign(before, after):
     c, s = before.arg.factors
     if after != Activation("abs", before.slope, s):
         return "the result is not |s|"
-    if not isinstance(c, Const) or c.expr.is_real is not True or not is_rational_zero(c.expr ** 2 - 1):
+    if not isinstance(c, Const) or not is_sign(c.expr):
         return "the factor is not known to be a real scalar whose square is 1"
     return None
 

@@ -24,7 +24,7 @@ import functools
 
 import sympy as sp
 
-from symbolic.decision.zero import is_rational_zero
+from symbolic.decision.zero import is_sign
 from symbolic.every_size.index_terms import Function, Transformation
 from symbolic.kernel.certificates import check_identity, conclude
 from symbolic.kernel.derivations import is_theorem
@@ -84,7 +84,7 @@ def change_of_variables(claim: str, invariance, function: Function, transformati
             evidence.append(f"{family}: left alone by ${transformation.name}$ (scale 1)")
             continue
         positive = factor.expr.is_positive is True
-        sign = factor.expr.is_real is True and is_rational_zero(factor.expr ** 2 - 1)
+        sign = is_sign(factor.expr)
         if not (positive or sign):
             return _undecided(claim, f"the scale {factor.expr} of {family} is not known to be positive, nor a sign")
         # (3) the family's scale rule is covariant: s(t u) = t s(u) for every t > 0, or s even for a sign

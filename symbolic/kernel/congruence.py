@@ -19,7 +19,7 @@ import functools
 
 import sympy as sp
 
-from symbolic.decision.zero import is_rational_zero
+from symbolic.decision.zero import is_rational_zero, is_sign
 from symbolic.every_size.index_terms import Const, Entry, Mul, Transformation
 from symbolic.kernel.certificates import check_identity, conclude
 from symbolic.kernel.derivations import is_theorem
@@ -65,7 +65,7 @@ def _congruence_laws(claim: str, transformation: Transformation, matrices, signs
         if any(t is None or t.expr.is_nonzero is not True for t in scales):
             return Verdict(Status.UNDECIDED, claim, reason=f"${transformation.name}$ does not multiply "
                            f"{a.family} and {b.family} by non-zero scalars")
-        if signs_only and not all(t.expr.is_real is True and is_rational_zero(t.expr ** 2 - 1) for t in scales):
+        if signs_only and not all(is_sign(t.expr) for t in scales):
             return Verdict(Status.UNDECIDED, claim, reason=f"the scales of ${transformation.name}$ on {a.family} "
                            f"and {b.family} are not signs: D is not orthogonal")
         factor = 1 / (scales[0].expr * scales[1].expr)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from symbolic.decision.zero import is_rational_zero
+from symbolic.decision.zero import is_sign
 from symbolic.every_size.index_rules import ABSOLUTE_VALUE_OF_A_SIGN, ACTIVATION_HOMOGENEITY, ARITHMETIC, SUM_FACTOR, \
     monomials
 from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Eval, Fn, Function, LayerSum, Mul, Sum, \
@@ -236,7 +236,7 @@ def _scaled_activation(term) -> bool:
             and isinstance(term.arg.factors[0], Const)):
         return False
     c = term.arg.factors[0].expr
-    return c.is_positive is True or (term.kind == "abs" and c.is_real is True and is_rational_zero(c ** 2 - 1))
+    return c.is_positive is True or (term.kind == "abs" and is_sign(c))
 
 
 def _arithmetic_positions(current, target, path=()) -> list:

@@ -178,21 +178,21 @@ class DeepPattern:
 
     def layer_scale(self, k: int):
         """α_k as a monomial (k counted from 0): α_{k} for k < K − 1, ∏ ᾱ for the last layer."""
-        K = self.net.depth
-        if k < K - 1:
-            return self.gens[f"alpha_{k}"]
-        product = self.context.constant(1)
-        for j in range(K - 1):
-            product *= self.gens[f"alphabar_{j}"]
-        return product
+        return self._scale(k, "alpha", "alphabar")
 
     def inverse_scale(self, k: int):
+        """ᾱ_k = α_k⁻¹ as a monomial: ᾱ_{k} for k < K − 1, ∏ α for the last layer."""
+        return self._scale(k, "alphabar", "alpha")
+
+    def _scale(self, k: int, own: str, other: str):
+        """The generator ``own``_k below the last layer; the last layer's is the product of the
+        ``other`` generators (∏ α_k = 1 with ᾱ_k = α_k⁻¹)."""
         K = self.net.depth
         if k < K - 1:
-            return self.gens[f"alphabar_{k}"]
+            return self.gens[f"{own}_{k}"]
         product = self.context.constant(1)
         for j in range(K - 1):
-            product *= self.gens[f"alpha_{j}"]
+            product *= self.gens[f"{other}_{j}"]
         return product
 
     def loss(self):
