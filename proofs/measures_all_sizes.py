@@ -33,13 +33,13 @@ import re
 import sympy as sp
 
 from symbolic.derivation import Derivation
-from symbolic.every_size.index_rules import ABSOLUTE_VALUE_OF_A_SIGN, ARITHMETIC, SUM_FACTOR, Chain
+from symbolic.every_size.index_rules import ABSOLUTE_VALUE_OF_A_SIGN, ARITHMETIC, REINDEXING, SUM_FACTOR, Chain
 from symbolic.every_size.index_terms import Activation, Add, Entry, Eval, Fn, Function, Mul, Sum, children, expand, \
-    rebuild, substitute_layer
+    permutation_of, rebuild, substitute_layer
 from symbolic.every_size.laws import derivative_chain, invariance_lemma, loss_chain
 from symbolic.every_size.networks import A, ABSOLUTE_LOSS_FUNCTION, DEEP_BIAS, DEPTH, HIDDEN_BIAS, HIDDEN_WEIGHT, \
-    LOSS, LOSS_FUNCTION, N, NEURON_SCALE, OUTPUT_BIAS, OUTPUT_WEIGHT, P, SIGN_EXPONENT, T_ALPHA, T_NEURON, T_SIGN, \
-    UNIT_SIGN, absolute_value_prediction, prediction, x
+    LOSS, LOSS_FUNCTION, N, NEURON_SCALE, OUTPUT_BIAS, OUTPUT_WEIGHT, P, RELU_TWO_LAYER_LOSS, SIGN_EXPONENT, T_ALPHA, \
+    T_NEURON, T_PERMUTATION, T_SIGN, UNIT_SIGN, absolute_value_prediction, prediction, relu_two_layer_prediction, x
 from symbolic.kernel import check_identity, conclude, exact_zeros
 from symbolic.kernel.change_of_variables import change_of_variables
 from symbolic.kernel.congruence import pencil_congruence, sign_similarity
@@ -114,6 +114,22 @@ def sign_flip_loss():
     return prove(loss_chain(sign_flip_chain(), "sign flip: L(T theta) = L(theta)"))
 
 
+def permutation_chain() -> Chain:
+    """f_{T_πθ}(x_n) = f_θ(x_n) for ReLU units with biases: unit j of T_πθ is unit π(j) of θ, and the
+    sum over the hidden units, taken in the order π, is the same sum."""
+    chain = Chain("permutation: f_(T_pi theta)(x) = f_theta(x), all widths",
+                  T_PERMUTATION.apply(relu_two_layer_prediction()))
+    # Σ_j G(π(j)) = Σ_j G(j), G(j) the contribution of unit j
+    chain.then(REINDEXING, relu_two_layer_prediction(), "the hidden units summed in the order of $\pi_{h_1}$")
+    return chain
+
+
+@functools.cache
+def permutation_loss():
+    """The kernel's theorem L(T_πθ) = L(θ)."""
+    return prove(loss_chain(permutation_chain(), "permutation: L(T theta) = L(theta)"))
+
+
 @functools.cache
 def sample_loss_theorem(prediction_chain):
     """The kernel's theorem ℓ_n(Tθ) = ℓ_n(θ): the prediction's steps inside ℓ(·, y_n)."""
@@ -177,6 +193,9 @@ EVERY_SIZE = {
     "sign_flip": EverySize("sign_flip", T_SIGN, ABSOLUTE_LOSS_FUNCTION, sign_flip_loss,
                            "every d, h and N (two layers with biases, |.| units)",
                            Function("f", absolute_value_prediction()), sign_flip_chain, TWO_LAYERS_WITH_BIASES),
+    "permutation": EverySize("permutation", T_PERMUTATION, RELU_TWO_LAYER_LOSS, permutation_loss,
+                             "every d, h and N (two layers with biases, ReLU units)",
+                             Function("f", relu_two_layer_prediction()), permutation_chain, TWO_LAYERS_WITH_BIASES),
 }
 
 
@@ -226,27 +245,40 @@ def _read(scalar: sp.Expr, group, depth: int) -> sp.Expr:
     return scalar.replace(lambda e: isinstance(e, sp.Indexed), value)
 
 
+def _cycled(entry: Entry, model) -> Entry:
+    """A concrete entry with each permuted index π_{h_1}(j) read at the audit's element, the cycle
+    1 → 2 → … → h → 1 of the first hidden layer's units: π(j) = j + 1, π(h) = 1."""
+    def value(index):
+        found = permutation_of(index)
+        return index if found is None else str(int(value(found[1])) % model.layer_shapes[0][1] + 1)
+    return Entry(entry.family, tuple(value(i) for i in entry.indices))
+
+
 def same_action(every: EverySize) -> list[Verdict]:
-    """On each of the group's families: the kernel's T multiplies each parameter by the factor the
-    group's action gives it (the scales read from T's definition, the group's from its matrix)."""
+    """On each of the group's families: the kernel's T is the group's action, entry by entry of its
+    matrix ((Tθ)_a = t_a θ_{σ(a)}, the scale and σ read from T's definition, at the element the
+    audit takes; the group's action from its factors or its matrix)."""
     group = GROUPS[every.group]
     verdicts = []
     for family in group.families:
         model = family.model
-        factors = group.factors(model, group.symbols)
+        entries = [_entry(str(parameter), model) for parameter in model.parameters]
+        column = {entry: k for k, entry in enumerate(entries)}
         claim = f"the kernel's {every.T.name} is the action of {every.group} on {family.sizes}"
-        differences = []
+        kernel = sp.zeros(len(entries), len(entries))
         try:
-            for parameter, factor in zip(model.parameters, factors):
-                scale = every.T.scale(_entry(str(parameter), model))
-                if scale is None:
-                    raise ValueError(f"the kernel's map does not list the family of {parameter}")
-                read = _read(scale.expr, group, len(model.layers))
-                differences.append((f"the factor of {parameter}", read - factor))
-        except ValueError as error:
+            for row, entry in enumerate(entries):
+                found = every.T.monomial(entry)
+                if found is None:
+                    raise ValueError(f"the kernel's map does not list the family of {model.parameters[row]}")
+                scale, source = found
+                kernel[row, column[_cycled(source, model)]] = _read(scale.expr, group, len(model.layers))
+        except (ValueError, KeyError) as error:
             verdicts.append(Verdict(Status.UNDECIDED, claim, reason=str(error)))
             continue
-        verdicts.append(exact_zeros(claim, differences))
+        action = group.action(family)
+        verdicts.append(exact_zeros(claim, [(f"entry ({r + 1}, {c + 1})", kernel[r, c] - action[r, c])
+                                            for r in range(len(entries)) for c in range(len(entries))]))
     return verdicts
 
 
@@ -304,10 +336,10 @@ def every_size_proof(measure: Measure, every: EverySize) -> Verdict | None:
         return change_of_variables(claim, every.theorem, every.function, every.T, form.scale, _is_weight,
                                    form.gaussian, form.normalizer)
     if isinstance(form, HessianSpectrum):
-        return sign_similarity(claim, every.T, ("H", functools.partial(_hessian_entry, every.function),
+        return sign_similarity(claim, every.T, every.function, ("H", functools.partial(_hessian_entry, every.function),
                                                 functools.partial(_hessian_law, every)))
     if isinstance(form, GaussNewtonPencil):
-        return pencil_congruence(claim, every.T, [("H", functools.partial(_hessian_entry, every.function),
+        return pencil_congruence(claim, every.T, every.function, [("H", functools.partial(_hessian_entry, every.function),
                                                    functools.partial(_hessian_law, every)),
                                                   ("G", functools.partial(gauss_newton_entry, every.prediction),
                                                    functools.partial(_metric_law, every))])

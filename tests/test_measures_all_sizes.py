@@ -197,23 +197,23 @@ def test_pencil_refuses_laws_of_the_wrong_shape_or_scale():
     good = [("H", hessian, lambda a, b: every._hessian_law(layerwise, a, b)),
             ("G", lambda a, b, point: gauss_newton_entry(layerwise.prediction, a, b, point),
              lambda a, b: every._metric_law(layerwise, a, b))]
-    assert pencil_congruence("pencil", T_ALPHA, good).status is Status.PROVED
+    assert pencil_congruence("pencil", T_ALPHA, LOSS_FUNCTION, good).status is Status.PROVED
     # G's law handed in for H: its sides are not the Hessian's entries
     swapped = [("H", hessian, good[1][2]), good[1]]
-    assert "is not H_ab" in pencil_congruence("swapped", T_ALPHA, swapped).reason
+    assert "is not H_ab" in pencil_congruence("swapped", T_ALPHA, LOSS_FUNCTION, swapped).reason
     # a "metric" that is the gradient: its law has one scale, not two
     gradient = [good[0], ("G", lambda a, b, point: Eval(LOSS_FUNCTION, (a,), point),
                           lambda a, b: prove(_gradient_chain(a))[1])]
-    assert pencil_congruence("gradient", T_ALPHA, gradient).status is Status.UNDECIDED
+    assert pencil_congruence("gradient", T_ALPHA, LOSS_FUNCTION, gradient).status is Status.UNDECIDED
     # the per-neuron laws do not speak of T_alpha
     foreign = [("H", hessian, lambda a, b: every._hessian_law(every.EVERY_SIZE["per_neuron"], a, b)), good[1]]
-    assert pencil_congruence("foreign", T_ALPHA, foreign).status is Status.UNDECIDED
+    assert pencil_congruence("foreign", T_ALPHA, LOSS_FUNCTION, foreign).status is Status.UNDECIDED
 
     # a law with the right sides that the kernel did not prove
     def forged(a, b):
         law = every._hessian_law(layerwise, a, b)
         return Theorem(law.claim, law.lhs, law.rhs, law.for_all, law.verdict)
-    refused = pencil_congruence("forged", T_ALPHA, [("H", hessian, forged), good[1]])
+    refused = pencil_congruence("forged", T_ALPHA, LOSS_FUNCTION, [("H", hessian, forged), good[1]])
     assert refused.status is Status.UNDECIDED and "not a kernel theorem" in refused.reason
 
 

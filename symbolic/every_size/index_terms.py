@@ -20,6 +20,38 @@ import sympy as sp
 from symbolic.relu import ReLU, leaky_relu
 
 
+# --- a permuted index: π_m(j), the image of the index j under a permutation π_m of {1, …, m} ------------
+
+_PERMUTED = re.compile(r"\\pi_\{(?P<size>[^()]+?)\}\((?P<index>.+)\)")
+
+
+def permuted(size: str, index: str) -> str:
+    """The index π_m(j) with m = ``size``: the notation says that π_m is a permutation of {1, …, m}
+    (one fixed permutation per size m, any one), so j ↦ π_m(j) is injective, and onto {1, …, m}."""
+    return r"\pi_{%s}(%s)" % (size, index)
+
+
+def permutation_of(index: str):
+    """(m, j) for the index π_m(j), None for a plain index."""
+    found = _PERMUTED.fullmatch(index)
+    return None if found is None else (found.group("size"), found.group("index"))
+
+
+def index_variable(index: str) -> str:
+    """The index name an index depends on: j for j and for π_m(j)."""
+    found = permutation_of(index)
+    return index if found is None else index_variable(found[1])
+
+
+def renamed_index(index: str, renaming: dict) -> str:
+    """The index with its variable renamed: π_m(j) with j ↦ l is π_m(l)."""
+    found = permutation_of(index)
+    if found is None:
+        return renaming.get(index, index)
+    size, inner = found
+    return permuted(size, renamed_index(inner, renaming))
+
+
 @dataclass(frozen=True)
 class Const:
     """A scalar free of the parameters: a sympy expression (α, 1/N, c_j)."""
@@ -30,8 +62,8 @@ class Const:
         """Index names the scalar depends on: those of its indexed entries (c_j) and its integer
         symbols (the l, r of a Kronecker delta δ_lr)."""
         inside = {str(s) for e in self.expr.atoms(sp.Indexed) for s in e.indices}
-        return frozenset(inside | {str(s) for s in self.expr.free_symbols
-                                   if s.is_integer and not isinstance(s, sp.Indexed)})
+        return frozenset(index_variable(i) for i in inside | {str(s) for s in self.expr.free_symbols
+                                                                 if s.is_integer and not isinstance(s, sp.Indexed)})
 
 
 @dataclass(frozen=True)
@@ -126,12 +158,12 @@ class Transformation:
     outputs: tuple = ()
 
     def _image_template(self, entry):
-        """(the image of the pattern matching ``entry``, the renaming of its variables), or None."""
+        """(the pattern matching ``entry``, its image, the renaming of its variables), or None."""
         for pattern, image in self.images:
             renaming = _family_match(pattern.family, entry.family, self.layer_variables)
             if renaming is None or len(pattern.indices) != len(entry.indices):
                 continue
-            return image, renaming, dict(zip(pattern.indices, entry.indices))
+            return pattern, image, renaming, dict(zip(pattern.indices, entry.indices))
         return None
 
     def image(self, entry):
@@ -140,19 +172,32 @@ class Transformation:
         found = self._image_template(entry)
         if found is None:
             return entry
-        image, layers, indices = found
+        _, image, layers, indices = found
         return _rename(image, layers, indices)
 
     def scale(self, entry):
         """t with (Tθ)_a = t·θ_a, read from the image of θ_a; None when the image is not a
         constant times the entry."""
-        image = self.image(entry)
-        if image == entry:
-            return Const(sp.S.One) if self._image_template(entry) is not None else None
-        if (isinstance(image, Mul) and len(image.factors) == 2 and isinstance(image.factors[0], Const)
-                and image.factors[1] == entry):
-            return image.factors[0]
-        return None
+        found = self.monomial(entry)
+        return found[0] if found is not None and found[1] == entry else None
+
+    def monomial(self, entry):
+        """(t, θ_b) with (Tθ)_a = t·θ_b for the coordinate a = ``entry``, read from T's image of its
+        family: a constant t times an entry θ_b of the same family whose every index is a's (a
+        diagonal map) or its image π_m(·) under a permutation; the pattern's indices distinct, so
+        that a ↦ b is injective.  None when the image is not of that form."""
+        found = self._image_template(entry)
+        if found is None:
+            return None
+        pattern, template, layers, indices = found
+        scale, moved = _scale_and_entry(template)
+        if (moved is None or moved.family != pattern.family or len(moved.indices) != len(pattern.indices)
+                or len(set(pattern.indices)) != len(pattern.indices)):
+            return None
+        for old, new in zip(pattern.indices, moved.indices):
+            if new != old and (permutation_of(new) is None or permutation_of(new)[1] != old):
+                return None
+        return _rename(scale, layers, indices), _rename(moved, layers, indices)
 
     def apply(self, term):
         """The term with every parameter entry replaced by its image and every derived quantity
@@ -165,6 +210,16 @@ class Transformation:
         if isinstance(term, (Const, Eval, Deriv)):
             return term
         return rebuild(term, tuple(self.apply(c) for c in children(term)))
+
+
+def _scale_and_entry(image):
+    """(c, θ_b) for an image c·θ_b, (1, θ_b) for θ_b; (None, None) otherwise."""
+    if isinstance(image, Entry):
+        return Const(sp.S.One), image
+    if isinstance(image, Mul) and len(image.factors) == 2 and isinstance(image.factors[0], Const) \
+            and isinstance(image.factors[1], Entry):
+        return image.factors
+    return None, None
 
 
 def _family_match(pattern: str, family: str, variables: tuple):
@@ -239,7 +294,7 @@ def _rename(term, layers: dict, indices: dict):
         family = term.family
         for name, value in layers.items():
             family = family.replace("(%s)" % name, "(%s)" % value)
-        return Entry(family, tuple(indices.get(i, i) for i in term.indices))
+        return Entry(family, tuple(renamed_index(i, indices) for i in term.indices))
     return rebuild(term, tuple(_rename(c, layers, indices) for c in children(term)))
 
 
@@ -315,10 +370,10 @@ def free_indices(term) -> frozenset:
     if isinstance(term, Const):
         return term.indices
     if isinstance(term, Entry):
-        return frozenset(term.indices)
+        return frozenset(index_variable(i) for i in term.indices)
     if isinstance(term, Eval):
-        return frozenset(i for p in term.partials for i in p.indices)
-    own = frozenset(term.coordinate.indices) if isinstance(term, Deriv) else frozenset()
+        return frozenset(index_variable(i) for p in term.partials for i in p.indices)
+    own = frozenset(index_variable(i) for i in term.coordinate.indices) if isinstance(term, Deriv) else frozenset()
     inner = own.union(*[free_indices(c) for c in children(term)])
     return inner - {term.index} if isinstance(term, Sum) else inner
 
@@ -399,19 +454,24 @@ def latex(term, *, tight: bool = False, names: dict | None = None) -> str:
 
 def expand(term, sizes: dict, values: dict | None = None, functions: dict | None = None) -> sp.Expr:
     """The term at concrete sizes (``sizes`` maps a size symbol to an int): sums become finite
-    sums, entries real symbols, ReLU the project's ReLU, each Fn one undefined sympy function.
+    sums, entries real symbols (a permuted index π_m(j) read from ``values[r"\pi_{m}"]``, a mapping), ReLU the project's ReLU, each Fn one undefined sympy function.
     Derivatives and Eval are not expanded (their instances are checked by the polynomial
     machinery of the proof scripts)."""
     values = values or {}
     functions = {} if functions is None else functions
     if isinstance(term, Const):
-        substitution = {sp.Symbol(name, integer=True): value for name, value in values.items()}
+        substitution = {sp.Symbol(name, integer=True): value for name, value in values.items()
+                        if isinstance(value, int)}
         expr = term.expr.xreplace(substitution)
         return expr.replace(lambda e: isinstance(e, sp.Indexed),
                             lambda e: sp.Symbol(f"{e.base}_{'_'.join(map(str, e.indices))}",
                                                 **e.base.assumptions0))
     if isinstance(term, Entry):
         def value(index):
+            permutation = permutation_of(index)
+            if permutation is not None:      # π_m(j): the permutation given in ``values`` as a mapping
+                size, inner = permutation
+                return values[r"\pi_{%s}" % size][value(inner)]
             name, _, offset = index.partition("+")
             return values[name] + (int(offset) if offset else 0)
         return sp.Symbol(f"{term.family}_{'_'.join(str(value(i)) for i in term.indices)}", real=True)
@@ -462,7 +522,7 @@ def substitute_index(term, old: str, new: str):
     if isinstance(term, Const):
         return Const(term.expr.xreplace({sp.Symbol(old, integer=True): sp.Symbol(new, integer=True)}))
     if isinstance(term, Entry):
-        return Entry(term.family, tuple(new if i == old else i for i in term.indices))
+        return Entry(term.family, tuple(renamed_index(i, {old: new}) for i in term.indices))
     if isinstance(term, Sum) and term.index == old:
         return term
     if isinstance(term, Deriv):

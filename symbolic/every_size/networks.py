@@ -4,6 +4,9 @@ defined once.
 One hidden layer: f_θ(x_n) = Σ_j ReLU(Σ_i x_ni W_ij) v_j and L(θ) = (1/N) Σ_n ℓ(f_θ(x_n), y_n);
 T_α: W_ij ↦ α W_ij, v_j ↦ α⁻¹ v_j; per neuron: W_ij ↦ c_j W_ij, v_j ↦ c_j⁻¹ v_j.
 
+Two layers with biases, f_θ(x_n) = Σ_j σ(Σ_i x_ni θ^{(1)}_ij + b^{(1)}_j) θ^{(2)}_j + b^{(2)}: a sign
+per hidden unit through σ = |·|, and the hidden units permuted (σ = ReLU).
+
 Deep: z^{(0)}_{nj} = x_nj, z^{(k+1)}_{nj} = ReLU(Σ_i z^{(k)}_{ni} θ^{(k+1)}_{ij} [+ b^{(k+1)}_j]),
 f_θ(x_n) = Σ_i z^{(K-1)}_{ni} θ^{(K)}_i [+ b^{(K)}]; T: θ^{(p)} ↦ α_p θ^{(p)}, b^{(p)} ↦ P_p b^{(p)}
 with P_p = α_1⋯α_p (Appendix B), under the hypothesis ∏_p α_p = 1; per neuron: θ^{(p)}_{ij} ↦
@@ -16,7 +19,7 @@ from __future__ import annotations
 import sympy as sp
 
 from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Fn, Function, Mul, Relu, Sum, Transformation, \
-    layer_text
+    layer_text, permuted
 from symbolic.kernel.derivations import definition
 from symbolic.networks.rescaling import ALPHA
 
@@ -64,10 +67,20 @@ HIDDEN_WEIGHT, HIDDEN_BIAS = Entry(r"\theta^{(1)}", ("i", "j")), Entry("b^{(1)}"
 OUTPUT_WEIGHT, OUTPUT_BIAS = Entry(r"\theta^{(2)}", ("j",)), Entry("b^{(2)}", ())
 
 
+def two_layer_prediction(activation):
+    """f_θ(x_n) = Σ_j σ(Σ_i x_ni θ^{(1)}_ij + b^{(1)}_j) θ^{(2)}_j + b^{(2)}, σ(s) = ``activation(s)``."""
+    inner = Add((Sum("i", "h_{0}", Mul((x(), HIDDEN_WEIGHT))), HIDDEN_BIAS))
+    return Add((Sum("j", "h_{1}", Mul((activation(inner), OUTPUT_WEIGHT))), OUTPUT_BIAS))
+
+
 def absolute_value_prediction():
     """f_θ(x_n) = Σ_j |Σ_i x_ni θ^{(1)}_ij + b^{(1)}_j| θ^{(2)}_j + b^{(2)}."""
-    inner = Add((Sum("i", "h_{0}", Mul((x(), HIDDEN_WEIGHT))), HIDDEN_BIAS))
-    return Add((Sum("j", "h_{1}", Mul((Activation("abs", None, inner), OUTPUT_WEIGHT))), OUTPUT_BIAS))
+    return two_layer_prediction(lambda s: Activation("abs", None, s))
+
+
+def relu_two_layer_prediction():
+    """f_θ(x_n) = Σ_j ReLU(Σ_i x_ni θ^{(1)}_ij + b^{(1)}_j) θ^{(2)}_j + b^{(2)}."""
+    return two_layer_prediction(Relu)
 
 
 UNIT_SIGN = Const((-1) ** SIGN_EXPONENT[UNIT])
@@ -182,3 +195,12 @@ DEEP = DeepNetwork("z", bias=False)
 DEEP_BIAS = DeepNetwork("u", bias=True)
 DEEP_NEURON = PerNeuronDeepNetwork("a", bias=False)
 DEEP_NEURON_BIAS = PerNeuronDeepNetwork("e", bias=True)
+
+# the same two layers with ReLU units, and their hidden units permuted: unit j of Tθ is unit π(j) of θ,
+# π = π_{h_1} a permutation of {1, …, h_1}, with its incoming weights, its bias and its outgoing weight
+RELU_TWO_LAYER_LOSS = Function("L", in_loss(relu_two_layer_prediction()))
+PERMUTED_UNIT = permuted("h_{1}", "j")
+T_PERMUTATION = Transformation(r"T_\pi", ((HIDDEN_WEIGHT, Entry(HIDDEN_WEIGHT.family, ("i", PERMUTED_UNIT))),
+                                         (HIDDEN_BIAS, Entry(HIDDEN_BIAS.family, (PERMUTED_UNIT,))),
+                                         (OUTPUT_WEIGHT, Entry(OUTPUT_WEIGHT.family, (PERMUTED_UNIT,))),
+                                         (OUTPUT_BIAS, OUTPUT_BIAS)))

@@ -4,16 +4,19 @@ The measure is M(θ) = ν(L(θ))·(max_{δ ∈ S_θ} L(θ + δ) − L(θ)), wher
 S_θ = {δ : ‖(δ_a / s(θ_a))_a‖_p ≤ ρ}, p = 2 or ∞, and a coordinate with s(θ_a) = 0 is held fixed;
 or M(θ) = E L(θ + δ) − L(θ) with independent δ_a ~ N(0, σ² s(θ_a)²).
 
-For a diagonal T whose scales, (Tθ)_a = t_a θ_a, are positive or signs (t_a² = 1), the argument does
-not depend on the sizes:
+For T with (Tθ)_a = t_a θ_{σ(a)}, its scales positive or signs (t_a² = 1) and σ the identity or a
+bijection of the coordinates (``symbolic.kernel.relabelling``), the argument does not depend on
+the sizes:
   (1) L(Tθ') = L(θ') for every θ': a kernel theorem for this T and this L, at every size;
-  (2) T is diagonal, hence linear: Tθ + Tδ = T(θ + δ);
+  (2) T is linear, T = D Q (D diagonal, Q the permutation matrix of σ): Tθ + Tδ = T(θ + δ);
   (3) s(t u) = |t| s(u) for every real u, with the rule of each family of T's parameters (a weight
       or a bias): s(t u) = t s(u) for every t > 0 on a family with a positive scale, s(−u) = s(u) on
-      a family with a sign.  Then (Tδ)_a / s((Tθ)_a) = ±δ_a / s(θ_a), and s((Tθ)_a) = 0 exactly
-      where s(θ_a) = 0, so δ ↦ Tδ maps S_θ onto S_{Tθ} (a norm does not see the signs of the
-      coordinates).  For the Gaussian, t_a δ_a ~ N(0, σ² (t_a s(θ_a))²) = N(0, σ² s((Tθ)_a)²), by
-      the scaling law of the normal distribution and its symmetry, both checked on its density;
+      a family with a sign.  Then (Tδ)_a / s((Tθ)_a) = ±δ_{σ(a)} / s(θ_{σ(a)}), and s((Tθ)_a) = 0
+      exactly where s(θ_{σ(a)}) = 0, so δ ↦ Tδ maps S_θ onto S_{Tθ} (the ℓ2 and ℓ∞ norms see neither
+      the signs nor the order of the coordinates).  For the Gaussian, t_a δ_{σ(a)} ~
+      N(0, σ² (t_a s(θ_{σ(a)}))²) = N(0, σ² s((Tθ)_a)²), by the scaling law of the normal
+      distribution and its symmetry, both checked on its density, and independent coordinates
+      stay independent when relabelled;
   (4) ν is a function of the loss value alone, and L(Tθ) = L(θ).
 Hence M(Tθ) = ν(L(θ))·(max_{δ ∈ S_θ} L(T(θ + δ)) − L(θ)) = M(θ), and alike for the expectation.
 A parameter family that T leaves alone (t = 1 in its image) needs nothing in (3).
@@ -28,6 +31,7 @@ from symbolic.decision.zero import is_sign
 from symbolic.every_size.index_terms import Function, Transformation
 from symbolic.kernel.certificates import check_identity, conclude
 from symbolic.kernel.derivations import is_theorem
+from symbolic.kernel.relabelling import not_a_relabelling, relabelled_families, relabelling_evidence
 from symbolic.verdict import Status, Verdict
 
 
@@ -71,17 +75,19 @@ def change_of_variables(claim: str, invariance, function: Function, transformati
                                  f"{function.name}(theta) for this ${transformation.name}$ and this {function.name}")
     premises, evidence = [invariance.verdict], [f"{function.name}(T theta') = {function.name}(theta') for every "
                                                 f"theta' and every size: the kernel theorem '{invariance.claim}'"]
+    # (2) σ is a bijection of the coordinates L reads, each read from T's definition
+    relabelling = not_a_relabelling(transformation, function)
+    if relabelling is not None:
+        return _undecided(claim, relabelling)
+    evidence += relabelling_evidence(transformation, function)
     u, t = sp.Symbol("u", real=True), sp.Symbol("t", positive=True)
     signs = False
     for pattern, _ in transformation.images:
         family = pattern.family
         # (2) T multiplies the family by a scalar, read from T's own definition: positive, or a sign
-        factor = transformation.scale(pattern)
-        if factor is None:
-            return _undecided(claim, f"${transformation.name}$ does not map {family} to a constant times itself: "
-                                     "not a diagonal map")
+        factor = transformation.monomial(pattern)[0]
         if factor.expr == 1:
-            evidence.append(f"{family}: left alone by ${transformation.name}$ (scale 1)")
+            evidence.append(f"{family}: scale 1 under ${transformation.name}$")
             continue
         positive = factor.expr.is_positive is True
         sign = is_sign(factor.expr)
@@ -106,7 +112,9 @@ def change_of_variables(claim: str, invariance, function: Function, transformati
     if gaussian:
         premises += [normal_scaling_law()] + ([normal_symmetry()] if signs else [])
         evidence.append("t delta ~ N(0, (t v)^2) for delta ~ N(0, v^2) and t > 0"
-                        + (", and -delta ~ N(0, v^2)" if signs else "") + ": the density checked")
+                        + (", and -delta ~ N(0, v^2)" if signs else "") + ": the density checked"
+                        + ("; the coordinates, independent, relabelled by sigma: the product of their "
+                           "densities is the same product" if relabelled_families(transformation) else ""))
     # (4) the normalizer reads the loss value only
     if normalizer is not None:
         loss = sp.Symbol("L_value", real=True)
@@ -114,6 +122,6 @@ def change_of_variables(claim: str, invariance, function: Function, transformati
         if not value.free_symbols <= {loss}:
             return _undecided(claim, "the normalizer depends on more than the loss value")
         evidence.append(f"the normalizer {normalizer(sp.Symbol('L'))} is a function of L(theta) alone")
-    evidence.append("delta -> T delta maps the perturbations at theta onto those at T theta, and "
+    evidence.append("delta -> T delta, linear and invertible, maps the perturbations at theta onto those at T theta, and "
                     "L(T theta + T delta) = L(T(theta + delta)) = L(theta + delta)")
     return conclude(claim, premises, evidence)

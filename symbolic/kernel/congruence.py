@@ -1,28 +1,33 @@
-"""A matrix pencil congruent under a diagonal map, for every size: the generalized eigenvalues of
-(H, G) at Tθ and at θ agree; and a matrix similar to itself under a diagonal map of signs.
+"""A matrix pencil congruent under a map that scales and relabels coordinates, for every size: the
+generalized eigenvalues of (H, G) at Tθ and at θ agree; and a matrix similar to itself under signs
+and a relabelling.
 
-Let T be diagonal with non-zero scales, (Tθ)_a = t_a θ_a.  Suppose that for every pair of
-coordinates (a, b), each of the matrices M = H and M = G obeys
+Let (Tθ)_a = t_a θ_{σ(a)} with non-zero scales and σ the identity or a bijection of the coordinates
+(``symbolic.kernel.relabelling``; Q its permutation matrix, Q_{a,σ(a)} = 1).  Suppose that for every
+pair of coordinates (a, b), each of the matrices M = H and M = G obeys
 
-    M_ab(Tθ) = t_a⁻¹ t_b⁻¹ M_ab(θ),
+    M_ab(Tθ) = t_a⁻¹ t_b⁻¹ M_{σ(a)σ(b)}(θ),
 
 given as kernel theorems for every size, one per ordered pair of T's parameter families.  With
-D = diag(t_a⁻¹), invertible, this says H(Tθ) − λG(Tθ) = D (H(θ) − λG(θ)) D.  By the multiplicativity
-of the determinant, det(H(Tθ) − λG(Tθ)) = det(D)² det(H(θ) − λG(θ)) for every λ.  The two
-polynomials in λ differ by the non-zero constant det(D)², so they have the same roots with
-multiplicity, whether G is invertible or not.  When every t_a is a sign (t_a² = 1), D² = I, so
-H(Tθ) = D H(θ) D is an orthogonal similarity: H's own spectrum does not move.
+D = diag(t_a⁻¹), invertible, this says H(Tθ) − λG(Tθ) = DQ (H(θ) − λG(θ)) QᵀD.  By the
+multiplicativity of the determinant and det(Q)² = 1, det(H(Tθ) − λG(Tθ)) = det(D)² det(H(θ) − λG(θ))
+for every λ.  The two polynomials in λ differ by the non-zero constant det(D)², so they have the
+same roots with multiplicity, whether G is invertible or not.  When every t_a is a sign
+(t_a² = 1), D² = I and DQ is orthogonal, so H(Tθ) = (DQ) H(θ) (DQ)⁻¹ is an orthogonal similarity:
+H's own spectrum does not move.
 """
 from __future__ import annotations
 
 import functools
+import itertools
 
 import sympy as sp
 
 from symbolic.decision.zero import is_rational_zero, is_sign
-from symbolic.every_size.index_terms import Const, Entry, Mul, Transformation
+from symbolic.every_size.index_terms import Const, Entry, Function, Mul, Transformation
 from symbolic.kernel.certificates import check_identity, conclude
 from symbolic.kernel.derivations import is_theorem
+from symbolic.kernel.relabelling import not_a_relabelling, relabelling_evidence
 from symbolic.verdict import Status, Verdict
 
 _COLUMN_INDICES = {"i": "k", "j": "l"}
@@ -43,26 +48,39 @@ def pair_entries(transformation: Transformation) -> list[tuple[Entry, Entry]]:
 
 @functools.cache
 def determinant_multiplicativity() -> Verdict:
-    """det(D M D) = det(D)² det(M) for a diagonal D (the multiplicativity of the determinant, a theorem
-    for every n), checked by the exact identity test on generic matrices of orders 1, 2 and 3."""
+    """det(P M Pᵀ) = det(P)² det(M) for every square P (the multiplicativity of the determinant, a
+    theorem for every n; P = DQ here, det(Q)² = 1 for a permutation matrix Q), checked by the exact
+    identity test on generic matrices of orders 1, 2 and 3, and det(Q)² = 1 on every permutation
+    matrix of order 3."""
     verdicts = []
     for n in (1, 2, 3):
         M = sp.Matrix(n, n, lambda i, j: sp.Symbol(f"m{i}{j}", real=True))
-        D = sp.diag(*sp.symbols(f"d0:{n}", real=True))
-        verdicts.append(check_identity((D * M * D).det(), D.det() ** 2 * M.det(),
-                                       claim=f"det(D M D) = det(D)^2 det(M), order {n}"))
-    return conclude("det(D M D) = det(D)^2 det(M)", verdicts, evidence=(
-        "the multiplicativity of the determinant, for every order; checked exactly at orders 1, 2, 3",))
+        P = sp.Matrix(n, n, lambda i, j: sp.Symbol(f"p{i}{j}", real=True))
+        verdicts.append(check_identity((P * M * P.T).det(), P.det() ** 2 * M.det(),
+                                       claim=f"det(P M P^T) = det(P)^2 det(M), order {n}"))
+    unit = sp.Symbol("unit", positive=True)
+    for order in itertools.permutations(range(3)):
+        Q = sp.Matrix(3, 3, lambda i, j: 1 if order[i] == j else 0)
+        verdicts.append(check_identity(unit * Q.det() ** 2, unit, claim=f"det(Q)^2 = 1 for sigma = {order}"))
+    return conclude("det(P M P^T) = det(P)^2 det(M), and det(Q)^2 = 1", verdicts, evidence=(
+        "the multiplicativity of the determinant, for every order; checked exactly at orders 1, 2, 3 on "
+        "generic matrices", "det(Q) = sign(sigma) = +-1 for a permutation matrix: checked on every Q of order 3"))
 
 
-def _congruence_laws(claim: str, transformation: Transformation, matrices, signs_only: bool = False):
-    """The premises M_ab(Tθ) = t_a⁻¹ t_b⁻¹ M_ab(θ) of each matrix, for every ordered pair of T's
-    parameter families, each checked to be exactly that kernel theorem with t_a, t_b read from T
-    (non-zero; with ``signs_only``, each a sign: t² = 1); or the UNDECIDED verdict that refuses."""
+def _congruence_laws(claim: str, transformation: Transformation, function: Function, matrices,
+                     signs_only: bool = False):
+    """The premises M_ab(Tθ) = t_a⁻¹ t_b⁻¹ M_{σ(a)σ(b)}(θ) of each matrix, for every ordered pair of
+    T's parameter families, each checked to be exactly that kernel theorem with t and σ read from T
+    (t non-zero; with ``signs_only``, each a sign: t² = 1; σ a bijection of the coordinates
+    ``function`` reads); or the UNDECIDED verdict that refuses."""
+    relabelling = not_a_relabelling(transformation, function)
+    if relabelling is not None:
+        return Verdict(Status.UNDECIDED, claim, reason=relabelling)
     premises = []
     for a, b in pair_entries(transformation):
-        scales = [transformation.scale(e) for e in (a, b)]
-        if any(t is None or t.expr.is_nonzero is not True for t in scales):
+        readings = [transformation.monomial(e) for e in (a, b)]
+        scales = [found[0] for found in readings]
+        if any(t.expr.is_nonzero is not True for t in scales):
             return Verdict(Status.UNDECIDED, claim, reason=f"${transformation.name}$ does not multiply "
                            f"{a.family} and {b.family} by non-zero scalars")
         if signs_only and not all(is_sign(t.expr) for t in scales):
@@ -74,51 +92,54 @@ def _congruence_laws(claim: str, transformation: Transformation, matrices, signs
             if not is_theorem(theorem):
                 return Verdict(Status.UNDECIDED, claim, reason=f"the law of {name} at ({a.family}, {b.family}) "
                                                                "is not a kernel theorem")
-            expected_lhs, at_theta = entry(a, b, transformation), entry(a, b, "theta")
+            expected_lhs, at_theta = entry(a, b, transformation), entry(readings[0][1], readings[1][1], "theta")
             rhs = theorem.rhs
             shape = (isinstance(rhs, Mul) and len(rhs.factors) == 2 and isinstance(rhs.factors[0], Const)
                      and rhs.factors[1] == at_theta)
             if theorem.lhs != expected_lhs or not shape or not is_rational_zero(rhs.factors[0].expr - factor):
                 return Verdict(Status.UNDECIDED, claim, reason=f"the theorem for {name} at ({a.family}, "
-                               f"{b.family}) is not {name}_ab(T theta) = t_a^-1 t_b^-1 {name}_ab(theta) with "
-                               f"the scales of ${transformation.name}$")
+                               f"{b.family}) is not {name}_ab(T theta) = t_a^-1 t_b^-1 {name}_(sigma(a) sigma(b))(theta) "
+                               f"with the scales and the relabelling of ${transformation.name}$")
             premises.append(theorem.verdict)
     return premises
 
 
-def pencil_congruence(claim: str, transformation: Transformation, matrices) -> Verdict:
+def pencil_congruence(claim: str, transformation: Transformation, function: Function, matrices) -> Verdict:
     """The generalized eigenvalues of the pencil (H, G) are the same at Tθ and at θ, for every size.
 
     ``matrices`` holds, for each of H and G, a triple (name, entry, law): ``entry(a, b, point)`` is
     the index-level entry M_ab at θ (point "theta") or at Tθ (point T), and ``law(a, b)`` the kernel
-    theorem M_ab(Tθ) = t_a⁻¹ t_b⁻¹ M_ab(θ) for the pair, which is checked here to be exactly that,
-    with t_a and t_b read from T."""
+    theorem M_ab(Tθ) = t_a⁻¹ t_b⁻¹ M_{σ(a)σ(b)}(θ) for the pair, which is checked here to be exactly
+    that, with t and σ read from T; ``function`` is the loss whose coordinates σ must permute."""
     if len(matrices) != 2:
         return Verdict(Status.UNDECIDED, claim, reason="a pencil is two matrices")
-    laws = _congruence_laws(claim, transformation, matrices)
+    laws = _congruence_laws(claim, transformation, function, matrices)
     if isinstance(laws, Verdict):
         return laws
     names = " and ".join(name for name, _, _ in matrices)
     return conclude(claim, [determinant_multiplicativity(), *laws], evidence=(
-        f"{names}: M_ab(T theta) = t_a^-1 t_b^-1 M_ab(theta) for each ordered pair of "
-        f"${transformation.name}$'s parameter families, kernel theorems for every size, the scales read from "
-        f"${transformation.name}$ (non-zero, by sympy's assumptions)",
-        "so H(T theta) - lambda G(T theta) = D (H(theta) - lambda G(theta)) D with D = diag(1/t_a) invertible",
-        "det(D M D) = det(D)^2 det(M): the characteristic polynomials of the two pencils differ by the "
-        "non-zero constant det(D)^2, so their roots agree with multiplicity, G singular or not"))
+        f"{names}: M_ab(T theta) = t_a^-1 t_b^-1 M_(sigma(a) sigma(b))(theta) for each ordered pair of "
+        f"${transformation.name}$'s parameter families, kernel theorems for every size, the scales and sigma read "
+        f"from ${transformation.name}$ (the scales non-zero, by sympy's assumptions)",
+        *relabelling_evidence(transformation, function),
+        "so H(T theta) - lambda G(T theta) = DQ (H(theta) - lambda G(theta)) Q^T D with D = diag(1/t_a) "
+        "invertible and Q the permutation matrix of sigma",
+        "det(P M P^T) = det(P)^2 det(M) and det(Q)^2 = 1: the characteristic polynomials of the two pencils "
+        "differ by the non-zero constant det(D)^2, so their roots agree with multiplicity, G singular or not"))
 
 
-def sign_similarity(claim: str, transformation: Transformation, matrix) -> Verdict:
+def sign_similarity(claim: str, transformation: Transformation, function: Function, matrix) -> Verdict:
     """The eigenvalues of H are the same at Tθ and at θ, for every size, when every scale of T is a
-    sign: H(Tθ) = D H(θ) D with D = diag(t_a⁻¹), D² = I, so D = D⁻¹ = Dᵀ and H(Tθ) = D H(θ) D⁻¹ is
-    orthogonally similar to H(θ) (its spectrum and its Frobenius norm are H(θ)'s).  ``matrix`` is
-    (name, entry, law) as in ``pencil_congruence``."""
-    laws = _congruence_laws(claim, transformation, [matrix], signs_only=True)
+    sign: H(Tθ) = DQ H(θ) QᵀD with D = diag(t_a⁻¹), D² = I and Q a permutation matrix, so DQ is
+    orthogonal and H(Tθ) is orthogonally similar to H(θ) (its spectrum and its Frobenius norm are
+    H(θ)'s).  ``matrix`` is (name, entry, law) as in ``pencil_congruence``."""
+    laws = _congruence_laws(claim, transformation, function, [matrix], signs_only=True)
     if isinstance(laws, Verdict):
         return laws
     return conclude(claim, laws, evidence=(
-        f"{matrix[0]}_ab(T theta) = t_a^-1 t_b^-1 {matrix[0]}_ab(theta) for each ordered pair of "
-        f"${transformation.name}$'s parameter families, kernel theorems for every size, each scale a sign "
-        "(its square exactly 1)",
-        "so H(T theta) = D H(theta) D with D = diag(1/t_a), D^2 = I: an orthogonal similarity, which keeps "
-        "the eigenvalues with multiplicity and the Frobenius norm"))
+        f"{matrix[0]}_ab(T theta) = t_a^-1 t_b^-1 {matrix[0]}_(sigma(a) sigma(b))(theta) for each ordered pair "
+        f"of ${transformation.name}$'s parameter families, kernel theorems for every size, each scale a sign "
+        "(its square exactly 1)", *relabelling_evidence(transformation, function),
+        "so H(T theta) = DQ H(theta) Q^T D with D = diag(1/t_a), D^2 = I, and Q the permutation matrix of "
+        "sigma: DQ is orthogonal, an orthogonal similarity, which keeps the eigenvalues with multiplicity "
+        "and the Frobenius norm"))

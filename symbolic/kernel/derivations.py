@@ -18,7 +18,7 @@ from typing import Callable
 import sympy as sp
 
 from symbolic.every_size.index_terms import Const, Entry, Eval, bound_indices, children, difference, free_indices, layer_expr, \
-    rebuild, substitute_layer
+    permutation_of, rebuild, substitute_layer
 from symbolic.kernel.certificates import _issue, is_certified
 from symbolic.verdict import Status, Verdict
 
@@ -250,18 +250,23 @@ def _match(pattern, term, variables: set, binding: dict) -> bool:
     if isinstance(pattern, Entry) and isinstance(term, Entry):
         if pattern.family != term.family or len(pattern.indices) != len(term.indices):
             return False
-        for p, t in zip(pattern.indices, term.indices):
-            if p in variables:
-                if binding.setdefault(p, t) != t:
-                    return False
-            elif p != t:
-                return False
-        return True
+        return all(_match_index(p, t, variables, binding) for p, t in zip(pattern.indices, term.indices))
     if type(pattern) is not type(term) or not children(pattern):
         return pattern == term
     if rebuild(pattern, tuple(children(term))) != term:
         return False
     return all(_match(p, t, variables, binding) for p, t in zip(children(pattern), children(term)))
+
+
+def _match_index(pattern: str, index: str, variables: set, binding: dict) -> bool:
+    """An index matched: a variable binds it; π_m(j) matches π_m(l) with j matched to l."""
+    if pattern in variables:
+        return binding.setdefault(pattern, index) == index
+    permuted_pattern, permuted_index = permutation_of(pattern), permutation_of(index)
+    if permuted_pattern is not None:
+        return (permuted_index is not None and permuted_pattern[0] == permuted_index[0]
+                and _match_index(permuted_pattern[1], permuted_index[1], variables, binding))
+    return pattern == index
 
 
 def _match_scalar(pattern: sp.Expr, term: sp.Expr, variables: set, binding: dict) -> bool:
@@ -270,6 +275,8 @@ def _match_scalar(pattern: sp.Expr, term: sp.Expr, variables: set, binding: dict
     if pattern in variables:
         return isinstance(term, sp.Symbol) and term.is_integer is True and \
             binding.setdefault(str(pattern), str(term)) == str(term)
+    if isinstance(pattern, sp.Symbol) and permutation_of(str(pattern)) is not None:
+        return isinstance(term, sp.Symbol) and _match_index(str(pattern), str(term), {str(v) for v in variables}, binding)
     if not pattern.free_symbols & variables:
         return pattern == term
     if pattern.func != term.func or len(pattern.args) != len(term.args):

@@ -14,8 +14,9 @@ and, on the deep network with a bias per layer, the same sums over every paramet
 the hidden layers under a sum over the layers p = 1, …, K − 1; alike on two layers with biases.
 
 ``invariance_chain`` proposes the steps from M at Tθ to M at θ: Theorem 3's law for each derivative
-the measure reads (a lemma made from a kernel theorem), a positive scale or a sign out of |·|, a
-constant out of a sum (for a product of sums), then arithmetic where the terms still differ.  The
+the measure reads (a lemma made from a kernel theorem), a sum over relabelled units put back in
+order (reindexing by π), a positive scale or a sign out of |·|, a constant out of a sum (for a
+product of sums), then arithmetic where the terms still differ.  The
 kernel checks every step; a measure that is not invariant is refused at the step that fails.
 """
 from __future__ import annotations
@@ -25,10 +26,10 @@ from dataclasses import dataclass
 import sympy as sp
 
 from symbolic.decision.zero import is_sign
-from symbolic.every_size.index_rules import ABSOLUTE_VALUE_OF_A_SIGN, ACTIVATION_HOMOGENEITY, ARITHMETIC, SUM_FACTOR, \
-    monomials
+from symbolic.every_size.index_rules import ABSOLUTE_VALUE_OF_A_SIGN, ACTIVATION_HOMOGENEITY, ARITHMETIC, REINDEXING, \
+    SUM_FACTOR, monomials
 from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Eval, Fn, Function, LayerSum, Mul, Sum, \
-    Transformation, children, first_subterm, latex, rebuild, replace_first, same_head
+    Transformation, children, first_subterm, latex, permuted, rebuild, replace_first, same_head
 from symbolic.every_size.laws import derivative_chain
 from symbolic.every_size.networks import HIDDEN_BIAS, HIDDEN_WEIGHT, N, OUTPUT_BIAS, OUTPUT_WEIGHT
 from symbolic.kernel.derivations import Chain, lemma, prove
@@ -175,12 +176,17 @@ def invariance_chain(form, function: Function, transformation: Transformation, i
         law = derivative_chain(list(partials), function, transformation, invariance_rule)
         rule = lemma(prove(law)[1], f"Theorem 3 at {', '.join(e.family for e in partials)}",
                      r"(%s %s)(T\theta) = %s\,(%s %s)(\theta)" % (
-                         "".join(r"\partial_{%s}" % e.family for e in partials), function.name,
-                         latex(law.end.factors[0]), "".join(r"\partial_{%s}" % e.family for e in partials),
+                         "".join(r"\partial_{%s}" % latex(e) for e in partials), function.name,
+                         latex(law.end.factors[0]),
+                         "".join(r"\partial_{%s}" % latex(e) for e in law.end.factors[1].partials),
                          function.name), for_all=indices)
         while first_subterm(chain.end, lambda t, at_T=at_T: t == at_T) is not None:
             chain.then(rule, replace_first(chain.end, lambda t, at_T=at_T: t == at_T, lambda t, law=law: law.end),
                        f"for every ${', '.join(indices)}$")
+    # a sum over relabelled coordinates: its summands in the order of π (reindexing)
+    while (total := first_subterm(chain.end, _relabelled_sum)) is not None:
+        chain.then(REINDEXING, replace_first(chain.end, lambda t, old=total: t == old, _in_order),
+                   f"the summands in the order of $\\pi_{{{total.size}}}$")
     # a product of sums: each sum's constant factor out of it (it must not depend on the sum's index)
     if isinstance(form, RelativeFlatness):
         _factor_out_of_sums(chain)
@@ -198,6 +204,29 @@ def invariance_chain(form, function: Function, transformation: Transformation, i
     for path in _arithmetic_positions(chain.end, target):
         chain.then(ARITHMETIC, _replace_at(chain.end, path, _at(target, path)), "the scales cancel")
     return chain
+
+
+def _relabelled_sum(term) -> bool:
+    """Σ_{j=1}^{m} G with π_m(j) in G."""
+    return isinstance(term, Sum) and _holds_index(term.body, permuted(term.size, term.index))
+
+
+def _holds_index(term, index: str) -> bool:
+    entries = [term] if isinstance(term, Entry) else list(term.partials) if isinstance(term, Eval) else []
+    return any(index in e.indices for e in entries) or any(_holds_index(c, index) for c in children(term))
+
+
+def _in_order(total: Sum) -> Sum:
+    """Σ_j G(π(j)) proposed as Σ_j G(j): each π_m(j) in an entry replaced by j (the rule checks it)."""
+    moved = permuted(total.size, total.index)
+
+    def back(term):
+        if isinstance(term, Entry):
+            return Entry(term.family, tuple(total.index if i == moved else i for i in term.indices))
+        if isinstance(term, Eval):
+            return Eval(term.function, tuple(back(p) for p in term.partials), term.point)
+        return rebuild(term, tuple(back(c) for c in children(term)))
+    return Sum(total.index, total.size, back(total.body))
 
 
 def _evaluations(term, point) -> list:
@@ -277,7 +306,7 @@ def gauss_newton_entry(prediction: Function, a: Entry, b: Entry, point):
 
 def gauss_newton_chain(prediction: Function, transformation: Transformation, invariance_rule, a: Entry,
                        b: Entry) -> Chain:
-    """G_ab(Tθ) = t_a⁻¹ t_b⁻¹ G_ab(θ): Theorem 3's gradient law of f_n at a and at b (lemmas made from
+    """G_ab(Tθ) = t_a⁻¹ t_b⁻¹ G_{σ(a)σ(b)}(θ): Theorem 3's gradient law of f_n at a and at b (lemmas made from
     the kernel's theorems), the two scales multiplied, out of Σ_n (they do not depend on n), and in
     front of the 1/N."""
     chain = Chain(f"Gauss-Newton law at ({a.family}, {b.family})", gauss_newton_entry(prediction, a, b, transformation))
@@ -286,12 +315,15 @@ def gauss_newton_chain(prediction: Function, transformation: Transformation, inv
     for entry, law in zip((a, b), laws):
         rule = lemma(prove(law)[1], f"Theorem 3 for f_n at {entry.family}",
                      r"(\partial_{%s} f_n)(T\theta) = %s\,(\partial_{%s} f_n)(\theta)" % (
-                         entry.family, latex(law.end.factors[0]), entry.family), for_all=entry.indices)
+                         latex(entry), latex(law.end.factors[0]), latex(law.end.factors[1].partials[0])),
+                     for_all=entry.indices)
         at_T = Eval(prediction, (entry,), transformation)
         chain.then(rule, replace_first(chain.end, lambda t, at_T=at_T: t == at_T, lambda t, law=law: law.end))
-    product = Mul((Eval(prediction, (a,), "theta"), Eval(prediction, (b,), "theta")))
+    (_, at_a), (_, at_b) = (law.end.factors for law in laws)
+    product = Mul((at_a, at_b))
     factor = Const(inverses[0].expr * inverses[1].expr)
     chain.then(ARITHMETIC, Mul((Const(1 / N), Sum("n", "N", Mul((factor, product))))), "the two scales multiplied")
     chain.then(SUM_FACTOR, Mul((Const(1 / N), Mul((factor, Sum("n", "N", product))))), "free of $n$")
-    chain.then(ARITHMETIC, Mul((factor, gauss_newton_entry(prediction, a, b, "theta"))), "in front of $1/N$")
+    chain.then(ARITHMETIC, Mul((factor, gauss_newton_entry(prediction, at_a.partials[0], at_b.partials[0], "theta"))),
+               "in front of $1/N$")
     return chain
