@@ -1,11 +1,13 @@
 """Sharpness measures that rescaling or a sign flip cannot move, for every size: the audit's cells
 whose argument does not depend on the size, proved through the kernel of the every-size proofs.
 
-The groups are the rescalings whose map T the kernel defines as a term, with L(Tθ) = L(θ) a kernel
-theorem for every size (``proofs.all_sizes``): Dinh's T_α and the per-neuron rescaling of one hidden
-layer (every d, h, N), the layer-wise rescaling of a deep network with a bias per layer (every
-depth K, all widths, every N), and a sign σ_j = ±1 per hidden unit of two layers with biases and |·|
-units (every d, h, N; its L(T_σθ) = L(θ) proved here: σ_j leaves Σ_i, then |σ_j s| = |s|).
+The groups are those whose map T the kernel defines as a term, with L(Tθ) = L(θ) a kernel theorem
+for every size (``proofs.all_sizes``): Dinh's T_α and the per-neuron rescaling of one hidden layer
+(every d, h, N), the layer-wise rescaling of a deep network with a bias per layer (every depth K,
+all widths, every N), a sign σ_j = ±1 per hidden unit of two layers with biases and |·| units
+(every d, h, N; its L(T_σθ) = L(θ) proved here: σ_j leaves Σ_i, then |σ_j s| = |s|), and a
+permutation π of the hidden units of two layers with biases and ReLU units (every d, h, N; its
+L(T_πθ) = L(θ) proved here by reindexing the sum over the units).
 
   Change of variables.  A sharpness with coordinate-wise scales s (adaptive sharpness on the ℓ2
       and ℓ∞ balls, and its Gaussian average): T is diagonal with positive scales t_a read from its
@@ -18,6 +20,11 @@ units (every d, h, N; its L(T_σθ) = L(θ) proved here: σ_j leaves Σ_i, then 
       layer: a positive scale leaves |·|, and the two scales on a path x_i → j → output cancel.
   Signs.  Under σ the scales are signs: a coordinate-wise scale s needs only s(−u) = s(u), and
       H(Tθ) = D H(θ) D with D² = I is an orthogonal similarity, which keeps H's own spectrum.
+  Relabelling.  The hidden units of two layers with biases and ReLU units permuted by π (every d,
+      h, N): unit j of T_πθ is unit π(j) of θ, so f(T_πθ) = f(θ) is one reindexing of the sum over
+      the units; Theorem 3 reads (∂_a L)(T_πθ) = (∂_{σ(a)} L)(θ), each sum over the units is
+      reindexed, T_π = Q is a permutation matrix of the coordinates (its range checked against the
+      sums of L), so the changes of variables hold and H(T_πθ) = Q H(θ) Qᵀ.
 
 Each every-size verdict is cross-checked on the audit's own families: the kernel's T is the
 group's action coordinate by coordinate, and the measure's index-level term expanded at their sizes
@@ -57,10 +64,10 @@ from proofs import all_sizes
 
 NAME = "measures_all_sizes"
 TITLE = ("Sharpness measures invariant under rescaling for every size: change of variables, "
-         "Theorem 3 coordinate by coordinate, path products, and a sign per hidden unit")
+         "Theorem 3 coordinate by coordinate, path products, a sign per hidden unit and a permutation of the units")
 SOURCE = ("Dinh et al. 2017, Sections 3-4 (Theorems 1 and 3) and Appendix B; the measures as cited in "
           "the invariance audit (Kwon et al. 2021, Andriushchenko et al. 2023, Jiang et al. 2020, "
-          "Tsuzuku et al. 2020, Neyshabur et al. 2015)")
+          "Tsuzuku et al. 2020, Neyshabur et al. 2015); the permutation of hidden units after Godfrey et al. 2022")
 FIXED_SIZES = [(1, 1, 1)]
 DEFAULT_SIZES = LARGEST_SIZES = (1, 1, 1)
 
@@ -76,6 +83,10 @@ SIGN_ONLY = ("eps_sharpness", "keskar_sharpness", "adaptive_sharpness_eta", "ave
              "weight_norm", "gradient_norm", "fisher_trace", "relative_flatness", "layer_norm_product",
              "path_norm", "path_norm_l1", "relative_flatness_unsquared")
 
+
+# a relabelling of the hidden units moves no coordinate's value, only its name: every measure written
+# as a form (the spectral-norm product, a plain function, has no index-level form)
+RELABELLED = CHANGE_OF_VARIABLES + PENCILS + COORDINATE_TERMS + SIGN_ONLY
 
 SAMPLE_FORMS = (SampleDirectionalSum, SampleCoordinateSum)     # the measures that read ∇ℓ_n
 
@@ -120,7 +131,7 @@ def permutation_chain() -> Chain:
     chain = Chain("permutation: f_(T_pi theta)(x) = f_theta(x), all widths",
                   T_PERMUTATION.apply(relu_two_layer_prediction()))
     # Σ_j G(π(j)) = Σ_j G(j), G(j) the contribution of unit j
-    chain.then(REINDEXING, relu_two_layer_prediction(), "the hidden units summed in the order of $\pi_{h_1}$")
+    chain.then(REINDEXING, relu_two_layer_prediction(), r"the hidden units summed in the order of $\pi_{h_1}$")
     return chain
 
 
@@ -392,10 +403,12 @@ def every_size_verdict(measure: Measure | str, group: str) -> Verdict | None:
 
 def claims() -> list[tuple[str, str]]:
     """(measure, group) pairs this script proves invariant for every size."""
-    pairs = [(m, g) for g in EVERY_SIZE for m in CHANGE_OF_VARIABLES + PENCILS + COORDINATE_TERMS]
+    rescalings = [g for g in EVERY_SIZE if g not in ("sign_flip", "permutation")]
+    pairs = [(m, g) for g in rescalings + ["sign_flip"] for m in CHANGE_OF_VARIABLES + PENCILS + COORDINATE_TERMS]
     pairs += [(m, g) for g, every in EVERY_SIZE.items() if every.network is ONE_LAYER for m in PATH_TERMS]
     pairs += [("relative_flatness", g) for g in LAYER_WISE]
-    return pairs + [(m, "sign_flip") for m in SIGN_ONLY if m != "relative_flatness"] + [("relative_flatness", "sign_flip")]
+    pairs += [(m, "sign_flip") for m in SIGN_ONLY if m != "relative_flatness"] + [("relative_flatness", "sign_flip")]
+    return pairs + [(m, "permutation") for m in RELABELLED]
 
 
 def derivation_skeleton() -> Derivation:
@@ -411,13 +424,16 @@ def derivation_skeleton() -> Derivation:
                    r"relative flatness.  For a sign per hidden unit through $|\cdot|$ (two layers with biases, "
                    r"every $d, h, N$): every sharpness with coordinate-wise scales, the Hessian's spectrum, trace "
                    r"and Frobenius norm, the squared norms of $\theta$ and $\nabla L$, the Fisher trace and "
-                   r"relative flatness too."),
+                   r"relative flatness too.  For a permutation $\pi$ of the hidden units of two layers with "
+                   r"biases and ReLU units (every $d, h, N$): every one of these measures."),
         definitions=[
             r"A sharpness with coordinate-wise scales: $\max_{\|(\delta_a / s(\theta_a))_a\|_p \le \rho} "
             r"L(\theta + \delta) - L(\theta)$, $p = 2$ or $\infty$, or $\mathbb{E}\,L(\theta + \delta) - "
             r"L(\theta)$ with $\delta_a \sim N(0, \sigma^2 s(\theta_a)^2)$; adaptive: $s(u) = |u|$.",
             r"$T$ and $L(T\theta) = L(\theta)$ are those of the every-size proofs of Theorems 1 and 3; "
-            r"$t_a$ is read from $T$'s definition.",
+            r"$(T\theta)_a = t_a\theta_{\sigma(a)}$ with $t_a$ and $\sigma$ read from $T$'s definition "
+            r"($\sigma(a) = a$ but under the permutation, where $\sigma$ replaces the unit $j$ by $\pi(j)$, "
+            r"$\pi$ a permutation of $\{1, \dots, h\}$).",
         ])
 
 
@@ -432,13 +448,15 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
         how = ("the change of variables $\\delta \\mapsto T\\delta$: $s(t u) = t\\,s(u)$ on each family, "
                "$L \\circ T = L$ for every size" if isinstance(form, CoordinatewiseSharpness) else
                "the pencil: $H_{ab}$ and $G_{ab}$ at $T\\theta$ are $t_a^{-1} t_b^{-1}$ times their values at "
-               "$\\theta$ for every pair of parameter families, then $\\det(DMD) = \\det(D)^2 \\det(M)$"
+               "$(\\sigma(a), \\sigma(b))$ for every pair of parameter families, then "
+               "$\\det(PMP^\\top) = \\det(P)^2 \\det(M)$"
                if isinstance(form, GaussNewtonPencil) else
-               "an orthogonal similarity: $H_{ab}(T\\theta) = t_a^{-1} t_b^{-1} H_{ab}(\\theta)$ for every pair of "
-               "parameter families, each $t$ a sign, so $H(T\\theta) = D H(\\theta) D^{-1}$"
+               "an orthogonal similarity: $H_{ab}(T\\theta) = t_a^{-1} t_b^{-1} H_{\\sigma(a)\\sigma(b)}(\\theta)$ for "
+               "every pair of parameter families, each $t$ a sign, so $H(T\\theta) = DQ H(\\theta) (DQ)^{-1}$"
                if isinstance(form, HessianSpectrum) else
                "a chain checked by the kernel: Theorem 3's law for each derivative the measure reads, "
-               "positive scales out of $|\\cdot|$ and out of sums, the scales cancel")
+               "sums over permuted units reindexed, positive scales out of $|\\cdot|$ and out of sums, "
+               "the scales cancel")
         derivation.add(r"\text{%s}(T\theta) = \text{%s}(\theta)\ \text{under %s}" % (
             measure.replace("_", r"\_"), measure.replace("_", r"\_"), group.replace("_", r"\_")),
             f"{how}; cross-checked on the audit's families", [verdict])
@@ -446,6 +464,9 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
                              EVERY_SIZE["layerwise"].loss_lemma, "normalized flatness under T_alpha")
     all_sizes.add_chain(derivation, shown, r"\text{normalized flatness}(T_\alpha\theta)",
                         "the measure at $T_\\alpha\\theta$, as the audit defines it")
+    all_sizes.add_chain(derivation, permutation_chain(), r"f_{T_\pi\theta}(x_n)",
+                        "the permutation: $\\theta^{(1)}_{ij} \\mapsto \\theta^{(1)}_{i\\pi(j)}$, "
+                        "$b^{(1)}_j \\mapsto b^{(1)}_{\\pi(j)}$, $\\theta^{(2)}_j \\mapsto \\theta^{(2)}_{\\pi(j)}$")
     all_sizes.add_chain(derivation, sign_flip_chain(), r"f_{T_\sigma\theta}(x_n)",
                         "the sign flip: $\\theta^{(1)}_{ij} \\mapsto \\sigma_j \\theta^{(1)}_{ij}$, "
                         "$b^{(1)}_j \\mapsto \\sigma_j b^{(1)}_j$, $\\sigma_j = (-1)^{e_j}$, the output layer left alone")

@@ -28,7 +28,7 @@ def test_the_scripts_claims_are_proved_for_every_size_and_agree_with_the_audit()
         assert any("cross-checked on the audit's families" in line for line in verdict.evidence)
         # the concrete audit, at its own sizes, agrees
         assert check_invariance(measure, group).verdict.status is Status.PROVED, (measure, group)
-    assert len(every.claims()) == 46
+    assert len(every.claims()) == 68
 
 
 @pytest.mark.parametrize("measure", every.NEGATIVE_CONTROLS)
@@ -54,7 +54,7 @@ def test_relative_flatness_per_neuron_is_refused_where_a_scale_depends_on_the_un
 def test_measures_without_an_every_size_argument_get_none():
     assert every.every_size_verdict("relative_flatness_unsquared", "deep_layerwise_bias").status is Status.UNDECIDED
     assert every.every_size_verdict("path_norm", "deep_layerwise_bias") is None   # paths of one hidden layer only
-    assert every.every_size_verdict("adaptive_sharpness", "permutation") is None  # no every-size map
+    assert every.every_size_verdict("adaptive_sharpness", "batchnorm_affine") is None  # no every-size map
     assert every.every_size_verdict("spectral_norm_product", "sign_flip") is None     # a largest eigenvalue
     assert every.every_size_verdict("layer_norm_product", "deep_layerwise_bias") is None  # a product over layers
     assert every.every_size_verdict("no_such_measure", "layerwise") is None
@@ -227,7 +227,7 @@ def test_pencil_cells_hold_for_every_size_in_every_group_with_a_map():
     for group in every.EVERY_SIZE:
         verdict = every.every_size_verdict("metric_hessian_spectrum", group)
         assert verdict.status is Status.PROVED
-        assert any("det(D M D)" in line for line in verdict.evidence)
+        assert any("det(P M P^T)" in line for line in verdict.evidence)
     # the Hessian's own spectrum moves under a rescaling (the audit refutes it): D is not orthogonal
     refused = every.every_size_verdict("hessian_spectral_norm", "layerwise")
     assert refused.status is Status.UNDECIDED and "not orthogonal" in refused.reason
@@ -302,3 +302,116 @@ def test_a_square_root_of_a_rescaled_sum_is_not_taken_apart_without_a_rule():
     assert refused.status is Status.UNDECIDED and "arithmetic" in refused.reason
     assert check_invariance("layer_norm_product", "layerwise").verdict.status is Status.PROVED
     assert every.every_size_verdict("layer_norm_product", "sign_flip").status is Status.PROVED
+
+
+# --- a permutation of the hidden units -----------------------------------------------------------------
+
+def test_permutation_cells_hold_for_every_size_and_the_audit_agrees():
+    cells = [m for m, g in every.claims() if g == "permutation"]
+    assert len(cells) == 22 and "spectral_norm_product" not in cells
+    for measure in ("hessian_spectral_norm", "adaptive_average_sharpness", "path_norm_l1", "relative_flatness",
+                    "metric_hessian_spectrum"):
+        verdict = every.every_size_verdict(measure, "permutation")
+        assert verdict.status is Status.PROVED and "ReLU units" in verdict.claim
+        assert check_invariance(measure, "permutation").verdict.status is Status.PROVED
+    theorem = every.permutation_loss()
+    assert theorem[0].status is Status.PROVED
+    assert [rule.name for rule in every.permutation_chain().rules] == ["reindexing"]
+
+
+def _permuted(entry, index_position=-1, size="h_{1}"):
+    from symbolic.every_size.index_terms import permuted
+    indices = list(entry.indices)
+    indices[index_position] = permuted(size, indices[index_position])
+    return Entry(entry.family, tuple(indices))
+
+
+def test_a_map_that_permutes_only_the_incoming_weights_is_not_a_symmetry():
+    """θ^{(1)}_{ij} ↦ θ^{(1)}_{iπ(j)} alone: the reindexing is refused (j occurs unpermuted in v_j),
+    and at h = 2 with π the swap the two predictions differ at a concrete point."""
+    from symbolic.every_size.index_rules import REINDEXING
+    from symbolic.every_size.index_terms import expand
+    from symbolic.every_size.networks import HIDDEN_WEIGHT, relu_two_layer_prediction
+    from symbolic.kernel import check_identity
+    incoming = Transformation(r"T_{bad}", ((HIDDEN_WEIGHT, _permuted(HIDDEN_WEIGHT)),))
+    moved, target = incoming.apply(relu_two_layer_prediction()), relu_two_layer_prediction()
+    assert REINDEXING.applies(moved, target) is not None
+    chain = every.Chain("bad", moved).then(REINDEXING, target)
+    assert prove(chain)[0].status is Status.UNDECIDED
+    swap = {r"\pi_{h_{1}}": {1: 2, 2: 1}}
+    sizes = {"h_{0}": 1, "h_{1}": 2}
+    refuted = check_identity(expand(moved, sizes, {"n": 1, **swap}), expand(target, sizes, {"n": 1, **swap}))
+    assert refuted.status is Status.REFUTED and refuted.witness
+
+
+def test_reindexing_needs_the_permutation_of_the_sums_own_range_and_no_scalar_in_the_index():
+    from symbolic.every_size.index_rules import REINDEXING
+    from symbolic.every_size.index_terms import Sum, permuted
+    v = Entry("v", ("j",))
+    assert REINDEXING.applies(Sum("j", "h", _permuted(v, size="h")), Sum("j", "h", v)) is None
+    assert REINDEXING.applies(Sum("j", "h", v), Sum("j", "h", _permuted(v, size="h"))) is None      # either way
+    assert "replaced" in REINDEXING.justify(Sum("j", "h", _permuted(v, size="d")), Sum("j", "h", v))
+    assert "bound" in REINDEXING.justify(Sum("j", "h", _permuted(v, size="h")), Sum("j", "d", v))
+    scaled = Mul((Const(sp.IndexedBase("c")[sp.Symbol("j", integer=True)]), v))
+    assert "scalar" in REINDEXING.justify(Sum("j", "h", Mul((scaled.factors[0], _permuted(v, size="h")))),
+                                          Sum("j", "h", scaled))
+    assert REINDEXING.applies(Sum("j", "h", _permuted(v, size="d")), Sum("j", "h", v)) is not None
+    # a nested permutation is still an index in j: its sum is not free of j
+    from symbolic.every_size.index_terms import free_indices
+    assert free_indices(Entry("v", (permuted("h", permuted("h", "j")),))) == {"j"}
+    assert REINDEXING.validity().status is Status.PROVED
+
+
+def test_the_chain_rule_reads_the_permuted_coordinate_from_the_map():
+    from symbolic.every_size.index_rules import CHAIN_RULE
+    from symbolic.every_size.index_terms import Deriv, Eval
+    from symbolic.every_size.networks import HIDDEN_WEIGHT, RELU_TWO_LAYER_LOSS, T_PERMUTATION
+    at_T = Eval(RELU_TWO_LAYER_LOSS, (), T_PERMUTATION)
+    partial = Mul((Const(sp.S.One), Eval(RELU_TWO_LAYER_LOSS, (HIDDEN_WEIGHT,), T_PERMUTATION)))
+    # ∂ at θ_{i π(j)} of L(T_π θ) is (∂_{ij} L)(T_π θ); at θ_ij it is not
+    assert CHAIN_RULE.applies(Deriv(_permuted(HIDDEN_WEIGHT), at_T), partial) is None
+    assert CHAIN_RULE.applies(Deriv(HIDDEN_WEIGHT, at_T), partial) is not None
+    assert CHAIN_RULE.validity().status is Status.PROVED
+
+
+def test_a_relabelling_must_cover_exactly_the_range_the_loss_sums_over():
+    from symbolic.every_size.networks import HIDDEN_BIAS, HIDDEN_WEIGHT, OUTPUT_BIAS, OUTPUT_WEIGHT, \
+        RELU_TWO_LAYER_LOSS, T_PERMUTATION
+    from symbolic.kernel.relabelling import not_a_relabelling
+    assert not_a_relabelling(T_PERMUTATION, RELU_TWO_LAYER_LOSS) is None
+    # π of the input range h_0 applied to the units, which run over h_1
+    wrong_range = Transformation(r"T_{bad}", tuple((e, _permuted(e, size="h_{0}")) for e in
+                                                   (HIDDEN_WEIGHT, HIDDEN_BIAS, OUTPUT_WEIGHT)) + ((OUTPUT_BIAS, OUTPUT_BIAS),))
+    assert "does not run over exactly" in not_a_relabelling(wrong_range, RELU_TWO_LAYER_LOSS)
+    theorem = every.permutation_loss()[1]
+    refused = change_of_variables("wrong range", theorem, RELU_TWO_LAYER_LOSS, wrong_range, _adaptive, every._is_weight)
+    assert refused.status is Status.UNDECIDED
+    # an index moved to another position (a transpose) is not a relabelling read from the map
+    transpose = Transformation(r"T_{bad}", ((HIDDEN_WEIGHT, Entry(HIDDEN_WEIGHT.family, ("j", "i"))),))
+    assert transpose.monomial(HIDDEN_WEIGHT) is None
+    assert "constant times a coordinate" in not_a_relabelling(transpose, RELU_TWO_LAYER_LOSS)
+    # the right map with the right theorem
+    good = change_of_variables("adaptive, T_pi", theorem, RELU_TWO_LAYER_LOSS, T_PERMUTATION, _adaptive,
+                                every._is_weight)
+    assert good.status is Status.PROVED and any("bijection" in line for line in good.evidence)
+
+
+def test_a_lemma_about_a_permuted_index_renames_it_with_its_variable():
+    """A lemma's pattern π_m(j), j a variable, matches π_m(l) only with j bound to l, and only a
+    permutation of the same range."""
+    from symbolic.kernel.derivations import _match
+    v, w = Entry("v", ("j",)), Entry("w", ("j",))
+    binding = {}
+    assert _match(_permuted(v), _permuted(Entry("v", ("l",))), {"j"}, binding) and binding == {"j": "l"}
+    # j renamed to l in w_j but kept in v_π(j): not one renaming
+    assert not _match(Mul((w, _permuted(v))), Mul((Entry("w", ("l",)), _permuted(v))), {"j"}, {})
+    assert not _match(_permuted(v), _permuted(Entry("v", ("l",)), size="h_{0}"), {"j"}, {})
+    assert not _match(_permuted(v), Entry("v", ("l",)), {"j"}, {})
+    # the same inside a scalar: the index symbol π_m(j) renames with j
+    from symbolic.kernel.derivations import _match_scalar
+    j = sp.Symbol("j", integer=True)
+    at = {"j": "l"}
+    assert _match_scalar(sp.Symbol(_permuted(v).indices[0], integer=True),
+                         sp.Symbol(_permuted(Entry("v", ("l",))).indices[0], integer=True), {j}, at)
+    assert not _match_scalar(sp.Symbol(_permuted(v).indices[0], integer=True),
+                             sp.Symbol(_permuted(Entry("v", ("l",))).indices[0], integer=True), {j}, {"j": "k"})

@@ -49,7 +49,7 @@ LEGEND = ("yes proved invariant for every size (through the kernel's every-size 
 EVERY_SIZE_ROUTE = {
     "map": "the group's map T as a term of the kernel's index language, with L(T theta) = L(theta) a "
            "kernel theorem for every size (the kernel defines T_alpha, the per-neuron map, the deep "
-           "layer-wise map and the sign flip); for a permutation, a rule that re-indexes a finite sum",
+           "layer-wise map, the sign flip and the permutation of hidden units)",
     "change of variables": "nothing more than the kernel's change of variables once T is defined: "
                            "the scales t_i are coordinate-wise and covariant",
     "similarity": "the every-size laws of Theorem 3 for this T and a similarity or congruence of the "

@@ -454,7 +454,8 @@ def latex(term, *, tight: bool = False, names: dict | None = None) -> str:
 
 def expand(term, sizes: dict, values: dict | None = None, functions: dict | None = None) -> sp.Expr:
     """The term at concrete sizes (``sizes`` maps a size symbol to an int): sums become finite
-    sums, entries real symbols (a permuted index π_m(j) read from ``values[r"\pi_{m}"]``, a mapping), ReLU the project's ReLU, each Fn one undefined sympy function.
+    sums, entries real symbols (a permuted index π_m(j) read from the mapping ``values["\\pi_{m}"]``),
+    ReLU the project's ReLU, each Fn one undefined sympy function.
     Derivatives and Eval are not expanded (their instances are checked by the polynomial
     machinery of the proof scripts)."""
     values = values or {}
