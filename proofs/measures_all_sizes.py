@@ -18,6 +18,8 @@ L(T_πθ) = L(θ) proved here by reindexing the sum over the units).
       theorem), then t_a² t_a⁻² = 1 under the sums.
   Paths.  Σ_paths ∏_e θ_e² (its square root, the path norm) and Σ_paths ∏_e |θ_e| of one hidden
       layer: a positive scale leaves |·|, and the two scales on a path x_i → j → output cancel.
+  Roots.  The product of the layers' Frobenius norms under T_α: α² out of each sum, √(α² S) = α √S
+      (the rule of a root's homogeneity), and α·α⁻¹ = 1.
   Signs.  Under σ the scales are signs: a coordinate-wise scale s needs only s(−u) = s(u), and
       H(Tθ) = D H(θ) D with D² = I is an orthogonal similarity, which keeps H's own spectrum.
   Relabelling.  The hidden units of two layers with biases and ReLU units permuted by π (every d,
@@ -407,6 +409,7 @@ def claims() -> list[tuple[str, str]]:
     pairs = [(m, g) for g in rescalings + ["sign_flip"] for m in CHANGE_OF_VARIABLES + PENCILS + COORDINATE_TERMS]
     pairs += [(m, g) for g, every in EVERY_SIZE.items() if every.network is ONE_LAYER for m in PATH_TERMS]
     pairs += [("relative_flatness", g) for g in LAYER_WISE]
+    pairs += [("layer_norm_product", "layerwise")]      # one scale per layer, out of each root
     pairs += [(m, "sign_flip") for m in SIGN_ONLY if m != "relative_flatness"] + [("relative_flatness", "sign_flip")]
     return pairs + [(m, "permutation") for m in RELABELLED]
 

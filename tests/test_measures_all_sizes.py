@@ -28,7 +28,7 @@ def test_the_scripts_claims_are_proved_for_every_size_and_agree_with_the_audit()
         assert any("cross-checked on the audit's families" in line for line in verdict.evidence)
         # the concrete audit, at its own sizes, agrees
         assert check_invariance(measure, group).verdict.status is Status.PROVED, (measure, group)
-    assert len(every.claims()) == 68
+    assert len(every.claims()) == 69
 
 
 @pytest.mark.parametrize("measure", every.NEGATIVE_CONTROLS)
@@ -295,13 +295,26 @@ def test_the_sign_rule_needs_a_square_of_one():
     assert ABSOLUTE_VALUE_OF_A_SIGN.validity().status is Status.PROVED
 
 
-def test_a_square_root_of_a_rescaled_sum_is_not_taken_apart_without_a_rule():
-    """‖αW‖_F‖v/α‖_F = ‖W‖_F‖v‖_F needs √(α²S) = α√S, which no axiom gives: refused, not proved;
-    the audit proves the cell at its sizes.  Under the sign flip no root is needed."""
-    refused = every.every_size_verdict("layer_norm_product", "layerwise")
-    assert refused.status is Status.UNDECIDED and "arithmetic" in refused.reason
+def test_a_square_root_of_a_rescaled_sum_is_taken_apart_only_by_its_rule():
+    """‖αW‖_F‖v/α‖_F = ‖W‖_F‖v‖_F needs √(α²S) = α√S: the rule of a root's homogeneity, which takes
+    out only a positive factor, and only its root; per neuron, c_j² cannot leave Σ_j."""
+    from symbolic.every_size.index_rules import RECIPROCAL_ROOT, ROOT_HOMOGENEITY, SQUARE_ROOT
+    from symbolic.every_size.index_terms import Fn
+    proved = every.every_size_verdict("layer_norm_product", "layerwise")
+    assert proved.status is Status.PROVED
+    assert "root homogeneity" in [rule.name for rule in _chain(MEASURES["layer_norm_product"].evaluate).rules]
     assert check_invariance("layer_norm_product", "layerwise").verdict.status is Status.PROVED
-    assert every.every_size_verdict("layer_norm_product", "sign_flip").status is Status.PROVED
+    per_neuron = every.every_size_verdict("layer_norm_product", "per_neuron")
+    assert per_neuron.status is Status.UNDECIDED and "sum factor" in per_neuron.reason
+    assert check_invariance("layer_norm_product", "per_neuron").verdict.status is Status.REFUTED
+    s, k = Entry("s", ()), sp.Symbol("k", positive=True)
+    real = sp.Symbol("r", real=True)
+    for name, factor, out, accepted in ((SQUARE_ROOT, k ** 2, k, True), (SQUARE_ROOT, k ** 2, k ** 2, False),
+                                        (RECIPROCAL_ROOT, k ** 2, 1 / k, True), (RECIPROCAL_ROOT, k ** 2, k, False),
+                                        (SQUARE_ROOT, real ** 2, sp.Abs(real), False)):
+        before = Fn(name, (Mul((Const(factor), s)),))
+        assert (ROOT_HOMOGENEITY.justify(before, Mul((Const(out), Fn(name, (s,))))) is None) is accepted
+    assert ROOT_HOMOGENEITY.validity().status is Status.PROVED
 
 
 # --- a permutation of the hidden units -----------------------------------------------------------------

@@ -18,7 +18,7 @@ import random
 import sympy as sp
 
 from symbolic.every_size.index_terms import latex as latex_of
-from symbolic.every_size.index_terms import Activation, Add, Const, Deriv, Entry, Eval, Indicator, Mul, Relu, Sum, bound_indices, children, \
+from symbolic.every_size.index_terms import Activation, Add, Const, Deriv, Entry, Eval, Fn, Indicator, Mul, Relu, Sum, bound_indices, children, \
     families, first_subterm, free_indices, index_variable, permutation_of, permuted, replace_first, substitute_index
 from symbolic.relu import ReLU, leaky_relu
 from symbolic.verdict import Status, Verdict
@@ -160,6 +160,61 @@ def _absolute_value_of_a_sign_validity() -> Verdict:
     s = sp.Symbol("s", real=True)
     return conclude("|c s| = |s| for c = 1 and c = -1", [check_identity(sp.Abs(c * s), sp.Abs(s)) for c in (1, -1)],
                     evidence=("a real c with c^2 = 1 is 1 or -1",))
+
+
+# a square root and its reciprocal, each ρ_p(s) = s^p with p = 1/2 or −1/2 (the reciprocal defined
+# where s > 0): the names of their index-level functions and their exponents
+SQUARE_ROOT, RECIPROCAL_ROOT = r"\sqrt", r"\operatorname{rsqrt}"
+ROOT_EXPONENTS = {SQUARE_ROOT: sp.Rational(1, 2), RECIPROCAL_ROOT: sp.Rational(-1, 2)}
+
+
+def _root_homogeneity(before, after):
+    """ρ_p(k·s) → m·ρ_p(s) for a scalar k > 0 and m = k^p, checked as m > 0 and m² = k^(2p) exactly."""
+    if not (isinstance(before, Fn) and before.name in ROOT_EXPONENTS and len(before.args) == 1
+            and isinstance(before.args[0], Mul) and len(before.args[0].factors) == 2):
+        return "not of the form rho(k s), rho a square root or its reciprocal"
+    k, inner = before.args[0].factors
+    if not (isinstance(after, Mul) and len(after.factors) == 2 and after.factors[1] == Fn(before.name, (inner,))):
+        return "the result is not m rho(s)"
+    m = after.factors[0]
+    if not (isinstance(k, Const) and k.expr.is_positive is True):
+        return "the factor is not known to be a positive scalar"
+    if not isinstance(m, Const):
+        return "the factor taken out is not a scalar"
+    exponent = ROOT_EXPONENTS[before.name]
+    # m = k^p with m > 0: m² = k for p = 1/2, m² k = 1 for p = −1/2
+    residual = m.expr ** 2 - k.expr if exponent > 0 else m.expr ** 2 * k.expr - 1
+    if not (m.expr.is_positive is True and is_rational_zero(sp.expand(residual))):
+        return f"the factor taken out is not k^({exponent}) for k = {k.expr}"
+    return None
+
+
+@functools.cache
+def _root_homogeneity_validity() -> Verdict:
+    """ρ_p(k s) = k^p ρ_p(s) for k > 0: ρ_p(t) is the positive y with y^(1/p) = t (y² = t, or y² t = 1),
+    and y = k^p ρ_p(s) is positive with y^(1/p) = k·ρ_p(s)^(1/p) = k s; both sides are defined for
+    the same s (s ≥ 0, or s > 0, as k s is).  Checked on rational k = c² and s, each side evaluated
+    by sympy's exact radicals and compared (no symbol for sympy to simplify), and the test of each
+    use tried on a right and two wrong factors."""
+    rng = random.Random(5)
+    instances = []
+    for _ in range(4):
+        c, value = sp.Rational(rng.randint(1, 30), rng.randint(1, 30)), sp.Rational(rng.randint(1, 50), rng.randint(1, 50))
+        instances.append(check_identity(sp.sqrt(c ** 2 * value), c * sp.sqrt(value), claim=f"sqrt(k s), k = {c ** 2}"))
+        instances.append(check_identity(1 / sp.sqrt(c ** 2 * value), sp.sqrt(value) ** -1 / c,
+                                        claim=f"1/sqrt(k s), k = {c ** 2}"))
+    k, s = Const(sp.Symbol("k", positive=True)), Entry("s", ())
+    tests = [_root_homogeneity(Fn(SQUARE_ROOT, (Mul((k, s)),)), Mul((Const(sp.sqrt(k.expr)), Fn(SQUARE_ROOT, (s,))))) is None,
+             _root_homogeneity(Fn(RECIPROCAL_ROOT, (Mul((k, s)),)), Mul((Const(1 / sp.sqrt(k.expr)), Fn(RECIPROCAL_ROOT, (s,))))) is None,
+             _root_homogeneity(Fn(SQUARE_ROOT, (Mul((k, s)),)), Mul((k, Fn(SQUARE_ROOT, (s,))))) is not None,
+             _root_homogeneity(Fn(RECIPROCAL_ROOT, (Mul((Const(sp.Symbol("r", real=True)), s)),)),
+                               Mul((Const(sp.S.One), Fn(RECIPROCAL_ROOT, (s,))))) is not None]
+    if not all(tests):
+        return Verdict(Status.UNDECIDED, "root homogeneity", reason="the test of a use misjudges a known case")
+    return conclude("rho(k s) = k^p rho(s) for k > 0, p = 1/2 or -1/2", instances, evidence=(
+        "y = k^p rho(s) is positive and y^(1/p) = k s, so it is the positive root; both sides defined for the same s",
+        "check_identity on 4 rational k = c^2 and s for each root, exact radicals on both sides",
+        "the test accepts k^(1/2) and k^(-1/2), refuses k itself and a factor not known to be positive"))
 
 
 def _indicator_homogeneity(before, after):
@@ -360,6 +415,10 @@ ACTIVATION_HOMOGENEITY = axiom(Rule(
 ABSOLUTE_VALUE_OF_A_SIGN = axiom(Rule(
     "absolute value of a sign", r"|c\,s| = |s|", _either_way(_absolute_value_of_a_sign),
     functools.cache(_absolute_value_of_a_sign_validity), r"for a real scalar $c$ with $c^2 = 1$ and every real $s$"))
+ROOT_HOMOGENEITY = axiom(Rule(
+    "root homogeneity", r"\rho(k\,s) = k^{p}\,\rho(s)", _either_way(_root_homogeneity), _root_homogeneity_validity,
+    r"for $\rho(s) = \sqrt{s}$ ($p = \tfrac12$) or $\operatorname{rsqrt}(s) = 1/\sqrt{s}$ ($p = -\tfrac12$), a "
+    r"scalar $k > 0$ and every $s$ (both sides defined for the same $s$)"))
 INDICATOR_HOMOGENEITY = axiom(Rule(
     "indicator homogeneity", r"\mathbf{1}[c\,s > 0] = \mathbf{1}[s > 0]", _either_way(_indicator_homogeneity),
     functools.cache(_indicator_homogeneity_validity), r"for a scalar $c > 0$ and every real $s$"))

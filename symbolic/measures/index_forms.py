@@ -15,8 +15,9 @@ the hidden layers under a sum over the layers p = 1, …, K − 1; alike on two 
 
 ``invariance_chain`` proposes the steps from M at Tθ to M at θ: Theorem 3's law for each derivative
 the measure reads (a lemma made from a kernel theorem), a sum over relabelled units put back in
-order (reindexing by π), a positive scale or a sign out of |·|, a constant out of a sum (for a
-product of sums), then arithmetic where the terms still differ.  The
+order (reindexing by π), a constant out of a sum (for a product of sums or a sum under a root), a
+positive scale out of a root, a positive scale or a sign out of |·|, then arithmetic where the
+terms still differ.  The
 kernel checks every step; a measure that is not invariant is refused at the step that fails.
 """
 from __future__ import annotations
@@ -27,7 +28,7 @@ import sympy as sp
 
 from symbolic.decision.zero import is_sign
 from symbolic.every_size.index_rules import ABSOLUTE_VALUE_OF_A_SIGN, ACTIVATION_HOMOGENEITY, ARITHMETIC, REINDEXING, \
-    SUM_FACTOR, monomials
+    ROOT_EXPONENTS, ROOT_HOMOGENEITY, SUM_FACTOR, monomials
 from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Eval, Fn, Function, LayerSum, Mul, Sum, \
     Transformation, children, first_subterm, latex, permuted, rebuild, replace_first, same_head
 from symbolic.every_size.laws import derivative_chain
@@ -187,9 +188,16 @@ def invariance_chain(form, function: Function, transformation: Transformation, i
     while (total := first_subterm(chain.end, _relabelled_sum)) is not None:
         chain.then(REINDEXING, replace_first(chain.end, lambda t, old=total: t == old, _in_order),
                    f"the summands in the order of $\\pi_{{{total.size}}}$")
-    # a product of sums: each sum's constant factor out of it (it must not depend on the sum's index)
-    if isinstance(form, RelativeFlatness):
+    # a product of sums, or a sum under a root: each sum's constant factor out of it (it must not
+    # depend on the sum's index)
+    if isinstance(form, (RelativeFlatness, OutputNormTrace, LayerNormProduct)):
         _factor_out_of_sums(chain)
+    # a positive scale out of a square root
+    while (rooted := first_subterm(chain.end, _scaled_root)) is not None:
+        factor, inner = rooted.args[0].factors
+        root = ROOT_EXPONENTS[rooted.name]
+        chain.then(ROOT_HOMOGENEITY, replace_first(chain.end, lambda t, old=rooted: t == old,
+                                                   lambda t: Mul((Const(factor.expr ** root), Fn(t.name, (inner,))))))
     # a positive scale out of each |·| (activation homogeneity)
     # and a sign out of |·| (its square is 1)
     while (scaled := first_subterm(chain.end, _scaled_activation)) is not None:
@@ -257,6 +265,13 @@ def _constant_and_rest(term):
             and written.factors[0].expr != 1:
         return written
     return None
+
+
+def _scaled_root(term) -> bool:
+    """ρ(k·s) with k > 0, ρ a square root or its reciprocal."""
+    return (isinstance(term, Fn) and term.name in ROOT_EXPONENTS and len(term.args) == 1
+            and isinstance(term.args[0], Mul) and len(term.args[0].factors) == 2
+            and isinstance(term.args[0].factors[0], Const) and term.args[0].factors[0].expr.is_positive is True)
 
 
 def _scaled_activation(term) -> bool:
