@@ -46,6 +46,9 @@ from symbolic.every_size.index_rules import ABSOLUTE_VALUE_OF_A_SIGN, ARITHMETIC
 from symbolic.every_size.index_terms import Activation, Add, Entry, Eval, Fn, Function, Mul, Sum, children, expand, \
     permutation_of, rebuild, substitute_layer
 from symbolic.every_size.laws import derivative_chain, invariance_lemma, loss_chain
+from symbolic.every_size.normalization import AFFINE_BATCH_NORM_LOSS, BATCH_NORM_LOSS, LAYER_NORM_LOSS, \
+    T_AFFINE_SCALE, T_WEIGHT_SCALE, affine_batch_norm_prediction, affine_scale_chain, batch_norm_prediction, \
+    layer_norm_prediction, weight_scale_chain
 from symbolic.every_size.networks import A, ABSOLUTE_LOSS_FUNCTION, DEEP_BIAS, DEPTH, HIDDEN_BIAS, HIDDEN_WEIGHT, \
     LOSS, LOSS_FUNCTION, N, NEURON_SCALE, OUTPUT_BIAS, OUTPUT_WEIGHT, P, RELU_TWO_LAYER_LOSS, SIGN_EXPONENT, T_ALPHA, \
     T_NEURON, T_PERMUTATION, T_SIGN, UNIT_SIGN, absolute_value_prediction, prediction, relu_two_layer_prediction, x
@@ -56,8 +59,8 @@ from symbolic.kernel.derivations import evaluation_lemma, prove
 from symbolic.latex import escape
 from symbolic.measures.definitions import MEASURES, CoordinatewiseSharpness, GaussNewtonPencil, HessianSpectrum, \
     Measure, MeasurePoint, SampleCoordinateSum, SampleDirectionalSum
-from symbolic.measures.index_forms import DEEP_WITH_BIASES, ONE_LAYER, TWO_LAYERS_WITH_BIASES, gauss_newton_chain, \
-    gauss_newton_entry, invariance_chain, measure_term
+from symbolic.measures.index_forms import AFFINE_NORMALIZED_LAYER, DEEP_WITH_BIASES, NORMALIZED_LAYER, ONE_LAYER, \
+    TWO_LAYERS_WITH_BIASES, gauss_newton_chain, gauss_newton_entry, invariance_chain, measure_term
 from symbolic.networks.symmetry_groups import GROUPS
 from symbolic.report import Report
 from symbolic.verdict import Status, Verdict
@@ -86,6 +89,9 @@ SIGN_ONLY = ("eps_sharpness", "keskar_sharpness", "adaptive_sharpness_eta", "ave
              "path_norm", "path_norm_l1", "relative_flatness_unsquared")
 
 
+# W ↦ cW in front of a normalization, and the affine scale of batch normalization (which moves the
+# output weights, so that the unsquared relative flatness moves with them)
+NORMALIZED = ("batchnorm_scale", "batchnorm_affine", "layernorm")
 # a relabelling of the hidden units moves no coordinate's value, only its name: every measure written
 # as a form (the spectral-norm product, a plain function, has no index-level form)
 RELABELLED = CHANGE_OF_VARIABLES + PENCILS + COORDINATE_TERMS + SIGN_ONLY
@@ -144,6 +150,23 @@ def permutation_loss():
 
 
 @functools.cache
+def normalization_loss(prediction_chain):
+    """The kernel's theorem L(T_cθ) = L(θ) for a normalized network: its chain inside the loss."""
+    chain = prediction_chain()
+    return prove(loss_chain(chain, chain.claim.replace("f_(T_c theta)(x) = f_theta(x)", "L(T theta) = L(theta)")))
+
+
+def batch_norm_chain() -> Chain:
+    return weight_scale_chain(batch_norm_prediction(), "scale in front of batch normalization: "
+                                                       "f_(T_c theta)(x) = f_theta(x), all widths")
+
+
+def layer_norm_chain() -> Chain:
+    return weight_scale_chain(layer_norm_prediction(), "scale in front of layer normalization: "
+                                                       "f_(T_c theta)(x) = f_theta(x), all widths")
+
+
+@functools.cache
 def sample_loss_theorem(prediction_chain):
     """The kernel's theorem ℓ_n(Tθ) = ℓ_n(θ): the prediction's steps inside ℓ(·, y_n)."""
     chain = prediction_chain().lifted(lambda term: Fn(LOSS, (term, Entry("y", ("n",)))))
@@ -158,9 +181,14 @@ class EverySize:
     ``network`` says which measures can be written at index level on it (``index_forms``)."""
 
     def __init__(self, group: str, transformation, function, loss_theorem, sizes: str, prediction,
-                 prediction_chain, network):
+                 prediction_chain, network, entry=None):
         self.group, self.T, self.function, self.loss_theorem = group, transformation, function, loss_theorem
         self.sizes, self.prediction, self.prediction_chain, self.network = sizes, prediction, prediction_chain, network
+        self.read_entry = entry          # how a parameter of the audit's family is named in the kernel
+
+    def entry(self, name: str, model) -> Entry:
+        """The kernel's entry of the audit's parameter ``name`` (by default ``_entry``)."""
+        return (self.read_entry or _entry)(name, model)
 
     @functools.cached_property
     def theorem(self):
@@ -194,6 +222,18 @@ class EverySize:
                                 r"\ell_n(T\theta) = \ell_n(\theta)")
 
 
+def _unit_entry(name: str, model) -> Entry:
+    """The kernel's entry of a parameter of the audit's batch-normalized unit, unit 1 of h:
+    W_{i} is W_{i1}, and v, gamma, beta are v_1, γ_1, β_1."""
+    found = re.fullmatch(r"W_\{(\d+)\}", name)
+    if found:
+        return Entry("W", (found.group(1), "1"))
+    families = {"v": "v", "gamma": r"\gamma", "beta": r"\beta"}
+    if name not in families:
+        raise ValueError(f"no kernel entry for the parameter {name}")
+    return Entry(families[name], ("1",))
+
+
 EVERY_SIZE = {
     "layerwise": EverySize("layerwise", T_ALPHA, LOSS_FUNCTION, all_sizes.theorem1_loss, "every d, h and N",
                            Function("f", prediction()), all_sizes.theorem1_chain, ONE_LAYER),
@@ -209,6 +249,20 @@ EVERY_SIZE = {
     "permutation": EverySize("permutation", T_PERMUTATION, RELU_TWO_LAYER_LOSS, permutation_loss,
                              "every d, h and N (two layers with biases, ReLU units)",
                              Function("f", relu_two_layer_prediction()), permutation_chain, TWO_LAYERS_WITH_BIASES),
+    "batchnorm_scale": EverySize("batchnorm_scale", T_WEIGHT_SCALE, BATCH_NORM_LOSS,
+                                 functools.partial(normalization_loss, batch_norm_chain),
+                                 "every d, h and N (one layer of batch-normalized ReLU units, eps = 0)",
+                                 Function("f", batch_norm_prediction()), batch_norm_chain, NORMALIZED_LAYER,
+                                 entry=_unit_entry),
+    "batchnorm_affine": EverySize("batchnorm_affine", T_AFFINE_SCALE, AFFINE_BATCH_NORM_LOSS,
+                                  functools.partial(normalization_loss, affine_scale_chain),
+                                  "every d, h, N and eps >= 0 (one layer of batch-normalized ReLU units with "
+                                  "gain and shift)", Function("f", affine_batch_norm_prediction()),
+                                  affine_scale_chain, AFFINE_NORMALIZED_LAYER, entry=_unit_entry),
+    "layernorm": EverySize("layernorm", T_WEIGHT_SCALE, LAYER_NORM_LOSS,
+                           functools.partial(normalization_loss, layer_norm_chain),
+                           "every d, h and N (one layer-normalized layer of ReLU units, eps = 0)",
+                           Function("f", layer_norm_prediction()), layer_norm_chain, NORMALIZED_LAYER),
 }
 
 
@@ -275,7 +329,7 @@ def same_action(every: EverySize) -> list[Verdict]:
     verdicts = []
     for family in group.families:
         model = family.model
-        entries = [_entry(str(parameter), model) for parameter in model.parameters]
+        entries = [every.entry(str(parameter), model) for parameter in model.parameters]
         column = {entry: k for k, entry in enumerate(entries)}
         claim = f"the kernel's {every.T.name} is the action of {every.group} on {family.sizes}"
         kernel = sp.zeros(len(entries), len(entries))
@@ -326,7 +380,7 @@ def same_measure(measure: Measure, every: EverySize, examples: int = 2) -> list[
         # the depth K of a deep network made concrete: θ^{(K)} is the family's last layer
         term = substitute_layer(_stand_in(measure_term(measure.evaluate, function, network=every.network)),
                                 DEPTH, sp.Integer(len(model.layers)))
-        entries = [_entry(str(p), model) for p in model.parameters]
+        entries = [every.entry(str(p), model) for p in model.parameters]
         point = MeasurePoint(_symbols("", entries), sp.Symbol("L"), sp.Matrix(_symbols("g", entries)),
                              sp.diag(*_symbols("H", entries)), sp.eye(len(entries)),
                              [sp.Matrix(_symbols("G", entries, n)) for n in range(1, examples + 1)],
@@ -411,6 +465,9 @@ def claims() -> list[tuple[str, str]]:
     pairs += [("relative_flatness", g) for g in LAYER_WISE]
     pairs += [("layer_norm_product", "layerwise")]      # one scale per layer, out of each root
     pairs += [(m, "sign_flip") for m in SIGN_ONLY if m != "relative_flatness"] + [("relative_flatness", "sign_flip")]
+    pairs += [(m, g) for g in NORMALIZED for m in CHANGE_OF_VARIABLES + PENCILS + COORDINATE_TERMS]
+    pairs += [("relative_flatness", g) for g in NORMALIZED]
+    pairs += [("relative_flatness_unsquared", g) for g in NORMALIZED if g != "batchnorm_affine"]
     return pairs + [(m, "permutation") for m in RELABELLED]
 
 

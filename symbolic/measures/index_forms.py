@@ -75,6 +75,12 @@ TWO_LAYERS_WITH_BIASES = IndexNetwork(
            ((HIDDEN_BIAS, OUTPUT_WEIGHT), (("j", "h_{1}"),)),                       # b_j → unit j → output
            ((OUTPUT_BIAS,), ())),                                                   # the output bias
     layers=TWO_LAYER_FAMILIES[:2])
+# one layer of normalized units (``symbolic.every_size.normalization``): W_ij and v_j, and with an
+# affine normalization the gain γ_j and shift β_j of each unit
+NORMALIZED_LAYER = IndexNetwork(ONE_LAYER_FAMILIES, ONE_LAYER_FAMILIES[1])
+AFFINE_NORMALIZED_LAYER = IndexNetwork(ONE_LAYER_FAMILIES + ((Entry(r"\gamma", ("j",)), (("j", "h"),)),
+                                                            (Entry(r"\beta", ("j",)), (("j", "h"),))),
+                                       ONE_LAYER_FAMILIES[1])
 _U, _DERIVATIVE = sp.Symbol("u", real=True), sp.Symbol("D", real=True)
 
 
