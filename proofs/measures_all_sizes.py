@@ -459,8 +459,8 @@ def every_size_verdict(measure: Measure | str, group: str) -> Verdict | None:
 
 def claims() -> list[tuple[str, str]]:
     """(measure, group) pairs this script proves invariant for every size."""
-    rescalings = [g for g in EVERY_SIZE if g not in ("sign_flip", "permutation")]
-    pairs = [(m, g) for g in rescalings + ["sign_flip"] for m in CHANGE_OF_VARIABLES + PENCILS + COORDINATE_TERMS]
+    rescalings = ["layerwise", "per_neuron", "deep_layerwise_bias", "sign_flip"]
+    pairs = [(m, g) for g in rescalings for m in CHANGE_OF_VARIABLES + PENCILS + COORDINATE_TERMS]
     pairs += [(m, g) for g, every in EVERY_SIZE.items() if every.network is ONE_LAYER for m in PATH_TERMS]
     pairs += [("relative_flatness", g) for g in LAYER_WISE]
     pairs += [("layer_norm_product", "layerwise")]      # one scale per layer, out of each root

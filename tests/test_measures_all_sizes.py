@@ -28,7 +28,7 @@ def test_the_scripts_claims_are_proved_for_every_size_and_agree_with_the_audit()
         assert any("cross-checked on the audit's families" in line for line in verdict.evidence)
         # the concrete audit, at its own sizes, agrees
         assert check_invariance(measure, group).verdict.status is Status.PROVED, (measure, group)
-    assert len(every.claims()) == 69
+    assert len(every.claims()) == 92
 
 
 @pytest.mark.parametrize("measure", every.NEGATIVE_CONTROLS)
@@ -54,7 +54,7 @@ def test_relative_flatness_per_neuron_is_refused_where_a_scale_depends_on_the_un
 def test_measures_without_an_every_size_argument_get_none():
     assert every.every_size_verdict("relative_flatness_unsquared", "deep_layerwise_bias").status is Status.UNDECIDED
     assert every.every_size_verdict("path_norm", "deep_layerwise_bias") is None   # paths of one hidden layer only
-    assert every.every_size_verdict("adaptive_sharpness", "batchnorm_affine") is None  # no every-size map
+    assert every.every_size_verdict("adaptive_sharpness", "attention_qk") is None  # no every-size map
     assert every.every_size_verdict("spectral_norm_product", "sign_flip") is None     # a largest eigenvalue
     assert every.every_size_verdict("layer_norm_product", "deep_layerwise_bias") is None  # a product over layers
     assert every.every_size_verdict("no_such_measure", "layerwise") is None
@@ -428,3 +428,78 @@ def test_a_lemma_about_a_permuted_index_renames_it_with_its_variable():
                          sp.Symbol(_permuted(Entry("v", ("l",))).indices[0], integer=True), {j}, at)
     assert not _match_scalar(sp.Symbol(_permuted(v).indices[0], integer=True),
                              sp.Symbol(_permuted(Entry("v", ("l",))).indices[0], integer=True), {j}, {"j": "k"})
+
+
+# --- normalized layers ----------------------------------------------------------------------------------
+
+def test_normalization_cells_hold_for_every_size_and_the_audit_agrees():
+    for group, count in (("batchnorm_scale", 8), ("layernorm", 8), ("batchnorm_affine", 7)):
+        cells = [m for m, g in every.claims() if g == group]
+        assert len(cells) == count
+        for measure in cells:
+            verdict = every.every_size_verdict(measure, group)
+            assert verdict.status is Status.PROVED, (group, measure, verdict.reason)
+        assert check_invariance("adaptive_sharpness", group).verdict.status is Status.PROVED
+    # the affine scale moves the output weights: the unsquared relative flatness moves, and the audit refutes it
+    moved = every.every_size_verdict("relative_flatness_unsquared", "batchnorm_affine")
+    assert moved.status is Status.UNDECIDED and "arithmetic" in moved.reason
+    assert check_invariance("relative_flatness_unsquared", "batchnorm_affine").verdict.status is Status.REFUTED
+    # the chain in front of the normalization takes c out of the root by the root's rule
+    assert "root homogeneity" in [rule.name for rule in every.batch_norm_chain().rules]
+
+
+def test_with_epsilon_the_scale_does_not_leave_the_root():
+    """rsqrt(c²σ² + ε) is not c⁻¹ rsqrt(σ² + ε): the chain for W ↦ cW stops before the root and is
+    refused; the audit finds the same group no symmetry, with a counterexample."""
+    from symbolic.every_size.normalization import EPSILON, batch_normalized, weight_scale_chain, _prediction
+    from symbolic.every_size.index_terms import Function
+    from symbolic.every_size.laws import loss_chain
+    from symbolic.every_size.networks import in_loss
+    from symbolic.every_size.normalization import T_WEIGHT_SCALE
+    prediction = _prediction(batch_normalized(EPSILON))
+    chain = weight_scale_chain(prediction, "with epsilon")
+    assert "root homogeneity" not in [rule.name for rule in chain.rules] and chain.end != prediction
+    # the steps it took are sound, but they do not end at f: no lemma L(T theta) = L(theta) comes of them
+    theorem = prove(loss_chain(chain, "with epsilon"))[1]
+    loss = Function("L", in_loss(prediction))
+    refused = invariance_lemma(theorem, loss, T_WEIGHT_SCALE)
+    assert refused.validity().status is Status.UNDECIDED
+    assert check_invariance("adaptive_sharpness", "batchnorm_scale_eps").not_applicable
+
+
+def test_an_affine_scale_that_keeps_the_output_weights_is_refused_and_moves_f():
+    from symbolic.every_size.index_rules import RECIPROCAL_ROOT
+    from symbolic.every_size.index_terms import expand
+    from symbolic.every_size.normalization import GAIN, OUTPUT, SCALE, SHIFT, WEIGHT, affine_batch_norm_prediction
+    from symbolic.kernel import check_identity
+    kept = Transformation("T_c", ((WEIGHT, WEIGHT), (GAIN, Mul((Const(SCALE), GAIN))),
+                                  (SHIFT, Mul((Const(SCALE), SHIFT))), (OUTPUT, OUTPUT)))
+    before, after = kept.apply(affine_batch_norm_prediction()), affine_batch_norm_prediction()
+    chain = every.Chain("kept v", before).then(every.ARITHMETIC, after)
+    assert prove(chain)[0].status is Status.UNDECIDED
+    sizes, functions = {"d": 1, "h": 1, "N": 2}, {RECIPROCAL_ROOT: lambda s: 1 / sp.sqrt(s)}
+    values = {"n": 1}
+    from symbolic.every_size.networks import N
+    from symbolic.every_size.normalization import EPSILON
+    at = {N: 2, EPSILON: 0, SCALE: 2}
+    moved = check_identity(expand(before, sizes, values, dict(functions)).xreplace(at),
+                           expand(after, sizes, values, dict(functions)).xreplace(at))
+    assert moved.status is Status.REFUTED and moved.witness
+
+
+def test_a_scale_not_known_to_be_positive_does_not_leave_the_root():
+    from symbolic.every_size.index_rules import RECIPROCAL_ROOT, ROOT_HOMOGENEITY
+    from symbolic.every_size.index_terms import Fn
+    r, s = sp.Symbol("r", real=True), Entry("s", ())
+    before = Fn(RECIPROCAL_ROOT, (Mul((Const(r ** 2), s)),))
+    assert ROOT_HOMOGENEITY.justify(before, Mul((Const(1 / r), Fn(RECIPROCAL_ROOT, (s,))))) is not None
+
+
+def test_the_unit_entries_read_the_audits_batch_normalized_unit():
+    from symbolic.networks.symmetry_groups import GROUPS
+    model = GROUPS["batchnorm_affine"].families[0].model
+    entries = [every._unit_entry(str(p), model) for p in model.parameters]
+    assert [e.family for e in entries] == ["W", "W", r"\gamma", r"\beta", "v"]
+    assert all(e.indices[-1] == "1" for e in entries)
+    with pytest.raises(ValueError):
+        every._unit_entry("theta", model)

@@ -18,7 +18,7 @@ import random
 import sympy as sp
 
 from symbolic.every_size.index_terms import latex as latex_of
-from symbolic.every_size.index_terms import Activation, Add, Const, Deriv, Entry, Eval, Fn, Indicator, Mul, Relu, Sum, bound_indices, children, \
+from symbolic.every_size.index_terms import DATA_FAMILIES, Activation, Add, Const, Deriv, Entry, Eval, Fn, Indicator, Mul, Relu, Sum, bound_indices, children, \
     families, first_subterm, free_indices, index_variable, permutation_of, permuted, replace_first, substitute_index
 from symbolic.relu import ReLU, leaky_relu
 from symbolic.verdict import Status, Verdict
@@ -559,7 +559,6 @@ def _jet_rules_validity() -> Verdict:
 
 # entries known not to depend on the coordinate θ_a: the data, and the other parameter families
 # (an entry of any other family, a hidden layer's output z^{(k)} say, may depend on θ)
-DATA_FAMILIES = frozenset({"x", "y"})
 PARAMETER_FAMILIES = frozenset({"W", "v"})
 
 
@@ -631,7 +630,7 @@ def delta_contraction(ranges: dict) -> Rule:
                 target = str(other)
                 if ranges.get(target) != before.size:
                     return f"the index {target} does not run over 1..{before.size}"
-                if target in bound_indices(rest):
+                if index_variable(target) in bound_indices(rest):
                     return f"the index {target} would be captured by a sum"
                 remaining = Const(coefficient.expr / delta)
                 contracted = substitute_index(Mul((remaining, rest)), before.index, target)

@@ -20,6 +20,9 @@ import sympy as sp
 from symbolic.relu import ReLU, leaky_relu
 
 
+DATA_FAMILIES = frozenset({"x", "y"})      # the inputs and targets: no map on parameters moves them
+
+
 # --- a permuted index: π_m(j), the image of the index j under a permutation π_m of {1, …, m} ------------
 
 _PERMUTED = re.compile(r"\\pi_\{(?P<size>[^()]+?)\}\((?P<index>.+)\)")
@@ -37,19 +40,42 @@ def permutation_of(index: str):
     return None if found is None else (found.group("size"), found.group("index"))
 
 
+_OFFSET = re.compile(r"(?P<base>.+?)\s*\+\s*(?P<offset>\d+)")
+
+
+def offset_of(index: str):
+    """(j, k) for the index j+k, None for an index without an offset."""
+    found = _OFFSET.fullmatch(index)
+    return None if found is None else (found.group("base"), found.group("offset"))
+
+
 def index_variable(index: str) -> str:
-    """The index name an index depends on: j for j and for π_m(j)."""
+    """The index name an index depends on: j for j, for j+1 and for π_m(j)."""
     found = permutation_of(index)
-    return index if found is None else index_variable(found[1])
+    if found is not None:
+        return index_variable(found[1])
+    offset = _OFFSET.fullmatch(index)
+    return index if offset is None else index_variable(offset.group("base"))
 
 
 def renamed_index(index: str, renaming: dict) -> str:
-    """The index with its variable renamed: π_m(j) with j ↦ l is π_m(l)."""
+    """The index with its variable renamed: π_m(j) with j ↦ l is π_m(l), j+1 is l+1."""
     found = permutation_of(index)
-    if found is None:
-        return renaming.get(index, index)
-    size, inner = found
-    return permuted(size, renamed_index(inner, renaming))
+    if found is not None:
+        size, inner = found
+        return permuted(size, renamed_index(inner, renaming))
+    offset = _OFFSET.fullmatch(index)
+    if offset is not None:
+        return "%s+%s" % (renamed_index(offset.group("base"), renaming), offset.group("offset"))
+    return renaming.get(index, index)
+
+
+def renamed_scalar(expr: sp.Expr, renaming: dict) -> sp.Expr:
+    """A scalar with the index variables of its integer symbols renamed (c_{π(j)} with j ↦ l is
+    c_{π(l)}); ``renaming`` maps index names to index names."""
+    symbols = {s for s in expr.free_symbols if isinstance(s, sp.Symbol) and s == sp.Symbol(str(s), integer=True)}
+    return expr.xreplace({s: sp.Symbol(renamed_index(str(s), renaming), integer=True) for s in symbols
+                          if renamed_index(str(s), renaming) != str(s)})
 
 
 @dataclass(frozen=True)
@@ -166,6 +192,10 @@ class Transformation:
             return pattern, image, renaming, dict(zip(pattern.indices, entry.indices))
         return None
 
+    def lists(self, entry) -> bool:
+        """Whether T's definition gives the image of ``entry``'s family."""
+        return self._image_template(entry) is not None
+
     def image(self, entry):
         """T applied to one entry: its image with the pattern's variables renamed, or the entry
         itself when T leaves its family alone."""
@@ -185,14 +215,16 @@ class Transformation:
         """(t, θ_b) with (Tθ)_a = t·θ_b for the coordinate a = ``entry``, read from T's image of its
         family: a constant t times an entry θ_b of the same family whose every index is a's (a
         diagonal map) or its image π_m(·) under a permutation; the pattern's indices distinct, so
-        that a ↦ b is injective.  None when the image is not of that form."""
+        that a ↦ b is injective (the pattern's indices plain names: no π(j), no j+1).  None when the
+        image is not of that form."""
         found = self._image_template(entry)
         if found is None:
             return None
         pattern, template, layers, indices = found
         scale, moved = _scale_and_entry(template)
         if (moved is None or moved.family != pattern.family or len(moved.indices) != len(pattern.indices)
-                or len(set(pattern.indices)) != len(pattern.indices)):
+                or len(set(pattern.indices)) != len(pattern.indices)
+                or any(index_variable(index) != index for index in pattern.indices)):
             return None
         for old, new in zip(pattern.indices, moved.indices):
             if new != old and (permutation_of(new) is None or permutation_of(new)[1] != old):
@@ -258,6 +290,15 @@ def _substitute_in_size(size: str, variable: sp.Symbol, value: sp.Expr) -> str:
     return re.sub(r"\{([^{}]*)\}", layer, size)
 
 
+def _substitute_in_permutation(index: str, variable: sp.Symbol, value: sp.Expr) -> str:
+    """π_{h_{k}}(j) at k = 0 is π_{h_{0}}(j): the layer reaches the range of a permutation."""
+    found = permutation_of(index)
+    if found is None:
+        return index
+    size, inner = found
+    return permuted(_substitute_in_size(size, variable, value), _substitute_in_permutation(inner, variable, value))
+
+
 def substitute_layer(term, variable: sp.Symbol, value: sp.Expr):
     """The term with the layer ``variable`` replaced by ``value`` everywhere: in scalars (P_k), in
     the layer of a family name (z^{(k)}, θ^{(k+1)}) and in the sizes of sums (h_{k}); a sum over
@@ -278,7 +319,7 @@ def substitute_layer(term, variable: sp.Symbol, value: sp.Expr):
             family = re.sub(r"\(([^()]*%s[^()]*)\)" % re.escape(str(variable)), layer, term.family)
         except ValueError:
             family = term.family
-        return Entry(family, term.indices)
+        return Entry(family, tuple(_substitute_in_permutation(i, variable, value) for i in term.indices))
     if isinstance(term, (Eval, Deriv)):
         raise TypeError("a layer is substituted in terms without derivatives")
     return rebuild(term, tuple(substitute_layer(c, variable, value) for c in children(term)))
@@ -288,8 +329,7 @@ def _rename(term, layers: dict, indices: dict):
     """A pattern's image with its layer variables and index variables renamed."""
     if isinstance(term, Const):
         substitution = {sp.Symbol(k, integer=True): layer_expr(v) for k, v in layers.items()}
-        substitution |= {sp.Symbol(k, integer=True): sp.Symbol(v, integer=True) for k, v in indices.items()}
-        return Const(term.expr.xreplace(substitution))
+        return Const(renamed_scalar(term.expr.xreplace(substitution), indices))
     if isinstance(term, Entry):
         family = term.family
         for name, value in layers.items():
@@ -473,8 +513,8 @@ def expand(term, sizes: dict, values: dict | None = None, functions: dict | None
             if permutation is not None:      # π_m(j): the permutation given in ``values`` as a mapping
                 size, inner = permutation
                 return values[r"\pi_{%s}" % size][value(inner)]
-            name, _, offset = index.partition("+")
-            return values[name] + (int(offset) if offset else 0)
+            offset = _OFFSET.fullmatch(index)
+            return values[index] if offset is None else value(offset.group("base")) + int(offset.group("offset"))
         return sp.Symbol(f"{term.family}_{'_'.join(str(value(i)) for i in term.indices)}", real=True)
     if isinstance(term, Sum):
         return sp.Add(*[expand(term.body, sizes, {**values, term.index: k}, functions)
@@ -521,7 +561,7 @@ def substitute_index(term, old: str, new: str):
     """Every free occurrence of the index ``old`` replaced by ``new`` (sums binding ``old`` are
     left alone; a sum binding ``new`` would capture it, which the caller must rule out)."""
     if isinstance(term, Const):
-        return Const(term.expr.xreplace({sp.Symbol(old, integer=True): sp.Symbol(new, integer=True)}))
+        return Const(renamed_scalar(term.expr, {old: new}))
     if isinstance(term, Entry):
         return Entry(term.family, tuple(renamed_index(i, {old: new}) for i in term.indices))
     if isinstance(term, Sum) and term.index == old:

@@ -30,7 +30,7 @@ import sympy as sp
 from symbolic.decision.zero import is_sign
 from symbolic.every_size.index_terms import Function, Transformation
 from symbolic.kernel.certificates import check_identity, conclude
-from symbolic.kernel.derivations import is_theorem
+from symbolic.kernel.derivations import is_theorem, unmapped_families
 from symbolic.kernel.relabelling import not_a_relabelling, relabelled_families, relabelling_evidence
 from symbolic.verdict import Status, Verdict
 
@@ -70,7 +70,7 @@ def change_of_variables(claim: str, invariance, function: Function, transformati
     counterexample, which is not this procedure's business)."""
     # (1) the theorem is L(Tθ) = L(θ) for this very T and this very L
     if not (is_theorem(invariance) and invariance.lhs == transformation.apply(function.body)
-            and invariance.rhs == function.body):
+            and invariance.rhs == function.body and not unmapped_families(transformation, function.body)):
         return _undecided(claim, f"not a kernel theorem {function.name}(${transformation.name}$ theta) = "
                                  f"{function.name}(theta) for this ${transformation.name}$ and this {function.name}")
     premises, evidence = [invariance.verdict], [f"{function.name}(T theta') = {function.name}(theta') for every "

@@ -17,8 +17,8 @@ from typing import Callable
 
 import sympy as sp
 
-from symbolic.every_size.index_terms import Const, Entry, Eval, bound_indices, children, difference, free_indices, layer_expr, \
-    permutation_of, rebuild, substitute_layer
+from symbolic.every_size.index_terms import DATA_FAMILIES, Const, Entry, Eval, bound_indices, children, difference, \
+    free_indices, index_variable, layer_expr, offset_of, permutation_of, rebuild, substitute_layer
 from symbolic.kernel.certificates import _issue, is_certified
 from symbolic.verdict import Status, Verdict
 
@@ -205,13 +205,29 @@ def lemma(theorem: Theorem, name: str, statement: str, for_all: tuple = ()) -> R
     return rule
 
 
+def unmapped_families(transformation, term) -> set:
+    """The families of the entries of ``term`` that are not data and that T neither maps (its images)
+    nor evaluates at Tθ (its outputs): T applied to the term leaves them alone, so T applied to a
+    term that reads them (a defined hidden layer, say) is not the term at Tθ."""
+    if isinstance(term, Entry):
+        known = (term.family in DATA_FAMILIES or transformation.lists(term)
+                 or any(term.family == at_theta for at_theta, _ in transformation.outputs))
+        return set() if known else {term.family}
+    return set().union(*[unmapped_families(transformation, child) for child in children(term)])
+
+
 def evaluation_lemma(theorem: Theorem, function, transformation, name: str, statement: str) -> Rule:
     """g(Tθ) = g(θ) from a theorem whose sides are the defining term of g with T applied, and
-    that term: the lemma is tied to this T and this g, objects rather than names."""
+    that term: the lemma is tied to this T and this g, objects rather than names.  Every entry g
+    reads is data, a parameter T maps or a quantity T evaluates at Tθ, so that T applied to the
+    term is g at Tθ."""
     fits = (is_theorem(theorem) and theorem.lhs == transformation.apply(function.body)
             and theorem.rhs == function.body)
-    if not fits:
+    unmapped = unmapped_families(transformation, function.body)
+    if not fits or unmapped:
         reason = ("not a theorem proved by the kernel" if not is_theorem(theorem) else
+                  f"{function.name} reads {', '.join(sorted(unmapped))}, which {transformation.name} neither maps "
+                  "nor evaluates at T theta" if unmapped else
                   f"the theorem is not {function.name}({transformation.name}θ) = {function.name}(θ) for this "
                   f"{transformation.name} and this {function.name}")
         return _refused_lemma(name, statement, reason)
@@ -238,7 +254,7 @@ def _is_instance(lhs, rhs, before, after, variables: set) -> bool:
     for one, other in ((lhs, rhs), (rhs, lhs)):
         binding: dict = {}
         if _match(one, before, variables, binding) and _match(other, after, variables, binding):
-            if not set(binding.values()) & (bound_indices(lhs) | bound_indices(rhs)):
+            if not {index_variable(value) for value in binding.values()} & (bound_indices(lhs) | bound_indices(rhs)):
                 return True
     return False
 
@@ -259,13 +275,16 @@ def _match(pattern, term, variables: set, binding: dict) -> bool:
 
 
 def _match_index(pattern: str, index: str, variables: set, binding: dict) -> bool:
-    """An index matched: a variable binds it; π_m(j) matches π_m(l) with j matched to l."""
+    """An index matched: a variable binds it; π_m(j) matches π_m(l) and j+1 matches l+1, with j
+    matched to l."""
     if pattern in variables:
         return binding.setdefault(pattern, index) == index
-    permuted_pattern, permuted_index = permutation_of(pattern), permutation_of(index)
-    if permuted_pattern is not None:
-        return (permuted_index is not None and permuted_pattern[0] == permuted_index[0]
-                and _match_index(permuted_pattern[1], permuted_index[1], variables, binding))
+    if permutation_of(pattern) is not None:          # π_m(j) against π_m(l): the same m, j against l
+        (size, inner), found = permutation_of(pattern), permutation_of(index)
+        return found is not None and found[0] == size and _match_index(inner, found[1], variables, binding)
+    if offset_of(pattern) is not None:               # j+k against l+k: the same k, j against l
+        (base, offset), found = offset_of(pattern), offset_of(index)
+        return found is not None and found[1] == offset and _match_index(base, found[0], variables, binding)
     return pattern == index
 
 
@@ -275,9 +294,10 @@ def _match_scalar(pattern: sp.Expr, term: sp.Expr, variables: set, binding: dict
     if pattern in variables:
         return isinstance(term, sp.Symbol) and term.is_integer is True and \
             binding.setdefault(str(pattern), str(term)) == str(term)
-    if isinstance(pattern, sp.Symbol) and permutation_of(str(pattern)) is not None:
-        return isinstance(term, sp.Symbol) and _match_index(str(pattern), str(term), {str(v) for v in variables}, binding)
-    if not pattern.free_symbols & variables:
+    names = {str(v) for v in variables}
+    if isinstance(pattern, sp.Symbol) and index_variable(str(pattern)) != str(pattern):
+        return isinstance(term, sp.Symbol) and _match_index(str(pattern), str(term), names, binding)
+    if not {index_variable(str(s)) for s in pattern.free_symbols} & names:
         return pattern == term
     if pattern.func != term.func or len(pattern.args) != len(term.args):
         return False
