@@ -5,9 +5,10 @@ The groups are those whose map T the kernel defines as a term, with L(Tθ) = L(�
 for every size (``proofs.all_sizes``): Dinh's T_α and the per-neuron rescaling of one hidden layer
 (every d, h, N), the layer-wise rescaling of a deep network with a bias per layer (every depth K,
 all widths, every N), a sign σ_j = ±1 per hidden unit of two layers with biases and |·| units
-(every d, h, N; its L(T_σθ) = L(θ) proved here: σ_j leaves Σ_i, then |σ_j s| = |s|), and a
+(every d, h, N; its L(T_σθ) = L(θ) proved here: σ_j leaves Σ_i, then |σ_j s| = |s|), a
 permutation π of the hidden units of two layers with biases and ReLU units (every d, h, N; its
-L(T_πθ) = L(θ) proved here by reindexing the sum over the units).
+L(T_πθ) = L(θ) proved here by reindexing the sum over the units), and the scales of a normalized
+layer (every d, h, N; below).
 
   Change of variables.  A sharpness with coordinate-wise scales s (adaptive sharpness on the ℓ2
       and ℓ∞ balls, and its Gaussian average): T is diagonal with positive scales t_a read from its
@@ -20,6 +21,12 @@ L(T_πθ) = L(θ) proved here by reindexing the sum over the units).
       layer: a positive scale leaves |·|, and the two scales on a path x_i → j → output cancel.
   Roots.  The product of the layers' Frobenius norms under T_α: α² out of each sum, √(α² S) = α √S
       (the rule of a root's homogeneity), and α·α⁻¹ = 1.
+  Normalization.  One layer of h ReLU units normalized over the batch or over the units
+      (``symbolic.every_size.normalization``, every d, h, N): W ↦ cW in front of the normalization
+      (ε = 0) multiplies the centred pre-activations by c and the variance by c², and
+      rsqrt(c² σ²) = c⁻¹ rsqrt(σ²) takes c out again; the affine scale γ, β ↦ cγ, cβ with v ↦ v/c of
+      batch normalization (any ε ≥ 0) is ReLU's homogeneity.  Each is then an ordinary diagonal T,
+      and the arguments above apply.
   Signs.  Under σ the scales are signs: a coordinate-wise scale s needs only s(−u) = s(u), and
       H(Tθ) = D H(θ) D with D² = I is an orthogonal similarity, which keeps H's own spectrum.
   Relabelling.  The hidden units of two layers with biases and ReLU units permuted by π (every d,
@@ -46,9 +53,9 @@ from symbolic.every_size.index_rules import ABSOLUTE_VALUE_OF_A_SIGN, ARITHMETIC
 from symbolic.every_size.index_terms import Activation, Add, Entry, Eval, Fn, Function, Mul, Sum, children, expand, \
     permutation_of, rebuild, substitute_layer
 from symbolic.every_size.laws import derivative_chain, invariance_lemma, loss_chain
-from symbolic.every_size.normalization import AFFINE_BATCH_NORM_LOSS, BATCH_NORM_LOSS, LAYER_NORM_LOSS, \
+from symbolic.every_size.normalization import AFFINE_BATCH_NORM_LOSS, BATCH_NORM_LOSS, EPSILON, LAYER_NORM_LOSS, \
     T_AFFINE_SCALE, T_WEIGHT_SCALE, affine_batch_norm_prediction, affine_scale_chain, batch_norm_prediction, \
-    layer_norm_prediction, weight_scale_chain
+    batch_normalized, layer_norm_prediction, weight_scale_chain
 from symbolic.every_size.networks import A, ABSOLUTE_LOSS_FUNCTION, DEEP_BIAS, DEPTH, HIDDEN_BIAS, HIDDEN_WEIGHT, \
     LOSS, LOSS_FUNCTION, N, NEURON_SCALE, OUTPUT_BIAS, OUTPUT_WEIGHT, P, RELU_TWO_LAYER_LOSS, SIGN_EXPONENT, T_ALPHA, \
     T_NEURON, T_PERMUTATION, T_SIGN, UNIT_SIGN, absolute_value_prediction, prediction, relu_two_layer_prediction, x
@@ -69,10 +76,12 @@ from proofs import all_sizes
 
 NAME = "measures_all_sizes"
 TITLE = ("Sharpness measures invariant under rescaling for every size: change of variables, "
-         "Theorem 3 coordinate by coordinate, path products, a sign per hidden unit and a permutation of the units")
+         "Theorem 3 coordinate by coordinate, path products, a sign per hidden unit, a permutation of the units "
+         "and the scales of normalized layers")
 SOURCE = ("Dinh et al. 2017, Sections 3-4 (Theorems 1 and 3) and Appendix B; the measures as cited in "
           "the invariance audit (Kwon et al. 2021, Andriushchenko et al. 2023, Jiang et al. 2020, "
-          "Tsuzuku et al. 2020, Neyshabur et al. 2015); the permutation of hidden units after Godfrey et al. 2022")
+          "Tsuzuku et al. 2020, Neyshabur et al. 2015); the permutation of hidden units after Godfrey et al. 2022; "
+          "batch and layer normalization after Ioffe and Szegedy 2015 and Ba, Kiros and Hinton 2016")
 FIXED_SIZES = [(1, 1, 1)]
 DEFAULT_SIZES = LARGEST_SIZES = (1, 1, 1)
 
@@ -485,7 +494,12 @@ def derivation_skeleton() -> Derivation:
                    r"every $d, h, N$): every sharpness with coordinate-wise scales, the Hessian's spectrum, trace "
                    r"and Frobenius norm, the squared norms of $\theta$ and $\nabla L$, the Fisher trace and "
                    r"relative flatness too.  For a permutation $\pi$ of the hidden units of two layers with "
-                   r"biases and ReLU units (every $d, h, N$): every one of these measures."),
+                   r"biases and ReLU units (every $d, h, N$): every one of these measures.  For $W \mapsto cW$ "
+                   r"in front of batch or layer normalization ($\epsilon = 0$) and for the affine scale "
+                   r"$\gamma, \beta, v \mapsto c\gamma, c\beta, v/c$ of batch normalization (any "
+                   r"$\epsilon \ge 0$), one layer of $h$ normalized ReLU units (every $d, h, N$): adaptive "
+                   r"sharpness and its Gaussian average, the pencil, normalized flatness, the Fisher--Rao norm "
+                   r"and relative flatness, and in front of the normalization its unsquared variant."),
         definitions=[
             r"A sharpness with coordinate-wise scales: $\max_{\|(\delta_a / s(\theta_a))_a\|_p \le \rho} "
             r"L(\theta + \delta) - L(\theta)$, $p = 2$ or $\infty$, or $\mathbb{E}\,L(\theta + \delta) - "
@@ -494,6 +508,12 @@ def derivation_skeleton() -> Derivation:
             r"$(T\theta)_a = t_a\theta_{\sigma(a)}$ with $t_a$ and $\sigma$ read from $T$'s definition "
             r"($\sigma(a) = a$ but under the permutation, where $\sigma$ replaces the unit $j$ by $\pi(j)$, "
             r"$\pi$ a permutation of $\{1, \dots, h\}$).",
+            r"Batch normalization of unit $j$: $\mathrm{BN}(z)_{nj} = (z_{nj} - \mu_j)\,"
+            r"\operatorname{rsqrt}(\sigma_j^2 + \epsilon)$, $z_{nj} = \sum_i x_{ni} W_{ij}$, $\mu_j$ and "
+            r"$\sigma_j^2$ the mean and variance of $z_{1j}, \dots, z_{Nj}$ and $\operatorname{rsqrt}(s) = "
+            r"1/\sqrt{s}$ (defined for $s > 0$); layer normalization of example $n$ alike over the units "
+            r"$z_{n1}, \dots, z_{nh}$; $f_\theta(x_n) = \sum_j \operatorname{ReLU}(\cdot)\,v_j$ of the "
+            r"normalized value (with the affine map $\gamma_j \mathrm{BN}(z)_{nj} + \beta_j$).",
         ])
 
 
@@ -527,9 +547,20 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
     all_sizes.add_chain(derivation, permutation_chain(), r"f_{T_\pi\theta}(x_n)",
                         "the permutation: $\\theta^{(1)}_{ij} \\mapsto \\theta^{(1)}_{i\\pi(j)}$, "
                         "$b^{(1)}_j \\mapsto b^{(1)}_{\\pi(j)}$, $\\theta^{(2)}_j \\mapsto \\theta^{(2)}_{\\pi(j)}$")
+    all_sizes.add_chain(derivation, affine_scale_chain(), r"f_{T_c\theta}(x_n)",
+                        "the affine scale of batch normalization: $\\gamma_j \\mapsto c\\gamma_j$, "
+                        "$\\beta_j \\mapsto c\\beta_j$, $v_j \\mapsto v_j / c$, $c > 0$; "
+                        "$\\mathrm{BN}(z)_{nj}$ as defined above, which the map does not touch",
+                        names={batch_normalized(EPSILON): r"\mathrm{BN}(z)_{nj}"})
     all_sizes.add_chain(derivation, sign_flip_chain(), r"f_{T_\sigma\theta}(x_n)",
                         "the sign flip: $\\theta^{(1)}_{ij} \\mapsto \\sigma_j \\theta^{(1)}_{ij}$, "
                         "$b^{(1)}_j \\mapsto \\sigma_j b^{(1)}_j$, $\\sigma_j = (-1)^{e_j}$, the output layer left alone")
+    derivation.notes.append(
+        "In front of a normalization, $W \\mapsto cW$: the kernel checks a chain of "
+        f"{len(batch_norm_chain().steps)} steps for batch normalization (and as many for layer normalization): "
+        "$c$ out of each pre-activation and each mean (sum factor), out of each centred value and each square "
+        "(arithmetic), $c^2$ out of the variance's sum, then $\\operatorname{rsqrt}(c^2 s) = c^{-1} "
+        "\\operatorname{rsqrt}(s)$ (root homogeneity) and $c \\cdot c^{-1} = 1$.")
     derivation.every_size = True
     derivation.sizes = []
     derivation.notes.append(

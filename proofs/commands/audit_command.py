@@ -49,13 +49,15 @@ LEGEND = ("yes proved invariant for every size (through the kernel's every-size 
 EVERY_SIZE_ROUTE = {
     "map": "the group's map T as a term of the kernel's index language, with L(T theta) = L(theta) a "
            "kernel theorem for every size (the kernel defines T_alpha, the per-neuron map, the deep "
-           "layer-wise map, the sign flip and the permutation of hidden units)",
+           "layer-wise map, the sign flip, the permutation of hidden units, W -> cW in front of batch or "
+           "layer normalization and the affine scale of batch normalization; not yet a map that mixes "
+           "coordinates, as the attention head's A in GL(k))",
     "change of variables": "nothing more than the kernel's change of variables once T is defined: "
                            "the scales t_i are coordinate-wise and covariant",
     "similarity": "the every-size laws of Theorem 3 for this T and a similarity or congruence of the "
                   "measure's matrix",
-    "identity": "the measure written in the index language on this network (a sum over the layers of a "
-                "deep network, or the square root or largest eigenvalue of a layer's Gram matrix)",
+    "identity": "the measure written in the index language on this network (the paths of a deep network, "
+                "a product over its layers, or the largest eigenvalue of a layer's Gram matrix)",
 }
 
 @dataclass
