@@ -19,8 +19,10 @@ layer (every d, h, N; below).
       theorem), then t_a² t_a⁻² = 1 under the sums.
   Paths.  Σ_paths ∏_e θ_e² (its square root, the path norm) and Σ_paths ∏_e |θ_e| of one hidden
       layer: a positive scale leaves |·|, and the two scales on a path x_i → j → output cancel.
-  Roots.  The product of the layers' Frobenius norms under T_α: α² out of each sum, √(α² S) = α √S
-      (the rule of a root's homogeneity), and α·α⁻¹ = 1.
+  Roots.  The product of the layers' Frobenius norms under the layer-wise maps: α_p² out of each
+      sum, √(α_p² S) = α_p √S (the rule of a root's homogeneity), then α·α⁻¹ = 1 on one hidden layer;
+      on the deep network the scales leave the product over the layers, ∏_{p=1}^{K-1} α_p = P_{K-1}
+      (an induction on the layers from the definitions of P) and α_K = 1/P_{K-1} (∏_p α_p = 1).
   Normalization.  One layer of h ReLU units normalized over the batch or over the units
       (``symbolic.every_size.normalization``, every d, h, N): W ↦ cW in front of the normalization
       (ε = 0) multiplies the centred pre-activations by c and the variance by c², and
@@ -49,20 +51,22 @@ import re
 import sympy as sp
 
 from symbolic.derivation import Derivation
-from symbolic.every_size.index_rules import ABSOLUTE_VALUE_OF_A_SIGN, ARITHMETIC, REINDEXING, SUM_FACTOR, Chain
-from symbolic.every_size.index_terms import Activation, Add, Entry, Eval, Fn, Function, Mul, Sum, children, expand, \
-    permutation_of, rebuild, substitute_layer
+from symbolic.every_size.index_rules import ABSOLUTE_VALUE_OF_A_SIGN, ARITHMETIC, LAST_FACTOR, REINDEXING, SUM_FACTOR, \
+    Chain
+from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Eval, Fn, Function, LayerProduct, Mul, Sum, \
+    children, expand, permutation_of, rebuild, substitute_layer
 from symbolic.every_size.laws import derivative_chain, invariance_lemma, loss_chain
 from symbolic.every_size.normalization import AFFINE_BATCH_NORM_LOSS, BATCH_NORM_LOSS, EPSILON, LAYER_NORM_LOSS, \
     T_AFFINE_SCALE, T_WEIGHT_SCALE, affine_batch_norm_prediction, affine_scale_chain, batch_norm_prediction, \
     batch_normalized, layer_norm_prediction, weight_scale_chain
 from symbolic.every_size.networks import A, ABSOLUTE_LOSS_FUNCTION, DEEP_BIAS, DEPTH, HIDDEN_BIAS, HIDDEN_WEIGHT, \
-    LOSS, LOSS_FUNCTION, N, NEURON_SCALE, OUTPUT_BIAS, OUTPUT_WEIGHT, P, RELU_TWO_LAYER_LOSS, SIGN_EXPONENT, T_ALPHA, \
+    LAYER, LOSS, LOSS_FUNCTION, N, NEURON_SCALE, OUTPUT_BIAS, OUTPUT_WEIGHT, P, P_NEXT, P_START, PRODUCT_ONE, \
+    RELU_TWO_LAYER_LOSS, SIGN_EXPONENT, T_ALPHA, \
     T_NEURON, T_PERMUTATION, T_SIGN, UNIT_SIGN, absolute_value_prediction, prediction, relu_two_layer_prediction, x
 from symbolic.kernel import check_identity, conclude, exact_zeros
 from symbolic.kernel.change_of_variables import change_of_variables
 from symbolic.kernel.congruence import pencil_congruence, sign_similarity
-from symbolic.kernel.derivations import evaluation_lemma, prove
+from symbolic.kernel.derivations import evaluation_lemma, induction, instantiate, lemma, prove
 from symbolic.latex import escape
 from symbolic.measures.definitions import MEASURES, CoordinatewiseSharpness, GaussNewtonPencil, HessianSpectrum, \
     Measure, MeasurePoint, SampleCoordinateSum, SampleDirectionalSum
@@ -142,6 +146,34 @@ def sign_flip_loss():
     return prove(loss_chain(sign_flip_chain(), "sign flip: L(T theta) = L(theta)"))
 
 
+@functools.cache
+def layer_scales_product():
+    """∏_{p=1}^{k} α_p = P_k for every k ≥ 0, by induction on k: the empty product is 1 = P_0, and
+    ∏_{p=1}^{k+1} α_p = (∏_{p=1}^{k} α_p) α_{k+1} = P_k α_{k+1} = P_{k+1} (the definitions of P)."""
+    def product(last):
+        return LayerProduct("p", last, Const(A[sp.Symbol("p", integer=True)]))
+    base = Chain("prod_(p<=0) alpha_p = P_0", product("0"))
+    base.then(LAST_FACTOR, Const(sp.S.One), "the empty product").then(P_START, Const(P[0]))
+
+    def step(hypothesis):
+        chain = Chain("prod_(p<=k+1) alpha_p = P_(k+1)", product("k+1"))
+        # the last factor out, the hypothesis on the rest, then P_{k+1}'s definition
+        chain.then(LAST_FACTOR, Mul((product("k"), Const(A[LAYER + 1]))))
+        chain.then(hypothesis, Mul((Const(P[LAYER]), Const(A[LAYER + 1]))))
+        chain.then(ARITHMETIC, Const(P[LAYER] * A[LAYER + 1]))
+        return chain.then(P_NEXT, Const(P[LAYER + 1]))
+    return induction("prod_(p=1)^k alpha_p = P_k", product("k"), Const(P[LAYER]), LAYER, base, step)
+
+
+def deep_scalar_rules() -> tuple:
+    """What the deep layer-wise map's definitions say of its scales: ∏_{p=1}^{K-1} α_p = P_{K-1} (the
+    induction at k = K − 1, a network having an output layer, K ≥ 1) and α_K = 1/P_{K-1} (the
+    hypothesis ∏_p α_p = 1)."""
+    theorem = instantiate(layer_scales_product()[1], DEPTH - 1, "K >= 1: the network has an output layer")
+    product = lemma(theorem, "prod_(p<K) alpha_p = P_(K-1)", r"\prod_{p=1}^{K-1} \alpha_p = P_{K-1}")
+    return ((product, theorem.lhs, theorem.rhs), (PRODUCT_ONE, Const(A[DEPTH]), Const(1 / P[DEPTH - 1])))
+
+
 def permutation_chain() -> Chain:
     """f_{T_πθ}(x_n) = f_θ(x_n) for ReLU units with biases: unit j of T_πθ is unit π(j) of θ, and the
     sum over the hidden units, taken in the order π, is the same sum."""
@@ -190,10 +222,11 @@ class EverySize:
     ``network`` says which measures can be written at index level on it (``index_forms``)."""
 
     def __init__(self, group: str, transformation, function, loss_theorem, sizes: str, prediction,
-                 prediction_chain, network, entry=None):
+                 prediction_chain, network, entry=None, scalar_rules=lambda: ()):
         self.group, self.T, self.function, self.loss_theorem = group, transformation, function, loss_theorem
         self.sizes, self.prediction, self.prediction_chain, self.network = sizes, prediction, prediction_chain, network
         self.read_entry = entry          # how a parameter of the audit's family is named in the kernel
+        self.scalar_rules = scalar_rules  # () -> (rule, scalar, value): what T's definitions say of its scales
 
     def entry(self, name: str, model) -> Entry:
         """The kernel's entry of the audit's parameter ``name`` (by default ``_entry``)."""
@@ -251,7 +284,8 @@ EVERY_SIZE = {
     "deep_layerwise_bias": EverySize("deep_layerwise_bias", DEEP_BIAS.T, DEEP_BIAS.function,
                                      functools.partial(all_sizes.deep_loss, DEEP_BIAS),
                                      "every depth K, all widths and every N", Function("f", DEEP_BIAS.output()),
-                                     functools.partial(all_sizes.output_layer_chain, DEEP_BIAS), DEEP_WITH_BIASES),
+                                     functools.partial(all_sizes.output_layer_chain, DEEP_BIAS), DEEP_WITH_BIASES,
+                                     scalar_rules=deep_scalar_rules),
     "sign_flip": EverySize("sign_flip", T_SIGN, ABSOLUTE_LOSS_FUNCTION, sign_flip_loss,
                            "every d, h and N (two layers with biases, |.| units)",
                            Function("f", absolute_value_prediction()), sign_flip_chain, TWO_LAYERS_WITH_BIASES),
@@ -424,7 +458,8 @@ def every_size_proof(measure: Measure, every: EverySize) -> Verdict | None:
     if isinstance(form, SAMPLE_FORMS):
         chain = invariance_chain(form, every.sample_loss, every.T, every.sample_lemma, claim, every.network)
     else:
-        chain = invariance_chain(form, every.function, every.T, every.loss_lemma, claim, every.network)
+        chain = invariance_chain(form, every.function, every.T, every.loss_lemma, claim, every.network,
+                                 every.scalar_rules())
     return prove(chain)[0]
 
 
@@ -472,7 +507,7 @@ def claims() -> list[tuple[str, str]]:
     pairs = [(m, g) for g in rescalings for m in CHANGE_OF_VARIABLES + PENCILS + COORDINATE_TERMS]
     pairs += [(m, g) for g, every in EVERY_SIZE.items() if every.network is ONE_LAYER for m in PATH_TERMS]
     pairs += [("relative_flatness", g) for g in LAYER_WISE]
-    pairs += [("layer_norm_product", "layerwise")]      # one scale per layer, out of each root
+    pairs += [("layer_norm_product", g) for g in LAYER_WISE]    # one scale per layer, out of each root
     pairs += [(m, "sign_flip") for m in SIGN_ONLY if m != "relative_flatness"] + [("relative_flatness", "sign_flip")]
     pairs += [(m, g) for g in NORMALIZED for m in CHANGE_OF_VARIABLES + PENCILS + COORDINATE_TERMS]
     pairs += [("relative_flatness", g) for g in NORMALIZED]

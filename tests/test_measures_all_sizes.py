@@ -28,7 +28,7 @@ def test_the_scripts_claims_are_proved_for_every_size_and_agree_with_the_audit()
         assert any("cross-checked on the audit's families" in line for line in verdict.evidence)
         # the concrete audit, at its own sizes, agrees
         assert check_invariance(measure, group).verdict.status is Status.PROVED, (measure, group)
-    assert len(every.claims()) == 92
+    assert len(every.claims()) == 93
 
 
 @pytest.mark.parametrize("measure", every.NEGATIVE_CONTROLS)
@@ -56,7 +56,6 @@ def test_measures_without_an_every_size_argument_get_none():
     assert every.every_size_verdict("path_norm", "deep_layerwise_bias") is None   # paths of one hidden layer only
     assert every.every_size_verdict("adaptive_sharpness", "attention_qk") is None  # no every-size map
     assert every.every_size_verdict("spectral_norm_product", "sign_flip") is None     # a largest eigenvalue
-    assert every.every_size_verdict("layer_norm_product", "deep_layerwise_bias") is None  # a product over layers
     assert every.every_size_verdict("no_such_measure", "layerwise") is None
 
 
@@ -503,3 +502,37 @@ def test_the_unit_entries_read_the_audits_batch_normalized_unit():
     assert all(e.indices[-1] == "1" for e in entries)
     with pytest.raises(ValueError):
         every._unit_entry("theta", model)
+
+
+# --- a product over the layers ----------------------------------------------------------------------------
+
+def test_the_product_of_layer_norms_holds_for_every_depth():
+    """∏_p ‖θ^{(p)}‖_F under the deep layer-wise map: the scales leave the product over the layers,
+    their product is P_{K-1} by induction, and α_K = 1/P_{K-1}; per neuron the same measure is refused."""
+    verdict = every.every_size_verdict("layer_norm_product", "deep_layerwise_bias")
+    assert verdict.status is Status.PROVED and "every depth" in verdict.claim
+    induction_verdict, theorem = every.layer_scales_product()
+    assert induction_verdict.status is Status.PROVED and "induction on k" in induction_verdict.evidence[0]
+    assert check_invariance("layer_norm_product", "deep_layerwise_bias").verdict.status is Status.PROVED
+
+
+def test_the_rules_of_a_product_over_the_layers_refuse_wrong_uses():
+    from symbolic.every_size.index_rules import LAST_FACTOR, SCALARS_OUT_OF_PRODUCT
+    from symbolic.every_size.index_terms import LayerProduct
+    p = sp.Symbol("p", integer=True)
+    alpha = Const(sp.IndexedBase(r"\alpha", positive=True)[p])
+    body = Entry(r"\theta^{(p)}", ())
+    # the last factor is the body at the last layer, not at another
+    assert LAST_FACTOR.justify(LayerProduct("p", "K", body), Mul((LayerProduct("p", "K-1", body), Entry(r"\theta^{(K)}", ())))) is None
+    assert LAST_FACTOR.justify(LayerProduct("p", "K", body), Mul((LayerProduct("p", "K-1", body), Entry(r"\theta^{(K-1)}", ())))) is not None
+    assert LAST_FACTOR.justify(LayerProduct("p", "0", body), Const(sp.S.Zero)) is not None
+    # a scalar that depends on p leaves the product only as a product of its own
+    scaled = LayerProduct("p", "K", Mul((alpha, body)))
+    assert SCALARS_OUT_OF_PRODUCT.justify(scaled, Mul((LayerProduct("p", "K", alpha), LayerProduct("p", "K", body)))) is None
+    assert SCALARS_OUT_OF_PRODUCT.justify(scaled, Mul((alpha, LayerProduct("p", "K", body)))) is not None
+    assert LAST_FACTOR.validity().status is Status.PROVED
+    # the product of the scales with a wrong definition: P_(k+1) = P_k alpha_k would not give the step
+    from symbolic.kernel.derivations import Chain, prove
+    from symbolic.every_size.networks import A, LAYER, P
+    step = Chain("wrong", Mul((Const(P[LAYER]), Const(A[LAYER])))).then(every.P_NEXT, Const(P[LAYER + 1]))
+    assert prove(step)[0].status is Status.UNDECIDED

@@ -18,8 +18,9 @@ import random
 import sympy as sp
 
 from symbolic.every_size.index_terms import latex as latex_of
-from symbolic.every_size.index_terms import DATA_FAMILIES, Activation, Add, Const, Deriv, Entry, Eval, Fn, Indicator, Mul, Relu, Sum, bound_indices, children, \
-    families, first_subterm, free_indices, index_variable, permutation_of, permuted, replace_first, substitute_index
+from symbolic.every_size.index_terms import DATA_FAMILIES, Activation, Add, Const, Deriv, Entry, Eval, Fn, Indicator, LayerProduct, \
+    Mul, Relu, Sum, bound_indices, children, families, first_subterm, free_indices, index_variable, layer_expr, layer_text, \
+    permutation_of, permuted, replace_first, substitute_index, substitute_layer
 from symbolic.relu import ReLU, leaky_relu
 from symbolic.verdict import Status, Verdict
 from symbolic.decision.witness import random_point
@@ -479,6 +480,70 @@ REINDEXING = axiom(Rule("reindexing", r"\sum_{j=1}^{m} G\bigl(\pi_m(j)\bigr) = \
                         _either_way(_reindexing), _reindexing_validity,
                         r"for every bound $m$, $\pi_m$ a permutation of $\{1, \dots, m\}$ and every summand "
                         r"$G$ whose scalars are free of $j$"))
+
+
+# --- a product over the layers ------------------------------------------------------------------------
+
+def _layer(term, variable: str, value: sp.Expr):
+    return substitute_layer(term, sp.Symbol(variable, integer=True), value)
+
+
+def _last_factor(before, after):
+    """∏_{p=1}^{0} X_p → 1, and ∏_{p=1}^{m} X_p → (∏_{p=1}^{m-1} X_p)·X_m for any other last layer m."""
+    if not isinstance(before, LayerProduct):
+        return "not a product over the layers"
+    last = layer_expr(before.last)
+    if last == 0:
+        return None if after == Const(sp.S.One) else "the empty product is not 1"
+    peeled = Mul((LayerProduct(before.variable, layer_text(last - 1), before.body), _layer(before.body, before.variable, last)))
+    return None if after == peeled else "the result is not the product up to the layer before, times the last factor"
+
+
+def _scalars_out_of_product(before, after):
+    """∏_p (c_p X_p) → (∏_p c_p)(∏_p X_p), c_p a scalar."""
+    if not (isinstance(before, LayerProduct) and isinstance(before.body, Mul) and len(before.body.factors) == 2
+            and isinstance(before.body.factors[0], Const)):
+        return "not a product over the layers of c_p X_p"
+    scalar, rest = before.body.factors
+    over = (before.variable, before.last)
+    return None if after == Mul((LayerProduct(*over, scalar), LayerProduct(*over, rest))) else \
+        "the result is not (prod c_p)(prod X_p)"
+
+
+@functools.cache
+def _layer_product_validity() -> Verdict:
+    """The two rules on sympy's products (Karr's convention, so that ∏_{p=1}^{m} = ∏_{p=1}^{m-1}·X_m
+    for every integer m) at m = −2, …, 4, exactly, and each rule's test on a right and a wrong use."""
+    p, c, x = sp.Symbol("p", integer=True), sp.IndexedBase("c", positive=True), sp.IndexedBase("x", positive=True)
+    instances = []
+    for m in range(-2, 5):
+        def product(f, last=m):
+            return sp.Product(f, (p, 1, last)).doit()
+        instances.append(check_identity(product(x[p]), product(x[p], m - 1) * x[m], claim=f"peel, m = {m}"))
+        instances.append(check_identity(product(c[p] * x[p]), product(c[p]) * product(x[p]), claim=f"factor, m = {m}"))
+    body = Entry(r"\theta^{(p)}", ())
+    scaled = Mul((Const(sp.IndexedBase("a", positive=True)[sp.Symbol("p", integer=True)]), body))
+    tests = [_last_factor(LayerProduct("p", "0", body), Const(sp.S.One)) is None,
+             _last_factor(LayerProduct("p", "k+1", body), Mul((LayerProduct("p", "k", body), Entry(r"\theta^{(k+1)}", ())))) is None,
+             _last_factor(LayerProduct("p", "k+1", body), Mul((LayerProduct("p", "k", body), Entry(r"\theta^{(k)}", ())))) is not None,
+             _scalars_out_of_product(LayerProduct("p", "K", scaled),
+                                     Mul((LayerProduct("p", "K", scaled.factors[0]), LayerProduct("p", "K", body)))) is None,
+             _scalars_out_of_product(LayerProduct("p", "K", scaled), Mul((scaled.factors[0], LayerProduct("p", "K", body)))) is not None]
+    if not all(tests):
+        return Verdict(Status.UNDECIDED, "products over the layers", reason="the test of a use misjudges a known case")
+    return conclude("a product over the layers: its last factor, its scalars", instances, evidence=(
+        "the definition of a finite product (Karr's convention for every integer bound) and its "
+        "multiplicativity; check_identity at m = -2..4 on sympy's products",
+        "the tests accept the peeled product and the scalars taken out, and refuse a wrong last factor "
+        "and a scalar taken out of its product"))
+
+
+LAST_FACTOR = axiom(Rule("last factor", r"\prod_{p=1}^{m} X_p = \Bigl(\prod_{p=1}^{m-1} X_p\Bigr) X_m",
+                         _either_way(_last_factor), _layer_product_validity,
+                         r"for every integer $m$ (the definition of a finite product; $\prod_{p=1}^{0} X_p = 1$)"))
+SCALARS_OUT_OF_PRODUCT = axiom(Rule(
+    "scalars out of a product", r"\prod_{p=1}^{m} c_p X_p = \Bigl(\prod_{p=1}^{m} c_p\Bigr)\prod_{p=1}^{m} X_p",
+    _either_way(_scalars_out_of_product), _layer_product_validity, r"for every $m$ and scalars $c_p$"))
 
 
 # --- differentiation at index level ----------------------------------------------------------------

@@ -118,6 +118,18 @@ class LayerSum:
 
 
 @dataclass(frozen=True)
+class LayerProduct:
+    """∏_{variable=1}^{last} body over the layers of a deep network, as ``LayerSum`` for a product;
+    its own rules (``symbolic.every_size.index_rules``) peel its last factor and take scalars out."""
+    variable: str
+    last: str
+    body: object
+
+
+OVER_LAYERS = (LayerSum, LayerProduct)
+
+
+@dataclass(frozen=True)
 class Mul:
     factors: tuple
 
@@ -306,10 +318,10 @@ def substitute_layer(term, variable: sp.Symbol, value: sp.Expr):
     if isinstance(term, Sum):
         return Sum(term.index, _substitute_in_size(term.size, variable, value),
                    substitute_layer(term.body, variable, value))
-    if isinstance(term, LayerSum):
+    if isinstance(term, OVER_LAYERS):
         last = layer_text(layer_expr(term.last).xreplace({variable: value}))
         bound = term.variable == str(variable)
-        return LayerSum(term.variable, last, term.body if bound else substitute_layer(term.body, variable, value))
+        return type(term)(term.variable, last, term.body if bound else substitute_layer(term.body, variable, value))
     if isinstance(term, Const):
         return Const(term.expr.xreplace({variable: value}))
     if isinstance(term, Entry):
@@ -350,7 +362,7 @@ class Eval:
 # --- structure ---------------------------------------------------------------------------------
 
 def children(term) -> tuple:
-    if isinstance(term, (Sum, LayerSum)):
+    if isinstance(term, (Sum, *OVER_LAYERS)):
         return (term.body,)
     if isinstance(term, Mul):
         return term.factors
@@ -369,8 +381,8 @@ def rebuild(term, new_children: tuple):
     """``term`` with its children replaced (same head)."""
     if isinstance(term, Sum):
         return Sum(term.index, term.size, new_children[0])
-    if isinstance(term, LayerSum):
-        return LayerSum(term.variable, term.last, new_children[0])
+    if isinstance(term, OVER_LAYERS):
+        return type(term)(term.variable, term.last, new_children[0])
     if isinstance(term, Mul):
         return Mul(tuple(new_children))
     if isinstance(term, Add):
@@ -394,7 +406,7 @@ def same_head(a, b) -> bool:
         return False
     if isinstance(a, Sum):
         return (a.index, a.size) == (b.index, b.size)
-    if isinstance(a, LayerSum):
+    if isinstance(a, OVER_LAYERS):
         return (a.variable, a.last) == (b.variable, b.last)
     if isinstance(a, Fn):
         return a.name == b.name
@@ -455,9 +467,10 @@ def latex(term, *, tight: bool = False, names: dict | None = None) -> str:
         if not term.indices:
             return term.family
         return "%s_{%s}" % (term.family, _index_text(term.indices))
-    if isinstance(term, (Sum, LayerSum)):
+    if isinstance(term, (Sum, *OVER_LAYERS)):
         index, size = (term.index, term.size) if isinstance(term, Sum) else (term.variable, term.last)
-        text = r"\sum_{%s=1}^{%s} %s" % (index, size, latex(term.body, tight=True, names=names))
+        operator = r"\prod" if isinstance(term, LayerProduct) else r"\sum"
+        text = r"%s_{%s=1}^{%s} %s" % (operator, index, size, latex(term.body, tight=True, names=names))
         return r"\Bigl(%s\Bigr)" % text if tight else text
     if isinstance(term, Mul):
         shown = [f for f in term.factors if f != Const(sp.S.One)] or [Const(sp.S.One)]
@@ -519,13 +532,14 @@ def expand(term, sizes: dict, values: dict | None = None, functions: dict | None
     if isinstance(term, Sum):
         return sp.Add(*[expand(term.body, sizes, {**values, term.index: k}, functions)
                         for k in range(1, sizes[term.size] + 1)])
-    if isinstance(term, LayerSum):
+    if isinstance(term, OVER_LAYERS):
         last = layer_expr(term.last)
         if not last.is_Integer:
             raise ValueError(f"the last layer {term.last} is not a number: substitute the depth first")
         variable = sp.Symbol(term.variable, integer=True)
-        return sp.Add(*[expand(substitute_layer(term.body, variable, sp.Integer(p)), sizes, values, functions)
-                        for p in range(1, int(last) + 1)])
+        combine = sp.Mul if isinstance(term, LayerProduct) else sp.Add
+        return combine(*[expand(substitute_layer(term.body, variable, sp.Integer(p)), sizes, values, functions)
+                         for p in range(1, int(last) + 1)])
     if isinstance(term, Mul):
         return sp.Mul(*[expand(f, sizes, values, functions) for f in term.factors])
     if isinstance(term, Add):

@@ -28,9 +28,9 @@ import sympy as sp
 
 from symbolic.decision.zero import is_sign
 from symbolic.every_size.index_rules import ABSOLUTE_VALUE_OF_A_SIGN, ACTIVATION_HOMOGENEITY, ARITHMETIC, REINDEXING, \
-    ROOT_EXPONENTS, ROOT_HOMOGENEITY, SUM_FACTOR, monomials
-from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Eval, Fn, Function, LayerSum, Mul, Sum, \
-    Transformation, children, first_subterm, latex, permuted, rebuild, replace_first, same_head
+    ROOT_EXPONENTS, ROOT_HOMOGENEITY, SCALARS_OUT_OF_PRODUCT, SUM_FACTOR, monomials
+from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Eval, Fn, Function, LayerProduct, LayerSum, \
+    Mul, Sum, Transformation, children, first_subterm, latex, permuted, rebuild, replace_first, same_head
 from symbolic.every_size.laws import derivative_chain
 from symbolic.every_size.networks import HIDDEN_BIAS, HIDDEN_WEIGHT, N, OUTPUT_BIAS, OUTPUT_WEIGHT
 from symbolic.kernel.derivations import Chain, lemma, prove
@@ -65,7 +65,7 @@ class IndexNetwork:
 ONE_LAYER = IndexNetwork(ONE_LAYER_FAMILIES, ONE_LAYER_FAMILIES[1],
                          paths=(((Entry("W", ("i", "j")), Entry("v", ("j",))), (("i", "d"), ("j", "h"))),),
                          layers=ONE_LAYER_FAMILIES)
-DEEP_WITH_BIASES = IndexNetwork(DEEP_BIAS_FAMILIES, DEEP_BIAS_FAMILIES[1])
+DEEP_WITH_BIASES = IndexNetwork(DEEP_BIAS_FAMILIES, DEEP_BIAS_FAMILIES[1], layers=DEEP_BIAS_FAMILIES[:2])
 # two layers with biases (``symbolic.every_size.networks.absolute_value_prediction``)
 TWO_LAYER_FAMILIES = ((HIDDEN_WEIGHT, (("i", "h_{0}"), ("j", "h_{1}"))), (OUTPUT_WEIGHT, (("j", "h_{1}"),)),
                       (HIDDEN_BIAS, (("j", "h_{1}"),)), (OUTPUT_BIAS, ()))
@@ -107,10 +107,20 @@ def as_term(expr: sp.Expr, atoms: dict):
 
 def _sums(body, entry, sums):
     """Σ over the family's indices, and over the hidden layers when its name holds the layer p."""
+    return _over_hidden_layers(_index_sums(body, sums), entry, LayerSum)
+
+
+def _index_sums(body, sums):
     for index, size in reversed(sums):
         body = Sum(index, size, body)
+    return body
+
+
+def _over_hidden_layers(body, entry, over_layers):
+    """``over_layers`` (a sum or a product) of the body over the hidden layers p = 1, …, K − 1 when the
+    family's name holds the layer p; the body itself otherwise."""
     variable, last = HIDDEN_LAYERS
-    return LayerSum(variable, last, body) if "(%s)" % variable in entry.family else body
+    return over_layers(variable, last, body) if "(%s)" % variable in entry.family else body
 
 
 def measure_term(form, function: Function, point="theta", images=None, network: IndexNetwork = ONE_LAYER):
@@ -149,7 +159,9 @@ def measure_term(form, function: Function, point="theta", images=None, network: 
                             for edges, sums in network.paths])
             return total if form.outer is None else Fn(_outer_name(form.outer), (total,))
         if isinstance(form, LayerNormProduct) and network.layers is not None:
-            return _multiplied([Fn(r"\sqrt", (_sums(Mul((image(w), image(w))), w, sums),)) for w, sums in network.layers])
+            # one root per layer: the hidden layers' roots under a product over the layers
+            return _multiplied([_over_hidden_layers(Fn(r"\sqrt", (_index_sums(Mul((image(w), image(w))), sums),)), w,
+                                                    LayerProduct) for w, sums in network.layers])
     except ValueError:
         return None
     return None
@@ -168,9 +180,11 @@ def _outer_name(outer) -> str:
 
 
 def invariance_chain(form, function: Function, transformation: Transformation, invariance_rule,
-                     claim: str, network: IndexNetwork = ONE_LAYER) -> Chain | None:
+                     claim: str, network: IndexNetwork = ONE_LAYER, scalar_rules=()) -> Chain | None:
     """M(Tθ) = M(θ) as a chain of proposed steps (the kernel checks them); ``invariance_rule`` is
-    function(Tθ) = function(θ) as a lemma.  None when the measure has no index-level form."""
+    function(Tθ) = function(θ) as a lemma; ``scalar_rules`` are (rule, scalar term, its value) that
+    the map's own definitions give (∏_{p≤K-1} α_p = P_{K-1}, say).  None when the measure has no
+    index-level form."""
     start = measure_term(form, function, transformation, transformation.image, network)
     target = measure_term(form, function, network=network)
     if start is None or target is None:
@@ -204,6 +218,16 @@ def invariance_chain(form, function: Function, transformation: Transformation, i
         root = ROOT_EXPONENTS[rooted.name]
         chain.then(ROOT_HOMOGENEITY, replace_first(chain.end, lambda t, old=rooted: t == old,
                                                    lambda t: Mul((Const(factor.expr ** root), Fn(t.name, (inner,))))))
+    # the scales out of a product over the layers, then the values the map's definitions give them
+    scaled_products = False
+    while (product := first_subterm(chain.end, _scaled_product)) is not None:
+        scalar, rest = product.body.factors
+        chain.then(SCALARS_OUT_OF_PRODUCT, replace_first(chain.end, lambda t, old=product: t == old, lambda t: Mul((
+            LayerProduct(t.variable, t.last, scalar), LayerProduct(t.variable, t.last, rest)))))
+        scaled_products = True
+    for rule, scalar, value in scalar_rules if scaled_products else ():
+        while first_subterm(chain.end, lambda t, scalar=scalar: t == scalar) is not None:
+            chain.then(rule, replace_first(chain.end, lambda t, scalar=scalar: t == scalar, lambda t, value=value: value))
     # a positive scale out of each |·| (activation homogeneity)
     # and a sign out of |·| (its square is 1)
     while (scaled := first_subterm(chain.end, _scaled_activation)) is not None:
@@ -271,6 +295,12 @@ def _constant_and_rest(term):
             and written.factors[0].expr != 1:
         return written
     return None
+
+
+def _scaled_product(term) -> bool:
+    """∏_p (c_p X_p) over the layers, c_p a scalar."""
+    return (isinstance(term, LayerProduct) and isinstance(term.body, Mul) and len(term.body.factors) == 2
+            and isinstance(term.body.factors[0], Const))
 
 
 def _scaled_root(term) -> bool:
