@@ -18,7 +18,10 @@ layer (every d, h, N; below).
       (∂²_a L)(Tθ) = t_a⁻² (∂²_a L)(θ) for every coordinate (a lemma made from the kernel's
       theorem), then t_a² t_a⁻² = 1 under the sums.
   Paths.  Σ_paths ∏_e θ_e² (its square root, the path norm) and Σ_paths ∏_e |θ_e| of one hidden
-      layer: a positive scale leaves |·|, and the two scales on a path x_i → j → output cancel.
+      layer: a positive scale leaves |·|, and the two scales on a path x_i → j → output cancel.  On
+      the deep network the paths are summed layer by layer (``symbolic.every_size.paths``): the sum
+      over the paths reaching layer k at Tθ is P_k^q times the one at θ (induction on k), and at the
+      output α_K = 1/P_{K-1} and P_K = 1 cancel the rest.
   Roots.  The product of the layers' Frobenius norms under the layer-wise maps: α_p² out of each
       sum, √(α_p² S) = α_p √S (the rule of a root's homogeneity), then α·α⁻¹ = 1 on one hidden layer;
       on the deep network the scales leave the product over the layers, ∏_{p=1}^{K-1} α_p = P_{K-1}
@@ -56,6 +59,7 @@ from symbolic.every_size.index_rules import ABSOLUTE_VALUE_OF_A_SIGN, ARITHMETIC
 from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Eval, Fn, Function, LayerProduct, Mul, Sum, \
     children, expand, permutation_of, rebuild, substitute_layer
 from symbolic.every_size.laws import derivative_chain, invariance_lemma, loss_chain
+from symbolic.every_size.paths import ABSOLUTE_PATHS, SQUARED_PATHS, for_edge
 from symbolic.every_size.normalization import AFFINE_BATCH_NORM_LOSS, BATCH_NORM_LOSS, EPSILON, LAYER_NORM_LOSS, \
     T_AFFINE_SCALE, T_WEIGHT_SCALE, affine_batch_norm_prediction, affine_scale_chain, batch_norm_prediction, \
     batch_normalized, layer_norm_prediction, weight_scale_chain
@@ -69,7 +73,7 @@ from symbolic.kernel.congruence import pencil_congruence, sign_similarity
 from symbolic.kernel.derivations import evaluation_lemma, induction, instantiate, lemma, prove
 from symbolic.latex import escape
 from symbolic.measures.definitions import MEASURES, CoordinatewiseSharpness, GaussNewtonPencil, HessianSpectrum, \
-    Measure, MeasurePoint, SampleCoordinateSum, SampleDirectionalSum
+    Measure, MeasurePoint, PathSum, SampleCoordinateSum, SampleDirectionalSum
 from symbolic.measures.index_forms import AFFINE_NORMALIZED_LAYER, DEEP_WITH_BIASES, NORMALIZED_LAYER, ONE_LAYER, \
     TWO_LAYERS_WITH_BIASES, gauss_newton_chain, gauss_newton_entry, invariance_chain, measure_term
 from symbolic.networks.symmetry_groups import GROUPS
@@ -93,7 +97,7 @@ DEFAULT_SIZES = LARGEST_SIZES = (1, 1, 1)
 CHANGE_OF_VARIABLES = ("adaptive_sharpness", "adaptive_sharpness_inf", "adaptive_average_sharpness")
 PENCILS = ("metric_hessian_spectrum",)
 COORDINATE_TERMS = ("normalized_flatness", "fisher_rao_norm")
-PATH_TERMS = ("path_norm", "path_norm_l1")           # on one hidden layer, whose paths are written
+PATH_TERMS = ("path_norm", "path_norm_l1")           # on one hidden layer and, summed layer by layer, the deep network
 LAYER_WISE = ("layerwise", "deep_layerwise_bias")    # one scale per layer: relative flatness too
 # a sign per unit moves no magnitude: every coordinate-wise scale, the Hessian's own spectrum, ‖θ‖, ‖∇L‖
 SIGN_ONLY = ("eps_sharpness", "keskar_sharpness", "adaptive_sharpness_eta", "average_sharpness",
@@ -423,6 +427,8 @@ def same_measure(measure: Measure, every: EverySize, examples: int = 2) -> list[
         # the depth K of a deep network made concrete: θ^{(K)} is the family's last layer
         term = substitute_layer(_stand_in(measure_term(measure.evaluate, function, network=every.network)),
                                 DEPTH, sp.Integer(len(model.layers)))
+        for paths in (SQUARED_PATHS, ABSOLUTE_PATHS):      # the sums over the paths, by their definitions
+            term = paths.unfolded(term)
         entries = [every.entry(str(p), model) for p in model.parameters]
         point = MeasurePoint(_symbols("", entries), sp.Symbol("L"), sp.Matrix(_symbols("g", entries)),
                              sp.diag(*_symbols("H", entries)), sp.eye(len(entries)),
@@ -455,11 +461,27 @@ def every_size_proof(measure: Measure, every: EverySize) -> Verdict | None:
                                                    functools.partial(_metric_law, every))])
     if measure_term(form, every.function, network=every.network) is None:
         return None
+    if isinstance(form, PathSum) and every.network.layered_paths:
+        return _layered_paths_proof(claim, form, every)
     if isinstance(form, SAMPLE_FORMS):
         chain = invariance_chain(form, every.sample_loss, every.T, every.sample_lemma, claim, every.network)
     else:
         chain = invariance_chain(form, every.function, every.T, every.loss_lemma, claim, every.network,
                                  every.scalar_rules())
+    return prove(chain)[0]
+
+
+def _layered_paths_proof(claim: str, form: PathSum, every: EverySize) -> Verdict:
+    """A path norm of the deep network: the chain from the sum over the paths at Tθ to the sum at θ
+    (the induction on the layers inside it), whose two ends must be the measure's own terms."""
+    paths = for_edge(form.edge)
+    chain = paths.total_chain(None if form.outer is None else lambda total: Fn(r"\sqrt", (total,)))
+    ends = (measure_term(form, every.function, every.T, every.T.image, every.network),
+            measure_term(form, every.function, network=every.network))
+    if (chain.start, chain.end) != ends:
+        return Verdict(Status.UNDECIDED, claim, reason="the chain over the paths does not join the measure at T theta "
+                                                      "to the measure at theta")
+    chain.claim = claim
     return prove(chain)[0]
 
 
@@ -505,7 +527,8 @@ def claims() -> list[tuple[str, str]]:
     """(measure, group) pairs this script proves invariant for every size."""
     rescalings = ["layerwise", "per_neuron", "deep_layerwise_bias", "sign_flip"]
     pairs = [(m, g) for g in rescalings for m in CHANGE_OF_VARIABLES + PENCILS + COORDINATE_TERMS]
-    pairs += [(m, g) for g, every in EVERY_SIZE.items() if every.network is ONE_LAYER for m in PATH_TERMS]
+    pairs += [(m, g) for g, every in EVERY_SIZE.items() if every.network in (ONE_LAYER, DEEP_WITH_BIASES)
+              for m in PATH_TERMS]
     pairs += [("relative_flatness", g) for g in LAYER_WISE]
     pairs += [("layer_norm_product", g) for g in LAYER_WISE]    # one scale per layer, out of each root
     pairs += [(m, "sign_flip") for m in SIGN_ONLY if m != "relative_flatness"] + [("relative_flatness", "sign_flip")]

@@ -28,7 +28,7 @@ def test_the_scripts_claims_are_proved_for_every_size_and_agree_with_the_audit()
         assert any("cross-checked on the audit's families" in line for line in verdict.evidence)
         # the concrete audit, at its own sizes, agrees
         assert check_invariance(measure, group).verdict.status is Status.PROVED, (measure, group)
-    assert len(every.claims()) == 93
+    assert len(every.claims()) == 95
 
 
 @pytest.mark.parametrize("measure", every.NEGATIVE_CONTROLS)
@@ -53,7 +53,6 @@ def test_relative_flatness_per_neuron_is_refused_where_a_scale_depends_on_the_un
 
 def test_measures_without_an_every_size_argument_get_none():
     assert every.every_size_verdict("relative_flatness_unsquared", "deep_layerwise_bias").status is Status.UNDECIDED
-    assert every.every_size_verdict("path_norm", "deep_layerwise_bias") is None   # paths of one hidden layer only
     assert every.every_size_verdict("adaptive_sharpness", "attention_qk") is None  # no every-size map
     assert every.every_size_verdict("spectral_norm_product", "sign_flip") is None     # a largest eigenvalue
     assert every.every_size_verdict("no_such_measure", "layerwise") is None
@@ -536,3 +535,37 @@ def test_the_rules_of_a_product_over_the_layers_refuse_wrong_uses():
     from symbolic.every_size.networks import A, LAYER, P
     step = Chain("wrong", Mul((Const(P[LAYER]), Const(A[LAYER])))).then(every.P_NEXT, Const(P[LAYER + 1]))
     assert prove(step)[0].status is Status.UNDECIDED
+
+
+def test_the_path_norms_of_the_deep_network_hold_for_every_depth():
+    from symbolic.every_size.paths import ABSOLUTE_PATHS, SQUARED_PATHS
+    for paths in (SQUARED_PATHS, ABSOLUTE_PATHS):
+        verdict, theorem = paths.theorem
+        assert verdict.status is Status.PROVED and "induction on k" in verdict.evidence[0]
+    for measure in ("path_norm", "path_norm_l1"):
+        verdict = every.every_size_verdict(measure, "deep_layerwise_bias")
+        assert verdict.status is Status.PROVED and "every depth" in verdict.claim
+        assert check_invariance(measure, "deep_layerwise_bias").verdict.status is Status.PROVED
+
+
+def test_a_path_sum_without_the_bias_paths_is_not_the_audits_measure():
+    """The cross-check expands the sums over the paths by their definitions at the family's depth: a
+    recursion that forgets the paths a bias starts is refuted there."""
+    from symbolic.every_size import paths
+    original = paths.DeepPaths.through
+    try:
+        paths.DeepPaths.through = lambda self, k, at_T, inner="i": original(self, k, at_T, inner).terms[0]
+        checks = every.same_measure(MEASURES["path_norm_l1"], every.EVERY_SIZE["deep_layerwise_bias"])
+    finally:
+        paths.DeepPaths.through = original
+    assert all(v.status is Status.REFUTED for v in checks)
+
+
+def test_a_path_recursion_with_the_wrong_degree_is_refused():
+    """|u| is homogeneous of degree 1: claiming that the sums at T theta are P_k^2 times those at theta
+    fails the induction step."""
+    from symbolic.every_size.index_terms import Activation
+    from symbolic.every_size.paths import DeepPaths
+    wrong = DeepPaths(r"\kappa", lambda u: Activation("abs", None, u), 2)
+    verdict, theorem = wrong.theorem
+    assert verdict.status is Status.UNDECIDED and theorem is None

@@ -33,6 +33,7 @@ from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Eval,
     Mul, Sum, Transformation, children, first_subterm, latex, permuted, rebuild, replace_first, same_head
 from symbolic.every_size.laws import derivative_chain
 from symbolic.every_size.networks import HIDDEN_BIAS, HIDDEN_WEIGHT, N, OUTPUT_BIAS, OUTPUT_WEIGHT
+from symbolic.every_size.paths import for_edge
 from symbolic.kernel.derivations import Chain, lemma, prove
 from symbolic.measures.definitions import CoordinateSum, LayerNormProduct, OutputNormTrace, PathSum, RelativeFlatness, \
     SampleCoordinateSum, SampleDirectionalSum
@@ -60,12 +61,14 @@ class IndexNetwork:
     output: tuple
     paths: tuple | None = None
     layers: tuple | None = None
+    layered_paths: bool = False      # the paths of the deep network, summed layer by layer (``paths``)
 
 
 ONE_LAYER = IndexNetwork(ONE_LAYER_FAMILIES, ONE_LAYER_FAMILIES[1],
                          paths=(((Entry("W", ("i", "j")), Entry("v", ("j",))), (("i", "d"), ("j", "h"))),),
                          layers=ONE_LAYER_FAMILIES)
-DEEP_WITH_BIASES = IndexNetwork(DEEP_BIAS_FAMILIES, DEEP_BIAS_FAMILIES[1], layers=DEEP_BIAS_FAMILIES[:2])
+DEEP_WITH_BIASES = IndexNetwork(DEEP_BIAS_FAMILIES, DEEP_BIAS_FAMILIES[1], layers=DEEP_BIAS_FAMILIES[:2],
+                                layered_paths=True)
 # two layers with biases (``symbolic.every_size.networks.absolute_value_prediction``)
 TWO_LAYER_FAMILIES = ((HIDDEN_WEIGHT, (("i", "h_{0}"), ("j", "h_{1}"))), (OUTPUT_WEIGHT, (("j", "h_{1}"),)),
                       (HIDDEN_BIAS, (("j", "h_{1}"),)), (OUTPUT_BIAS, ()))
@@ -153,6 +156,12 @@ def measure_term(form, function: Function, point="theta", images=None, network: 
             along = Add(tuple(_sums(Mul((image(entry), Eval(function, (entry,), point))), entry, sums)
                               for entry, sums in network.families))
             return Mul((Const(1 / N), Sum("n", "N", as_term(sp.sympify(form.outer(_U)), {_U: along}))))
+        if isinstance(form, PathSum) and network.layered_paths:
+            paths = for_edge(form.edge)
+            if paths is None or point not in ("theta", paths.T):
+                return None
+            total = paths.total(point != "theta")
+            return total if form.outer is None else Fn(_outer_name(form.outer), (total,))
         if isinstance(form, PathSum) and network.paths is not None:
             edge = sp.sympify(form.edge(_U))
             total = _added([_sums(_multiplied([as_term(edge, {_U: image(e)}) for e in edges]), edges[0], sums)
