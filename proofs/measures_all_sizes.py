@@ -435,7 +435,7 @@ def largest_eigenvalue(claim: str, value: sp.Expr, spectrum: Spectrum) -> Verdic
     gap = 2 * value - matrix.trace()
     roots = sorted((e for e in gap.atoms(sp.Pow) if e.exp == sp.Rational(1, 2) and is_manifestly_nonnegative(e.base)),
                    key=sp.default_sort_key)
-    named = gap.xreplace({e: sp.Symbol(f"root{k}", nonnegative=True) for k, e in enumerate(roots)})
+    named = gap.xreplace({e: sp.Dummy(f"root{k}", nonnegative=True) for k, e in enumerate(roots)})
     largest = nonnegative(f"{claim}: the largest in magnitude", [sp.expand(named), sp.expand(matrix.trace())],
         evidence=("value - mu = 2 value - tr M >= 0 and value + mu = tr M >= 0, mu the other eigenvalue",))
     return conclude(claim, [root, largest], evidence=(*root.evidence, *largest.evidence))

@@ -260,7 +260,7 @@ def test_deep_coordinate_measures_hold_for_every_depth():
 
 def test_sign_flip_cells_hold_for_every_size_and_the_audit_agrees():
     cells = [m for m, g in every.claims() if g == "sign_flip"]
-    assert len(cells) == 22
+    assert len(cells) == 23 and "spectral_norm_product" in cells
     for measure in ("hessian_spectral_norm", "weight_norm", "eps_sharpness", "gradient_norm"):
         verdict = every.every_size_verdict(measure, "sign_flip")
         assert verdict.status is Status.PROVED and "two layers with biases" in verdict.claim
@@ -612,3 +612,16 @@ def test_the_spectral_cross_check_compares_the_largest_eigenvalue():
     assert every.largest_eigenvalue("larger", (matrix.trace() + disc) / 2, spectrum).status is Status.PROVED
     assert every.largest_eigenvalue("smaller", (matrix.trace() - disc) / 2, spectrum).status is Status.UNDECIDED
     assert every.largest_eigenvalue("not a root", matrix.trace(), spectrum).status is Status.UNDECIDED
+
+
+def test_a_lemma_variable_is_not_renamed_under_a_binder_of_the_same_name():
+    """x_j·Σ_j W_ij with j free and bound: renaming the free j to l leaves the bound j alone, so
+    x_l·Σ_j W_il is not an instance; alike under a spectral norm that binds j."""
+    from symbolic.every_size.index_terms import SpectralNorm, Sum
+    from symbolic.kernel.derivations import _match
+    x_j, x_l = Entry("x", ("j",)), Entry("x", ("l",))
+    W_ij, W_il = Entry("W", ("i", "j")), Entry("W", ("i", "l"))
+    for binder in (lambda body: Sum("j", "h", body), lambda body: SpectralNorm(body, ("i", "d"), ("j", "h"))):
+        pattern = Mul((x_j, binder(W_ij)))
+        assert _match(pattern, Mul((x_l, binder(W_ij))), {"j"}, {})
+        assert not _match(pattern, Mul((x_l, binder(W_il))), {"j"}, {})

@@ -3,12 +3,14 @@
 A rule says when one term may replace another, anywhere inside a larger term.  Each rule is an
 identity that holds for every value of its variables, θ included, and its side conditions speak
 only of scalars free of θ (α > 0) or of indices; so a rewrite inside a sum body, inside a loss or
-under ∂/∂θ_a is sound.  Each rule is an axiom of the kernel (``symbolic.kernel.derivations.axiom``) and is itself checked (``Rule.validity``): symbolically, for every
-size (by induction on the bound of a sum, or on a generic polynomial jet), and on instances by
-``check_identity``; the ReLU derivative rules hold off the kink set, where the closed forms are
-stated.  A ``Chain`` is a derivation t_0 = t_1 = … ; ``check`` refuses it at the first step its
-rule does not justify.  ``differentiate``, ``contract`` and ``tidy`` only propose steps: each
-must still pass its rule when the chain is checked.
+under ∂/∂θ_a is sound.  Each rule is an axiom of the kernel (``symbolic.kernel.derivations.axiom``)
+and is itself checked (``Rule.validity``): symbolically, for every size (by induction on the bound
+of a sum, or on a generic polynomial jet), and on instances by ``check_identity``; the ReLU
+derivative rules hold off the kink set, where the closed forms are stated; the spectral-norm rules
+by the characteristic polynomials of the Gram matrices of generic symbolic matrices, a diagonal sign
+or permutation matrix on one side being orthogonal.  A ``Chain`` is a derivation t_0 = t_1 = … ;
+``check`` refuses it at the first step its rule does not justify.  ``differentiate``, ``contract``
+and ``tidy`` only propose steps: each must still pass its rule when the chain is checked.
 """
 from __future__ import annotations
 

@@ -440,6 +440,13 @@ def same_head(a, b) -> bool:
     return True
 
 
+def binds(term) -> frozenset:
+    """The index names the term's own head binds: a sum's index, a spectral norm's two."""
+    if isinstance(term, Sum):
+        return frozenset({term.index})
+    return frozenset(term.bound) if isinstance(term, SpectralNorm) else frozenset()
+
+
 def free_indices(term) -> frozenset:
     """Index names a term depends on (the indices of sums and of spectral norms are bound)."""
     if isinstance(term, Const):
@@ -449,10 +456,7 @@ def free_indices(term) -> frozenset:
     if isinstance(term, Eval):
         return frozenset(index_variable(i) for p in term.partials for i in p.indices)
     own = frozenset(index_variable(i) for i in term.coordinate.indices) if isinstance(term, Deriv) else frozenset()
-    inner = own.union(*[free_indices(c) for c in children(term)])
-    if isinstance(term, SpectralNorm):
-        return inner - set(term.bound)
-    return inner - {term.index} if isinstance(term, Sum) else inner
+    return own.union(*[free_indices(c) for c in children(term)]) - binds(term)
 
 
 def difference(before, after, path=()):
@@ -625,7 +629,7 @@ def substitute_index(term, old: str, new: str):
         return Const(renamed_scalar(term.expr, {old: new}))
     if isinstance(term, Entry):
         return Entry(term.family, tuple(renamed_index(i, {old: new}) for i in term.indices))
-    if (isinstance(term, Sum) and term.index == old) or (isinstance(term, SpectralNorm) and old in term.bound):
+    if old in binds(term):
         return term
     if isinstance(term, Deriv):
         return Deriv(substitute_index(term.coordinate, old, new), substitute_index(term.body, old, new))
@@ -636,9 +640,7 @@ def substitute_index(term, old: str, new: str):
 
 def bound_indices(term) -> frozenset:
     """Index names bound by a sum or a spectral norm somewhere inside the term."""
-    own = frozenset({term.index}) if isinstance(term, Sum) else \
-        frozenset(term.bound) if isinstance(term, SpectralNorm) else frozenset()
-    return own.union(*[bound_indices(c) for c in children(term)])
+    return binds(term).union(*[bound_indices(c) for c in children(term)])
 
 
 def families(term) -> frozenset:
