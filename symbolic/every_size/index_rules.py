@@ -21,8 +21,9 @@ import random
 import sympy as sp
 
 from symbolic.every_size.index_terms import latex as latex_of
-from symbolic.every_size.index_terms import DATA_FAMILIES, Activation, Add, Const, Deriv, Entry, Eval, Fn, Indicator, Mul, Relu, SpectralNorm, Sum, bound_indices, children, \
-    families, first_subterm, free_indices, index_variable, permutation_of, permuted, replace_first, substitute_index
+from symbolic.every_size.index_terms import DATA_FAMILIES, Activation, Add, Const, Deriv, Entry, Eval, Fn, Indicator, \
+    Mul, Relu, SpectralNorm, Sum, bound_indices, children, families, first_subterm, free_indices, index_variable, \
+    permutation_of, permuted, replace_first, substitute_index
 from symbolic.relu import ReLU, leaky_relu
 from symbolic.verdict import Status, Verdict
 from symbolic.decision.witness import random_point
@@ -490,7 +491,7 @@ REINDEXING = axiom(Rule("reindexing", r"\sum_{j=1}^{m} G\bigl(\pi_m(j)\bigr) = \
 # the same largest eigenvalue; its validity check compares those polynomials exactly on generic
 # symbolic matrices, and tries the test of a use on a right instance and on the wrong ones.
 
-def _scaled_norm(before, what: str):
+def _norm_of_a_product(before, what: str):
     """(c, A, the norm of A) for ‖(c A_ab)‖₂, or the reason it is not of that form."""
     if not (isinstance(before, SpectralNorm) and isinstance(before.body, Mul) and len(before.body.factors) == 2):
         return f"not of the form ||({what} A_ab)||_2"
@@ -500,7 +501,7 @@ def _scaled_norm(before, what: str):
 
 def _spectral_norm_homogeneity(before, after):
     """‖(c A_ab)‖₂ → c ‖(A_ab)‖₂ for a scalar c > 0 free of a and b."""
-    found = _scaled_norm(before, "c")
+    found = _norm_of_a_product(before, "c")
     if isinstance(found, str):
         return found
     c, _, norm = found
@@ -517,7 +518,7 @@ def _spectral_norm_homogeneity(before, after):
 def _spectral_norm_of_a_sign(before, after):
     """‖(s A_ab)‖₂ → ‖(A_ab)‖₂ for a real scalar s with s² = 1 that depends on a or on b, not on both:
     diag(s) on one side is orthogonal."""
-    found = _scaled_norm(before, "s")
+    found = _norm_of_a_product(before, "s")
     if isinstance(found, str):
         return found
     s, _, norm = found

@@ -8,7 +8,8 @@ term for the network f_θ(x_n) = Σ_j ReLU(Σ_i x_ni W_ij) v_j, whatever d, h an
   (1/N) Σ_n outer(⟨θ, ∇ℓ_n⟩)         (1/N) Σ_n outer(Σ_i Σ_j W_ij (∂_{W_ij} ℓ_n)(θ) + Σ_j v_j (∂_{v_j} ℓ_n)(θ))
   outer(Σ_paths ∏_e edge(θ_e))        outer(Σ_i Σ_j edge(W_ij) edge(v_j)), the paths x_i → unit j → output
   ∏_k ‖W_k‖_F                        sqrt(Σ_i Σ_j W_ij W_ij) sqrt(Σ_j v_j v_j)
-  ∏_k ‖W_k‖₂²                        ‖(W_ij)_{i≤d, j≤h}‖₂ ‖(W_ij)‖₂ ‖(v_j)_{j≤h}‖₂ ‖(v_j)‖₂ (each norm binds its indices)
+  ∏_k ‖W_k‖₂²                        ‖(W_ij)_{i≤d, j≤h}‖₂ ‖(W_ij)‖₂ ‖(v_j)_{j≤h}‖₂ ‖(v_j)‖₂
+                                     (each norm binds its indices)
   ⟨w, w⟩ Tr(H_ww), w the output layer  (Σ_j v_j v_j)(Σ_l (∂_{v_l}∂_{v_l} L)(θ)); in a deep network w = θ^{(K)}
 
 and, on the deep network with a bias per layer, the same sums over every parameter family, those of
