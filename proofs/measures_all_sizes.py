@@ -26,6 +26,12 @@ layer (every d, h, N; below).
       sum, √(α_p² S) = α_p √S (the rule of a root's homogeneity), then α·α⁻¹ = 1 on one hidden layer;
       on the deep network the scales leave the product over the layers, ∏_{p=1}^{K-1} α_p = P_{K-1}
       (an induction on the layers from the definitions of P) and α_K = 1/P_{K-1} (∏_p α_p = 1).
+  Spectral norms.  The product of the layers' squared spectral norms ∏_k ‖W_k‖₂², each norm a term
+      that binds its matrix's two indices: under T_α one positive scale out of each norm
+      (‖cA‖₂ = c‖A‖₂), then α²·α⁻² = 1; under σ the sign σ_j of each column dropped (a diagonal sign
+      matrix on one side is orthogonal); under π the columns of θ^{(1)} and the rows of θ^{(2)} put
+      back in order (a permutation matrix is orthogonal).  The per-neuron scale c_j of each column is
+      not one scale of the matrix: refused there, and the audit refutes it.
   Normalization.  One layer of h ReLU units normalized over the batch or over the units
       (``symbolic.every_size.normalization``, every d, h, N): W ↦ cW in front of the normalization
       (ε = 0) multiplies the centred pre-activations by c and the variance by c², and
@@ -42,7 +48,9 @@ layer (every d, h, N; below).
 
 Each every-size verdict is cross-checked on the audit's own families: the kernel's T is the
 group's action coordinate by coordinate, and the measure's index-level term expanded at their sizes
-is the measure the audit computes.  The negative controls (ε-sharpness, Keskar's box, adaptive
+is the measure the audit computes (for the spectral norms: the term's value is a root of the
+characteristic polynomial of the audit's matrix, and no other root is larger in magnitude).  The
+negative controls (ε-sharpness, Keskar's box, adaptive
 sharpness with η > 0, the Gaussian sharpness with a fixed σ, the Hessian's trace) are refused at
 the step that fails, and the audit refutes each on a concrete network.
 """
@@ -67,13 +75,14 @@ from symbolic.every_size.networks import A, ABSOLUTE_LOSS_FUNCTION, DEEP_BIAS, D
     LAYER, LOSS, LOSS_FUNCTION, N, NEURON_SCALE, OUTPUT_BIAS, OUTPUT_WEIGHT, P, P_NEXT, P_START, PRODUCT_ONE, \
     RELU_TWO_LAYER_LOSS, SIGN_EXPONENT, T_ALPHA, \
     T_NEURON, T_PERMUTATION, T_SIGN, UNIT_SIGN, absolute_value_prediction, prediction, relu_two_layer_prediction, x
-from symbolic.kernel import check_identity, conclude, exact_zeros
+from symbolic.decision.positivity import is_manifestly_nonnegative
+from symbolic.kernel import check_identity, conclude, exact_zeros, nonnegative
 from symbolic.kernel.change_of_variables import change_of_variables
 from symbolic.kernel.congruence import pencil_congruence, sign_similarity
 from symbolic.kernel.derivations import evaluation_lemma, induction, instantiate, lemma, prove
 from symbolic.latex import escape
 from symbolic.measures.definitions import MEASURES, CoordinatewiseSharpness, GaussNewtonPencil, HessianSpectrum, \
-    Measure, MeasurePoint, PathSum, SampleCoordinateSum, SampleDirectionalSum
+    Measure, MeasurePoint, PathSum, SampleCoordinateSum, SampleDirectionalSum, Spectrum, SpectralNormProduct
 from symbolic.measures.index_forms import AFFINE_NORMALIZED_LAYER, DEEP_WITH_BIASES, NORMALIZED_LAYER, ONE_LAYER, \
     TWO_LAYERS_WITH_BIASES, gauss_newton_chain, gauss_newton_entry, invariance_chain, measure_term
 from symbolic.networks.symmetry_groups import GROUPS
@@ -109,9 +118,13 @@ SIGN_ONLY = ("eps_sharpness", "keskar_sharpness", "adaptive_sharpness_eta", "ave
 # W ↦ cW in front of a normalization, and the affine scale of batch normalization (which moves the
 # output weights, so that the unsquared relative flatness moves with them)
 NORMALIZED = ("batchnorm_scale", "batchnorm_affine", "layernorm")
+# the product of the layers' squared spectral norms, under the maps with one scale per matrix, a sign
+# per unit or a permutation of the units (the one-hidden-layer and two-layer networks, whose layers
+# are written)
+SPECTRAL = ("spectral_norm_product",)
 # a relabelling of the hidden units moves no coordinate's value, only its name: every measure written
-# as a form (the spectral-norm product, a plain function, has no index-level form)
-RELABELLED = CHANGE_OF_VARIABLES + PENCILS + COORDINATE_TERMS + SIGN_ONLY
+# as a form
+RELABELLED = CHANGE_OF_VARIABLES + PENCILS + COORDINATE_TERMS + SIGN_ONLY + SPECTRAL
 
 SAMPLE_FORMS = (SampleDirectionalSum, SampleCoordinateSum)     # the measures that read ∇ℓ_n
 
@@ -433,11 +446,39 @@ def same_measure(measure: Measure, every: EverySize, examples: int = 2) -> list[
         point = MeasurePoint(_symbols("", entries), sp.Symbol("L"), sp.Matrix(_symbols("g", entries)),
                              sp.diag(*_symbols("H", entries)), sp.eye(len(entries)),
                              [sp.Matrix(_symbols("G", entries, n)) for n in range(1, examples + 1)],
-                             model.weights, model.layers, model.last_layer_rows, model.paths)
+                             model.weights, model.layers, model.last_layer_rows, model.paths,
+                             layer_shapes=model.layer_shapes)
         expanded = expand(term, sizes, functions={r"\sqrt": sp.sqrt}).xreplace({N: examples})
-        verdicts.append(check_identity(expanded, measure.evaluate(point),
-                                       claim=f"the index-level {measure.key} at {family.sizes}"))
+        claim = f"the index-level {measure.key} at {family.sizes}"
+        value = measure.evaluate(point)
+        verdicts.append(largest_eigenvalue(claim, expanded, value) if isinstance(value, Spectrum)
+                        else check_identity(expanded, value, claim=claim))
     return verdicts
+
+
+def largest_eigenvalue(claim: str, value: sp.Expr, spectrum: Spectrum) -> Verdict:
+    """``value`` is the spectral norm (the largest eigenvalue in magnitude) of the symmetric matrix
+    M of ``spectrum``, at most 2×2: det(value·I − M) is an exact zero, so value is an eigenvalue;
+    for 2×2 the other is μ = tr M − value, and value − μ ≥ 0, value + μ = tr M ≥ 0 give value ≥ |μ|
+    (each a manifest sign, a square root of a manifestly non-negative radicand read as a
+    non-negative symbol)."""
+    matrix = spectrum.matrix
+    if spectrum.reduction != "spectral_norm" or spectrum.metric is not None:
+        return Verdict(Status.UNDECIDED, claim, reason="not the spectral norm of one matrix")
+    if matrix.rows > 2 or matrix != matrix.T:
+        return Verdict(Status.UNDECIDED, claim, reason="no exact comparison beyond a symmetric 2x2 matrix")
+    root = exact_zeros(f"{claim}: an eigenvalue", [sp.expand((value * sp.eye(matrix.rows) - matrix).det())],
+                       evidence=("det(value I - M) an exact zero",))
+    if matrix.rows == 1:
+        return conclude(claim, [root], evidence=root.evidence)
+
+    gap = 2 * value - matrix.trace()
+    roots = sorted((e for e in gap.atoms(sp.Pow) if e.exp == sp.Rational(1, 2) and is_manifestly_nonnegative(e.base)),
+                   key=sp.default_sort_key)
+    named = gap.xreplace({e: sp.Dummy(f"root{k}", nonnegative=True) for k, e in enumerate(roots)})
+    largest = nonnegative(f"{claim}: the largest in magnitude", [sp.expand(named), sp.expand(matrix.trace())],
+        evidence=("value - mu = 2 value - tr M >= 0 and value + mu = tr M >= 0, mu the other eigenvalue",))
+    return conclude(claim, [root, largest], evidence=(*root.evidence, *largest.evidence))
 
 
 # --- the every-size verdict of one audit cell -----------------------------------------------------
@@ -531,7 +572,9 @@ def claims() -> list[tuple[str, str]]:
               for m in PATH_TERMS]
     pairs += [("relative_flatness", g) for g in LAYER_WISE]
     pairs += [("layer_norm_product", g) for g in LAYER_WISE]    # one scale per layer, out of each root
+    pairs += [(m, "layerwise") for m in SPECTRAL]        # one scale per matrix, out of each spectral norm
     pairs += [(m, "sign_flip") for m in SIGN_ONLY if m != "relative_flatness"] + [("relative_flatness", "sign_flip")]
+    pairs += [(m, "sign_flip") for m in SPECTRAL]        # a sign per column, dropped from each spectral norm
     pairs += [(m, g) for g in NORMALIZED for m in CHANGE_OF_VARIABLES + PENCILS + COORDINATE_TERMS]
     pairs += [("relative_flatness", g) for g in NORMALIZED]
     pairs += [("relative_flatness_unsquared", g) for g in NORMALIZED if g != "batchnorm_affine"]
@@ -551,7 +594,9 @@ def derivation_skeleton() -> Derivation:
                    r"relative flatness.  For a sign per hidden unit through $|\cdot|$ (two layers with biases, "
                    r"every $d, h, N$): every sharpness with coordinate-wise scales, the Hessian's spectrum, trace "
                    r"and Frobenius norm, the squared norms of $\theta$ and $\nabla L$, the Fisher trace and "
-                   r"relative flatness too.  For a permutation $\pi$ of the hidden units of two layers with "
+                   r"relative flatness too.  For $T_\alpha$, the sign flip and the permutation below, also the "
+                   r"product of the layers' squared spectral norms $\prod_k \|W_k\|_2^2$.  For a permutation "
+                   r"$\pi$ of the hidden units of two layers with "
                    r"biases and ReLU units (every $d, h, N$): every one of these measures.  For $W \mapsto cW$ "
                    r"in front of batch or layer normalization ($\epsilon = 0$) and for the affine scale "
                    r"$\gamma, \beta, v \mapsto c\gamma, c\beta, v/c$ of batch normalization (any "
@@ -592,6 +637,9 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
                "an orthogonal similarity: $H_{ab}(T\\theta) = t_a^{-1} t_b^{-1} H_{\\sigma(a)\\sigma(b)}(\\theta)$ for "
                "every pair of parameter families, each $t$ a sign, so $H(T\\theta) = DQ H(\\theta) (DQ)^{-1}$"
                if isinstance(form, HessianSpectrum) else
+               "a chain checked by the kernel: a positive scale out of each spectral norm, a sign of one side "
+               "dropped, permuted rows or columns put back in order (an orthogonal matrix on one side), the "
+               "scales cancel" if isinstance(form, SpectralNormProduct) else
                "a chain checked by the kernel: Theorem 3's law for each derivative the measure reads, "
                "sums over permuted units reindexed, positive scales out of $|\\cdot|$ and out of sums, "
                "the scales cancel")
@@ -610,6 +658,13 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
                         "$\\beta_j \\mapsto c\\beta_j$, $v_j \\mapsto v_j / c$, $c > 0$; "
                         "$\\mathrm{BN}(z)_{nj}$ as defined above, which the map does not touch",
                         names={batch_normalized(EPSILON): r"\mathrm{BN}(z)_{nj}"})
+    sign_flip = EVERY_SIZE["sign_flip"]
+    all_sizes.add_chain(derivation, invariance_chain(MEASURES["spectral_norm_product"].evaluate, sign_flip.function,
+                                                     T_SIGN, sign_flip.loss_lemma, "spectral norms under T_sigma",
+                                                     sign_flip.network),
+                        r"\text{spectral norm product}(T_\sigma\theta)",
+                        "the product of the layers' squared spectral norms at $T_\\sigma\\theta$, each norm binding "
+                        "its matrix's indices")
     all_sizes.add_chain(derivation, sign_flip_chain(), r"f_{T_\sigma\theta}(x_n)",
                         "the sign flip: $\\theta^{(1)}_{ij} \\mapsto \\sigma_j \\theta^{(1)}_{ij}$, "
                         "$b^{(1)}_j \\mapsto \\sigma_j b^{(1)}_j$, $\\sigma_j = (-1)^{e_j}$, the output layer left alone")
@@ -624,13 +679,13 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
     derivation.notes.append(
         "Negative controls, each refused at the step that fails (and refuted by the audit on a concrete "
         "network): " + "; ".join(f"{escape(key)} under layerwise: {_control_reason(key)}" for key in NEGATIVE_CONTROLS)
-        + f"; {escape('relative_flatness')} under {escape('per_neuron')}: "
-        + escape(every_size_verdict("relative_flatness", "per_neuron").reason) + ".")
+        + "".join(f"; {escape(key)} under {escape('per_neuron')}: " + escape(every_size_verdict(key, "per_neuron").reason)
+                  for key in ("relative_flatness", "spectral_norm_product")) + ".")
     return report
 
 
 NEGATIVE_CONTROLS = ("eps_sharpness", "keskar_sharpness", "adaptive_sharpness_eta", "average_sharpness",
-                     "hessian_trace")      # under layerwise; relative flatness under per_neuron too
+                     "hessian_trace")      # under layerwise; relative flatness and spectral norms under per_neuron too
 
 
 def _control_reason(key: str) -> str:

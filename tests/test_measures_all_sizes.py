@@ -28,7 +28,7 @@ def test_the_scripts_claims_are_proved_for_every_size_and_agree_with_the_audit()
         assert any("cross-checked on the audit's families" in line for line in verdict.evidence)
         # the concrete audit, at its own sizes, agrees
         assert check_invariance(measure, group).verdict.status is Status.PROVED, (measure, group)
-    assert len(every.claims()) == 95
+    assert len(every.claims()) == 98
 
 
 @pytest.mark.parametrize("measure", every.NEGATIVE_CONTROLS)
@@ -54,7 +54,7 @@ def test_relative_flatness_per_neuron_is_refused_where_a_scale_depends_on_the_un
 def test_measures_without_an_every_size_argument_get_none():
     assert every.every_size_verdict("relative_flatness_unsquared", "deep_layerwise_bias").status is Status.UNDECIDED
     assert every.every_size_verdict("adaptive_sharpness", "attention_qk") is None  # no every-size map
-    assert every.every_size_verdict("spectral_norm_product", "sign_flip") is None     # a largest eigenvalue
+    assert every.every_size_verdict("spectral_norm_product", "deep_layerwise_bias").status is Status.UNDECIDED
     assert every.every_size_verdict("no_such_measure", "layerwise") is None
 
 
@@ -258,7 +258,7 @@ def test_deep_coordinate_measures_hold_for_every_depth():
 
 def test_sign_flip_cells_hold_for_every_size_and_the_audit_agrees():
     cells = [m for m, g in every.claims() if g == "sign_flip"]
-    assert len(cells) == 22
+    assert len(cells) == 23 and "spectral_norm_product" in cells
     for measure in ("hessian_spectral_norm", "weight_norm", "eps_sharpness", "gradient_norm"):
         verdict = every.every_size_verdict(measure, "sign_flip")
         assert verdict.status is Status.PROVED and "two layers with biases" in verdict.claim
@@ -319,7 +319,7 @@ def test_a_square_root_of_a_rescaled_sum_is_taken_apart_only_by_its_rule():
 
 def test_permutation_cells_hold_for_every_size_and_the_audit_agrees():
     cells = [m for m, g in every.claims() if g == "permutation"]
-    assert len(cells) == 22 and "spectral_norm_product" not in cells
+    assert len(cells) == 23 and "spectral_norm_product" in cells
     for measure in ("hessian_spectral_norm", "adaptive_average_sharpness", "path_norm_l1", "relative_flatness",
                     "metric_hessian_spectrum"):
         verdict = every.every_size_verdict(measure, "permutation")
@@ -569,3 +569,125 @@ def test_a_path_recursion_with_the_wrong_degree_is_refused():
     wrong = DeepPaths(r"\kappa", lambda u: Activation("abs", None, u), 2)
     verdict, theorem = wrong.theorem
     assert verdict.status is Status.UNDECIDED and theorem is None
+
+
+# --- the product of the layers' spectral norms ------------------------------------------------------------
+
+def test_spectral_norm_cells_hold_for_every_size_and_the_audit_agrees():
+    rules = {"layerwise": {"spectral norm homogeneity", "arithmetic"},
+             "sign_flip": {"spectral norm of a sign", "spectral norm homogeneity", "arithmetic"},
+             "permutation": {"spectral norm of a permutation"}}
+    for group, used in rules.items():
+        assert ("spectral_norm_product", group) in every.claims()
+        verdict = every.every_size_verdict("spectral_norm_product", group)
+        assert verdict.status is Status.PROVED, (group, verdict.reason)
+        listed = next(line for line in verdict.evidence if line.startswith("rules used: "))
+        assert set(listed.removeprefix("rules used: ").split(", ")) == used
+        assert any("the index-level measure is the audit's" in line for line in verdict.evidence)
+        assert check_invariance("spectral_norm_product", group).verdict.status is Status.PROVED
+
+
+def test_a_scale_per_column_does_not_leave_a_spectral_norm():
+    """c_j W_ij: the scale is not one scale of the matrix; the chain is refused at the first spectral
+    norm, and the audit refutes the cell on a concrete network."""
+    verdict = every.every_size_verdict("spectral_norm_product", "per_neuron")
+    assert verdict.status is Status.UNDECIDED
+    assert "step 1 (spectral norm homogeneity) refused" in verdict.reason and "bound index j" in verdict.reason
+    assert check_invariance("spectral_norm_product", "per_neuron").verdict.status is Status.REFUTED
+
+
+def test_the_spectral_norm_rules_refuse_what_their_conditions_exclude():
+    from symbolic.every_size.index_rules import SPECTRAL_NORM_HOMOGENEITY, SPECTRAL_NORM_OF_A_PERMUTATION, \
+        SPECTRAL_NORM_OF_A_SIGN
+    from symbolic.every_size.index_terms import SpectralNorm, permuted
+    i, j = sp.Symbol("i", integer=True), sp.Symbol("j", integer=True)
+    e, c = sp.IndexedBase("e", integer=True), sp.IndexedBase("c", positive=True)
+    W, v = Entry("W", ("i", "j")), Entry("v", ("j",))
+
+    def norm(body, columns=("j", "h")):
+        return SpectralNorm(body, ("i", "d"), columns)
+
+    def scaled(factor, body=W, columns=("j", "h")):
+        return norm(Mul((Const(factor), body)), columns)
+    alpha = sp.Symbol("alpha", positive=True)
+    # a positive scale free of i and j leaves; one not known positive, or one of a column, does not
+    assert SPECTRAL_NORM_HOMOGENEITY.justify(scaled(alpha), Mul((Const(alpha), norm(W)))) is None
+    assert SPECTRAL_NORM_HOMOGENEITY.justify(Mul((Const(alpha), norm(W))), scaled(alpha)) is None     # either way
+    for factor, words in ((sp.Symbol("r", real=True), "positive"), (-alpha, "positive"), (c[j], "bound index j"),
+                          (c[i], "bound index i")):
+        assert words in SPECTRAL_NORM_HOMOGENEITY.justify(scaled(factor), Mul((Const(factor), norm(W))))
+    # the scale c_k of an outer index k is one scale of the matrix
+    outer = c[sp.Symbol("k", integer=True)]
+    assert SPECTRAL_NORM_HOMOGENEITY.justify(scaled(outer), Mul((Const(outer), norm(W)))) is None
+    # a sign of the rows or of the columns drops; a sign of both, or a scale that is not a sign, does not
+    for sign in ((-1) ** e[j], (-1) ** e[i], sp.S.NegativeOne):
+        assert SPECTRAL_NORM_OF_A_SIGN.justify(scaled(sign), norm(W)) is None
+    assert "both bound indices" in SPECTRAL_NORM_OF_A_SIGN.justify(scaled((-1) ** (e[i] + e[j])), norm(W))
+    assert "square is 1" in SPECTRAL_NORM_OF_A_SIGN.justify(scaled(sp.Integer(2)), norm(W))
+    # a permutation of the range of j, or of i, drops; of another range, or with j also unpermuted, not
+    assert SPECTRAL_NORM_OF_A_PERMUTATION.justify(norm(Entry("W", ("i", permuted("h", "j")))), norm(W)) is None
+    assert SPECTRAL_NORM_OF_A_PERMUTATION.justify(norm(Entry("W", (permuted("d", "i"), "j"))), norm(W)) is None
+    assert SPECTRAL_NORM_OF_A_PERMUTATION.justify(SpectralNorm(Entry("v", (permuted("h", "j"),)), ("j", "h")),
+                                                  SpectralNorm(v, ("j", "h"))) is None
+    assert SPECTRAL_NORM_OF_A_PERMUTATION.justify(norm(Entry("W", ("i", permuted("d", "j")))), norm(W)) is not None
+    mixed = Mul((Entry("W", ("i", permuted("h", "j"))), v))
+    assert SPECTRAL_NORM_OF_A_PERMUTATION.justify(norm(mixed), norm(Mul((W, v)))) is not None
+    assert SPECTRAL_NORM_OF_A_PERMUTATION.justify(norm(W), SpectralNorm(W, ("i", "d"), ("j", "d"))) is not None
+    for rule in (SPECTRAL_NORM_HOMOGENEITY, SPECTRAL_NORM_OF_A_SIGN, SPECTRAL_NORM_OF_A_PERMUTATION):
+        assert rule.validity().status is Status.PROVED, rule.name
+
+
+def test_a_spectral_norm_binds_its_indices():
+    from symbolic.every_size.index_rules import SUM_FACTOR
+    from symbolic.every_size.index_terms import SpectralNorm, Sum, bound_indices, expand, free_indices, \
+        substitute_index
+    W = Entry("W", ("i", "j"))
+    norm = SpectralNorm(Mul((Entry("x", ("k",)), W)), ("i", "d"), ("j", "h"))
+    assert free_indices(norm) == {"k"} and bound_indices(norm) == {"i", "j"}
+    assert substitute_index(norm, "j", "l") == norm
+    # the norm does not depend on an outer j: it leaves Σ_j; a norm whose entries read the outer k does not leave Σ_k
+    outer = Sum("j", "h", Mul((norm, Entry("u", ("j",)))))
+    assert SUM_FACTOR.justify(outer, Mul((norm, Sum("j", "h", Entry("u", ("j",)))))) is None
+    inner = Sum("k", "h", Mul((norm, Entry("u", ("k",)))))
+    assert "summation index k" in SUM_FACTOR.justify(inner, Mul((norm, Sum("k", "h", Entry("u", ("k",))))))
+    with pytest.raises(ValueError):
+        SpectralNorm(W, ("i", "d"), ("i", "h"))
+    # at concrete sizes: the largest singular value, here of diag(3, 4) (a 2x2 Gram) and of a vector
+    value = expand(SpectralNorm(W, ("i", "d"), ("j", "h")), {"d": 2, "h": 2})
+    diagonal = {sp.Symbol("W_1_1", real=True): 3, sp.Symbol("W_2_2", real=True): 4,
+                sp.Symbol("W_1_2", real=True): 0, sp.Symbol("W_2_1", real=True): 0}
+    assert value.xreplace(diagonal) == 4
+    vector = expand(SpectralNorm(Entry("v", ("j",)), ("j", "h")), {"h": 2})
+    assert vector.xreplace({sp.Symbol("v_1", real=True): 3, sp.Symbol("v_2", real=True): 4}) == 5
+
+
+def test_the_spectral_cross_check_compares_the_largest_eigenvalue():
+    """The term's value must be the largest eigenvalue of the audit's matrix: a term without the
+    output layer, or the smaller eigenvalue, is not certified."""
+    layerwise = copy.copy(every.EVERY_SIZE["layerwise"])
+    checks = every.same_measure(MEASURES["spectral_norm_product"], layerwise)
+    assert checks and all(v.status is Status.PROVED for v in checks)
+    layerwise.network = index_forms.IndexNetwork(index_forms.ONE_LAYER_FAMILIES, index_forms.ONE_LAYER.output,
+                                                 layers=index_forms.ONE_LAYER_FAMILIES[:1])
+    assert any(v.status is not Status.PROVED for v in every.same_measure(MEASURES["spectral_norm_product"], layerwise))
+    from symbolic.measures.definitions import Spectrum
+    p, q, r = sp.symbols("p q r", real=True)
+    matrix = sp.Matrix([[p ** 2 + q ** 2, q * r], [q * r, r ** 2]])
+    disc = sp.sqrt((matrix[0, 0] - matrix[1, 1]) ** 2 + 4 * matrix[0, 1] ** 2)
+    spectrum = Spectrum(matrix, "spectral_norm")
+    assert every.largest_eigenvalue("larger", (matrix.trace() + disc) / 2, spectrum).status is Status.PROVED
+    assert every.largest_eigenvalue("smaller", (matrix.trace() - disc) / 2, spectrum).status is Status.UNDECIDED
+    assert every.largest_eigenvalue("not a root", matrix.trace(), spectrum).status is Status.UNDECIDED
+
+
+def test_a_lemma_variable_is_not_renamed_under_a_binder_of_the_same_name():
+    """x_j·Σ_j W_ij with j free and bound: renaming the free j to l leaves the bound j alone, so
+    x_l·Σ_j W_il is not an instance; alike under a spectral norm that binds j."""
+    from symbolic.every_size.index_terms import SpectralNorm, Sum
+    from symbolic.kernel.derivations import _match
+    x_j, x_l = Entry("x", ("j",)), Entry("x", ("l",))
+    W_ij, W_il = Entry("W", ("i", "j")), Entry("W", ("i", "l"))
+    for binder in (lambda body: Sum("j", "h", body), lambda body: SpectralNorm(body, ("i", "d"), ("j", "h"))):
+        pattern = Mul((x_j, binder(W_ij)))
+        assert _match(pattern, Mul((x_l, binder(W_ij))), {"j"}, {})
+        assert not _match(pattern, Mul((x_l, binder(W_il))), {"j"}, {})

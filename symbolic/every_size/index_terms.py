@@ -5,6 +5,11 @@ project's ReLU pulls out positive factors, α·α⁻¹ cancels inside a Mul) and
 discharge the bounds of a differentiated sum, so a step could happen without a rule saying so.
 Here a term changes only when a rule rewrites it (``symbolic.every_size.index_rules``).
 
+A spectral norm ‖(A_ab)‖₂ binds its two indices as a sum binds one: a term of its own
+(``SpectralNorm``), its matrix's entry the only child, opaque to arithmetic; its rules
+(``symbolic.every_size.index_rules``) take out a positive scale, drop a sign of one side, or put
+permuted rows or columns back in order.
+
 Scalars that carry no index-level structure (α, 1/N, c_j, α_k) are sympy expressions inside a
 ``Const``; index-dependent scalars are sympy ``Indexed`` entries, so they keep their sign
 assumptions.  Sizes (d, h, N, h_k) and index names (i, j, n, k+1) are plain strings: a term is
@@ -127,6 +132,29 @@ class LayerProduct:
 
 
 OVER_LAYERS = (LayerSum, LayerProduct)
+
+
+@dataclass(frozen=True)
+class SpectralNorm:
+    """‖A‖₂, the largest singular value of the matrix A_ab = ``body``, a over ``rows`` = (a, its
+    size), b over ``columns`` = (b, its size); ``columns`` None for a vector (one column), whose
+    spectral norm is its Euclidean norm.  It binds its indices: the body's other indices are free."""
+    body: object
+    rows: tuple
+    columns: tuple | None = None
+
+    def __post_init__(self):
+        if len(set(self.bound)) != len(self.bound):
+            raise ValueError("a spectral norm's row and column indices must differ")
+
+    @property
+    def ranges(self) -> tuple:
+        """(index, size) of the rows, then of the columns."""
+        return (self.rows,) if self.columns is None else (self.rows, self.columns)
+
+    @property
+    def bound(self) -> tuple:
+        return tuple(index for index, _ in self.ranges)
 
 
 @dataclass(frozen=True)
@@ -318,6 +346,9 @@ def substitute_layer(term, variable: sp.Symbol, value: sp.Expr):
     if isinstance(term, Sum):
         return Sum(term.index, _substitute_in_size(term.size, variable, value),
                    substitute_layer(term.body, variable, value))
+    if isinstance(term, SpectralNorm):
+        ranges = [(index, _substitute_in_size(size, variable, value)) for index, size in term.ranges]
+        return SpectralNorm(substitute_layer(term.body, variable, value), *ranges)
     if isinstance(term, OVER_LAYERS):
         last = layer_text(layer_expr(term.last).xreplace({variable: value}))
         bound = term.variable == str(variable)
@@ -362,7 +393,7 @@ class Eval:
 # --- structure ---------------------------------------------------------------------------------
 
 def children(term) -> tuple:
-    if isinstance(term, (Sum, *OVER_LAYERS)):
+    if isinstance(term, (Sum, *OVER_LAYERS, SpectralNorm)):
         return (term.body,)
     if isinstance(term, Mul):
         return term.factors
@@ -383,6 +414,8 @@ def rebuild(term, new_children: tuple):
         return Sum(term.index, term.size, new_children[0])
     if isinstance(term, OVER_LAYERS):
         return type(term)(term.variable, term.last, new_children[0])
+    if isinstance(term, SpectralNorm):
+        return SpectralNorm(new_children[0], term.rows, term.columns)
     if isinstance(term, Mul):
         return Mul(tuple(new_children))
     if isinstance(term, Add):
@@ -408,6 +441,8 @@ def same_head(a, b) -> bool:
         return (a.index, a.size) == (b.index, b.size)
     if isinstance(a, OVER_LAYERS):
         return (a.variable, a.last) == (b.variable, b.last)
+    if isinstance(a, SpectralNorm):
+        return a.ranges == b.ranges
     if isinstance(a, Fn):
         return a.name == b.name
     if isinstance(a, Activation):
@@ -417,8 +452,15 @@ def same_head(a, b) -> bool:
     return True
 
 
+def binds(term) -> frozenset:
+    """The index names the term's own head binds: a sum's index, a spectral norm's two."""
+    if isinstance(term, Sum):
+        return frozenset({term.index})
+    return frozenset(term.bound) if isinstance(term, SpectralNorm) else frozenset()
+
+
 def free_indices(term) -> frozenset:
-    """Index names a term depends on (sum indices are bound)."""
+    """Index names a term depends on (the indices of sums and of spectral norms are bound)."""
     if isinstance(term, Const):
         return term.indices
     if isinstance(term, Entry):
@@ -426,8 +468,7 @@ def free_indices(term) -> frozenset:
     if isinstance(term, Eval):
         return frozenset(index_variable(i) for p in term.partials for i in p.indices)
     own = frozenset(index_variable(i) for i in term.coordinate.indices) if isinstance(term, Deriv) else frozenset()
-    inner = own.union(*[free_indices(c) for c in children(term)])
-    return inner - {term.index} if isinstance(term, Sum) else inner
+    return own.union(*[free_indices(c) for c in children(term)]) - binds(term)
 
 
 def difference(before, after, path=()):
@@ -472,6 +513,9 @@ def latex(term, *, tight: bool = False, names: dict | None = None) -> str:
         operator = r"\prod" if isinstance(term, LayerProduct) else r"\sum"
         text = r"%s_{%s=1}^{%s} %s" % (operator, index, size, latex(term.body, tight=True, names=names))
         return r"\Bigl(%s\Bigr)" % text if tight else text
+    if isinstance(term, SpectralNorm):
+        ranges = r",\, ".join(r"%s \le %s" % pair for pair in term.ranges)
+        return r"\bigl\|\bigl(%s\bigr)_{%s}\bigr\|_2" % (latex(term.body, names=names), ranges)
     if isinstance(term, Mul):
         shown = [f for f in term.factors if f != Const(sp.S.One)] or [Const(sp.S.One)]
         if len(shown) > 1 and shown[0] == Const(sp.S.NegativeOne):
@@ -505,10 +549,24 @@ def latex(term, *, tight: bool = False, names: dict | None = None) -> str:
 
 # --- instances: the term at concrete sizes, as a sympy expression ------------------------------
 
+def spectral_norm(matrix: sp.Matrix) -> sp.Expr:
+    """‖A‖₂ = √λ_max(G), G the smaller Gram matrix of A (AᵀA or AAᵀ, which have the same non-zero
+    eigenvalues), in closed form where G is 1×1 (√g) or 2×2: λ_max([[p, q], [q, r]]) =
+    (p + r + √((p − r)² + 4q²))/2, the larger root of λ² − (p + r)λ + pr − q²; ValueError beyond."""
+    gram = matrix.T * matrix if matrix.cols <= matrix.rows else matrix * matrix.T
+    if gram.shape == (1, 1):
+        return sp.sqrt(gram[0, 0])
+    if gram.shape == (2, 2):
+        p, q, r = gram[0, 0], gram[0, 1], gram[1, 1]
+        return sp.sqrt((p + r + sp.sqrt((p - r) ** 2 + 4 * q ** 2)) / 2)
+    raise ValueError(f"no closed form for the spectral norm of a {matrix.rows}x{matrix.cols} matrix")
+
+
 def expand(term, sizes: dict, values: dict | None = None, functions: dict | None = None) -> sp.Expr:
     """The term at concrete sizes (``sizes`` maps a size symbol to an int): sums become finite
     sums, entries real symbols (a permuted index π_m(j) read from the mapping ``values["\\pi_{m}"]``),
-    ReLU the project's ReLU, each Fn one undefined sympy function.
+    ReLU the project's ReLU, each Fn one undefined sympy function, a spectral norm its closed form
+    (``spectral_norm``, matrices with a side of at most 2).
     Derivatives and Eval are not expanded (their instances are checked by the polynomial
     machinery of the proof scripts)."""
     values = values or {}
@@ -540,6 +598,13 @@ def expand(term, sizes: dict, values: dict | None = None, functions: dict | None
         combine = sp.Mul if isinstance(term, LayerProduct) else sp.Add
         return combine(*[expand(substitute_layer(term.body, variable, sp.Integer(p)), sizes, values, functions)
                          for p in range(1, int(last) + 1)])
+    if isinstance(term, SpectralNorm):
+        (row, rows), (column, columns) = term.rows, term.columns or (None, 1)
+        matrix = sp.Matrix(sizes[rows], 1 if term.columns is None else sizes[columns],
+                           lambda r, c: expand(term.body, sizes, {**values, row: r + 1,
+                                                                  **({} if column is None else {column: c + 1})},
+                                               functions))
+        return spectral_norm(matrix)
     if isinstance(term, Mul):
         return sp.Mul(*[expand(f, sizes, values, functions) for f in term.factors])
     if isinstance(term, Add):
@@ -578,7 +643,7 @@ def substitute_index(term, old: str, new: str):
         return Const(renamed_scalar(term.expr, {old: new}))
     if isinstance(term, Entry):
         return Entry(term.family, tuple(renamed_index(i, {old: new}) for i in term.indices))
-    if isinstance(term, Sum) and term.index == old:
+    if old in binds(term):
         return term
     if isinstance(term, Deriv):
         return Deriv(substitute_index(term.coordinate, old, new), substitute_index(term.body, old, new))
@@ -588,9 +653,8 @@ def substitute_index(term, old: str, new: str):
 
 
 def bound_indices(term) -> frozenset:
-    """Index names bound by a sum somewhere inside the term."""
-    own = frozenset({term.index}) if isinstance(term, Sum) else frozenset()
-    return own.union(*[bound_indices(c) for c in children(term)])
+    """Index names bound by a sum or a spectral norm somewhere inside the term."""
+    return binds(term).union(*[bound_indices(c) for c in children(term)])
 
 
 def families(term) -> frozenset:

@@ -17,8 +17,8 @@ from typing import Callable
 
 import sympy as sp
 
-from symbolic.every_size.index_terms import DATA_FAMILIES, Const, Entry, Eval, bound_indices, children, difference, \
-    free_indices, index_variable, layer_expr, offset_of, permutation_of, rebuild, substitute_layer
+from symbolic.every_size.index_terms import DATA_FAMILIES, Const, Entry, Eval, binds, bound_indices, children, \
+    difference, free_indices, index_variable, layer_expr, offset_of, permutation_of, rebuild, substitute_layer
 from symbolic.kernel.certificates import _issue, is_certified
 from symbolic.verdict import Status, Verdict
 
@@ -260,7 +260,8 @@ def _is_instance(lhs, rhs, before, after, variables: set) -> bool:
 
 
 def _match(pattern, term, variables: set, binding: dict) -> bool:
-    """Syntactic matching; only index names in ``variables`` are variables."""
+    """Syntactic matching; only index names in ``variables`` are variables, and not under a sum or a
+    spectral norm that binds them (there the name is the binder's, matched only by itself)."""
     if isinstance(pattern, Const) and isinstance(term, Const):
         return _match_scalar(pattern.expr, term.expr, {sp.Symbol(v, integer=True) for v in variables}, binding)
     if isinstance(pattern, Entry) and isinstance(term, Entry):
@@ -271,7 +272,8 @@ def _match(pattern, term, variables: set, binding: dict) -> bool:
         return pattern == term
     if rebuild(pattern, tuple(children(term))) != term:
         return False
-    return all(_match(p, t, variables, binding) for p, t in zip(children(pattern), children(term)))
+    inner = variables - binds(pattern)
+    return all(_match(p, t, inner, binding) for p, t in zip(children(pattern), children(term)))
 
 
 def _match_index(pattern: str, index: str, variables: set, binding: dict) -> bool:

@@ -10,6 +10,9 @@ structure), all sympy.  Its value is one of
                                            normalizer · (max_{‖δ/t‖_p ≤ ρ} L(θ+δ) − L(θ)),
     ``AverageSharpness(scales)``           the average-case measure
                                            E_{δ_i ~ N(0, σ² t_i²)} L(θ+δ) − L(θ).
+The measures whose every-size proofs read their structure are forms, frozen dataclasses called like
+functions (``CoordinateSum``, ``PathSum``, ``LayerNormProduct``, ``SpectralNormProduct``, …): the
+index-level term of each is written from its form (``symbolic.measures.index_forms``).
 A user's own measure is a function of the same kind (see ``symbolic.measures.invariance.check_invariance``).
 """
 from __future__ import annotations
@@ -278,15 +281,21 @@ def _layer_gram(p: MeasurePoint, layer: tuple, shape: tuple) -> sp.Matrix:
     return W.T * W if cols <= rows else W * W.T
 
 
-def spectral_norm_product(p: MeasurePoint) -> Spectrum:
-    """(∏_k ‖W_k‖₂)² as the largest eigenvalue of ⊗_k G_k, G_k the Gram matrix of W_k: the
-    eigenvalues of a Kronecker product of positive semidefinite matrices are the products of
-    theirs, so its largest is ∏_k λ_max(G_k) = ∏_k ‖W_k‖₂²."""
-    grams = [_layer_gram(p, layer, shape) for layer, shape in zip(p.layers, p.layer_shapes)]
-    product = grams[0]
-    for gram in grams[1:]:
-        product = sp.kronecker_product(product, gram)
-    return Spectrum(product, "spectral_norm")
+@dataclass(frozen=True)
+class SpectralNormProduct:
+    """∏_k ‖W_k‖₂² over the weight matrices (biases excluded), as the largest eigenvalue of ⊗_k G_k,
+    G_k the Gram matrix of W_k: the eigenvalues of a Kronecker product of positive semidefinite
+    matrices are the products of theirs, so its largest is ∏_k λ_max(G_k) = ∏_k ‖W_k‖₂²."""
+
+    def __call__(self, p: MeasurePoint) -> Spectrum:
+        grams = [_layer_gram(p, layer, shape) for layer, shape in zip(p.layers, p.layer_shapes)]
+        product = grams[0]
+        for gram in grams[1:]:
+            product = sp.kronecker_product(product, gram)
+        return Spectrum(product, "spectral_norm")
+
+
+spectral_norm_product = SpectralNormProduct()
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,8 @@ term for the network f_θ(x_n) = Σ_j ReLU(Σ_i x_ni W_ij) v_j, whatever d, h an
   (1/N) Σ_n outer(⟨θ, ∇ℓ_n⟩)         (1/N) Σ_n outer(Σ_i Σ_j W_ij (∂_{W_ij} ℓ_n)(θ) + Σ_j v_j (∂_{v_j} ℓ_n)(θ))
   outer(Σ_paths ∏_e edge(θ_e))        outer(Σ_i Σ_j edge(W_ij) edge(v_j)), the paths x_i → unit j → output
   ∏_k ‖W_k‖_F                        sqrt(Σ_i Σ_j W_ij W_ij) sqrt(Σ_j v_j v_j)
+  ∏_k ‖W_k‖₂²                        ‖(W_ij)_{i≤d, j≤h}‖₂ ‖(W_ij)‖₂ ‖(v_j)_{j≤h}‖₂ ‖(v_j)‖₂
+                                     (each norm binds its indices)
   ⟨w, w⟩ Tr(H_ww), w the output layer  (Σ_j v_j v_j)(Σ_l (∂_{v_l}∂_{v_l} L)(θ)); in a deep network w = θ^{(K)}
 
 and, on the deep network with a bias per layer, the same sums over every parameter family, those of
@@ -16,9 +18,11 @@ the hidden layers under a sum over the layers p = 1, …, K − 1; alike on two 
 ``invariance_chain`` proposes the steps from M at Tθ to M at θ: Theorem 3's law for each derivative
 the measure reads (a lemma made from a kernel theorem), a sum over relabelled units put back in
 order (reindexing by π), a constant out of a sum (for a product of sums or a sum under a root), a
-positive scale out of a root, a positive scale or a sign out of |·|, then arithmetic where the
-terms still differ.  The
-kernel checks every step; a measure that is not invariant is refused at the step that fails.
+positive scale out of a root, a positive scale or a sign out of |·|, permuted rows or columns of a
+matrix put back in order under its spectral norm, a positive scale out of a spectral norm or a sign
+of one side dropped, then arithmetic where the terms still differ.  The kernel checks every step; a
+measure that is not invariant is refused at the step that fails (a scale c_j of each column does not
+leave a spectral norm).
 """
 from __future__ import annotations
 
@@ -28,15 +32,16 @@ import sympy as sp
 
 from symbolic.decision.zero import is_sign
 from symbolic.every_size.index_rules import ABSOLUTE_VALUE_OF_A_SIGN, ACTIVATION_HOMOGENEITY, ARITHMETIC, REINDEXING, \
-    ROOT_EXPONENTS, ROOT_HOMOGENEITY, SCALARS_OUT_OF_PRODUCT, SUM_FACTOR, monomials
+    ROOT_EXPONENTS, ROOT_HOMOGENEITY, SCALARS_OUT_OF_PRODUCT, SPECTRAL_NORM_HOMOGENEITY, \
+    SPECTRAL_NORM_OF_A_PERMUTATION, SPECTRAL_NORM_OF_A_SIGN, SUM_FACTOR, monomials
 from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Eval, Fn, Function, LayerProduct, LayerSum, \
-    Mul, Sum, Transformation, children, first_subterm, latex, permuted, rebuild, replace_first, same_head
+    Mul, SpectralNorm, Sum, Transformation, children, first_subterm, latex, permuted, rebuild, replace_first, same_head
 from symbolic.every_size.laws import derivative_chain
 from symbolic.every_size.networks import HIDDEN_BIAS, HIDDEN_WEIGHT, N, OUTPUT_BIAS, OUTPUT_WEIGHT
 from symbolic.every_size.paths import for_edge
 from symbolic.kernel.derivations import Chain, lemma, prove
 from symbolic.measures.definitions import CoordinateSum, LayerNormProduct, OutputNormTrace, PathSum, RelativeFlatness, \
-    SampleCoordinateSum, SampleDirectionalSum
+    SampleCoordinateSum, SampleDirectionalSum, SpectralNormProduct
 
 # the parameter families of the one-hidden-layer network, each with the sums that run over it
 ONE_LAYER_FAMILIES = ((Entry("W", ("i", "j")), (("i", "d"), ("j", "h"))),
@@ -171,6 +176,13 @@ def measure_term(form, function: Function, point="theta", images=None, network: 
             # one root per layer: the hidden layers' roots under a product over the layers
             return _multiplied([_over_hidden_layers(Fn(r"\sqrt", (_index_sums(Mul((image(w), image(w))), sums),)), w,
                                                     LayerProduct) for w, sums in network.layers])
+        if isinstance(form, SpectralNormProduct) and network.layers is not None:
+            # ‖W_k‖₂² as ‖W_k‖₂ ‖W_k‖₂, one flat product, so that the scales of all layers meet in it;
+            # a deep network's hidden layers under a product over the layers
+            squares = [_over_hidden_layers(Mul((SpectralNorm(image(w), *sums),) * 2), w, LayerProduct)
+                       for w, sums in network.layers]
+            return _multiplied([factor for square in squares
+                                for factor in (square.factors if isinstance(square, Mul) else (square,))])
     except ValueError:
         return None
     return None
@@ -247,6 +259,23 @@ def invariance_chain(form, function: Function, transformation: Transformation, i
         else:
             chain.then(ABSOLUTE_VALUE_OF_A_SIGN, replace_first(chain.end, lambda t, s=scaled: t == s,
                                                                lambda t: Activation(t.kind, t.slope, inner)))
+    # a matrix whose rows or columns are permuted: put back in order under its spectral norm
+    while (norm := first_subterm(chain.end, _relabelled_norm)) is not None:
+        index, size = next(r for r in norm.ranges if _holds_index(norm.body, permuted(r[1], r[0])))
+        chain.then(SPECTRAL_NORM_OF_A_PERMUTATION, replace_first(
+            chain.end, lambda t, old=norm: t == old,
+            lambda t: SpectralNorm(_unpermuted(t.body, index, size), t.rows, t.columns)),
+            f"the ${index}$ in the order of $\\pi_{{{size}}}$")
+    # a positive scale out of a spectral norm (it must not depend on the norm's indices), a sign of
+    # one side dropped
+    while (norm := first_subterm(chain.end, _scaled_norm)) is not None:
+        factor, inner = norm.body.factors
+        plain = SpectralNorm(inner, norm.rows, norm.columns)
+        if factor.expr.is_positive is True:
+            chain.then(SPECTRAL_NORM_HOMOGENEITY, replace_first(chain.end, lambda t, old=norm: t == old,
+                                                                lambda t: Mul((factor, plain))))
+        else:
+            chain.then(SPECTRAL_NORM_OF_A_SIGN, replace_first(chain.end, lambda t, old=norm: t == old, lambda t: plain))
     # arithmetic where the terms still differ, innermost first: the scales cancel
     for path in _arithmetic_positions(chain.end, target):
         chain.then(ARITHMETIC, _replace_at(chain.end, path, _at(target, path)), "the scales cancel")
@@ -264,16 +293,33 @@ def _holds_index(term, index: str) -> bool:
 
 
 def _in_order(total: Sum) -> Sum:
-    """Σ_j G(π(j)) proposed as Σ_j G(j): each π_m(j) in an entry replaced by j (the rule checks it)."""
-    moved = permuted(total.size, total.index)
+    """Σ_j G(π(j)) proposed as Σ_j G(j) (the rule checks it)."""
+    return Sum(total.index, total.size, _unpermuted(total.body, total.index, total.size))
 
-    def back(term):
-        if isinstance(term, Entry):
-            return Entry(term.family, tuple(total.index if i == moved else i for i in term.indices))
-        if isinstance(term, Eval):
-            return Eval(term.function, tuple(back(p) for p in term.partials), term.point)
-        return rebuild(term, tuple(back(c) for c in children(term)))
-    return Sum(total.index, total.size, back(total.body))
+
+def _unpermuted(term, index: str, size: str):
+    """Each π_m(j) in an entry replaced by j, m = ``size`` and j = ``index``."""
+    moved = permuted(size, index)
+    if isinstance(term, Entry):
+        return Entry(term.family, tuple(index if i == moved else i for i in term.indices))
+    if isinstance(term, Eval):
+        return Eval(term.function, tuple(_unpermuted(p, index, size) for p in term.partials), term.point)
+    return rebuild(term, tuple(_unpermuted(c, index, size) for c in children(term)))
+
+
+def _relabelled_norm(term) -> bool:
+    """‖(A_ab)‖₂ with π_m(b) in A, m the range of b (or alike for a)."""
+    return isinstance(term, SpectralNorm) and any(_holds_index(term.body, permuted(size, index))
+                                                  for index, size in term.ranges)
+
+
+def _scaled_norm(term) -> bool:
+    """‖(c A_ab)‖₂ with c > 0 or a sign."""
+    if not (isinstance(term, SpectralNorm) and isinstance(term.body, Mul) and len(term.body.factors) == 2
+            and isinstance(term.body.factors[0], Const)):
+        return False
+    c = term.body.factors[0].expr
+    return c.is_positive is True or is_sign(c)
 
 
 def _evaluations(term, point) -> list:
