@@ -157,15 +157,16 @@ def test_a_users_coordinatewise_measure_gets_every_size():
 
 def test_audit_json_says_all_sizes_where_the_kernel_proved_them(cli):
     result = cli("audit", "--json", "--group", "layerwise", "--group", "deep_layerwise_bias",
-                 "--measure", "adaptive_sharpness_inf", "--measure", "path_norm_l1", "--measure", "eps_sharpness")
+                 "--measure", "adaptive_sharpness_inf", "--measure", "path_norm_l1", "--measure", "eps_sharpness",
+                 "--measure", "spectral_norm_product")
     assert result.returncode == 0, result.stderr
     rows = {(r["measure"], r["group"]): r for r in json.loads(result.stdout)}
     for key in (("adaptive_sharpness_inf", "layerwise"), ("adaptive_sharpness_inf", "deep_layerwise_bias"),
-                ("path_norm_l1", "layerwise")):
+                ("path_norm_l1", "layerwise"), ("path_norm_l1", "deep_layerwise_bias")):
         row = rows[key]
         assert row["status"] == "proved" and row["sizes"] == "all" and row["every_size_route"] is None
         assert row["instance_sizes"] and "every" in row["every_size"]["networks"]
-    listed = rows[("path_norm_l1", "deep_layerwise_bias")]
+    listed = rows[("spectral_norm_product", "deep_layerwise_bias")]
     assert listed["status"] == "proved" and isinstance(listed["sizes"], list) and listed["every_size_route"]
     refuted = rows[("eps_sharpness", "layerwise")]
     assert refuted["status"] == "refuted" and refuted["every_size"] is None
@@ -522,9 +523,15 @@ def test_the_rules_of_a_product_over_the_layers_refuse_wrong_uses():
     alpha = Const(sp.IndexedBase(r"\alpha", positive=True)[p])
     body = Entry(r"\theta^{(p)}", ())
     # the last factor is the body at the last layer, not at another
-    assert LAST_FACTOR.justify(LayerProduct("p", "K", body), Mul((LayerProduct("p", "K-1", body), Entry(r"\theta^{(K)}", ())))) is None
-    assert LAST_FACTOR.justify(LayerProduct("p", "K", body), Mul((LayerProduct("p", "K-1", body), Entry(r"\theta^{(K-1)}", ())))) is not None
+    peeled = Mul((LayerProduct("p", "k", body), Entry(r"\theta^{(k+1)}", ())))
+    assert LAST_FACTOR.justify(LayerProduct("p", "k+1", body), peeled) is None
+    assert LAST_FACTOR.justify(LayerProduct("p", "k+1", body),
+                               Mul((LayerProduct("p", "k", body), Entry(r"\theta^{(k)}", ())))) is not None
     assert LAST_FACTOR.justify(LayerProduct("p", "0", body), Const(sp.S.Zero)) is not None
+    # only a last layer known to be at least 1 is peeled: not K (it may be 0), not -1
+    for last in ("K", "-1", "K-1"):
+        before = LayerProduct("p", last, body)
+        assert "at least 1" in LAST_FACTOR.justify(before, Mul((LayerProduct("p", "q", body), body)))
     # a scalar that depends on p leaves the product only as a product of its own
     scaled = LayerProduct("p", "K", Mul((alpha, body)))
     assert SCALARS_OUT_OF_PRODUCT.justify(scaled, Mul((LayerProduct("p", "K", alpha), LayerProduct("p", "K", body)))) is None

@@ -62,7 +62,7 @@ def by_induction(build, index: sp.Symbol, bound: sp.Symbol) -> bool:
     step = peel(lhs_next - rhs_next) - (lhs_m - rhs_m)
     # the same sum gets the same indeterminate on both sides of the step
     atoms = sorted(step.atoms(sp.Sum) | step.atoms(sp.Indexed), key=sp.default_sort_key)
-    step = step.xreplace({a: sp.Symbol(f"atom{k}") for k, a in enumerate(atoms)})
+    step = step.xreplace({a: sp.Dummy(f"atom{k}") for k, a in enumerate(atoms)})
     return is_rational_zero(step)
 
 
@@ -342,7 +342,7 @@ def as_rational_function(term, atoms: dict) -> sp.Expr:
     distinct subterm (``atoms`` collects them)."""
     if isinstance(term, Const):
         return term.expr.replace(lambda e: isinstance(e, sp.Indexed),
-                                 lambda e: atoms.setdefault(e, sp.Symbol(f"scalar{len(atoms)}", real=True,
+                                 lambda e: atoms.setdefault(e, sp.Dummy(f"scalar{len(atoms)}", real=True,
                                                                          positive=e.is_positive,
                                                                          nonzero=e.is_nonzero,
                                                                          integer=e.is_integer)))
@@ -350,7 +350,7 @@ def as_rational_function(term, atoms: dict) -> sp.Expr:
         return sp.Mul(*[as_rational_function(f, atoms) for f in term.factors])
     if isinstance(term, Add):
         return sp.Add(*[as_rational_function(t, atoms) for t in term.terms])
-    return atoms.setdefault(term, sp.Symbol(f"atom{len(atoms)}", real=True))
+    return atoms.setdefault(term, sp.Dummy(f"atom{len(atoms)}", real=True))
 
 
 def _ring_scalars(term) -> list:
@@ -491,13 +491,21 @@ def _layer(term, variable: str, value: sp.Expr):
 
 
 def _last_factor(before, after):
-    """∏_{p=1}^{0} X_p → 1, and ∏_{p=1}^{m} X_p → (∏_{p=1}^{m-1} X_p)·X_m for any other last layer m."""
+    """∏_{p=1}^{0} X_p → 1, and ∏_{p=1}^{m} X_p → (∏_{p=1}^{m-1} X_p)·X_m for a last layer m ≥ 1: a
+    positive number, or k + c with c ≥ 1 and k a layer (k ≥ 0, as every layer variable)."""
     if not isinstance(before, LayerProduct):
         return "not a product over the layers"
     last = layer_expr(before.last)
     if last == 0:
         return None if after == Const(sp.S.One) else "the empty product is not 1"
-    peeled = Mul((LayerProduct(before.variable, layer_text(last - 1), before.body), _layer(before.body, before.variable, last)))
+    offset, rest = last.as_coeff_Add()
+    if not (offset >= 1 and (rest == 0 or rest.is_Symbol)):
+        return f"the last layer {before.last} is not known to be at least 1"
+    try:
+        peeled = Mul((LayerProduct(before.variable, layer_text(last - 1), before.body),
+                      _layer(before.body, before.variable, last)))
+    except ValueError as captured:
+        return str(captured)
     return None if after == peeled else "the result is not the product up to the layer before, times the last factor"
 
 
@@ -542,7 +550,8 @@ def _layer_product_validity() -> Verdict:
 
 LAST_FACTOR = axiom(Rule("last factor", r"\prod_{p=1}^{m} X_p = \Bigl(\prod_{p=1}^{m-1} X_p\Bigr) X_m",
                          _either_way(_last_factor), _layer_product_validity,
-                         r"for every integer $m$ (the definition of a finite product; $\prod_{p=1}^{0} X_p = 1$)"))
+                         r"for $m \ge 1$, a number or a layer $k + c$ with $c \ge 1$ (the definition of a finite "
+                         r"product); $\prod_{p=1}^{0} X_p = 1$"))
 SCALARS_OUT_OF_PRODUCT = axiom(Rule(
     "scalars out of a product", r"\prod_{p=1}^{m} c_p X_p = \Bigl(\prod_{p=1}^{m} c_p\Bigr)\prod_{p=1}^{m} X_p",
     _either_way(_scalars_out_of_product), _layer_product_validity, r"for every $m$ and scalars $c_p$"))

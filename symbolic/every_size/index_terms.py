@@ -343,9 +343,12 @@ def substitute_layer(term, variable: sp.Symbol, value: sp.Expr):
     """The term with the layer ``variable`` replaced by ``value`` everywhere: in scalars (P_k), in
     the layer of a family name (z^{(k)}, θ^{(k+1)}) and in the sizes of sums (h_{k}); a sum over
     the layers that binds ``variable`` keeps its body."""
+    captured = binds(term) & {str(s) for s in sp.sympify(value).free_symbols}
+    if captured:
+        raise ValueError(f"the layer {value} would be captured by the bound {', '.join(sorted(captured))}")
     if isinstance(term, Sum):
-        return Sum(term.index, _substitute_in_size(term.size, variable, value),
-                   substitute_layer(term.body, variable, value))
+        body = term.body if term.index == str(variable) else substitute_layer(term.body, variable, value)
+        return Sum(term.index, _substitute_in_size(term.size, variable, value), body)
     if isinstance(term, SpectralNorm):
         ranges = [(index, _substitute_in_size(size, variable, value)) for index, size in term.ranges]
         return SpectralNorm(substitute_layer(term.body, variable, value), *ranges)
@@ -453,9 +456,12 @@ def same_head(a, b) -> bool:
 
 
 def binds(term) -> frozenset:
-    """The index names the term's own head binds: a sum's index, a spectral norm's two."""
+    """The names the term's own head binds: a sum's index, a spectral norm's two, the layer variable
+    of a sum or a product over the layers."""
     if isinstance(term, Sum):
         return frozenset({term.index})
+    if isinstance(term, OVER_LAYERS):
+        return frozenset({term.variable})
     return frozenset(term.bound) if isinstance(term, SpectralNorm) else frozenset()
 
 

@@ -17,8 +17,8 @@ from typing import Callable
 
 import sympy as sp
 
-from symbolic.every_size.index_terms import DATA_FAMILIES, Const, Entry, Eval, binds, bound_indices, children, \
-    difference, free_indices, index_variable, layer_expr, offset_of, permutation_of, rebuild, substitute_layer
+from symbolic.every_size.index_terms import DATA_FAMILIES, OVER_LAYERS, Const, Entry, Eval, Sum, binds, bound_indices, \
+    children, difference, free_indices, index_variable, layer_expr, offset_of, permutation_of, rebuild, substitute_layer
 from symbolic.kernel.certificates import _issue, is_certified
 from symbolic.verdict import Status, Verdict
 
@@ -251,12 +251,30 @@ def _is_instance(lhs, rhs, before, after, variables: set) -> bool:
     """Whether before = after is lhs = rhs (or rhs = lhs) with the index names in ``variables``
     renamed, the same renaming on both sides, in entries and in scalars alike; a variable may not
     be renamed to an index that a sum of the equation binds (it would be captured)."""
+    # a name that is also a layer (in a family's name, a size, the range of a sum over the layers)
+    # is not renamed: the renaming would not reach those places
+    if any(_names_a_layer(variable, side) for variable in variables for side in (lhs, rhs)):
+        return False
     for one, other in ((lhs, rhs), (rhs, lhs)):
         binding: dict = {}
         if _match(one, before, variables, binding) and _match(other, after, variables, binding):
             if not {index_variable(value) for value in binding.values()} & (bound_indices(lhs) | bound_indices(rhs)):
                 return True
     return False
+
+
+def _names_a_layer(name: str, term) -> bool:
+    """Whether ``name`` stands in a layer of the term: a family's name (θ^{(k)}), the size of a sum
+    (h_{k}), the range or the variable of a sum or a product over the layers."""
+    word = re.compile(r"(?<![A-Za-z0-9_\\])%s(?![A-Za-z0-9_])" % re.escape(name))
+    texts = []
+    if isinstance(term, Entry):
+        texts = re.findall(r"\(([^()]*)\)", term.family)
+    elif isinstance(term, Sum):
+        texts = [term.size]
+    elif isinstance(term, OVER_LAYERS):
+        texts = [term.last, term.variable]
+    return any(word.search(text) for text in texts) or any(_names_a_layer(name, c) for c in children(term))
 
 
 def _match(pattern, term, variables: set, binding: dict) -> bool:
@@ -299,6 +317,8 @@ def _match_scalar(pattern: sp.Expr, term: sp.Expr, variables: set, binding: dict
     names = {str(v) for v in variables}
     if isinstance(pattern, sp.Symbol) and index_variable(str(pattern)) != str(pattern):
         return isinstance(term, sp.Symbol) and _match_index(str(pattern), str(term), names, binding)
+    if not pattern.args:             # any other atom that is not a variable: only itself
+        return pattern == term
     if not {index_variable(str(s)) for s in pattern.free_symbols} & names:
         return pattern == term
     if pattern.func != term.func or len(pattern.args) != len(term.args):
@@ -321,6 +341,8 @@ def definition(name: str, defined, meaning, for_all: tuple = ()) -> Rule:
         raise ValueError(f"{name}: only an entry or a scalar can be defined")
     if previous is None and isinstance(defined, Entry):
         _refuse_overlapping_layer(name, defined.family)
+    if previous is None and isinstance(defined, Const):
+        _refuse_inconsistent_scalar(name, defined, meaning)
     if previous is None and _names(defined) & _USED_NAMES:
         raise ValueError(f"{name}: {', '.join(sorted(_names(defined) & _USED_NAMES))} occurs in a proved "
                          "theorem; only a fresh name can be defined")
@@ -348,10 +370,46 @@ def _refuse_overlapping_layer(name: str, family: str) -> None:
         new = [layer_expr(layer) for layer in layers]
     except ValueError:
         return
+    if any(layer.is_Integer and layer < 0 for layer in new):
+        raise ValueError(f"{name}: {family} is at a negative layer")
     for old in _LAYERS_DEFINED.get(stem, []):
         if all(_may_equal(a, b) for a, b in zip(old, new)):
             raise ValueError(f"{name}: {family} may be a layer that is defined already")
     _LAYERS_DEFINED.setdefault(stem, []).append(new)
+
+
+_SCALARS_DEFINED: list = []      # (defined, meaning) of the scalar definitions
+
+
+def _refuse_inconsistent_scalar(name: str, defined: Const, meaning) -> None:
+    """A scalar c_{layer} defined again at a layer an earlier definition may reach (P_K after
+    P_{k+1}) must agree with it there: wherever the two speak of the same scalar and both speak only
+    of layers ≥ 0 (P_K = P_{K-1} α_K presupposes K ≥ 1), they must be one instance of each other;
+    otherwise the two could define one scalar twice, differently."""
+    if not (isinstance(meaning, Const) and isinstance(defined.expr, sp.Indexed)):
+        _SCALARS_DEFINED.append((defined, meaning))
+        return
+    if any(index.is_Integer and index < 0 for index in defined.expr.indices):
+        raise ValueError(f"{name}: {defined.expr} is at a negative layer")
+
+    def layers_at(solution, *exprs):
+        return [index.xreplace(solution) for expr in exprs for indexed in expr.atoms(sp.Indexed) for index in indexed.indices]
+    for old_defined, old_meaning in _SCALARS_DEFINED:
+        old = old_defined.expr
+        if not (isinstance(old, sp.Indexed) and old.base == defined.expr.base and isinstance(old_meaning, Const)):
+            continue
+        variables = sorted(set().union(*[index.free_symbols for index in old.indices + defined.expr.indices]), key=str)
+        equations = [a - b for a, b in zip(old.indices, defined.expr.indices)]
+        solutions = sp.solve(equations, variables, dict=True) if variables else \
+            ([{}] if all(e == 0 for e in equations) else [])
+        for solution in solutions:
+            reached = layers_at(solution, old, old_meaning.expr, defined.expr, meaning.expr)
+            if any(layer.is_Integer and layer < 0 for layer in reached):
+                continue          # one of the two speaks of a negative layer there: outside its domain
+            if not (old.xreplace(solution) == defined.expr.xreplace(solution)
+                    and old_meaning.expr.xreplace(solution) == meaning.expr.xreplace(solution)):
+                raise ValueError(f"{name}: {defined.expr} may be a scalar defined already, differently")
+    _SCALARS_DEFINED.append((defined, meaning))
 
 
 def _may_equal(a: sp.Expr, b: sp.Expr) -> bool:
@@ -378,7 +436,11 @@ def induction(claim: str, lhs, rhs, variable: sp.Symbol, base: Chain, step: Call
     exists only while the kernel checks this step."""
     def statement(value):
         return substitute_layer(lhs, variable, value), substitute_layer(rhs, variable, value)
-    if (base.start, base.end) != statement(sp.S.Zero):
+    try:
+        base_statement, step_statement = statement(sp.S.Zero), statement(variable + 1)
+    except ValueError as captured:
+        return _refused(claim, str(captured))
+    if (base.start, base.end) != base_statement:
         return _refused(claim, "the base chain does not prove S(0)")
     base_verdict, _ = prove(base)
     if base_verdict.status is not Status.PROVED:
@@ -391,7 +453,7 @@ def induction(claim: str, lhs, rhs, variable: sp.Symbol, base: Chain, step: Call
                       lambda: Verdict(Status.UNDECIDED, "induction hypothesis",
                                       reason="holds only inside its induction step"))
     step_chain = step(hypothesis)
-    if (step_chain.start, step_chain.end) != statement(variable + 1):
+    if (step_chain.start, step_chain.end) != step_statement:
         return _refused(claim, "the step chain does not prove S(k + 1)")
     step_verdict, _ = prove(step_chain, hypotheses=(hypothesis,))
     if step_verdict.status is not Status.PROVED:
@@ -409,9 +471,12 @@ def instantiate(theorem: Theorem, value: sp.Expr, assumption: str = "") -> Theor
     if not is_theorem(theorem) or theorem.schema is None:
         return None
     value = sp.sympify(value)
-    if value.is_integer is not True or (value.is_nonnegative is not True and not assumption):
+    if value.is_integer is not True or value.is_negative or (value.is_nonnegative is not True and not assumption):
         return None
-    lhs, rhs = theorem.schema[1](value)
+    try:
+        lhs, rhs = theorem.schema[1](value)
+    except ValueError:         # the value would be captured by a sum or a product that binds its name
+        return None
     note = f"instance {theorem.schema[0]} = {value} of '{theorem.claim}'" + (f", given {assumption}" if assumption else "")
     verdict = _issue(note, (note, *theorem.verdict.evidence), details=dict(theorem.verdict.details))
     return _theorem(note, lhs, rhs, verdict)
