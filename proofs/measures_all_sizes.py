@@ -662,9 +662,8 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
     all_sizes.add_chain(derivation, invariance_chain(MEASURES["spectral_norm_product"].evaluate, sign_flip.function,
                                                      T_SIGN, sign_flip.loss_lemma, "spectral norms under T_sigma",
                                                      sign_flip.network),
-                        r"\text{spectral norm product}(T_\sigma\theta)",
-                        "the product of the layers' squared spectral norms at $T_\\sigma\\theta$, each norm binding "
-                        "its matrix's indices")
+                        None, "the product of the layers' squared spectral norms at $T_\\sigma\\theta$, each norm "
+                              "binding its matrix's indices")
     all_sizes.add_chain(derivation, sign_flip_chain(), r"f_{T_\sigma\theta}(x_n)",
                         "the sign flip: $\\theta^{(1)}_{ij} \\mapsto \\sigma_j \\theta^{(1)}_{ij}$, "
                         "$b^{(1)}_j \\mapsto \\sigma_j b^{(1)}_j$, $\\sigma_j = (-1)^{e_j}$, the output layer left alone")

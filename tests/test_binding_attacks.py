@@ -123,3 +123,29 @@ def test_an_instance_is_not_captured_by_a_sum_of_the_statement():
     verdict, theorem = induction("factor", *statement(k), k, chain(sp.S.Zero), lambda hypothesis: chain(k + 1))
     assert verdict.status is Status.PROVED
     assert instantiate(theorem, sp.Symbol("i", integer=True) ** 2) is None
+
+
+def test_a_map_image_speaks_only_of_its_patterns_indices():
+    """W_ij ↦ (c_j / c_b) W_ij with a foreign b: applied to ‖(W_ab)‖₂ the norm's b would capture it."""
+    from symbolic.every_size.index_terms import Transformation
+    b = sp.Symbol("b", integer=True)
+    with pytest.raises(ValueError, match="not an index of its pattern"):
+        Transformation("T_c", ((Entry("W", ("i", "j")), Mul((Const(c[j] / c[b]), Entry("W", ("i", "j"))))),))
+
+
+def test_a_layer_is_not_substituted_under_a_norm_that_binds_its_name():
+    """∏_{a≤1} ‖(c_a W_ab)‖₂ is ‖diag(c) W‖₂, not c_1 ‖W‖₂ (√5 against √2 at c = (1, 2), W = (1, 1))."""
+    from symbolic.every_size.index_rules import SPECTRAL_NORM_HOMOGENEITY
+    from symbolic.every_size.index_terms import SpectralNorm, substitute_layer
+    a = sp.Symbol("a", integer=True)
+    norm = SpectralNorm(Mul((Const(c[a]), Entry("W", ("a", "b")))), ("a", "d"), ("b", "h"))
+    assert substitute_layer(norm, a, sp.Integer(1)) == norm
+    chain = Chain("shadow", LayerProduct("a", "1", norm))
+    chain.then(LAST_FACTOR, Mul((LayerProduct("a", "0", norm), norm)))
+    chain.then(LAST_FACTOR, Mul((Const(sp.S.One), norm)))
+    chain.then(SPECTRAL_NORM_HOMOGENEITY, Mul((Const(sp.S.One), Mul((Const(c[1]), SpectralNorm(
+        Entry("W", ("a", "b")), ("a", "d"), ("b", "h")))))))
+    assert prove(chain)[0].status is Status.UNDECIDED
+    # and the expansion reads the norm's own rows in the scalar: c_a per row
+    values = expand(norm, {"d": 2, "h": 1})
+    assert values.free_symbols >= {sp.Symbol("c_1", positive=True), sp.Symbol("c_2", positive=True)}

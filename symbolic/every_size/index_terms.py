@@ -92,9 +92,12 @@ class Const:
     def indices(self) -> frozenset:
         """Index names the scalar depends on: those of its indexed entries (c_j) and its integer
         symbols (the l, r of a Kronecker delta δ_lr)."""
-        inside = {str(s) for e in self.expr.atoms(sp.Indexed) for s in e.indices}
+        indexed = self.expr.atoms(sp.Indexed)
+        inside = {str(s) for e in indexed for index in e.indices for s in index.free_symbols}
+        labels = {e.base.label for e in indexed}          # the name of an indexed family is no index
         return frozenset(index_variable(i) for i in inside | {str(s) for s in self.expr.free_symbols
-                                                                 if s.is_integer and not isinstance(s, sp.Indexed)})
+                                                                 if s.is_integer and not isinstance(s, sp.Indexed)
+                                                                 and s not in labels})
 
 
 @dataclass(frozen=True)
@@ -222,6 +225,15 @@ class Transformation:
     images: tuple
     layer_variables: tuple = ()
     outputs: tuple = ()
+
+    def __post_init__(self):
+        # an image speaks only of its pattern's indices and layers: any other name would be caught by
+        # the sums of the term T is applied to
+        for pattern, image in self.images:
+            foreign = free_indices(image) - {index_variable(i) for i in pattern.indices} - set(self.layer_variables)
+            if foreign:
+                raise ValueError(f"{self.name}: the image of {pattern.family} depends on {', '.join(sorted(foreign))}, "
+                                 "not an index of its pattern")
 
     def _image_template(self, entry):
         """(the pattern matching ``entry``, its image, the renaming of its variables), or None."""
@@ -351,7 +363,8 @@ def substitute_layer(term, variable: sp.Symbol, value: sp.Expr):
         return Sum(term.index, _substitute_in_size(term.size, variable, value), body)
     if isinstance(term, SpectralNorm):
         ranges = [(index, _substitute_in_size(size, variable, value)) for index, size in term.ranges]
-        return SpectralNorm(substitute_layer(term.body, variable, value), *ranges)
+        body = term.body if str(variable) in term.bound else substitute_layer(term.body, variable, value)
+        return SpectralNorm(body, *ranges)
     if isinstance(term, OVER_LAYERS):
         last = layer_text(layer_expr(term.last).xreplace({variable: value}))
         bound = term.variable == str(variable)
@@ -372,7 +385,15 @@ def substitute_layer(term, variable: sp.Symbol, value: sp.Expr):
 
 
 def _rename(term, layers: dict, indices: dict):
-    """A pattern's image with its layer variables and index variables renamed."""
+    """A pattern's image with its layer variables and index variables renamed; a name the image
+    binds may not be renamed into (it would be captured)."""
+    captured = {index_variable(i) for i in indices.values()} & bound_indices(term)
+    if captured:
+        raise ValueError(f"renaming into {', '.join(sorted(captured))}, which the image binds")
+    return _renamed(term, layers, indices)
+
+
+def _renamed(term, layers: dict, indices: dict):
     if isinstance(term, Const):
         substitution = {sp.Symbol(k, integer=True): layer_expr(v) for k, v in layers.items()}
         return Const(renamed_scalar(term.expr.xreplace(substitution), indices))
@@ -381,7 +402,7 @@ def _rename(term, layers: dict, indices: dict):
         for name, value in layers.items():
             family = family.replace("(%s)" % name, "(%s)" % value)
         return Entry(family, tuple(renamed_index(i, indices) for i in term.indices))
-    return rebuild(term, tuple(_rename(c, layers, indices) for c in children(term)))
+    return rebuild(term, tuple(_renamed(c, layers, indices) for c in children(term)))
 
 
 @dataclass(frozen=True)
@@ -579,7 +600,7 @@ def expand(term, sizes: dict, values: dict | None = None, functions: dict | None
     functions = {} if functions is None else functions
     if isinstance(term, Const):
         substitution = {sp.Symbol(name, integer=True): value for name, value in values.items()
-                        if isinstance(value, int)}
+                        if isinstance(value, (int, sp.Integer))}
         expr = term.expr.xreplace(substitution)
         return expr.replace(lambda e: isinstance(e, sp.Indexed),
                             lambda e: sp.Symbol(f"{e.base}_{'_'.join(map(str, e.indices))}",

@@ -17,8 +17,9 @@ from typing import Callable
 
 import sympy as sp
 
-from symbolic.every_size.index_terms import DATA_FAMILIES, OVER_LAYERS, Const, Entry, Eval, Sum, binds, bound_indices, \
-    children, difference, free_indices, index_variable, layer_expr, offset_of, permutation_of, rebuild, substitute_layer
+from symbolic.every_size.index_terms import DATA_FAMILIES, OVER_LAYERS, Const, Entry, Eval, SpectralNorm, Sum, binds, \
+    bound_indices, children, difference, free_indices, index_variable, layer_expr, offset_of, permutation_of, rebuild, \
+    substitute_layer
 from symbolic.kernel.certificates import _issue, is_certified
 from symbolic.verdict import Status, Verdict
 
@@ -274,6 +275,8 @@ def _names_a_layer(name: str, term) -> bool:
         texts = [term.size]
     elif isinstance(term, OVER_LAYERS):
         texts = [term.last, term.variable]
+    elif isinstance(term, SpectralNorm):
+        texts = [size for _, size in term.ranges]
     return any(word.search(text) for text in texts) or any(_names_a_layer(name, c) for c in children(term))
 
 
