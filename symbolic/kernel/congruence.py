@@ -49,22 +49,24 @@ def pair_entries(transformation: Transformation) -> list[tuple[Entry, Entry]]:
 @functools.cache
 def determinant_multiplicativity() -> Verdict:
     """det(P M Pᵀ) = det(P)² det(M) for every square P (the multiplicativity of the determinant, a
-    theorem for every n; P = DQ here, det(Q)² = 1 for a permutation matrix Q), checked by the exact
-    identity test on generic matrices of orders 1, 2 and 3, and det(Q)² = 1 on every permutation
-    matrix of order 3."""
+    theorem for every n), checked by the exact identity test on generic matrices P, M of orders 1
+    and 2 and on P = D Q at order 3, D a generic diagonal and Q each permutation matrix (the maps
+    used here; det(Q)² = 1)."""
+    def generic(name, n):
+        return sp.Matrix(n, n, lambda i, j: sp.Symbol(f"{name}{i}{j}", real=True))
     verdicts = []
-    for n in (1, 2, 3):
-        M = sp.Matrix(n, n, lambda i, j: sp.Symbol(f"m{i}{j}", real=True))
-        P = sp.Matrix(n, n, lambda i, j: sp.Symbol(f"p{i}{j}", real=True))
+    for n in (1, 2):
+        M, P = generic("m", n), generic("p", n)
         verdicts.append(check_identity((P * M * P.T).det(), P.det() ** 2 * M.det(),
                                        claim=f"det(P M P^T) = det(P)^2 det(M), order {n}"))
-    unit = sp.Symbol("unit", positive=True)
+    M, D = generic("m", 3), sp.diag(*sp.symbols("d0:3", real=True))
     for order in itertools.permutations(range(3)):
         Q = sp.Matrix(3, 3, lambda i, j: 1 if order[i] == j else 0)
-        verdicts.append(check_identity(unit * Q.det() ** 2, unit, claim=f"det(Q)^2 = 1 for sigma = {order}"))
+        verdicts.append(check_identity((D * Q * M * Q.T * D).det(), D.det() ** 2 * M.det(),
+                                       claim=f"det(DQ M (DQ)^T) = det(D)^2 det(M), sigma = {order}"))
     return conclude("det(P M P^T) = det(P)^2 det(M), and det(Q)^2 = 1", verdicts, evidence=(
-        "the multiplicativity of the determinant, for every order; checked exactly at orders 1, 2, 3 on "
-        "generic matrices", "det(Q) = sign(sigma) = +-1 for a permutation matrix: checked on every Q of order 3"))
+        "the multiplicativity of the determinant, for every order; checked exactly on generic matrices of "
+        "orders 1 and 2, and at order 3 on P = DQ for every permutation matrix Q (det(Q) = +-1)",))
 
 
 def _congruence_laws(claim: str, transformation: Transformation, function: Function, matrices,

@@ -32,8 +32,9 @@ import sympy as sp
 
 from symbolic.decision.zero import is_sign
 from symbolic.every_size.index_rules import ABSOLUTE_VALUE_OF_A_SIGN, ACTIVATION_HOMOGENEITY, ARITHMETIC, REINDEXING, \
-    ROOT_EXPONENTS, ROOT_HOMOGENEITY, SCALARS_OUT_OF_PRODUCT, SPECTRAL_NORM_HOMOGENEITY, \
-    SPECTRAL_NORM_OF_A_PERMUTATION, SPECTRAL_NORM_OF_A_SIGN, SUM_FACTOR, monomials
+    ROOT_EXPONENTS, ROOT_HOMOGENEITY, SCALARS_OUT_OF_PRODUCT, SUM_FACTOR, monomials
+from symbolic.every_size.norm_rules import SPECTRAL_NORM_HOMOGENEITY, SPECTRAL_NORM_OF_A_PERMUTATION, \
+    SPECTRAL_NORM_OF_A_SIGN
 from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Eval, Fn, Function, LayerProduct, LayerSum, \
     Mul, SpectralNorm, Sum, Transformation, children, first_subterm, latex, permuted, rebuild, replace_first, same_head
 from symbolic.every_size.laws import derivative_chain
