@@ -109,6 +109,24 @@ def _side_permutations(matrix: sp.Matrix) -> list:
             + [matrix.extract(list(range(rows)), list(order)) for order in itertools.permutations(range(columns))])
 
 
+def _polynomials_kept(claim: str, label: str, variants) -> Verdict:
+    """The Gram polynomials of a generic matrix and vector (``_SHAPES``) kept by each of
+    ``variants(matrix)``."""
+    pairs = []
+    for shape in _SHAPES:
+        matrix = _generic_matrix(*shape)
+        reference = _gram_polynomials(matrix)
+        pairs += [(f"{shape[0]}x{shape[1]} {label} {k + 1}", variant, reference)
+                  for k, variant in enumerate(variants(matrix))]
+    return _same_polynomials(claim, pairs)
+
+
+def _moves_polynomials(altered: sp.Matrix, matrix: sp.Matrix) -> bool:
+    """Whether the alteration changes a Gram polynomial of the matrix (a negative control)."""
+    return not all(is_rational_zero(left - right)
+                   for left, right in zip(_gram_polynomials(altered), _gram_polynomials(matrix)))
+
+
 def _same_polynomials(claim: str, pairs) -> Verdict:
     """Each (label, matrix, reference): the Gram polynomials of the matrix are the reference's."""
     return exact_zeros(claim, [(f"{label}, Gram matrix {k + 1}", left - right) for label, matrix, reference in pairs
@@ -150,18 +168,12 @@ def _spectral_norm_of_a_sign_validity() -> Verdict:
     polynomials, so the same ‖·‖₂; alike A D.  Exact on generic 2×3 and 3×1 matrices for every sign
     vector of either side; a sign of one entry alone (it depends on both indices) moves them; the test
     refuses it, and a factor that is not ±1."""
-    pairs = []
-    for shape in _SHAPES:
-        matrix = _generic_matrix(*shape)
-        reference = _gram_polynomials(matrix)
-        pairs += [(f"{shape[0]}x{shape[1]} signed {k + 1}", signed, reference)
-                  for k, signed in enumerate(_side_signs(matrix))]
-    signed = _same_polynomials("a diagonal sign matrix on either side keeps the Gram polynomials", pairs)
+    signed = _polynomials_kept("a diagonal sign matrix on either side keeps the Gram polynomials", "signed",
+                               _side_signs)
     matrix = _generic_matrix(2, 3)
     one_entry = matrix.copy()
     one_entry[0, 0] = -one_entry[0, 0]
-    moved = not all(is_rational_zero(left - right)
-                    for left, right in zip(_gram_polynomials(one_entry), _gram_polynomials(matrix)))
+    moved = _moves_polynomials(one_entry, matrix)
     e = sp.IndexedBase("e", integer=True)
     a, b = sp.Symbol("a", integer=True), sp.Symbol("b", integer=True)
     column_sign, entry_sign = Const((-1) ** e[b]), Const((-1) ** (e[a] + e[b]))
@@ -184,16 +196,10 @@ def _spectral_norm_of_a_permutation_validity() -> Verdict:
     polynomials, so the same ‖·‖₂; alike QA.  Exact on generic 2×3 and 3×1 matrices for every order of
     the rows and of the columns; a map of the columns that is not onto (column 1 twice) moves them; the
     test refuses a permutation of another range and a body with the index also unpermuted."""
-    pairs = []
-    for shape in _SHAPES:
-        matrix = _generic_matrix(*shape)
-        reference = _gram_polynomials(matrix)
-        pairs += [(f"{shape[0]}x{shape[1]} reordered {k + 1}", reordered, reference)
-                  for k, reordered in enumerate(_side_permutations(matrix))]
-    reordered = _same_polynomials("rows or columns in another order keep the Gram polynomials", pairs)
+    reordered = _polynomials_kept("rows or columns in another order keep the Gram polynomials", "reordered",
+                                  _side_permutations)
     matrix = _generic_matrix(2, 3)
-    moved = not all(is_rational_zero(left - right) for left, right in
-                    zip(_gram_polynomials(matrix.extract([0, 1], [0, 0, 2])), _gram_polynomials(matrix)))
+    moved = _moves_polynomials(matrix.extract([0, 1], [0, 0, 2]), matrix)
     columns = Entry("W", ("a", permuted("h", "b")))
     tests = [_spectral_norm_of_a_permutation(_norm(columns), _norm(_W)) is None,
              _spectral_norm_of_a_permutation(_norm(Entry("W", (permuted("d", "a"), "b"))), _norm(_W)) is None,
