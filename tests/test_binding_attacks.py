@@ -100,6 +100,11 @@ def test_a_scalar_is_not_defined_twice_differently():
     definition("Q_r = 1", Const(Q[r]), Const(sp.S.One))
     with pytest.raises(ValueError, match="defined already"):
         definition("Q_1 = 2", Const(Q[1]), Const(sp.Integer(2)))
+    # two definitions in one name of a variable are still two: Q'_{r+1} and Q'_{r+2} meet at r + 2 = r' + 1
+    shifted = sp.IndexedBase("Q_shift")
+    definition("Q'_(r+1) = 1", Const(shifted[r + 1]), Const(sp.S.One))
+    with pytest.raises(ValueError, match="defined already"):
+        definition("Q'_(r+2) = 2", Const(shifted[r + 2]), Const(sp.Integer(2)))
 
 
 def test_a_lemma_index_bound_in_one_place_is_not_renamed_there():

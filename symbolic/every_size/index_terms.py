@@ -7,8 +7,9 @@ Here a term changes only when a rule rewrites it (``symbolic.every_size.index_ru
 
 A spectral norm ‖(A_ab)‖₂ binds its two indices as a sum binds one: a term of its own
 (``SpectralNorm``), its matrix's entry the only child, opaque to arithmetic; its rules
-(``symbolic.every_size.index_rules``) take out a positive scale, drop a sign of one side, or put
-permuted rows or columns back in order.
+(``symbolic.every_size.norm_rules``) take out a positive scale, drop a sign of one side, or put
+permuted rows or columns back in order.  A sum or a product over the layers binds its layer
+variable alike; an index may be permuted, π_m(j), or offset, j+1, and depends on j either way.
 
 Scalars that carry no index-level structure (α, 1/N, c_j, α_k) are sympy expressions inside a
 ``Const``; index-dependent scalars are sympy ``Indexed`` entries, so they keep their sign
@@ -56,22 +57,20 @@ def offset_of(index: str):
 
 def index_variable(index: str) -> str:
     """The index name an index depends on: j for j, for j+1 and for π_m(j)."""
-    found = permutation_of(index)
+    found, offset = permutation_of(index), offset_of(index)
     if found is not None:
         return index_variable(found[1])
-    offset = _OFFSET.fullmatch(index)
-    return index if offset is None else index_variable(offset.group("base"))
+    return index if offset is None else index_variable(offset[0])
 
 
 def renamed_index(index: str, renaming: dict) -> str:
     """The index with its variable renamed: π_m(j) with j ↦ l is π_m(l), j+1 is l+1."""
-    found = permutation_of(index)
+    found, offset = permutation_of(index), offset_of(index)
     if found is not None:
         size, inner = found
         return permuted(size, renamed_index(inner, renaming))
-    offset = _OFFSET.fullmatch(index)
     if offset is not None:
-        return "%s+%s" % (renamed_index(offset.group("base"), renaming), offset.group("offset"))
+        return "%s+%s" % (renamed_index(offset[0], renaming), offset[1])
     return renaming.get(index, index)
 
 
@@ -611,8 +610,8 @@ def expand(term, sizes: dict, values: dict | None = None, functions: dict | None
             if permutation is not None:      # π_m(j): the permutation given in ``values`` as a mapping
                 size, inner = permutation
                 return values[r"\pi_{%s}" % size][value(inner)]
-            offset = _OFFSET.fullmatch(index)
-            return values[index] if offset is None else value(offset.group("base")) + int(offset.group("offset"))
+            offset = offset_of(index)
+            return values[index] if offset is None else value(offset[0]) + int(offset[1])
         return sp.Symbol(f"{term.family}_{'_'.join(str(value(i)) for i in term.indices)}", real=True)
     if isinstance(term, Sum):
         return sp.Add(*[expand(term.body, sizes, {**values, term.index: k}, functions)

@@ -398,19 +398,23 @@ def _refuse_inconsistent_scalar(name: str, defined: Const, meaning) -> None:
     def layers_at(solution, *exprs):
         return [index.xreplace(solution) for expr in exprs for indexed in expr.atoms(sp.Indexed) for index in indexed.indices]
     for old_defined, old_meaning in _SCALARS_DEFINED:
-        old = old_defined.expr
-        if not (isinstance(old, sp.Indexed) and old.base == defined.expr.base and isinstance(old_meaning, Const)):
+        if not (isinstance(old_defined.expr, sp.Indexed) and old_defined.expr.base == defined.expr.base
+                and isinstance(old_meaning, Const)):
             continue
+        # the earlier definition's layer variables are its own: renamed apart from the new one's
+        fresh = {v: sp.Dummy(str(v), integer=True)
+                 for v in set().union(*[index.free_symbols for index in old_defined.expr.indices])}
+        old, old_value = old_defined.expr.xreplace(fresh), old_meaning.expr.xreplace(fresh)
         variables = sorted(set().union(*[index.free_symbols for index in old.indices + defined.expr.indices]), key=str)
         equations = [a - b for a, b in zip(old.indices, defined.expr.indices)]
         solutions = sp.solve(equations, variables, dict=True) if variables else \
             ([{}] if all(e == 0 for e in equations) else [])
         for solution in solutions:
-            reached = layers_at(solution, old, old_meaning.expr, defined.expr, meaning.expr)
+            reached = layers_at(solution, old, old_value, defined.expr, meaning.expr)
             if any(layer.is_Integer and layer < 0 for layer in reached):
                 continue          # one of the two speaks of a negative layer there: outside its domain
             if not (old.xreplace(solution) == defined.expr.xreplace(solution)
-                    and old_meaning.expr.xreplace(solution) == meaning.expr.xreplace(solution)):
+                    and old_value.xreplace(solution) == meaning.expr.xreplace(solution)):
                 raise ValueError(f"{name}: {defined.expr} may be a scalar defined already, differently")
     _SCALARS_DEFINED.append((defined, meaning))
 
