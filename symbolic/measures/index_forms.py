@@ -120,6 +120,7 @@ def _sums(body, entry, sums):
 
 
 def _index_sums(body, sums):
+    """Σ over the family's own indices, innermost last."""
     for index, size in reversed(sums):
         body = Sum(index, size, body)
     return body
