@@ -832,12 +832,22 @@ def monomials(term) -> object:
     return result[0] if len(result) == 1 else Add(tuple(result))
 
 
-def _rewrite_first(chain: Chain, rule: Rule, wanted, rewrite) -> bool:
+def rewrite_first(chain: Chain, rule: Rule, wanted, rewrite, note: str = "") -> bool:
+    """Propose the chain's next step: its first subterm ``wanted`` holds for rewritten by ``rewrite``,
+    justified by ``rule``; False when there is no such subterm."""
     term = replace_first(chain.end, wanted, rewrite)
     if term is None:
         return False
-    chain.then(rule, term)
+    chain.then(rule, term, note)
     return True
+
+
+def rewrite_all(chain: Chain, rule: Rule, wanted, rewrite, note: str = "") -> int:
+    """``rewrite_first`` until no subterm is left that ``wanted`` holds for; the number of steps."""
+    steps = 0
+    while rewrite_first(chain, rule, wanted, rewrite, note):
+        steps += 1
+    return steps
 
 
 def differentiate(chain: Chain, coordinate: Entry) -> None:
@@ -874,7 +884,7 @@ def differentiate(chain: Chain, coordinate: Entry) -> None:
     # derivatives of constants first: they vanish and keep the lines short
     while (target := first_subterm(chain.end, constant) or first_subterm(chain.end, wanted)) is not None:
         rule, result = pushed(target.body)
-        _rewrite_first(chain, rule, lambda t: t == target, lambda t: result)
+        rewrite_first(chain, rule, lambda t: t == target, lambda t: result)
         tidy(chain)
 
 
@@ -904,7 +914,7 @@ def _tidied(term):
 def tidy(chain: Chain) -> None:
     """Local simplifications (``_tidied``), one arithmetic step each, until none applies."""
     while (target := first_subterm(chain.end, lambda t: _tidied(t) != t)) is not None:
-        _rewrite_first(chain, ARITHMETIC, lambda t: t == target, _tidied)
+        rewrite_first(chain, ARITHMETIC, lambda t: t == target, _tidied)
 
 
 def _deltas_of(term, index: str) -> bool:
@@ -928,12 +938,12 @@ def contract(chain: Chain, contraction: Rule) -> None:
     while (total := first_subterm(chain.end, innermost)) is not None:
         body = monomials(total.body)
         if body != total.body:
-            _rewrite_first(chain, ARITHMETIC, lambda t, old=total: t == old, lambda t: Sum(t.index, t.size, body))
+            rewrite_first(chain, ARITHMETIC, lambda t, old=total: t == old, lambda t: Sum(t.index, t.size, body))
             total = Sum(total.index, total.size, body)
         parts = body.terms if isinstance(body, Add) else (body,)
         if isinstance(body, Add):
             split = Add(tuple(Sum(total.index, total.size, p) for p in parts))
-            _rewrite_first(chain, SUM_OF_TERMS, lambda t, old=total: t == old, lambda t: split)
+            rewrite_first(chain, SUM_OF_TERMS, lambda t, old=total: t == old, lambda t: split)
         index = sp.Symbol(total.index, integer=True)
         for part in parts:
             if not _deltas_of(part, total.index):
@@ -944,4 +954,4 @@ def contract(chain: Chain, contraction: Rule) -> None:
             target = str(next(a for a in delta.args if a != index))
             contracted = substitute_index(Mul((Const(coefficient.expr / delta), rest)), total.index, target)
             single = Sum(total.index, total.size, part)
-            _rewrite_first(chain, contraction, lambda t, old=single: t == old, lambda t: contracted)
+            rewrite_first(chain, contraction, lambda t, old=single: t == old, lambda t: contracted)

@@ -22,9 +22,8 @@ from __future__ import annotations
 import sympy as sp
 
 from symbolic.every_size.index_rules import ARITHMETIC, HOMOGENEITY, RECIPROCAL_ROOT, ROOT_HOMOGENEITY, SUM_FACTOR, \
-    Chain
-from symbolic.every_size.index_terms import Add, Const, Entry, Fn, Function, Mul, Relu, Sum, Transformation, \
-    first_subterm, replace_first
+    Chain, rewrite_all, rewrite_first
+from symbolic.every_size.index_terms import Add, Const, Entry, Fn, Function, Mul, Relu, Sum, Transformation
 from symbolic.every_size.networks import N, in_loss
 
 SCALE = sp.Symbol("c", positive=True)                     # the group's c > 0
@@ -89,15 +88,6 @@ T_AFFINE_SCALE = Transformation("T_c", ((WEIGHT, WEIGHT), (GAIN, Mul((Const(SCAL
 
 # --- the chains ------------------------------------------------------------------------------------
 
-def _step(chain: Chain, rule, wanted, rewrite, note: str = "") -> bool:
-    """Rewrite the first subterm ``wanted`` holds for; False when there is none."""
-    found = first_subterm(chain.end, wanted)
-    if found is None:
-        return False
-    chain.then(rule, replace_first(chain.end, lambda t: t == found, rewrite), note)
-    return True
-
-
 def _scaled(term, scale: sp.Expr):
     """c·A with the given scalar c: (c, A), or None."""
     if isinstance(term, Mul) and len(term.factors) == 2 and term.factors[0] == Const(scale):
@@ -110,41 +100,36 @@ def weight_scale_chain(prediction, claim: str) -> Chain:
     c, squared = SCALE, SCALE ** 2
     chain = Chain(claim, T_WEIGHT_SCALE.apply(prediction))
     # c out of each pre-activation: Σ_i x_ai (c W_ib) = c Σ_i x_ai W_ib
-    while _step(chain, ARITHMETIC, lambda t: isinstance(t, Sum) and isinstance(t.body, Mul)
-                and len(t.body.factors) == 2 and _scaled(t.body.factors[1], c) is not None,
-                lambda t: Sum(t.index, t.size, Mul((Const(c), Mul((t.body.factors[0], _scaled(t.body.factors[1], c))))))):
-        _step(chain, SUM_FACTOR, lambda t: isinstance(t, Sum) and _scaled(t.body, c) is not None
-              and isinstance(_scaled(t.body, c), Mul), lambda t: Mul((Const(c), Sum(t.index, t.size, _scaled(t.body, c)))))
+    while rewrite_first(chain, ARITHMETIC, lambda t: isinstance(t, Sum) and isinstance(t.body, Mul)
+                        and len(t.body.factors) == 2 and _scaled(t.body.factors[1], c) is not None,
+                        lambda t: Sum(t.index, t.size, Mul((Const(c), Mul((t.body.factors[0],
+                                                                           _scaled(t.body.factors[1], c))))))):
+        rewrite_first(chain, SUM_FACTOR, lambda t: isinstance(t, Sum) and isinstance(_scaled(t.body, c), Mul),
+                      lambda t: Mul((Const(c), Sum(t.index, t.size, _scaled(t.body, c)))))
     # c out of each mean: Σ_k c z_k = c Σ_k z_k
-    while _step(chain, SUM_FACTOR, lambda t: isinstance(t, Sum) and _scaled(t.body, c) is not None,
-                lambda t: Mul((Const(c), Sum(t.index, t.size, _scaled(t.body, c))))):
-        pass
+    rewrite_all(chain, SUM_FACTOR, lambda t: isinstance(t, Sum) and _scaled(t.body, c) is not None,
+                lambda t: Mul((Const(c), Sum(t.index, t.size, _scaled(t.body, c)))))
     # c out of each centred value: c z − (1/M)(c Σ z) = c (z − (1/M) Σ z)
-    while _step(chain, ARITHMETIC, _centred_scaled, lambda t: Mul((Const(c), Add((
-            _scaled(t.terms[0], c), Mul((t.terms[1].factors[0], _scaled(t.terms[1].factors[1], c)))))))):
-        pass
+    rewrite_all(chain, ARITHMETIC, _centred_scaled, lambda t: Mul((Const(c), Add((
+        _scaled(t.terms[0], c), Mul((t.terms[1].factors[0], _scaled(t.terms[1].factors[1], c))))))))
     # c² out of each square, then out of the variance's sum: Σ_m c²(z − μ)² = c² Σ_m (z − μ)²
-    while _step(chain, ARITHMETIC, lambda t: isinstance(t, Mul) and len(t.factors) == 2
+    rewrite_all(chain, ARITHMETIC, lambda t: isinstance(t, Mul) and len(t.factors) == 2
                 and all(_scaled(f, c) is not None for f in t.factors),
-                lambda t: Mul((Const(squared), Mul(tuple(_scaled(f, c) for f in t.factors))))):
-        pass
-    while _step(chain, SUM_FACTOR, lambda t: isinstance(t, Sum) and _scaled(t.body, squared) is not None,
-                lambda t: Mul((Const(squared), Sum(t.index, t.size, _scaled(t.body, squared))))):
-        pass
+                lambda t: Mul((Const(squared), Mul(tuple(_scaled(f, c) for f in t.factors)))))
+    rewrite_all(chain, SUM_FACTOR, lambda t: isinstance(t, Sum) and _scaled(t.body, squared) is not None,
+                lambda t: Mul((Const(squared), Sum(t.index, t.size, _scaled(t.body, squared)))))
     # (1/M)(c² S) = c² ((1/M) S), then out of the root: rsqrt(c² s) = c⁻¹ rsqrt(s)
-    while _step(chain, ARITHMETIC, lambda t: isinstance(t, Mul) and len(t.factors) == 2
+    rewrite_all(chain, ARITHMETIC, lambda t: isinstance(t, Mul) and len(t.factors) == 2
                 and isinstance(t.factors[0], Const) and _scaled(t.factors[1], squared) is not None,
-                lambda t: Mul((Const(squared), Mul((t.factors[0], _scaled(t.factors[1], squared)))))):
-        pass
-    while _step(chain, ROOT_HOMOGENEITY, lambda t: isinstance(t, Fn) and t.name == RECIPROCAL_ROOT
+                lambda t: Mul((Const(squared), Mul((t.factors[0], _scaled(t.factors[1], squared))))))
+    rewrite_all(chain, ROOT_HOMOGENEITY, lambda t: isinstance(t, Fn) and t.name == RECIPROCAL_ROOT
                 and _scaled(t.args[0], squared) is not None,
-                lambda t: Mul((Const(1 / c), Fn(t.name, (_scaled(t.args[0], squared),)))), "a positive c leaves the root"):
-        pass
+                lambda t: Mul((Const(1 / c), Fn(t.name, (_scaled(t.args[0], squared),)))),
+                "a positive c leaves the root")
     # c (z − μ) · c⁻¹ rsqrt(σ²) = (z − μ) rsqrt(σ²)
-    while _step(chain, ARITHMETIC, lambda t: isinstance(t, Mul) and len(t.factors) == 2
+    rewrite_all(chain, ARITHMETIC, lambda t: isinstance(t, Mul) and len(t.factors) == 2
                 and _scaled(t.factors[0], c) is not None and _scaled(t.factors[1], 1 / c) is not None,
-                lambda t: Mul((_scaled(t.factors[0], c), _scaled(t.factors[1], 1 / c))), "the scales cancel"):
-        pass
+                lambda t: Mul((_scaled(t.factors[0], c), _scaled(t.factors[1], 1 / c))), "the scales cancel")
     return chain
 
 
@@ -160,7 +145,7 @@ def affine_scale_chain() -> Chain:
     against v/c."""
     c = SCALE
     chain = Chain("affine scale of batch normalization: f_(T_c theta)(x) = f_theta(x), all widths",
-                  T_AFFINE_SCALE.apply(affine_batch_norm_prediction()))
+                 T_AFFINE_SCALE.apply(affine_batch_norm_prediction()))
     normalized = batch_normalized(EPSILON)
     unit = Add((Mul((GAIN, normalized)), SHIFT))
     # (c γ_j) BN + c β_j = c (γ_j BN + β_j)

@@ -31,35 +31,34 @@ class DeepPaths:
     homogeneous of degree ``degree`` for a positive factor), named ``name``."""
 
     def __init__(self, name: str, edge, degree: int):
-        self.name, self.edge, self.degree = name, edge, degree
-        k, T = LAYER, DEEP_BIAS.T
+        self.name, self.edge, self.degree, self.T = name, edge, degree, DEEP_BIAS.T
+        k = LAYER
         self.start = definition(f"{name}^(0) at theta", self.reaching(0, False), Const(sp.S.One), ("j",))
         self.start_T = definition(f"{name}^(0) at T theta", self.reaching(0, True), Const(sp.S.One), ("j",))
         self.next = definition(f"{name}^(k+1) at theta", self.reaching(k + 1, False), self.through(k, False), ("j",))
         self.next_T = definition(f"{name}^(k+1) at T theta", self.reaching(k + 1, True), self.through(k, True), ("j",))
-        self.T = T
 
     def reaching(self, k, at_T: bool, unit: str = "j") -> Entry:
         """ω^{(k)}_unit at θ, \\tilde ω^{(k)}_unit at Tθ: the sum over the paths that reach the unit."""
         return Entry((r"\tilde %s^{(%s)}" if at_T else r"%s^{(%s)}") % (self.name, layer_text(sp.sympify(k))), (unit,))
 
     def _edge(self, entry, at_T: bool):
-        return self.edge(DEEP_BIAS.T.image(entry) if at_T else entry)
+        return self.edge(self.T.image(entry) if at_T else entry)
 
-    def through(self, k, at_T: bool, inner: str = "i"):
-        """Σ_i ω^{(k)}_i edge(θ^{(k+1)}_{ij}) + edge(b^{(k+1)}_j) (at Tθ: T's images, \\tilde ω); the
-        sum's index named ``inner``."""
-        weight = Entry(r"\theta^{(%s)}" % layer_text(k + 1), (inner, "j"))
-        bias = Entry("b^{(%s)}" % layer_text(k + 1), ("j",))
+    def _incoming(self, k, weight: Entry, bias: Entry, at_T: bool, inner: str = "i"):
+        """Σ_{inner} ω^{(k)}_{inner} edge(weight) + edge(bias): the paths through layer k, then one more
+        edge (at Tθ: T's images and \\tilde ω)."""
         return Add((Sum(inner, "h_{%s}" % layer_text(k), Mul((self.reaching(k, at_T, inner), self._edge(weight, at_T)))),
                     self._edge(bias, at_T)))
 
+    def through(self, k, at_T: bool, inner: str = "i"):
+        """Σ_i ω^{(k)}_i edge(θ^{(k+1)}_{ij}) + edge(b^{(k+1)}_j), the sum's index named ``inner``."""
+        return self._incoming(k, Entry(r"\theta^{(%s)}" % layer_text(k + 1), (inner, "j")),
+                              Entry("b^{(%s)}" % layer_text(k + 1), ("j",)), at_T, inner)
+
     def total(self, at_T: bool):
         """Σ_i ω^{(K-1)}_i edge(θ^{(K)}_i) + edge(b^{(K)}): the sum over all the paths."""
-        last = DEPTH - 1
-        weight, bias = Entry(r"\theta^{(K)}", ("i",)), Entry("b^{(K)}", ())
-        return Add((Sum("i", "h_{%s}" % layer_text(last), Mul((self.reaching(last, at_T, "i"), self._edge(weight, at_T)))),
-                    self._edge(bias, at_T)))
+        return self._incoming(DEPTH - 1, Entry(r"\theta^{(K)}", ("i",)), Entry("b^{(K)}", ()), at_T)
 
     def scale(self, k) -> Const:
         return Const(P[k] ** self.degree)
@@ -72,8 +71,7 @@ class DeepPaths:
         reached, one = self.reaching(0, False), Const(sp.S.One)
         chain.then(ARITHMETIC, Mul((one,) * self.degree + (reached,)))
         # 1 = P_0, once per factor
-        for done in range(1, self.degree + 1):
-            chain.then(P_START, Mul((Const(P[0]),) * done + (one,) * (self.degree - done) + (reached,)))
+        _factor_by_factor(chain, P_START, one, Const(P[0]), self.degree, suffix=(reached,))
         return _unless_there(chain, ARITHMETIC, Mul((self.scale(0), reached)))
 
     def step_chain(self, hypothesis) -> Chain:
@@ -95,12 +93,12 @@ class DeepPaths:
                                                          Mul((Const(A[k + 1]), self.edge(weight))))), bias_T))
         product, path = Const(P[k] * A[k + 1]), Mul((reached, self.edge(weight)))
         chain.then(ARITHMETIC, unit(Mul((product,) * self.degree + (path,)), bias_T))
-        for done in range(1, self.degree + 1):
-            chain.then(P_NEXT, unit(Mul((Const(P[k + 1]),) * done + (product,) * (self.degree - done) + (path,)), bias_T))
+        _factor_by_factor(chain, P_NEXT, product, Const(P[k + 1]), self.degree, suffix=(path,),
+                          context=lambda factors: unit(factors, bias_T))
         _unless_there(chain, ARITHMETIC, unit(Mul((self.scale(k + 1), path)), bias_T))
-        chain.then(SUM_FACTOR, Add((Mul((self.scale(k + 1), Sum("i", "h_{k}", Mul((reached, self.edge(weight)))))), bias_T)))
+        total = Sum("i", "h_{k}", path)
+        chain.then(SUM_FACTOR, Add((Mul((self.scale(k + 1), total)), bias_T)))
         # the bias's P_{k+1}^q out of its edge, then out of the sum of the two
-        total = Sum("i", "h_{k}", Mul((reached, self.edge(weight))))
         if isinstance(bias_T, Activation):
             chain.then(ACTIVATION_HOMOGENEITY, Add((Mul((self.scale(k + 1), total)), Mul((Const(P[k + 1]), self.edge(bias))))))
         chain.then(ARITHMETIC, Mul((self.scale(k + 1), self.through(k, False))))
@@ -138,11 +136,9 @@ class DeepPaths:
         chain.then(ARITHMETIC, at(Mul(((Const(P[last]),) * self.degree + (Const(A[DEPTH]),) * self.degree
                                        + (Mul((reached, self.edge(weight))),))), bias_T))
         # α_K = 1/P_{K-1}: the hypothesis ∏ α_k = 1, once per factor
-        inverse = Const(1 / P[last])
-        for done in range(1, self.degree + 1):
-            chain.then(PRODUCT_ONE, at(Mul(((Const(P[last]),) * self.degree + (inverse,) * done
-                                            + (Const(A[DEPTH]),) * (self.degree - done)
-                                            + (Mul((reached, self.edge(weight))),))), bias_T))
+        inverse, alpha_K, P_before = Const(1 / P[last]), Const(A[DEPTH]), (Const(P[last]),) * self.degree
+        _factor_by_factor(chain, PRODUCT_ONE, alpha_K, inverse, self.degree, P_before,
+                          (Mul((reached, self.edge(weight))),), lambda factors: at(factors, bias_T))
         plain = Sum("i", "h_{%s}" % layer_text(last), Mul((reached, self.edge(weight))))
         chain.then(ARITHMETIC, wrap(Add((plain, bias_T))))
         # the output bias: P_K^q out of its edge, P_K = P_{K-1} α_K (its definition) once per factor,
@@ -152,16 +148,12 @@ class DeepPaths:
             chain.then(ACTIVATION_HOMOGENEITY, wrap(Add((plain, Mul((P_K, edge_b))))))
         else:
             chain.then(ARITHMETIC, wrap(Add((plain, Mul((P_K,) * self.degree + (edge_b,))))))
-        for done in range(1, self.degree + 1):
-            chain.then(P_LAST, wrap(Add((plain, Mul((Const(P[last] * A[DEPTH]),) * done + (P_K,) * (self.degree - done)
-                                                     + (edge_b,))))))
-        chain.then(ARITHMETIC, wrap(Add((plain, Mul((Const(P[last]),) * self.degree + (Const(A[DEPTH]),) * self.degree
-                                                     + (edge_b,))))))
-        for done in range(1, self.degree + 1):
-            chain.then(PRODUCT_ONE, wrap(Add((plain, Mul((Const(P[last]),) * self.degree + (inverse,) * done
-                                                          + (Const(A[DEPTH]),) * (self.degree - done) + (edge_b,))))))
+        def with_bias(factors):
+            return wrap(Add((plain, factors)))
+        _factor_by_factor(chain, P_LAST, P_K, Const(P[last] * A[DEPTH]), self.degree, suffix=(edge_b,), context=with_bias)
+        chain.then(ARITHMETIC, with_bias(Mul(P_before + (alpha_K,) * self.degree + (edge_b,))))
+        _factor_by_factor(chain, PRODUCT_ONE, alpha_K, inverse, self.degree, P_before, (edge_b,), with_bias)
         return chain.then(ARITHMETIC, wrap(self.total(False)))
-
 
     def unfolded(self, term):
         """The term with each ω^{(m)}_i at a concrete layer m replaced by its definition, down to
@@ -177,6 +169,14 @@ class DeepPaths:
             body = substitute_layer(self.through(LAYER, False, "i%d" % layer), LAYER, sp.Integer(layer - 1))
             return self.unfolded(substitute_index(body, "j", term.indices[0]))
         return rebuild(term, tuple(self.unfolded(child) for child in children(term)))
+
+
+def _factor_by_factor(chain: Chain, rule, old: Const, new: Const, degree: int, prefix=(), suffix=(),
+                      context=lambda factors: factors) -> None:
+    """The ``degree`` factors ``old`` of prefix·old^q·suffix turned into ``new``, one per step (a rule
+    rewrites one subterm at a time), inside ``context``."""
+    for done in range(1, degree + 1):
+        chain.then(rule, context(Mul(tuple(prefix) + (new,) * done + (old,) * (degree - done) + tuple(suffix))))
 
 
 def _unless_there(chain: Chain, rule, term) -> Chain:

@@ -32,7 +32,7 @@ import sympy as sp
 
 from symbolic.decision.zero import is_sign
 from symbolic.every_size.index_rules import ABSOLUTE_VALUE_OF_A_SIGN, ACTIVATION_HOMOGENEITY, ARITHMETIC, REINDEXING, \
-    ROOT_EXPONENTS, ROOT_HOMOGENEITY, SCALARS_OUT_OF_PRODUCT, SUM_FACTOR, monomials
+    ROOT_EXPONENTS, ROOT_HOMOGENEITY, SCALARS_OUT_OF_PRODUCT, SUM_FACTOR, monomials, rewrite_all
 from symbolic.every_size.norm_rules import SPECTRAL_NORM_HOMOGENEITY, SPECTRAL_NORM_OF_A_PERMUTATION, \
     SPECTRAL_NORM_OF_A_SIGN
 from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Eval, Fn, Function, LayerProduct, LayerSum, \
@@ -224,9 +224,8 @@ def invariance_chain(form, function: Function, transformation: Transformation, i
                          latex(law.end.factors[0]),
                          "".join(r"\partial_{%s}" % latex(e) for e in law.end.factors[1].partials),
                          function.name), for_all=indices)
-        while first_subterm(chain.end, lambda t, at_T=at_T: t == at_T) is not None:
-            chain.then(rule, replace_first(chain.end, lambda t, at_T=at_T: t == at_T, lambda t, law=law: law.end),
-                       f"for every ${', '.join(indices)}$")
+        rewrite_all(chain, rule, lambda t, at_T=at_T: t == at_T, lambda t, law=law: law.end,
+                    f"for every ${', '.join(indices)}$")
     # a sum over relabelled coordinates: its summands in the order of π (reindexing)
     while (total := first_subterm(chain.end, _relabelled_sum)) is not None:
         chain.then(REINDEXING, replace_first(chain.end, lambda t, old=total: t == old, _in_order),
@@ -236,21 +235,13 @@ def invariance_chain(form, function: Function, transformation: Transformation, i
     if isinstance(form, (RelativeFlatness, OutputNormTrace, LayerNormProduct)):
         _factor_out_of_sums(chain)
     # a positive scale out of a square root
-    while (rooted := first_subterm(chain.end, _scaled_root)) is not None:
-        factor, inner = rooted.args[0].factors
-        root = ROOT_EXPONENTS[rooted.name]
-        chain.then(ROOT_HOMOGENEITY, replace_first(chain.end, lambda t, old=rooted: t == old,
-                                                   lambda t: Mul((Const(factor.expr ** root), Fn(t.name, (inner,))))))
+    rewrite_all(chain, ROOT_HOMOGENEITY, _scaled_root, lambda t: Mul((
+        Const(t.args[0].factors[0].expr ** ROOT_EXPONENTS[t.name]), Fn(t.name, (t.args[0].factors[1],)))))
     # the scales out of a product over the layers, then the values the map's definitions give them
-    scaled_products = False
-    while (product := first_subterm(chain.end, _scaled_product)) is not None:
-        scalar, rest = product.body.factors
-        chain.then(SCALARS_OUT_OF_PRODUCT, replace_first(chain.end, lambda t, old=product: t == old, lambda t: Mul((
-            LayerProduct(t.variable, t.last, scalar), LayerProduct(t.variable, t.last, rest)))))
-        scaled_products = True
-    for rule, scalar, value in scalar_rules if scaled_products else ():
-        while first_subterm(chain.end, lambda t, scalar=scalar: t == scalar) is not None:
-            chain.then(rule, replace_first(chain.end, lambda t, scalar=scalar: t == scalar, lambda t, value=value: value))
+    if rewrite_all(chain, SCALARS_OUT_OF_PRODUCT, _scaled_product, lambda t: Mul((
+            LayerProduct(t.variable, t.last, t.body.factors[0]), LayerProduct(t.variable, t.last, t.body.factors[1])))):
+        for rule, scalar, value in scalar_rules:
+            rewrite_all(chain, rule, lambda t, scalar=scalar: t == scalar, lambda t, value=value: value)
     # a positive scale out of each |·| (activation homogeneity)
     # and a sign out of |·| (its square is 1)
     while (scaled := first_subterm(chain.end, _scaled_activation)) is not None:
