@@ -158,9 +158,10 @@ def sign_flip_chain() -> Chain:
 
 
 @functools.cache
-def sign_flip_loss():
-    """The kernel's theorem L(T_σθ) = L(θ)."""
-    return prove(loss_chain(sign_flip_chain(), "sign flip: L(T theta) = L(theta)"))
+def loss_theorem(prediction_chain, claim: str):
+    """The kernel's theorem L(Tθ) = L(θ): the steps of ``prediction_chain()``, f(Tθ)(x_n) = f(θ)(x_n),
+    inside the loss of the predictions."""
+    return prove(loss_chain(prediction_chain(), claim))
 
 
 @functools.cache
@@ -199,19 +200,6 @@ def permutation_chain() -> Chain:
     # Σ_j G(π(j)) = Σ_j G(j), G(j) the contribution of unit j
     chain.then(REINDEXING, relu_two_layer_prediction(), r"the hidden units summed in the order of $\pi_{h_1}$")
     return chain
-
-
-@functools.cache
-def permutation_loss():
-    """The kernel's theorem L(T_πθ) = L(θ)."""
-    return prove(loss_chain(permutation_chain(), "permutation: L(T theta) = L(theta)"))
-
-
-@functools.cache
-def normalization_loss(prediction_chain):
-    """The kernel's theorem L(T_cθ) = L(θ) for a normalized network: its chain inside the loss."""
-    chain = prediction_chain()
-    return prove(loss_chain(chain, chain.claim.replace("f_(T_c theta)(x) = f_theta(x)", "L(T theta) = L(theta)")))
 
 
 def batch_norm_chain() -> Chain:
@@ -303,24 +291,28 @@ EVERY_SIZE = {
                                      "every depth K, all widths and every N", Function("f", DEEP_BIAS.output()),
                                      functools.partial(all_sizes.output_layer_chain, DEEP_BIAS), DEEP_WITH_BIASES,
                                      scalar_rules=deep_scalar_rules),
-    "sign_flip": EverySize("sign_flip", T_SIGN, ABSOLUTE_LOSS_FUNCTION, sign_flip_loss,
+    "sign_flip": EverySize("sign_flip", T_SIGN, ABSOLUTE_LOSS_FUNCTION,
+                           functools.partial(loss_theorem, sign_flip_chain, "sign flip: L(T theta) = L(theta)"),
                            "every d, h and N (two layers with biases, |.| units)",
                            Function("f", absolute_value_prediction()), sign_flip_chain, TWO_LAYERS_WITH_BIASES),
-    "permutation": EverySize("permutation", T_PERMUTATION, RELU_TWO_LAYER_LOSS, permutation_loss,
+    "permutation": EverySize("permutation", T_PERMUTATION, RELU_TWO_LAYER_LOSS,
+                             functools.partial(loss_theorem, permutation_chain, "permutation: L(T theta) = L(theta)"),
                              "every d, h and N (two layers with biases, ReLU units)",
                              Function("f", relu_two_layer_prediction()), permutation_chain, TWO_LAYERS_WITH_BIASES),
     "batchnorm_scale": EverySize("batchnorm_scale", T_WEIGHT_SCALE, BATCH_NORM_LOSS,
-                                 functools.partial(normalization_loss, batch_norm_chain),
+                                 functools.partial(loss_theorem, batch_norm_chain, "scale in front of batch "
+                                                   "normalization: L(T theta) = L(theta), all widths"),
                                  "every d, h and N (one layer of batch-normalized ReLU units, eps = 0)",
                                  Function("f", batch_norm_prediction()), batch_norm_chain, NORMALIZED_LAYER,
                                  entry=_unit_entry),
     "batchnorm_affine": EverySize("batchnorm_affine", T_AFFINE_SCALE, AFFINE_BATCH_NORM_LOSS,
-                                  functools.partial(normalization_loss, affine_scale_chain),
+                                  functools.partial(loss_theorem, affine_scale_chain, "affine scale of batch "
+                                                    "normalization: L(T theta) = L(theta), all widths"),
                                   "every d, h, N and eps >= 0 (one layer of batch-normalized ReLU units with "
                                   "gain and shift)", Function("f", affine_batch_norm_prediction()),
                                   affine_scale_chain, AFFINE_NORMALIZED_LAYER, entry=_unit_entry),
     "layernorm": EverySize("layernorm", T_WEIGHT_SCALE, LAYER_NORM_LOSS,
-                           functools.partial(normalization_loss, layer_norm_chain),
+                           functools.partial(loss_theorem, layer_norm_chain, "scale in front of layer normalization: L(T theta) = L(theta), all widths"),
                            "every d, h and N (one layer-normalized layer of ReLU units, eps = 0)",
                            Function("f", layer_norm_prediction()), layer_norm_chain, NORMALIZED_LAYER),
 }

@@ -329,7 +329,7 @@ def test_permutation_cells_hold_for_every_size_and_the_audit_agrees():
         verdict = every.every_size_verdict(measure, "permutation")
         assert verdict.status is Status.PROVED and "ReLU units" in verdict.claim
         assert check_invariance(measure, "permutation").verdict.status is Status.PROVED
-    theorem = every.permutation_loss()
+    theorem = every.EVERY_SIZE["permutation"].loss_theorem()
     assert theorem[0].status is Status.PROVED
     assert [rule.name for rule in every.permutation_chain().rules] == ["reindexing"]
 
@@ -398,7 +398,7 @@ def test_a_relabelling_must_cover_exactly_the_range_the_loss_sums_over():
     wrong_range = Transformation(r"T_{bad}", tuple((e, _permuted(e, size="h_{0}")) for e in
                                                    (HIDDEN_WEIGHT, HIDDEN_BIAS, OUTPUT_WEIGHT)) + ((OUTPUT_BIAS, OUTPUT_BIAS),))
     assert "does not run over exactly" in not_a_relabelling(wrong_range, RELU_TWO_LAYER_LOSS)
-    theorem = every.permutation_loss()[1]
+    theorem = every.EVERY_SIZE["permutation"].loss_theorem()[1]
     refused = change_of_variables("wrong range", theorem, RELU_TWO_LAYER_LOSS, wrong_range, _adaptive, every._is_weight)
     assert refused.status is Status.UNDECIDED
     # an index moved to another position (a transpose) is not a relabelling read from the map
