@@ -77,9 +77,9 @@ def renamed_index(index: str, renaming: dict) -> str:
 def renamed_scalar(expr: sp.Expr, renaming: dict) -> sp.Expr:
     """A scalar with the index variables of its integer symbols renamed (c_{π(j)} with j ↦ l is
     c_{π(l)}); ``renaming`` maps index names to index names."""
-    symbols = {s for s in expr.free_symbols if isinstance(s, sp.Symbol) and s == sp.Symbol(str(s), integer=True)}
-    return expr.xreplace({s: sp.Symbol(renamed_index(str(s), renaming), integer=True) for s in symbols
-                          if renamed_index(str(s), renaming) != str(s)})
+    renamed = {s: renamed_index(str(s), renaming) for s in expr.free_symbols
+               if isinstance(s, sp.Symbol) and s == sp.Symbol(str(s), integer=True)}
+    return expr.xreplace({s: sp.Symbol(name, integer=True) for s, name in renamed.items() if name != str(s)})
 
 
 @dataclass(frozen=True)
@@ -353,21 +353,27 @@ def _substitute_in_permutation(index: str, variable: sp.Symbol, value: sp.Expr) 
 def substitute_layer(term, variable: sp.Symbol, value: sp.Expr):
     """The term with the layer ``variable`` replaced by ``value`` everywhere: in scalars (P_k), in
     the layer of a family name (z^{(k)}, θ^{(k+1)}) and in the sizes of sums (h_{k}); a sum over
-    the layers that binds ``variable`` keeps its body."""
-    captured = binds(term) & {str(s) for s in sp.sympify(value).free_symbols}
+    the layers that binds ``variable`` keeps its body; ValueError where a binder would capture a
+    name of ``value``."""
+    return _substituted_layer(term, variable, value, frozenset(str(s) for s in sp.sympify(value).free_symbols))
+
+
+def _substituted_layer(term, variable: sp.Symbol, value: sp.Expr, names: frozenset):
+    captured = binds(term) & names
     if captured:
         raise ValueError(f"the layer {value} would be captured by the bound {', '.join(sorted(captured))}")
+
+    def inside(child):
+        return _substituted_layer(child, variable, value, names)
     if isinstance(term, Sum):
-        body = term.body if term.index == str(variable) else substitute_layer(term.body, variable, value)
+        body = term.body if term.index == str(variable) else inside(term.body)
         return Sum(term.index, _substitute_in_size(term.size, variable, value), body)
     if isinstance(term, SpectralNorm):
         ranges = [(index, _substitute_in_size(size, variable, value)) for index, size in term.ranges]
-        body = term.body if str(variable) in term.bound else substitute_layer(term.body, variable, value)
-        return SpectralNorm(body, *ranges)
+        return SpectralNorm(term.body if str(variable) in term.bound else inside(term.body), *ranges)
     if isinstance(term, OVER_LAYERS):
         last = layer_text(layer_expr(term.last).xreplace({variable: value}))
-        bound = term.variable == str(variable)
-        return type(term)(term.variable, last, term.body if bound else substitute_layer(term.body, variable, value))
+        return type(term)(term.variable, last, term.body if term.variable == str(variable) else inside(term.body))
     if isinstance(term, Const):
         return Const(term.expr.xreplace({variable: value}))
     if isinstance(term, Entry):
@@ -380,7 +386,7 @@ def substitute_layer(term, variable: sp.Symbol, value: sp.Expr):
         return Entry(family, tuple(_substitute_in_permutation(i, variable, value) for i in term.indices))
     if isinstance(term, (Eval, Deriv)):
         raise TypeError("a layer is substituted in terms without derivatives")
-    return rebuild(term, tuple(substitute_layer(c, variable, value) for c in children(term)))
+    return rebuild(term, tuple(inside(c) for c in children(term)))
 
 
 def _rename(term, layers: dict, indices: dict):

@@ -268,16 +268,21 @@ def _names_a_layer(name: str, term) -> bool:
     """Whether ``name`` stands in a layer of the term: a family's name (θ^{(k)}), the size of a sum
     (h_{k}), the range or the variable of a sum or a product over the layers."""
     word = re.compile(r"(?<![A-Za-z0-9_\\])%s(?![A-Za-z0-9_])" % re.escape(name))
-    texts = []
+    return any(word.search(text) for text in _layer_texts(term))
+
+
+def _layer_texts(term):
+    """Every text of the term that names layers: families' layers, sizes, ranges over the layers."""
     if isinstance(term, Entry):
-        texts = re.findall(r"\(([^()]*)\)", term.family)
+        yield from re.findall(r"\(([^()]*)\)", term.family)
     elif isinstance(term, Sum):
-        texts = [term.size]
+        yield term.size
     elif isinstance(term, OVER_LAYERS):
-        texts = [term.last, term.variable]
+        yield from (term.last, term.variable)
     elif isinstance(term, SpectralNorm):
-        texts = [size for _, size in term.ranges]
-    return any(word.search(text) for text in texts) or any(_names_a_layer(name, c) for c in children(term))
+        yield from (size for _, size in term.ranges)
+    for child in children(term):
+        yield from _layer_texts(child)
 
 
 def _match(pattern, term, variables: set, binding: dict) -> bool:
