@@ -30,8 +30,10 @@ layer (every d, h, N; below).
       that binds its matrix's two indices: under T_α one positive scale out of each norm
       (‖cA‖₂ = c‖A‖₂), then α²·α⁻² = 1; under σ the sign σ_j of each column dropped (a diagonal sign
       matrix on one side is orthogonal); under π the columns of θ^{(1)} and the rows of θ^{(2)} put
-      back in order (a permutation matrix is orthogonal).  The per-neuron scale c_j of each column is
-      not one scale of the matrix: refused there, and the audit refutes it.
+      back in order (a permutation matrix is orthogonal); on the deep network the scales of the hidden
+      layers gathered in front of each factor of the product over the layers, out of it as
+      (∏_p α_p)(∏_p α_p) = P_{K-1}², and α_K² = P_{K-1}⁻² cancels them.  The per-neuron scale c_j of
+      each column is not one scale of the matrix: refused there, and the audit refutes it.
   Normalization.  One layer of h ReLU units normalized over the batch or over the units
       (``symbolic.every_size.normalization``, every d, h, N): W ↦ cW in front of the normalization
       (ε = 0) multiplies the centred pre-activations by c and the variance by c², and
@@ -49,7 +51,9 @@ layer (every d, h, N; below).
 Each every-size verdict is cross-checked on the audit's own families: the kernel's T is the
 group's action coordinate by coordinate, and the measure's index-level term expanded at their sizes
 is the measure the audit computes (for the spectral norms: the term's value is a root of the
-characteristic polynomial of the audit's matrix, and no other root is larger in magnitude).  The
+characteristic polynomial of the audit's matrix, and no other root is larger in magnitude; where
+that matrix is a Kronecker product of Gram matrices, each factor's largest eigenvalue is checked so,
+and the term's value is their product).  The
 negative controls (ε-sharpness, Keskar's box, adaptive
 sharpness with η > 0, the Gaussian sharpness with a fixed σ, the Hessian's trace) are refused at
 the step that fails, and the audit refutes each on a concrete network.
@@ -65,7 +69,7 @@ from symbolic.derivation import Derivation
 from symbolic.every_size.index_rules import ABSOLUTE_VALUE_OF_A_SIGN, ARITHMETIC, LAST_FACTOR, REINDEXING, SUM_FACTOR, \
     Chain
 from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Eval, Fn, Function, LayerProduct, Mul, Sum, \
-    children, expand, permutation_of, rebuild, substitute_layer
+    children, expand, largest_gram_eigenvalue, permutation_of, rebuild, substitute_layer
 from symbolic.every_size.laws import derivative_chain, invariance_lemma, loss_chain
 from symbolic.every_size.paths import ABSOLUTE_PATHS, SQUARED_PATHS, for_edge
 from symbolic.every_size.normalization import AFFINE_BATCH_NORM_LOSS, BATCH_NORM_LOSS, EPSILON, LAYER_NORM_LOSS, \
@@ -457,6 +461,8 @@ def largest_eigenvalue(claim: str, value: sp.Expr, spectrum: Spectrum) -> Verdic
     matrix = spectrum.matrix
     if spectrum.reduction != "spectral_norm" or spectrum.metric is not None:
         return Verdict(Status.UNDECIDED, claim, reason="not the spectral norm of one matrix")
+    if matrix.rows > 2 and len(spectrum.factors) > 1:
+        return _largest_of_kronecker_product(claim, value, spectrum)
     if matrix.rows > 2 or matrix != matrix.T:
         return Verdict(Status.UNDECIDED, claim, reason="no exact comparison beyond a symmetric 2x2 matrix")
     root = exact_zeros(f"{claim}: an eigenvalue", [sp.expand((value * sp.eye(matrix.rows) - matrix).det())],
@@ -471,6 +477,28 @@ def largest_eigenvalue(claim: str, value: sp.Expr, spectrum: Spectrum) -> Verdic
     largest = nonnegative(f"{claim}: the largest in magnitude", [sp.expand(named), sp.expand(matrix.trace())],
         evidence=("value - mu = 2 value - tr M >= 0 and value + mu = tr M >= 0, mu the other eigenvalue",))
     return conclude(claim, [root, largest], evidence=(*root.evidence, *largest.evidence))
+
+
+def _largest_of_kronecker_product(claim: str, value: sp.Expr, spectrum: Spectrum) -> Verdict:
+    """``value`` is the spectral norm of M = G_1 ⊗ ⋯ ⊗ G_r (``spectrum.factors``): M is that product
+    entry by entry, each λ_k is the largest eigenvalue in magnitude of G_k (``largest_eigenvalue``,
+    G_k at most 2×2), and value = ∏_k λ_k exactly; the eigenvalues of a Kronecker product are the
+    products of its factors' eigenvalues, so ∏_k λ_k is one of M's, and no other is larger in magnitude."""
+    product = spectrum.factors[0]
+    for factor in spectrum.factors[1:]:
+        product = sp.kronecker_product(product, factor)
+    if product.shape != spectrum.matrix.shape:
+        return Verdict(Status.UNDECIDED, claim, reason="the factors are not the matrix's Kronecker factors")
+    entries = exact_zeros(f"{claim}: M is the Kronecker product of its factors",
+                          [sp.expand(e) for e in product - spectrum.matrix], evidence=("M - G_1 x ... x G_r = 0",))
+    largest = [largest_gram_eigenvalue(factor) for factor in spectrum.factors]
+    factors = [largest_eigenvalue(f"{claim}: factor {k}", candidate, Spectrum(factor, "spectral_norm"))
+               for k, (candidate, factor) in enumerate(zip(largest, spectrum.factors), start=1)]
+    product_of_largest = check_identity(value, sp.Mul(*largest), claim=f"{claim}: the product of the factors' largest")
+    return conclude(claim, [entries, *factors, product_of_largest], evidence=(
+        "M is G_1 x ... x G_r entry by entry; each factor's largest eigenvalue in magnitude checked exactly",
+        "value = prod_k lambda_max(G_k), an exact identity",
+        "the eigenvalues of a Kronecker product are the products of its factors' eigenvalues (a theorem taken as known)"))
 
 
 # --- the every-size verdict of one audit cell -----------------------------------------------------
@@ -564,7 +592,7 @@ def claims() -> list[tuple[str, str]]:
               for m in PATH_TERMS]
     pairs += [("relative_flatness", g) for g in LAYER_WISE]
     pairs += [("layer_norm_product", g) for g in LAYER_WISE]    # one scale per layer, out of each root
-    pairs += [(m, "layerwise") for m in SPECTRAL]        # one scale per matrix, out of each spectral norm
+    pairs += [(m, g) for g in LAYER_WISE for m in SPECTRAL]   # one scale per matrix, out of each spectral norm
     pairs += [(m, "sign_flip") for m in SIGN_ONLY if m != "relative_flatness"] + [("relative_flatness", "sign_flip")]
     pairs += [(m, "sign_flip") for m in SPECTRAL]        # a sign per column, dropped from each spectral norm
     pairs += [(m, g) for g in NORMALIZED for m in CHANGE_OF_VARIABLES + PENCILS + COORDINATE_TERMS]

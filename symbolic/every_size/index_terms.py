@@ -583,15 +583,20 @@ def latex(term, *, tight: bool = False, names: dict | None = None) -> str:
 
 def spectral_norm(matrix: sp.Matrix) -> sp.Expr:
     """‖A‖₂ = √λ_max(G), G the smaller Gram matrix of A (AᵀA or AAᵀ, which have the same non-zero
-    eigenvalues), in closed form where G is 1×1 (√g) or 2×2: λ_max([[p, q], [q, r]]) =
-    (p + r + √((p − r)² + 4q²))/2, the larger root of λ² − (p + r)λ + pr − q²; ValueError beyond."""
-    gram = matrix.T * matrix if matrix.cols <= matrix.rows else matrix * matrix.T
+    eigenvalues), in closed form where G is 1×1 or 2×2 (``largest_gram_eigenvalue``); ValueError beyond."""
+    return sp.sqrt(largest_gram_eigenvalue(matrix.T * matrix if matrix.cols <= matrix.rows else matrix * matrix.T))
+
+
+def largest_gram_eigenvalue(gram: sp.Matrix) -> sp.Expr:
+    """The largest eigenvalue of a symmetric positive semidefinite 1×1 or 2×2 matrix in closed form:
+    g, or λ_max([[p, q], [q, r]]) = (p + r + √((p − r)² + 4q²))/2, the larger root of
+    λ² − (p + r)λ + pr − q²; ValueError beyond."""
     if gram.shape == (1, 1):
-        return sp.sqrt(gram[0, 0])
+        return gram[0, 0]
     if gram.shape == (2, 2):
         p, q, r = gram[0, 0], gram[0, 1], gram[1, 1]
-        return sp.sqrt((p + r + sp.sqrt((p - r) ** 2 + 4 * q ** 2)) / 2)
-    raise ValueError(f"no closed form for the spectral norm of a {matrix.rows}x{matrix.cols} matrix")
+        return (p + r + sp.sqrt((p - r) ** 2 + 4 * q ** 2)) / 2
+    raise ValueError(f"no closed form for the largest eigenvalue of a {gram.rows}x{gram.cols} matrix")
 
 
 def expand(term, sizes: dict, values: dict | None = None, functions: dict | None = None) -> sp.Expr:

@@ -48,11 +48,13 @@ class MeasurePoint:
 class Spectrum:
     """A function of the eigenvalues of ``matrix`` (with multiplicity) only; with a ``metric`` B,
     of the generalized eigenvalues of the pencil (matrix, B): the roots of det(matrix − λB), which
-    are the eigenvalues of B⁻¹·matrix where B is invertible."""
+    are the eigenvalues of B⁻¹·matrix where B is invertible.  ``factors``, when given, are square
+    matrices whose Kronecker product ``matrix`` is (for the exact checks that read it)."""
 
     matrix: sp.Matrix
     reduction: str = "spectrum"
     metric: sp.Matrix | None = None
+    factors: tuple = ()
 
     def __post_init__(self):
         if self.reduction not in REDUCTIONS:
@@ -292,7 +294,7 @@ class SpectralNormProduct:
         product = grams[0]
         for gram in grams[1:]:
             product = sp.kronecker_product(product, gram)
-        return Spectrum(product, "spectral_norm")
+        return Spectrum(product, "spectral_norm", factors=tuple(grams))
 
 
 spectral_norm_product = SpectralNormProduct()

@@ -237,11 +237,6 @@ def invariance_chain(form, function: Function, transformation: Transformation, i
     # a positive scale out of a square root
     rewrite_all(chain, ROOT_HOMOGENEITY, _scaled_root, lambda t: Mul((
         Const(t.args[0].factors[0].expr ** ROOT_EXPONENTS[t.name]), Fn(t.name, (t.args[0].factors[1],)))))
-    # the scales out of a product over the layers, then the values the map's definitions give them
-    if rewrite_all(chain, SCALARS_OUT_OF_PRODUCT, _scaled_product, lambda t: Mul((
-            LayerProduct(t.variable, t.last, t.body.factors[0]), LayerProduct(t.variable, t.last, t.body.factors[1])))):
-        for rule, scalar, value in scalar_rules:
-            rewrite_all(chain, rule, lambda t, scalar=scalar: t == scalar, lambda t, value=value: value)
     # a positive scale out of each |·| (activation homogeneity)
     # and a sign out of |·| (its square is 1)
     while (scaled := first_subterm(chain.end, _scaled_activation)) is not None:
@@ -269,6 +264,13 @@ def invariance_chain(form, function: Function, transformation: Transformation, i
                                                                 lambda t: Mul((factor, plain))))
         else:
             chain.then(SPECTRAL_NORM_OF_A_SIGN, replace_first(chain.end, lambda t, old=norm: t == old, lambda t: plain))
+    # the scales out of a product over the layers (a body with several, each in front of the rest
+    # first), then the values the map's definitions give them
+    rewrite_all(chain, ARITHMETIC, _scattered_scales, _scales_in_front, "the scales in front")
+    if rewrite_all(chain, SCALARS_OUT_OF_PRODUCT, _scaled_product, lambda t: Mul((
+            LayerProduct(t.variable, t.last, t.body.factors[0]), LayerProduct(t.variable, t.last, t.body.factors[1])))):
+        for rule, scalar, value in scalar_rules:
+            rewrite_all(chain, rule, lambda t, scalar=scalar: t == scalar, lambda t, value=value: value)
     # arithmetic where the terms still differ, innermost first: the scales cancel
     for path in _arithmetic_positions(chain.end, target):
         chain.then(ARITHMETIC, _replace_at(chain.end, path, _at(target, path)), "the scales cancel")
@@ -349,6 +351,27 @@ def _scaled_product(term) -> bool:
     """∏_p (c_p X_p) over the layers, c_p a scalar."""
     return (isinstance(term, LayerProduct) and isinstance(term.body, Mul) and len(term.body.factors) == 2
             and isinstance(term.body.factors[0], Const))
+
+
+def _scattered_scales(term) -> bool:
+    """∏_p X_p whose body is a product holding scalars c_p that are not one in front of the rest."""
+    return (isinstance(term, LayerProduct) and isinstance(term.body, Mul) and not _scaled_product(term)
+            and any(isinstance(f, Const) for f in _flat_factors(term.body)))
+
+
+def _scales_in_front(term: LayerProduct) -> LayerProduct:
+    """The body (c_1 X)(c_2 Y)⋯ proposed as c_1 (c_2 (⋯ (X Y ⋯))), one scalar in front at each level
+    (arithmetic checks it), so that each leaves the product in its turn."""
+    factors = _flat_factors(term.body)
+    body = _multiplied([f for f in factors if not isinstance(f, Const)] or [Const(sp.S.One)])
+    for scalar in reversed([f for f in factors if isinstance(f, Const)]):
+        body = Mul((scalar, body))
+    return LayerProduct(term.variable, term.last, body)
+
+
+def _flat_factors(term) -> list:
+    """The factors of a product of products, in order."""
+    return [f for factor in term.factors for f in _flat_factors(factor)] if isinstance(term, Mul) else [term]
 
 
 def _scaled_root(term) -> bool:
