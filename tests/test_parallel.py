@@ -80,8 +80,11 @@ def test_ctrl_c_stops_every_process_with_one_line_and_exit_130(after):
     import subprocess
     import sys
     import time
+    # SIGINT as a terminal leaves it (a shell's background job would have it ignored, and the child
+    # would inherit that)
     run = subprocess.Popen([sys.executable, "-m", "proofs", "--jobs", "2"], cwd=ROOT, text=True,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(after)
     os.killpg(run.pid, signal.SIGINT)       # as a terminal's Ctrl-C: the whole process group
     _, stderr = run.communicate(timeout=60)
