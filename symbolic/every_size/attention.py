@@ -1,0 +1,128 @@
+"""An attention head's score at index level, its map W_Q ↦ W_Q A, W_K ↦ W_K B with A Bᵀ = I, and the
+kernel's proof that the map keeps the score, for every d, every head dimension k and every N.
+
+The score of example n between its tokens x_n, x'_n ∈ ℝ^d (the audit's input row is (x_n, x'_n)),
+read out by one weight v:
+
+    f_θ(x_n) = v Σ_{m=1}^{k} (Σ_{i=1}^{d} x_ni Q_im)(Σ_{l=1}^{d} x'_nl K_lm),
+
+θ = (Q, K ∈ ℝ^{d×k}, v), and the loss L(θ) = (1/N) Σ_n ℓ(f_θ(x_n), y_n).  The map T_A:
+
+    Q_im ↦ Σ_{r=1}^{k} Q_ir A_rm,   K_lm ↦ Σ_{s=1}^{k} K_ls B_sm,   v ↦ v,
+
+under the hypothesis Σ_m A_rm B_sm = δ_rs (``symbolic.every_size.attention_rules``).  It mixes the
+columns of Q and of K: the images are sums, whose bound index is no index of the pattern.
+
+f(T_Aθ)(x_n) = f_θ(x_n): each projection is a sum over r of A_rm times the projection at θ (the sum
+over r out of Σ_i, the two sums interchanged, A_rm out of Σ_i); the product of the two sums is a
+double sum; Σ_m goes inside, where Σ_m A_rm B_sm = δ_rs; the delta contracts Σ_s; the index r is
+renamed m.
+"""
+from __future__ import annotations
+
+import sympy as sp
+
+from symbolic.every_size.attention_rules import GL_A, GL_B, HEAD, INVERSE_PAIR
+from symbolic.every_size.index_rules import ARITHMETIC, BOUND_RENAMING, SUM_FACTOR, SUM_INTERCHANGE, Chain, \
+    delta_contraction
+from symbolic.every_size.index_terms import Const, Entry, Function, Mul, Sum, Transformation
+from symbolic.every_size.networks import in_loss
+
+QUERY, KEY, READOUT = "Q", "K", "v"
+SECOND_TOKEN = "x'"
+
+
+def _index(name: str) -> sp.Symbol:
+    return sp.Symbol(name, integer=True)
+
+
+def a(r: str = "r", m: str = "m") -> Const:
+    return Const(GL_A[_index(r), _index(m)])
+
+
+def b(s: str = "s", m: str = "m") -> Const:
+    return Const(GL_B[_index(s), _index(m)])
+
+
+def query(column: str = "m", weight=None):
+    """Σ_i x_ni Q_i,column (with ``weight`` the entry of Q read instead, at index i)."""
+    return Sum("i", "d", Mul((Entry("x", ("n", "i")), weight or Entry(QUERY, ("i", column)))))
+
+
+def key(column: str = "m", weight=None):
+    """Σ_l x'_nl K_l,column."""
+    return Sum("l", "d", Mul((Entry(SECOND_TOKEN, ("n", "l")), weight or Entry(KEY, ("l", column)))))
+
+
+def attention_prediction():
+    """f_θ(x_n) = v Σ_m (Σ_i x_ni Q_im)(Σ_l x'_nl K_lm)."""
+    return Mul((Entry(READOUT, ()), Sum("m", HEAD, Mul((query(), key())))))
+
+
+ATTENTION_LOSS = Function("L", in_loss(attention_prediction()))
+
+
+def attention_map(name: str = "T_A", key_matrix=b) -> Transformation:
+    """Q_im ↦ Σ_r Q_ir A_rm, K_lm ↦ Σ_s K_ls B_sm, v ↦ 1·v (``key_matrix`` another matrix for the
+    negative controls)."""
+    Q, K, v = Entry(QUERY, ("i", "m")), Entry(KEY, ("l", "m")), Entry(READOUT, ())
+    return Transformation(name, ((Q, Sum("r", HEAD, Mul((Entry(QUERY, ("i", "r")), a())))),
+                                 (K, Sum("s", HEAD, Mul((Entry(KEY, ("l", "s")), key_matrix())))),
+                                 (v, Mul((Const(sp.S.One), v)))))
+
+
+T_ATTENTION = attention_map()
+# Σ_s δ_rs F_s = F_r: r runs over the head's columns, 1..k, as the sum over s does
+HEAD_CONTRACTION = delta_contraction({"r": HEAD})
+
+
+def attention_chain() -> Chain:
+    """f(T_Aθ)(x_n) = f_θ(x_n), every d, k and N, one justified step at a time."""
+    v = Entry(READOUT, ())
+    x, x_key = Entry("x", ("n", "i")), Entry(SECOND_TOKEN, ("n", "l"))
+    Q_r, K_s = Entry(QUERY, ("i", "r")), Entry(KEY, ("l", "s"))
+
+    def score(q, k):
+        return Mul((v, Sum("m", HEAD, Mul((q, k)))))
+    mixed_query = Sum("r", HEAD, Mul((a(), query("r"))))          # Σ_r A_rm (Σ_i x_ni Q_ir)
+    mixed_key = Sum("s", HEAD, Mul((b(), key("s"))))              # Σ_s B_sm (Σ_l x'_nl K_ls)
+    chain = Chain("attention head: f_(T_A theta)(x) = f_theta(x), every d, k and N",
+                  T_ATTENTION.apply(attention_prediction()))
+    # v's factor 1 dropped
+    chain.then(ARITHMETIC, Mul((v, chain.start.factors[1])), "the read-out weight's factor 1")
+    at_T_key = T_ATTENTION.apply(key())
+    # the query at T_Aθ: x_ni into the sum over r, the two sums interchanged, A_rm out of Σ_i
+    chain.then(SUM_FACTOR, score(Sum("i", "d", Sum("r", HEAD, Mul((x, Mul((Q_r, a())))))), at_T_key),
+               "$x_{ni}$ into the sum over $r$")
+    chain.then(SUM_INTERCHANGE, score(Sum("r", HEAD, Sum("i", "d", Mul((x, Mul((Q_r, a())))))), at_T_key))
+    chain.then(ARITHMETIC, score(Sum("r", HEAD, Sum("i", "d", Mul((a(), Mul((x, Q_r)))))), at_T_key))
+    chain.then(SUM_FACTOR, score(mixed_query, at_T_key), "$A_{rm}$ is free of $i$")
+    # the key alike, with s and B_sm
+    chain.then(SUM_FACTOR, score(mixed_query, Sum("l", "d", Sum("s", HEAD, Mul((x_key, Mul((K_s, b()))))))),
+               "$x'_{nl}$ into the sum over $s$")
+    chain.then(SUM_INTERCHANGE, score(mixed_query, Sum("s", HEAD, Sum("l", "d", Mul((x_key, Mul((K_s, b()))))))))
+    chain.then(ARITHMETIC, score(mixed_query, Sum("s", HEAD, Sum("l", "d", Mul((b(), Mul((x_key, K_s))))))))
+    chain.then(SUM_FACTOR, score(mixed_query, mixed_key), "$B_{sm}$ is free of $l$")
+    # the product of the two sums as a double sum: each factor into the other's sum (free of its index)
+    query_r, key_s = Mul((a(), query("r"))), Mul((b(), key("s")))
+    chain.then(ARITHMETIC, Mul((v, Sum("m", HEAD, Mul((mixed_key, mixed_query))))))
+    chain.then(SUM_FACTOR, Mul((v, Sum("m", HEAD, Sum("r", HEAD, Mul((mixed_key, query_r)))))),
+               "the key's sum is free of $r$")
+    chain.then(ARITHMETIC, Mul((v, Sum("m", HEAD, Sum("r", HEAD, Mul((query_r, mixed_key)))))))
+    double = Sum("s", HEAD, Mul((query_r, key_s)))
+    chain.then(SUM_FACTOR, Mul((v, Sum("m", HEAD, Sum("r", HEAD, double)))), "$A_{rm} q_r$ is free of $s$")
+    # the sum over m innermost
+    chain.then(SUM_INTERCHANGE, Mul((v, Sum("r", HEAD, Sum("m", HEAD, double)))))
+    chain.then(SUM_INTERCHANGE, Mul((v, Sum("r", HEAD, Sum("s", HEAD, Sum("m", HEAD, Mul((query_r, key_s))))))))
+    # the projections in front, free of m, out of Σ_m; then the hypothesis Σ_m A_rm B_sm = δ_rs
+    projections = Mul((query("r"), key("s")))
+    pair = Sum("m", HEAD, Const(GL_A[_index("r"), _index("m")] * GL_B[_index("s"), _index("m")]))
+    chain.then(ARITHMETIC, Mul((v, Sum("r", HEAD, Sum("s", HEAD, Sum("m", HEAD, Mul((projections, pair.body))))))))
+    chain.then(SUM_FACTOR, Mul((v, Sum("r", HEAD, Sum("s", HEAD, Mul((projections, pair)))))),
+               "the projections are free of $m$")
+    delta = Const(sp.KroneckerDelta(_index("r"), _index("s")))
+    chain.then(INVERSE_PAIR, Mul((v, Sum("r", HEAD, Sum("s", HEAD, Mul((projections, delta)))))))
+    chain.then(ARITHMETIC, Mul((v, Sum("r", HEAD, Sum("s", HEAD, Mul((delta, projections)))))))
+    # Σ_s δ_rs F_s = F_r, then the index r renamed m
+    chain.then(HEAD_CONTRACTION, Mul((v, Sum("r", HEAD, Mul((query("r"), key("r")))))))
+    return chain.then(BOUND_RENAMING, attention_prediction(), "the index $r$ renamed $m$")
