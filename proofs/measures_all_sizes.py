@@ -57,11 +57,13 @@ the step that fails, and the audit refutes each on a concrete network.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 
 import sympy as sp
 
 from symbolic.derivation import Derivation
+from symbolic.every_size.attention import ATTENTION_LOSS, T_ATTENTION, attention_chain, attention_prediction
 from symbolic.every_size.index_rules import ABSOLUTE_VALUE_OF_A_SIGN, ARITHMETIC, LAST_FACTOR, REINDEXING, SUM_FACTOR, \
     Chain
 from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Eval, Fn, Function, LayerProduct, Mul, Sum, \
@@ -83,7 +85,7 @@ from symbolic.kernel.derivations import evaluation_lemma, induction, instantiate
 from symbolic.latex import escape
 from symbolic.measures.definitions import MEASURES, CoordinatewiseSharpness, GaussNewtonPencil, HessianSpectrum, \
     Measure, MeasurePoint, PathSum, SampleCoordinateSum, SampleDirectionalSum, Spectrum, SpectralNormProduct
-from symbolic.measures.index_forms import AFFINE_NORMALIZED_LAYER, DEEP_WITH_BIASES, NORMALIZED_LAYER, ONE_LAYER, \
+from symbolic.measures.index_forms import AFFINE_NORMALIZED_LAYER, ATTENTION_HEAD, DEEP_WITH_BIASES, NORMALIZED_LAYER, ONE_LAYER, \
     TWO_LAYERS_WITH_BIASES, gauss_newton_chain, gauss_newton_entry, invariance_chain, measure_term
 from symbolic.networks.symmetry_groups import GROUPS
 from symbolic.report import Report
@@ -125,6 +127,10 @@ SPECTRAL = ("spectral_norm_product",)
 # a relabelling of the hidden units moves no coordinate's value, only its name: every measure written
 # as a form
 RELABELLED = CHANGE_OF_VARIABLES + PENCILS + COORDINATE_TERMS + SIGN_ONLY + SPECTRAL
+
+# the attention head's W_Q ↦ W_Q A, W_K ↦ W_K A^{-T} leaves its read-out weight alone: the measures of
+# the output layer
+ATTENTION = ("relative_flatness", "relative_flatness_unsquared")
 
 SAMPLE_FORMS = (SampleDirectionalSum, SampleCoordinateSum)     # the measures that read ∇ℓ_n
 
@@ -227,11 +233,16 @@ class EverySize:
     ``network`` says which measures can be written at index level on it (``index_forms``)."""
 
     def __init__(self, group: str, transformation, function, loss_theorem, sizes: str, prediction,
-                 prediction_chain, network, entry=None, scalar_rules=lambda: ()):
+                 prediction_chain, network, entry=None, scalar_rules=lambda: (), concrete_sizes=None, reading=None):
         self.group, self.T, self.function, self.loss_theorem = group, transformation, function, loss_theorem
         self.sizes, self.prediction, self.prediction_chain, self.network = sizes, prediction, prediction_chain, network
         self.read_entry = entry          # how a parameter of the audit's family is named in the kernel
         self.scalar_rules = scalar_rules  # () -> (rule, scalar, value): what T's definitions say of its scales
+        # model -> the kernel's size symbols at the audit's family (by default d, h and the layer widths)
+        self.concrete_sizes = concrete_sizes or _layer_sizes
+        # for a map that mixes coordinates: (group, model) -> (the kernel's scalars in the group's
+        # parameters, the hypotheses of the map at that reading, each an expression that must be 0)
+        self.reading = reading
 
     def entry(self, name: str, model) -> Entry:
         """The kernel's entry of the audit's parameter ``name`` (by default ``_entry``)."""
@@ -267,6 +278,44 @@ class EverySize:
     def sample_lemma(self):
         return evaluation_lemma(self.sample_theorem, self.sample_loss, self.T, "l_n o T = l_n",
                                 r"\ell_n(T\theta) = \ell_n(\theta)")
+
+
+def _layer_sizes(model) -> dict:
+    """The size symbols of the one- and two-layer and deep networks at a concrete model."""
+    return {"d": model.input_width, "h": len(model.layers[-1]),
+            **{"h_{%d}" % k: rows for k, (rows, _) in enumerate(model.layer_shapes)}}
+
+
+def _attention_entry(name: str, model) -> Entry:
+    """The kernel's entry of a parameter of the audit's attention head: Q_{i,m}, K_{l,m} and v."""
+    found = re.fullmatch(r"(Q|K)_\{(\d+),(\d+)\}", name)
+    if found:
+        return Entry(found.group(1), (found.group(2), found.group(3)))
+    if name != "v":
+        raise ValueError(f"no kernel entry for the parameter {name}")
+    return Entry("v", ())
+
+
+def _attention_sizes(model) -> dict:
+    """d, the width of each token (an input row is the two tokens), and k, the head dimension."""
+    return {"d": model.input_width // 2, "k": model.layer_shapes[0][1]}
+
+
+def _attention_reading(group, model):
+    """A_rm is the audit's a_rm, and B = A^{-T} (the audit's W_K ↦ W_K A^{-T}); the hypothesis
+    Σ_m A_rm B_sm = δ_rs at that reading, entry by entry."""
+    k = model.layer_shapes[0][1]
+    A = sp.Matrix(k, k, lambda r, m: {str(s): s for s in group.symbols}[f"a_{r + 1}{m + 1}"])
+    B = A.inv().T
+    reading = {}
+    for r in range(k):
+        for m in range(k):
+            reading[sp.Symbol(f"A_{r + 1}_{m + 1}", real=True)] = A[r, m]
+            reading[sp.Symbol(f"B_{r + 1}_{m + 1}", real=True)] = B[r, m]
+    hypothesis = [(f"sum_m A_{r + 1}m B_{s + 1}m = delta", sp.cancel(sum(A[r, m] * B[s, m] for m in range(k))
+                                                                      - (1 if r == s else 0)))
+                  for r in range(k) for s in range(k)]
+    return reading, hypothesis
 
 
 def _unit_entry(name: str, model) -> Entry:
@@ -315,6 +364,12 @@ EVERY_SIZE = {
                            functools.partial(loss_theorem, layer_norm_chain, "scale in front of layer normalization: L(T theta) = L(theta), all widths"),
                            "every d, h and N (one layer-normalized layer of ReLU units, eps = 0)",
                            Function("f", layer_norm_prediction()), layer_norm_chain, NORMALIZED_LAYER),
+    "attention_qk": EverySize("attention_qk", T_ATTENTION, ATTENTION_LOSS,
+                              functools.partial(loss_theorem, attention_chain, "attention head: L(T_A theta) = L(theta), "
+                                                "every d, k and N"),
+                              "every d, k and N (one attention head's score, head dimension k)",
+                              Function("f", attention_prediction()), attention_chain, ATTENTION_HEAD,
+                              entry=_attention_entry, concrete_sizes=_attention_sizes, reading=_attention_reading),
 }
 
 
@@ -378,6 +433,8 @@ def same_action(every: EverySize) -> list[Verdict]:
     matrix ((Tθ)_a = t_a θ_{σ(a)}, the scale and σ read from T's definition, at the element the
     audit takes; the group's action from its factors or its matrix)."""
     group = GROUPS[every.group]
+    if every.reading is not None:
+        return [_same_linear_action(every, group, family) for family in group.families]
     verdicts = []
     for family in group.families:
         model = family.model
@@ -399,6 +456,53 @@ def same_action(every: EverySize) -> list[Verdict]:
         verdicts.append(exact_zeros(claim, [(f"entry ({r + 1}, {c + 1})", kernel[r, c] - action[r, c])
                                             for r in range(len(entries)) for c in range(len(entries))]))
     return verdicts
+
+
+def _same_linear_action(every: EverySize, group, family) -> Verdict:
+    """On one of the group's families, for a map whose images are sums (a linear map that mixes
+    coordinates): each pattern's image expanded at every value of its indices over the family's
+    sizes, the kernel's scalars read in the group's parameters, is a linear form in the parameters;
+    its coefficients are the row of the group's matrix, every parameter the row of exactly one
+    instance; and the map's hypotheses hold at that reading."""
+    model = family.model
+    claim = f"the kernel's {every.T.name} is the action of {every.group} on {family.sizes}"
+    sizes = every.concrete_sizes(model)
+    parameters = _symbols("", [every.entry(str(p), model) for p in model.parameters])
+    column = {symbol: k for k, symbol in enumerate(parameters)}
+    reading, hypotheses = every.reading(group, model)
+    ranges = {pattern: sums for pattern, sums in every.network.families}
+    kernel, rows = sp.zeros(len(parameters)), set()
+    for pattern, image in every.T.images:
+        if pattern not in ranges:
+            return Verdict(Status.UNDECIDED, claim, reason=f"the network does not say over what {pattern.family} runs")
+        names, bounds = [index for index, _ in ranges[pattern]], [sizes[size] for _, size in ranges[pattern]]
+        if tuple(names) != pattern.indices:
+            return Verdict(Status.UNDECIDED, claim, reason=f"the indices of {pattern.family} are not its pattern's")
+        for values in itertools.product(*[range(1, bound + 1) for bound in bounds]):
+            at = dict(zip(names, values))
+            row = column.get(expand(pattern, sizes, at))
+            form = sp.expand(expand(image, sizes, at).xreplace(reading))
+            if row is None or row in rows:
+                return Verdict(Status.UNDECIDED, claim, reason=f"{pattern.family} at {values} is not one parameter "
+                                                               "of the family, once")
+            if not form.free_symbols <= set(parameters) | set(group.symbols):
+                return Verdict(Status.UNDECIDED, claim, reason=f"the image of {pattern.family} at {values} reads "
+                                                               "more than the parameters and the group's")
+            poly = sp.Poly(form, *parameters)
+            if poly.total_degree() > 1 or poly.coeff_monomial(1) != 0:
+                return Verdict(Status.UNDECIDED, claim, reason=f"the image of {pattern.family} at {values} is not "
+                                                               "linear in the parameters")
+            rows.add(row)
+            for symbol, k in column.items():
+                kernel[row, k] = poly.coeff_monomial(symbol)
+    if len(rows) != len(parameters):
+        return Verdict(Status.UNDECIDED, claim, reason="the kernel's map does not list every parameter")
+    action = group.action(family)
+    return exact_zeros(claim, [(f"entry ({r + 1}, {c + 1})", sp.cancel(kernel[r, c] - action[r, c]))
+                               for r in range(len(parameters)) for c in range(len(parameters))] + hypotheses,
+                       evidence=("each image expanded at the family's sizes, read in the group's parameters, a "
+                                 "linear form whose coefficients are the group's matrix row",
+                                 "the map's hypotheses hold exactly at that reading"))
 
 
 def _stand_in(term):
@@ -427,8 +531,7 @@ def same_measure(measure: Measure, every: EverySize, examples: int = 2) -> list[
     function = every.sample_loss if isinstance(measure.evaluate, SAMPLE_FORMS) else every.function
     for family in GROUPS[every.group].families:
         model = family.model
-        sizes = {"d": model.input_width, "h": len(model.layers[-1]), "N": examples,
-                 **{"h_{%d}" % k: rows for k, (rows, _) in enumerate(model.layer_shapes)}}
+        sizes = {**every.concrete_sizes(model), "N": examples}
         # the depth K of a deep network made concrete: θ^{(K)} is the family's last layer
         term = substitute_layer(_stand_in(measure_term(measure.evaluate, function, network=every.network)),
                                 DEPTH, sp.Integer(len(model.layers)))
@@ -478,8 +581,16 @@ def largest_eigenvalue(claim: str, value: sp.Expr, spectrum: Spectrum) -> Verdic
 def every_size_proof(measure: Measure, every: EverySize) -> Verdict | None:
     """M(Tθ) = M(θ) for every size, by the argument that fits the measure's form; None when none
     does (the measure is not built from one rule per coordinate, or has no index-level term on
-    this network: the paths of a deep network are not written)."""
+    this network: the paths of a deep network are not written); UNDECIDED when the argument cannot
+    be made for this map (Theorem 3's coordinate law read from a map that mixes coordinates)."""
     claim = f"{measure.key} is invariant under {every.group}, {every.sizes}"
+    try:
+        return _every_size_proof(claim, measure, every)
+    except ValueError as error:
+        return Verdict(Status.UNDECIDED, claim, reason=str(error))
+
+
+def _every_size_proof(claim: str, measure: Measure, every: EverySize) -> Verdict | None:
     form = measure.evaluate
     if isinstance(form, CoordinatewiseSharpness):
         return change_of_variables(claim, every.theorem, every.function, every.T, form.scale, _is_weight,
@@ -570,6 +681,7 @@ def claims() -> list[tuple[str, str]]:
     pairs += [(m, g) for g in NORMALIZED for m in CHANGE_OF_VARIABLES + PENCILS + COORDINATE_TERMS]
     pairs += [("relative_flatness", g) for g in NORMALIZED]
     pairs += [("relative_flatness_unsquared", g) for g in NORMALIZED if g != "batchnorm_affine"]
+    pairs += [(m, "attention_qk") for m in ATTENTION]
     return pairs + [(m, "permutation") for m in RELABELLED]
 
 
