@@ -63,9 +63,10 @@ import re
 import sympy as sp
 
 from symbolic.derivation import Derivation
-from symbolic.every_size.attention import ATTENTION_LOSS, T_ATTENTION, attention_chain, attention_prediction
+from symbolic.every_size.attention import ATTENTION_LOSS, T_ATTENTION, attention_chain, attention_prediction, \
+    gradient_pairing_chain
 from symbolic.every_size.index_rules import ABSOLUTE_VALUE_OF_A_SIGN, ARITHMETIC, LAST_FACTOR, REINDEXING, SUM_FACTOR, \
-    Chain
+    Chain, rewrite_all
 from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Eval, Fn, Function, LayerProduct, Mul, Sum, \
     children, expand, permutation_of, rebuild, substitute_layer
 from symbolic.every_size.laws import derivative_chain, invariance_lemma, loss_chain
@@ -130,7 +131,7 @@ RELABELLED = CHANGE_OF_VARIABLES + PENCILS + COORDINATE_TERMS + SIGN_ONLY + SPEC
 
 # the attention head's W_Q ↦ W_Q A, W_K ↦ W_K A^{-T} leaves its read-out weight alone: the measures of
 # the output layer
-ATTENTION = ("relative_flatness", "relative_flatness_unsquared")
+ATTENTION = ("relative_flatness", "relative_flatness_unsquared", "fisher_rao_norm")
 
 SAMPLE_FORMS = (SampleDirectionalSum, SampleCoordinateSum)     # the measures that read ∇ℓ_n
 
@@ -233,7 +234,8 @@ class EverySize:
     ``network`` says which measures can be written at index level on it (``index_forms``)."""
 
     def __init__(self, group: str, transformation, function, loss_theorem, sizes: str, prediction,
-                 prediction_chain, network, entry=None, scalar_rules=lambda: (), concrete_sizes=None, reading=None):
+                 prediction_chain, network, entry=None, scalar_rules=lambda: (), concrete_sizes=None, reading=None,
+                 pairing=None):
         self.group, self.T, self.function, self.loss_theorem = group, transformation, function, loss_theorem
         self.sizes, self.prediction, self.prediction_chain, self.network = sizes, prediction, prediction_chain, network
         self.read_entry = entry          # how a parameter of the audit's family is named in the kernel
@@ -243,6 +245,8 @@ class EverySize:
         # for a map that mixes coordinates: (group, model) -> (the kernel's scalars in the group's
         # parameters, the hypotheses of the map at that reading, each an expression that must be 0)
         self.reading = reading
+        # for a map that mixes coordinates: (g, the lemma g∘T = g) -> the chain ⟨Tθ, ∇g(Tθ)⟩ = ⟨θ, ∇g(θ)⟩
+        self.pairing = pairing
 
     def entry(self, name: str, model) -> Entry:
         """The kernel's entry of the audit's parameter ``name`` (by default ``_entry``)."""
@@ -369,7 +373,8 @@ EVERY_SIZE = {
                                                 "every d, k and N"),
                               "every d, k and N (one attention head's score, head dimension k)",
                               Function("f", attention_prediction()), attention_chain, ATTENTION_HEAD,
-                              entry=_attention_entry, concrete_sizes=_attention_sizes, reading=_attention_reading),
+                              entry=_attention_entry, concrete_sizes=_attention_sizes, reading=_attention_reading,
+                              pairing=gradient_pairing_chain),
 }
 
 
@@ -607,6 +612,8 @@ def _every_size_proof(claim: str, measure: Measure, every: EverySize) -> Verdict
         return None
     if isinstance(form, PathSum) and every.network.layered_paths:
         return _layered_paths_proof(claim, form, every)
+    if isinstance(form, SampleDirectionalSum) and every.pairing is not None:
+        return _pairing_proof(claim, form, every)
     if isinstance(form, SAMPLE_FORMS):
         chain = invariance_chain(form, every.sample_loss, every.T, every.sample_lemma, claim, every.network)
     else:
@@ -626,6 +633,25 @@ def _layered_paths_proof(claim: str, form: PathSum, every: EverySize) -> Verdict
         return Verdict(Status.UNDECIDED, claim, reason="the chain over the paths does not join the measure at T theta "
                                                       "to the measure at theta")
     chain.claim = claim
+    return prove(chain)[0]
+
+
+def _pairing_proof(claim: str, form: SampleDirectionalSum, every: EverySize) -> Verdict:
+    """(1/N) Σ_n outer(⟨Tθ, ∇ℓ_n(Tθ)⟩) = (1/N) Σ_n outer(⟨θ, ∇ℓ_n(θ)⟩) for a map that mixes coordinates:
+    the kernel's theorem ⟨Tθ, ∇ℓ_n(Tθ)⟩ = ⟨θ, ∇ℓ_n(θ)⟩ (the chain rule through T, then ℓ_n∘T = ℓ_n), as a
+    lemma, at each occurrence; its two ends must be the measure's own terms."""
+    start = measure_term(form, every.sample_loss, every.T, every.T.image, every.network)
+    target = measure_term(form, every.sample_loss, network=every.network)
+    verdict, theorem = prove(every.pairing(every.sample_loss, every.sample_lemma))
+    if theorem is None:
+        return Verdict(Status.UNDECIDED, claim, reason=f"the pairing: {verdict.reason}")
+    rule = lemma(theorem, "the gradient pairing under T", r"\langle T\theta, \nabla \ell_n(T\theta) \rangle = "
+                                                           r"\langle \theta, \nabla \ell_n(\theta) \rangle")
+    chain = Chain(claim, start)
+    rewrite_all(chain, rule, lambda t: t == theorem.lhs, lambda t: theorem.rhs, "the chain rule through $T$")
+    if chain.end != target:
+        return Verdict(Status.UNDECIDED, claim, reason="the pairing's theorem does not join the measure at T theta "
+                                                      "to the measure at theta")
     return prove(chain)[0]
 
 

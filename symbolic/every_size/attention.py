@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import sympy as sp
 
-from symbolic.every_size.attention_rules import GL_A, GL_B, HEAD, INVERSE_PAIR
-from symbolic.every_size.index_rules import ARITHMETIC, BOUND_RENAMING, SUM_FACTOR, SUM_INTERCHANGE, Chain, \
-    delta_contraction
-from symbolic.every_size.index_terms import Const, Entry, Function, Mul, Sum, Transformation
+from symbolic.every_size.attention_rules import GL_A, GL_B, HEAD, INVERSE_PAIR, LINEAR_CHAIN_RULE
+from symbolic.every_size.index_rules import ARITHMETIC, BOUND_RENAMING, CHAIN_RULE, SUM_FACTOR, SUM_INTERCHANGE, \
+    Chain, delta_contraction
+from symbolic.every_size.index_terms import Add, Const, Deriv, Entry, Eval, Function, Mul, Sum, Transformation, latex, \
+    replace_first
 from symbolic.every_size.networks import in_loss
 
 QUERY, KEY, READOUT = "Q", "K", "v"
@@ -126,3 +127,71 @@ def attention_chain() -> Chain:
     # Σ_s δ_rs F_s = F_r, then the index r renamed m
     chain.then(HEAD_CONTRACTION, Mul((v, Sum("r", HEAD, Mul((query("r"), key("r")))))))
     return chain.then(BOUND_RENAMING, attention_prediction(), "the index $r$ renamed $m$")
+
+
+# --- ⟨Tθ, ∇g(Tθ)⟩ = ⟨θ, ∇g(θ)⟩: the chain rule through T_A, Tᵀ∇g(Tθ) = ∇(g∘T)(θ) = ∇g(θ) ----------------
+
+# each family with its row index, its sum over the mixed column and the matrix that mixes it
+_MIXED = ((QUERY, "i", "r", a), (KEY, "l", "s", b))
+
+
+def gradient_pairing(function: Function, point, image=None):
+    """⟨θ, ∇g(θ)⟩ = Σ_i Σ_m Q_im (∂_{Q_im} g)(θ) + Σ_l Σ_m K_lm (∂_{K_lm} g)(θ) + v (∂_v g)(θ), at θ
+    (``point`` "theta") or at Tθ (``point`` T, ``image`` its map on the entries): the measures' term."""
+    image = image or (lambda entry: entry)
+    parts = [Sum(row, "d", Sum("m", HEAD, Mul((image(Entry(family, (row, "m"))),
+                                               Eval(function, (Entry(family, (row, "m")),), point)))))
+             for family, row, _, _ in _MIXED]
+    v = Entry(READOUT, ())
+    return Add((*parts, Mul((image(v), Eval(function, (v,), point)))))
+
+
+def gradient_pairing_chain(function: Function, invariance, transformation: Transformation = T_ATTENTION) -> Chain:
+    """⟨T_Aθ, ∇g(T_Aθ)⟩ = ⟨θ, ∇g(θ)⟩ for g with g(T_Aθ) = g(θ) (``invariance``, a lemma made from the
+    kernel's theorem): on each mixed family Σ_m (Σ_r θ_{…r} M_rm)(∂_{…m} g)(Tθ) = Σ_r θ_{…r} Σ_m M_rm
+    (∂_{…m} g)(Tθ) = Σ_r θ_{…r} ∂_{…r}[g(Tθ)] (the chain rule through the mixing), = Σ_r θ_{…r}
+    ∂_{…r}[g(θ)] (g∘T = g) = Σ_r θ_{…r} (∂_{…r} g)(θ); v's scale is 1."""
+    T = transformation
+    chain = Chain(f"<T theta, grad {function.name}(T theta)> = <theta, grad {function.name}(theta)>",
+                  gradient_pairing(function, T, T.image))
+
+    def step(rule, old, new, note=""):
+        chain.then(rule, replace_first(chain.end, lambda t: t == old, lambda t: new), note)
+    at_T, at_theta = Eval(function, (), T), Eval(function, (), "theta")
+    for family, row, r, matrix in _MIXED:
+        entry, mixed = Entry(family, (row, r)), matrix(r, "m")
+        partial = Eval(function, (Entry(family, (row, "m")),), T)
+        image = T.image(Entry(family, (row, "m")))
+        term = image.body                                               # θ_{…r} M_rm
+
+        def over(body):
+            return Sum(row, "d", body)
+        old = over(Sum("m", HEAD, Mul((image, partial))))
+        # the derivative in front, then into the sum over r (it does not depend on r)
+        step(ARITHMETIC, old, over(Sum("m", HEAD, Mul((partial, image)))))
+        step(SUM_FACTOR, over(Sum("m", HEAD, Mul((partial, image)))),
+             over(Sum("m", HEAD, Sum(r, HEAD, Mul((partial, term))))), f"the derivative is free of ${r}$")
+        # Σ_m Σ_r in the other order, θ_{…r} in front and out of the sum over m
+        step(SUM_INTERCHANGE, over(Sum("m", HEAD, Sum(r, HEAD, Mul((partial, term))))),
+             over(Sum(r, HEAD, Sum("m", HEAD, Mul((partial, term))))))
+        step(ARITHMETIC, over(Sum(r, HEAD, Sum("m", HEAD, Mul((partial, term))))),
+             over(Sum(r, HEAD, Sum("m", HEAD, Mul((entry, Mul((mixed, partial))))))))
+        through = Sum("m", HEAD, Mul((mixed, partial)))
+        step(SUM_FACTOR, over(Sum(r, HEAD, Sum("m", HEAD, Mul((entry, Mul((mixed, partial))))))),
+             over(Sum(r, HEAD, Mul((entry, through)))), f"$%s$ is free of $m$" % latex(entry))
+        # Σ_m M_rm (∂_{…m} g)(Tθ) = ∂_{…r}[g(Tθ)], then g(Tθ) = g(θ) and ∂_{…r}[g(θ)] = (∂_{…r} g)(θ)
+        step(LINEAR_CHAIN_RULE, through, Deriv(entry, at_T))
+        step(invariance, Deriv(entry, at_T), Deriv(entry, at_theta))
+        step(CHAIN_RULE, Deriv(entry, at_theta), Eval(function, (entry,), "theta"))
+        # the index r renamed m
+        renamed = Sum("m", HEAD, Mul((Entry(family, (row, "m")), Eval(function, (Entry(family, (row, "m")),), "theta"))))
+        step(BOUND_RENAMING, Sum(r, HEAD, Mul((entry, Eval(function, (entry,), "theta")))), renamed,
+             f"the index ${r}$ renamed $m$")
+    # v ↦ 1·v: the chain rule with the scale 1
+    v = Entry(READOUT, ())
+    partial = Eval(function, (v,), T)
+    step(ARITHMETIC, Mul((T.image(v), partial)), Mul((v, Mul((Const(sp.S.One), partial)))))
+    step(CHAIN_RULE, Mul((Const(sp.S.One), partial)), Deriv(v, at_T))
+    step(invariance, Deriv(v, at_T), Deriv(v, at_theta))
+    step(CHAIN_RULE, Deriv(v, at_theta), Eval(function, (v,), "theta"))
+    return chain
