@@ -77,8 +77,9 @@ T_ATTENTION = attention_map()
 HEAD_CONTRACTION = delta_contraction({"r": HEAD})
 
 
-def attention_chain() -> Chain:
-    """f(T_Aθ)(x_n) = f_θ(x_n), every d, k and N, one justified step at a time."""
+def attention_chain(transformation: Transformation = T_ATTENTION, key_matrix=b) -> Chain:
+    """f(T_Aθ)(x_n) = f_θ(x_n), every d, k and N, one justified step at a time (another map and the
+    matrix its key image reads, for the negative controls: the kernel refuses their chains)."""
     v = Entry(READOUT, ())
     x, x_key = Entry("x", ("n", "i")), Entry(SECOND_TOKEN, ("n", "l"))
     Q_r, K_s = Entry(QUERY, ("i", "r")), Entry(KEY, ("l", "s"))
@@ -86,12 +87,12 @@ def attention_chain() -> Chain:
     def score(q, k):
         return Mul((v, Sum("m", HEAD, Mul((q, k)))))
     mixed_query = Sum("r", HEAD, Mul((a(), query("r"))))          # Σ_r A_rm (Σ_i x_ni Q_ir)
-    mixed_key = Sum("s", HEAD, Mul((b(), key("s"))))              # Σ_s B_sm (Σ_l x'_nl K_ls)
-    chain = Chain("attention head: f_(T_A theta)(x) = f_theta(x), every d, k and N",
-                  T_ATTENTION.apply(attention_prediction()))
+    mixed_key = Sum("s", HEAD, Mul((key_matrix(), key("s"))))     # Σ_s B_sm (Σ_l x'_nl K_ls)
+    chain = Chain(f"attention head: f_({transformation.name} theta)(x) = f_theta(x), every d, k and N",
+                  transformation.apply(attention_prediction()))
     # v's factor 1 dropped
     chain.then(ARITHMETIC, Mul((v, chain.start.factors[1])), "the read-out weight's factor 1")
-    at_T_key = T_ATTENTION.apply(key())
+    at_T_key = transformation.apply(key())
     # the query at T_Aθ: x_ni into the sum over r, the two sums interchanged, A_rm out of Σ_i
     chain.then(SUM_FACTOR, score(Sum("i", "d", Sum("r", HEAD, Mul((x, Mul((Q_r, a())))))), at_T_key),
                "$x_{ni}$ into the sum over $r$")
@@ -99,13 +100,13 @@ def attention_chain() -> Chain:
     chain.then(ARITHMETIC, score(Sum("r", HEAD, Sum("i", "d", Mul((a(), Mul((x, Q_r)))))), at_T_key))
     chain.then(SUM_FACTOR, score(mixed_query, at_T_key), "$A_{rm}$ is free of $i$")
     # the key alike, with s and B_sm
-    chain.then(SUM_FACTOR, score(mixed_query, Sum("l", "d", Sum("s", HEAD, Mul((x_key, Mul((K_s, b()))))))),
+    chain.then(SUM_FACTOR, score(mixed_query, Sum("l", "d", Sum("s", HEAD, Mul((x_key, Mul((K_s, key_matrix()))))))),
                "$x'_{nl}$ into the sum over $s$")
-    chain.then(SUM_INTERCHANGE, score(mixed_query, Sum("s", HEAD, Sum("l", "d", Mul((x_key, Mul((K_s, b()))))))))
-    chain.then(ARITHMETIC, score(mixed_query, Sum("s", HEAD, Sum("l", "d", Mul((b(), Mul((x_key, K_s))))))))
+    chain.then(SUM_INTERCHANGE, score(mixed_query, Sum("s", HEAD, Sum("l", "d", Mul((x_key, Mul((K_s, key_matrix()))))))))
+    chain.then(ARITHMETIC, score(mixed_query, Sum("s", HEAD, Sum("l", "d", Mul((key_matrix(), Mul((x_key, K_s))))))))
     chain.then(SUM_FACTOR, score(mixed_query, mixed_key), "$B_{sm}$ is free of $l$")
     # the product of the two sums as a double sum: each factor into the other's sum (free of its index)
-    query_r, key_s = Mul((a(), query("r"))), Mul((b(), key("s")))
+    query_r, key_s = Mul((a(), query("r"))), Mul((key_matrix(), key("s")))
     chain.then(ARITHMETIC, Mul((v, Sum("m", HEAD, Mul((mixed_key, mixed_query))))))
     chain.then(SUM_FACTOR, Mul((v, Sum("m", HEAD, Sum("r", HEAD, Mul((mixed_key, query_r)))))),
                "the key's sum is free of $r$")
@@ -117,7 +118,7 @@ def attention_chain() -> Chain:
     chain.then(SUM_INTERCHANGE, Mul((v, Sum("r", HEAD, Sum("s", HEAD, Sum("m", HEAD, Mul((query_r, key_s))))))))
     # the projections in front, free of m, out of Σ_m; then the hypothesis Σ_m A_rm B_sm = δ_rs
     projections = Mul((query("r"), key("s")))
-    pair = Sum("m", HEAD, Const(GL_A[_index("r"), _index("m")] * GL_B[_index("s"), _index("m")]))
+    pair = Sum("m", HEAD, Const(a().expr * key_matrix().expr))
     chain.then(ARITHMETIC, Mul((v, Sum("r", HEAD, Sum("s", HEAD, Sum("m", HEAD, Mul((projections, pair.body))))))))
     chain.then(SUM_FACTOR, Mul((v, Sum("r", HEAD, Sum("s", HEAD, Mul((projections, pair)))))),
                "the projections are free of $m$")

@@ -1,0 +1,224 @@
+"""The attention head's map W_Q ↦ W_Q A, W_K ↦ W_K B (A Bᵀ = I) for every d, k and N: the kernel's
+theorem, the audit cells it makes "all", and the attacks each new rule must refuse.  Where a side
+condition stops an attack, the attack is also run with that condition switched off, to show that it
+is the condition that stops it."""
+import sympy as sp
+import pytest
+
+from proofs import measures_all_sizes as every
+from proofs.commands.audit_command import Cell, attach_every_size, check_cell
+from symbolic.every_size import attention_rules, index_rules
+from symbolic.every_size.attention import ATTENTION_LOSS, HEAD_CONTRACTION, T_ATTENTION, a, attention_chain, \
+    attention_map, attention_prediction, b, gradient_pairing_chain, key, query
+from symbolic.every_size.attention_rules import GL_A, GL_B, HEAD, INVERSE_PAIR, LINEAR_CHAIN_RULE, inverse_pair_sum
+from symbolic.every_size.index_rules import ARITHMETIC, BOUND_RENAMING, CHAIN_RULE, SUM_INTERCHANGE, Chain
+from symbolic.every_size.index_terms import Const, Deriv, Entry, Eval, Function, Mul, Sum, Transformation
+from symbolic.kernel.derivations import Rule, prove
+from symbolic.measures.definitions import MEASURES
+from symbolic.verdict import Status
+
+CELLS = ("relative_flatness", "relative_flatness_unsquared", "fisher_rao_norm")
+
+
+def _index(name):
+    return sp.Symbol(name, integer=True)
+
+
+def _refused(chain, *words):
+    verdict, theorem = prove(chain)
+    assert verdict.status is Status.UNDECIDED and theorem is None
+    for word in words:
+        assert word in verdict.reason, verdict.reason
+    return verdict.reason
+
+
+# --- the theorem and the cells --------------------------------------------------------------------
+
+def test_the_score_and_the_loss_are_kept_for_every_size():
+    verdict, theorem = prove(attention_chain())
+    assert verdict.status is Status.PROVED
+    assert theorem.lhs == T_ATTENTION.apply(attention_prediction()) and theorem.rhs == attention_prediction()
+    loss = every.EVERY_SIZE["attention_qk"].theorem
+    assert loss.lhs == T_ATTENTION.apply(ATTENTION_LOSS.body) and loss.rhs == ATTENTION_LOSS.body
+    assert {"interchange of sums", "the hypothesis A B^T = I", "renaming a summation index"} <= \
+        set(verdict.details["rules"])
+
+
+@pytest.mark.parametrize("measure", CELLS)
+def test_the_cells_hold_for_every_size_and_agree_with_the_audit(measure):
+    verdict = every.every_size_verdict(measure, "attention_qk")
+    assert verdict.status is Status.PROVED, verdict.reason
+    assert any("cross-checked on the audit's families" in line for line in verdict.evidence)
+    assert (measure, "attention_qk") in every.claims()
+    cell = check_cell(measure, "attention_qk", 0)
+    attach_every_size([cell], MEASURES)
+    assert cell.state == "proved" and cell.sizes == "all" and cell.as_json()["sizes"] == "all"
+    assert cell.every_size_route() is None
+
+
+@pytest.mark.parametrize("measure", ["normalized_flatness", "adaptive_sharpness", "weight_norm", "fisher_trace",
+                                     "hessian_trace", "gradient_norm"])
+def test_the_cells_the_audit_refutes_are_refused(measure):
+    verdict = every.every_size_verdict(measure, "attention_qk")
+    assert verdict.status is Status.UNDECIDED and verdict.reason
+
+
+def test_the_action_is_the_groups_matrix_and_a_wrong_map_is_not():
+    entry = every.EVERY_SIZE["attention_qk"]
+    assert all(v.status is Status.PROVED for v in every.same_action(entry))
+    # the key's image read through A instead of B = A^{-T}
+    wrong = every.EverySize("attention_qk", attention_map("T_wrong", lambda: a("s", "m")), ATTENTION_LOSS, None, "",
+                            None, None, entry.network, entry=entry.read_entry, concrete_sizes=entry.concrete_sizes,
+                            reading=entry.reading)
+    assert all(v.status is Status.UNDECIDED for v in every.same_action(wrong))
+    # a non-linear image: Q_im -> sum_r Q_ir Q_rm
+    square = Transformation("T_square", ((Entry("Q", ("i", "m")), Sum("r", HEAD, Mul((Entry("Q", ("i", "r")),
+                                                                                      Entry("Q", ("r", "m")))))),
+                                         *T_ATTENTION.images[1:]))
+    nonlinear = every.EverySize("attention_qk", square, ATTENTION_LOSS, None, "", None, None, entry.network,
+                                entry=entry.read_entry, concrete_sizes=entry.concrete_sizes, reading=entry.reading)
+    (verdict,) = every.same_action(nonlinear)
+    assert verdict.status is Status.UNDECIDED and "not linear" in verdict.reason
+
+
+# --- the hypothesis A Bᵀ = I ------------------------------------------------------------------------
+
+def test_the_hypothesis_is_realised_and_its_wrong_forms_are_refused():
+    assert INVERSE_PAIR.validity().status is Status.PROVED
+    delta = Const(sp.KroneckerDelta(_index("r"), _index("s")))
+    r, s, m = (_index(n) for n in "rsm")
+    assert INVERSE_PAIR.applies(inverse_pair_sum("r", "s", "m"), delta) is None
+    for wrong in (Sum("m", HEAD, Const(GL_A[r, m] * GL_B[m, s])),       # A B = I
+                  Sum("m", HEAD, Const(GL_A[r, m] * GL_A[s, m])),       # A A^T = I
+                  Sum("m", "d", Const(GL_A[r, m] * GL_B[s, m]))):       # another bound
+        assert INVERSE_PAIR.applies(wrong, delta) is not None
+
+
+def test_a_map_whose_key_is_read_through_B_transposed_or_A_is_refused_at_the_hypothesis():
+    transposed = lambda: Const(GL_B[_index("m"), _index("s")])          # W_K -> W_K B^T: A B = I would be needed
+    _refused(attention_chain(attention_map("T_AB", transposed), transposed), "A B^T = I", "A B^T, not A B")
+    through_a = lambda: a("s", "m")                                       # W_K -> W_K A
+    _refused(attention_chain(attention_map("T_AA", through_a), through_a), "A B^T = I")
+
+
+def test_the_hypothesis_dropped_is_refused():
+    chain = attention_chain()
+    at = next(k for k, (rule, _, _) in enumerate(chain.steps) if rule is INVERSE_PAIR)
+    # the same step claimed by arithmetic: the sum of A_rm B_sm is no delta as a rational function
+    chain.steps[at] = (ARITHMETIC, chain.steps[at][1], "")
+    _refused(chain, "arithmetic", "refused")
+    # or by a rule the kernel never declared
+    forged = Rule("A B^T = I", "", lambda before, after: None, lambda: None)
+    chain.steps[at] = (forged, chain.steps[at][1], "")
+    _refused(chain, "neither an axiom nor a lemma")
+
+
+# --- the sums: interchange, renaming, contraction ----------------------------------------------------
+
+def test_interchange_refuses_dependent_bounds_and_one_index():
+    body = Mul((Entry("Q", ("i", "r")), a()))
+    assert SUM_INTERCHANGE.applies(Sum("i", "d", Sum("r", HEAD, body)), Sum("r", HEAD, Sum("i", "d", body))) is None
+    assert SUM_INTERCHANGE.applies(Sum("i", "d", Sum("r", HEAD, body)), Sum("r", "d", Sum("i", HEAD, body))) is not None
+    assert SUM_INTERCHANGE.applies(Sum("i", "d", Sum("r", "h_{i}", body)), Sum("r", "h_{i}", Sum("i", "d", body))) \
+        is not None
+
+
+def test_renaming_refuses_a_captured_or_free_name():
+    body = Mul((query("r"), key("r")))
+    assert BOUND_RENAMING.applies(Sum("r", HEAD, body), Sum("m", HEAD, Mul((query(), key())))) is None
+    # into i, which the summand binds: Σ_i x_ni Q_ii would be captured
+    assert BOUND_RENAMING.applies(Sum("r", HEAD, body), Sum("i", HEAD, Mul((query("i"), key("i"))))) is not None
+    # into n, free in the summand (x_ni): the sum would then read its own index
+    assert BOUND_RENAMING.applies(Sum("r", HEAD, body), Sum("n", HEAD, Mul((query("n"), key("n"))))) is not None
+    # the unsound variant: without the capture test the first wrong renaming goes through
+    original = index_rules.bound_indices
+    try:
+        index_rules.bound_indices = lambda term: frozenset()
+        assert index_rules._bound_renaming(Sum("r", HEAD, body), Sum("i", HEAD, Mul((query("i"), key("i"))))) is None
+    finally:
+        index_rules.bound_indices = original
+
+
+def test_the_delta_is_contracted_only_over_the_heads_range():
+    delta = Const(sp.KroneckerDelta(_index("r"), _index("s")))
+    summand = Mul((delta, Mul((query("r"), key("s")))))
+    assert HEAD_CONTRACTION.applies(Sum("s", HEAD, summand), Mul((query("r"), key("r")))) is None
+    assert HEAD_CONTRACTION.applies(Sum("s", "d", summand), Mul((query("r"), key("r")))) is not None
+
+
+def test_the_map_refuses_to_capture_an_index():
+    # Q_{i r} under T: the image binds r; renaming its pattern's m into r would read A_rr
+    with pytest.raises(ValueError):
+        T_ATTENTION.image(Entry("Q", ("i", "r")))
+    # an image that reads an index its pattern does not have is refused when the map is defined
+    with pytest.raises(ValueError):
+        attention_map("T_free", lambda: a("r", "m"))
+
+
+# --- the chain rules ---------------------------------------------------------------------------------
+
+def _sample_loss():
+    return every.EVERY_SIZE["attention_qk"].sample_loss
+
+
+def test_the_pairing_is_a_theorem():
+    entry = every.EVERY_SIZE["attention_qk"]
+    verdict, theorem = prove(gradient_pairing_chain(entry.sample_loss, entry.sample_lemma))
+    assert verdict.status is Status.PROVED and "chain rule through a mixing map" in verdict.details["rules"]
+
+
+def test_the_mixing_chain_rule_refuses_a_transposed_matrix_and_a_wrong_bound():
+    g = _sample_loss()
+    before = Deriv(Entry("Q", ("i", "r")), Eval(g, (), T_ATTENTION))
+
+    def through(coefficient, size=HEAD):
+        return Sum("m", size, Mul((coefficient, Eval(g, (Entry("Q", ("i", "m")),), T_ATTENTION))))
+    assert LINEAR_CHAIN_RULE.applies(before, through(a())) is None
+    assert LINEAR_CHAIN_RULE.applies(before, through(a("m", "r"))) is not None
+    assert LINEAR_CHAIN_RULE.applies(before, through(a(), "d")) is not None
+    # the summation index among the coordinate's: ∂_{Q_im}, result summed over m
+    captured = Deriv(Entry("Q", ("i", "m")), Eval(g, (), T_ATTENTION))
+    assert LINEAR_CHAIN_RULE.applies(captured, through(Const(GL_A[_index("m"), _index("m")]))) is not None
+
+
+def test_the_mixing_chain_rule_refuses_a_family_read_by_another_image_or_a_nonlinear_image():
+    g = _sample_loss()
+    # K's image reads Q: Q_ir reaches Tθ through two images
+    crossing = Transformation("T_cross", (T_ATTENTION.images[0],
+                                          (Entry("K", ("l", "m")), Sum("s", HEAD, Mul((Entry("Q", ("l", "s")), b())))),
+                                          T_ATTENTION.images[2]))
+    before = Deriv(Entry("Q", ("i", "r")), Eval(g, (), crossing))
+    after = Sum("m", HEAD, Mul((a(), Eval(g, (Entry("Q", ("i", "m")),), crossing))))
+    assert "another image" in LINEAR_CHAIN_RULE.applies(before, after)
+    # the unsound variant: without the readers' test the rule accepts it
+    original = Transformation.readers
+    try:
+        Transformation.readers = lambda self, entry: [self.pattern_of(entry)]
+        assert attention_rules._linear_chain_rule(before, after) is None
+    finally:
+        Transformation.readers = original
+    # Q_im -> Σ_r Q_ir Q_rm is no constant mixing
+    square = Transformation("T_square", ((Entry("Q", ("i", "m")), Sum("r", HEAD, Mul((Entry("Q", ("i", "r")),
+                                                                                      Entry("Q", ("r", "m")))))),))
+    assert "not a sum over one mixed index" in LINEAR_CHAIN_RULE.applies(
+        Deriv(Entry("Q", ("i", "r")), Eval(g, (), square)),
+        Sum("m", HEAD, Mul((a(), Eval(g, (Entry("Q", ("i", "m")),), square)))))
+
+
+def test_the_scaled_chain_rule_refuses_a_coordinate_read_by_another_image():
+    g = _sample_loss()
+    v = Entry("v", ())
+    # K's image reads v: v reaches Tθ through two images, ∂_v[g(Tθ)] ≠ (∂_v g)(Tθ)
+    leaking = Transformation("T_leak", (T_ATTENTION.images[0], (Entry("K", ("l", "m")), Mul((v, Entry("K", ("l", "m"))))),
+                                        T_ATTENTION.images[2]))
+    before, after = Deriv(v, Eval(g, (), leaking)), Mul((Const(sp.S.One), Eval(g, (v,), leaking)))
+    assert "also reads" in CHAIN_RULE.applies(before, after)
+    assert CHAIN_RULE.applies(Deriv(v, Eval(g, (), T_ATTENTION)), Mul((Const(sp.S.One), Eval(g, (v,), T_ATTENTION)))) \
+        is None
+    # the unsound variant: without the readers' test the step is accepted
+    original = Transformation.readers
+    try:
+        Transformation.readers = lambda self, entry: [self.pattern_of(entry)]
+        assert index_rules._chain_rule(before, after) is None
+    finally:
+        Transformation.readers = original
