@@ -7,8 +7,8 @@ for every size (``proofs.all_sizes``): Dinh's T_α and the per-neuron rescaling 
 all widths, every N), a sign σ_j = ±1 per hidden unit of two layers with biases and |·| units
 (every d, h, N; its L(T_σθ) = L(θ) proved here: σ_j leaves Σ_i, then |σ_j s| = |s|), a
 permutation π of the hidden units of two layers with biases and ReLU units (every d, h, N; its
-L(T_πθ) = L(θ) proved here by reindexing the sum over the units), and the scales of a normalized
-layer (every d, h, N; below).
+L(T_πθ) = L(θ) proved here by reindexing the sum over the units), the scales of a normalized
+layer (every d, h, N; below), and the map W_Q ↦ W_Q A, W_K ↦ W_K B of an attention head (below).
 
   Change of variables.  A sharpness with coordinate-wise scales s (adaptive sharpness on the ℓ2
       and ℓ∞ balls, and its Gaussian average): T is diagonal with positive scales t_a read from its
@@ -45,6 +45,17 @@ layer (every d, h, N; below).
       the units; Theorem 3 reads (∂_a L)(T_πθ) = (∂_{σ(a)} L)(θ), each sum over the units is
       reindexed, T_π = Q is a permutation matrix of the coordinates (its range checked against the
       sums of L), so the changes of variables hold and H(T_πθ) = Q H(θ) Qᵀ.
+  An attention head.  The score v Σ_m (Σ_i x_ni Q_im)(Σ_l x'_nl K_lm) of one head
+      (``symbolic.every_size.attention``, every d, head dimension k and N) under Q_im ↦ Σ_r Q_ir A_rm,
+      K_lm ↦ Σ_s K_ls B_sm, v ↦ v, with the hypothesis Σ_m A_rm B_sm = δ_rs (A Bᵀ = I, B = A^{-T}):
+      the images are sums, the map mixes the columns.  f(T_Aθ) = f(θ): each projection's sum over r
+      out of Σ_i, the product of the two sums a double sum, Σ_m innermost, the hypothesis, the delta
+      contracted.  Relative flatness (both variants) reads only v, which T_A leaves alone (the chain
+      rule with the scale 1, no other image reading v).  The Fisher–Rao norm: the chain rule through
+      the mixing, Σ_m A_rm (∂_{Q_im} ℓ_n)(T_Aθ) = ∂_{Q_ir}[ℓ_n(T_Aθ)], turns ⟨T_Aθ, ∇ℓ_n(T_Aθ)⟩ into
+      ⟨θ, ∇(ℓ_n∘T_A)(θ)⟩ = ⟨θ, ∇ℓ_n(θ)⟩, a kernel theorem used at each occurrence.  The cross-check
+      expands each image at the audit's sizes: a linear form whose coefficients are the group's
+      matrix, read with B = A^{-T}, at which the hypothesis holds exactly.
 
 Each every-size verdict is cross-checked on the audit's own families: the kernel's T is the
 group's action coordinate by coordinate, and the measure's index-level term expanded at their sizes
@@ -732,7 +743,10 @@ def derivation_skeleton() -> Derivation:
                    r"$\gamma, \beta, v \mapsto c\gamma, c\beta, v/c$ of batch normalization (any "
                    r"$\epsilon \ge 0$), one layer of $h$ normalized ReLU units (every $d, h, N$): adaptive "
                    r"sharpness and its Gaussian average, the pencil, normalized flatness, the Fisher--Rao norm "
-                   r"and relative flatness, and in front of the normalization its unsquared variant."),
+                   r"and relative flatness, and in front of the normalization its unsquared variant.  For "
+                   r"$W_Q \mapsto W_Q A$, $W_K \mapsto W_K B$ with $A B^\top = I$ on one attention head's "
+                   r"score (every $d$, head dimension $k$ and $N$): relative flatness (both variants) and the "
+                   r"Fisher--Rao norm."),
         definitions=[
             r"A sharpness with coordinate-wise scales: $\max_{\|(\delta_a / s(\theta_a))_a\|_p \le \rho} "
             r"L(\theta + \delta) - L(\theta)$, $p = 2$ or $\infty$, or $\mathbb{E}\,L(\theta + \delta) - "
@@ -770,6 +784,11 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
                "a chain checked by the kernel: a positive scale out of each spectral norm, a sign of one side "
                "dropped, permuted rows or columns put back in order (an orthogonal matrix on one side), the "
                "scales cancel" if isinstance(form, SpectralNormProduct) else
+               "the kernel's theorem $\\langle T\\theta, \\nabla\\ell_n(T\\theta)\\rangle = \\langle \\theta, "
+               "\\nabla\\ell_n(\\theta)\\rangle$: the chain rule through the mixing map, "
+               "$\\sum_m A_{rm} (\\partial_{Q_{im}} \\ell_n)(T\\theta) = \\partial_{Q_{ir}}[\\ell_n(T\\theta)]$, "
+               "then $\\ell_n \\circ T = \\ell_n$"
+               if isinstance(form, SampleDirectionalSum) and EVERY_SIZE[group].pairing is not None else
                "a chain checked by the kernel: Theorem 3's law for each derivative the measure reads, "
                "sums over permuted units reindexed, positive scales out of $|\\cdot|$ and out of sums, "
                "the scales cancel")
@@ -794,6 +813,10 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
                                                      sign_flip.network),
                         None, "the product of the layers' squared spectral norms at $T_\\sigma\\theta$, each norm "
                               "binding its matrix's indices")
+    all_sizes.add_chain(derivation, attention_chain(), r"f_{T_A\theta}(x_n)",
+                        "the attention head: $Q_{im} \\mapsto \\sum_r Q_{ir} A_{rm}$, $K_{lm} \\mapsto \\sum_s "
+                        "K_{ls} B_{sm}$, $v \\mapsto v$, under the hypothesis $\\sum_m A_{rm} B_{sm} = \\delta_{rs}$ "
+                        "($A B^\\top = I$); $x_n$ and $x'_n$ the two tokens")
     all_sizes.add_chain(derivation, sign_flip_chain(), r"f_{T_\sigma\theta}(x_n)",
                         "the sign flip: $\\theta^{(1)}_{ij} \\mapsto \\sigma_j \\theta^{(1)}_{ij}$, "
                         "$b^{(1)}_j \\mapsto \\sigma_j b^{(1)}_j$, $\\sigma_j = (-1)^{e_j}$, the output layer left alone")

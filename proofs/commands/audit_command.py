@@ -50,14 +50,17 @@ EVERY_SIZE_ROUTE = {
     "map": "the group's map T as a term of the kernel's index language, with L(T theta) = L(theta) a "
            "kernel theorem for every size (the kernel defines T_alpha, the per-neuron map, the deep "
            "layer-wise map, the sign flip, the permutation of hidden units, W -> cW in front of batch or "
-           "layer normalization and the affine scale of batch normalization; not yet a map that mixes "
-           "coordinates, as the attention head's A in GL(k))",
+           "layer normalization, the affine scale of batch normalization and the attention head's "
+           "W_Q -> W_Q A, W_K -> W_K A^-T, a map that mixes coordinates)",
     "change of variables": "nothing more than the kernel's change of variables once T is defined: "
                            "the scales t_i are coordinate-wise and covariant",
     "similarity": "the every-size laws of Theorem 3 for this T and a similarity or congruence of the "
                   "measure's matrix",
     "identity": "the measure written in the index language on this network (the paths of a deep network, "
                 "a product over its layers, or the largest eigenvalue of a layer's Gram matrix)",
+    "mixing": "for a map that mixes coordinates (T theta = M theta), the laws H(theta) = M^T H(T theta) M and "
+              "G(theta) = M^T G(T theta) M as kernel theorems (the chain rule through the mixing, twice) and M "
+              "invertible (its inverse read from A B^T = I), then det(M^T P M) = det(M)^2 det(P) for the pencil P",
 }
 
 @dataclass
@@ -98,6 +101,8 @@ class Cell:
             kind = ("change of variables" if "t_i(T" in statements else
                     "similarity" if "P^{-1}" in statements or "T^{-\\top}" in statements else "identity")
             return f"{EVERY_SIZE_ROUTE['map']}; then {EVERY_SIZE_ROUTE[kind]}"
+        if self.every_size is not None and "constant times a coordinate" in (self.every_size.reason or ""):
+            return EVERY_SIZE_ROUTE["mixing"]
         return EVERY_SIZE_ROUTE["identity"]
 
     def as_json(self) -> dict:
