@@ -74,8 +74,8 @@ import re
 import sympy as sp
 
 from symbolic.derivation import Derivation
-from symbolic.every_size.attention import ATTENTION_LOSS, T_ATTENTION, attention_chain, attention_prediction, \
-    gradient_pairing_chain
+from symbolic.every_size.attention import ATTENTION_LAWS, ATTENTION_LOSS, T_ATTENTION, attention_chain, \
+    attention_prediction
 from symbolic.every_size.index_rules import ABSOLUTE_VALUE_OF_A_SIGN, ARITHMETIC, LAST_FACTOR, REINDEXING, SUM_FACTOR, \
     Chain, rewrite_all
 from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Eval, Fn, Function, LayerProduct, Mul, Sum, \
@@ -93,6 +93,7 @@ from symbolic.decision.positivity import is_manifestly_nonnegative
 from symbolic.kernel import check_identity, conclude, exact_zeros, nonnegative
 from symbolic.kernel.change_of_variables import change_of_variables
 from symbolic.kernel.congruence import pencil_congruence, sign_similarity
+from symbolic.kernel.mixing_congruence import mixing_pencil_congruence
 from symbolic.kernel.derivations import evaluation_lemma, induction, instantiate, lemma, prove
 from symbolic.latex import escape
 from symbolic.measures.definitions import MEASURES, CoordinatewiseSharpness, GaussNewtonPencil, HessianSpectrum, \
@@ -142,7 +143,7 @@ RELABELLED = CHANGE_OF_VARIABLES + PENCILS + COORDINATE_TERMS + SIGN_ONLY + SPEC
 
 # the attention head's W_Q ↦ W_Q A, W_K ↦ W_K A^{-T} leaves its read-out weight alone: the measures of
 # the output layer
-ATTENTION = ("relative_flatness", "relative_flatness_unsquared", "fisher_rao_norm")
+ATTENTION = ("relative_flatness", "relative_flatness_unsquared", "fisher_rao_norm", "metric_hessian_spectrum")
 
 SAMPLE_FORMS = (SampleDirectionalSum, SampleCoordinateSum)     # the measures that read ∇ℓ_n
 
@@ -246,7 +247,7 @@ class EverySize:
 
     def __init__(self, group: str, transformation, function, loss_theorem, sizes: str, prediction,
                  prediction_chain, network, entry=None, scalar_rules=lambda: (), concrete_sizes=None, reading=None,
-                 pairing=None):
+                 mixing=None):
         self.group, self.T, self.function, self.loss_theorem = group, transformation, function, loss_theorem
         self.sizes, self.prediction, self.prediction_chain, self.network = sizes, prediction, prediction_chain, network
         self.read_entry = entry          # how a parameter of the audit's family is named in the kernel
@@ -256,8 +257,8 @@ class EverySize:
         # for a map that mixes coordinates: (group, model) -> (the kernel's scalars in the group's
         # parameters, the hypotheses of the map at that reading, each an expression that must be 0)
         self.reading = reading
-        # for a map that mixes coordinates: (g, the lemma g∘T = g) -> the chain ⟨Tθ, ∇g(Tθ)⟩ = ⟨θ, ∇g(θ)⟩
-        self.pairing = pairing
+        # for a map that mixes coordinates: the chains its measures need (``attention.MixingLaws``)
+        self.mixing = mixing
 
     def entry(self, name: str, model) -> Entry:
         """The kernel's entry of the audit's parameter ``name`` (by default ``_entry``)."""
@@ -385,7 +386,7 @@ EVERY_SIZE = {
                               "every d, k and N (one attention head's score, head dimension k)",
                               Function("f", attention_prediction()), attention_chain, ATTENTION_HEAD,
                               entry=_attention_entry, concrete_sizes=_attention_sizes, reading=_attention_reading,
-                              pairing=gradient_pairing_chain),
+                              mixing=ATTENTION_LAWS),
 }
 
 
@@ -614,6 +615,11 @@ def _every_size_proof(claim: str, measure: Measure, every: EverySize) -> Verdict
     if isinstance(form, HessianSpectrum):
         return sign_similarity(claim, every.T, every.function, ("H", functools.partial(_hessian_entry, every.function),
                                                 functools.partial(_hessian_law, every)))
+    if isinstance(form, GaussNewtonPencil) and every.mixing is not None:
+        return mixing_pencil_congruence(claim, every.T, every.function, [
+            ("H", functools.partial(_hessian_entry, every.function), functools.partial(_mixing_law, every, "hessian")),
+            ("G", functools.partial(gauss_newton_entry, every.prediction), functools.partial(_mixing_law, every, "gauss_newton"))],
+            lambda pattern: prove(every.mixing.inverse(pattern.family, every.T))[1])
     if isinstance(form, GaussNewtonPencil):
         return pencil_congruence(claim, every.T, every.function, [("H", functools.partial(_hessian_entry, every.function),
                                                    functools.partial(_hessian_law, every)),
@@ -623,7 +629,7 @@ def _every_size_proof(claim: str, measure: Measure, every: EverySize) -> Verdict
         return None
     if isinstance(form, PathSum) and every.network.layered_paths:
         return _layered_paths_proof(claim, form, every)
-    if isinstance(form, SampleDirectionalSum) and every.pairing is not None:
+    if isinstance(form, SampleDirectionalSum) and every.mixing is not None:
         return _pairing_proof(claim, form, every)
     if isinstance(form, SAMPLE_FORMS):
         chain = invariance_chain(form, every.sample_loss, every.T, every.sample_lemma, claim, every.network)
@@ -653,7 +659,7 @@ def _pairing_proof(claim: str, form: SampleDirectionalSum, every: EverySize) -> 
     lemma, at each occurrence; its two ends must be the measure's own terms."""
     start = measure_term(form, every.sample_loss, every.T, every.T.image, every.network)
     target = measure_term(form, every.sample_loss, network=every.network)
-    verdict, theorem = prove(every.pairing(every.sample_loss, every.sample_lemma))
+    verdict, theorem = prove(every.mixing.pairing(every.sample_loss, every.sample_lemma))
     if theorem is None:
         return Verdict(Status.UNDECIDED, claim, reason=f"the pairing: {verdict.reason}")
     rule = lemma(theorem, "the gradient pairing under T", r"\langle T\theta, \nabla \ell_n(T\theta) \rangle = "
@@ -673,6 +679,14 @@ def _hessian_entry(function, a, b, point):
 def _hessian_law(every: EverySize, a, b):
     """Theorem 3 at the pair (a, b): (∂_b∂_a L)(Tθ) = t_a⁻¹ t_b⁻¹ (∂_b∂_a L)(θ), the kernel's theorem."""
     return prove(derivative_chain([a, b], every.function, every.T, every.loss_lemma))[1]
+
+
+def _mixing_law(every: EverySize, matrix: str, a, b):
+    """X_ab(θ) = (Mᵀ X(Tθ) M)_ab for X = H (``matrix`` "hessian") or G ("gauss_newton"), the kernel's
+    theorem from the chain rule through a map that mixes coordinates."""
+    if matrix == "hessian":
+        return prove(every.mixing.hessian(every.function, every.loss_lemma, a, b, every.T))[1]
+    return prove(every.mixing.gauss_newton(every.prediction, every.prediction_lemma, a, b, every.T))[1]
 
 
 def _metric_law(every: EverySize, a, b):
@@ -788,7 +802,7 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
                "\\nabla\\ell_n(\\theta)\\rangle$: the chain rule through the mixing map, "
                "$\\sum_m A_{rm} (\\partial_{Q_{im}} \\ell_n)(T\\theta) = \\partial_{Q_{ir}}[\\ell_n(T\\theta)]$, "
                "then $\\ell_n \\circ T = \\ell_n$"
-               if isinstance(form, SampleDirectionalSum) and EVERY_SIZE[group].pairing is not None else
+               if isinstance(form, SampleDirectionalSum) and EVERY_SIZE[group].mixing is not None else
                "a chain checked by the kernel: Theorem 3's law for each derivative the measure reads, "
                "sums over permuted units reindexed, positive scales out of $|\\cdot|$ and out of sums, "
                "the scales cancel")

@@ -20,14 +20,18 @@ renamed m.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import sympy as sp
 
 from symbolic.every_size.attention_rules import GL_A, GL_B, HEAD, INVERSE_PAIR, LINEAR_CHAIN_RULE
-from symbolic.every_size.index_rules import ARITHMETIC, BOUND_RENAMING, CHAIN_RULE, SUM_FACTOR, SUM_INTERCHANGE, \
-    Chain, delta_contraction
+from symbolic.every_size.index_rules import ARITHMETIC, BOUND_RENAMING, CHAIN_RULE, CONSTANT_FACTOR, \
+    DERIVATIVE_OF_SUM, SUM_FACTOR, SUM_INTERCHANGE, Chain, delta_contraction
 from symbolic.every_size.index_terms import Add, Const, Deriv, Entry, Eval, Function, Mul, Sum, Transformation, latex, \
     replace_first
-from symbolic.every_size.networks import in_loss
+from symbolic.every_size.networks import N, in_loss
+from symbolic.kernel.mixing_congruence import _pulled
+from symbolic.measures.index_forms import gauss_newton_entry
 
 QUERY, KEY, READOUT = "Q", "K", "v"
 SECOND_TOKEN = "x'"
@@ -75,6 +79,8 @@ def attention_map(name: str = "T_A", key_matrix=b) -> Transformation:
 T_ATTENTION = attention_map()
 # Σ_s δ_rs F_s = F_r: r runs over the head's columns, 1..k, as the sum over s does
 HEAD_CONTRACTION = delta_contraction({"r": HEAD})
+# Σ_r δ_rs θ_r = θ_s for the inverse of the mixing: s (t for K) a column of the head, 1..k
+BACK_CONTRACTION = delta_contraction({"s": HEAD, "t": HEAD})
 
 
 def attention_chain(transformation: Transformation = T_ATTENTION, key_matrix=b) -> Chain:
@@ -196,3 +202,136 @@ def gradient_pairing_chain(function: Function, invariance, transformation: Trans
     step(invariance, Deriv(v, at_T), Deriv(v, at_theta))
     step(CHAIN_RULE, Deriv(v, at_theta), Eval(function, (v,), "theta"))
     return chain
+
+
+# --- the pencil: H(θ) = Mᵀ H(T_Aθ) M and G(θ) = Mᵀ G(T_Aθ) M, M invertible --------------------------------
+
+def _pull(chain: Chain, coordinate: Entry, function: Function, partials: tuple, invariance, T, side: int,
+          wrap) -> None:
+    """∂_a[g(θ)] inside ``wrap`` (with g's earlier ``partials`` at θ already turned to Tθ), rewritten as
+    Σ_m c_a(m) (∂_{a(m)} g)(Tθ) (a mixed family) or t_a (∂_a g)(Tθ) (a scaled one): the chain rule
+    through T; for the first partial, g(θ) = g(Tθ) first."""
+    c, moved, over = _pulled(T, coordinate, side)
+    inner = Eval(function, partials, T)
+    if not partials:
+        chain.then(invariance, wrap(Deriv(coordinate, inner)))
+    result = Mul((c, Eval(function, partials + (moved,), T)))
+    if over is not None:
+        chain.then(LINEAR_CHAIN_RULE, wrap(Sum(over[0], over[1], result)))
+    else:
+        chain.then(CHAIN_RULE, wrap(result))
+
+
+def hessian_law_chain(function: Function, invariance, a: Entry, b: Entry, T: Transformation = T_ATTENTION) -> Chain:
+    """(∂_b∂_a L)(θ) = Σ_m c_a(m) Σ_m' c_b(m') (∂_{b(m')}∂_{a(m)} L)(Tθ): each partial at θ as a derivative
+    of L(θ) = L(Tθ), then the chain rule through T from the inside out, the constants out of ∂_b."""
+    chain = Chain(f"Hessian law through {T.name} at ({a.family}, {b.family})", Eval(function, (a, b), "theta"))
+    # (∂_b∂_a L)(θ) = ∂_b[∂_a[L(θ)]]
+    chain.then(CHAIN_RULE, Deriv(b, Eval(function, (a,), "theta")))
+    chain.then(CHAIN_RULE, Deriv(b, Deriv(a, Eval(function, (), "theta"))))
+    # L(θ) = L(Tθ), then ∂_a through T
+    _pull(chain, a, function, (), invariance, T, 0, lambda t: Deriv(b, t))
+    c_a, a_m, over = _pulled(T, a, 0)
+    # ∂_b into the sum over m and past the constant c_a(m)
+    if over is not None:
+        chain.then(DERIVATIVE_OF_SUM, Sum(over[0], over[1], Deriv(b, Mul((c_a, Eval(function, (a_m,), T))))))
+        wrap = lambda t: Sum(over[0], over[1], Mul((c_a, t)))
+    else:
+        wrap = lambda t: Mul((c_a, t))
+    chain.then(CONSTANT_FACTOR, wrap(Deriv(b, Eval(function, (a_m,), T))))
+    # ∂_b through T
+    _pull(chain, b, function, (a_m,), invariance, T, 1, wrap)
+    return chain
+
+
+def _nested(sums, body):
+    """Σ over each (index, size) of ``sums``, the first outermost."""
+    for index, size in reversed(list(sums)):
+        body = Sum(index, size, body)
+    return body
+
+
+def gauss_newton_law_chain(prediction: Function, invariance, a: Entry, b: Entry, T: Transformation = T_ATTENTION) -> Chain:
+    """G_ab(θ) = Σ_m c_a(m) Σ_m' c_b(m') G_{a(m) b(m')}(Tθ), G_ab = (1/N) Σ_n (∂_a f_n)(∂_b f_n): the
+    gradient of f_n at θ through T in each factor, the product of the two sums a double sum, Σ_n
+    innermost, the constants out of it and 1/N into the sums."""
+    chain = Chain(f"Gauss-Newton law through {T.name} at ({a.family}, {b.family})",
+                  gauss_newton_entry(prediction, a, b, "theta"))
+    (c_a, a_m, over_a), (c_b, b_m, over_b) = _pulled(T, a, 0), _pulled(T, b, 1)
+    at_a, at_b = Eval(prediction, (a_m,), T), Eval(prediction, (b_m,), T)
+    sums = [over for over in (over_a, over_b) if over is not None]
+
+    def entry(first, second):
+        return Mul((Const(1 / N), Sum("n", "N", Mul((first, second)))))
+    # each factor: (∂_a f)(θ) = ∂_a[f(θ)] = ∂_a[f(Tθ)], then through T
+    chain.then(CHAIN_RULE, entry(Deriv(a, Eval(prediction, (), "theta")), Eval(prediction, (b,), "theta")))
+    _pull(chain, a, prediction, (), invariance, T, 0, lambda t: entry(t, Eval(prediction, (b,), "theta")))
+    first = _nested([over_a] if over_a else [], Mul((c_a, at_a)))
+    chain.then(CHAIN_RULE, entry(first, Deriv(b, Eval(prediction, (), "theta"))))
+    _pull(chain, b, prediction, (), invariance, T, 1, lambda t: entry(first, t))
+    second = _nested([over_b] if over_b else [], Mul((c_b, at_b)))
+    # the second factor into the sum over m (it does not depend on m), then the first into the sum over m'
+    if over_a is not None:
+        chain.then(ARITHMETIC, entry(second, first))
+        chain.then(SUM_FACTOR, Mul((Const(1 / N), Sum("n", "N", Sum(*over_a, Mul((second, Mul((c_a, at_a)))))))),
+                   "the second factor is free of $m$")
+        chain.then(ARITHMETIC, Mul((Const(1 / N), Sum("n", "N", Sum(*over_a, Mul((Mul((c_a, at_a)), second)))))))
+    body = Mul((Mul((c_a, at_a)), Mul((c_b, at_b))))
+    if over_b is not None:
+        chain.then(SUM_FACTOR, Mul((Const(1 / N), Sum("n", "N", _nested(sums, body)))), "the first factor is free of $m'$")
+    # Σ_n past each sum over m and m'
+    for k in range(len(sums)):
+        chain.then(SUM_INTERCHANGE, Mul((Const(1 / N), _nested(sums[:k + 1] + [("n", "N")] + sums[k + 1:], body))))
+    # the constants out of Σ_n, then 1/N into the sums over m and m'
+    scale = Const(c_a.expr * c_b.expr)
+    products = Sum("n", "N", Mul((at_a, at_b)))
+    chain.then(ARITHMETIC, Mul((Const(1 / N), _nested(sums, Sum("n", "N", Mul((scale, Mul((at_a, at_b)))))))))
+    chain.then(SUM_FACTOR, Mul((Const(1 / N), _nested(sums, Mul((scale, products))))), "free of $n$")
+    for k in range(len(sums)):
+        chain.then(SUM_FACTOR, _nested(sums[:k + 1], Mul((Const(1 / N), _nested(sums[k + 1:], Mul((scale, products)))))),
+                   "$1/N$ into the sum")
+    # the entry of G at Tθ, its two coefficients in front; c_a(m) out of the sum over m'
+    at_T = gauss_newton_entry(prediction, a_m, b_m, T)
+    chain.then(ARITHMETIC, _nested(sums, Mul((c_a, Mul((c_b, at_T))))))
+    if over_b is not None:
+        chain.then(SUM_FACTOR, _nested([over_a] if over_a else [], Mul((c_a, Sum(*over_b, Mul((c_b, at_T)))))),
+                   "$c_a$ is free of $m'$")
+    return chain
+
+
+def inverse_chain(family: str, T: Transformation = T_ATTENTION) -> Chain:
+    """Σ_m (Tθ)_{…m} N_sm = θ_{…s}: the mixing of Q followed by Bᵀ, of K by Aᵀ, is the identity, from
+    Σ_m A_rm B_sm = δ_rs."""
+    row = "i" if family == QUERY else "l"
+    r, s = ("r", "s") if family == QUERY else ("s", "t")
+    matrix, back = (a(r, "m"), b(s, "m")) if family == QUERY else (b(r, "m"), a(s, "m"))
+    entry = Entry(family, (row, r))
+    chain = Chain(f"the mixing of {family} has a left inverse",
+                  Sum("m", HEAD, Mul((T.image(Entry(family, (row, "m"))), back))))
+    # the matrix of the way back into the sum over r, the two sums swapped
+    chain.then(ARITHMETIC, Sum("m", HEAD, Mul((back, T.image(Entry(family, (row, "m")))))))
+    chain.then(SUM_FACTOR, Sum("m", HEAD, Sum(r, HEAD, Mul((back, Mul((entry, matrix)))))), f"free of ${r}$")
+    chain.then(SUM_INTERCHANGE, Sum(r, HEAD, Sum("m", HEAD, Mul((back, Mul((entry, matrix)))))))
+    chain.then(ARITHMETIC, Sum(r, HEAD, Sum("m", HEAD, Mul((entry, Const(matrix.expr * back.expr))))))
+    pair = Sum("m", HEAD, Const(matrix.expr * back.expr))
+    chain.then(SUM_FACTOR, Sum(r, HEAD, Mul((entry, pair))), "free of $m$")
+    # A Bᵀ = I, then the delta contracted
+    delta = Const(sp.KroneckerDelta(_index(r) if family == QUERY else _index(s),
+                                    _index(s) if family == QUERY else _index(r)))
+    chain.then(INVERSE_PAIR, Sum(r, HEAD, Mul((entry, delta))))
+    chain.then(ARITHMETIC, Sum(r, HEAD, Mul((delta, entry))))
+    return chain.then(BACK_CONTRACTION, Entry(family, (row, s)))
+
+
+@dataclass(frozen=True)
+class MixingLaws:
+    """The chains a map that mixes coordinates needs for the measures: the gradient pairing
+    (g, g∘T = g) -> ⟨Tθ, ∇g(Tθ)⟩ = ⟨θ, ∇g(θ)⟩; the Hessian's and the Gauss–Newton matrix's laws
+    (g, its lemma, a, b) -> X_ab(θ) = (Mᵀ X(Tθ) M)_ab; and the left inverse of a mixed family."""
+    pairing: object
+    hessian: object
+    gauss_newton: object
+    inverse: object
+
+
+ATTENTION_LAWS = MixingLaws(gradient_pairing_chain, hessian_law_chain, gauss_newton_law_chain, inverse_chain)
