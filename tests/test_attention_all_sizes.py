@@ -6,18 +6,18 @@ import sympy as sp
 import pytest
 
 from proofs import measures_all_sizes as every
-from proofs.commands.audit_command import Cell, attach_every_size, check_cell
+from proofs.commands.audit_command import attach_every_size, check_cell
 from symbolic.every_size import attention_rules, index_rules
 from symbolic.every_size.attention import ATTENTION_LOSS, HEAD_CONTRACTION, T_ATTENTION, a, attention_chain, \
     attention_map, attention_prediction, b, gradient_pairing_chain, key, query
 from symbolic.every_size.attention_rules import GL_A, GL_B, HEAD, INVERSE_PAIR, LINEAR_CHAIN_RULE, inverse_pair_sum
-from symbolic.every_size.index_rules import ARITHMETIC, BOUND_RENAMING, CHAIN_RULE, SUM_INTERCHANGE, Chain
-from symbolic.every_size.index_terms import Const, Deriv, Entry, Eval, Function, Mul, Sum, Transformation
+from symbolic.every_size.index_rules import ARITHMETIC, BOUND_RENAMING, CHAIN_RULE, SUM_INTERCHANGE
+from symbolic.every_size.index_terms import Const, Deriv, Entry, Eval, Mul, Sum, Transformation
 from symbolic.kernel.derivations import Rule, prove
 from symbolic.measures.definitions import MEASURES
 from symbolic.verdict import Status
 
-CELLS = ("relative_flatness", "relative_flatness_unsquared", "fisher_rao_norm")
+CELLS = ("relative_flatness", "relative_flatness_unsquared", "fisher_rao_norm", "metric_hessian_spectrum")
 
 
 def _index(name):
@@ -222,3 +222,59 @@ def test_the_scaled_chain_rule_refuses_a_coordinate_read_by_another_image():
         assert index_rules._chain_rule(before, after) is None
     finally:
         Transformation.readers = original
+
+
+# --- the pencil: a congruence by the map's matrix ----------------------------------------------------
+
+def _pencil(transformation=T_ATTENTION, hessian=None, inverse=None, lemmas=None):
+    from symbolic.kernel.mixing_congruence import mixing_pencil_congruence
+    entry = every.EVERY_SIZE["attention_qk"]
+    laws = entry.mixing
+    loss_lemma, prediction_lemma = lemmas or (entry.loss_lemma, entry.prediction_lemma)
+    hessian = hessian or (lambda a_, b_: prove(laws.hessian(entry.function, loss_lemma, a_, b_, transformation))[1])
+    inverse = inverse or (lambda pattern: prove(laws.inverse(pattern.family, transformation))[1])
+    return mixing_pencil_congruence("pencil", transformation, entry.function, [
+        ("H", lambda a_, b_, point: Eval(entry.function, (a_, b_), point), hessian),
+        ("G", lambda a_, b_, point: every.gauss_newton_entry(entry.prediction, a_, b_, point),
+         lambda a_, b_: prove(laws.gauss_newton(entry.prediction, prediction_lemma, a_, b_, transformation))[1])],
+        inverse)
+
+
+def test_the_pencil_is_congruent_and_its_premises_are_checked():
+    from symbolic.kernel.mixing_congruence import pairs
+    assert _pencil().status is Status.PROVED
+    entry = every.EVERY_SIZE["attention_qk"]
+    first = prove(entry.mixing.hessian(entry.function, entry.loss_lemma, *pairs(T_ATTENTION)[0]))[1]
+    # the law of one pair offered for every pair, or a statement the kernel never proved
+    other = _pencil(hessian=lambda a_, b_: first)
+    assert other.status is Status.UNDECIDED and "M^T H(T theta) M" in other.reason
+    assert _pencil(hessian=lambda a_, b_: None).status is Status.UNDECIDED
+    # the inverse of one family offered for the other, or none
+    swapped = _pencil(inverse=lambda pattern: prove(entry.mixing.inverse("K" if pattern.family == "Q" else "Q"))[1])
+    assert swapped.status is Status.UNDECIDED and "the theorem for Q" in swapped.reason
+    assert _pencil(inverse=lambda pattern: None).status is Status.UNDECIDED
+
+
+def test_the_pencil_of_a_map_without_L_o_T_eq_L_is_refused():
+    # W_K -> W_K A: the theorem L(T_A theta) = L(theta) gives no lemma for it, so no law is proved
+    from symbolic.every_size.laws import invariance_lemma
+    from symbolic.kernel.derivations import evaluation_lemma
+    entry = every.EVERY_SIZE["attention_qk"]
+    wrong = attention_map("T_AA", lambda: a("s", "m"))
+    lemmas = (invariance_lemma(entry.theorem, entry.function, wrong),
+              evaluation_lemma(entry.prediction_theorem, entry.prediction, wrong, "f o T = f", ""))
+    verdict = _pencil(transformation=wrong, lemmas=lemmas)
+    assert verdict.status is Status.UNDECIDED and "not a kernel theorem" in verdict.reason
+
+
+def test_the_pencil_refuses_a_map_it_cannot_read_as_mixed_or_scaled():
+    # K's image reads Q (M not block-diagonal), or Q's image is no constant mixing
+    crossing = Transformation("T_cross", (T_ATTENTION.images[0],
+                                          (Entry("K", ("l", "m")), Sum("s", HEAD, Mul((Entry("Q", ("l", "s")), b())))),
+                                          T_ATTENTION.images[2]))
+    square = Transformation("T_square", ((Entry("Q", ("i", "m")), Sum("r", HEAD, Mul((Entry("Q", ("i", "r")),
+                                                                                      Entry("Q", ("r", "m")))))),
+                                         *T_ATTENTION.images[1:]))
+    for transformation in (crossing, square):
+        verdict = _pencil(transformation=transformation, hessian=lambda a_, b_: None, inverse=lambda pattern: None)
+        assert verdict.status is Status.UNDECIDED and "neither mixes nor scales" in verdict.reason

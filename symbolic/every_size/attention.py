@@ -30,7 +30,7 @@ from symbolic.every_size.index_rules import ARITHMETIC, BOUND_RENAMING, CHAIN_RU
 from symbolic.every_size.index_terms import Add, Const, Deriv, Entry, Eval, Function, Mul, Sum, Transformation, latex, \
     replace_first
 from symbolic.every_size.networks import N, in_loss
-from symbolic.kernel.mixing_congruence import _pulled
+from symbolic.kernel.mixing_congruence import pulled
 from symbolic.measures.index_forms import gauss_newton_entry
 
 QUERY, KEY, READOUT = "Q", "K", "v"
@@ -185,7 +185,7 @@ def gradient_pairing_chain(function: Function, invariance, transformation: Trans
              over(Sum(r, HEAD, Sum("m", HEAD, Mul((entry, Mul((mixed, partial))))))))
         through = Sum("m", HEAD, Mul((mixed, partial)))
         step(SUM_FACTOR, over(Sum(r, HEAD, Sum("m", HEAD, Mul((entry, Mul((mixed, partial))))))),
-             over(Sum(r, HEAD, Mul((entry, through)))), f"$%s$ is free of $m$" % latex(entry))
+             over(Sum(r, HEAD, Mul((entry, through)))), "$%s$ is free of $m$" % latex(entry))
         # Σ_m M_rm (∂_{…m} g)(Tθ) = ∂_{…r}[g(Tθ)], then g(Tθ) = g(θ) and ∂_{…r}[g(θ)] = (∂_{…r} g)(θ)
         step(LINEAR_CHAIN_RULE, through, Deriv(entry, at_T))
         step(invariance, Deriv(entry, at_T), Deriv(entry, at_theta))
@@ -211,7 +211,7 @@ def _pull(chain: Chain, coordinate: Entry, function: Function, partials: tuple, 
     """∂_a[g(θ)] inside ``wrap`` (with g's earlier ``partials`` at θ already turned to Tθ), rewritten as
     Σ_m c_a(m) (∂_{a(m)} g)(Tθ) (a mixed family) or t_a (∂_a g)(Tθ) (a scaled one): the chain rule
     through T; for the first partial, g(θ) = g(Tθ) first."""
-    c, moved, over = _pulled(T, coordinate, side)
+    c, moved, over = pulled(T, coordinate, side)
     inner = Eval(function, partials, T)
     if not partials:
         chain.then(invariance, wrap(Deriv(coordinate, inner)))
@@ -231,7 +231,7 @@ def hessian_law_chain(function: Function, invariance, a: Entry, b: Entry, T: Tra
     chain.then(CHAIN_RULE, Deriv(b, Deriv(a, Eval(function, (), "theta"))))
     # L(θ) = L(Tθ), then ∂_a through T
     _pull(chain, a, function, (), invariance, T, 0, lambda t: Deriv(b, t))
-    c_a, a_m, over = _pulled(T, a, 0)
+    c_a, a_m, over = pulled(T, a, 0)
     # ∂_b into the sum over m and past the constant c_a(m)
     if over is not None:
         chain.then(DERIVATIVE_OF_SUM, Sum(over[0], over[1], Deriv(b, Mul((c_a, Eval(function, (a_m,), T))))))
@@ -257,7 +257,7 @@ def gauss_newton_law_chain(prediction: Function, invariance, a: Entry, b: Entry,
     innermost, the constants out of it and 1/N into the sums."""
     chain = Chain(f"Gauss-Newton law through {T.name} at ({a.family}, {b.family})",
                   gauss_newton_entry(prediction, a, b, "theta"))
-    (c_a, a_m, over_a), (c_b, b_m, over_b) = _pulled(T, a, 0), _pulled(T, b, 1)
+    (c_a, a_m, over_a), (c_b, b_m, over_b) = pulled(T, a, 0), pulled(T, b, 1)
     at_a, at_b = Eval(prediction, (a_m,), T), Eval(prediction, (b_m,), T)
     sums = [over for over in (over_a, over_b) if over is not None]
 

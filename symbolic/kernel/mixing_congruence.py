@@ -18,11 +18,8 @@ det(H(Tθ) − λG(Tθ)) = det(M)^{-2} det(H(θ) − λG(θ)) for every λ: the 
 """
 from __future__ import annotations
 
-import sympy as sp
-
 from symbolic.every_size.attention_rules import mixing
-from symbolic.every_size.index_terms import Const, Entry, Function, Mul, Sum, Transformation, children, \
-    renamed_scalar
+from symbolic.every_size.index_terms import Const, Entry, Function, Mul, Sum, Transformation, renamed_scalar
 from symbolic.kernel.certificates import conclude
 from symbolic.kernel.congruence import determinant_multiplicativity
 from symbolic.kernel.derivations import is_theorem
@@ -62,7 +59,7 @@ def pairs(transformation: Transformation) -> list[tuple[Entry, Entry]]:
     return [(coordinate(transformation, p, 0), coordinate(transformation, q, 1)) for p in patterns for q in patterns]
 
 
-def _pulled(transformation: Transformation, a: Entry, side: int):
+def pulled(transformation: Transformation, a: Entry, side: int):
     """(c_a(m), a(m), m) for a mixed family, (t_a, a, None) for a scaled one."""
     kind, found = reading(transformation, transformation.pattern_of(a))
     if kind == "scaled":
@@ -78,7 +75,7 @@ def _pulled(transformation: Transformation, a: Entry, side: int):
 def pulled_back(transformation: Transformation, a: Entry, b: Entry, entry):
     """Σ_m c_a(m) Σ_m' c_b(m') X_{a(m) b(m')}(Tθ), the (a, b) entry of Mᵀ X(Tθ) M, ``entry(a, b, point)``
     being X_ab at a point; a scaled side is a factor t with no sum."""
-    (c_a, a_m, sum_a), (c_b, b_m, sum_b) = _pulled(transformation, a, 0), _pulled(transformation, b, 1)
+    (c_a, a_m, sum_a), (c_b, b_m, sum_b) = pulled(transformation, a, 0), pulled(transformation, b, 1)
     inner = Mul((c_b, entry(a_m, b_m, transformation)))
     inner = Sum(sum_b[0], sum_b[1], inner) if sum_b else inner
     outer = Mul((c_a, inner))
