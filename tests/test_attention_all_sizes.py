@@ -278,3 +278,21 @@ def test_the_pencil_refuses_a_map_it_cannot_read_as_mixed_or_scaled():
     for transformation in (crossing, square):
         verdict = _pencil(transformation=transformation, hessian=lambda a_, b_: None, inverse=lambda pattern: None)
         assert verdict.status is Status.UNDECIDED and "neither mixes nor scales" in verdict.reason
+
+
+@pytest.mark.parametrize("d, k", [(1, 3), (2, 2), (3, 1)])
+def test_the_theorem_holds_on_instances_with_B_the_inverse_transpose(d, k):
+    # the two ends of the kernel's chain expanded at concrete sizes, B = A^{-T} for a generic A: the
+    # exact identity test agrees; with B = A^{-1} (A B = I read instead) it does not
+    from symbolic.every_size.index_terms import expand
+    from symbolic.kernel import check_identity
+    A = sp.Matrix(k, k, lambda r, m: sp.Symbol(f"a{r}{m}", real=True))
+    ends = [expand(term, {"d": d, "k": k}, {"n": 1}) for term in (T_ATTENTION.apply(attention_prediction()),
+                                                                  attention_prediction())]
+
+    def read(B):
+        return {sp.Symbol(f"{name}_{r + 1}_{m + 1}", real=True): M[r, m]
+                for name, M in (("A", A), ("B", B)) for r in range(k) for m in range(k)}
+    assert check_identity(*[end.xreplace(read(A.inv().T)) for end in ends]).status is Status.PROVED
+    if k == 2:
+        assert check_identity(*[end.xreplace(read(A.inv())) for end in ends]).status is Status.REFUTED
