@@ -107,7 +107,8 @@ def mixing(transformation, entry):
     position replaced by r, times a scalar free of θ that speaks of r and m alone; the pattern's
     indices distinct plain names.  None otherwise."""
     pattern = transformation.pattern_of(entry)
-    if pattern is None or len(set(pattern.indices)) != len(pattern.indices):
+    if pattern is None or len(set(pattern.indices)) != len(pattern.indices) \
+            or any(index_variable(index) != index for index in pattern.indices):
         return None
     image = dict(transformation.images)[pattern]
     if not (isinstance(image, Sum) and isinstance(image.body, Mul) and len(image.body.factors) == 2):

@@ -32,6 +32,8 @@ _SIDES = (("m", "r", ""), ("m'", "r'", "'"))
 def reading(transformation: Transformation, pattern: Entry):
     """("mixed", (pattern, position, r, K, M(r, m))) or ("scaled", t) for T's image of the family, read
     from its definition; None when it is neither, or when another image reads the family."""
+    if pattern is None:
+        return None
     if transformation.readers(pattern) != [pattern]:
         return None
     found = mixing(transformation, pattern)
@@ -43,11 +45,19 @@ def reading(transformation: Transformation, pattern: Entry):
     return None
 
 
+def _read(transformation: Transformation, pattern: Entry):
+    """``reading``, or ValueError when T neither mixes nor scales the family alone."""
+    found = reading(transformation, pattern)
+    if found is None:
+        raise ValueError(f"{transformation.name} neither mixes nor scales the family of {pattern} alone")
+    return found
+
+
 def coordinate(transformation: Transformation, pattern: Entry, side: int) -> Entry:
     """A generic coordinate of the family: its mixed index named r (r' on the second side of a pair), the
     others as in the pattern (primed on the second side)."""
     _, mixed_name, prime = _SIDES[side]
-    kind, found = reading(transformation, pattern)
+    kind, found = _read(transformation, pattern)
     position = found[1] if kind == "mixed" else None
     return Entry(pattern.family, tuple(mixed_name if k == position else index + prime
                                        for k, index in enumerate(pattern.indices)))
@@ -61,7 +71,7 @@ def pairs(transformation: Transformation) -> list[tuple[Entry, Entry]]:
 
 def pulled(transformation: Transformation, a: Entry, side: int):
     """(c_a(m), a(m), m) for a mixed family, (t_a, a, None) for a scaled one."""
-    kind, found = reading(transformation, transformation.pattern_of(a))
+    kind, found = _read(transformation, transformation.pattern_of(a))
     if kind == "scaled":
         return found, a, None
     pattern, position, r, size, scalar = found
@@ -85,7 +95,7 @@ def pulled_back(transformation: Transformation, a: Entry, b: Entry, entry):
 def left_inverse(transformation: Transformation, pattern: Entry, theorem) -> str | None:
     """None when ``theorem`` is Σ_m (Tθ)_{…m…} N_sm = θ_{…s…} for the mixed family, N a scalar free of θ
     (the kernel's theorem, T's image read from its definition); else the reason it is not."""
-    kind, found = reading(transformation, pattern)
+    _, found = _read(transformation, pattern)
     _, position, r, size, _ = found
     if not is_theorem(theorem):
         return f"the inverse of {pattern.family}'s mixing is not a kernel theorem"
