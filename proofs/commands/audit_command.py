@@ -58,9 +58,6 @@ EVERY_SIZE_ROUTE = {
                   "measure's matrix",
     "identity": "the measure written in the index language on this network (the paths of a deep network, "
                 "a product over its layers, or the largest eigenvalue of a layer's Gram matrix)",
-    "mixing": "for a map that mixes coordinates (T theta = M theta), the laws H(theta) = M^T H(T theta) M and "
-              "G(theta) = M^T G(T theta) M as kernel theorems (the chain rule through the mixing, twice) and M "
-              "invertible (its inverse read from A B^T = I), then det(M^T P M) = det(M)^2 det(P) for the pencil P",
 }
 
 @dataclass
@@ -101,8 +98,6 @@ class Cell:
             kind = ("change of variables" if "t_i(T" in statements else
                     "similarity" if "P^{-1}" in statements or "T^{-\\top}" in statements else "identity")
             return f"{EVERY_SIZE_ROUTE['map']}; then {EVERY_SIZE_ROUTE[kind]}"
-        if self.every_size is not None and "constant times a coordinate" in (self.every_size.reason or ""):
-            return EVERY_SIZE_ROUTE["mixing"]
         return EVERY_SIZE_ROUTE["identity"]
 
     def as_json(self) -> dict:
