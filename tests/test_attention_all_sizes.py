@@ -296,3 +296,28 @@ def test_the_theorem_holds_on_instances_with_B_the_inverse_transpose(d, k):
     assert check_identity(*[end.xreplace(read(A.inv().T)) for end in ends]).status is Status.PROVED
     if k == 2:
         assert check_identity(*[end.xreplace(read(A.inv())) for end in ends]).status is Status.REFUTED
+
+
+def test_the_side_conditions_switched_off_let_the_attacks_through():
+    # interchange: a bound that names the other index is refused by the test of the bounds alone
+    body = Mul((Entry("Q", ("i", "r")), a()))
+    dependent = (Sum("i", "d", Sum("r", "h_{i}", body)), Sum("r", "h_{i}", Sum("i", "d", body)))
+    assert index_rules._sum_interchange(*dependent) is not None
+    original = index_rules._mentions
+    try:
+        index_rules._mentions = lambda text, name: False
+        assert index_rules._sum_interchange(*dependent) is None
+    finally:
+        index_rules._mentions = original
+    # the chain rule through the mixing: g reads Q's columns over 1..d, the image mixes 1..k only
+    from symbolic.every_size.index_terms import Fn, Function
+    wide = Function("g", Fn("g", (Sum("m", "d", Sum("i", "d", Entry("Q", ("i", "m")))),)))
+    before = Deriv(Entry("Q", ("i", "r")), Eval(wide, (), T_ATTENTION))
+    after = Sum("m", HEAD, Mul((a(), Eval(wide, (Entry("Q", ("i", "m")),), T_ATTENTION))))
+    assert "does not run over exactly" in LINEAR_CHAIN_RULE.applies(before, after)
+    original = attention_rules._bounds
+    try:
+        attention_rules._bounds = lambda *args: [HEAD]
+        assert attention_rules._linear_chain_rule(before, after) is None
+    finally:
+        attention_rules._bounds = original
