@@ -7,8 +7,8 @@ for every size (``proofs.all_sizes``): Dinh's T_α and the per-neuron rescaling 
 all widths, every N), a sign σ_j = ±1 per hidden unit of two layers with biases and |·| units
 (every d, h, N; its L(T_σθ) = L(θ) proved here: σ_j leaves Σ_i, then |σ_j s| = |s|), a
 permutation π of the hidden units of two layers with biases and ReLU units (every d, h, N; its
-L(T_πθ) = L(θ) proved here by reindexing the sum over the units), and the scales of a normalized
-layer (every d, h, N; below).
+L(T_πθ) = L(θ) proved here by reindexing the sum over the units), the scales of a normalized
+layer (every d, h, N; below), and the map W_Q ↦ W_Q A, W_K ↦ W_K B of an attention head (below).
 
   Change of variables.  A sharpness with coordinate-wise scales s (adaptive sharpness on the ℓ2
       and ℓ∞ balls, and its Gaussian average): T is diagonal with positive scales t_a read from its
@@ -47,6 +47,17 @@ layer (every d, h, N; below).
       the units; Theorem 3 reads (∂_a L)(T_πθ) = (∂_{σ(a)} L)(θ), each sum over the units is
       reindexed, T_π = Q is a permutation matrix of the coordinates (its range checked against the
       sums of L), so the changes of variables hold and H(T_πθ) = Q H(θ) Qᵀ.
+  An attention head.  The score v Σ_m (Σ_i x_ni Q_im)(Σ_l x'_nl K_lm) of one head
+      (``symbolic.every_size.attention``, every d, head dimension k and N) under Q_im ↦ Σ_r Q_ir A_rm,
+      K_lm ↦ Σ_s K_ls B_sm, v ↦ v, with the hypothesis Σ_m A_rm B_sm = δ_rs (A Bᵀ = I, B = A^{-T}):
+      the images are sums, the map mixes the columns.  f(T_Aθ) = f(θ): each projection's sum over r
+      out of Σ_i, the product of the two sums a double sum, Σ_m innermost, the hypothesis, the delta
+      contracted.  Relative flatness (both variants) reads only v, which T_A leaves alone (the chain
+      rule with the scale 1, no other image reading v).  The Fisher–Rao norm: the chain rule through
+      the mixing, Σ_m A_rm (∂_{Q_im} ℓ_n)(T_Aθ) = ∂_{Q_ir}[ℓ_n(T_Aθ)], turns ⟨T_Aθ, ∇ℓ_n(T_Aθ)⟩ into
+      ⟨θ, ∇(ℓ_n∘T_A)(θ)⟩ = ⟨θ, ∇ℓ_n(θ)⟩, a kernel theorem used at each occurrence.  The cross-check
+      expands each image at the audit's sizes: a linear form whose coefficients are the group's
+      matrix, read with B = A^{-T}, at which the hypothesis holds exactly.
 
 Each every-size verdict is cross-checked on the audit's own families: the kernel's T is the
 group's action coordinate by coordinate, and the measure's index-level term expanded at their sizes
@@ -61,13 +72,16 @@ the step that fails, and the audit refutes each on a concrete network.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 
 import sympy as sp
 
 from symbolic.derivation import Derivation
+from symbolic.every_size.attention import ATTENTION_LAWS, ATTENTION_LOSS, T_ATTENTION, attention_chain, \
+    attention_prediction
 from symbolic.every_size.index_rules import ABSOLUTE_VALUE_OF_A_SIGN, ARITHMETIC, LAST_FACTOR, REINDEXING, SUM_FACTOR, \
-    Chain
+    Chain, rewrite_all
 from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Eval, Fn, Function, LayerProduct, Mul, Sum, \
     children, expand, largest_gram_eigenvalue, permutation_of, rebuild, substitute_layer
 from symbolic.every_size.laws import derivative_chain, invariance_lemma, loss_chain
@@ -83,11 +97,12 @@ from symbolic.decision.positivity import is_manifestly_nonnegative
 from symbolic.kernel import check_identity, conclude, exact_zeros, nonnegative
 from symbolic.kernel.change_of_variables import change_of_variables
 from symbolic.kernel.congruence import pencil_congruence, sign_similarity
+from symbolic.kernel.mixing_congruence import mixing_pencil_congruence
 from symbolic.kernel.derivations import evaluation_lemma, induction, instantiate, lemma, prove
 from symbolic.latex import escape
 from symbolic.measures.definitions import MEASURES, CoordinatewiseSharpness, GaussNewtonPencil, HessianSpectrum, \
     Measure, MeasurePoint, PathSum, SampleCoordinateSum, SampleDirectionalSum, Spectrum, SpectralNormProduct
-from symbolic.measures.index_forms import AFFINE_NORMALIZED_LAYER, DEEP_WITH_BIASES, NORMALIZED_LAYER, ONE_LAYER, \
+from symbolic.measures.index_forms import AFFINE_NORMALIZED_LAYER, ATTENTION_HEAD, DEEP_WITH_BIASES, NORMALIZED_LAYER, ONE_LAYER, \
     TWO_LAYERS_WITH_BIASES, gauss_newton_chain, gauss_newton_entry, invariance_chain, measure_term
 from symbolic.networks.symmetry_groups import GROUPS
 from symbolic.report import Report
@@ -129,6 +144,10 @@ SPECTRAL = ("spectral_norm_product",)
 # a relabelling of the hidden units moves no coordinate's value, only its name: every measure written
 # as a form
 RELABELLED = CHANGE_OF_VARIABLES + PENCILS + COORDINATE_TERMS + SIGN_ONLY + SPECTRAL
+
+# the attention head's W_Q ↦ W_Q A, W_K ↦ W_K A^{-T} leaves its read-out weight alone: the measures of
+# the output layer
+ATTENTION = ("relative_flatness", "relative_flatness_unsquared", "fisher_rao_norm", "metric_hessian_spectrum")
 
 SAMPLE_FORMS = (SampleDirectionalSum, SampleCoordinateSum)     # the measures that read ∇ℓ_n
 
@@ -231,11 +250,19 @@ class EverySize:
     ``network`` says which measures can be written at index level on it (``index_forms``)."""
 
     def __init__(self, group: str, transformation, function, loss_theorem, sizes: str, prediction,
-                 prediction_chain, network, entry=None, scalar_rules=lambda: ()):
+                 prediction_chain, network, entry=None, scalar_rules=lambda: (), concrete_sizes=None, reading=None,
+                 mixing=None):
         self.group, self.T, self.function, self.loss_theorem = group, transformation, function, loss_theorem
         self.sizes, self.prediction, self.prediction_chain, self.network = sizes, prediction, prediction_chain, network
         self.read_entry = entry          # how a parameter of the audit's family is named in the kernel
         self.scalar_rules = scalar_rules  # () -> (rule, scalar, value): what T's definitions say of its scales
+        # model -> the kernel's size symbols at the audit's family (by default d, h and the layer widths)
+        self.concrete_sizes = concrete_sizes or _layer_sizes
+        # for a map that mixes coordinates: (group, model) -> (the kernel's scalars in the group's
+        # parameters, the hypotheses of the map at that reading, each an expression that must be 0)
+        self.reading = reading
+        # for a map that mixes coordinates: the chains its measures need (``attention.MixingLaws``)
+        self.mixing = mixing
 
     def entry(self, name: str, model) -> Entry:
         """The kernel's entry of the audit's parameter ``name`` (by default ``_entry``)."""
@@ -271,6 +298,44 @@ class EverySize:
     def sample_lemma(self):
         return evaluation_lemma(self.sample_theorem, self.sample_loss, self.T, "l_n o T = l_n",
                                 r"\ell_n(T\theta) = \ell_n(\theta)")
+
+
+def _layer_sizes(model) -> dict:
+    """The size symbols of the one- and two-layer and deep networks at a concrete model."""
+    return {"d": model.input_width, "h": len(model.layers[-1]),
+            **{"h_{%d}" % k: rows for k, (rows, _) in enumerate(model.layer_shapes)}}
+
+
+def _attention_entry(name: str, model) -> Entry:
+    """The kernel's entry of a parameter of the audit's attention head: Q_{i,m}, K_{l,m} and v."""
+    found = re.fullmatch(r"(Q|K)_\{(\d+),(\d+)\}", name)
+    if found:
+        return Entry(found.group(1), (found.group(2), found.group(3)))
+    if name != "v":
+        raise ValueError(f"no kernel entry for the parameter {name}")
+    return Entry("v", ())
+
+
+def _attention_sizes(model) -> dict:
+    """d, the width of each token (an input row is the two tokens), and k, the head dimension."""
+    return {"d": model.input_width // 2, "k": model.layer_shapes[0][1]}
+
+
+def _attention_reading(group, model):
+    """A_rm is the audit's a_rm, and B = A^{-T} (the audit's W_K ↦ W_K A^{-T}); the hypothesis
+    Σ_m A_rm B_sm = δ_rs at that reading, entry by entry."""
+    k = model.layer_shapes[0][1]
+    A = sp.Matrix(k, k, lambda r, m: {str(s): s for s in group.symbols}[f"a_{r + 1}{m + 1}"])
+    B = A.inv().T
+    reading = {}
+    for r in range(k):
+        for m in range(k):
+            reading[sp.Symbol(f"A_{r + 1}_{m + 1}", real=True)] = A[r, m]
+            reading[sp.Symbol(f"B_{r + 1}_{m + 1}", real=True)] = B[r, m]
+    hypothesis = [(f"sum_m A_{r + 1}m B_{s + 1}m = delta", sp.cancel(sum(A[r, m] * B[s, m] for m in range(k))
+                                                                      - (1 if r == s else 0)))
+                  for r in range(k) for s in range(k)]
+    return reading, hypothesis
 
 
 def _unit_entry(name: str, model) -> Entry:
@@ -319,6 +384,13 @@ EVERY_SIZE = {
                            functools.partial(loss_theorem, layer_norm_chain, "scale in front of layer normalization: L(T theta) = L(theta), all widths"),
                            "every d, h and N (one layer-normalized layer of ReLU units, eps = 0)",
                            Function("f", layer_norm_prediction()), layer_norm_chain, NORMALIZED_LAYER),
+    "attention_qk": EverySize("attention_qk", T_ATTENTION, ATTENTION_LOSS,
+                              functools.partial(loss_theorem, attention_chain, "attention head: L(T_A theta) = L(theta), "
+                                                "every d, k and N"),
+                              "every d, k and N (one attention head's score, head dimension k)",
+                              Function("f", attention_prediction()), attention_chain, ATTENTION_HEAD,
+                              entry=_attention_entry, concrete_sizes=_attention_sizes, reading=_attention_reading,
+                              mixing=ATTENTION_LAWS),
 }
 
 
@@ -382,6 +454,8 @@ def same_action(every: EverySize) -> list[Verdict]:
     matrix ((Tθ)_a = t_a θ_{σ(a)}, the scale and σ read from T's definition, at the element the
     audit takes; the group's action from its factors or its matrix)."""
     group = GROUPS[every.group]
+    if every.reading is not None:
+        return [_same_linear_action(every, group, family) for family in group.families]
     verdicts = []
     for family in group.families:
         model = family.model
@@ -403,6 +477,53 @@ def same_action(every: EverySize) -> list[Verdict]:
         verdicts.append(exact_zeros(claim, [(f"entry ({r + 1}, {c + 1})", kernel[r, c] - action[r, c])
                                             for r in range(len(entries)) for c in range(len(entries))]))
     return verdicts
+
+
+def _same_linear_action(every: EverySize, group, family) -> Verdict:
+    """On one of the group's families, for a map whose images are sums (a linear map that mixes
+    coordinates): each pattern's image expanded at every value of its indices over the family's
+    sizes, the kernel's scalars read in the group's parameters, is a linear form in the parameters;
+    its coefficients are the row of the group's matrix, every parameter the row of exactly one
+    instance; and the map's hypotheses hold at that reading."""
+    model = family.model
+    claim = f"the kernel's {every.T.name} is the action of {every.group} on {family.sizes}"
+    sizes = every.concrete_sizes(model)
+    parameters = _symbols("", [every.entry(str(p), model) for p in model.parameters])
+    column = {symbol: k for k, symbol in enumerate(parameters)}
+    reading, hypotheses = every.reading(group, model)
+    ranges = {pattern: sums for pattern, sums in every.network.families}
+    kernel, rows = sp.zeros(len(parameters)), set()
+    for pattern, image in every.T.images:
+        if pattern not in ranges:
+            return Verdict(Status.UNDECIDED, claim, reason=f"the network does not say over what {pattern.family} runs")
+        names, bounds = [index for index, _ in ranges[pattern]], [sizes[size] for _, size in ranges[pattern]]
+        if tuple(names) != pattern.indices:
+            return Verdict(Status.UNDECIDED, claim, reason=f"the indices of {pattern.family} are not its pattern's")
+        for values in itertools.product(*[range(1, bound + 1) for bound in bounds]):
+            at = dict(zip(names, values))
+            row = column.get(expand(pattern, sizes, at))
+            form = sp.expand(expand(image, sizes, at).xreplace(reading))
+            if row is None or row in rows:
+                return Verdict(Status.UNDECIDED, claim, reason=f"{pattern.family} at {values} is not one parameter "
+                                                               "of the family, once")
+            if not form.free_symbols <= set(parameters) | set(group.symbols):
+                return Verdict(Status.UNDECIDED, claim, reason=f"the image of {pattern.family} at {values} reads "
+                                                               "more than the parameters and the group's")
+            poly = sp.Poly(form, *parameters)
+            if poly.total_degree() > 1 or poly.coeff_monomial(1) != 0:
+                return Verdict(Status.UNDECIDED, claim, reason=f"the image of {pattern.family} at {values} is not "
+                                                               "linear in the parameters")
+            rows.add(row)
+            for symbol, k in column.items():
+                kernel[row, k] = poly.coeff_monomial(symbol)
+    if len(rows) != len(parameters):
+        return Verdict(Status.UNDECIDED, claim, reason="the kernel's map does not list every parameter")
+    action = group.action(family)
+    return exact_zeros(claim, [(f"entry ({r + 1}, {c + 1})", sp.cancel(kernel[r, c] - action[r, c]))
+                               for r in range(len(parameters)) for c in range(len(parameters))] + hypotheses,
+                       evidence=("each image expanded at the family's sizes, read in the group's parameters, a "
+                                 "linear form whose coefficients are the group's matrix row",
+                                 "the map's hypotheses hold exactly at that reading"))
 
 
 def _stand_in(term):
@@ -431,8 +552,7 @@ def same_measure(measure: Measure, every: EverySize, examples: int = 2) -> list[
     function = every.sample_loss if isinstance(measure.evaluate, SAMPLE_FORMS) else every.function
     for family in GROUPS[every.group].families:
         model = family.model
-        sizes = {"d": model.input_width, "h": len(model.layers[-1]), "N": examples,
-                 **{"h_{%d}" % k: rows for k, (rows, _) in enumerate(model.layer_shapes)}}
+        sizes = {**every.concrete_sizes(model), "N": examples}
         # the depth K of a deep network made concrete: θ^{(K)} is the family's last layer
         term = substitute_layer(_stand_in(measure_term(measure.evaluate, function, network=every.network)),
                                 DEPTH, sp.Integer(len(model.layers)))
@@ -506,8 +626,16 @@ def _largest_of_kronecker_product(claim: str, value: sp.Expr, spectrum: Spectrum
 def every_size_proof(measure: Measure, every: EverySize) -> Verdict | None:
     """M(Tθ) = M(θ) for every size, by the argument that fits the measure's form; None when none
     does (the measure is not built from one rule per coordinate, or has no index-level term on
-    this network: the paths of a deep network are not written)."""
+    this network: the paths of a deep network are not written); UNDECIDED when the argument cannot
+    be made for this map (Theorem 3's coordinate law read from a map that mixes coordinates)."""
     claim = f"{measure.key} is invariant under {every.group}, {every.sizes}"
+    try:
+        return _every_size_proof(claim, measure, every)
+    except ValueError as error:
+        return Verdict(Status.UNDECIDED, claim, reason=str(error))
+
+
+def _every_size_proof(claim: str, measure: Measure, every: EverySize) -> Verdict | None:
     form = measure.evaluate
     if isinstance(form, CoordinatewiseSharpness):
         return change_of_variables(claim, every.theorem, every.function, every.T, form.scale, _is_weight,
@@ -515,6 +643,11 @@ def every_size_proof(measure: Measure, every: EverySize) -> Verdict | None:
     if isinstance(form, HessianSpectrum):
         return sign_similarity(claim, every.T, every.function, ("H", functools.partial(_hessian_entry, every.function),
                                                 functools.partial(_hessian_law, every)))
+    if isinstance(form, GaussNewtonPencil) and every.mixing is not None:
+        return mixing_pencil_congruence(claim, every.T, every.function, [
+            ("H", functools.partial(_hessian_entry, every.function), functools.partial(_mixing_law, every, "hessian")),
+            ("G", functools.partial(gauss_newton_entry, every.prediction), functools.partial(_mixing_law, every, "gauss_newton"))],
+            lambda pattern: prove(every.mixing.inverse(pattern.family, every.T))[1])
     if isinstance(form, GaussNewtonPencil):
         return pencil_congruence(claim, every.T, every.function, [("H", functools.partial(_hessian_entry, every.function),
                                                    functools.partial(_hessian_law, every)),
@@ -524,6 +657,8 @@ def every_size_proof(measure: Measure, every: EverySize) -> Verdict | None:
         return None
     if isinstance(form, PathSum) and every.network.layered_paths:
         return _layered_paths_proof(claim, form, every)
+    if isinstance(form, SampleDirectionalSum) and every.mixing is not None:
+        return _pairing_proof(claim, form, every)
     if isinstance(form, SAMPLE_FORMS):
         chain = invariance_chain(form, every.sample_loss, every.T, every.sample_lemma, claim, every.network)
     else:
@@ -546,6 +681,25 @@ def _layered_paths_proof(claim: str, form: PathSum, every: EverySize) -> Verdict
     return prove(chain)[0]
 
 
+def _pairing_proof(claim: str, form: SampleDirectionalSum, every: EverySize) -> Verdict:
+    """(1/N) Σ_n outer(⟨Tθ, ∇ℓ_n(Tθ)⟩) = (1/N) Σ_n outer(⟨θ, ∇ℓ_n(θ)⟩) for a map that mixes coordinates:
+    the kernel's theorem ⟨Tθ, ∇ℓ_n(Tθ)⟩ = ⟨θ, ∇ℓ_n(θ)⟩ (the chain rule through T, then ℓ_n∘T = ℓ_n), as a
+    lemma, at each occurrence; its two ends must be the measure's own terms."""
+    start = measure_term(form, every.sample_loss, every.T, every.T.image, every.network)
+    target = measure_term(form, every.sample_loss, network=every.network)
+    verdict, theorem = prove(every.mixing.pairing(every.sample_loss, every.sample_lemma))
+    if theorem is None:
+        return Verdict(Status.UNDECIDED, claim, reason=f"the pairing: {verdict.reason}")
+    rule = lemma(theorem, "the gradient pairing under T", r"\langle T\theta, \nabla \ell_n(T\theta) \rangle = "
+                                                           r"\langle \theta, \nabla \ell_n(\theta) \rangle")
+    chain = Chain(claim, start)
+    rewrite_all(chain, rule, lambda t: t == theorem.lhs, lambda t: theorem.rhs, "the chain rule through $T$")
+    if chain.end != target:
+        return Verdict(Status.UNDECIDED, claim, reason="the pairing's theorem does not join the measure at T theta "
+                                                      "to the measure at theta")
+    return prove(chain)[0]
+
+
 def _hessian_entry(function, a, b, point):
     return Eval(function, (a, b), point)
 
@@ -553,6 +707,14 @@ def _hessian_entry(function, a, b, point):
 def _hessian_law(every: EverySize, a, b):
     """Theorem 3 at the pair (a, b): (∂_b∂_a L)(Tθ) = t_a⁻¹ t_b⁻¹ (∂_b∂_a L)(θ), the kernel's theorem."""
     return prove(derivative_chain([a, b], every.function, every.T, every.loss_lemma))[1]
+
+
+def _mixing_law(every: EverySize, matrix: str, a, b):
+    """X_ab(θ) = (Mᵀ X(Tθ) M)_ab for X = H (``matrix`` "hessian") or G ("gauss_newton"), the kernel's
+    theorem from the chain rule through a map that mixes coordinates."""
+    if matrix == "hessian":
+        return prove(every.mixing.hessian(every.function, every.loss_lemma, a, b, every.T))[1]
+    return prove(every.mixing.gauss_newton(every.prediction, every.prediction_lemma, a, b, every.T))[1]
 
 
 def _metric_law(every: EverySize, a, b):
@@ -598,6 +760,7 @@ def claims() -> list[tuple[str, str]]:
     pairs += [(m, g) for g in NORMALIZED for m in CHANGE_OF_VARIABLES + PENCILS + COORDINATE_TERMS]
     pairs += [("relative_flatness", g) for g in NORMALIZED]
     pairs += [("relative_flatness_unsquared", g) for g in NORMALIZED if g != "batchnorm_affine"]
+    pairs += [(m, "attention_qk") for m in ATTENTION]
     return pairs + [(m, "permutation") for m in RELABELLED]
 
 
@@ -622,7 +785,10 @@ def derivation_skeleton() -> Derivation:
                    r"$\gamma, \beta, v \mapsto c\gamma, c\beta, v/c$ of batch normalization (any "
                    r"$\epsilon \ge 0$), one layer of $h$ normalized ReLU units (every $d, h, N$): adaptive "
                    r"sharpness and its Gaussian average, the pencil, normalized flatness, the Fisher--Rao norm "
-                   r"and relative flatness, and in front of the normalization its unsquared variant."),
+                   r"and relative flatness, and in front of the normalization its unsquared variant.  For "
+                   r"$W_Q \mapsto W_Q A$, $W_K \mapsto W_K B$ with $A B^\top = I$ on one attention head's "
+                   r"score (every $d$, head dimension $k$ and $N$): relative flatness (both variants) and the "
+                   r"Fisher--Rao norm."),
         definitions=[
             r"A sharpness with coordinate-wise scales: $\max_{\|(\delta_a / s(\theta_a))_a\|_p \le \rho} "
             r"L(\theta + \delta) - L(\theta)$, $p = 2$ or $\infty$, or $\mathbb{E}\,L(\theta + \delta) - "
@@ -660,6 +826,11 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
                "a chain checked by the kernel: a positive scale out of each spectral norm, a sign of one side "
                "dropped, permuted rows or columns put back in order (an orthogonal matrix on one side), the "
                "scales cancel" if isinstance(form, SpectralNormProduct) else
+               "the kernel's theorem $\\langle T\\theta, \\nabla\\ell_n(T\\theta)\\rangle = \\langle \\theta, "
+               "\\nabla\\ell_n(\\theta)\\rangle$: the chain rule through the mixing map, "
+               "$\\sum_m A_{rm} (\\partial_{Q_{im}} \\ell_n)(T\\theta) = \\partial_{Q_{ir}}[\\ell_n(T\\theta)]$, "
+               "then $\\ell_n \\circ T = \\ell_n$"
+               if isinstance(form, SampleDirectionalSum) and EVERY_SIZE[group].mixing is not None else
                "a chain checked by the kernel: Theorem 3's law for each derivative the measure reads, "
                "sums over permuted units reindexed, positive scales out of $|\\cdot|$ and out of sums, "
                "the scales cancel")
@@ -684,6 +855,10 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
                                                      sign_flip.network),
                         None, "the product of the layers' squared spectral norms at $T_\\sigma\\theta$, each norm "
                               "binding its matrix's indices")
+    all_sizes.add_chain(derivation, attention_chain(), r"f_{T_A\theta}(x_n)",
+                        "the attention head: $Q_{im} \\mapsto \\sum_r Q_{ir} A_{rm}$, $K_{lm} \\mapsto \\sum_s "
+                        "K_{ls} B_{sm}$, $v \\mapsto v$, under the hypothesis $\\sum_m A_{rm} B_{sm} = \\delta_{rs}$ "
+                        "($A B^\\top = I$); $x_n$ and $x'_n$ the two tokens")
     all_sizes.add_chain(derivation, sign_flip_chain(), r"f_{T_\sigma\theta}(x_n)",
                         "the sign flip: $\\theta^{(1)}_{ij} \\mapsto \\sigma_j \\theta^{(1)}_{ij}$, "
                         "$b^{(1)}_j \\mapsto \\sigma_j b^{(1)}_j$, $\\sigma_j = (-1)^{e_j}$, the output layer left alone")

@@ -50,8 +50,8 @@ EVERY_SIZE_ROUTE = {
     "map": "the group's map T as a term of the kernel's index language, with L(T theta) = L(theta) a "
            "kernel theorem for every size (the kernel defines T_alpha, the per-neuron map, the deep "
            "layer-wise map, the sign flip, the permutation of hidden units, W -> cW in front of batch or "
-           "layer normalization and the affine scale of batch normalization; not yet a map that mixes "
-           "coordinates, as the attention head's A in GL(k))",
+           "layer normalization, the affine scale of batch normalization and the attention head's "
+           "W_Q -> W_Q A, W_K -> W_K A^-T, a map that mixes coordinates)",
     "change of variables": "nothing more than the kernel's change of variables once T is defined: "
                            "the scales t_i are coordinate-wise and covariant",
     "similarity": "the every-size laws of Theorem 3 for this T and a similarity or congruence of the "

@@ -17,12 +17,13 @@ from __future__ import annotations
 import functools
 import itertools
 import random
+import re
 
 import sympy as sp
 
 from symbolic.every_size.index_terms import latex as latex_of
 from symbolic.every_size.index_terms import DATA_FAMILIES, Activation, Add, Const, Deriv, Entry, Eval, Fn, Indicator, \
-    LayerProduct, Mul, Relu, Sum, bound_indices, children, families, first_subterm, free_indices, \
+    LayerProduct, Mul, Relu, SpectralNorm, Sum, bound_indices, expand, children, families, first_subterm, free_indices, \
     index_variable, layer_expr, layer_text, permutation_of, permuted, replace_first, substitute_index, substitute_layer
 from symbolic.relu import ReLU, leaky_relu
 from symbolic.verdict import Status, Verdict
@@ -276,6 +277,11 @@ def _chain_rule(before, after):
         return f"{g.point.name} does not map {latex_of(a)} to a constant times a coordinate"
     if found[1] != c:
         return f"{g.point.name} does not map {latex_of(a)} to a multiple of {latex_of(c)}"
+    # θ_c reaches Tθ through a's image alone: no other image of T reads an entry of its family
+    others = [pattern.family for pattern in g.point.readers(c) if pattern != g.point.pattern_of(a)]
+    if others:
+        return (f"{g.point.name}'s image of {', '.join(others)} also reads {latex_of(c)}: θ_c is not read "
+                "by one coordinate of Tθ alone")
     return None if scale == found[0] else f"the factor is not t_a read from {g.point.name}"
 
 
@@ -955,3 +961,112 @@ def contract(chain: Chain, contraction: Rule) -> None:
             contracted = substitute_index(Mul((Const(coefficient.expr / delta), rest)), total.index, target)
             single = Sum(total.index, total.size, part)
             rewrite_first(chain, contraction, lambda t, old=single: t == old, lambda t: contracted)
+
+
+# --- two finite sums in the other order, and a sum's index renamed ------------------------------------
+
+def _mentions(text: str, name: str) -> bool:
+    """Whether the size or layer text names the index ``name`` (h_{j} names j)."""
+    return re.search(r"(?<![A-Za-z0-9_\\])%s(?![A-Za-z0-9_])" % re.escape(name), text) is not None
+
+
+def _sizes_of(term) -> list:
+    """The sizes of the sums and spectral norms inside the term, and the layers of its families."""
+    own = [term.size] if isinstance(term, Sum) else [size for _, size in term.ranges] if isinstance(term, SpectralNorm) \
+        else re.findall(r"\(([^()]*)\)", term.family) if isinstance(term, Entry) else []
+    return own + [s for c in children(term) for s in _sizes_of(c)]
+
+
+def _sum_interchange(before, after):
+    """Σ_{i=1}^{m} Σ_{j=1}^{n} F → Σ_{j=1}^{n} Σ_{i=1}^{m} F, i ≠ j and neither bound naming i or j."""
+    if not (isinstance(before, Sum) and isinstance(before.body, Sum)):
+        return "not a sum of a sum"
+    outer, inner = before, before.body
+    if outer.index == inner.index:
+        return "the two sums bind the same index"
+    if any(_mentions(size, index) for size in (outer.size, inner.size) for index in (outer.index, inner.index)):
+        return "a bound depends on a summation index"
+    if after != Sum(inner.index, inner.size, Sum(outer.index, outer.size, inner.body)):
+        return "the result is not the two sums in the other order"
+    return None
+
+
+@functools.cache
+def _sum_interchange_validity() -> Verdict:
+    """Σ_{i≤m} Σ_{j≤n} F_ij = Σ_{j≤n} Σ_{i≤m} F_ij for every m, n: by induction on m, the step adds
+    Σ_j F_{m+1,j} on the left and, inside Σ_j, F_{m+1,j} on the right, which the sum of terms takes
+    out as the same Σ_j F_{m+1,j} (that rule's own validity is a premise); exactly on generic
+    indeterminates F_ij for m, n ≤ 3; and the test of a use on a right and three wrong instances."""
+    instances = []
+    for m, n in itertools.product((1, 2, 3), repeat=2):
+        F = sp.Matrix(m, n, lambda i, j: sp.Symbol(f"F{i}{j}", real=True))
+        instances.append(check_identity(sum(sum(F[i, j] for j in range(n)) for i in range(m)),
+                                        sum(sum(F[i, j] for i in range(m)) for j in range(n)),
+                                        claim=f"interchange, m = {m}, n = {n}"))
+    body = Mul((Entry("Q", ("i", "r")), Const(sp.IndexedBase("A")[sp.Symbol("r", integer=True), sp.Symbol("m", integer=True)])))
+    tests = [_sum_interchange(Sum("i", "d", Sum("r", "k", body)), Sum("r", "k", Sum("i", "d", body))) is None,
+             _sum_interchange(Sum("i", "d", Sum("r", "k", body)), Sum("r", "d", Sum("i", "k", body))) is not None,
+             _sum_interchange(Sum("i", "d", Sum("r", "h_{i}", body)), Sum("r", "h_{i}", Sum("i", "d", body))) is not None,
+             _sum_interchange(Sum("i", "d", Sum("i", "k", body)), Sum("i", "k", Sum("i", "d", body))) is not None]
+    if not all(tests):
+        return Verdict(Status.UNDECIDED, "interchange of finite sums", reason="the test of a use misjudges a known case")
+    return conclude("sum_i sum_j F_ij = sum_j sum_i F_ij, every m and n", [_sum_of_terms_validity(), *instances], evidence=(
+        "induction on m: the step's new terms are taken out of the sum over j by the sum of terms",
+        "check_identity at every m, n <= 3 on generic indeterminates",
+        "the test accepts the sums swapped with their bounds, and refuses the bounds swapped, a bound that "
+        "names the other index and two sums binding one index"))
+
+
+def _bound_renaming(before, after):
+    """Σ_{j=1}^{m} F(j) → Σ_{l=1}^{m} F(l): every free j of the summand replaced by l, l free nowhere in
+    the sum, bound nowhere inside the summand (it would be captured), and named by no size or layer."""
+    if not (isinstance(before, Sum) and isinstance(after, Sum) and before.size == after.size):
+        return "not two sums with the same bound"
+    old, new = before.index, after.index
+    if old == new:
+        return "the index is not renamed"
+    if new in free_indices(before):
+        return f"{new} is free in the sum: renaming into it would capture it"
+    if new in bound_indices(before.body):
+        return f"{new} is bound inside the summand: the renamed index would be captured"
+    if any(_mentions(text, name) for text in _sizes_of(before.body) for name in (old, new)):
+        return "a size or a layer inside the summand names the index"
+    if substitute_index(before.body, old, new) != after.body:
+        return f"the summand is not the other's with {old} replaced by {new}"
+    if free_indices(after) != free_indices(before):
+        return "the renaming changes what the sum depends on"
+    return None
+
+
+@functools.cache
+def _bound_renaming_validity() -> Verdict:
+    """A finite sum does not depend on the name of its index (Σ_{j=1}^{m} F(j) is F(1) + … + F(m)
+    whatever the letter): the renaming checked on instances at m ≤ 3 by expanding both sides, and the
+    test of a use on a right instance and on the wrong ones (a free name captured, a name bound
+    inside, a summand changed)."""
+    j, l = "j", "l"
+    body = Mul((Entry("W", ("i", j)), Entry("v", (j,))))
+    renamed = Mul((Entry("W", ("i", l)), Entry("v", (l,))))
+    instances = [check_identity(expand(Sum(j, "h", body), {"h": m}, {"i": 1}), expand(Sum(l, "h", renamed), {"h": m}, {"i": 1}),
+                                claim=f"renaming, m = {m}") for m in (1, 2, 3)]
+    captured = Mul((Entry("W", ("i", j)), Entry("v", (l,))))
+    tests = [_bound_renaming(Sum(j, "h", body), Sum(l, "h", renamed)) is None,
+             _bound_renaming(Sum(j, "h", captured), Sum(l, "h", substitute_index(captured, j, l))) is not None,
+             _bound_renaming(Sum(j, "h", Mul((body, Sum(l, "d", Entry("x", ("n", l)))))),
+                             Sum(l, "h", Mul((renamed, Sum(l, "d", Entry("x", ("n", l))))))) is not None,
+             _bound_renaming(Sum(j, "h", body), Sum(l, "h", Mul((Entry("W", ("i", l)), Entry("v", (j,)))))) is not None,
+             _bound_renaming(Sum(j, "h", body), Sum(l, "d", renamed)) is not None]
+    if not all(tests):
+        return Verdict(Status.UNDECIDED, "renaming a summation index", reason="the test of a use misjudges a known case")
+    return conclude("sum_j F(j) = sum_l F(l), l fresh", instances, evidence=(
+        "a finite sum is F(1) + ... + F(m), whatever the name of its index: expanded exactly at m = 1, 2, 3",
+        "the test accepts a fresh name and refuses a name free in the sum, a name bound in the summand, "
+        "a changed summand and another bound"))
+
+
+SUM_INTERCHANGE = axiom(Rule("interchange of sums", r"\sum_{i=1}^{m} \sum_{j=1}^{n} F_{ij} = \sum_{j=1}^{n} \sum_{i=1}^{m} F_{ij}",
+                             _either_way(_sum_interchange), _sum_interchange_validity,
+                             r"for every $m, n$, $i \ne j$ and bounds that name neither index"))
+BOUND_RENAMING = axiom(Rule("renaming a summation index", r"\sum_{j=1}^{m} F(j) = \sum_{l=1}^{m} F(l)",
+                            _either_way(_bound_renaming), _bound_renaming_validity,
+                            r"for $l$ free nowhere in the sum and bound nowhere in its summand"))

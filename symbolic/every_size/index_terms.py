@@ -26,7 +26,8 @@ import sympy as sp
 from symbolic.relu import ReLU, leaky_relu
 
 
-DATA_FAMILIES = frozenset({"x", "y"})      # the inputs and targets: no map on parameters moves them
+# the inputs (x, and the second token x' of an attention score) and the targets: no map on parameters moves them
+DATA_FAMILIES = frozenset({"x", "x'", "y"})
 
 
 # --- a permuted index: π_m(j), the image of the index j under a permutation π_m of {1, …, m} ------------
@@ -242,6 +243,20 @@ class Transformation:
                 continue
             return pattern, image, renaming, dict(zip(pattern.indices, entry.indices))
         return None
+
+    def pattern_of(self, entry):
+        """The pattern whose image gives ``entry``'s, or None."""
+        found = self._image_template(entry)
+        return None if found is None else found[0]
+
+    def readers(self, entry) -> list:
+        """The patterns whose image may read ``entry``: it holds an entry of the same family (its
+        layers, if any, not compared: θ^{(p-1)} may be θ^{(2)}) with as many indices."""
+        def stem(family):
+            return re.sub(r"\(([^()]*)\)", "(#)", family)
+        return [pattern for pattern, image in self.images
+                if any(stem(e.family) == stem(entry.family) and len(e.indices) == len(entry.indices)
+                       for e in entries_of(image))]
 
     def lists(self, entry) -> bool:
         """Whether T's definition gives the image of ``entry``'s family."""
@@ -687,6 +702,14 @@ def substitute_index(term, old: str, new: str):
     if isinstance(term, Eval):
         return Eval(term.function, tuple(substitute_index(p, old, new) for p in term.partials), term.point)
     return rebuild(term, tuple(substitute_index(c, old, new) for c in children(term)))
+
+
+def entries_of(term) -> list:
+    """The entries of the term, the coordinates of its derivatives and evaluations included."""
+    if isinstance(term, Entry):
+        return [term]
+    own = [term.coordinate] if isinstance(term, Deriv) else list(term.partials) if isinstance(term, Eval) else []
+    return own + [e for c in children(term) for e in entries_of(c)]
 
 
 def bound_indices(term) -> frozenset:

@@ -57,7 +57,8 @@ class Rule:
 
 
 # the modules whose rules may be axioms: the trusted base, listed in the README
-AXIOM_MODULES = ("symbolic.every_size.index_rules", "symbolic.every_size.norm_rules", "symbolic.kernel.derivations")
+AXIOM_MODULES = ("symbolic.every_size.index_rules", "symbolic.every_size.norm_rules",
+                 "symbolic.every_size.attention_rules", "symbolic.kernel.derivations")
 
 
 def axiom(rule: Rule) -> Rule:

@@ -90,6 +90,12 @@ NORMALIZED_LAYER = IndexNetwork(ONE_LAYER_FAMILIES, ONE_LAYER_FAMILIES[1])
 AFFINE_NORMALIZED_LAYER = IndexNetwork(ONE_LAYER_FAMILIES + ((Entry(r"\gamma", ("j",)), (("j", "h"),)),
                                                             (Entry(r"\beta", ("j",)), (("j", "h"),))),
                                        ONE_LAYER_FAMILIES[1])
+# one attention head's score (``symbolic.every_size.attention``): its query and key matrices Q, K
+# (d × k) and its read-out weight v, the output layer
+ATTENTION_FAMILIES = ((Entry("Q", ("i", "m")), (("i", "d"), ("m", "k"))),
+                      (Entry("K", ("l", "m")), (("l", "d"), ("m", "k"))),
+                      (Entry("v", ()), ()))
+ATTENTION_HEAD = IndexNetwork(ATTENTION_FAMILIES, ATTENTION_FAMILIES[2])
 _U, _DERIVATIVE = sp.Symbol("u", real=True), sp.Symbol("D", real=True)
 
 
@@ -141,11 +147,15 @@ def measure_term(form, function: Function, point="theta", images=None, network: 
     if isinstance(form, (RelativeFlatness, OutputNormTrace)):
         # one output unit: ⟨w, w⟩ Tr(H_ww) = (Σ_i w_i w_i)(Σ_l (∂_{w_l}∂_{w_l} L)(θ));
         # the unsquared variant takes the root of ⟨w, w⟩
-        w, ((index, size),) = network.output
-        w_l = Entry(w.family, ("l",))
-        gram = Sum(index, size, Mul((image(w), image(w))))
-        return Mul((gram if isinstance(form, RelativeFlatness) else Fn(r"\sqrt", (gram,)),
-                    Sum("l", size, Eval(function, (w_l, w_l), point))))
+        w, sums = network.output
+        if sums:
+            ((index, size),) = sums
+            w_l = Entry(w.family, ("l",))
+            gram = Sum(index, size, Mul((image(w), image(w))))
+            trace = Sum("l", size, Eval(function, (w_l, w_l), point))
+        else:        # one output weight w: ⟨w, w⟩ = w w and Tr(H_ww) = (∂_w∂_w L)(θ)
+            gram, trace = Mul((image(w), image(w))), Eval(function, (w, w), point)
+        return Mul((gram if isinstance(form, RelativeFlatness) else Fn(r"\sqrt", (gram,)), trace))
     try:
         if isinstance(form, CoordinateSum):
             rule = sp.sympify(form.term(_U, _DERIVATIVE))
