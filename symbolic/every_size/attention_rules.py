@@ -19,7 +19,7 @@ import random
 import sympy as sp
 
 from symbolic.every_size.index_terms import Const, Deriv, Entry, Eval, Fn, Function, Mul, Sum, Transformation, \
-    children, free_indices, index_variable, renamed_scalar
+    children, families, free_indices, index_variable, renamed_scalar
 from symbolic.kernel.certificates import check_identity, conclude, exact_zeros
 from symbolic.kernel.derivations import Rule, axiom
 from symbolic.verdict import Status, Verdict
@@ -139,7 +139,8 @@ def _bounds(term, family: str, arity: int, position: int, scope: dict) -> list:
 def _linear_chain_rule(before, after):
     """∂/∂θ_{…r₀…}[g(Tθ)] → Σ_{m=1}^{K} M(r₀, m) (∂_{θ_{…m…}} g)(Tθ) for T's image θ_{…m…} ↦
     Σ_{r=1}^{K} θ_{…r…} M(r, m) (``mixing``), when no other image of T reads the family, the mixed
-    index runs over exactly 1..K wherever g reads the family, and m is no index of the coordinate."""
+    index runs over exactly 1..K wherever g reads the family (g's definition holding no function of θ
+    whose reading would be hidden), and m is no index of the coordinate."""
     if not (isinstance(before, Deriv) and isinstance(before.body, Eval) and before.body.point != "theta"):
         return "not a derivative of a function evaluated at T theta"
     g, c, T = before.body, before.coordinate, before.body.point
@@ -149,6 +150,10 @@ def _linear_chain_rule(before, after):
     pattern, position, r, size, scalar = found
     if [p for p in T.readers(c)] != [pattern]:
         return f"another image of {T.name} reads {c.family}: its coordinates are not read by this image alone"
+    # g's definition read in full: an evaluation or a derivative inside it is a function of θ whose own
+    # reading of the family (another range, another point) this rule does not see
+    if "*" in families(g.function.body):
+        return f"{g.function.name}'s definition holds a function of theta: where it reads {c.family} is not seen"
     bounds = _bounds(g.function.body, c.family, len(c.indices), position, {})
     if not bounds or any(bound != size for bound in bounds):
         return f"the mixed index of {c.family} does not run over exactly 1..{size} wherever {g.function.name} reads it"

@@ -970,10 +970,24 @@ def _mentions(text: str, name: str) -> bool:
     return re.search(r"(?<![A-Za-z0-9_\\])%s(?![A-Za-z0-9_])" % re.escape(name), text) is not None
 
 
+def _ranges_of_permutations(index: str) -> list:
+    """The ranges m of the permutations π_m(·) in an index, nested ones included (π_{h_{l}}(j) has h_{l})."""
+    found = permutation_of(index)
+    return [] if found is None else [found[0], *_ranges_of_permutations(found[1])]
+
+
 def _sizes_of(term) -> list:
-    """The sizes of the sums and spectral norms inside the term, and the layers of its families."""
+    """The sizes of the sums and spectral norms inside the term, the layers of its families, and the
+    ranges of its permuted indices (in entries, in the coordinates of derivatives and evaluations,
+    and in the index symbols of scalars)."""
     own = [term.size] if isinstance(term, Sum) else [size for _, size in term.ranges] if isinstance(term, SpectralNorm) \
-        else re.findall(r"\(([^()]*)\)", term.family) if isinstance(term, Entry) else []
+        else []
+    entries = [term] if isinstance(term, Entry) else [term.coordinate] if isinstance(term, Deriv) \
+        else list(term.partials) if isinstance(term, Eval) else []
+    for entry in entries:
+        own += re.findall(r"\(([^()]*)\)", entry.family) + [r for i in entry.indices for r in _ranges_of_permutations(i)]
+    if isinstance(term, Const):
+        own += [r for symbol in term.expr.free_symbols for r in _ranges_of_permutations(str(symbol))]
     return own + [s for c in children(term) for s in _sizes_of(c)]
 
 

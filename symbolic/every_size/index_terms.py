@@ -234,6 +234,19 @@ class Transformation:
             if foreign:
                 raise ValueError(f"{self.name}: the image of {pattern.family} depends on {', '.join(sorted(foreign))}, "
                                  "not an index of its pattern")
+        # a map on the parameters moves no data: an input or a target given an image (or made a derived
+        # quantity at Tθ) would let T applied to a term change what the term is evaluated on, and a
+        # theorem T(term) = term would then say g(Tθ) = g(θ) of a g that changes at Tθ
+        patterns = {pattern.family for pattern, _ in self.images}
+        moved = sorted((patterns | {family for pair in self.outputs for family in pair}) & DATA_FAMILIES)
+        if moved:
+            raise ValueError(f"{self.name}: a map on the parameters moves no data, but it gives {', '.join(moved)} "
+                             "an image")
+        # a derived quantity is neither a parameter T maps nor one at Tθ: its two families are its own
+        overlapping = sorted({family for pair in self.outputs for family in pair} & patterns)
+        if overlapping:
+            raise ValueError(f"{self.name}: {', '.join(overlapping)} is both a parameter family and a derived "
+                             "quantity at T theta")
 
     def _image_template(self, entry):
         """(the pattern matching ``entry``, its image, the renaming of its variables), or None."""
@@ -251,11 +264,14 @@ class Transformation:
 
     def readers(self, entry) -> list:
         """The patterns whose image may read ``entry``: it holds an entry of the same family (its
-        layers, if any, not compared: θ^{(p-1)} may be θ^{(2)}) with as many indices."""
+        layers, if any, not compared: θ^{(p-1)} may be θ^{(2)}) with as many indices, or a function of θ
+        (an evaluation or a derivative), which may read any family."""
         def stem(family):
             return re.sub(r"\(([^()]*)\)", "(#)", family)
+        # an image holding a function of θ (an evaluation, a derivative) may read every family through it
         return [pattern for pattern, image in self.images
-                if any(stem(e.family) == stem(entry.family) and len(e.indices) == len(entry.indices)
+                if "*" in families(image)
+                or any(stem(e.family) == stem(entry.family) and len(e.indices) == len(entry.indices)
                        for e in entries_of(image))]
 
     def lists(self, entry) -> bool:

@@ -221,11 +221,17 @@ def unmapped_families(transformation, term) -> set:
 def evaluation_lemma(theorem: Theorem, function, transformation, name: str, statement: str) -> Rule:
     """g(Tθ) = g(θ) from a theorem whose sides are the defining term of g with T applied, and
     that term: the lemma is tied to this T and this g, objects rather than names.  Every entry g
-    reads is data, a parameter T maps or a quantity T evaluates at Tθ, so that T applied to the
-    term is g at Tθ."""
+    reads is data, a parameter T maps or a quantity T evaluates at Tθ, and T moves no data, so that
+    T applied to the term is g at Tθ."""
     fits = (is_theorem(theorem) and theorem.lhs == transformation.apply(function.body)
             and theorem.rhs == function.body)
     unmapped = unmapped_families(transformation, function.body)
+    # T moves no data: were an input given an image, T applied to the term would change the data too,
+    # and the theorem would not speak of g at Tθ
+    moved = sorted(({pattern.family for pattern, _ in transformation.images}
+                    | {family for pair in transformation.outputs for family in pair}) & DATA_FAMILIES)
+    if moved:
+        return _refused_lemma(name, statement, f"{transformation.name} gives the data {', '.join(moved)} an image")
     if not fits or unmapped:
         reason = ("not a theorem proved by the kernel" if not is_theorem(theorem) else
                   f"{function.name} reads {', '.join(sorted(unmapped))}, which {transformation.name} neither maps "
