@@ -87,6 +87,19 @@ def test_a_map_that_swaps_the_tokens_as_derived_quantities_is_refused():
         Transformation("T_swap", images, (), outputs)
 
 
+def test_no_invariance_lemma_for_a_function_whose_definition_hides_an_evaluation():
+    # g := 1·h(θ) with h(θ) = Σ_m Σ_i Q_im: T_A applied to g's term leaves the evaluation alone, so
+    # T(g) = g is a theorem, but g(T_A θ) = h(T_A θ) = Σ_m Σ_i Σ_r Q_ir A_rm is not g(θ)
+    h = Function("h", Sum("m", HEAD, Sum("i", "d", Entry("Q", ("i", "m")))))
+    g = Function("g", Mul((ONE, Eval(h, (), "theta"))))
+    assert T_ATTENTION.apply(g.body) == g.body
+    chain = Chain("T(g) = g", g.body).then(ARITHMETIC, Eval(h, (), "theta")).then(ARITHMETIC, g.body)
+    verdict, theorem = prove(chain)
+    rule = evaluation_lemma(theorem, g, T_ATTENTION, "g o T = g", "")
+    reason = _not_proved(Chain("g(T theta) = g(theta)", Eval(g, (), T_ATTENTION)).then(rule, Eval(g, (), "theta")))
+    assert "function of theta" in reason
+
+
 def _reads_q_and_v():
     return Function("g", Fn("g", (Sum("m", HEAD, Sum("i", "d", Entry("Q", ("i", "m")))), V)))
 
@@ -109,6 +122,24 @@ def test_the_scaled_chain_rule_sees_a_family_read_through_an_evaluation_in_anoth
     leaking = Transformation("T_leak", ((V, Mul((ONE, V))), (U, Mul((Eval(h, (), "theta"), U)))))
     g = Function("g", Fn("g", (V, U)))
     reason = _one_step(CHAIN_RULE, Deriv(V, Eval(g, (), leaking)), Mul((ONE, Eval(g, (V,), leaking))))
+    assert "also reads" in reason
+
+
+def test_the_mixing_chain_rule_sees_a_family_read_through_a_defined_quantity_in_another_image():
+    # v ↦ ζ·v with ζ := Q_11 a quantity defined from θ: Q_11 reaches Tθ through v's image too
+    from symbolic.kernel.derivations import definition
+    definition("a quantity of theta read by an image", Entry(r"\zeta", ()), Entry("Q", ("1", "1")))
+    leaking = Transformation("T_leak", (T_ATTENTION.images[0], (V, Mul((Entry(r"\zeta", ()), V)))))
+    g = _reads_q_and_v()
+    reason = _one_step(LINEAR_CHAIN_RULE, Deriv(Entry("Q", ("i", "r")), Eval(g, (), leaking)),
+                       Sum("m", HEAD, Mul((a(), Eval(g, (Entry("Q", ("i", "m")),), leaking)))))
+    assert "another image" in reason
+    # and the scaled chain rule: Q ↦ 1·Q, U ↦ ζ·U, so Q_11 reaches Tθ through U's image too
+    U = Entry("U", ())
+    scaled = Transformation("T_leak", ((Q, Mul((ONE, Q))), (U, Mul((Entry(r"\zeta", ()), U)))))
+    h = Function("g", Fn("g", (U, Entry("Q", ("1", "1")))))
+    reason = _one_step(CHAIN_RULE, Deriv(Entry("Q", ("1", "1")), Eval(h, (), scaled)),
+                       Mul((ONE, Eval(h, (Entry("Q", ("1", "1")),), scaled))))
     assert "also reads" in reason
 
 
@@ -225,3 +256,32 @@ def test_the_pencil_refuses_a_zero_scale_and_a_left_inverse_with_another_bound()
     assert reading(unknown, V) is None
     from test_attention_all_sizes import _pencil
     assert _pencil(transformation=zero, hessian=lambda a_, b_: None).status is Status.UNDECIDED
+
+
+def _honest_pencil(function):
+    """The combinator called with the attention head's own laws (the Hessian of its loss L, the
+    Gauss–Newton matrix of its score), about ``function``."""
+    from symbolic.kernel.mixing_congruence import mixing_pencil_congruence
+    entry = every.EVERY_SIZE["attention_qk"]
+    laws = entry.mixing
+    return mixing_pencil_congruence("the pencil of " + function.name, T_ATTENTION, function, [
+        ("H", lambda a_, b_, point: Eval(entry.function, (a_, b_), point),
+         lambda a_, b_: prove(laws.hessian(entry.function, entry.loss_lemma, a_, b_, T_ATTENTION))[1]),
+        ("G", lambda a_, b_, point: every.gauss_newton_entry(entry.prediction, a_, b_, point),
+         lambda a_, b_: prove(laws.gauss_newton(entry.prediction, entry.prediction_lemma, a_, b_, T_ATTENTION))[1])],
+        lambda pattern: prove(laws.inverse(pattern.family, T_ATTENTION))[1])
+
+
+def test_the_pencil_speaks_of_the_hessian_of_the_function_it_is_given():
+    # a loss that reads the query alone changes under T_A (L'(T_A θ) ≠ L'(θ)), so does its pencil; the
+    # laws offered are those of the head's own loss, and the combinator must not take them for L''s
+    from symbolic.every_size.attention import query
+    from symbolic.every_size.networks import in_loss
+    assert _honest_pencil(every.EVERY_SIZE["attention_qk"].function).status is Status.PROVED
+    query_only = Function("L'", in_loss(Mul((V, Sum("m", HEAD, query())))))
+    verdict = _honest_pencil(query_only)
+    assert verdict.status is not Status.PROVED and "Hessian of L'" in verdict.reason
+    # a loss reading a family T_A does not map: its pencil has coordinates no law speaks of
+    extra = Function("L", Fn("ell", (attention_prediction(), Entry("U", ()))))
+    verdict = _honest_pencil(extra)
+    assert verdict.status is not Status.PROVED and "does not map" in verdict.reason

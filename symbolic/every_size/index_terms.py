@@ -264,13 +264,18 @@ class Transformation:
 
     def readers(self, entry) -> list:
         """The patterns whose image may read ``entry``: it holds an entry of the same family (its
-        layers, if any, not compared: θ^{(p-1)} may be θ^{(2)}) with as many indices, or a function of θ
-        (an evaluation or a derivative), which may read any family."""
+        layers, if any, not compared: θ^{(p-1)} may be θ^{(2)}) with as many indices, or a quantity that
+        may depend on any parameter: a function of θ (an evaluation, a derivative), or an entry of a
+        family that is neither data nor one T maps (a quantity defined from θ, say)."""
         def stem(family):
             return re.sub(r"\(([^()]*)\)", "(#)", family)
-        # an image holding a function of θ (an evaluation, a derivative) may read every family through it
+        mapped = {stem(pattern.family) for pattern, _ in self.images} | DATA_FAMILIES
+
+        def opaque(image):
+            # a function of θ, or a family whose definition (not seen here) may read any parameter
+            return "*" in families(image) or any(stem(e.family) not in mapped for e in entries_of(image))
         return [pattern for pattern, image in self.images
-                if "*" in families(image)
+                if opaque(image)
                 or any(stem(e.family) == stem(entry.family) and len(e.indices) == len(entry.indices)
                        for e in entries_of(image))]
 

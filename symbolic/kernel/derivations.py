@@ -17,7 +17,7 @@ from typing import Callable
 
 import sympy as sp
 
-from symbolic.every_size.index_terms import DATA_FAMILIES, OVER_LAYERS, Const, Entry, Eval, SpectralNorm, Sum, binds, \
+from symbolic.every_size.index_terms import DATA_FAMILIES, OVER_LAYERS, Const, Deriv, Entry, Eval, SpectralNorm, Sum, binds, \
     bound_indices, children, difference, free_indices, index_variable, layer_expr, offset_of, permutation_of, rebuild, \
     substitute_layer
 from symbolic.kernel.certificates import _issue, is_certified
@@ -218,11 +218,17 @@ def unmapped_families(transformation, term) -> set:
     return set().union(*[unmapped_families(transformation, child) for child in children(term)])
 
 
+def _holds_a_function_of_theta(term) -> bool:
+    """Whether the term holds an evaluation (g)(θ) or a derivative ∂[…]: a function of θ as a subterm."""
+    return isinstance(term, (Eval, Deriv)) or any(_holds_a_function_of_theta(child) for child in children(term))
+
+
 def evaluation_lemma(theorem: Theorem, function, transformation, name: str, statement: str) -> Rule:
     """g(Tθ) = g(θ) from a theorem whose sides are the defining term of g with T applied, and
     that term: the lemma is tied to this T and this g, objects rather than names.  Every entry g
-    reads is data, a parameter T maps or a quantity T evaluates at Tθ, and T moves no data, so that
-    T applied to the term is g at Tθ."""
+    reads is data, a parameter T maps or a quantity T evaluates at Tθ, T moves no data, and the term
+    holds no evaluation or derivative (T applied to it would leave their θ alone), so that T applied to
+    the term is g at Tθ."""
     fits = (is_theorem(theorem) and theorem.lhs == transformation.apply(function.body)
             and theorem.rhs == function.body)
     unmapped = unmapped_families(transformation, function.body)
@@ -232,6 +238,11 @@ def evaluation_lemma(theorem: Theorem, function, transformation, name: str, stat
                     | {family for pair in transformation.outputs for family in pair}) & DATA_FAMILIES)
     if moved:
         return _refused_lemma(name, statement, f"{transformation.name} gives the data {', '.join(moved)} an image")
+    # T applied to a term leaves an evaluation or a derivative inside it alone: a definition holding one
+    # reads θ where T does not reach, so T applied to it is not g at Tθ
+    if _holds_a_function_of_theta(function.body):
+        return _refused_lemma(name, statement, f"the definition of {function.name} holds a function of theta, "
+                                               f"which {transformation.name} applied to it does not reach")
     if not fits or unmapped:
         reason = ("not a theorem proved by the kernel" if not is_theorem(theorem) else
                   f"{function.name} reads {', '.join(sorted(unmapped))}, which {transformation.name} neither maps "
