@@ -153,6 +153,32 @@ def test_the_mixing_chain_rule_refuses_a_function_that_reads_the_family_through_
     assert "function of theta" in reason
 
 
+def test_the_mixing_chain_rule_refuses_a_function_that_reads_the_family_through_a_defined_quantity():
+    # g reads Q's columns over 1..k itself, and over 1..d through ω := Σ_{m≤d} Σ_i Q_im, a quantity
+    # defined from θ: its reading is hidden from the range test as an evaluation's would be
+    from symbolic.kernel.derivations import definition
+    definition("a quantity of theta read by a function", Entry(r"\omega", ()),
+               Sum("m", "d", Sum("i", "d", Entry("Q", ("i", "m")))))
+    g = Function("g", Fn("g", (Sum("m", HEAD, Sum("i", "d", Entry("Q", ("i", "m")))), Entry(r"\omega", ()))))
+    reason = _one_step(LINEAR_CHAIN_RULE, Deriv(Entry("Q", ("i", "r")), Eval(g, (), T_ATTENTION)),
+                       Sum("m", HEAD, Mul((a(), Eval(g, (Entry("Q", ("i", "m")),), T_ATTENTION)))))
+    assert "does not map" in reason
+
+
+def test_the_mixing_chain_rule_reads_the_family_at_every_layer():
+    # T mixes the columns of θ^{(p)} over 1..k at every layer p; g reads θ^{(1)} over 1..k, and again, as
+    # θ^{(p)} under a sum over the layers, over 1..d: the range test must see the second reading too
+    from symbolic.every_size.index_terms import LayerSum
+    layered, first = r"\theta^{(p)}", r"\theta^{(1)}"
+    T = Transformation("T_layers", ((Entry(layered, ("i", "m")), Sum("r", HEAD, Mul((Entry(layered, ("i", "r")), a())))),),
+                       ("p",))
+    g = Function("g", Fn("g", (Sum("m", HEAD, Sum("i", "d", Entry(first, ("i", "m")))),
+                              LayerSum("p", "K", Sum("m", "d", Sum("i", "d", Entry(layered, ("i", "m"))))))))
+    reason = _one_step(LINEAR_CHAIN_RULE, Deriv(Entry(first, ("i", "r")), Eval(g, (), T)),
+                       Sum("m", HEAD, Mul((a(), Eval(g, (Entry(first, ("i", "m")),), T)))))
+    assert "does not run over exactly" in reason
+
+
 @pytest.mark.parametrize("range_", ["l", "h_{l}"])
 def test_renaming_does_not_capture_the_range_of_a_permutation(range_):
     # Σ_j x_{π_l(j)} (l free) renamed into l: Σ_l x_{π_l(l)} reads another permutation at each term

@@ -18,8 +18,8 @@ import random
 
 import sympy as sp
 
-from symbolic.every_size.index_terms import Const, Deriv, Entry, Eval, Fn, Function, Mul, Sum, Transformation, \
-    children, families, free_indices, index_variable, renamed_scalar
+from symbolic.every_size.index_terms import DATA_FAMILIES, Const, Deriv, Entry, Eval, Fn, Function, Mul, Sum, \
+    Transformation, children, entries_of, families, family_stem, free_indices, index_variable, renamed_scalar
 from symbolic.kernel.certificates import check_identity, conclude, exact_zeros
 from symbolic.kernel.derivations import Rule, axiom
 from symbolic.verdict import Status, Verdict
@@ -128,10 +128,11 @@ def mixing(transformation, entry):
 
 def _bounds(term, family: str, arity: int, position: int, scope: dict) -> list:
     """The bound of the sum binding the index at ``position`` of each occurrence of the family (None
-    where it is free)."""
+    where it is free); an occurrence at any layer counts (θ^{(p)} under a sum over the layers may be
+    θ^{(1)})."""
     if isinstance(term, Sum):
         scope = {**scope, term.index: term.size}
-    if isinstance(term, Entry) and term.family == family and len(term.indices) == arity:
+    if isinstance(term, Entry) and family_stem(term.family) == family_stem(family) and len(term.indices) == arity:
         return [scope.get(term.indices[position])]
     return [b for child in children(term) for b in _bounds(child, family, arity, position, scope)]
 
@@ -140,7 +141,7 @@ def _linear_chain_rule(before, after):
     """∂/∂θ_{…r₀…}[g(Tθ)] → Σ_{m=1}^{K} M(r₀, m) (∂_{θ_{…m…}} g)(Tθ) for T's image θ_{…m…} ↦
     Σ_{r=1}^{K} θ_{…r…} M(r, m) (``mixing``), when no other image of T reads the family, the mixed
     index runs over exactly 1..K wherever g reads the family (g's definition holding no function of θ
-    whose reading would be hidden), and m is no index of the coordinate."""
+    and no family T does not map, whose reading would be hidden), and m is no index of the coordinate."""
     if not (isinstance(before, Deriv) and isinstance(before.body, Eval) and before.body.point != "theta"):
         return "not a derivative of a function evaluated at T theta"
     g, c, T = before.body, before.coordinate, before.body.point
@@ -154,6 +155,12 @@ def _linear_chain_rule(before, after):
     # reading of the family (another range, another point) this rule does not see
     if "*" in families(g.function.body):
         return f"{g.function.name}'s definition holds a function of theta: where it reads {c.family} is not seen"
+    # likewise a family that is neither data nor one T maps may be a quantity defined from θ
+    mapped = {family_stem(pattern.family) for pattern, _ in T.images} | DATA_FAMILIES
+    hidden = sorted({e.family for e in entries_of(g.function.body) if family_stem(e.family) not in mapped})
+    if hidden:
+        return (f"{g.function.name} reads {', '.join(hidden)}, which {T.name} does not map: where it reads "
+                f"{c.family} is not seen")
     bounds = _bounds(g.function.body, c.family, len(c.indices), position, {})
     if not bounds or any(bound != size for bound in bounds):
         return f"the mixed index of {c.family} does not run over exactly 1..{size} wherever {g.function.name} reads it"

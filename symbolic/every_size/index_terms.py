@@ -267,8 +267,7 @@ class Transformation:
         layers, if any, not compared: θ^{(p-1)} may be θ^{(2)}) with as many indices, or a quantity that
         may depend on any parameter: a function of θ (an evaluation, a derivative), or an entry of a
         family that is neither data nor one T maps (a quantity defined from θ, say)."""
-        def stem(family):
-            return re.sub(r"\(([^()]*)\)", "(#)", family)
+        stem = family_stem
         mapped = {stem(pattern.family) for pattern, _ in self.images} | DATA_FAMILIES
 
         def opaque(image):
@@ -329,6 +328,11 @@ class Transformation:
         if isinstance(term, (Const, Eval, Deriv)):
             return term
         return rebuild(term, tuple(self.apply(c) for c in children(term)))
+
+
+def family_stem(family: str) -> str:
+    """The family's name with its layers blanked: θ^{(p)}, θ^{(1)} and θ^{(k+1)} are all θ^{(#)}."""
+    return re.sub(r"\(([^()]*)\)", "(#)", family)
 
 
 def _scale_and_entry(image):
