@@ -196,6 +196,17 @@ def test_renaming_does_not_capture_the_range_of_a_permutation(range_):
               Sum("l", "h", Entry("x", (permuted("h_{j}", "l"),))))
 
 
+@pytest.mark.parametrize("over_layers", ["sum", "product"])
+def test_renaming_does_not_capture_the_last_layer_of_a_sum_over_the_layers(over_layers):
+    # Σ_j Σ_{p=1}^{l} x_j (l free) renamed into l: Σ_l Σ_{p=1}^{l} x_l; and j the last layer, left free
+    from symbolic.every_size.index_terms import LayerProduct, LayerSum
+    kind = LayerSum if over_layers == "sum" else LayerProduct
+    _one_step(BOUND_RENAMING, Sum("j", "h", kind("p", "l", Entry("x", ("j",)))),
+              Sum("l", "h", kind("p", "l", Entry("x", ("l",)))))
+    _one_step(BOUND_RENAMING, Sum("j", "h", kind("p", "j", Entry("x", ("j",)))),
+              Sum("l", "h", kind("p", "j", Entry("x", ("l",)))))
+
+
 # --- attacks the rules refuse --------------------------------------------------------------------------
 
 def test_the_mixing_chain_rule_refuses_capture_through_the_images_summation_index():

@@ -22,8 +22,8 @@ import re
 import sympy as sp
 
 from symbolic.every_size.index_terms import latex as latex_of
-from symbolic.every_size.index_terms import DATA_FAMILIES, Activation, Add, Const, Deriv, Entry, Eval, Fn, Indicator, \
-    LayerProduct, Mul, Relu, SpectralNorm, Sum, bound_indices, expand, children, families, first_subterm, free_indices, \
+from symbolic.every_size.index_terms import DATA_FAMILIES, OVER_LAYERS, Activation, Add, Const, Deriv, Entry, Eval, Fn, \
+    Indicator, LayerProduct, Mul, Relu, SpectralNorm, Sum, bound_indices, expand, children, families, first_subterm, free_indices, \
     index_variable, layer_expr, layer_text, permutation_of, permuted, replace_first, substitute_index, substitute_layer
 from symbolic.relu import ReLU, leaky_relu
 from symbolic.verdict import Status, Verdict
@@ -977,11 +977,11 @@ def _ranges_of_permutations(index: str) -> list:
 
 
 def _sizes_of(term) -> list:
-    """The sizes of the sums and spectral norms inside the term, the layers of its families, and the
-    ranges of its permuted indices (in entries, in the coordinates of derivatives and evaluations,
-    and in the index symbols of scalars)."""
+    """The sizes of the sums and spectral norms inside the term, the last layers of its sums and
+    products over the layers, the layers of its families, and the ranges of its permuted indices (in
+    entries, in the coordinates of derivatives and evaluations, and in the index symbols of scalars)."""
     own = [term.size] if isinstance(term, Sum) else [size for _, size in term.ranges] if isinstance(term, SpectralNorm) \
-        else []
+        else [term.last] if isinstance(term, OVER_LAYERS) else []
     entries = [term] if isinstance(term, Entry) else [term.coordinate] if isinstance(term, Deriv) \
         else list(term.partials) if isinstance(term, Eval) else []
     for entry in entries:
