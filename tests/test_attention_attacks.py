@@ -207,6 +207,21 @@ def test_renaming_does_not_capture_the_last_layer_of_a_sum_over_the_layers(over_
               Sum("l", "h", kind("p", "j", Entry("x", ("l",)))))
 
 
+def test_a_delta_is_not_contracted_onto_an_index_a_wider_sum_binds():
+    # Σ_{s=1}^{d} Σ_{r=1}^{k} δ_rs x_nr = Σ_{s=1}^{d} x_ns is false for d > k (the left side stops at
+    # k): the contraction's range for s, declared for an s free in the term, is not the sum's above
+    from symbolic.every_size.attention import BACK_CONTRACTION, HEAD_CONTRACTION
+    r, s = _index("r"), _index("s")
+    _one_step(BACK_CONTRACTION, Sum("s", "d", Sum("r", HEAD, Mul((Const(sp.KroneckerDelta(r, s)), Entry("x", ("n", "r")))))),
+              Sum("s", "d", Entry("x", ("n", "s"))))
+    contracted = Sum("s", HEAD, Mul((Const(sp.KroneckerDelta(r, s)), Entry("x", ("n", "s")))))
+    _one_step(HEAD_CONTRACTION, Sum("r", "d", Mul((V, contracted))), Sum("r", "d", Mul((V, Entry("x", ("n", "r"))))))
+    # the same contraction under a sum over the head's range stays a theorem
+    summand = Mul((Const(sp.KroneckerDelta(r, s)), Entry("x", ("n", "r"))))
+    chain = Chain("contracted", Sum("s", HEAD, Sum("r", HEAD, summand)))
+    assert prove(chain.then(BACK_CONTRACTION, Sum("s", HEAD, Entry("x", ("n", "s")))))[0].status is Status.PROVED
+
+
 # --- attacks the rules refuse --------------------------------------------------------------------------
 
 def test_the_mixing_chain_rule_refuses_capture_through_the_images_summation_index():

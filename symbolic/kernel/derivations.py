@@ -32,13 +32,17 @@ _DEFINED: dict = {}                      # defined term -> its definition
 @dataclass(frozen=True, eq=False)
 class Rule:
     """``justify(before, after)`` is None when before = after is an instance of the rule, else
-    the reason it is not; rules are equations, so either side may be the one rewritten."""
+    the reason it is not; rules are equations, so either side may be the one rewritten.  A rule
+    whose side condition speaks of the range of an index the rewritten subterm leaves free (a delta
+    contracted onto it) also has ``in_scope(before, after, scope)``: ``scope`` maps each index bound
+    above the subterm, in the whole term, to the size of its binder (None for a layer variable)."""
 
     name: str
     statement: str                               # LaTeX math
     justify: Callable = field(compare=False)
     validity: Callable = field(compare=False)    # () -> Verdict, for all sizes
     condition: str = ""                          # LaTeX text with inline math: when it applies
+    in_scope: Callable | None = field(default=None, compare=False)
 
     @property
     def as_text(self) -> str:
@@ -48,12 +52,31 @@ class Rule:
 
     def applies(self, before, after) -> str | None:
         reasons = []
-        for _, b, a in difference(before, after):
+        for path, b, a in difference(before, after):
             reason = self.justify(b, a)
+            # the side condition on the indices the subterm leaves free, read where they are bound
+            if reason is None and self.in_scope is not None:
+                reason = self.in_scope(b, a, binders_above(before, path))
             if reason is None:
                 return None
             reasons.append(reason)
         return reasons[0] if reasons else "the step changes nothing"
+
+
+def binders_above(term, path: tuple) -> dict:
+    """The indices bound above the subterm at ``path`` (child positions from ``term``), each with the
+    size of its binder, the innermost binder of a name winning: a sum's bound, a spectral norm's
+    ranges; a sum or a product over the layers binds its variable to no size of an index (None)."""
+    scope: dict = {}
+    for position in path:
+        if isinstance(term, Sum):
+            scope[term.index] = term.size
+        elif isinstance(term, SpectralNorm):
+            scope.update(dict(term.ranges))
+        elif isinstance(term, OVER_LAYERS):
+            scope[term.variable] = None
+        term = children(term)[position]
+    return scope
 
 
 # the modules whose rules may be axioms: the trusted base, listed in the README
