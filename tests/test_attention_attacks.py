@@ -222,6 +222,24 @@ def test_a_delta_is_not_contracted_onto_an_index_a_wider_sum_binds():
     assert prove(chain.then(BACK_CONTRACTION, Sum("s", HEAD, Entry("x", ("n", "s")))))[0].status is Status.PROVED
 
 
+def test_a_theorem_that_took_a_free_index_over_the_heads_range_is_no_lemma_inside_a_wider_sum():
+    # Σ_{r≤k} δ_rs x_nr = x_ns holds for s in 1..k (the contraction took s there); used as a lemma
+    # inside Σ_{s≤d} it would give Σ_{s≤d} Σ_{r≤k} δ_rs x_nr = Σ_{s≤d} x_ns, false for d > k
+    from symbolic.every_size.attention import BACK_CONTRACTION
+    from symbolic.kernel.derivations import lemma
+    r, s = _index("r"), _index("s")
+    inner = Sum("r", HEAD, Mul((Const(sp.KroneckerDelta(r, s)), Entry("x", ("n", "r")))))
+    verdict, theorem = prove(Chain("s free", inner).then(BACK_CONTRACTION, Entry("x", ("n", "s"))))
+    rule = lemma(theorem, "the delta contracted", "")
+    _one_step(rule, Sum("s", "d", inner), Sum("s", "d", Entry("x", ("n", "s"))))
+    assert verdict.status is Status.PROVED and dict(theorem.ranges) == {"s": HEAD}
+    # inside a sum over the head's range the lemma applies, and a free use passes the range on
+    inside = prove(Chain("inside", Sum("s", HEAD, inner)).then(rule, Sum("s", HEAD, Entry("x", ("n", "s")))))
+    assert inside[0].status is Status.PROVED and inside[1].ranges == ()
+    free = prove(Chain("free", Mul((V, inner))).then(rule, Mul((V, Entry("x", ("n", "s"))))))
+    assert free[0].status is Status.PROVED and dict(free[1].ranges) == {"s": HEAD}
+
+
 # --- attacks the rules refuse --------------------------------------------------------------------------
 
 def test_the_mixing_chain_rule_refuses_capture_through_the_images_summation_index():

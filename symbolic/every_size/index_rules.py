@@ -721,26 +721,31 @@ def delta_contraction(ranges: dict) -> Rule:
                     return None
                 return "the result is not the contracted term"
         return "no Kronecker delta in the summation index"
+    def target(before, after):
+        """(l, m) of the step: the index the delta is contracted onto, and the bound of its sum."""
+        total = before if one_way(before, after) is None else after
+        j = sp.Symbol(total.index, integer=True)
+        for delta in sp.Mul.make_args(total.body.factors[0].expr):
+            other = next((a for a in delta.args if a != j), None) if isinstance(delta, sp.KroneckerDelta) \
+                and j in delta.args else None
+            if other is not None and other.is_Symbol:
+                return str(other), total.size
+        raise ValueError("a contraction without its delta")
+
     def in_scope(before, after, scope):
         """l bound above the rewritten sum runs over its binder's range: it must be 1..m there too (the
         ranges declared speak only of an l free in the whole term)."""
-        total = before if isinstance(before, Sum) else after
-        if not (isinstance(total, Sum) and isinstance(total.body, Mul) and total.body.factors
-                and isinstance(total.body.factors[0], Const)):
-            return None
-        j = sp.Symbol(total.index, integer=True)
-        for delta in sp.Mul.make_args(total.body.factors[0].expr):
-            if isinstance(delta, sp.KroneckerDelta) and j in delta.args:
-                other = next((a for a in delta.args if a != j), None)
-                if other is None or not other.is_Symbol:
-                    continue
-                if str(other) in scope and scope[str(other)] != total.size:
-                    return (f"the index {other} is bound above by a sum over 1..{scope[str(other)]}, "
-                            f"not over 1..{total.size}")
-                return None
+        index, size = target(before, after)
+        if index in scope and scope[index] != size:
+            return f"the index {index} is bound above by a sum over 1..{scope[index]}, not over 1..{size}"
         return None
+
+    def assumes(before, after, scope):
+        """An l free in the whole term is taken to run over 1..m: the theorem carries that range."""
+        index, size = target(before, after)
+        return {} if index in scope else {index: size}
     return axiom(Rule("delta contraction", r"\sum_{j=1}^{m} \delta_{jl}\,A_j = A_l", _either_way(one_way),
-                      _delta_contraction_validity, r"for every bound $m$ and $1 \le l \le m$", in_scope))
+                      _delta_contraction_validity, r"for every bound $m$ and $1 \le l \le m$", in_scope, assumes))
 
 
 @functools.cache
