@@ -721,6 +721,7 @@ def delta_contraction(ranges: dict) -> Rule:
                     return None
                 return "the result is not the contracted term"
         return "no Kronecker delta in the summation index"
+
     def target(before, after):
         """(l, m) of the step: the index the delta is contracted onto, and the bound of its sum."""
         total = before if one_way(before, after) is None else after

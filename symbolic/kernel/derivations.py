@@ -62,7 +62,7 @@ class Rule:
         reasons = []
         for path, b, a in difference(before, after):
             reason = self.justify(b, a)
-            scope = binders_above(before, path)
+            scope = binders_above(before, path) if reason is None else {}
             # the side condition on the indices the subterm leaves free, read where they are bound
             if reason is None and self.in_scope is not None:
                 reason = self.in_scope(b, a, scope)
