@@ -240,6 +240,18 @@ def test_a_theorem_that_took_a_free_index_over_the_heads_range_is_no_lemma_insid
     assert free[0].status is Status.PROVED and dict(free[1].ranges) == {"s": HEAD}
 
 
+def test_the_hypothesis_is_not_used_for_rows_a_wider_sum_binds():
+    # Σ_{r≤d} (Σ_m A_rm B_sm) x_nr: r runs past the k rows of A, where A Bᵀ = I says nothing
+    r, s, m = (_index(name) for name in "rsm")
+    x = Entry("x", ("n", "r"))
+    _one_step(INVERSE_PAIR, Sum("r", "d", Mul((Sum("m", HEAD, Const(GL_A[r, m] * GL_B[s, m])), x))),
+              Sum("r", "d", Mul((Const(sp.KroneckerDelta(r, s)), x))))
+    # over the head's rows it holds, and a free row is carried as running over 1..k
+    verdict, theorem = prove(Chain("rows", Sum("r", HEAD, Mul((Sum("m", HEAD, Const(GL_A[r, m] * GL_B[s, m])), x))))
+                             .then(INVERSE_PAIR, Sum("r", HEAD, Mul((Const(sp.KroneckerDelta(r, s)), x)))))
+    assert verdict.status is Status.PROVED and dict(theorem.ranges) == {"s": HEAD}
+
+
 # --- attacks the rules refuse --------------------------------------------------------------------------
 
 def test_the_mixing_chain_rule_refuses_capture_through_the_images_summation_index():

@@ -94,9 +94,28 @@ def _inverse_pair_validity() -> Verdict:
         "summation index among the rows and another result"))
 
 
+def _rows(before, after) -> list:
+    """The rows r, s of A and B in the step's Σ_m A_rm B_sm (either side)."""
+    total = before if isinstance(before, Sum) else after
+    found = {f.base: f.indices[0] for f in sp.Mul.make_args(total.body.expr) if isinstance(f, sp.Indexed)}
+    return [str(found[GL_A]), str(found[GL_B])]
+
+
+def _rows_in_scope(before, after, scope):
+    """r and s are rows of the k × k matrices A and B: bound above, their sums run over 1..k."""
+    wider = [row for row in _rows(before, after) if row in scope and scope[row] != HEAD]
+    return None if not wider else f"the row {wider[0]} of A or B is bound above by a sum over another range than 1..{HEAD}"
+
+
+def _rows_assumed(before, after, scope):
+    """r and s free in the whole term are taken to run over 1..k: the theorem carries that range."""
+    return {row: HEAD for row in _rows(before, after) if row not in scope}
+
+
 INVERSE_PAIR = axiom(Rule("the hypothesis A B^T = I", r"\sum_{m=1}^{k} A_{rm} B_{sm} = \delta_{rs}",
                           _either_way(_inverse_pair), _inverse_pair_validity,
-                          r"for every $r, s$: the map's hypothesis, $B = A^{-\top}$, $A \in GL(k)$, $k$ the head dimension"))
+                          r"for every $r, s$ in $1..k$: the map's hypothesis, $B = A^{-\top}$, $A \in GL(k)$, $k$ the head "
+                          r"dimension", _rows_in_scope, _rows_assumed))
 
 
 # --- the chain rule through a map that mixes one index of a family ------------------------------------
