@@ -252,6 +252,22 @@ def test_the_hypothesis_is_not_used_for_rows_a_wider_sum_binds():
     assert verdict.status is Status.PROVED and dict(theorem.ranges) == {"s": HEAD}
 
 
+def test_the_mixing_chain_rule_is_not_used_for_a_column_a_wider_sum_binds():
+    # Σ_{r≤d} ∂_{Q_ir}[g(T_A θ)]: for r > k no image reads Q_ir (its derivative is 0), while the rule
+    # would give Σ_m A_rm (∂_{Q_im} g)(T_A θ)
+    g = every.EVERY_SIZE["attention_qk"].sample_loss
+
+    def step(size):
+        return (Sum("r", size, Deriv(Entry("Q", ("i", "r")), Eval(g, (), T_ATTENTION))),
+                Sum("r", size, Sum("m", HEAD, Mul((a(), Eval(g, (Entry("Q", ("i", "m")),), T_ATTENTION))))))
+    _one_step(LINEAR_CHAIN_RULE, *step("d"))
+    # over the head's columns it holds; a free column is carried as running over 1..k
+    assert prove(Chain("columns", step(HEAD)[0]).then(LINEAR_CHAIN_RULE, step(HEAD)[1]))[0].status is Status.PROVED
+    free = Deriv(Entry("Q", ("i", "r")), Eval(g, (), T_ATTENTION))
+    verdict, theorem = prove(Chain("free", free).then(LINEAR_CHAIN_RULE, step(HEAD)[1].body))
+    assert verdict.status is Status.PROVED and dict(theorem.ranges) == {"r": HEAD}
+
+
 # --- attacks the rules refuse --------------------------------------------------------------------------
 
 def test_the_mixing_chain_rule_refuses_capture_through_the_images_summation_index():

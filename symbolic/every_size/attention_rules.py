@@ -250,10 +250,38 @@ def _example_function():
     return Function("g", Fn("g", (Sum("m", HEAD, Sum("i", "d", Entry("Q", ("i", "m")))),)))
 
 
+def _mixed_index(before, after) -> str:
+    """The index r₀ of the coordinate at the position the map mixes (either side of the step)."""
+    derivative = before if isinstance(before, Deriv) else after
+    c = derivative.coordinate
+    return c.indices[mixing(derivative.body.point, c)[1]]
+
+
+def _mixed_index_in_scope(before, after, scope):
+    """r₀ is a column of the mixing, a plain name: bound above, its sum runs over 1..K (a column past K
+    is read by no image, its derivative is 0)."""
+    index = _mixed_index(before, after)
+    derivative = before if isinstance(before, Deriv) else after
+    size = mixing(derivative.body.point, derivative.coordinate)[3]
+    if index_variable(index) != index:
+        return f"the mixed index {index} is not a plain name"
+    if index in scope and scope[index] != size:
+        return f"the mixed index {index} is bound above by a sum over another range than 1..{size}"
+    return None
+
+
+def _mixed_index_assumed(before, after, scope):
+    """r₀ free in the whole term is taken to run over 1..K: the theorem carries that range."""
+    index = _mixed_index(before, after)
+    derivative = before if isinstance(before, Deriv) else after
+    return {} if index in scope else {index: mixing(derivative.body.point, derivative.coordinate)[3]}
+
+
 LINEAR_CHAIN_RULE = axiom(Rule(
     "chain rule through a mixing map", r"\partial_{\theta_{\dots r \dots}}\bigl[g(T\theta)\bigr] = "
     r"\sum_{m=1}^{K} M_{rm}\,(\partial_{\theta_{\dots m \dots}} g)(T\theta)", _either_way(_linear_chain_rule),
     _linear_chain_rule_validity,
     r"for $T$ with $\theta_{\dots m \dots} \mapsto \sum_{r=1}^{K} \theta_{\dots r \dots} M_{rm}$, $M$ free of $\theta$, "
     r"read from the definition of $T$, no other image of $T$ reading the family, the mixed index running over "
-    r"exactly $1..K$ wherever $g$ reads the family, and $m$ no index of the coordinate"))
+    r"exactly $1..K$ wherever $g$ reads the family, $m$ no index of the coordinate, and $r$ in $1..K$",
+    _mixed_index_in_scope, _mixed_index_assumed))
