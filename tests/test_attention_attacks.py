@@ -9,7 +9,7 @@ from proofs import measures_all_sizes as every
 from symbolic.every_size.attention import T_ATTENTION, a, attention_prediction, b
 from symbolic.every_size.attention_rules import GL_A, GL_B, HEAD, INVERSE_PAIR, LINEAR_CHAIN_RULE
 from symbolic.every_size.index_rules import ARITHMETIC, BOUND_RENAMING, CHAIN_RULE, SUM_INTERCHANGE
-from symbolic.every_size.index_terms import Const, Deriv, Entry, Eval, Fn, Function, Mul, Sum, Transformation, \
+from symbolic.every_size.index_terms import Add, Const, Deriv, Entry, Eval, Fn, Function, Mul, Sum, Transformation, \
     permuted
 from symbolic.kernel.derivations import Chain, evaluation_lemma, prove
 from symbolic.verdict import Status
@@ -266,6 +266,29 @@ def test_the_mixing_chain_rule_is_not_used_for_a_column_a_wider_sum_binds():
     free = Deriv(Entry("Q", ("i", "r")), Eval(g, (), T_ATTENTION))
     verdict, theorem = prove(Chain("free", free).then(LINEAR_CHAIN_RULE, step(HEAD)[1].body))
     assert verdict.status is Status.PROVED and dict(theorem.ranges) == {"r": HEAD}
+
+
+def test_no_invariance_lemma_from_a_theorem_that_holds_for_some_examples_only():
+    # f = v (Σ_{j≤k} δ_jn y_j − y_n) + u: for n ≤ k the bracket is 0, so T(f) = f under v ↦ 2v, u ↦ u is
+    # proved with n taken over 1..k; for n > k it is −y_n and f(Tθ) ≠ f(θ): the lemma must not drop the range
+    from symbolic.every_size.index_rules import delta_contraction
+    n_over_head = delta_contraction({"n": HEAD})
+    j, n = _index("j"), _index("n")
+    U, y_n = Entry("u", ()), Entry("y", ("n",))
+    minus = Const(sp.S.NegativeOne)
+    contracted = Sum("j", HEAD, Mul((Const(sp.KroneckerDelta(j, n)), Entry("y", ("j",)))))
+    f = Function("f", Add((Mul((V, Add((contracted, Mul((minus, y_n)))))), U)))
+    T = Transformation("T_v", ((V, Mul((Const(sp.Integer(2)), V))), (U, Mul((ONE, U)))))
+    start = T.apply(f.body)
+    two_v = Mul((Const(sp.Integer(2)), V))
+    chain = Chain("T(f) = f", start)
+    chain.then(n_over_head, Add((Mul((two_v, Add((y_n, Mul((minus, y_n)))))), Mul((ONE, U)))))
+    chain.then(ARITHMETIC, Add((Mul((V, Add((y_n, Mul((minus, y_n)))))), U)))
+    chain.then(n_over_head, f.body)
+    verdict, theorem = prove(chain)
+    rule = evaluation_lemma(theorem, f, T, "f o T = f", "")
+    _not_proved(Chain("f(T theta) = f(theta)", Eval(f, (), T)).then(rule, Eval(f, (), "theta")))
+    assert verdict.status is Status.PROVED and dict(theorem.ranges) == {"n": HEAD}
 
 
 # --- attacks the rules refuse --------------------------------------------------------------------------

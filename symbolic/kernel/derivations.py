@@ -282,7 +282,7 @@ def evaluation_lemma(theorem: Theorem, function, transformation, name: str, stat
     that term: the lemma is tied to this T and this g, objects rather than names.  Every entry g
     reads is data, a parameter T maps or a quantity T evaluates at Tθ, T moves no data, and the term
     holds no evaluation or derivative (T applied to it would leave their θ alone), so that T applied to
-    the term is g at Tθ."""
+    the term is g at Tθ; the theorem takes no free index over a range (``Theorem.ranges``)."""
     fits = (is_theorem(theorem) and theorem.lhs == transformation.apply(function.body)
             and theorem.rhs == function.body)
     unmapped = unmapped_families(transformation, function.body)
@@ -297,6 +297,11 @@ def evaluation_lemma(theorem: Theorem, function, transformation, name: str, stat
     if _holds_a_function_of_theta(function.body):
         return _refused_lemma(name, statement, f"the definition of {function.name} holds a function of theta, "
                                                f"which {transformation.name} applied to it does not reach")
+    # a theorem that took a free index over a range holds only there: g(Tθ) = g(θ) would drop the range
+    if is_theorem(theorem) and theorem.ranges:
+        index, size = theorem.ranges[0]
+        return _refused_lemma(name, statement, f"the theorem holds for {index} in 1..{size} only, which "
+                                               f"{function.name}(T theta) = {function.name}(theta) does not say")
     if not fits or unmapped:
         reason = ("not a theorem proved by the kernel" if not is_theorem(theorem) else
                   f"{function.name} reads {', '.join(sorted(unmapped))}, which {transformation.name} neither maps "
