@@ -291,6 +291,27 @@ def test_no_invariance_lemma_from_a_theorem_that_holds_for_some_examples_only():
     assert verdict.status is Status.PROVED and dict(theorem.ranges) == {"n": HEAD}
 
 
+def test_the_pencil_refuses_a_left_inverse_proved_for_some_rows_only():
+    # the inverse of Q's mixing with a detour that takes the row i over 1..k (a delta contracted onto
+    # it): M's inverse on rows 1..k only is not the inverse of M
+    from symbolic.every_size.attention import inverse_chain
+    from symbolic.every_size.index_rules import delta_contraction
+    rows_over_head = delta_contraction({"i": HEAD})
+    j, i = _index("j"), _index("i")
+
+    def detoured(pattern):
+        chain = inverse_chain(pattern.family)
+        if pattern.family == "Q":
+            end = chain.end
+            chain.then(rows_over_head, Sum("j", HEAD, Mul((Const(sp.KroneckerDelta(j, i)), Entry("Q", ("j", "s"))))))
+            chain.then(rows_over_head, end)
+        return prove(chain)[1]
+    assert dict(detoured(Entry("Q", ("i", "m"))).ranges) == {"i": HEAD, "s": HEAD}
+    from test_attention_all_sizes import _pencil
+    verdict = _pencil(inverse=detoured)
+    assert verdict.status is not Status.PROVED and "some of its indices" in verdict.reason
+
+
 # --- attacks the rules refuse --------------------------------------------------------------------------
 
 def test_the_mixing_chain_rule_refuses_capture_through_the_images_summation_index():

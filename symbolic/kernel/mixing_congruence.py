@@ -92,6 +92,12 @@ def pulled_back(transformation: Transformation, a: Entry, b: Entry, entry):
     return Sum(sum_a[0], sum_a[1], outer) if sum_a else outer
 
 
+def _columns(transformation: Transformation, a: Entry) -> set:
+    """{(the coordinate's mixed index, K)} for a coordinate of a mixed family, {} for a scaled one."""
+    kind, found = _read(transformation, transformation.pattern_of(a))
+    return {(a.indices[found[1]], found[3])} if kind == "mixed" else set()
+
+
 def left_inverse(transformation: Transformation, pattern: Entry, theorem) -> str | None:
     """None when ``theorem`` is Σ_m (Tθ)_{…m…} N_sm = θ_{…s…} for the mixed family, N a scalar free of θ
     (the kernel's theorem, T's image read from its definition); else the reason it is not."""
@@ -107,6 +113,10 @@ def left_inverse(transformation: Transformation, pattern: Entry, theorem) -> str
     at = Entry(pattern.family, rhs.indices[:position] + (m,) + rhs.indices[position + 1:])
     if lhs.body.factors[0] != transformation.image(at) or m == s or m in rhs.indices:
         return f"the theorem for {pattern.family} does not compose its image at T theta with a matrix back to theta"
+    # the theorem may take s over the mixing's 1..K, and no other free index over a range: M's inverse on
+    # every row, not on some
+    if set(theorem.ranges) - {(s, size)}:
+        return f"the theorem for {pattern.family} holds only for some of its indices: {dict(theorem.ranges)}"
     return None
 
 
@@ -153,6 +163,10 @@ def mixing_pencil_congruence(claim: str, transformation: Transformation, functio
             if not is_theorem(theorem):
                 return Verdict(Status.UNDECIDED, claim, reason=f"the law of {name} at ({a.family}, {b.family}) "
                                                                "is not a kernel theorem")
+            # the law may take a mixed coordinate's column over the mixing's 1..K, and nothing else over a range
+            if set(theorem.ranges) - (_columns(transformation, a) | _columns(transformation, b)):
+                return Verdict(Status.UNDECIDED, claim, reason=f"the law of {name} at ({a.family}, {b.family}) holds "
+                                                               f"only for some of its indices: {dict(theorem.ranges)}")
             if theorem.lhs != entry(a, b, "theta") or theorem.rhs != pulled_back(transformation, a, b, entry):
                 return Verdict(Status.UNDECIDED, claim, reason=f"the theorem for {name} at ({a.family}, {b.family}) "
                                f"is not {name}(theta) = M^T {name}(T theta) M with M read from ${transformation.name}$")
