@@ -18,8 +18,8 @@ import random
 
 import sympy as sp
 
-from symbolic.every_size.index_terms import Const, Deriv, Entry, Eval, Fn, Function, Mul, Sum, Transformation, \
-    children, free_indices, index_variable, renamed_scalar
+from symbolic.every_size.index_terms import DATA_FAMILIES, Const, Deriv, Entry, Eval, Fn, Function, Mul, Sum, \
+    Transformation, children, entries_of, families, family_stem, free_indices, index_variable, renamed_scalar
 from symbolic.kernel.certificates import check_identity, conclude, exact_zeros
 from symbolic.kernel.derivations import Rule, axiom
 from symbolic.verdict import Status, Verdict
@@ -94,9 +94,28 @@ def _inverse_pair_validity() -> Verdict:
         "summation index among the rows and another result"))
 
 
+def _rows(before, after) -> list:
+    """The rows r, s of A and B in the step's Σ_m A_rm B_sm (either side)."""
+    total = before if isinstance(before, Sum) else after
+    found = {f.base: f.indices[0] for f in sp.Mul.make_args(total.body.expr) if isinstance(f, sp.Indexed)}
+    return [str(found[GL_A]), str(found[GL_B])]
+
+
+def _rows_in_scope(before, after, scope):
+    """r and s are rows of the k × k matrices A and B: bound above, their sums run over 1..k."""
+    wider = [row for row in _rows(before, after) if row in scope and scope[row] != HEAD]
+    return None if not wider else f"the row {wider[0]} of A or B is bound above by a sum over another range than 1..{HEAD}"
+
+
+def _rows_assumed(before, after, scope):
+    """r and s free in the whole term are taken to run over 1..k: the theorem carries that range."""
+    return {row: HEAD for row in _rows(before, after) if row not in scope}
+
+
 INVERSE_PAIR = axiom(Rule("the hypothesis A B^T = I", r"\sum_{m=1}^{k} A_{rm} B_{sm} = \delta_{rs}",
                           _either_way(_inverse_pair), _inverse_pair_validity,
-                          r"for every $r, s$: the map's hypothesis, $B = A^{-\top}$, $A \in GL(k)$, $k$ the head dimension"))
+                          r"for every $r, s$ in $1..k$: the map's hypothesis, $B = A^{-\top}$, $A \in GL(k)$, $k$ the head "
+                          r"dimension", _rows_in_scope, _rows_assumed))
 
 
 # --- the chain rule through a map that mixes one index of a family ------------------------------------
@@ -128,10 +147,11 @@ def mixing(transformation, entry):
 
 def _bounds(term, family: str, arity: int, position: int, scope: dict) -> list:
     """The bound of the sum binding the index at ``position`` of each occurrence of the family (None
-    where it is free)."""
+    where it is free); an occurrence at any layer counts (θ^{(p)} under a sum over the layers may be
+    θ^{(1)})."""
     if isinstance(term, Sum):
         scope = {**scope, term.index: term.size}
-    if isinstance(term, Entry) and term.family == family and len(term.indices) == arity:
+    if isinstance(term, Entry) and family_stem(term.family) == family_stem(family) and len(term.indices) == arity:
         return [scope.get(term.indices[position])]
     return [b for child in children(term) for b in _bounds(child, family, arity, position, scope)]
 
@@ -139,7 +159,8 @@ def _bounds(term, family: str, arity: int, position: int, scope: dict) -> list:
 def _linear_chain_rule(before, after):
     """∂/∂θ_{…r₀…}[g(Tθ)] → Σ_{m=1}^{K} M(r₀, m) (∂_{θ_{…m…}} g)(Tθ) for T's image θ_{…m…} ↦
     Σ_{r=1}^{K} θ_{…r…} M(r, m) (``mixing``), when no other image of T reads the family, the mixed
-    index runs over exactly 1..K wherever g reads the family, and m is no index of the coordinate."""
+    index runs over exactly 1..K wherever g reads the family (g's definition holding no function of θ
+    and no family T does not map, whose reading would be hidden), and m is no index of the coordinate."""
     if not (isinstance(before, Deriv) and isinstance(before.body, Eval) and before.body.point != "theta"):
         return "not a derivative of a function evaluated at T theta"
     g, c, T = before.body, before.coordinate, before.body.point
@@ -149,6 +170,16 @@ def _linear_chain_rule(before, after):
     pattern, position, r, size, scalar = found
     if [p for p in T.readers(c)] != [pattern]:
         return f"another image of {T.name} reads {c.family}: its coordinates are not read by this image alone"
+    # g's definition read in full: an evaluation or a derivative inside it is a function of θ whose own
+    # reading of the family (another range, another point) this rule does not see
+    if "*" in families(g.function.body):
+        return f"{g.function.name}'s definition holds a function of theta: where it reads {c.family} is not seen"
+    # likewise a family that is neither data nor one T maps may be a quantity defined from θ
+    mapped = {family_stem(pattern.family) for pattern, _ in T.images} | DATA_FAMILIES
+    hidden = sorted({e.family for e in entries_of(g.function.body) if family_stem(e.family) not in mapped})
+    if hidden:
+        return (f"{g.function.name} reads {', '.join(hidden)}, which {T.name} does not map: where it reads "
+                f"{c.family} is not seen")
     bounds = _bounds(g.function.body, c.family, len(c.indices), position, {})
     if not bounds or any(bound != size for bound in bounds):
         return f"the mixed index of {c.family} does not run over exactly 1..{size} wherever {g.function.name} reads it"
@@ -219,10 +250,38 @@ def _example_function():
     return Function("g", Fn("g", (Sum("m", HEAD, Sum("i", "d", Entry("Q", ("i", "m")))),)))
 
 
+def _mixed_index(before, after) -> str:
+    """The index r₀ of the coordinate at the position the map mixes (either side of the step)."""
+    derivative = before if isinstance(before, Deriv) else after
+    c = derivative.coordinate
+    return c.indices[mixing(derivative.body.point, c)[1]]
+
+
+def _mixed_index_in_scope(before, after, scope):
+    """r₀ is a column of the mixing, a plain name: bound above, its sum runs over 1..K (a column past K
+    is read by no image, its derivative is 0)."""
+    index = _mixed_index(before, after)
+    derivative = before if isinstance(before, Deriv) else after
+    size = mixing(derivative.body.point, derivative.coordinate)[3]
+    if index_variable(index) != index:
+        return f"the mixed index {index} is not a plain name"
+    if index in scope and scope[index] != size:
+        return f"the mixed index {index} is bound above by a sum over another range than 1..{size}"
+    return None
+
+
+def _mixed_index_assumed(before, after, scope):
+    """r₀ free in the whole term is taken to run over 1..K: the theorem carries that range."""
+    index = _mixed_index(before, after)
+    derivative = before if isinstance(before, Deriv) else after
+    return {} if index in scope else {index: mixing(derivative.body.point, derivative.coordinate)[3]}
+
+
 LINEAR_CHAIN_RULE = axiom(Rule(
     "chain rule through a mixing map", r"\partial_{\theta_{\dots r \dots}}\bigl[g(T\theta)\bigr] = "
     r"\sum_{m=1}^{K} M_{rm}\,(\partial_{\theta_{\dots m \dots}} g)(T\theta)", _either_way(_linear_chain_rule),
     _linear_chain_rule_validity,
     r"for $T$ with $\theta_{\dots m \dots} \mapsto \sum_{r=1}^{K} \theta_{\dots r \dots} M_{rm}$, $M$ free of $\theta$, "
     r"read from the definition of $T$, no other image of $T$ reading the family, the mixed index running over "
-    r"exactly $1..K$ wherever $g$ reads the family, and $m$ no index of the coordinate"))
+    r"exactly $1..K$ wherever $g$ reads the family, $m$ no index of the coordinate, and $r$ in $1..K$",
+    _mixed_index_in_scope, _mixed_index_assumed))

@@ -22,8 +22,8 @@ import re
 import sympy as sp
 
 from symbolic.every_size.index_terms import latex as latex_of
-from symbolic.every_size.index_terms import DATA_FAMILIES, Activation, Add, Const, Deriv, Entry, Eval, Fn, Indicator, \
-    LayerProduct, Mul, Relu, SpectralNorm, Sum, bound_indices, expand, children, families, first_subterm, free_indices, \
+from symbolic.every_size.index_terms import DATA_FAMILIES, OVER_LAYERS, Activation, Add, Const, Deriv, Entry, Eval, Fn, \
+    Indicator, LayerProduct, Mul, Relu, SpectralNorm, Sum, bound_indices, expand, children, families, first_subterm, free_indices, \
     index_variable, layer_expr, layer_text, permutation_of, permuted, replace_first, substitute_index, substitute_layer
 from symbolic.relu import ReLU, leaky_relu
 from symbolic.verdict import Status, Verdict
@@ -721,8 +721,32 @@ def delta_contraction(ranges: dict) -> Rule:
                     return None
                 return "the result is not the contracted term"
         return "no Kronecker delta in the summation index"
+
+    def target(before, after):
+        """(l, m) of the step: the index the delta is contracted onto, and the bound of its sum."""
+        total = before if one_way(before, after) is None else after
+        j = sp.Symbol(total.index, integer=True)
+        for delta in sp.Mul.make_args(total.body.factors[0].expr):
+            other = next((a for a in delta.args if a != j), None) if isinstance(delta, sp.KroneckerDelta) \
+                and j in delta.args else None
+            if other is not None and other.is_Symbol:
+                return str(other), total.size
+        raise ValueError("a contraction without its delta")
+
+    def in_scope(before, after, scope):
+        """l bound above the rewritten sum runs over its binder's range: it must be 1..m there too (the
+        ranges declared speak only of an l free in the whole term)."""
+        index, size = target(before, after)
+        if index in scope and scope[index] != size:
+            return f"the index {index} is bound above by a sum over 1..{scope[index]}, not over 1..{size}"
+        return None
+
+    def assumes(before, after, scope):
+        """An l free in the whole term is taken to run over 1..m: the theorem carries that range."""
+        index, size = target(before, after)
+        return {} if index in scope else {index: size}
     return axiom(Rule("delta contraction", r"\sum_{j=1}^{m} \delta_{jl}\,A_j = A_l", _either_way(one_way),
-                      _delta_contraction_validity, r"for every bound $m$ and $1 \le l \le m$"))
+                      _delta_contraction_validity, r"for every bound $m$ and $1 \le l \le m$", in_scope, assumes))
 
 
 @functools.cache
@@ -970,10 +994,24 @@ def _mentions(text: str, name: str) -> bool:
     return re.search(r"(?<![A-Za-z0-9_\\])%s(?![A-Za-z0-9_])" % re.escape(name), text) is not None
 
 
+def _ranges_of_permutations(index: str) -> list:
+    """The ranges m of the permutations π_m(·) in an index, nested ones included (π_{h_{l}}(j) has h_{l})."""
+    found = permutation_of(index)
+    return [] if found is None else [found[0], *_ranges_of_permutations(found[1])]
+
+
 def _sizes_of(term) -> list:
-    """The sizes of the sums and spectral norms inside the term, and the layers of its families."""
+    """The sizes of the sums and spectral norms inside the term, the last layers of its sums and
+    products over the layers, the layers of its families, and the ranges of its permuted indices (in
+    entries, in the coordinates of derivatives and evaluations, and in the index symbols of scalars)."""
     own = [term.size] if isinstance(term, Sum) else [size for _, size in term.ranges] if isinstance(term, SpectralNorm) \
-        else re.findall(r"\(([^()]*)\)", term.family) if isinstance(term, Entry) else []
+        else [term.last] if isinstance(term, OVER_LAYERS) else []
+    entries = [term] if isinstance(term, Entry) else [term.coordinate] if isinstance(term, Deriv) \
+        else list(term.partials) if isinstance(term, Eval) else []
+    for entry in entries:
+        own += re.findall(r"\(([^()]*)\)", entry.family) + [r for i in entry.indices for r in _ranges_of_permutations(i)]
+    if isinstance(term, Const):
+        own += [r for symbol in term.expr.free_symbols for r in _ranges_of_permutations(str(symbol))]
     return own + [s for c in children(term) for s in _sizes_of(c)]
 
 

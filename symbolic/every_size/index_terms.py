@@ -234,6 +234,19 @@ class Transformation:
             if foreign:
                 raise ValueError(f"{self.name}: the image of {pattern.family} depends on {', '.join(sorted(foreign))}, "
                                  "not an index of its pattern")
+        # a map on the parameters moves no data: an input or a target given an image (or made a derived
+        # quantity at Tθ) would let T applied to a term change what the term is evaluated on, and a
+        # theorem T(term) = term would then say g(Tθ) = g(θ) of a g that changes at Tθ
+        patterns = {pattern.family for pattern, _ in self.images}
+        moved = sorted((patterns | {family for pair in self.outputs for family in pair}) & DATA_FAMILIES)
+        if moved:
+            raise ValueError(f"{self.name}: a map on the parameters moves no data, but it gives {', '.join(moved)} "
+                             "an image")
+        # a derived quantity is neither a parameter T maps nor one at Tθ: its two families are its own
+        overlapping = sorted({family for pair in self.outputs for family in pair} & patterns)
+        if overlapping:
+            raise ValueError(f"{self.name}: {', '.join(overlapping)} is both a parameter family and a derived "
+                             "quantity at T theta")
 
     def _image_template(self, entry):
         """(the pattern matching ``entry``, its image, the renaming of its variables), or None."""
@@ -251,11 +264,18 @@ class Transformation:
 
     def readers(self, entry) -> list:
         """The patterns whose image may read ``entry``: it holds an entry of the same family (its
-        layers, if any, not compared: θ^{(p-1)} may be θ^{(2)}) with as many indices."""
-        def stem(family):
-            return re.sub(r"\(([^()]*)\)", "(#)", family)
+        layers, if any, not compared: θ^{(p-1)} may be θ^{(2)}) with as many indices, or a quantity that
+        may depend on any parameter: a function of θ (an evaluation, a derivative), or an entry of a
+        family that is neither data nor one T maps (a quantity defined from θ, say)."""
+        stem = family_stem
+        mapped = {stem(pattern.family) for pattern, _ in self.images} | DATA_FAMILIES
+
+        def opaque(image):
+            # a function of θ, or a family whose definition (not seen here) may read any parameter
+            return "*" in families(image) or any(stem(e.family) not in mapped for e in entries_of(image))
         return [pattern for pattern, image in self.images
-                if any(stem(e.family) == stem(entry.family) and len(e.indices) == len(entry.indices)
+                if opaque(image)
+                or any(stem(e.family) == stem(entry.family) and len(e.indices) == len(entry.indices)
                        for e in entries_of(image))]
 
     def lists(self, entry) -> bool:
@@ -308,6 +328,11 @@ class Transformation:
         if isinstance(term, (Const, Eval, Deriv)):
             return term
         return rebuild(term, tuple(self.apply(c) for c in children(term)))
+
+
+def family_stem(family: str) -> str:
+    """The family's name with its layers blanked: θ^{(p)}, θ^{(1)} and θ^{(k+1)} are all θ^{(#)}."""
+    return re.sub(r"\(([^()]*)\)", "(#)", family)
 
 
 def _scale_and_entry(image):

@@ -17,7 +17,7 @@ from typing import Callable
 
 import sympy as sp
 
-from symbolic.every_size.index_terms import DATA_FAMILIES, OVER_LAYERS, Const, Entry, Eval, SpectralNorm, Sum, binds, \
+from symbolic.every_size.index_terms import DATA_FAMILIES, OVER_LAYERS, Const, Deriv, Entry, Eval, SpectralNorm, Sum, binds, \
     bound_indices, children, difference, free_indices, index_variable, layer_expr, offset_of, permutation_of, rebuild, \
     substitute_layer
 from symbolic.kernel.certificates import _issue, is_certified
@@ -32,13 +32,20 @@ _DEFINED: dict = {}                      # defined term -> its definition
 @dataclass(frozen=True, eq=False)
 class Rule:
     """``justify(before, after)`` is None when before = after is an instance of the rule, else
-    the reason it is not; rules are equations, so either side may be the one rewritten."""
+    the reason it is not; rules are equations, so either side may be the one rewritten.  A rule
+    whose side condition speaks of the range of an index the rewritten subterm leaves free (a delta
+    contracted onto it) also has ``in_scope(before, after, scope)``: ``scope`` maps each index bound
+    above the subterm, in the whole term, to the size of its binder (None for a layer variable); and
+    ``assumes(before, after, scope)``, the ranges {index: size} it takes for indices free in the whole
+    term, which the theorem the chain proves then carries (``Theorem.ranges``)."""
 
     name: str
     statement: str                               # LaTeX math
     justify: Callable = field(compare=False)
     validity: Callable = field(compare=False)    # () -> Verdict, for all sizes
     condition: str = ""                          # LaTeX text with inline math: when it applies
+    in_scope: Callable | None = field(default=None, compare=False)
+    assumes: Callable | None = field(default=None, compare=False)
 
     @property
     def as_text(self) -> str:
@@ -47,13 +54,38 @@ class Rule:
                                         f", {self.condition}" if self.condition else "")
 
     def applies(self, before, after) -> str | None:
+        return self.judged(before, after)[0]
+
+    def judged(self, before, after) -> tuple:
+        """(None, the ranges the step assumes of indices free in the whole term) when before = after
+        is an instance of the rule somewhere inside, else (the reason, {})."""
         reasons = []
-        for _, b, a in difference(before, after):
+        for path, b, a in difference(before, after):
             reason = self.justify(b, a)
+            scope = binders_above(before, path) if reason is None else {}
+            # the side condition on the indices the subterm leaves free, read where they are bound
+            if reason is None and self.in_scope is not None:
+                reason = self.in_scope(b, a, scope)
             if reason is None:
-                return None
+                return None, (self.assumes(b, a, scope) if self.assumes is not None else {})
             reasons.append(reason)
-        return reasons[0] if reasons else "the step changes nothing"
+        return (reasons[0] if reasons else "the step changes nothing"), {}
+
+
+def binders_above(term, path: tuple) -> dict:
+    """The indices bound above the subterm at ``path`` (child positions from ``term``), each with the
+    size of its binder, the innermost binder of a name winning: a sum's bound, a spectral norm's
+    ranges; a sum or a product over the layers binds its variable to no size of an index (None)."""
+    scope: dict = {}
+    for position in path:
+        if isinstance(term, Sum):
+            scope[term.index] = term.size
+        elif isinstance(term, SpectralNorm):
+            scope.update(dict(term.ranges))
+        elif isinstance(term, OVER_LAYERS):
+            scope[term.variable] = None
+        term = children(term)[position]
+    return scope
 
 
 # the modules whose rules may be axioms: the trusted base, listed in the README
@@ -86,14 +118,16 @@ class Theorem:
     for_all: tuple
     verdict: Verdict
     schema: tuple | None = None           # an induction's (variable, layer -> (lhs, rhs))
+    ranges: tuple = ()                    # (index, size): a free index the proof took to run over 1..size
 
 
 def is_theorem(theorem) -> bool:
     return isinstance(theorem, Theorem) and _THEOREMS.get(id(theorem)) is theorem
 
 
-def _theorem(claim, lhs, rhs, verdict, schema=None) -> Theorem:
-    theorem = Theorem(claim, lhs, rhs, tuple(sorted(free_indices(lhs) | free_indices(rhs))), verdict, schema)
+def _theorem(claim, lhs, rhs, verdict, schema=None, ranges=()) -> Theorem:
+    theorem = Theorem(claim, lhs, rhs, tuple(sorted(free_indices(lhs) | free_indices(rhs))), verdict, schema,
+                      tuple(sorted(dict(ranges).items())))
     _THEOREMS[id(theorem)] = theorem
     _USED_NAMES.update(_names(lhs) | _names(rhs))
     return theorem
@@ -165,14 +199,18 @@ def prove(chain: Chain, hypotheses=()) -> tuple[Verdict, Theorem | None]:
     PROVED gives the theorem start = end."""
     if not chain.steps:
         return _refused(chain.claim, "a chain without steps proves nothing")
-    current = chain.start
+    current, ranges = chain.start, {}
     for number, (rule, term, note) in enumerate(chain.steps, start=1):
         label = f"{rule.name}: {note}" if note else rule.name
         known = any(rule is h for h in hypotheses) or _AXIOMS.get(id(rule)) is rule or _LEMMAS.get(id(rule)) is rule
         if not known:
             return _refused(chain.claim, f"step {number} ({rule.name}) refused: the rule is neither an axiom "
                             "nor a lemma made by the kernel from a theorem", refused_step=number, rule=rule.name)
-        reason = rule.applies(current, term)
+        reason, assumed = rule.judged(current, term)
+        # the ranges the steps take of free indices: one range per index, carried by the theorem
+        clash = [index for index, size in assumed.items() if ranges.setdefault(index, size) != size]
+        if reason is None and clash:
+            reason = f"the index {clash[0]} is taken to run over two ranges"
         if reason is not None:
             return _refused(chain.claim, f"step {number} ({label}) refused: {reason}",
                             refused_step=number, rule=rule.name)
@@ -188,7 +226,7 @@ def prove(chain: Chain, hypotheses=()) -> tuple[Verdict, Theorem | None]:
     rules = [r.name for r in chain.rules]
     verdict = _issue(chain.claim, (f"{len(chain.steps)} rewrite steps, each an instance of its rule",
                                    "rules used: " + ", ".join(rules)), details={"rules": rules})
-    return verdict, _theorem(chain.claim, chain.start, chain.end, verdict)
+    return verdict, _theorem(chain.claim, chain.start, chain.end, verdict, ranges=ranges)
 
 
 # --- lemmas: theorems used as rules ------------------------------------------------------------------
@@ -202,7 +240,23 @@ def lemma(theorem: Theorem, name: str, statement: str, for_all: tuple = ()) -> R
 
     def justify(before, after):
         return None if _is_instance(theorem.lhs, theorem.rhs, before, after, variables) else f"not an instance of {name}"
-    rule = Rule(name, statement, justify, lambda: theorem.verdict)
+
+    def renamed_ranges(before, after):
+        """The theorem's ranges of its free indices, with the instance's renaming."""
+        binding = _instance_binding(theorem.lhs, theorem.rhs, before, after, variables) or {}
+        return {binding.get(index, index): size for index, size in theorem.ranges}
+
+    def in_scope(before, after, scope):
+        # an index the theorem took to run over 1..size, bound above by another range, is not its instance
+        for index, size in renamed_ranges(before, after).items():
+            if index_variable(index) in scope and (index != index_variable(index) or scope[index] != size):
+                return f"the index {index} is bound above by a sum over another range than 1..{size}"
+        return None
+
+    def assumes(before, after, scope):
+        return {index: size for index, size in renamed_ranges(before, after).items()
+                if index_variable(index) not in scope}
+    rule = Rule(name, statement, justify, lambda: theorem.verdict, in_scope=in_scope, assumes=assumes)
     _LEMMAS[id(rule)] = rule
     return rule
 
@@ -218,14 +272,36 @@ def unmapped_families(transformation, term) -> set:
     return set().union(*[unmapped_families(transformation, child) for child in children(term)])
 
 
+def _holds_a_function_of_theta(term) -> bool:
+    """Whether the term holds an evaluation (g)(θ) or a derivative ∂[…]: a function of θ as a subterm."""
+    return isinstance(term, (Eval, Deriv)) or any(_holds_a_function_of_theta(child) for child in children(term))
+
+
 def evaluation_lemma(theorem: Theorem, function, transformation, name: str, statement: str) -> Rule:
     """g(Tθ) = g(θ) from a theorem whose sides are the defining term of g with T applied, and
     that term: the lemma is tied to this T and this g, objects rather than names.  Every entry g
-    reads is data, a parameter T maps or a quantity T evaluates at Tθ, so that T applied to the
-    term is g at Tθ."""
+    reads is data, a parameter T maps or a quantity T evaluates at Tθ, T moves no data, and the term
+    holds no evaluation or derivative (T applied to it would leave their θ alone), so that T applied to
+    the term is g at Tθ; the theorem takes no free index over a range (``Theorem.ranges``)."""
     fits = (is_theorem(theorem) and theorem.lhs == transformation.apply(function.body)
             and theorem.rhs == function.body)
     unmapped = unmapped_families(transformation, function.body)
+    # T moves no data: were an input given an image, T applied to the term would change the data too,
+    # and the theorem would not speak of g at Tθ
+    moved = sorted(({pattern.family for pattern, _ in transformation.images}
+                    | {family for pair in transformation.outputs for family in pair}) & DATA_FAMILIES)
+    if moved:
+        return _refused_lemma(name, statement, f"{transformation.name} gives the data {', '.join(moved)} an image")
+    # T applied to a term leaves an evaluation or a derivative inside it alone: a definition holding one
+    # reads θ where T does not reach, so T applied to it is not g at Tθ
+    if _holds_a_function_of_theta(function.body):
+        return _refused_lemma(name, statement, f"the definition of {function.name} holds a function of theta, "
+                                               f"which {transformation.name} applied to it does not reach")
+    # a theorem that took a free index over a range holds only there: g(Tθ) = g(θ) would drop the range
+    if is_theorem(theorem) and theorem.ranges:
+        index, size = theorem.ranges[0]
+        return _refused_lemma(name, statement, f"the theorem holds for {index} in 1..{size} only, which "
+                                               f"{function.name}(T theta) = {function.name}(theta) does not say")
     if not fits or unmapped:
         reason = ("not a theorem proved by the kernel" if not is_theorem(theorem) else
                   f"{function.name} reads {', '.join(sorted(unmapped))}, which {transformation.name} neither maps "
@@ -253,16 +329,21 @@ def _is_instance(lhs, rhs, before, after, variables: set) -> bool:
     """Whether before = after is lhs = rhs (or rhs = lhs) with the index names in ``variables``
     renamed, the same renaming on both sides, in entries and in scalars alike; a variable may not
     be renamed to an index that a sum of the equation binds (it would be captured)."""
+    return _instance_binding(lhs, rhs, before, after, variables) is not None
+
+
+def _instance_binding(lhs, rhs, before, after, variables: set) -> dict | None:
+    """The renaming under which before = after is an instance of lhs = rhs (``_is_instance``), or None."""
     # a name that is also a layer (in a family's name, a size, the range of a sum over the layers)
     # is not renamed: the renaming would not reach those places
     if any(_names_a_layer(variable, side) for variable in variables for side in (lhs, rhs)):
-        return False
+        return None
     for one, other in ((lhs, rhs), (rhs, lhs)):
         binding: dict = {}
         if _match(one, before, variables, binding) and _match(other, after, variables, binding):
             if not {index_variable(value) for value in binding.values()} & (bound_indices(lhs) | bound_indices(rhs)):
-                return True
-    return False
+                return binding
+    return None
 
 
 def _names_a_layer(name: str, term) -> bool:
@@ -455,7 +536,7 @@ def induction(claim: str, lhs, rhs, variable: sp.Symbol, base: Chain, step: Call
         return _refused(claim, str(captured))
     if (base.start, base.end) != base_statement:
         return _refused(claim, "the base chain does not prove S(0)")
-    base_verdict, _ = prove(base)
+    base_verdict, base_theorem = prove(base)
     if base_verdict.status is not Status.PROVED:
         return _refused(claim, f"base case: {base_verdict.reason}")
 
@@ -468,14 +549,17 @@ def induction(claim: str, lhs, rhs, variable: sp.Symbol, base: Chain, step: Call
     step_chain = step(hypothesis)
     if (step_chain.start, step_chain.end) != step_statement:
         return _refused(claim, "the step chain does not prove S(k + 1)")
-    step_verdict, _ = prove(step_chain, hypotheses=(hypothesis,))
+    step_verdict, step_theorem = prove(step_chain, hypotheses=(hypothesis,))
     if step_verdict.status is not Status.PROVED:
         return _refused(claim, f"induction step: {step_verdict.reason}")
+    ranges = dict(base_theorem.ranges)
+    if any(ranges.setdefault(index, size) != size for index, size in step_theorem.ranges):
+        return _refused(claim, "the base and the step take an index to run over two ranges")
     rules = sorted(set(base_verdict.details["rules"]) | set(step_verdict.details["rules"]))
     verdict = _issue(claim, (f"induction on {variable}: base ({len(base.steps)} steps) and step "
                              f"({len(step_chain.steps)} steps, the hypothesis used) checked",
                              "rules used: " + ", ".join(rules)), details={"rules": rules})
-    return verdict, _theorem(claim, lhs, rhs, verdict, schema=(variable, statement))
+    return verdict, _theorem(claim, lhs, rhs, verdict, schema=(variable, statement), ranges=ranges)
 
 
 def instantiate(theorem: Theorem, value: sp.Expr, assumption: str = "") -> Theorem | None:
@@ -492,4 +576,4 @@ def instantiate(theorem: Theorem, value: sp.Expr, assumption: str = "") -> Theor
         return None
     note = f"instance {theorem.schema[0]} = {value} of '{theorem.claim}'" + (f", given {assumption}" if assumption else "")
     verdict = _issue(note, (note, *theorem.verdict.evidence), details=dict(theorem.verdict.details))
-    return _theorem(note, lhs, rhs, verdict)
+    return _theorem(note, lhs, rhs, verdict, ranges=theorem.ranges)

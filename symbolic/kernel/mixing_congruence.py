@@ -19,10 +19,10 @@ det(H(Tθ) − λG(Tθ)) = det(M)^{-2} det(H(θ) − λG(θ)) for every λ: the 
 from __future__ import annotations
 
 from symbolic.every_size.attention_rules import mixing
-from symbolic.every_size.index_terms import Const, Entry, Function, Mul, Sum, Transformation, renamed_scalar
+from symbolic.every_size.index_terms import Const, Entry, Eval, Function, Mul, Sum, Transformation, renamed_scalar
 from symbolic.kernel.certificates import conclude
 from symbolic.kernel.congruence import determinant_multiplicativity
-from symbolic.kernel.derivations import is_theorem
+from symbolic.kernel.derivations import is_theorem, unmapped_families
 from symbolic.verdict import Status, Verdict
 
 # the summation index of each side of a pair, and the name of the mixed index of its coordinate
@@ -92,6 +92,12 @@ def pulled_back(transformation: Transformation, a: Entry, b: Entry, entry):
     return Sum(sum_a[0], sum_a[1], outer) if sum_a else outer
 
 
+def _columns(transformation: Transformation, a: Entry) -> set:
+    """{(the coordinate's mixed index, K)} for a coordinate of a mixed family, {} for a scaled one."""
+    kind, found = _read(transformation, transformation.pattern_of(a))
+    return {(a.indices[found[1]], found[3])} if kind == "mixed" else set()
+
+
 def left_inverse(transformation: Transformation, pattern: Entry, theorem) -> str | None:
     """None when ``theorem`` is Σ_m (Tθ)_{…m…} N_sm = θ_{…s…} for the mixed family, N a scalar free of θ
     (the kernel's theorem, T's image read from its definition); else the reason it is not."""
@@ -107,18 +113,29 @@ def left_inverse(transformation: Transformation, pattern: Entry, theorem) -> str
     at = Entry(pattern.family, rhs.indices[:position] + (m,) + rhs.indices[position + 1:])
     if lhs.body.factors[0] != transformation.image(at) or m == s or m in rhs.indices:
         return f"the theorem for {pattern.family} does not compose its image at T theta with a matrix back to theta"
+    # the theorem may take s over the mixing's 1..K, and no other free index over a range: M's inverse on
+    # every row, not on some
+    if set(theorem.ranges) - {(s, size)}:
+        return f"the theorem for {pattern.family} holds only for some of its indices: {dict(theorem.ranges)}"
     return None
 
 
 def mixing_pencil_congruence(claim: str, transformation: Transformation, function: Function, matrices,
                              inverses) -> Verdict:
     """The generalized eigenvalues of the pencil (H, G) are the same at Tθ and at θ, for every size, T a
-    linear map read family by family as mixed or scaled.  ``matrices`` holds, for each of H and G, a
+    linear map read family by family as mixed or scaled, H the Hessian of ``function`` (checked entry
+    by entry), every family it reads one T maps.  ``matrices`` holds, for H then G, a
     triple (name, entry, law): ``entry(a, b, point)`` is X_ab at θ or at Tθ, and ``law(a, b)`` the kernel
     theorem X_ab(θ) = (Mᵀ X(Tθ) M)_ab for the pair, checked here against the term this module builds
     from T; ``inverses(pattern)`` the kernel theorem that the mixing of the family has a left inverse."""
     if len(matrices) != 2:
         return Verdict(Status.UNDECIDED, claim, reason="a pencil is two matrices")
+    # the pencil's coordinates are those ``function`` reads: each one T's (or data, or a quantity T
+    # evaluates at Tθ), so that the laws below, one per pair of T's families, speak of every entry
+    unmapped = unmapped_families(transformation, function.body)
+    if unmapped:
+        return Verdict(Status.UNDECIDED, claim, reason=f"{function.name} reads {', '.join(sorted(unmapped))}, which "
+                       f"${transformation.name}$ does not map: the laws would not reach its coordinates")
     patterns = [pattern for pattern, _ in transformation.images]
     readings = {pattern: reading(transformation, pattern) for pattern in patterns}
     unread = [pattern.family for pattern, found in readings.items() if found is None]
@@ -135,12 +152,21 @@ def mixing_pencil_congruence(claim: str, transformation: Transformation, functio
         if reason is not None:
             return Verdict(Status.UNDECIDED, claim, reason=reason)
         premises.append(theorem.verdict)
+    hessian = matrices[0][1]
     for a, b in pairs(transformation):
+        # the first matrix is the Hessian of ``function`` itself, at θ and at Tθ: the verdict speaks of its pencil
+        if any(hessian(a, b, point) != Eval(function, (a, b), point) for point in ("theta", transformation)):
+            return Verdict(Status.UNDECIDED, claim, reason=f"the first matrix is not the Hessian of {function.name} "
+                                                           f"at ({a.family}, {b.family})")
         for name, entry, law in matrices:
             theorem = law(a, b)
             if not is_theorem(theorem):
                 return Verdict(Status.UNDECIDED, claim, reason=f"the law of {name} at ({a.family}, {b.family}) "
                                                                "is not a kernel theorem")
+            # the law may take a mixed coordinate's column over the mixing's 1..K, and nothing else over a range
+            if set(theorem.ranges) - (_columns(transformation, a) | _columns(transformation, b)):
+                return Verdict(Status.UNDECIDED, claim, reason=f"the law of {name} at ({a.family}, {b.family}) holds "
+                                                               f"only for some of its indices: {dict(theorem.ranges)}")
             if theorem.lhs != entry(a, b, "theta") or theorem.rhs != pulled_back(transformation, a, b, entry):
                 return Verdict(Status.UNDECIDED, claim, reason=f"the theorem for {name} at ({a.family}, {b.family}) "
                                f"is not {name}(theta) = M^T {name}(T theta) M with M read from ${transformation.name}$")
