@@ -156,6 +156,12 @@ def _bounds(term, family: str, arity: int, position: int, scope: dict) -> list:
     return [b for child in children(term) for b in _bounds(child, family, arity, position, scope)]
 
 
+def summation_bounds(body, family: str, arity: int, position: int) -> list:
+    """The bound of the sum binding the index at ``position`` wherever ``body`` reads the family (None
+    where it is free), an occurrence at any layer counting: the ranges a function reads an index over."""
+    return _bounds(body, family, arity, position, {})
+
+
 def _linear_chain_rule(before, after):
     """∂/∂θ_{…r₀…}[g(Tθ)] → Σ_{m=1}^{K} M(r₀, m) (∂_{θ_{…m…}} g)(Tθ) for T's image θ_{…m…} ↦
     Σ_{r=1}^{K} θ_{…r…} M(r, m) (``mixing``), when no other image of T reads the family, the mixed

@@ -7,7 +7,8 @@ or M(θ) = E L(θ + δ) − L(θ) with independent δ_a ~ N(0, σ² s(θ_a)²).
 For T with (Tθ)_a = t_a θ_{σ(a)}, its scales positive or signs (t_a² = 1) and σ the identity or a
 bijection of the coordinates (``symbolic.kernel.relabelling``), the argument does not depend on
 the sizes:
-  (1) L(Tθ') = L(θ') for every θ': a kernel theorem for this T and this L, at every size;
+  (1) L(Tθ') = L(θ') for every θ': a kernel theorem for this T and this L, at every size, which takes
+      no free index over a range (``Theorem.ranges``);
   (2) T is linear, T = D Q (D diagonal, Q the permutation matrix of σ): Tθ + Tδ = T(θ + δ);
   (3) s(t u) = |t| s(u) for every real u, with the rule of each family of T's parameters (a weight
       or a bias): s(t u) = t s(u) for every t > 0 on a family with a positive scale, s(−u) = s(u) on
@@ -73,6 +74,11 @@ def change_of_variables(claim: str, invariance, function: Function, transformati
             and invariance.rhs == function.body and not unmapped_families(transformation, function.body)):
         return _undecided(claim, f"not a kernel theorem {function.name}(${transformation.name}$ theta) = "
                                  f"{function.name}(theta) for this ${transformation.name}$ and this {function.name}")
+    # (1) for every θ' with no index left over a range: a theorem proved for some values of a free index
+    # only (a delta contracted onto it) is not L∘T = L
+    if invariance.ranges:
+        return _undecided(claim, f"the theorem {function.name}(${transformation.name}$ theta) = {function.name}(theta) "
+                                 f"holds only for some values of its indices: {dict(invariance.ranges)}")
     premises, evidence = [invariance.verdict], [f"{function.name}(T theta') = {function.name}(theta') for every "
                                                 f"theta' and every size: the kernel theorem '{invariance.claim}'"]
     # (2) σ is a bijection of the coordinates L reads, each read from T's definition

@@ -24,6 +24,7 @@ import itertools
 import sympy as sp
 
 from symbolic.decision.zero import is_rational_zero, is_sign
+from symbolic.every_size.attention_rules import summation_bounds
 from symbolic.every_size.index_terms import Const, Entry, Function, Mul, Transformation
 from symbolic.kernel.certificates import check_identity, conclude
 from symbolic.kernel.derivations import is_theorem
@@ -69,6 +70,24 @@ def determinant_multiplicativity() -> Verdict:
         "orders 1 and 2, and at order 3 on P = DQ for every permutation matrix Q (det(Q) = +-1)",))
 
 
+def _unread_ranges(theorem, function: Function, coordinates) -> str | None:
+    """None when every range {index: n} the law's proof took is that of an index of the pair's
+    coordinates, and n is the bound of the sum over which ``function`` reads that index position,
+    wherever it reads the family (read from its definition): the law is then proved for every
+    coordinate of the family, as the congruence needs.  Else why not (a law proved for some columns
+    only, say j ≤ k with the loss summing j over 1..h, is not the law of every coordinate)."""
+    for index, size in theorem.ranges:
+        positions = [(entry, k) for entry in coordinates for k, name in enumerate(entry.indices) if name == index]
+        if not positions:
+            return f"holds only for some values of {index}, no index of the coordinates: {dict(theorem.ranges)}"
+        for entry, k in positions:
+            bounds = summation_bounds(function.body, entry.family, len(entry.indices), k)
+            if not bounds or any(bound != size for bound in bounds):
+                return (f"takes {index} over 1..{size}, not the range over which {function.name} reads it: "
+                        f"it holds for some coordinates of {entry.family} only")
+    return None
+
+
 def _congruence_laws(claim: str, transformation: Transformation, function: Function, matrices,
                      signs_only: bool = False):
     """The premises M_ab(Tθ) = t_a⁻¹ t_b⁻¹ M_{σ(a)σ(b)}(θ) of each matrix, for every ordered pair of
@@ -80,6 +99,12 @@ def _congruence_laws(claim: str, transformation: Transformation, function: Funct
         return Verdict(Status.UNDECIDED, claim, reason=relabelling)
     premises = []
     for a, b in pair_entries(transformation):
+        # a and b name their indices apart (a pattern's index named k, or i beside i', would not be): a
+        # law for the pair then speaks of every pair of coordinates, not of a diagonal
+        names = list(a.indices) + list(b.indices)
+        if len(set(names)) != len(names):
+            return Verdict(Status.UNDECIDED, claim, reason=f"the generic coordinates {a.family}_{a.indices} and "
+                           f"{b.family}_{b.indices} share an index name: the laws would speak of a diagonal only")
         readings = [transformation.monomial(e) for e in (a, b)]
         scales = [found[0] for found in readings]
         if any(t.expr.is_nonzero is not True for t in scales):
@@ -94,6 +119,11 @@ def _congruence_laws(claim: str, transformation: Transformation, function: Funct
             if not is_theorem(theorem):
                 return Verdict(Status.UNDECIDED, claim, reason=f"the law of {name} at ({a.family}, {b.family}) "
                                                                "is not a kernel theorem")
+            # the ranges the law took of the coordinates' indices are those over which L reads them
+            unread = _unread_ranges(theorem, function, (a, b))
+            if unread is not None:
+                return Verdict(Status.UNDECIDED, claim, reason=f"the law of {name} at ({a.family}, {b.family}) "
+                                                               f"{unread}")
             expected_lhs, at_theta = entry(a, b, transformation), entry(readings[0][1], readings[1][1], "theta")
             rhs = theorem.rhs
             shape = (isinstance(rhs, Mul) and len(rhs.factors) == 2 and isinstance(rhs.factors[0], Const)

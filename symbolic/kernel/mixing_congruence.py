@@ -53,20 +53,42 @@ def _read(transformation: Transformation, pattern: Entry):
     return found
 
 
-def coordinate(transformation: Transformation, pattern: Entry, side: int) -> Entry:
+def _fresh(name: str, taken: set) -> str:
+    """The name, primed until it is none of ``taken``."""
+    while name in taken:
+        name += "'"
+    return name
+
+
+def coordinate(transformation: Transformation, pattern: Entry, side: int, taken=frozenset()) -> Entry:
     """A generic coordinate of the family: its mixed index named r (r' on the second side of a pair), the
-    others as in the pattern (primed on the second side)."""
+    others as in the pattern (primed on the second side), each primed further until it is none of
+    ``taken`` (the other side's names), of the mixed names r, r' and of the summation indices m, m'."""
     _, mixed_name, prime = _SIDES[side]
     kind, found = _read(transformation, pattern)
     position = found[1] if kind == "mixed" else None
-    return Entry(pattern.family, tuple(mixed_name if k == position else index + prime
-                                       for k, index in enumerate(pattern.indices)))
+    used = set(taken) | {name for summation, mixed, _ in _SIDES for name in (summation, mixed)}
+    indices = []
+    for k, index in enumerate(pattern.indices):
+        # the mixed index has its reserved name; any other a name no other index of the pair has
+        name = mixed_name if k == position else _fresh(index + prime, used)
+        used.add(name)
+        indices.append(name)
+    return Entry(pattern.family, tuple(indices))
 
 
 def pairs(transformation: Transformation) -> list[tuple[Entry, Entry]]:
-    """(a, b) for every ordered pair of T's parameter families, each a generic coordinate."""
+    """(a, b) for every ordered pair of T's parameter families, each a generic coordinate, the names of
+    a's indices and of b's disjoint: a law for the pair then speaks of every pair of coordinates, not of
+    those whose indices agree (a pattern's index named r, or i beside i', would otherwise make a
+    "diagonal" law)."""
     patterns = [pattern for pattern, _ in transformation.images]
-    return [(coordinate(transformation, p, 0), coordinate(transformation, q, 1)) for p in patterns for q in patterns]
+    found = []
+    for p in patterns:
+        for q in patterns:
+            a = coordinate(transformation, p, 0)
+            found.append((a, coordinate(transformation, q, 1, taken=frozenset(a.indices))))
+    return found
 
 
 def pulled(transformation: Transformation, a: Entry, side: int):
