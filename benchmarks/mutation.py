@@ -63,6 +63,7 @@ CONGRUENCE = "symbolic/kernel/congruence.py"
 MEASURE_TESTS = "tests/test_measures_all_sizes.py"
 ATTENTION_RULES = "symbolic/every_size/attention_rules.py"
 MIXING_CONGRUENCE = "symbolic/kernel/mixing_congruence.py"
+RANGE_TESTS = "tests/test_range_attacks.py"
 ATTENTION_TESTS = ("tests/test_attention_all_sizes.py", "tests/test_attention_attacks.py")
 
 MUTANTS = [
@@ -407,6 +408,14 @@ MUTANTS = [
            "            if theorem.lhs != entry(a, b, \"theta\") or theorem.rhs != pulled_back(transformation, a, b, entry):\n",
            "            if False:\n",
            "pencil through a mixing: each law is X(theta) = M^T X(T theta) M read from T", tests=ATTENTION_TESTS),
+    Mutant("cov-ranges-ignored", CHANGE_OF_VARIABLES,
+           "    if invariance.ranges:\n",
+           "    if False:\n",
+           "change of variables: L(T theta) = L(theta) takes no free index over a range", tests=(RANGE_TESTS,)),
+    Mutant("pencil-ranges-ignored", CONGRUENCE,
+           "            if unread is not None:\n",
+           "            if False:\n",
+           "pencil: each law's ranges are those over which L reads the coordinates", tests=(RANGE_TESTS,)),
     Mutant("abs-any-factor", INDEX_RULES,
            "    if not isinstance(c, Const) or not is_sign(c.expr):\n",
            "    if not isinstance(c, Const):\n",

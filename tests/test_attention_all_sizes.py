@@ -315,9 +315,9 @@ def test_the_side_conditions_switched_off_let_the_attacks_through():
     before = Deriv(Entry("Q", ("i", "r")), Eval(wide, (), T_ATTENTION))
     after = Sum("m", HEAD, Mul((a(), Eval(wide, (Entry("Q", ("i", "m")),), T_ATTENTION))))
     assert "does not run over exactly" in LINEAR_CHAIN_RULE.applies(before, after)
-    original = attention_rules._bounds
+    original = attention_rules.summation_bounds
     try:
-        attention_rules._bounds = lambda *args: [HEAD]
+        attention_rules.summation_bounds = lambda *args: [HEAD]
         assert attention_rules._linear_chain_rule(before, after) is None
     finally:
-        attention_rules._bounds = original
+        attention_rules.summation_bounds = original

@@ -19,7 +19,7 @@ import random
 import sympy as sp
 
 from symbolic.every_size.index_terms import DATA_FAMILIES, Const, Deriv, Entry, Eval, Fn, Function, Mul, Sum, \
-    Transformation, children, entries_of, families, family_stem, free_indices, index_variable, renamed_scalar
+    Transformation, entries_of, families, family_stem, free_indices, index_variable, renamed_scalar, summation_bounds
 from symbolic.kernel.certificates import check_identity, conclude, exact_zeros
 from symbolic.kernel.derivations import Rule, axiom
 from symbolic.verdict import Status, Verdict
@@ -145,23 +145,6 @@ def mixing(transformation, entry):
     return pattern, position, image.index, image.size, scalar
 
 
-def _bounds(term, family: str, arity: int, position: int, scope: dict) -> list:
-    """The bound of the sum binding the index at ``position`` of each occurrence of the family (None
-    where it is free); an occurrence at any layer counts (θ^{(p)} under a sum over the layers may be
-    θ^{(1)})."""
-    if isinstance(term, Sum):
-        scope = {**scope, term.index: term.size}
-    if isinstance(term, Entry) and family_stem(term.family) == family_stem(family) and len(term.indices) == arity:
-        return [scope.get(term.indices[position])]
-    return [b for child in children(term) for b in _bounds(child, family, arity, position, scope)]
-
-
-def summation_bounds(body, family: str, arity: int, position: int) -> list:
-    """The bound of the sum binding the index at ``position`` wherever ``body`` reads the family (None
-    where it is free), an occurrence at any layer counting: the ranges a function reads an index over."""
-    return _bounds(body, family, arity, position, {})
-
-
 def _linear_chain_rule(before, after):
     """∂/∂θ_{…r₀…}[g(Tθ)] → Σ_{m=1}^{K} M(r₀, m) (∂_{θ_{…m…}} g)(Tθ) for T's image θ_{…m…} ↦
     Σ_{r=1}^{K} θ_{…r…} M(r, m) (``mixing``), when no other image of T reads the family, the mixed
@@ -186,7 +169,7 @@ def _linear_chain_rule(before, after):
     if hidden:
         return (f"{g.function.name} reads {', '.join(hidden)}, which {T.name} does not map: where it reads "
                 f"{c.family} is not seen")
-    bounds = _bounds(g.function.body, c.family, len(c.indices), position, {})
+    bounds = summation_bounds(g.function.body, c.family, len(c.indices), position)
     if not bounds or any(bound != size for bound in bounds):
         return f"the mixed index of {c.family} does not run over exactly 1..{size} wherever {g.function.name} reads it"
     if not (isinstance(after, Sum) and after.size == size and isinstance(after.body, Mul) and len(after.body.factors) == 2):

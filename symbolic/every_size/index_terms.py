@@ -335,6 +335,21 @@ def family_stem(family: str) -> str:
     return re.sub(r"\(([^()]*)\)", "(#)", family)
 
 
+def summation_bounds(body, family: str, arity: int, position: int) -> list:
+    """The bound of the sum binding the index at ``position`` wherever ``body`` reads the family with
+    ``arity`` indices, an occurrence at any layer counting (θ^{(p)} under a sum over the layers may be
+    θ^{(1)}): the ranges a function reads that index over.  None where the index is free, permuted or
+    offset (π_m(j) and j+1 do not run over the bound of j)."""
+    def bounds(term, scope):
+        if isinstance(term, Sum):
+            scope = {**scope, term.index: term.size}
+        if isinstance(term, Entry) and family_stem(term.family) == family_stem(family) and len(term.indices) == arity:
+            index = term.indices[position]
+            return [scope.get(index) if index_variable(index) == index else None]
+        return [bound for child in children(term) for bound in bounds(child, scope)]
+    return bounds(body, {})
+
+
 def _scale_and_entry(image):
     """(c, θ_b) for an image c·θ_b, (1, θ_b) for θ_b; (None, None) otherwise."""
     if isinstance(image, Entry):

@@ -24,8 +24,7 @@ import itertools
 import sympy as sp
 
 from symbolic.decision.zero import is_rational_zero, is_sign
-from symbolic.every_size.attention_rules import summation_bounds
-from symbolic.every_size.index_terms import Const, Entry, Function, Mul, Transformation
+from symbolic.every_size.index_terms import Const, Entry, Function, Mul, Transformation, summation_bounds
 from symbolic.kernel.certificates import check_identity, conclude
 from symbolic.kernel.derivations import is_theorem
 from symbolic.kernel.relabelling import not_a_relabelling, relabelling_evidence

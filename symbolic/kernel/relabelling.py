@@ -9,19 +9,7 @@ matrix (QQᵀ = I, det Q = ±1), and T = D Q with D = diag(t_a).
 """
 from __future__ import annotations
 
-from symbolic.every_size.index_terms import Entry, Function, Sum, Transformation, children, index_variable, \
-    permutation_of
-
-
-def _bounds(term, family: str, position: int, scope: dict) -> list:
-    """The bound of the sum that binds the index at ``position`` of each occurrence of ``family`` (None
-    where that index is permuted or free)."""
-    if isinstance(term, Sum):
-        scope = {**scope, term.index: term.size}
-    if isinstance(term, Entry) and term.family == family:
-        index = term.indices[position]
-        return [None if permutation_of(index) is not None else scope.get(index_variable(index))]
-    return [bound for child in children(term) for bound in _bounds(child, family, position, scope)]
+from symbolic.every_size.index_terms import Function, Transformation, permutation_of, summation_bounds
 
 
 def relabelled_families(transformation: Transformation) -> list[tuple[str, int, str]]:
@@ -44,7 +32,8 @@ def not_a_relabelling(transformation: Transformation, function: Function) -> str
         if transformation.monomial(pattern) is None:
             return f"${transformation.name}$ does not map {pattern.family} to a constant times a coordinate"
     for family, position, size in relabelled_families(transformation):
-        bounds = _bounds(function.body, family, position, {})
+        arity = len(next(pattern for pattern, _ in transformation.images if pattern.family == family).indices)
+        bounds = summation_bounds(function.body, family, arity, position)
         if not bounds:
             return f"{function.name} does not read {family}, so the range of its permuted index is unknown"
         if any(bound != size for bound in bounds):
