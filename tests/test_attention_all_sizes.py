@@ -2,6 +2,8 @@
 theorem, the audit cells it makes "all", and the attacks each new rule must refuse.  Where a side
 condition stops an attack, the attack is also run with that condition switched off, to show that it
 is the condition that stops it."""
+import contextlib
+
 import sympy as sp
 import pytest
 
@@ -191,18 +193,25 @@ def test_the_mixing_chain_rule_refuses_a_family_read_by_another_image_or_a_nonli
     after = Sum("m", HEAD, Mul((a(), Eval(g, (Entry("Q", ("i", "m")),), crossing))))
     assert "another image" in LINEAR_CHAIN_RULE.applies(before, after)
     # the unsound variant: without the readers' test the rule accepts it
-    original = Transformation.readers
-    try:
-        Transformation.readers = lambda self, entry: [self.pattern_of(entry)]
+    with _readers_unchecked():
         assert attention_rules._linear_chain_rule(before, after) is None
-    finally:
-        Transformation.readers = original
     # Q_im -> Σ_r Q_ir Q_rm is no constant mixing
     square = Transformation("T_square", ((Entry("Q", ("i", "m")), Sum("r", HEAD, Mul((Entry("Q", ("i", "r")),
                                                                                       Entry("Q", ("r", "m")))))),))
     assert "not a sum over one mixed index" in LINEAR_CHAIN_RULE.applies(
         Deriv(Entry("Q", ("i", "r")), Eval(g, (), square)),
         Sum("m", HEAD, Mul((a(), Eval(g, (Entry("Q", ("i", "m")),), square)))))
+
+
+@contextlib.contextmanager
+def _readers_unchecked():
+    """The unsound variant of both chain rules: each image taken as the only reader of its family."""
+    original = Transformation.readers
+    Transformation.readers = lambda self, entry: [self.pattern_of(entry)]
+    try:
+        yield
+    finally:
+        Transformation.readers = original
 
 
 def test_the_scaled_chain_rule_refuses_a_coordinate_read_by_another_image():
@@ -216,12 +225,8 @@ def test_the_scaled_chain_rule_refuses_a_coordinate_read_by_another_image():
     assert CHAIN_RULE.applies(Deriv(v, Eval(g, (), T_ATTENTION)), Mul((Const(sp.S.One), Eval(g, (v,), T_ATTENTION)))) \
         is None
     # the unsound variant: without the readers' test the step is accepted
-    original = Transformation.readers
-    try:
-        Transformation.readers = lambda self, entry: [self.pattern_of(entry)]
+    with _readers_unchecked():
         assert index_rules._chain_rule(before, after) is None
-    finally:
-        Transformation.readers = original
 
 
 # --- the pencil: a congruence by the map's matrix ----------------------------------------------------

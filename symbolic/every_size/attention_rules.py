@@ -20,6 +20,7 @@ import sympy as sp
 
 from symbolic.every_size.index_terms import DATA_FAMILIES, Const, Deriv, Entry, Eval, Fn, Function, Mul, Sum, \
     Transformation, entries_of, families, family_stem, free_indices, index_variable, renamed_scalar, summation_bounds
+from symbolic.every_size.index_rules import _either_way
 from symbolic.kernel.certificates import check_identity, conclude, exact_zeros
 from symbolic.kernel.derivations import Rule, axiom
 from symbolic.verdict import Status, Verdict
@@ -56,13 +57,6 @@ def _inverse_pair(before, after):
     if not (r.is_Symbol and s.is_Symbol and r.is_integer and s.is_integer) or m in (r, s):
         return "the rows of A and B are not index names other than the summation index"
     return None if after == Const(sp.KroneckerDelta(r, s)) else "the result is not delta_rs"
-
-
-def _either_way(one_way):
-    def justify(before, after):
-        forward = one_way(before, after)
-        return None if forward is None or one_way(after, before) is None else forward
-    return justify
 
 
 @functools.cache
