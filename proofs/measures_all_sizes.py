@@ -350,6 +350,14 @@ def _unit_entry(name: str, model) -> Entry:
     return Entry(families[name], ("1",))
 
 
+def proved_here(group: str, transformation, function: Function, prediction, prediction_chain, claim: str,
+                sizes: str, network, **options) -> EverySize:
+    """A group whose f(Tθ)(x_n) = f(θ)(x_n) is the chain ``prediction_chain()`` proposed here (or by its
+    map's module), and L(Tθ) = L(θ) that chain inside the loss (``loss_theorem``, claimed as ``claim``)."""
+    return EverySize(group, transformation, function, functools.partial(loss_theorem, prediction_chain, claim), sizes,
+                     Function("f", prediction), prediction_chain, network, **options)
+
+
 EVERY_SIZE = {
     "layerwise": EverySize("layerwise", T_ALPHA, LOSS_FUNCTION, all_sizes.theorem1_loss, "every d, h and N",
                            Function("f", prediction()), all_sizes.theorem1_chain, ONE_LAYER),
@@ -360,37 +368,29 @@ EVERY_SIZE = {
                                      "every depth K, all widths and every N", Function("f", DEEP_BIAS.output()),
                                      functools.partial(all_sizes.output_layer_chain, DEEP_BIAS), DEEP_WITH_BIASES,
                                      scalar_rules=deep_scalar_rules),
-    "sign_flip": EverySize("sign_flip", T_SIGN, ABSOLUTE_LOSS_FUNCTION,
-                           functools.partial(loss_theorem, sign_flip_chain, "sign flip: L(T theta) = L(theta)"),
-                           "every d, h and N (two layers with biases, |.| units)",
-                           Function("f", absolute_value_prediction()), sign_flip_chain, TWO_LAYERS_WITH_BIASES),
-    "permutation": EverySize("permutation", T_PERMUTATION, RELU_TWO_LAYER_LOSS,
-                             functools.partial(loss_theorem, permutation_chain, "permutation: L(T theta) = L(theta)"),
-                             "every d, h and N (two layers with biases, ReLU units)",
-                             Function("f", relu_two_layer_prediction()), permutation_chain, TWO_LAYERS_WITH_BIASES),
-    "batchnorm_scale": EverySize("batchnorm_scale", T_WEIGHT_SCALE, BATCH_NORM_LOSS,
-                                 functools.partial(loss_theorem, batch_norm_chain, "scale in front of batch "
-                                                   "normalization: L(T theta) = L(theta), all widths"),
-                                 "every d, h and N (one layer of batch-normalized ReLU units, eps = 0)",
-                                 Function("f", batch_norm_prediction()), batch_norm_chain, NORMALIZED_LAYER,
-                                 entry=_unit_entry),
-    "batchnorm_affine": EverySize("batchnorm_affine", T_AFFINE_SCALE, AFFINE_BATCH_NORM_LOSS,
-                                  functools.partial(loss_theorem, affine_scale_chain, "affine scale of batch "
-                                                    "normalization: L(T theta) = L(theta), all widths"),
-                                  "every d, h, N and eps >= 0 (one layer of batch-normalized ReLU units with "
-                                  "gain and shift)", Function("f", affine_batch_norm_prediction()),
-                                  affine_scale_chain, AFFINE_NORMALIZED_LAYER, entry=_unit_entry),
-    "layernorm": EverySize("layernorm", T_WEIGHT_SCALE, LAYER_NORM_LOSS,
-                           functools.partial(loss_theorem, layer_norm_chain, "scale in front of layer normalization: L(T theta) = L(theta), all widths"),
-                           "every d, h and N (one layer-normalized layer of ReLU units, eps = 0)",
-                           Function("f", layer_norm_prediction()), layer_norm_chain, NORMALIZED_LAYER),
-    "attention_qk": EverySize("attention_qk", T_ATTENTION, ATTENTION_LOSS,
-                              functools.partial(loss_theorem, attention_chain, "attention head: L(T_A theta) = L(theta), "
-                                                "every d, k and N"),
-                              "every d, k and N (one attention head's score, head dimension k)",
-                              Function("f", attention_prediction()), attention_chain, ATTENTION_HEAD,
-                              entry=_attention_entry, concrete_sizes=_attention_sizes, reading=_attention_reading,
-                              mixing=ATTENTION_LAWS),
+    "sign_flip": proved_here("sign_flip", T_SIGN, ABSOLUTE_LOSS_FUNCTION, absolute_value_prediction(), sign_flip_chain,
+                             "sign flip: L(T theta) = L(theta)", "every d, h and N (two layers with biases, |.| units)",
+                             TWO_LAYERS_WITH_BIASES),
+    "permutation": proved_here("permutation", T_PERMUTATION, RELU_TWO_LAYER_LOSS, relu_two_layer_prediction(),
+                               permutation_chain, "permutation: L(T theta) = L(theta)",
+                               "every d, h and N (two layers with biases, ReLU units)", TWO_LAYERS_WITH_BIASES),
+    "batchnorm_scale": proved_here("batchnorm_scale", T_WEIGHT_SCALE, BATCH_NORM_LOSS, batch_norm_prediction(),
+                                   batch_norm_chain, "scale in front of batch normalization: L(T theta) = L(theta), "
+                                   "all widths", "every d, h and N (one layer of batch-normalized ReLU units, eps = 0)",
+                                   NORMALIZED_LAYER, entry=_unit_entry),
+    "batchnorm_affine": proved_here("batchnorm_affine", T_AFFINE_SCALE, AFFINE_BATCH_NORM_LOSS,
+                                    affine_batch_norm_prediction(), affine_scale_chain, "affine scale of batch "
+                                    "normalization: L(T theta) = L(theta), all widths", "every d, h, N and eps >= 0 "
+                                    "(one layer of batch-normalized ReLU units with gain and shift)",
+                                    AFFINE_NORMALIZED_LAYER, entry=_unit_entry),
+    "layernorm": proved_here("layernorm", T_WEIGHT_SCALE, LAYER_NORM_LOSS, layer_norm_prediction(), layer_norm_chain,
+                             "scale in front of layer normalization: L(T theta) = L(theta), all widths",
+                             "every d, h and N (one layer-normalized layer of ReLU units, eps = 0)", NORMALIZED_LAYER),
+    "attention_qk": proved_here("attention_qk", T_ATTENTION, ATTENTION_LOSS, attention_prediction(), attention_chain,
+                                "attention head: L(T_A theta) = L(theta), every d, k and N",
+                                "every d, k and N (one attention head's score, head dimension k)", ATTENTION_HEAD,
+                                entry=_attention_entry, concrete_sizes=_attention_sizes, reading=_attention_reading,
+                                mixing=ATTENTION_LAWS),
 }
 
 
