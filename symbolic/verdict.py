@@ -9,11 +9,15 @@ from fractions import Fraction
 
 import sympy as sp
 
-from symbolic.parsing import parse_expression
+from symbolic.kernel.theorem import is_theorem
 
 
 WITNESS_LINE = 72      # characters of a witness display line
 LONG_NUMBER = 24       # a value longer than this prints as p/q with places to break
+
+
+class ForgedVerdict(TypeError):
+    """A PROVED verdict without a theorem the kernel minted."""
 
 
 class Status(enum.Enum):
@@ -26,7 +30,8 @@ class Status(enum.Enum):
 class Verdict:
     """The outcome of checking one claim.
 
-    PROVED: an exact algebraic zero test succeeded on every case and independent evaluations agree.
+    PROVED: ``theorem`` is a theorem the kernel minted; the claim is printed from its statement
+    (after ``label``, a name for the result when one is given), never passed in beside it.
     REFUTED: ``witness`` maps each symbol to an exact value at which the two sides differ.
     UNDECIDED: ``reason`` says why neither could be established.
     """
@@ -38,6 +43,26 @@ class Verdict:
     evidence: tuple[str, ...] = ()
     residual: float | None = None
     details: dict = field(default_factory=dict)
+    theorem: object = None
+    label: str = ""
+
+    def __post_init__(self):
+        if self.status is Status.PROVED:
+            if not is_theorem(self.theorem):
+                raise ForgedVerdict("a PROVED verdict carries a theorem the kernel minted; this one does not")
+            # the claim a reader sees is the statement checked, after the result's name
+            statement = self.theorem.statement.text
+            object.__setattr__(self, "claim", f"{self.label}: {statement}" if self.label else statement)
+
+    @property
+    def statement(self):
+        """The statement proved (PROVED only), a term of ``symbolic.kernel.statements``."""
+        return self.theorem.statement if self.status is Status.PROVED else None
+
+    @property
+    def rests_on(self) -> dict:
+        """What a PROVED verdict rests on: {"rules", "oracles", "lemmas"}; {} otherwise."""
+        return self.theorem.rests_on.as_json() if self.status is Status.PROVED else {}
 
     def __bool__(self):
         raise TypeError("a Verdict has no truth value: compare verdict.status with Status.PROVED")
@@ -57,10 +82,15 @@ class Verdict:
     # --- notebook display (Jupyter calls these) ---
 
     def claim_latex(self) -> str:
-        """The claim in math: ``details["latex"]`` when the checker stored it, else the claim
-        'lhs = rhs' read back by the project's parser (never eval), else the claim as text."""
+        """The claim in math: a PROVED verdict's statement as LaTeX; else ``details["latex"]`` when
+        the checker stored it, else the claim 'lhs = rhs' read back by the project's parser (never
+        eval), else the claim as text."""
+        if self.status is Status.PROVED:
+            statement = self.theorem.statement.latex
+            return r"\text{%s: } %s" % (_latex_text(self.label), statement) if self.label else statement
         if self.details.get("latex"):
             return self.details["latex"]
+        from symbolic.parsing import parse_expression
         sides = self.claim.split(" = ")
         if len(sides) == 2:
             try:
@@ -170,3 +200,14 @@ def worst(verdicts) -> Status:
         if status in statuses:
             return status
     return Status.PROVED
+
+
+@dataclass(frozen=True)
+class Holds:
+    """A procedure's answer that the statement it was given holds: not a verdict.  Only the
+    kernel, which runs the procedure itself on the statement (``symbolic.kernel.oracles``), turns
+    it into a theorem; ``reason`` keeps a caveat (e.g. "on Z3's word alone")."""
+    evidence: tuple = ()
+    reason: str = ""
+    residual: float | None = None
+    details: dict = field(default_factory=dict)

@@ -88,7 +88,7 @@ from symbolic.decision.regions import SplitTooLarge, describe, examine, inside, 
     sign_branches
 from symbolic.relu import ReLU, canonical_relu_form, to_relu_form
 from symbolic.decision.smt import DISCONTINUOUS, OutsideFragment, Translation, in_fragment, solve
-from symbolic.verdict import Status, Verdict
+from symbolic.verdict import Holds, Status, Verdict
 from symbolic.decision.witness import WITNESS_DPS, compare_at, concrete_functions, exact_value, mp_value, \
     substitute_functions
 from symbolic.decision.zero import is_rational_zero
@@ -124,8 +124,14 @@ def as_expression(value) -> sp.Expr:
     return expr
 
 
+def decide_equation(statement, *, timeout: float | None = None, seed: int = 0, procedure: str = "all"):
+    """Oracle 'exact identity test' (``symbolic.kernel.oracles``): decide the Equation lhs = rhs;
+    ``Holds`` when it holds, a REFUTED or UNDECIDED verdict otherwise."""
+    return check_identity(statement.lhs, statement.rhs, timeout=timeout, seed=seed, procedure=procedure)
+
+
 def check_identity(lhs, rhs, *, timeout: float | None = None, seed: int = 0,
-                   claim: str | None = None, procedure: str = "all") -> Verdict:
+                   claim: str | None = None, procedure: str = "all") -> Verdict | Holds:
     """Decide lhs = rhs for every admissible real value of the symbols (see module docstring);
     ``procedure`` "split" or "z3" gives that procedure's verdict alone.
 
@@ -375,7 +381,7 @@ class _Decision:
         if not confirmed:
             return self.undecided("the exact test gives zero but no independent confirmation "
                                   "compared anything", evidence)
-        return Verdict(Status.PROVED, self.claim, evidence=tuple(evidence))
+        return Holds(evidence=tuple(evidence))
 
     # -- the fragment: parts, split and solver ------------------------------------------------
     def solver_on(self, left, right, symbols):
@@ -537,7 +543,7 @@ class _Decision:
         alone = sum(o.trusted_solver for o in opinions)
         reason = (f"on Z3's word alone for {alone} of {len(parts)} part(s): the project's own "
                   "procedure did not show it") if alone else ""
-        return Verdict(Status.PROVED, self.claim, reason=reason, evidence=tuple(evidence))
+        return Holds(reason=reason, evidence=tuple(evidence))
 
     # -- outside the fragment: exact test and split only -------------------------------------
     def outside_fragment(self, difference, why) -> Verdict:
@@ -558,7 +564,7 @@ class _Decision:
             if self.informative == 0:
                 return self.undecided("the split gives zero but no independent witness compared "
                                       "anything")
-            return Verdict(Status.PROVED, self.claim, evidence=(
+            return Holds(evidence=(
                 f"exact zero test on every region of the sign split ({leaves} regions; outside "
                 f"Z3's fragment: {why})", self.witness_line))
         for region in failing:

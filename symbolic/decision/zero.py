@@ -87,3 +87,66 @@ def is_sign(value: sp.Expr) -> bool:
     (−1)^e for an integer e is)."""
     value = sp.sympify(value)
     return value.is_real is True and is_rational_zero(value ** 2 - 1)
+
+
+# --- the oracles the kernel runs on a statement (symbolic.kernel.oracles) --------------------------
+
+def decide_zero(statement):
+    """Oracle 'exact zero test': lhs - rhs of an Equation is 0 as a rational function."""
+    from symbolic.verdict import Holds, Status, Verdict
+    difference = sp.sympify(statement.lhs) - sp.sympify(statement.rhs)
+    if is_rational_zero(difference):
+        return Holds(("exact zero test: lhs - rhs is 0 as a rational function",))
+    return Verdict(Status.UNDECIDED, statement.text, reason="lhs - rhs is not an exact zero")
+
+
+def _exact_value(expr):
+    value = sp.nsimplify(expr, rational=True) if isinstance(expr, float) else sp.sympify(expr)
+    return value if value.is_Rational else None
+
+
+_COMPARE = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+            ">=": lambda a, b: a >= b, "!=": lambda a, b: a != b, "=": lambda a, b: a == b}
+
+
+def decide_rational_relation(statement):
+    """Oracle 'exact rational comparison': both sides of an Equation or Relation are exact
+    rationals (no symbol, no float), compared exactly."""
+    from symbolic.verdict import Holds, Status, Verdict
+    lhs, rhs = (_exact_value(side) for side in (statement.lhs, statement.rhs))
+    relation = getattr(statement, "relation", "=")
+    if lhs is None or rhs is None:
+        return Verdict(Status.UNDECIDED, statement.text, reason="a side is not an exact rational")
+    if _COMPARE[relation](lhs, rhs):
+        return Holds((f"exact rationals compared: {lhs} {relation} {rhs}",))
+    return Verdict(Status.UNDECIDED, statement.text, reason=f"exact rationals compared: not {lhs} {relation} {rhs}")
+
+
+def decide_by_assumptions(statement):
+    """Oracle 'sympy assumptions': lhs R 0 (R one of >, >=, <, <=, !=) read from sympy's
+    assumptions on the symbols of lhs (rhs must be 0)."""
+    from symbolic.verdict import Holds, Status, Verdict
+    relation = getattr(statement, "relation", None)
+    expr = sp.sympify(statement.lhs) - sp.sympify(statement.rhs)
+    known = {">": expr.is_positive, ">=": expr.is_nonnegative, "<": expr.is_negative,
+             "<=": expr.is_nonpositive, "!=": expr.is_nonzero}.get(relation)
+    if known is True:
+        return Holds((f"sympy's assumptions give {statement.text}",))
+    return Verdict(Status.UNDECIDED, statement.text, reason="sympy's assumptions do not settle the sign")
+
+
+def decide_exact_evaluation(statement):
+    """Oracle 'exact evaluation': an Equation or Relation whose sides have no free symbol, their
+    difference evaluated exactly (sympy's exact arithmetic, an algebraic number's sign by its
+    adaptive-precision evaluation)."""
+    from symbolic.verdict import Holds, Status, Verdict
+    lhs, rhs = sp.sympify(statement.lhs), sp.sympify(statement.rhs)
+    if lhs.free_symbols or rhs.free_symbols or lhs.has(sp.Float) or rhs.has(sp.Float):
+        return Verdict(Status.UNDECIDED, statement.text, reason="a side is not an exact number")
+    difference = lhs - rhs
+    relation = getattr(statement, "relation", "=")
+    holds = {"=": difference.is_zero, "!=": difference.is_nonzero, "<": difference.is_negative,
+             "<=": difference.is_nonpositive, ">": difference.is_positive, ">=": difference.is_nonnegative}[relation]
+    if holds is True:
+        return Holds(("both sides evaluated exactly",))
+    return Verdict(Status.UNDECIDED, statement.text, reason="exact evaluation does not give the relation")

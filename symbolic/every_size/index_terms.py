@@ -29,6 +29,9 @@ from symbolic.relu import ReLU, leaky_relu
 # the inputs (x, and the second token x' of an attention score) and the targets: no map on parameters moves them
 DATA_FAMILIES = frozenset({"x", "x'", "y"})
 
+# every transformation built: the kernel refuses a definition of a name one maps or is parametrised by
+TRANSFORMATIONS: list = []
+
 
 # --- a permuted index: π_m(j), the image of the index j under a permutation π_m of {1, …, m} ------------
 
@@ -225,8 +228,10 @@ class Transformation:
     images: tuple
     layer_variables: tuple = ()
     outputs: tuple = ()
+    abbreviations: tuple = ()        # scalar names of the images that are defined, not parameters (P_k)
 
     def __post_init__(self):
+        TRANSFORMATIONS.append(self)
         # an image speaks only of its pattern's indices and layers: any other name would be caught by
         # the sums of the term T is applied to
         for pattern, image in self.images:

@@ -17,10 +17,12 @@ from typing import Callable
 
 import sympy as sp
 
-from symbolic.every_size.index_terms import DATA_FAMILIES, OVER_LAYERS, Const, Deriv, Entry, Eval, SpectralNorm, Sum, binds, \
-    bound_indices, children, difference, free_indices, index_variable, layer_expr, offset_of, permutation_of, rebuild, \
-    substitute_layer
-from symbolic.kernel.certificates import _issue, is_certified
+from symbolic.every_size.index_terms import DATA_FAMILIES, OVER_LAYERS, TRANSFORMATIONS, Const, Deriv, Entry, Eval, \
+    SpectralNorm, Sum, Transformation, binds, bound_indices, children, difference, family_stem, free_indices, \
+    index_variable, layer_expr, offset_of, permutation_of, rebuild, substitute_layer
+from symbolic.kernel.rules import issued as is_certified
+from symbolic.kernel.statements import IndexEquation, Relation
+from symbolic.kernel.theorem import RestsOn, _mint
 from symbolic.verdict import Status, Verdict
 
 _AXIOMS: dict[int, object] = {}          # the rules declared as axioms, by identity
@@ -46,6 +48,7 @@ class Rule:
     condition: str = ""                          # LaTeX text with inline math: when it applies
     in_scope: Callable | None = field(default=None, compare=False)
     assumes: Callable | None = field(default=None, compare=False)
+    hypotheses: tuple = field(default=(), compare=False)      # the statements a theorem using it holds under
 
     @property
     def as_text(self) -> str:
@@ -119,21 +122,32 @@ class Theorem:
     verdict: Verdict
     schema: tuple | None = None           # an induction's (variable, layer -> (lhs, rhs))
     ranges: tuple = ()                    # (index, size): a free index the proof took to run over 1..size
+    hypotheses: tuple = ()                # the statements it holds under (IndexEquation), e.g. prod alpha = 1
 
 
 def is_theorem(theorem) -> bool:
     return isinstance(theorem, Theorem) and _THEOREMS.get(id(theorem)) is theorem
 
 
-def _theorem(claim, lhs, rhs, verdict, schema=None, ranges=()) -> Theorem:
+def _issue(label, lhs, rhs, ranges, hypotheses, rests_on, evidence, details) -> Verdict:
+    """The PROVED verdict of the index-level theorem lhs = rhs, for every size."""
+    statement = IndexEquation(lhs, rhs, tuple(sorted(dict(ranges).items())), tuple(hypotheses))
+    theorem = _mint(statement, rests_on, sizes="all", evidence=evidence)
+    return Verdict(Status.PROVED, evidence=tuple(evidence), details=dict(details), theorem=theorem, label=label)
+
+
+def _hypotheses_of(rules) -> tuple:
+    """The hypotheses a chain's rules carry: a hypothesis rule's own, a lemma's theorem's."""
+    return tuple(dict.fromkeys(h for rule in rules for h in getattr(rule, "hypotheses", ())))
+
+
+def _theorem(claim, lhs, rhs, verdict, schema=None, ranges=(), hypotheses=()) -> Theorem:
     theorem = Theorem(claim, lhs, rhs, tuple(sorted(free_indices(lhs) | free_indices(rhs))), verdict, schema,
-                      tuple(sorted(dict(ranges).items())))
+                      tuple(sorted(dict(ranges).items())), tuple(hypotheses))
     _THEOREMS[id(theorem)] = theorem
-    _USED_NAMES.update(_names(lhs) | _names(rhs))
     return theorem
 
 
-_USED_NAMES: set = set()       # the names (entry families, scalar symbols) in the theorems proved so far
 
 
 def _names(term) -> set:
@@ -202,11 +216,17 @@ def prove(chain: Chain, hypotheses=()) -> tuple[Verdict, Theorem | None]:
     current, ranges = chain.start, {}
     for number, (rule, term, note) in enumerate(chain.steps, start=1):
         label = f"{rule.name}: {note}" if note else rule.name
-        known = any(rule is h for h in hypotheses) or _AXIOMS.get(id(rule)) is rule or _LEMMAS.get(id(rule)) is rule
+        known = (any(rule is h for h in hypotheses) or _AXIOMS.get(id(rule)) is rule or _LEMMAS.get(id(rule)) is rule
+                 or _HYPOTHESES.get(id(rule)) is rule)
         if not known:
             return _refused(chain.claim, f"step {number} ({rule.name}) refused: the rule is neither an axiom "
                             "nor a lemma made by the kernel from a theorem", refused_step=number, rule=rule.name)
         reason, assumed = rule.judged(current, term)
+        # a transformation that maps a defined name, or takes one as a parameter, speaks of no map
+        touched = sorted(set().union(*[defined_in(t) for t in transformations_in(term)]) if reason is None else ())
+        if touched:
+            reason = (f"the transformation maps or is parametrised by {', '.join(touched)}, a name a definition "
+                      "introduced")
         # the ranges the steps take of free indices: one range per index, carried by the theorem
         clash = [index for index, size in assumed.items() if ranges.setdefault(index, size) != size]
         if reason is None and clash:
@@ -215,18 +235,24 @@ def prove(chain: Chain, hypotheses=()) -> tuple[Verdict, Theorem | None]:
             return _refused(chain.claim, f"step {number} ({label}) refused: {reason}",
                             refused_step=number, rule=rule.name)
         current = term
+    rests_on = RestsOn()
     for rule in chain.rules:
-        if any(rule is h for h in hypotheses):
+        if any(rule is h for h in hypotheses) or _HYPOTHESES.get(id(rule)) is rule:
             continue
         validity = rule.validity()
         if not is_certified(validity):
             why = validity.reason or "its validity verdict was not issued by the kernel"
             return _refused(chain.claim, f"the rule {rule.name} is not valid: {why}",
                             rules=[r.name for r in chain.rules])
+        # an axiom rests on itself and on what its validity check rests on; a lemma on its theorem
+        own = RestsOn(lemmas=(rule.name,)) if _LEMMAS.get(id(rule)) is rule else RestsOn(rules=(rule.name,))
+        rests_on = rests_on | own | validity.theorem.rests_on
     rules = [r.name for r in chain.rules]
-    verdict = _issue(chain.claim, (f"{len(chain.steps)} rewrite steps, each an instance of its rule",
-                                   "rules used: " + ", ".join(rules)), details={"rules": rules})
-    return verdict, _theorem(chain.claim, chain.start, chain.end, verdict, ranges=ranges)
+    assumed = _hypotheses_of(chain.rules)
+    verdict = _issue(chain.claim, chain.start, chain.end, ranges, assumed, rests_on,
+                     (f"{len(chain.steps)} rewrite steps, each an instance of its rule", "rules used: " + ", ".join(rules)),
+                     {"rules": rules})
+    return verdict, _theorem(chain.claim, chain.start, chain.end, verdict, ranges=ranges, hypotheses=assumed)
 
 
 # --- lemmas: theorems used as rules ------------------------------------------------------------------
@@ -256,9 +282,16 @@ def lemma(theorem: Theorem, name: str, statement: str, for_all: tuple = ()) -> R
     def assumes(before, after, scope):
         return {index: size for index, size in renamed_ranges(before, after).items()
                 if index_variable(index) not in scope}
-    rule = Rule(name, statement, justify, lambda: theorem.verdict, in_scope=in_scope, assumes=assumes)
+    rule = Rule(name, statement, justify, lambda: theorem.verdict, in_scope=in_scope, assumes=assumes,
+                hypotheses=theorem.hypotheses)
     _LEMMAS[id(rule)] = rule
     return rule
+
+
+def transformations_in(term) -> set:
+    """The transformations a term evaluates at (the T of (g)(Tθ), ∂[…](Tθ))."""
+    found = {term.point} if isinstance(term, Eval) and isinstance(term.point, Transformation) else set()
+    return found.union(*[transformations_in(child) for child in children(term)]) if children(term) else found
 
 
 def unmapped_families(transformation, term) -> set:
@@ -313,7 +346,10 @@ def evaluation_lemma(theorem: Theorem, function, transformation, name: str, stat
 
     def justify(before, after):
         return None if {before, after} == {at_T, at_theta} and before != after else f"not an instance of {name}"
-    rule = Rule(name, statement, justify, lambda: theorem.verdict)
+    if defined_in(transformation):
+        return _refused_lemma(name, statement, f"{transformation.name} maps or is parametrised by "
+                                               f"{', '.join(sorted(defined_in(transformation)))}, a defined name")
+    rule = Rule(name, statement, justify, lambda: theorem.verdict, hypotheses=theorem.hypotheses)
     _LEMMAS[id(rule)] = rule
     return rule
 
@@ -419,30 +455,158 @@ def _match_scalar(pattern: sp.Expr, term: sp.Expr, variables: set, binding: dict
 # --- definitions ------------------------------------------------------------------------------------
 
 def definition(name: str, defined, meaning, for_all: tuple = ()) -> Rule:
-    """defined := meaning, an axiom that introduces a name: each term is defined once, and not in
-    terms of itself.  The definitions are part of the trusted base (they must say what the code
-    that builds the networks computes)."""
-    previous = _DEFINED.get(defined)
-    if previous is not None and previous != meaning:
-        raise ValueError(f"{name}: the term is defined already, differently")
-    if _occurs(defined, meaning):
-        raise ValueError(f"{name}: a definition may not use the term it defines")
-    if not isinstance(defined, (Entry, Const)):
-        raise ValueError(f"{name}: only an entry or a scalar can be defined")
-    if previous is None and isinstance(defined, Entry):
-        _refuse_overlapping_layer(name, defined.family)
-    if previous is None and isinstance(defined, Const):
-        _refuse_inconsistent_scalar(name, defined, meaning)
-    if previous is None and _names(defined) & _USED_NAMES:
-        raise ValueError(f"{name}: {', '.join(sorted(_names(defined) & _USED_NAMES))} occurs in a proved "
-                         "theorem; only a fresh name can be defined")
-    _DEFINED[defined] = meaning
-    verdict = _issue(f"definition: {name}", ("a definition introduces a name",))
+    """defined := meaning, a definition of one clause (``definitions``)."""
+    return definitions(name, [(defined, meaning, for_all)])[0]
+
+
+_INTRODUCED: dict = {}     # each name a definition introduced -> that definition's name
+
+
+def defined_name(term) -> str | None:
+    """The name a term is an instance of, when it is a bare name: a family's entry with plain,
+    distinct indices (its layers blanked: z^{(k)} and z^{(0)} are one name), or a scalar that is a
+    symbol or an indexed symbol (P_k); None for anything else (2a, W_{i+1}, α·x)."""
+    if isinstance(term, Entry):
+        plain = all(index_variable(i) == i for i in term.indices) and len(set(term.indices)) == len(term.indices)
+        return family_stem(term.family) if plain else None
+    if isinstance(term, Const):
+        if isinstance(term.expr, sp.Symbol):
+            return str(term.expr)
+        if isinstance(term.expr, sp.Indexed) and isinstance(term.expr.base.label, sp.Symbol):
+            return str(term.expr.base.label)
+    return None
+
+
+def is_defined(name: str) -> bool:
+    return name in _INTRODUCED
+
+
+def definitions(name: str, clauses) -> list[Rule]:
+    """A conservative extension: one fresh name introduced once, by all its clauses at once
+    ((defined, meaning, for_all), e.g. a family at layer 0 and at layer k + 1), so no two
+    definitions can contradict.  The name is a bare name (``defined_name``), not yet introduced,
+    not data, not a family a transformation maps nor one of its parameters (α, c, …), and it does
+    not occur in its own meaning.  A transformation that maps a defined name, or whose parameters
+    include one, is refused wherever the kernel meets it (``prove``), whatever ran before."""
+    clauses = [(defined, meaning, tuple(for_all)) for defined, meaning, for_all in clauses]
+    names = {defined_name(defined) for defined, _, _ in clauses}
+    if None in names or not clauses:
+        raise ValueError(f"{name}: only a bare name (a family's entry with plain indices, a symbol, an "
+                         "indexed symbol) can be defined")
+    if len(names) != 1:
+        raise ValueError(f"{name}: one definition introduces one name, not {', '.join(sorted(names))}")
+    introduced = names.pop()
+    if introduced in _INTRODUCED:
+        raise ValueError(f"{name}: {introduced} is defined already (by '{_INTRODUCED[introduced]}'); a name is "
+                         "introduced once, with all its clauses")
+    if introduced in DATA_FAMILIES:
+        raise ValueError(f"{name}: {introduced} is data, not a name to define")
+    if introduced in transformed_names():
+        raise ValueError(f"{name}: {introduced} is a parameter or a group parameter of a transformation, "
+                         "not a name to define")
+    for defined, meaning, _ in clauses:
+        if _occurs(defined, meaning) or not _recursion_goes_down(introduced, defined, meaning):
+            raise ValueError(f"{name}: a definition may use the name it defines only at a lower layer")
+    for defined, meaning, _ in clauses:
+        if isinstance(defined, Entry):
+            _refuse_overlapping_layer(name, defined.family)
+        else:
+            _refuse_inconsistent_scalar(name, defined, meaning)
+    _INTRODUCED[introduced] = name
+    rules = []
+    for defined, meaning, for_all in clauses:
+        _DEFINED[defined] = meaning
+        verdict = _issue(f"definition: {name}", defined, meaning, (), (), RestsOn(rules=(f"definition of {name}",)),
+                         ("a definition introduces a fresh name",), {})
+
+        def justify(before, after, defined=defined, meaning=meaning, for_all=for_all):
+            return None if _is_instance(defined, meaning, before, after, set(for_all)) else \
+                f"not an instance of the definition {name}"
+        rules.append(axiom(Rule(f"definition of {name}", "", justify, lambda verdict=verdict: verdict)))
+    return rules
+
+
+def _layers_of(term) -> tuple | None:
+    """The layers a bare name's term stands at: a family's (z^{(k+1)}), an indexed scalar's first
+    index (P_{k+1}); None when it has none."""
+    if isinstance(term, Entry):
+        layers = re.findall(r"\(([^()]*)\)", term.family)
+        return tuple(layer_expr(layer) for layer in layers) if layers else None
+    if isinstance(term, Const) and isinstance(term.expr, sp.Indexed):
+        return (term.expr.indices[0],)
+    return None
+
+
+def _occurrences(name: str, term) -> list:
+    """The subterms of ``term`` that read ``name`` (entries of the family, the scalar's entries)."""
+    if isinstance(term, Entry):
+        return [term] if family_stem(term.family) == name else []
+    if isinstance(term, Const):
+        indexed = [e for e in term.expr.atoms(sp.Indexed) if str(e.base.label) == name]
+        bare = [s for s in term.expr.free_symbols if str(s) == name and not isinstance(s, sp.Indexed)
+                and not any(s == e.base.label for e in indexed)]
+        return [Const(e) for e in indexed] + [Const(s) for s in bare]
+    return [found for child in children(term) for found in _occurrences(name, child)]
+
+
+def _recursion_goes_down(name: str, defined, meaning) -> bool:
+    """A definition by recursion on the layer: the name occurs in its meaning only at a layer a
+    positive constant below the one defined (P_{k+1} := P_k α_{k+1}, z^{(k+1)} from z^{(k)})."""
+    top = _layers_of(defined)
+    for occurrence in _occurrences(name, meaning):
+        below = _layers_of(occurrence)
+        if top is None or below is None or len(below) != len(top):
+            return False
+        gaps = [sp.simplify(a - b) for a, b in zip(top, below)]
+        if not all(gap.is_Integer and gap > 0 for gap in gaps[:1]) or any(not gap.is_Integer for gap in gaps):
+            return False
+    return True
+
+
+def _names_read(term) -> set:
+    """The names a term reads, blanked like ``defined_name``: family stems and scalar names, with
+    the names inside scalars (the P of P_k α_{k+1})."""
+    if isinstance(term, Entry):
+        return {family_stem(term.family)}
+    if isinstance(term, Const):
+        return {str(s) for s in term.expr.free_symbols} | {str(e.base.label) for e in term.expr.atoms(sp.Indexed)}
+    return set().union(*[_names_read(c) for c in children(term)]) if children(term) else set()
+
+
+def transformed_names() -> set:
+    """The names every transformation built so far maps or takes as a parameter."""
+    return set().union(*[transformation_names(t) for t in TRANSFORMATIONS]) if TRANSFORMATIONS else set()
+
+
+def transformation_names(transformation) -> set:
+    """The families T maps and its parameters: the scalars of its images that are no abbreviation
+    (a name T declares in ``abbreviations``, such as P_k = α_1 ⋯ α_k)."""
+    mapped = {family_stem(pattern.family) for pattern, _ in transformation.images}
+    scalars = set().union(*[_names_read(image) for _, image in transformation.images]) - mapped
+    scalars -= {index_variable(str(v)) for v in transformation.layer_variables} | set(transformation.abbreviations)
+    indices = set().union(*[{index_variable(i) for i in pattern.indices} for pattern, _ in transformation.images])
+    return mapped | {name for name in scalars if name not in indices}
+
+
+def defined_in(transformation) -> set:
+    """The defined names a transformation maps or takes as a parameter (none for a sound one)."""
+    return {name for name in transformation_names(transformation) if name in _INTRODUCED}
+
+
+def hypothesis(name: str, lhs, rhs, for_all: tuple = ()) -> Rule:
+    """lhs = rhs as an assumption: a chain may rewrite with it, and the theorem it proves then holds
+    under it (``IndexEquation.hypotheses``, printed 'if …'); so does every theorem that uses that one."""
+    assumed = IndexEquation(lhs, rhs)
 
     def justify(before, after):
-        return None if _is_instance(defined, meaning, before, after, set(for_all)) else \
-            f"not an instance of the definition {name}"
-    return axiom(Rule(f"definition of {name}", "", justify, lambda: verdict))
+        return None if _is_instance(lhs, rhs, before, after, set(for_all)) else f"not an instance of the hypothesis {name}"
+    verdict = Verdict(Status.UNDECIDED, name, reason="a hypothesis is assumed, not proved")
+    rule = Rule(f"hypothesis {name}", "", justify, lambda: verdict, hypotheses=(assumed,))
+    _HYPOTHESES[id(rule)] = rule
+    return rule
+
+
+_HYPOTHESES: dict = {}
 
 
 _LAYERS_DEFINED: dict = {}       # a family with its layers blanked -> the layer expressions defined
@@ -556,10 +720,13 @@ def induction(claim: str, lhs, rhs, variable: sp.Symbol, base: Chain, step: Call
     if any(ranges.setdefault(index, size) != size for index, size in step_theorem.ranges):
         return _refused(claim, "the base and the step take an index to run over two ranges")
     rules = sorted(set(base_verdict.details["rules"]) | set(step_verdict.details["rules"]))
-    verdict = _issue(claim, (f"induction on {variable}: base ({len(base.steps)} steps) and step "
-                             f"({len(step_chain.steps)} steps, the hypothesis used) checked",
-                             "rules used: " + ", ".join(rules)), details={"rules": rules})
-    return verdict, _theorem(claim, lhs, rhs, verdict, schema=(variable, statement), ranges=ranges)
+    assumed = tuple(dict.fromkeys((*base_theorem.hypotheses, *step_theorem.hypotheses)))
+    rests_on = base_verdict.theorem.rests_on | step_verdict.theorem.rests_on | RestsOn(rules=("induction on a layer",))
+    verdict = _issue(claim, lhs, rhs, ranges, assumed, rests_on,
+                     (f"induction on {variable}: base ({len(base.steps)} steps) and step "
+                      f"({len(step_chain.steps)} steps, the hypothesis used) checked", "rules used: " + ", ".join(rules)),
+                     {"rules": rules})
+    return verdict, _theorem(claim, lhs, rhs, verdict, schema=(variable, statement), ranges=ranges, hypotheses=assumed)
 
 
 def instantiate(theorem: Theorem, value: sp.Expr, assumption: str = "") -> Theorem | None:
@@ -575,5 +742,9 @@ def instantiate(theorem: Theorem, value: sp.Expr, assumption: str = "") -> Theor
     except ValueError:         # the value would be captured by a sum or a product that binds its name
         return None
     note = f"instance {theorem.schema[0]} = {value} of '{theorem.claim}'" + (f", given {assumption}" if assumption else "")
-    verdict = _issue(note, (note, *theorem.verdict.evidence), details=dict(theorem.verdict.details))
-    return _theorem(note, lhs, rhs, verdict, ranges=theorem.ranges)
+    # a value not known to be >= 0 is assumed to be: the instance holds under that hypothesis
+    assumed = (*theorem.hypotheses, *((Relation(value, ">=", sp.S.Zero),) if value.is_nonnegative is not True else ()))
+    rests_on = theorem.verdict.theorem.rests_on | RestsOn(rules=("instance of a theorem for every layer",))
+    verdict = _issue(note, lhs, rhs, theorem.ranges, assumed, rests_on, (note, *theorem.verdict.evidence),
+                     dict(theorem.verdict.details))
+    return _theorem(note, lhs, rhs, verdict, ranges=theorem.ranges, hypotheses=assumed)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import flint
+import sympy as sp
 
 
 @dataclass(frozen=True)
@@ -136,3 +137,46 @@ def count_above_by_characteristic_polynomial(matrix, bound) -> int:
 def rank(matrix) -> int:
     """The rank of a rational symmetric matrix, from its inertia."""
     return inertia(matrix).rank
+
+
+# --- the oracles the kernel runs on a statement (symbolic.kernel.oracles) --------------------------
+
+def decide_inertia(statement):
+    """Oracle 'exact inertia': Fact("eigenvalues above", (H, M, n)) — the rational symmetric matrix
+    H has exactly n eigenvalues (with multiplicity) greater than M — by the exact LDLᵀ count,
+    confirmed by Descartes' rule on the characteristic polynomial."""
+    from symbolic.verdict import Holds, Status, Verdict
+    if getattr(statement, "predicate", None) != "eigenvalues above" or len(statement.arguments) != 3:
+        return Verdict(Status.UNDECIDED, statement.text, reason="exact inertia decides 'eigenvalues above' facts")
+    matrix, bound, count = statement.arguments
+    rows = [[Fraction(int(sp.Rational(e).p), int(sp.Rational(e).q)) for e in row] for row in _rows(matrix)]
+    bound = Fraction(int(sp.Rational(bound).p), int(sp.Rational(bound).q))
+    by_pivots, by_polynomial = count_above(rows, bound), count_above_by_characteristic_polynomial(rows, bound)
+    if by_pivots != by_polynomial:
+        return Verdict(Status.UNDECIDED, statement.text,
+                       reason=f"the two exact counts disagree: {by_pivots} by pivots, {by_polynomial} by Descartes")
+    if by_pivots == count:
+        return Holds((f"{count} eigenvalues above {bound}: exact LDL^T pivots and Descartes' rule agree",))
+    return Verdict(Status.UNDECIDED, statement.text, reason=f"{by_pivots} eigenvalues lie above {bound}, not {count}")
+
+
+def decide_rank(statement):
+    """Oracle 'exact linear algebra': Fact("rank", (A, r)) — the rational matrix A has rank r —
+    by exact elimination over the rationals (python-flint)."""
+    from symbolic.verdict import Holds, Status, Verdict
+    if getattr(statement, "predicate", None) != "rank" or len(statement.arguments) != 2:
+        return Verdict(Status.UNDECIDED, statement.text, reason="exact linear algebra decides 'rank' facts")
+    matrix, wanted = statement.arguments
+    rows = _rows(matrix)
+    if not rows:
+        found = 0
+    else:
+        flat = [flint.fmpq(int(sp.Rational(e).p), int(sp.Rational(e).q)) for row in rows for e in row]
+        found = flint.fmpq_mat(len(rows), len(rows[0]), flat).rank()
+    if found == wanted:
+        return Holds((f"rank {found} by exact elimination over the rationals",))
+    return Verdict(Status.UNDECIDED, statement.text, reason=f"the rank is {found}, not {wanted}")
+
+
+def _rows(matrix) -> list:
+    return [list(matrix.row(i)) for i in range(matrix.rows)] if hasattr(matrix, "rows") else [list(r) for r in matrix]
