@@ -36,7 +36,7 @@ from symbolic.every_size.index_terms import Add, Const, Deriv, Entry, Indicator,
     latex, replace_first
 from symbolic.every_size.networks import A, DEEP, DEEP_BIAS, DEEP_NEURON, DEEP_NEURON_BIAS, DEPTH, DeepNetwork, LAYER, \
     LOSS_FUNCTION, N, P, P_LAST, PRODUCT_ONE, T_ALPHA, T_NEURON, PerNeuronDeepNetwork, one_layer_map, prediction, x
-from symbolic.kernel import by_procedure, check_identity, conclude, exact_zeros
+from symbolic.kernel import check_identity, conclude, conjunction, exact_zeros
 from symbolic.every_size.laws import derivative_chain, invariance_lemma, loss_chain
 from symbolic.kernel.derivations import Rule, induction, instantiate, lemma, prove
 from symbolic.latex import escape
@@ -308,8 +308,8 @@ def per_neuron_deep_laws(widths, bias: bool, seed: int = 0) -> list:
     laws = []
     for claim in ("gradient", "Hessian"):
         seen = report.verdict(claim)
-        laws.append(by_procedure("check_symmetry at concrete widths", f"per-neuron {claim} law, widths {tuple(widths)}",
-                                 True, evidence=seen.evidence) if seen.status is Status.PROVED else seen)
+        laws.append(conjunction([seen], label=f"per-neuron {claim} law, widths {tuple(widths)}")
+                    if seen.status is Status.PROVED else seen)
     return laws
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from symbolic.decision.identity import check_identity
+from symbolic.kernel import identity, issued
 from symbolic.networks.model import Model
 from symbolic.networks.symmetry import Symmetry, check_symmetry, sides_at
 from symbolic.verdict import Status, Verdict
@@ -57,17 +57,24 @@ def assert_proved(lhs, rhs, *, timeout: float | None = None, **assumptions) -> V
     """Assert that lhs = rhs is PROVED for every admissible real value; returns the verdict."""
     __tracebackhide__ = True
     lhs, rhs = _with_assumptions(lhs, rhs, assumptions)
-    verdict = check_identity(lhs, rhs, timeout=timeout)
+    verdict = identity(lhs, rhs, timeout=timeout)
     if verdict.status is not Status.PROVED:
         raise AssertionError(_message(Status.PROVED, verdict, lhs, rhs))
+    _refuse_forged(verdict)
     return verdict
+
+
+def _refuse_forged(verdict) -> None:
+    """A PROVED verdict the kernel did not issue never passes a test."""
+    if verdict.status is Status.PROVED and not issued(verdict):
+        raise AssertionError(f"a PROVED verdict the kernel did not issue: {verdict.claim}")
 
 
 def assert_refuted(lhs, rhs, *, timeout: float | None = None, **assumptions) -> Verdict:
     """Assert that lhs = rhs is REFUTED, with a witness; returns the verdict."""
     __tracebackhide__ = True
     lhs, rhs = _with_assumptions(lhs, rhs, assumptions)
-    verdict = check_identity(lhs, rhs, timeout=timeout)
+    verdict = identity(lhs, rhs, timeout=timeout)
     if verdict.status is not Status.REFUTED:
         raise AssertionError(_message(Status.REFUTED, verdict))
     return verdict
@@ -85,4 +92,6 @@ def assert_symmetry(model: Model, symmetry: Symmetry, **options):
             lines.append(f"{claim}" + (f" (N={n})" if n is not None else "") + ": "
                          + _message(Status.PROVED, verdict).replace("\n", "\n  "))
         raise AssertionError("\n".join(lines))
+    for _, _, verdict in report.rows:
+        _refuse_forged(verdict)
     return report

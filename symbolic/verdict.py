@@ -86,8 +86,7 @@ class Verdict:
         the checker stored it, else the claim 'lhs = rhs' read back by the project's parser (never
         eval), else the claim as text."""
         if self.status is Status.PROVED:
-            statement = self.theorem.statement.latex
-            return r"\text{%s: } %s" % (_latex_text(self.label), statement) if self.label else statement
+            return self._proved_latex()
         if self.details.get("latex"):
             return self.details["latex"]
         from symbolic.parsing import parse_expression
@@ -98,6 +97,16 @@ class Verdict:
             except ValueError:
                 pass
         return r"\text{%s}" % _latex_text(self.claim)
+
+    def _proved_latex(self) -> str:
+        """The name of the result in math (the checker's LaTeX, or the label as text), then the
+        statement proved; a fact or a scheme's conclusion is its own reading, so the name says it."""
+        from symbolic.kernel.statements import Conclusion, Fact
+        statement = self.theorem.statement
+        name = self.details.get("latex") or (r"\text{%s}" % _latex_text(self.label) if self.label else "")
+        if isinstance(statement, (Fact, Conclusion)) and name:
+            return name
+        return f"{name}:\\quad {statement.latex}" if name else statement.latex
 
     def witness_items(self, breakable: bool = True) -> list[str]:
         """Each value of the witness as math, 'name = value'; a long number may break in a line

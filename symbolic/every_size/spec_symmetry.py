@@ -23,7 +23,7 @@ from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Funct
     Transformation, expand, latex, replace_first
 from symbolic.every_size.laws import derivative_chain, invariance_lemma, loss_chain
 from symbolic.every_size.networks import N, in_loss
-from symbolic.kernel import by_procedure, check_identity, conclude
+from symbolic.kernel import check_identity, conclude, conjunction
 from symbolic.decision.domain import evaluated
 from symbolic.kernel.derivations import prove
 from symbolic.networks.model import Abs, Dense, LeakyReLU, Model, ReLU, entry_symbol
@@ -364,7 +364,7 @@ def check_all_sizes(spec: dict, concrete_check=None) -> AllSizesReport:
         instances = []
         if claim in concrete:
             seen = concrete[claim]
-            instances.append(by_procedure("check_symmetry at concrete widths", f"{claim} law at widths 2",
-                                          True, evidence=seen.evidence) if seen.status is Status.PROVED else seen)
+            instances.append(conjunction([seen], label=f"{claim} law at widths 2") if seen.status is Status.PROVED
+                             else seen)
         report.rows.append((claim, _row(statement, derived, instances, "the chain rule through L o T = L")))
     return report

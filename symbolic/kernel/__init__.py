@@ -7,8 +7,8 @@ size); a procedure outside the kernel enters only as an oracle that the kernel r
 statement (``oracles``).  Everything else in the project proposes steps and returns answers.
 """
 from symbolic.kernel.oracles import ORACLES
-from symbolic.kernel.rules import (by_oracle, conjunction, identity, infer, issued, nonnegatives, refutation, scheme,
-                                   zeros)
+from symbolic.kernel.rules import (by_oracle, conjunction, identity, infer, issued, nonnegatives, refutation,
+                                   refuse_forged, scheme, zeros)
 from symbolic.kernel.statements import Conclusion, Conjunction, Equation, Fact, IndexEquation, Negation, Relation
 from symbolic.kernel.theorem import RestsOn, Theorem, is_theorem
 
@@ -20,5 +20,5 @@ check_identity = identity
 
 __all__ = ["ORACLES", "Conclusion", "Conjunction", "Equation", "Fact", "IndexEquation", "Negation", "Relation",
            "RestsOn", "Theorem", "by_oracle", "check_identity", "conjunction", "identity", "infer", "is_theorem",
-           "issued", "nonnegatives", "refutation", "scheme", "zeros",
+           "issued", "nonnegatives", "refutation", "refuse_forged", "scheme", "zeros",
            "by_procedure", "conclude", "exact_zeros", "is_certified", "negation_by_counterexample", "nonnegative"]

@@ -49,6 +49,7 @@ class Rule:
     in_scope: Callable | None = field(default=None, compare=False)
     assumes: Callable | None = field(default=None, compare=False)
     hypotheses: tuple = field(default=(), compare=False)      # the statements a theorem using it holds under
+    definitions: tuple = field(default=(), compare=False)     # the definitions a theorem using it speaks with
 
     @property
     def as_text(self) -> str:
@@ -123,15 +124,16 @@ class Theorem:
     schema: tuple | None = None           # an induction's (variable, layer -> (lhs, rhs))
     ranges: tuple = ()                    # (index, size): a free index the proof took to run over 1..size
     hypotheses: tuple = ()                # the statements it holds under (IndexEquation), e.g. prod alpha = 1
+    definitions: tuple = ()               # the definitions its names are read with (IndexEquation defined = meaning)
 
 
 def is_theorem(theorem) -> bool:
     return isinstance(theorem, Theorem) and _THEOREMS.get(id(theorem)) is theorem
 
 
-def _issue(label, lhs, rhs, ranges, hypotheses, rests_on, evidence, details) -> Verdict:
+def _issue(label, lhs, rhs, ranges, hypotheses, rests_on, evidence, details, definitions=()) -> Verdict:
     """The PROVED verdict of the index-level theorem lhs = rhs, for every size."""
-    statement = IndexEquation(lhs, rhs, tuple(sorted(dict(ranges).items())), tuple(hypotheses))
+    statement = IndexEquation(lhs, rhs, tuple(sorted(dict(ranges).items())), tuple(hypotheses), tuple(definitions))
     theorem = _mint(statement, rests_on, sizes="all", evidence=evidence)
     return Verdict(Status.PROVED, evidence=tuple(evidence), details=dict(details), theorem=theorem, label=label)
 
@@ -141,9 +143,9 @@ def _hypotheses_of(rules) -> tuple:
     return tuple(dict.fromkeys(h for rule in rules for h in getattr(rule, "hypotheses", ())))
 
 
-def _theorem(claim, lhs, rhs, verdict, schema=None, ranges=(), hypotheses=()) -> Theorem:
+def _theorem(claim, lhs, rhs, verdict, schema=None, ranges=(), hypotheses=(), definitions=()) -> Theorem:
     theorem = Theorem(claim, lhs, rhs, tuple(sorted(free_indices(lhs) | free_indices(rhs))), verdict, schema,
-                      tuple(sorted(dict(ranges).items())), tuple(hypotheses))
+                      tuple(sorted(dict(ranges).items())), tuple(hypotheses), tuple(definitions))
     _THEOREMS[id(theorem)] = theorem
     return theorem
 
@@ -247,12 +249,20 @@ def prove(chain: Chain, hypotheses=()) -> tuple[Verdict, Theorem | None]:
         # an axiom rests on itself and on what its validity check rests on; a lemma on its theorem
         own = RestsOn(lemmas=(rule.name,)) if _LEMMAS.get(id(rule)) is rule else RestsOn(rules=(rule.name,))
         rests_on = rests_on | own | validity.theorem.rests_on
+    # a definition of a name a transformation maps, or takes as a parameter, is no abbreviation
+    for rule in chain.rules:
+        introduced = _DEFINITION_RULES.get(id(rule), (None, None))
+        if introduced[1] is rule and introduced[0] in transformed_names():
+            return _refused(chain.claim, f"the rule {rule.name} defines {introduced[0]}, which a transformation maps "
+                            "or takes as a parameter", rules=[r.name for r in chain.rules])
     rules = [r.name for r in chain.rules]
     assumed = _hypotheses_of(chain.rules)
+    used = tuple(dict.fromkeys(d for rule in chain.rules for d in rule.definitions))
     verdict = _issue(chain.claim, chain.start, chain.end, ranges, assumed, rests_on,
                      (f"{len(chain.steps)} rewrite steps, each an instance of its rule", "rules used: " + ", ".join(rules)),
-                     {"rules": rules})
-    return verdict, _theorem(chain.claim, chain.start, chain.end, verdict, ranges=ranges, hypotheses=assumed)
+                     {"rules": rules}, used)
+    return verdict, _theorem(chain.claim, chain.start, chain.end, verdict, ranges=ranges, hypotheses=assumed,
+                             definitions=used)
 
 
 # --- lemmas: theorems used as rules ------------------------------------------------------------------
@@ -283,7 +293,7 @@ def lemma(theorem: Theorem, name: str, statement: str, for_all: tuple = ()) -> R
         return {index: size for index, size in renamed_ranges(before, after).items()
                 if index_variable(index) not in scope}
     rule = Rule(name, statement, justify, lambda: theorem.verdict, in_scope=in_scope, assumes=assumes,
-                hypotheses=theorem.hypotheses)
+                hypotheses=theorem.hypotheses, definitions=theorem.definitions)
     _LEMMAS[id(rule)] = rule
     return rule
 
@@ -349,7 +359,8 @@ def evaluation_lemma(theorem: Theorem, function, transformation, name: str, stat
     if defined_in(transformation):
         return _refused_lemma(name, statement, f"{transformation.name} maps or is parametrised by "
                                                f"{', '.join(sorted(defined_in(transformation)))}, a defined name")
-    rule = Rule(name, statement, justify, lambda: theorem.verdict, hypotheses=theorem.hypotheses)
+    rule = Rule(name, statement, justify, lambda: theorem.verdict, hypotheses=theorem.hypotheses,
+                definitions=theorem.definitions)
     _LEMMAS[id(rule)] = rule
     return rule
 
@@ -460,6 +471,8 @@ def definition(name: str, defined, meaning, for_all: tuple = ()) -> Rule:
 
 
 _INTRODUCED: dict = {}     # each name a definition introduced -> that definition's name
+_CLAUSES: dict = {}        # each name introduced -> its clauses (defined, meaning, for_all, rule)
+_DEFINITION_RULES: dict = {}   # id of a definition's rule -> (the name it introduced, the rule)
 
 
 def defined_name(term) -> str | None:
@@ -497,7 +510,11 @@ def definitions(name: str, clauses) -> list[Rule]:
         raise ValueError(f"{name}: one definition introduces one name, not {', '.join(sorted(names))}")
     introduced = names.pop()
     if introduced in _INTRODUCED:
-        raise ValueError(f"{name}: {introduced} is defined already (by '{_INTRODUCED[introduced]}'); a name is "
+        earlier, rules = _INTRODUCED[introduced], _CLAUSES[introduced]
+        # the very same definition again (a network built twice) introduces nothing new
+        if earlier == name and [(d, m, f) for d, m, f, _ in rules] == clauses:
+            return [rule for *_, rule in rules]
+        raise ValueError(f"{name}: {introduced} is defined already (by '{earlier}'); a name is "
                          "introduced once, with all its clauses")
     if introduced in DATA_FAMILIES:
         raise ValueError(f"{name}: {introduced} is data, not a name to define")
@@ -512,7 +529,6 @@ def definitions(name: str, clauses) -> list[Rule]:
             _refuse_overlapping_layer(name, defined.family)
         else:
             _refuse_inconsistent_scalar(name, defined, meaning)
-    _INTRODUCED[introduced] = name
     rules = []
     for defined, meaning, for_all in clauses:
         _DEFINED[defined] = meaning
@@ -522,7 +538,12 @@ def definitions(name: str, clauses) -> list[Rule]:
         def justify(before, after, defined=defined, meaning=meaning, for_all=for_all):
             return None if _is_instance(defined, meaning, before, after, set(for_all)) else \
                 f"not an instance of the definition {name}"
-        rules.append(axiom(Rule(f"definition of {name}", "", justify, lambda verdict=verdict: verdict)))
+        rule = axiom(Rule(f"definition of {name}", "", justify, lambda verdict=verdict: verdict,
+                          definitions=(IndexEquation(defined, meaning),)))
+        _DEFINITION_RULES[id(rule)] = (introduced, rule)
+        rules.append(rule)
+    _INTRODUCED[introduced] = name
+    _CLAUSES[introduced] = [(*clause, rule) for clause, rule in zip(clauses, rules)]
     return rules
 
 
@@ -721,12 +742,14 @@ def induction(claim: str, lhs, rhs, variable: sp.Symbol, base: Chain, step: Call
         return _refused(claim, "the base and the step take an index to run over two ranges")
     rules = sorted(set(base_verdict.details["rules"]) | set(step_verdict.details["rules"]))
     assumed = tuple(dict.fromkeys((*base_theorem.hypotheses, *step_theorem.hypotheses)))
+    used = tuple(dict.fromkeys((*base_theorem.definitions, *step_theorem.definitions)))
     rests_on = base_verdict.theorem.rests_on | step_verdict.theorem.rests_on | RestsOn(rules=("induction on a layer",))
     verdict = _issue(claim, lhs, rhs, ranges, assumed, rests_on,
                      (f"induction on {variable}: base ({len(base.steps)} steps) and step "
                       f"({len(step_chain.steps)} steps, the hypothesis used) checked", "rules used: " + ", ".join(rules)),
-                     {"rules": rules})
-    return verdict, _theorem(claim, lhs, rhs, verdict, schema=(variable, statement), ranges=ranges, hypotheses=assumed)
+                     {"rules": rules}, used)
+    return verdict, _theorem(claim, lhs, rhs, verdict, schema=(variable, statement), ranges=ranges, hypotheses=assumed,
+                             definitions=used)
 
 
 def instantiate(theorem: Theorem, value: sp.Expr, assumption: str = "") -> Theorem | None:
@@ -746,5 +769,5 @@ def instantiate(theorem: Theorem, value: sp.Expr, assumption: str = "") -> Theor
     assumed = (*theorem.hypotheses, *((Relation(value, ">=", sp.S.Zero),) if value.is_nonnegative is not True else ()))
     rests_on = theorem.verdict.theorem.rests_on | RestsOn(rules=("instance of a theorem for every layer",))
     verdict = _issue(note, lhs, rhs, theorem.ranges, assumed, rests_on, (note, *theorem.verdict.evidence),
-                     dict(theorem.verdict.details))
-    return _theorem(note, lhs, rhs, verdict, ranges=theorem.ranges, hypotheses=assumed)
+                     dict(theorem.verdict.details), theorem.definitions)
+    return _theorem(note, lhs, rhs, verdict, ranges=theorem.ranges, hypotheses=assumed, definitions=theorem.definitions)

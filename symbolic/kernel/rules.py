@@ -31,6 +31,15 @@ def issued(verdict) -> bool:
             and verdict.claim.endswith(verdict.theorem.statement.text))
 
 
+def refuse_forged(verdict):
+    """The verdict, or, for a PROVED verdict the kernel did not issue (built by hand), an UNDECIDED
+    one saying so: what every output path prints or passes on."""
+    if isinstance(verdict, Verdict) and verdict.status is Status.PROVED and not issued(verdict):
+        return Verdict(Status.UNDECIDED, str(getattr(verdict, "claim", "")),
+                       reason="refused: a PROVED verdict the kernel did not issue", details={"forged": True})
+    return verdict
+
+
 def _verdict(theorem, label="", evidence=(), residual=None, details=None, reason="") -> Verdict:
     return Verdict(Status.PROVED, evidence=tuple(evidence) or theorem.evidence, residual=residual,
                    details=dict(details or {}), reason=reason, theorem=theorem, label=label)
@@ -176,7 +185,7 @@ _SCHEMES: dict[int, Scheme] = {}
 
 # the modules whose inference schemes the kernel takes: part of the trusted base
 SCHEME_MODULES = ("symbolic.every_size.congruence", "symbolic.every_size.mixing_congruence",
-                  "symbolic.every_size.change_of_variables", "symbolic.kernel.rules")
+                  "symbolic.every_size.change_of_variables", "symbolic.networks.symmetry")
 
 
 def scheme(name: str, conclude: Callable, argument: str) -> Scheme:
@@ -200,6 +209,6 @@ def infer(rule: Scheme, premises, *, label: str = "", evidence=(), details=None,
     conclusion = rule.conclude(premises, **arguments)
     if not isinstance(conclusion, Statement):
         return _undecided(label, label, f"{rule.name} does not apply: {conclusion}")
-    rests = RestsOn(rules=(rule.name,)) | (combined.theorem.rests_on if combined else RestsOn())
+    rests = RestsOn(rules=(rule.name,)) | (combined.theorem.rests_on if combined is not None else RestsOn())
     theorem = _mint(conclusion, rests, sizes=sizes)
-    return _verdict(theorem, label, evidence, combined.residual if combined else None, details)
+    return _verdict(theorem, label, evidence, combined.residual if combined is not None else None, details)

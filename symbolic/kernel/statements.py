@@ -105,11 +105,13 @@ def _argument_text(argument) -> str:
 @dataclass(frozen=True, eq=False)
 class IndexEquation(Statement):
     """lhs = rhs of index-level terms, for every size and every value of the free indices
-    (``ranges``: a free index the proof took to run over 1..size), under ``hypotheses``."""
+    (``ranges``: a free index the proof took to run over 1..size), under ``hypotheses``, its
+    defined names read with ``definitions`` (each an IndexEquation defined = meaning)."""
     lhs: object
     rhs: object
     ranges: tuple = ()
     hypotheses: tuple = ()
+    definitions: tuple = ()
 
     def _text(self):
         return self._latex()
@@ -121,6 +123,8 @@ class IndexEquation(Statement):
             body += r"\ (" + ", ".join(f"1 \\le {index} \\le {size}" for index, size in self.ranges) + ")"
         if self.hypotheses:
             body = r"\text{if } " + r",\ ".join(h.latex for h in self.hypotheses) + r"\text{: } " + body
+        if self.definitions:
+            body += r"\ \text{where } " + r",\ ".join(d.latex.replace(" = ", " := ", 1) for d in self.definitions)
         return body
 
 

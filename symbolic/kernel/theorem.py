@@ -54,6 +54,11 @@ class Theorem:
     sizes: str = ""
     evidence: tuple = ()
 
+    def __reduce__(self):
+        # a theorem a worker process minted (``--jobs``, ``--dask``) arrives minted: unpickling runs
+        # code of the sender's choosing anyway, so this opens no door a pickle does not already open
+        return _mint, (self.statement, self.rests_on, self.sizes, self.evidence)
+
 
 def _mint(statement: Statement, rests_on: RestsOn, sizes: str = "", evidence=()) -> Theorem:
     """The one constructor of a theorem: for the kernel's rules only."""
