@@ -95,9 +95,9 @@ from symbolic.every_size.networks import A, ABSOLUTE_LOSS_FUNCTION, DEEP_BIAS, D
     T_NEURON, T_PERMUTATION, T_SIGN, UNIT_SIGN, absolute_value_prediction, prediction, relu_two_layer_prediction, x
 from symbolic.decision.positivity import is_manifestly_nonnegative
 from symbolic.kernel import check_identity, conclude, exact_zeros, nonnegative
-from symbolic.kernel.change_of_variables import change_of_variables
-from symbolic.kernel.congruence import pencil_congruence, sign_similarity
-from symbolic.kernel.mixing_congruence import mixing_pencil_congruence
+from symbolic.every_size.change_of_variables import change_of_variables
+from symbolic.every_size.congruence import pencil_congruence, sign_similarity
+from symbolic.every_size.mixing_congruence import mixing_pencil_congruence
 from symbolic.kernel.derivations import evaluation_lemma, induction, instantiate, lemma, prove
 from symbolic.latex import escape
 from symbolic.measures.definitions import MEASURES, CoordinatewiseSharpness, GaussNewtonPencil, HessianSpectrum, \

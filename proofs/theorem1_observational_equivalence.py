@@ -12,6 +12,7 @@ function, and θ is a local minimum of L iff T_αθ is.  The proof follows the p
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import random
 
@@ -131,8 +132,7 @@ def local_minimum_lemmas(d: int, h: int, alpha: sp.Expr = ALPHA) -> dict[str, Ve
     for name, lemma in lemmas.items():
         # the size is part of the lemma's name; a proved lemma keeps its theorem
         lemmas[name] = (conjunction([lemma], label=f"{lemma.label}, d={d}, h={h}") if lemma.status is Status.PROVED
-                        else Verdict(lemma.status, f"{lemma.claim}, d={d}, h={h}", witness=lemma.witness,
-                                     reason=lemma.reason, evidence=lemma.evidence, residual=lemma.residual))
+                        else dataclasses.replace(lemma, claim=f"{lemma.claim}, d={d}, h={h}"))
     return lemmas
 
 

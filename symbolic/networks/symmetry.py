@@ -408,8 +408,7 @@ def _check_identity(lhs, rhs, claim: str, seed: int) -> Verdict:
         return verdict
     back = {p: s for s, p in plain.items()}
     witness = {back.get(k, k): v for k, v in verdict.witness.items()}
-    return Verdict(verdict.status, verdict.claim, witness=witness, reason=verdict.reason,
-                   evidence=verdict.evidence, residual=verdict.residual, details=verdict.details)
+    return dataclasses.replace(verdict, witness=witness)
 
 
 def prediction_invariance(model, symmetry, seed=0) -> Verdict:

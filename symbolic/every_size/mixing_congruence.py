@@ -21,7 +21,7 @@ from __future__ import annotations
 from symbolic.every_size.attention_rules import mixing
 from symbolic.every_size.index_terms import Const, Entry, Eval, Function, Mul, Sum, Transformation, renamed_scalar
 from symbolic.kernel.certificates import conclude
-from symbolic.kernel.congruence import determinant_multiplicativity
+from symbolic.every_size.congruence import determinant_multiplicativity
 from symbolic.kernel.derivations import is_theorem, unmapped_families
 from symbolic.verdict import Status, Verdict
 

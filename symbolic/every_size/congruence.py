@@ -3,7 +3,7 @@ generalized eigenvalues of (H, G) at Tθ and at θ agree; and a matrix similar t
 and a relabelling.
 
 Let (Tθ)_a = t_a θ_{σ(a)} with non-zero scales and σ the identity or a bijection of the coordinates
-(``symbolic.kernel.relabelling``; Q its permutation matrix, Q_{a,σ(a)} = 1).  Suppose that for every
+(``symbolic.every_size.relabelling``; Q its permutation matrix, Q_{a,σ(a)} = 1).  Suppose that for every
 pair of coordinates (a, b), each of the matrices M = H and M = G obeys
 
     M_ab(Tθ) = t_a⁻¹ t_b⁻¹ M_{σ(a)σ(b)}(θ),
@@ -27,7 +27,7 @@ from symbolic.decision.zero import is_rational_zero, is_sign
 from symbolic.every_size.index_terms import Const, Entry, Function, Mul, Transformation, summation_bounds
 from symbolic.kernel.certificates import check_identity, conclude
 from symbolic.kernel.derivations import is_theorem
-from symbolic.kernel.relabelling import not_a_relabelling, relabelling_evidence
+from symbolic.every_size.relabelling import not_a_relabelling, relabelling_evidence
 from symbolic.verdict import Status, Verdict
 
 _COLUMN_INDICES = {"i": "k", "j": "l"}
