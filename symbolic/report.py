@@ -24,7 +24,7 @@ class ClaimResult:
 
     def as_json(self) -> dict:
         v = refuse_forged(self.verdict)
-        sizes = {"d": "all", "h": "all", "n": "all", "sizes": "all"} if self.for_all_sizes else \
+        sizes = {"d": "all", "h": "all", "n": "all", "sizes": all_sizes_text(v)} if self.for_all_sizes else \
             {"d": self.d, "h": self.h, "n": self.n}
         rules = {"rules": list(v.details["rules"])} if v.details.get("rules") else {}
         return {
@@ -35,6 +35,13 @@ class ClaimResult:
             "evidence": list(v.evidence),
             **({"statement": v.statement.text, "rests_on": v.rests_on} if v.status is Status.PROVED else {}),
         }
+
+
+def all_sizes_text(verdict) -> str:
+    """"all", or, for a theorem resting on a rule whose validity is checked on instances only,
+    "all, resting on instance checks of …"."""
+    checked = verdict.rests_on.get("instance_checked") if verdict.status is Status.PROVED else None
+    return "all, resting on instance checks of " + "; ".join(checked) if checked else "all"
 
 
 def counted(number: int, noun: str, plural: str | None = None) -> str:

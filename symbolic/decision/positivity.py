@@ -24,12 +24,3 @@ def is_manifestly_nonnegative(expr: sp.Expr) -> bool:
         return all(is_manifestly_nonnegative(a) for a in expr.args)
     return False
 
-
-def decide_nonnegative(statement):
-    """Oracle 'manifest sign test': a Relation lhs >= rhs with lhs - rhs manifestly >= 0."""
-    from symbolic.verdict import Holds, Status, Verdict
-    if getattr(statement, "relation", None) != ">=":
-        return Verdict(Status.UNDECIDED, statement.text, reason="the manifest sign test decides lhs >= rhs only")
-    if is_manifestly_nonnegative(sp.sympify(statement.lhs) - sp.sympify(statement.rhs)):
-        return Holds(("manifest sign test: lhs - rhs is a sum of non-negative terms",))
-    return Verdict(Status.UNDECIDED, statement.text, reason="lhs - rhs is not manifestly >= 0")

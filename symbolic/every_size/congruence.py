@@ -64,7 +64,8 @@ def determinant_multiplicativity() -> Verdict:
         Q = sp.Matrix(3, 3, lambda i, j: 1 if order[i] == j else 0)
         verdicts.append(check_identity((D * Q * M * Q.T * D).det(), D.det() ** 2 * M.det(),
                                        claim=f"det(DQ M (DQ)^T) = det(D)^2 det(M), sigma = {order}"))
-    return conclude("det(P M P^T) = det(P)^2 det(M), and det(Q)^2 = 1", verdicts, evidence=(
+    return conclude("det(P M P^T) = det(P)^2 det(M), and det(Q)^2 = 1", verdicts, instance_checked=(
+        "det(P M P^T) = det(P)^2 det(M): generic P, M of orders 1 and 2, P = D Q at order 3",), evidence=(
         "the multiplicativity of the determinant, for every order; checked exactly on generic matrices of "
         "orders 1 and 2, and at order 3 on P = DQ for every permutation matrix Q (det(Q) = +-1)",))
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from symbolic.kernel import statements as _statements
 from symbolic.relu import ReLU, leaky_relu
 
 
@@ -780,3 +781,7 @@ def first_subterm(term, wanted):
         if found is not None:
             return found
     return None
+
+
+# the kernel prints an index-level statement with this language's notation
+_statements.INDEX_TERM_PRINTER[0] = latex

@@ -13,16 +13,18 @@ def check_identity(lhs, rhs, *args, **kwargs):
     return identity(lhs, rhs, *args, **kwargs)
 
 
-def exact_zeros(claim: str, expressions, evidence=(), residual=None, details=None):
-    return zeros(claim, expressions, evidence=evidence, residual=residual, details=details)
+def exact_zeros(claim: str, expressions, evidence=(), residual=None, details=None, instance_checked=()):
+    return zeros(claim, expressions, evidence=evidence, residual=residual, details=details,
+                 instance_checked=instance_checked)
 
 
 def nonnegative(claim: str, expressions, evidence=(), details=None):
     return nonnegatives(claim, expressions, evidence=evidence, details=details)
 
 
-def conclude(claim: str, premises, evidence=(), residual=None, details=None):
-    return conjunction(premises, label=claim, evidence=evidence, residual=residual, details=details)
+def conclude(claim: str, premises, evidence=(), residual=None, details=None, instance_checked=()):
+    return conjunction(premises, label=claim, evidence=evidence, residual=residual, details=details,
+                       instance_checked=instance_checked)
 
 
 is_certified = issued

@@ -81,7 +81,7 @@ def identity(lhs, rhs, *, label: str = "", evidence=(), **options) -> Verdict:
     return by_oracle("exact identity test", Equation(lhs, rhs), label=label, evidence=evidence, **options)
 
 
-def zeros(label: str, equations, evidence=(), residual=None, details=None) -> Verdict:
+def zeros(label: str, equations, evidence=(), residual=None, details=None, instance_checked=()) -> Verdict:
     """Every equation holds by the exact zero test; an item is an Equation, a pair (lhs, rhs), or an
     expression (= 0), or any of these after a name: (name, item)."""
     equations = [_equation(item) for item in equations]
@@ -90,7 +90,7 @@ def zeros(label: str, equations, evidence=(), residual=None, details=None) -> Ve
     verdicts = [by_oracle("exact zero test", equation) for equation in equations]
     return conjunction(verdicts, label=label, evidence=(
         f"{len(verdicts)} exact zero test{'s' if len(verdicts) > 1 else ''}", *evidence), residual=residual,
-        details=details)
+        details=details, instance_checked=instance_checked)
 
 
 def _equation(item) -> Equation:
@@ -114,9 +114,12 @@ def nonnegatives(label: str, expressions, evidence=(), details=None) -> Verdict:
 
 # --- combining theorems ------------------------------------------------------------------------------
 
-def conjunction(premises, *, label: str = "", evidence=(), residual=None, details=None) -> Verdict:
+def conjunction(premises, *, label: str = "", evidence=(), residual=None, details=None,
+                instance_checked=()) -> Verdict:
     """The conjunction of the premises' statements: PROVED when every premise is PROVED by a kernel
-    theorem; else the worst premise (REFUTED keeps its witness), named by ``label``."""
+    theorem; else the worst premise (REFUTED keeps its witness), named by ``label``.
+    ``instance_checked`` names what the conjunction stands for only on these instances (a rule
+    valid for every size, its validity checked at some sizes): every theorem resting on it says so."""
     premises = list(premises)
     if not premises:
         return _undecided(label, label, "no premise: a conclusion needs at least one checked premise")
@@ -132,8 +135,8 @@ def conjunction(premises, *, label: str = "", evidence=(), residual=None, detail
     if residual is None:
         residual = max((p.residual for p in premises if p.residual is not None), default=None)
     statement = conjunction_of(p.theorem.statement for p in premises)
-    theorem = _mint(statement, RestsOn.union(p.theorem.rests_on for p in premises),
-                    sizes=_common_sizes(premises))
+    rests_on = RestsOn.union(p.theorem.rests_on for p in premises) | RestsOn(instance_checked=tuple(instance_checked))
+    theorem = _mint(statement, rests_on, sizes=_common_sizes(premises))
     reason = "; ".join(dict.fromkeys(p.reason for p in premises if p.reason))
     return _verdict(theorem, label, tuple(evidence) or tuple(dict.fromkeys(e for p in premises for e in p.evidence)),
                     residual, details, reason)

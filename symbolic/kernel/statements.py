@@ -13,6 +13,10 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+# how an index-level term is printed: set by the term language (symbolic.every_size.index_terms),
+# which the kernel does not import
+INDEX_TERM_PRINTER = [str]
+
 RELATIONS = {"<": "<", "<=": r"\le", ">": ">", ">=": r"\ge", "!=": r"\ne"}
 
 
@@ -117,7 +121,7 @@ class IndexEquation(Statement):
         return self._latex()
 
     def _latex(self):
-        from symbolic.every_size.index_terms import latex
+        latex = INDEX_TERM_PRINTER[0]
         body = f"{latex(self.lhs)} = {latex(self.rhs)}"
         if self.ranges:
             body += r"\ (" + ", ".join(f"1 \\le {index} \\le {size}" for index, size in self.ranges) + ")"
