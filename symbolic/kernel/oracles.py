@@ -56,6 +56,17 @@ ORACLES = {oracle.name: oracle for oracle in (
     Oracle("measure invariance procedure", "symbolic.measures.invariance", "decide_invariance",
            "M(T theta) = M(theta) at the group's sizes: each step of the symbolic argument an exact test, and a "
            "witness recomputed from scratch on a concrete network that compared non-zero values"),
+    # certified numerics, Z3 and sympy's calculus (epsilon-sharpness, reparametrization, Theorem 2)
+    Oracle("interval enclosure", "symbolic.numerics.enclosure_oracle", "decide_maximum_bound",
+           "a bound on the maximum of a function over a ball or box: below by an exact point of the set, "
+           "above by arb enclosures over sub-boxes covering it, at two precisions"),
+    Oracle("z3 unsat", "symbolic.decision.solver_oracle", "decide_unsat",
+           "a formula of real arithmetic has no solution: Z3's unsat on the exact translation"),
+    Oracle("sympy limits", "symbolic.decision.limit_oracle", "decide_by_sympy_calculus",
+           "a limit by sympy.limit, compared exactly; a derivative's sign by sympy.diff and sympy's assumptions"),
+    Oracle("two-precision agreement of a function", "symbolic.numerics.agreement_oracle", "decide_hessian_norm",
+           "the spectral norm of a function's Hessian at a point, by mpmath.diff at 40 and 60 digits, within a "
+           "relative tolerance of an exact value"),
 )}
 
 
