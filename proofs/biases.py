@@ -22,7 +22,7 @@ import mpmath
 import sympy as sp
 
 from symbolic import Verdict, check_identity
-from symbolic.kernel import exact_zeros
+from symbolic.kernel import zeros
 from symbolic.decision.budget import check_budget, within_budget
 from symbolic.networks.deep import DeepNet, DeepPattern, real_mse
 from symbolic.derivation import Derivation
@@ -57,7 +57,7 @@ def output_bias_fixed(depth: int) -> Verdict:
     """Step 1: ∏_{j≤K} α_j = 1 exactly."""
     factor = cumulative(layer_scales(depth))[-1]
     claim = f"output bias factor prod_(j<=K) alpha_j = 1, K={depth}"
-    return exact_zeros(claim, [factor - 1])
+    return zeros(claim, [factor - 1])
 
 
 CONTROLS = {"unscaled hidden bias": "the first hidden layer's bias left unscaled",

@@ -19,7 +19,7 @@ import random
 import sympy as sp
 
 from symbolic import ReLU, Status, Verdict, check_identity
-from symbolic.kernel import conclude, conjunction, nonnegatives
+from symbolic.kernel import conjunction, nonnegatives
 from symbolic.derivation import Derivation
 from symbolic.every_size.index_rules import relu_homogeneity_verdict
 from symbolic.networks.losses import LOSSES, loss_of_predictions
@@ -77,7 +77,7 @@ def prediction_invariance(d: int, h: int, *, activation=ReLU, alpha: sp.Expr = A
         if compare_at(lhs, rhs, point).differ:
             return Verdict(Status.REFUTED, claim, witness=point, reason="differs on a kink")
     evidence = (*verdict.evidence, f"agrees exactly at {KINK_POINTS} points on the kink set")
-    return conclude(claim, [verdict], evidence=evidence)
+    return conjunction([verdict], label=claim, evidence=evidence)
 
 
 def loss_invariance(d: int, h: int, n: int, loss: str, *, alpha: sp.Expr = ALPHA,
@@ -100,8 +100,7 @@ def loss_invariance(d: int, h: int, n: int, loss: str, *, alpha: sp.Expr = ALPHA
 
 
 def _all_proved(claim: str, verdicts: list) -> Verdict:
-    return conclude(claim, verdicts, evidence=(f"{len(verdicts)} component identities proved",),
-                    residual=max((v.residual or 0.0) for v in verdicts))
+    return conjunction(verdicts, label=claim, evidence=(f"{len(verdicts)} component identities proved",), residual=max((v.residual or 0.0) for v in verdicts))
 
 
 def local_minimum_lemmas(d: int, h: int, alpha: sp.Expr = ALPHA) -> dict[str, Verdict]:

@@ -11,7 +11,7 @@ from symbolic.every_size.index_rules import ARITHMETIC, CHAIN_RULE, HOMOGENEITY,
 from symbolic.every_size.index_terms import Const, Deriv, Entry, Eval, Function, Mul, Relu, Sum, substitute_index
 from symbolic.every_size.networks import DEEP, DEEP_NEURON, LAYER, LOSS_FUNCTION, P, T_ALPHA, T_NEURON, DeepNetwork, in_loss, \
     one_layer_map, prediction, x
-from symbolic.kernel import check_identity, conclude, exact_zeros, is_certified
+from symbolic.kernel import check_identity, issued, zeros
 from symbolic.kernel.derivations import Theorem, axiom, definition, evaluation_lemma, induction, instantiate, \
     is_theorem, lemma, prove
 from symbolic.networks.rescaling import ALPHA
@@ -62,8 +62,8 @@ def test_a_lemma_with_a_made_up_verdict_is_refused():
     verdict = Chain("f = 0", prediction()).then(rule, Const(sp.S.Zero)).check()
     assert verdict.status is Status.UNDECIDED and "not a theorem proved by the kernel" in verdict.reason
     # a rule of one's own, whose validity is a genuine kernel verdict of something else
-    stolen = exact_zeros("0 = 0", [sp.S.Zero])
-    assert is_certified(stolen)
+    stolen = zeros("0 = 0", [sp.S.Zero])
+    assert issued(stolen)
     own = dataclasses.replace(SUM_FACTOR, justify=lambda before, after: None, validity=lambda: stolen)
     verdict = Chain("f = 0", prediction()).then(own, Const(sp.S.Zero)).check()
     assert verdict.status is Status.UNDECIDED and "neither an axiom nor a lemma" in verdict.reason
@@ -186,16 +186,16 @@ def test_axioms_come_from_the_rule_modules_and_chains_need_steps():
         axiom(dataclasses.replace(ARITHMETIC, validity=lambda: Verdict(Status.PROVED, "trust me")))
     with pytest.raises(ValueError, match="an axiom's code"):
         axiom(dataclasses.replace(SUM_FACTOR, justify=lambda before, after: None,
-                                  validity=lambda: exact_zeros("0 = 0", [sp.S.Zero])))
+                                  validity=lambda: zeros("0 = 0", [sp.S.Zero])))
     assert prove(Chain("nothing", x()))[0].status is Status.UNDECIDED
-    assert exact_zeros("empty", []).status is Status.UNDECIDED
+    assert zeros("empty", []).status is Status.UNDECIDED
 
 
 def test_the_certified_identity_test_and_the_kernel_theorems():
-    assert is_certified(check_identity(sp.Symbol("a") * 2, sp.Symbol("a") + sp.Symbol("a")))
-    assert not is_certified(check_identity(sp.Symbol("a"), sp.Symbol("b")))
+    assert issued(check_identity(sp.Symbol("a") * 2, sp.Symbol("a") + sp.Symbol("a")))
+    assert not issued(check_identity(sp.Symbol("a"), sp.Symbol("b")))
     verdict, theorem = all_sizes.theorem1_loss()
-    assert is_certified(verdict) and is_theorem(theorem)
+    assert issued(verdict) and is_theorem(theorem)
 
 
 def test_a_lemma_renames_an_index_in_its_scalars_as_in_its_entries():

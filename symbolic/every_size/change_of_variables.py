@@ -30,7 +30,7 @@ import sympy as sp
 
 from symbolic.decision.zero import is_sign
 from symbolic.every_size.index_terms import Function, Transformation
-from symbolic.kernel.certificates import check_identity, conclude
+from symbolic.kernel import check_identity, conjunction
 from symbolic.kernel.derivations import is_theorem, unmapped_families
 from symbolic.every_size.relabelling import not_a_relabelling, relabelled_families, relabelling_evidence
 from symbolic.verdict import Status, Verdict
@@ -130,4 +130,4 @@ def change_of_variables(claim: str, invariance, function: Function, transformati
         evidence.append(f"the normalizer {normalizer(sp.Symbol('L'))} is a function of L(theta) alone")
     evidence.append("delta -> T delta, linear and invertible, maps the perturbations at theta onto those at T theta, and "
                     "L(T theta + T delta) = L(T(theta + delta)) = L(theta + delta)")
-    return conclude(claim, premises, evidence)
+    return conjunction(premises, label=claim, evidence=evidence)
