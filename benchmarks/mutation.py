@@ -58,11 +58,13 @@ REAL_NETWORK = "symbolic/numerics/real_network.py"
 INDEX_RULES = "symbolic/every_size/index_rules.py"
 KERNEL = "symbolic/kernel/derivations.py"
 KERNEL_TESTS = "tests/test_kernel.py"
+KERNEL_ATTACKS = "tests/test_kernel_attacks.py"
+RULES = "symbolic/kernel/rules.py"
 CHANGE_OF_VARIABLES = "symbolic/every_size/change_of_variables.py"
 CONGRUENCE = "symbolic/every_size/congruence.py"
 MEASURE_TESTS = "tests/test_measures_all_sizes.py"
 ATTENTION_RULES = "symbolic/every_size/attention_rules.py"
-MIXING_CONGRUENCE = "symbolic/kernel/mixing_congruence.py"
+MIXING_CONGRUENCE = "symbolic/every_size/mixing_congruence.py"
 RANGE_TESTS = "tests/test_range_attacks.py"
 ATTENTION_TESTS = ("tests/test_attention_all_sizes.py", "tests/test_attention_attacks.py")
 
@@ -334,6 +336,43 @@ MUTANTS = [
            "    if not {index_variable(str(s)) for s in pattern.free_symbols} & names:\n        return pattern == term\n",
            "    if True:\n        return pattern == term\n",
            "kernel: an instance renames index variables in scalars as in entries", tests=(KERNEL_TESTS,)),
+    # --- the theorem type, its rules and the guards on definitions ------------------------------------------
+    Mutant("kernel-oracle-accepts-without-running", RULES,
+           "    answer = oracle.decide()(statement, **parameters)\n",
+           "    answer = Holds()\n",
+           "kernel: an oracle's word is the answer of the oracle run on the statement", tests=(KERNEL_ATTACKS,)),
+    Mutant("kernel-conjunction-forgets-a-premise", RULES,
+           "        bad = next((p for p in premises if p.status is status), None)\n",
+           "        bad = None\n",
+           "kernel: a conjunction is proved only when every premise is", tests=(KERNEL_ATTACKS,)),
+    Mutant("kernel-conjunction-takes-a-forged-premise", RULES,
+           "    forged = next((p for p in premises if not issued(p)), None)\n",
+           "    forged = None\n",
+           "kernel: a premise is a verdict the kernel issued", tests=(KERNEL_ATTACKS,)),
+    Mutant("kernel-refutation-at-a-point-where-it-holds", RULES,
+           "    if not fails:\n",
+           "    if False:\n",
+           "kernel: not S needs a point where S fails", tests=(KERNEL_ATTACKS,)),
+    Mutant("verdict-proved-without-a-theorem", "symbolic/verdict.py",
+           "            if not is_theorem(self.theorem):\n",
+           "            if False:\n",
+           "a PROVED verdict carries a theorem the kernel minted", tests=(KERNEL_ATTACKS,)),
+    Mutant("kernel-a-name-defined-twice", KERNEL,
+           "    if introduced in _INTRODUCED:\n",
+           "    if False:\n",
+           "kernel: a definition introduces a fresh name once", tests=(KERNEL_ATTACKS,)),
+    Mutant("kernel-an-expression-defined", KERNEL,
+           "    if None in names or not clauses:\n",
+           "    if not clauses:\n",
+           "kernel: only a bare name is defined", tests=(KERNEL_ATTACKS,)),
+    Mutant("kernel-a-mapped-name-defined-in-a-chain", KERNEL,
+           "        if introduced[1] is rule and introduced[0] in transformed_names():\n",
+           "        if False:\n",
+           "kernel: a chain uses no definition of a name a transformation maps", tests=(KERNEL_ATTACKS,)),
+    Mutant("kernel-guard-reads-process-history", KERNEL,
+           "        if introduced[1] is rule and introduced[0] in transformed_names():\n",
+           "        if introduced[1] is rule and introduced[0] in transformed_names() and _THEOREMS:\n",
+           "kernel: no guard depends on what ran before in the process", tests=(KERNEL_ATTACKS,)),
     # --- the kernel's combinators for the audit's every-size cells -------------------------------------
     Mutant("cov-any-theorem", CHANGE_OF_VARIABLES,
            "    if not (is_theorem(invariance) and invariance.lhs == transformation.apply(function.body)\n",

@@ -208,3 +208,16 @@ def test_the_static_check_sees_a_proved_verdict_built_outside(tmp_path):
     module.write_text("from symbolic import Status, Verdict\nv = Verdict(Status.PROVED, 'x')\n")
     relative = os.path.relpath(module, ROOT)
     assert _mints_outside_the_kernel(relative)
+
+
+def test_a_conjunction_needs_every_premise_and_a_refutation_a_failing_point():
+    x = sp.Symbol("x", real=True)
+    proved, open_claim = zeros("x - x = 0", [x - x]), Verdict(Status.UNDECIDED, "x = 1", reason="not shown")
+    assert conjunction([proved, open_claim], label="both").status is Status.UNDECIDED
+    refuted = identity(x, x + 1)
+    assert conjunction([proved, refuted], label="both").status is Status.REFUTED
+    # not S from a point where S fails, evaluated by the kernel; a point where S holds proves nothing
+    from symbolic.kernel import refutation
+    assert refutation(Equation(x ** 2, x), {x: 2}).status is Status.PROVED
+    assert refutation(Equation(x ** 2, x), {x: 1}).status is Status.UNDECIDED
+    assert refutation(Equation(1 / x, x), {x: 0}).status is Status.UNDECIDED      # a side undefined there
