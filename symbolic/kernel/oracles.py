@@ -43,6 +43,15 @@ ORACLES = {oracle.name: oracle for oracle in (
            "the signs of a rational symmetric matrix's eigenvalues, by an exact LDL^T decomposition"),
     Oracle("exact linear algebra", "symbolic.numerics.inertia", "decide_rank",
            "the rank of a rational matrix, by exact elimination"),
+    # --- the derivative laws, the sharp minima and the worked example ---
+    Oracle("two-precision numeric agreement", "symbolic.numerics.agreement", "decide_agreement",
+           "an identity of real numbers (derivatives of a real loss or expression, a spectral norm bound) "
+           "evaluated by mpmath at two precisions, leaving rounding noise that falls with the precision"),
+    Oracle("pattern-form exact test", "symbolic.numerics.pattern_form", "decide_pattern_form",
+           "an identity of the one-hidden-layer ReLU loss, gradient or Hessian for every activation pattern, "
+           "exact on the pattern form (alpha-weights read off exponents; composition cross-check)"),
+    Oracle("exact eigenpairs", "symbolic.numerics.eigenpairs", "decide_eigenpairs",
+           "H v = lambda v for a symbolic matrix and each claimed pair, by exact zero tests"),
 )}
 
 
