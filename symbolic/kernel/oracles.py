@@ -67,6 +67,15 @@ ORACLES = {oracle.name: oracle for oracle in (
     Oracle("two-precision agreement of a function", "symbolic.numerics.agreement_oracle", "decide_hessian_norm",
            "the spectral norm of a function's Hessian at a point, by mpmath.diff at 40 and 60 digits, within a "
            "relative tolerance of an exact value"),
+    # --- the derivative laws, the sharp minima and the worked example ---
+    Oracle("two-precision numeric agreement", "symbolic.numerics.agreement", "decide_agreement",
+           "an identity of real numbers (derivatives of a real loss or expression, a spectral norm bound) "
+           "evaluated by mpmath at two precisions, leaving rounding noise that falls with the precision"),
+    Oracle("pattern-form exact test", "symbolic.numerics.pattern_form", "decide_pattern_form",
+           "an identity of the one-hidden-layer ReLU loss, gradient or Hessian for every activation pattern, "
+           "exact on the pattern form (alpha-weights read off exponents; composition cross-check)"),
+    Oracle("exact eigenpairs", "symbolic.numerics.eigenpairs", "decide_eigenpairs",
+           "H v = lambda v for a symbolic matrix and each claimed pair, by exact zero tests"),
 )}
 
 

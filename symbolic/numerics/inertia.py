@@ -161,11 +161,34 @@ def decide_inertia(statement):
 
 
 def decide_rank(statement):
-    """Oracle 'exact linear algebra': Fact("rank", (A, r)) — the rational matrix A has rank r —
-    by exact elimination over the rationals (python-flint)."""
+    """Oracle 'exact linear algebra', by exact elimination over the rationals (python-flint):
+    Fact("rank", (A, r)) — the rational matrix A has rank r; Fact("null vectors", (A, vectors)) —
+    A v = 0 for every listed rational vector v; Fact("determinant", (A, δ)) — det A = δ."""
     from symbolic.verdict import Holds, Status, Verdict
-    if getattr(statement, "predicate", None) != "rank" or len(statement.arguments) != 2:
-        return Verdict(Status.UNDECIDED, statement.text, reason="exact linear algebra decides 'rank' facts")
+    predicate, arguments = getattr(statement, "predicate", None), getattr(statement, "arguments", ())
+    if predicate == "null vectors" and len(arguments) == 2:
+        rows = [[_fraction(e) for e in row] for row in _rows(arguments[0])]
+        for vector in arguments[1]:
+            vector = [_fraction(e) for e in vector]
+            if len(vector) != (len(rows[0]) if rows else 0):
+                return Verdict(Status.UNDECIDED, statement.text, reason="a vector of the wrong size")
+            product = [sum(a * x for a, x in zip(row, vector)) for row in rows]
+            if any(product):
+                return Verdict(Status.UNDECIDED, statement.text, reason=f"A v != 0 for v = {vector}")
+        return Holds((f"A v = 0 exactly for {len(arguments[1])} vectors",))
+    if predicate == "determinant" and len(arguments) == 2:
+        rows = _rows(arguments[0])
+        if any(len(row) != len(rows) for row in rows):
+            return Verdict(Status.UNDECIDED, statement.text, reason="the matrix is not square")
+        flat = [flint.fmpq(int(sp.Rational(e).p), int(sp.Rational(e).q)) for row in rows for e in row]
+        value = flint.fmpq_mat(len(rows), len(rows), flat).det() if rows else flint.fmpq(1)
+        found = Fraction(int(value.p), int(value.q))
+        if found == _fraction(arguments[1]):
+            return Holds((f"det = {found} by exact elimination over the rationals",))
+        return Verdict(Status.UNDECIDED, statement.text, reason=f"the determinant is {found}, not {arguments[1]}")
+    if predicate != "rank" or len(arguments) != 2:
+        return Verdict(Status.UNDECIDED, statement.text,
+                       reason="exact linear algebra decides 'rank', 'null vectors' and 'determinant' facts")
     matrix, wanted = statement.arguments
     rows = _rows(matrix)
     if not rows:
@@ -176,6 +199,12 @@ def decide_rank(statement):
     if found == wanted:
         return Holds((f"rank {found} by exact elimination over the rationals",))
     return Verdict(Status.UNDECIDED, statement.text, reason=f"the rank is {found}, not {wanted}")
+
+
+def _fraction(value) -> Fraction:
+    value = sp.Rational(value) if not isinstance(value, Fraction) else value
+    return Fraction(int(value.numerator if isinstance(value, Fraction) else value.p),
+                    int(value.denominator if isinstance(value, Fraction) else value.q))
 
 
 def _rows(matrix) -> list:
