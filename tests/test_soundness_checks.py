@@ -22,8 +22,9 @@ from symbolic.decision.witness import compare_at, mp_value
 from symbolic.decision.zero import is_rational_zero
 from symbolic.every_size.index_rules import ARITHMETIC, CONSTANT_TERM, Chain, by_induction
 from symbolic.every_size.index_terms import Const, Deriv, Entry
-from symbolic.numerics.real_network import Residual, derivative_verdict
-from symbolic.verdict import Verdict
+from symbolic.kernel import zeros
+from symbolic.numerics.real_network import Residual, derivative_identity, witness_answer
+from symbolic.verdict import Holds, Verdict
 
 x, y = sp.symbols("x y", real=True)
 a = sp.Symbol("a", positive=True)
@@ -315,7 +316,13 @@ def residual(low, high, scale=1):
 
 
 def derivative(holds, measured, informative=1):
-    return derivative_verdict("claim", holds, (0, 0), measured, informative, {}, "exact test").status
+    """A derivative identity from an exact test that holds (a kernel verdict) or fails at an entry,
+    and the witness's answer on a measured residual."""
+    exact = zeros("exact", [sp.S.Zero]) if holds else Verdict(Status.UNDECIDED, "exact", details={"fails_at": (0, 0)})
+    answer = witness_answer("claim", measured, informative)
+    # an agreeing witness stands as a kernel verdict with its details (the oracle's, in a proof)
+    agreement = zeros("the witness agrees", [sp.S.Zero], details=answer.details) if isinstance(answer, Holds) else answer
+    return derivative_identity("claim", exact, agreement).status
 
 
 def test_a_derivative_difference_of_1e_13_is_real():
@@ -323,11 +330,14 @@ def test_a_derivative_difference_of_1e_13_is_real():
     assert stable.stable and not stable.noise
     assert derivative(False, stable) is Status.REFUTED
     assert derivative(True, stable) is Status.UNDECIDED
+    assert derivative(True, residual("1e-13", "1e-13"), informative=0) is Status.UNDECIDED
 
 
 def test_rounding_noise_must_fall_with_the_precision():
     assert residual("1e-45", "1e-75").noise
     assert not residual("1e-45", "2e-45").noise
+    assert isinstance(witness_answer("claim", residual("1e-45", "1e-75"), 1), Holds)
+    assert derivative(True, residual("1e-45", "2e-45")) is Status.UNDECIDED
     assert derivative(True, residual("1e-45", "1e-75")) is Status.PROVED
     assert derivative(False, residual("1e-45", "1e-75")) is Status.UNDECIDED
 

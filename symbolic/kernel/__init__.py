@@ -12,13 +12,9 @@ from symbolic.kernel.rules import (by_oracle, conjunction, identity, infer, issu
 from symbolic.kernel.statements import Conclusion, Conjunction, Equation, Fact, IndexEquation, Negation, Relation
 from symbolic.kernel.theorem import RestsOn, Theorem, is_theorem
 
-# transitional names, while callers move to the rules above (symbolic.kernel.certificates)
-from symbolic.kernel.certificates import (by_procedure, conclude, exact_zeros, is_certified,  # noqa: E402
-                                          negation_by_counterexample, nonnegative)
-
+# the exact identity test under the name the public API has always used
 check_identity = identity
 
 __all__ = ["ORACLES", "Conclusion", "Conjunction", "Equation", "Fact", "IndexEquation", "Negation", "Relation",
            "RestsOn", "Theorem", "by_oracle", "check_identity", "conjunction", "identity", "infer", "is_theorem",
-           "issued", "nonnegatives", "refutation", "refuse_forged", "scheme", "zeros",
-           "by_procedure", "conclude", "exact_zeros", "is_certified", "negation_by_counterexample", "nonnegative"]
+           "issued", "nonnegatives", "refutation", "refuse_forged", "scheme", "zeros"]

@@ -76,6 +76,10 @@ ORACLES = {oracle.name: oracle for oracle in (
            "exact on the pattern form (alpha-weights read off exponents; composition cross-check)"),
     Oracle("exact eigenpairs", "symbolic.numerics.eigenpairs", "decide_eigenpairs",
            "H v = lambda v for a symbolic matrix and each claimed pair, by exact zero tests"),
+    Oracle("deep pattern-form congruence", "symbolic.networks.deep_congruence", "decide_deep_congruence",
+           "the gradient and Hessian congruence of a deep ReLU network with biases under the layer-wise map: every "
+           "entry an exact Laurent-polynomial identity on the pattern form, and mpmath.diff on the real network "
+           "at two precisions"),
 )}
 
 

@@ -273,20 +273,3 @@ def derivative_identity(claim, exact: Verdict, agreement: Verdict, witness=None,
     return Verdict(Status.UNDECIDED, claim, residual=agreement.residual, details=details,
                    reason=f"the evidence disagrees: exact test: {exact.reason or 'holds'}; witness: "
                           f"{agreement.reason or 'agrees'}")
-
-
-def derivative_verdict(claim, holds, entry, residual, informative, witness, exact_evidence,
-                       witness_method="mpmath.diff on the real ReLU loss") -> Verdict:
-    """Retired: a caller's boolean and a residual it measured are no proof.  A derivative identity
-    is ``derivative_identity`` of the exact test's and the numeric agreement's kernel verdicts.
-    Until a caller moves, what would have been PROVED is UNDECIDED (the rest as before)."""
-    answer = witness_answer(claim, residual, informative, witness_method)
-    if isinstance(answer, Verdict) and answer.details.get("informative_points") == 0:
-        return answer
-    if not holds and residual.stable:
-        return Verdict(Status.REFUTED, claim, witness=witness, residual=float(residual.low),
-                       details=answer.details, reason=f"the exact identity fails at entry {entry}; "
-                                                      f"{witness_method}: a difference stable across precisions")
-    return Verdict(Status.UNDECIDED, claim, residual=float(residual.low), details=answer.details,
-                   reason="a boolean exact test and a measured residual are not run by the kernel on a statement"
-                   if holds else "the exact test fails but the witness difference is not stable")
