@@ -13,7 +13,7 @@ import subprocess
 import sympy as sp
 
 from symbolic.derivation import Derivation, summarize_sizes
-from symbolic.printing import to_latex  # noqa: F401 - the project's sympy printer, used here and re-exported
+from symbolic.printing.sympy_latex import to_latex  # noqa: F401 - the project's sympy printer, used here and re-exported
 from symbolic.verdict import Status
 
 

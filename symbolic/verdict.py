@@ -57,7 +57,8 @@ class Verdict:
                 raise ForgedVerdict("a PROVED verdict carries a theorem the kernel minted; this one does not")
             # the claim a reader sees is the statement checked, after the result's name
             statement = self.theorem.statement.text
-            object.__setattr__(self, "claim", f"{self.label}: {statement}" if self.label else statement)
+            labelled = self.label and self.label != statement      # a label that is the statement adds nothing
+            object.__setattr__(self, "claim", f"{self.label}: {statement}" if labelled else statement)
 
     @property
     def statement(self):

@@ -44,7 +44,7 @@ SUBCOMMANDS = {
     "example": "proofs.commands.example_command",
     "rescale": "proofs.commands.rescale_command",
     "symmetry": "proofs.commands.symmetry_command",
-    "trusted-base": "proofs.commands.trusted_base_command",
+    "trust": "proofs.commands.trust_command",
 }
 
 

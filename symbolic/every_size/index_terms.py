@@ -587,7 +587,7 @@ def _index_text(indices) -> str:
 def latex(term, *, tight: bool = False, names: dict | None = None) -> str:
     """The term as LaTeX math; ``tight`` wraps sums in parentheses; ``names`` maps subterms to
     the short names a document defines for them (s_{nl} for a pre-activation)."""
-    from symbolic.printing import to_latex
+    from symbolic.printing.sympy_latex import to_latex
     names = names or {}
     if term in names:
         return names[term]

@@ -84,10 +84,11 @@ def identity(lhs, rhs, *, label: str = "", evidence=(), **options) -> Verdict:
 def zeros(label: str, equations, evidence=(), residual=None, details=None, instance_checked=()) -> Verdict:
     """Every equation holds by the exact zero test; an item is an Equation, a pair (lhs, rhs), or an
     expression (= 0), or any of these after a name: (name, item)."""
-    equations = [_equation(item) for item in equations]
-    if not equations:
+    named = [(item[0] if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str) else "", _equation(item))
+             for item in equations]
+    if not named:
         return _undecided(label, label, "no equation to test: an empty test compares nothing")
-    verdicts = [by_oracle("exact zero test", equation) for equation in equations]
+    verdicts = [by_oracle("exact zero test", equation, label=name) for name, equation in named]
     return conjunction(verdicts, label=label, evidence=(
         f"{len(verdicts)} exact zero test{'s' if len(verdicts) > 1 else ''}", *evidence), residual=residual,
         details=details, instance_checked=instance_checked)

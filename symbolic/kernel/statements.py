@@ -40,11 +40,11 @@ class Statement:
 
 
 def _sympy_text(expr) -> str:
-    return sp.sstr(expr, order="none")
+    return sp.sstr(expr)
 
 
 def _sympy_latex(expr) -> str:
-    return sp.latex(expr, order="none")
+    return sp.latex(expr)
 
 
 @dataclass(frozen=True, eq=False)

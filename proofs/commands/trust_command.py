@@ -1,4 +1,4 @@
-"""python -m proofs trusted-base: what a PROVED verdict rests on, printed from the code.
+"""python -m proofs trust: what a PROVED verdict rests on, printed from the code.
 
 The kernel's files with their line counts (the code that mints theorems), the axioms and
 definitions the every-size chains may use (with the rules whose validity is checked on instances
@@ -80,7 +80,7 @@ def render(base: dict, markdown: bool) -> str:
 
 
 def main(argv: list[str]) -> int:
-    parser = Parser(prog="python -m proofs trusted-base", description=__doc__.split("\n\n")[0],
+    parser = Parser(prog="python -m proofs trust", description=__doc__.split("\n\n")[0],
                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--markdown", action="store_true", help="the summary as a Markdown table")
     args = parser.parse_args(argv)
