@@ -10,17 +10,18 @@ import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 
-from symbolic.trained.network import Conv, Dense, Diagonal, Flatten, LeakyReLU, MaxPool, ReLU, TrainedNetwork  # noqa: E402
+from symbolic.trained.network import (Conv, Dense, Diagonal, Flatten, LeakyReLU, MaxPool, ReLU, Standardize,  # noqa: E402
+                                      Sum, TrainedNetwork)
 
 jax.config.update("jax_enable_x64", True)
 
 def forward_function(network: TrainedNetwork):
     """f(θ, x): the network's outputs on a batch x, θ flat."""
-    layers = network.layers
-
     def forward(theta, x):
         supply = iter(network.unflatten(theta))
-        for layer in layers:
+
+        def apply(layer, inputs):
+            x = inputs[0]
             if isinstance(layer, Dense):
                 x = x @ next(supply).T
                 if layer.bias is not None:
@@ -36,6 +37,10 @@ def forward_function(network: TrainedNetwork):
                 trailing = (1,) * (x.ndim - 2)
                 scale, shift = next(supply), next(supply)
                 x = x * scale.reshape(-1, *trailing) + shift.reshape(-1, *trailing)
+            elif isinstance(layer, Standardize):
+                x = x * _floats(layer.scale) + _floats(layer.shift)
+            elif isinstance(layer, Sum):
+                x = x + inputs[1]
             elif isinstance(layer, ReLU):
                 x = jnp.maximum(x, 0)
             elif isinstance(layer, LeakyReLU):
@@ -46,8 +51,14 @@ def forward_function(network: TrainedNetwork):
                                           (1, 1, *layer.strides), pads)
             elif isinstance(layer, Flatten):
                 x = x.reshape(x.shape[0], -1)
-        return x
+            return x
+        return network.evaluate(apply, x)
     return forward
+
+
+def _floats(fractions: np.ndarray) -> np.ndarray:
+    """Exact constants rounded to float64 (Fraction → float rounds correctly)."""
+    return np.array([float(v) for v in fractions.ravel()], dtype=np.float64).reshape(fractions.shape)
 
 
 def example_losses_function(network: TrainedNetwork, loss: str):

@@ -13,7 +13,7 @@ from math import gcd, lcm
 import flint
 import numpy as np
 
-from symbolic.trained.network import Conv, Dense, Diagonal, Flatten, LeakyReLU, MaxPool, ReLU
+from symbolic.trained.network import Conv, Dense, Diagonal, Flatten, LeakyReLU, MaxPool, ReLU, Standardize, Sum
 
 
 @dataclass
@@ -134,12 +134,15 @@ def leaky(x: ExactTensor, slope: float) -> ExactTensor:
     return ExactTensor(np.where(negative, x.integers * q, x.integers * p), g)
 
 
-def forward(layers, parameters: list[ExactTensor], inputs: ExactTensor, path_counting: bool = False) -> ExactTensor:
+def forward(network, parameters: list[ExactTensor], inputs: ExactTensor, path_counting: bool = False) -> ExactTensor:
     """The network's outputs on the inputs, exactly.  ``parameters`` are the layers' parameter
-    tensors in θ's order.  With ``path_counting`` the rectifiers are left out and max-pooling sums
-    its window: the linear network whose output counts paths (for the path norm)."""
-    x, supply = inputs, iter(parameters)
-    for layer in layers:
+    tensors in θ's order.  With ``path_counting`` the rectifiers and the input's normalisation are
+    left out and max-pooling sums its window: the linear network whose output counts paths (for the
+    path norm)."""
+    supply = iter(parameters)
+
+    def apply(layer, inputs):
+        x = inputs[0]
         if isinstance(layer, Dense):
             weight = next(supply)
             x = matmul(x, ExactTensor(weight.integers.T, weight.scale))
@@ -155,6 +158,12 @@ def forward(layers, parameters: list[ExactTensor], inputs: ExactTensor, path_cou
             trailing = (1,) * (x.integers.ndim - 2)
             x = ExactTensor(x.integers * scale.integers.reshape(-1, *trailing), x.scale * scale.scale)
             x = add(x, ExactTensor(shift.integers.reshape(-1, *trailing), shift.scale))
+        elif isinstance(layer, Standardize) and not path_counting:
+            scale, shift = from_rationals(layer.scale.ravel(), layer.scale.shape), \
+                from_rationals(layer.shift.ravel(), layer.shift.shape)
+            x = add(ExactTensor(x.integers * scale.integers, x.scale * scale.scale), shift)
+        elif isinstance(layer, Sum):
+            x = add(x, inputs[1])
         elif isinstance(layer, ReLU) and not path_counting:
             x = ExactTensor(np.where(x.integers < 0, 0, x.integers), x.scale)
         elif isinstance(layer, LeakyReLU) and not path_counting:
@@ -163,7 +172,8 @@ def forward(layers, parameters: list[ExactTensor], inputs: ExactTensor, path_cou
             x = pool(x, layer, summed=path_counting)
         elif isinstance(layer, Flatten):
             x = ExactTensor(x.integers.reshape(x.shape[0], -1), x.scale)
-    return x
+        return x
+    return network.evaluate(apply, inputs)
 
 
 def first_difference(x: ExactTensor, y: ExactTensor):
@@ -187,10 +197,10 @@ def squared(t: ExactTensor) -> ExactTensor:
     return ExactTensor(t.integers * t.integers, t.scale ** 2)
 
 
-def path_norm_squared(layers, parameters: list[ExactTensor], input_shape: tuple) -> Fraction:
+def path_norm_squared(network, parameters: list[ExactTensor], input_shape: tuple) -> Fraction:
     """Σ over input-to-output paths (a bias starting its own path) of ∏ θ_e²: the output sum of the
     linear network with squared parameters on an input of ones.  A max-pooling window counts every
     path through it (the pooling summed); a Diagonal layer's scale is a weight, its shift a bias."""
     ones = ExactTensor(np.ones((1, *input_shape), dtype=np.int64).astype(object), Fraction(1))
-    out = forward(layers, [squared(p) for p in parameters], ones, path_counting=True)
+    out = forward(network, [squared(p) for p in parameters], ones, path_counting=True)
     return sum((int(v) for v in out.integers.ravel()), 0) * out.scale

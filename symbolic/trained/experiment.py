@@ -75,45 +75,53 @@ def read_data(network, x: np.ndarray, y: np.ndarray, loss: str) -> tuple:
         if y.ndim != 1 or np.any(y != np.round(y)) or np.any(y < 0) or np.any(y >= outputs):
             raise DataError(f"cross_entropy needs y of shape (N,) with class labels 0..{outputs - 1}")
         return x, y.astype(np.int64)
+    if network.reading.get("ending"):
+        raise DataError(f"the model ends in {network.reading['ending']}: the logits before it are read with "
+                        "--loss cross_entropy")
+    if y.ndim == 1 and y.dtype.kind in "iu" and outputs > 1:
+        raise DataError(f"y holds integer class labels and the model has {outputs} outputs: use --loss cross_entropy")
     if y.reshape(len(y), -1).shape[1] != outputs:
         raise DataError(f"y has shape {y.shape}; the model has {outputs} outputs")
     return x, y.reshape(len(y), outputs).astype(np.float64)
 
 
 def output_count(network) -> int:
-    from symbolic.trained.onnx_import import output_shape
-    shape = network.input_shape
-    for layer in network.layers:
-        shape = output_shape(layer, shape)
+    from symbolic.trained.onnx_import import network_shapes
+    shape = network_shapes(network)[-1]
     if len(shape) != 1:
         raise UnsupportedModel(f"the network's output has shape {shape}; a vector per example is read")
     return shape[0]
 
 
-def load_network(path: str):
-    """The ONNX model and the network read from it."""
+def load_network(path: str, output: str | None = None):
+    """The ONNX model and the network read from it (up to the output named, or the one the loss needs)."""
     model = load_model(path)
-    return model, import_network(model)
+    return model, import_network(model, output)
+
+
+def reference(model, network, x) -> np.ndarray:
+    """onnxruntime's values of the tensor read, on the data, in batches of a fixed batch size."""
+    return onnxruntime_outputs(model, x, network.reading.get("batch"), network.reading.get("tensor"))
 
 
 def build_twins(model, network, x, y, alphas, group: str) -> Run:
     """Check the import against onnxruntime on the data (checked by ``read_data``), then for every α
     build T_α θ exactly, compare its outputs with θ's exactly, and run its ONNX copy under onnxruntime."""
+    expected = reference(model, network, x)           # onnxruntime first: it refuses before any exact arithmetic
     inputs = exact.from_floats(x)
     original = exact_parameters(network)
-    outputs = exact.forward(network.layers, original, inputs)
-    reference = onnxruntime_outputs(model, x)
-    deviation = float(np.max(np.abs(outputs.to_float() - reference), initial=0.0))
-    tolerance = REFERENCE_TOLERANCE * max(1.0, float(np.max(np.abs(reference), initial=0)))
+    outputs = exact.forward(network, original, inputs)
+    deviation = float(np.max(np.abs(outputs.to_float() - expected), initial=0.0))
+    tolerance = REFERENCE_TOLERANCE * max(1.0, float(np.max(np.abs(expected), initial=0)))
     if not deviation <= tolerance:
         raise ImportMismatch(f"the imported network differs from onnxruntime by {deviation:.3g} on the data")
     twins = []
     for alpha in alphas:
         factors = parameter_factors(network, group, alpha)
         parameters = [scaled(t, f) for t, f in zip(original, factors)]
-        difference = exact.first_difference(outputs, exact.forward(network.layers, parameters, inputs))
+        difference = exact.first_difference(outputs, exact.forward(network, parameters, inputs))
         onnx_twin = write_twin(model, network, factors)
-        float_deviation = float(np.max(np.abs(onnxruntime_outputs(onnx_twin, x) - reference), initial=0.0))
+        float_deviation = float(np.max(np.abs(reference(onnx_twin, network, x) - expected), initial=0.0))
         twins.append(Twin(alpha, factors, parameters, difference, onnx_twin, float_deviation,
                           float_deviation <= tolerance))
     return Run(network, model, x, y, outputs, deviation, twins)
