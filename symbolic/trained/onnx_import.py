@@ -122,7 +122,7 @@ def choose_output(model, requested: str | None = None) -> dict:
     while tensor in producers:
         node = producers[tensor]
         if node.op_type in ("Identity", "Dropout") or (node.op_type == "Cast" and
-                                                       _attributes(node).get("to") in FLOAT_TYPES):
+                                                       _attributes(node).get("to") in (1, 11)):
             tensor = node.input[0]
         elif node.op_type in ENDINGS and ending is None and reshaped is None:
             axis = _attributes(node).get("axis", -1 if _opset(model) >= 13 else 1)
@@ -308,7 +308,7 @@ class _Reader:
             raise
         except (TypeError, ValueError, IndexError, KeyError, StopIteration) as error:
             raise UnsupportedModel(f"{_name(node)}: cannot fold it on its constant inputs ({error})") from None
-        self.constants[out] = value
+        self.constants[out] = value = np.asarray(value)
         # where a weight is stored: through Identity, a Cast that keeps the type, and a 2-d transpose
         source = self.origin.get(node.input[0]) if node.input else None
         if source is not None and (op == "Identity" or (op == "Cast" and x[0].dtype == value.dtype)):
