@@ -78,23 +78,46 @@ def example_losses_function(network: TrainedNetwork, loss: str):
     return losses
 
 
-class Objective:
-    """L(θ) = (1/N) Σ_n ℓ_n(θ) on fixed data, with its derivatives.  Few functions are compiled
-    (XLA compilation dominates on small models): the outputs, L with ∇L, the Hessian-vector product,
-    and the radial derivatives ⟨θ, ∇ℓ_n(θ)⟩."""
+BATCH = 1024        # examples per batch: the data are streamed through the network in batches of this size
 
-    def __init__(self, network: TrainedNetwork, x: np.ndarray, y: np.ndarray, loss: str):
-        self.x, self.y = jnp.asarray(x, dtype=jnp.float64), jnp.asarray(y)
-        self.forward = jax.jit(forward_function(network))
+
+class Objective:
+    """L(θ) = (1/N) Σ_n ℓ_n(θ) on fixed data, with its derivatives, the data streamed in batches of
+    at most ``batch`` examples (the last padded with weight 0, so one shape is compiled).  Few functions
+    are compiled (XLA compilation dominates on small models): the outputs, a batch's share of L with
+    its gradient, its Hessian-vector product, and the radial derivatives ⟨θ, ∇ℓ_n(θ)⟩."""
+
+    def __init__(self, network: TrainedNetwork, x: np.ndarray, y: np.ndarray, loss: str, batch: int = BATCH):
+        x, y = np.asarray(x, dtype=np.float64), np.asarray(y)
+        self.examples = n = len(x)
+        size = max(1, min(batch, n))
+        padding = -n % size
+        weights = np.concatenate([np.full(n, 1.0 / n), np.zeros(padding)])
+        x = np.concatenate([x, np.zeros((padding, *x.shape[1:]))])
+        y = np.concatenate([y, np.zeros((padding, *y.shape[1:]), dtype=y.dtype)])
+        self.batches = [(jnp.asarray(x[k:k + size]), jnp.asarray(y[k:k + size]), jnp.asarray(weights[k:k + size]))
+                        for k in range(0, len(x), size)]
+        forward = jax.jit(forward_function(network))
         losses = example_losses_function(network, loss)
 
-        def mean_loss(theta):
-            return jnp.mean(losses(theta, self.x, self.y))
-        self.value_and_gradient = jax.jit(jax.value_and_grad(mean_loss))
-        self.hvp = jax.jit(lambda theta, v: jax.jvp(jax.grad(mean_loss), (theta,), (v,))[1])
-        # ⟨θ, ∇ℓ_n(θ)⟩ for every n at once: the directional derivative of the losses along θ
-        self.radial_derivatives = jax.jit(
-            lambda theta: jax.jvp(lambda t: losses(t, self.x, self.y), (theta,), (theta,))[1])
+        def share(theta, x, y, w):                      # Σ_{n in the batch} ℓ_n(θ) / N
+            return jnp.sum(losses(theta, x, y) * w)
+        share_and_gradient = jax.jit(jax.value_and_grad(share))
+        share_hvp = jax.jit(lambda theta, v, x, y, w: jax.jvp(lambda t: jax.grad(share)(t, x, y, w), (theta,), (v,))[1])
+        # ⟨θ, ∇ℓ_n(θ)⟩ for every n of a batch at once: the directional derivative of the losses along θ
+        radial = jax.jit(lambda theta, x, y: jax.jvp(lambda t: losses(t, x, y), (theta,), (theta,))[1])
+
+        def value_and_gradient(theta):
+            value, gradient = 0.0, 0.0
+            for batch_x, batch_y, w in self.batches:
+                v, g = share_and_gradient(theta, batch_x, batch_y, w)
+                value, gradient = value + v, gradient + g
+            return value, gradient
+        self.value_and_gradient = value_and_gradient
+        self.hvp = lambda theta, v: sum(share_hvp(theta, v, bx, by, w) for bx, by, w in self.batches)
+        self.radial_derivatives = lambda theta: jnp.concatenate(
+            [radial(theta, bx, by) for bx, by, _ in self.batches])[:n]
+        self.forward_batches = lambda theta: jnp.concatenate([forward(theta, bx) for bx, _, _ in self.batches])[:n]
 
     def loss(self, theta) -> float:
         return float(self.value_and_gradient(theta)[0])
@@ -103,4 +126,4 @@ class Objective:
         return np.asarray(self.value_and_gradient(theta)[1])
 
     def outputs(self, theta) -> np.ndarray:
-        return np.asarray(self.forward(jnp.asarray(theta), self.x))
+        return np.asarray(self.forward_batches(jnp.asarray(theta)))

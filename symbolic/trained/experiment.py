@@ -47,6 +47,7 @@ class Run:
     outputs: object                         # f_θ(x_n), exact
     reference_deviation: float              # max |f_θ(x_n) − onnxruntime's output|
     twins: list
+    original: list                          # the exact tensors of θ
     measures: dict = field(default_factory=dict)   # key -> (Value at θ, [Value at each T_α θ])
     loss: float | None = None
 
@@ -120,11 +121,11 @@ def build_twins(model, network, x, y, alphas, group: str) -> Run:
         factors = parameter_factors(network, group, alpha)
         parameters = [scaled(t, f) for t, f in zip(original, factors)]
         difference = exact.first_difference(outputs, exact.forward(network, parameters, inputs))
-        onnx_twin = write_twin(model, network, factors)
+        onnx_twin = write_twin(model, network, factors, original)
         float_deviation = float(np.max(np.abs(reference(onnx_twin, network, x) - expected), initial=0.0))
         twins.append(Twin(alpha, factors, parameters, difference, onnx_twin, float_deviation,
                           float_deviation <= tolerance))
-    return Run(network, model, x, y, outputs, deviation, twins)
+    return Run(network, model, x, y, outputs, deviation, twins, original)
 
 
 def measure(run: Run, keys, loss: str) -> None:
@@ -138,7 +139,7 @@ def measure(run: Run, keys, loss: str) -> None:
     gap = float(np.max(np.abs(objective.outputs(theta) - exact_outputs), initial=0.0))
     if not gap <= 1e-9 * max(1.0, float(np.max(np.abs(exact_outputs), initial=0.0))):
         raise ImportMismatch(f"the JAX network differs from the exact one by {gap:.3g} on the data")
-    points = [MeasureContext(run.network, objective, theta, exact_parameters(run.network))]
+    points = [MeasureContext(run.network, objective, theta, run.original)]
     for twin in run.twins:
         twin_theta = np.concatenate([t.to_float().ravel() for t in twin.parameters])
         points.append(MeasureContext(run.network, objective, twin_theta, twin.parameters))

@@ -144,7 +144,7 @@ def exact_twin(network: TrainedNetwork, group: str, alpha: Fraction) -> list[Exa
             zip(exact_parameters(network), parameter_factors(network, group, alpha))]
 
 
-def write_twin(model, network: TrainedNetwork, factors: list[Factors]):
+def write_twin(model, network: TrainedNetwork, factors: list[Factors], original: list[ExactTensor] | None = None):
     """A copy of the ONNX model with the parameters T θ = factors ⊙ θ, each rounded to its
     initializer's type.  A batch normalization's β and running mean take its shift's factor
     (γ and the variance are unchanged), so that its shift β − a·mean takes that factor too."""
@@ -159,7 +159,7 @@ def write_twin(model, network: TrainedNetwork, factors: list[Factors]):
             value = next((a for a in node.attribute if a.name == "value"), None)
             if value is not None:
                 stored[node.output[0]] = value.t
-    supply = iter(zip(exact_parameters(network), factors))
+    supply = iter(zip(original or exact_parameters(network), factors))
 
     def replace(name, values):
         old = numpy_helper.to_array(stored[name])
