@@ -10,8 +10,8 @@ ONNX, then the command's steps are timed one by one —
             comparison and its ONNX copy under onnxruntime
   measures  all eight measures at θ and at T_α θ (JAX compilation included)
   audit     the audit's verdicts on the eight cells the run prints (decided in this process)
-— with the peak resident memory and the memory per parameter above the process's footprint before the
-model was made.  Then the eigenvalue of largest modulus of the Hessian at θ two ways on the same
+— with the peak resident memory, and the memory per parameter above the process's footprint with its
+libraries and the data (kB/par: the peak of the whole run; twin: the peak up to the exact twin).  Then the eigenvalue of largest modulus of the Hessian at θ two ways on the same
 Hessian-vector products: the project's Lanczos (with its residual bound) and the power iteration
 PyHessian runs (stop when the estimate's relative change is below 1e-3, at most 100 products).
 Random He-initialized weights and a teacher network's targets: speed only, not training.
@@ -67,14 +67,14 @@ def one_size(size: float, examples: int) -> dict:
     from symbolic.trained.measures import KEYS
     from symbolic.trained.onnx_import import import_network
     rng = np.random.default_rng(0)
-    baseline = peak_mb()
     widths = WIDTHS[size]
-    model = mlp(widths, rng)
     x = rng.standard_normal((examples, widths[0])).astype(np.float32)
     teacher = mlp(widths, rng)
     y = np.asarray(Objective(import_network(teacher), x, np.zeros((examples, widths[-1])), "mse")
                    .outputs(import_network(teacher).flat_parameters()))
     del teacher
+    baseline = peak_mb()                  # the process with its libraries and the data
+    model = mlp(widths, rng)
     times = {}
     start = time.perf_counter()
     network = import_network(model)
@@ -83,6 +83,7 @@ def one_size(size: float, examples: int) -> dict:
     start = time.perf_counter()
     run = build_twins(model, network, x, y, [Fraction(10)], "layerwise")
     times["twin"] = time.perf_counter() - start
+    twin_peak = peak_mb()
     assert run.twins[0].predictions_identical
     start = time.perf_counter()
     measure(run, KEYS, "mse")
@@ -104,7 +105,7 @@ def one_size(size: float, examples: int) -> dict:
     power_seconds = time.perf_counter() - start
     return {"parameters": network.parameter_count, "examples": examples, "times": times,
             "total": sum(times.values()), "peak_mb": peak, "kb_per_parameter": (peak - baseline) * 1024 /
-            network.parameter_count, "lanczos": [abs(ritz.value), ritz.residual, ritz.products, lanczos_seconds],
+            network.parameter_count, "twin_kb_per_parameter": (twin_peak - baseline) * 1024 / network.parameter_count, "lanczos": [abs(ritz.value), ritz.residual, ritz.products, lanczos_seconds],
             "power": [abs(power), power_products, power_seconds]}
 
 
@@ -119,7 +120,7 @@ def main() -> None:
         return
     print(f"# {platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
     print(f"{'params':>9} {'N':>5} {'read s':>7} {'twin s':>7} {'meas. s':>8} {'audit s':>8} {'total s':>8} "
-          f"{'peak MB':>8} {'kB/par':>7} | {'λ Lanczos':>10} {'±bound':>8} {'HVPs':>5} {'s':>6} | "
+          f"{'peak MB':>8} {'kB/par':>7} {'twin':>5} | {'λ Lanczos':>10} {'±bound':>8} {'HVPs':>5} {'s':>6} | "
           f"{'λ power':>10} {'HVPs':>5} {'s':>6} {'rel.diff':>9}")
     for size in (float(s) for s in args.sizes.split(",")):
         size = 0.1 if size == 0.1 else int(size)
@@ -131,7 +132,7 @@ def main() -> None:
         r = json.loads(result.stdout.strip().splitlines()[-1])
         t, (lam, bound, products, lanczos_s), (power, power_products, power_s) = r["times"], r["lanczos"], r["power"]
         print(f"{r['parameters']:>9} {r['examples']:>5} {t['read']:>7.2f} {t['twin']:>7.1f} {t['measures']:>8.1f} "
-              f"{t['audit']:>8.2f} {r['total']:>8.1f} {r['peak_mb']:>8.0f} {r['kb_per_parameter']:>7.2f} | "
+              f"{t['audit']:>8.2f} {r['total']:>8.1f} {r['peak_mb']:>8.0f} {r['kb_per_parameter']:>7.2f} {r['twin_kb_per_parameter']:>5.2f} | "
               f"{lam:>10.5g} {bound:>8.1e} {products:>5} {lanczos_s:>6.1f} | {power:>10.5g} {power_products:>5} "
               f"{power_s:>6.1f} {(power - lam) / lam:>9.1e}", flush=True)
 

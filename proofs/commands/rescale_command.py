@@ -5,11 +5,15 @@
     python -m proofs rescale model.onnx --data data.npz --loss cross_entropy --out twin.onnx --plot sweep.png
 
 DATA.npz holds arrays x (N examples of the model's input shape) and y (targets for mse, class labels
-for cross_entropy).  The import is checked against onnxruntime on the data; the twin T_α θ is built in
-exact rational arithmetic and its outputs on the data are compared with the original's exactly, so
-"predictions identical" is a proof for those inputs.  Each measure says what kind of number it is
-(exact, float64, an estimate with its error bound, or a lower bound) and the audit's verdict on it.
-Needs the onnx extra: pip install -e '.[onnx]'.
+for cross_entropy).  The graph is read as torch, Keras 3 and skl2onnx export it (docs/trained_models.md
+lists what is read): a fixed batch, shape subgraphs, a trailing Softmax (part of the cross-entropy
+loss), several outputs (the one the loss needs, or --output NAME), skip connections.  The import is
+checked against onnxruntime on the data before any exact arithmetic; the twin T_α θ is built in exact
+rational arithmetic and its outputs on the data are compared with the original's exactly, so
+"predictions identical" is a proof for those inputs.  The report says what was read (the output, batch
+norms, the parameters counted, the loss convention against torch's losses); each measure says what
+kind of number it is (exact, float64, an estimate with its error bound, or a lower bound) and the
+audit's verdict on it.  Needs the onnx extra: pip install -e '.[onnx]'.
 Exit code: 0 every twin's predictions identical, 1 some twin's not, 2 bad usage or bad input,
 4 an internal error (the import disagrees with onnxruntime).
 """
@@ -198,6 +202,9 @@ def as_json(run, args, keys, group, verdicts, loss) -> dict:
             "other_outputs": reading.get("other_outputs", []), "fixed_batch": reading.get("batch"),
             "notes": reading.get("notes", []), "batch_norms": batch_norm_note(reading),
             "skip_connections": sum(type(layer).__name__ == "Sum" for layer in run.network.layers)}
+    if read["skip_connections"]:
+        read["audit_note"] = ("the audit's cells are decided for chains of layers; for this residual network "
+                              "the exact twin and the ratios measured are the evidence")
     return {"model": args.model, "parameters": run.network.parameter_count, "examples": int(len(run.x)),
             "read": read, "parameters_counted": parameters_counted(run.network),
             "loss_convention": loss_convention(loss, output_count(run.network), reading.get("ending")),
@@ -246,8 +253,8 @@ def table(report: dict) -> str:
                if read["other_outputs"] else "")
             + (f"; batch fixed at {read['fixed_batch']}: onnxruntime run in batches of {read['fixed_batch']}"
                if read["fixed_batch"] else "")
-            + (f"; {read['skip_connections']} skip connection(s): the factors agree on both sides of each sum"
-               if read["skip_connections"] else "")
+            + (f"; {read['skip_connections']} skip connection(s): the factors agree on both sides of each sum "
+               f"({read['audit_note']})" if read["skip_connections"] else "")
             + "".join(f"; {note}" for note in read["notes"]) + "\n"
             f"{report['parameters_counted']}; {read['batch_norms']}\n"
             f"loss: {convention['formula']} = {convention['torch']}"

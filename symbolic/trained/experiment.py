@@ -121,7 +121,7 @@ def build_twins(model, network, x, y, alphas, group: str) -> Run:
         factors = parameter_factors(network, group, alpha)
         parameters = [scaled(t, f) for t, f in zip(original, factors)]
         difference = exact.first_difference(outputs, exact.forward(network, parameters, inputs))
-        onnx_twin = write_twin(model, network, factors, original)
+        onnx_twin = write_twin(model, network, factors, original, parameters)
         float_deviation = float(np.max(np.abs(reference(onnx_twin, network, x) - expected), initial=0.0))
         twins.append(Twin(alpha, factors, parameters, difference, onnx_twin, float_deviation,
                           float_deviation <= tolerance))

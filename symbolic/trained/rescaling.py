@@ -144,7 +144,8 @@ def exact_twin(network: TrainedNetwork, group: str, alpha: Fraction) -> list[Exa
             zip(exact_parameters(network), parameter_factors(network, group, alpha))]
 
 
-def write_twin(model, network: TrainedNetwork, factors: list[Factors], original: list[ExactTensor] | None = None):
+def write_twin(model, network: TrainedNetwork, factors: list[Factors], original: list[ExactTensor] | None = None,
+               twin: list[ExactTensor] | None = None):
     """A copy of the ONNX model with the parameters T θ = factors ⊙ θ, each rounded to its
     initializer's type.  A batch normalization's β and running mean take its shift's factor
     (γ and the variance are unchanged), so that its shift β − a·mean takes that factor too."""
@@ -159,7 +160,9 @@ def write_twin(model, network: TrainedNetwork, factors: list[Factors], original:
             value = next((a for a in node.attribute if a.name == "value"), None)
             if value is not None:
                 stored[node.output[0]] = value.t
-    supply = iter(zip(original or exact_parameters(network), factors))
+    original = original or exact_parameters(network)
+    # T θ, exactly: the twin's tensors when they are given, else made here
+    supply = iter(zip(twin if twin is not None else [scaled(t, f) for t, f in zip(original, factors)], factors))
 
     def replace(name, values):
         old = numpy_helper.to_array(stored[name])
@@ -171,10 +174,10 @@ def write_twin(model, network: TrainedNetwork, factors: list[Factors], original:
 
     for layer in network.layers:
         if isinstance(layer, (Dense, Conv)):
-            weight = scaled(*next(supply)).to_float()
+            weight = next(supply)[0].to_float()
             replace(layer.source["weight"], weight.T if layer.source.get("transposed") else weight)
             if layer.bias is not None:
-                replace(layer.source["bias"], scaled(*next(supply)).to_float())
+                replace(layer.source["bias"], next(supply)[0].to_float())
         elif isinstance(layer, Diagonal):
             next(supply)
             _, shift_factor = next(supply)
