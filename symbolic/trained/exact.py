@@ -23,6 +23,7 @@ class ExactTensor:
     integers: np.ndarray
     scale: Fraction
     _matrix: object = None          # the integers as a flint matrix, once made
+    _transpose: object = None       # the transpose (of a weight), once made, with its own flint matrix
 
     @property
     def shape(self) -> tuple:
@@ -39,6 +40,12 @@ class ExactTensor:
         if self._matrix is None:
             self._matrix = flint.fmpz_mat(self.integers.tolist())
         return self._matrix
+
+    def transposed(self) -> "ExactTensor":
+        """The transpose of a 2-d tensor, kept (a weight's flint matrix is then made once per run)."""
+        if self._transpose is None:
+            self._transpose = ExactTensor(self.integers.T, self.scale)
+        return self._transpose
 
     def rationals(self) -> list[Fraction]:
         return [int(v) * self.scale for v in self.integers.ravel()]
@@ -144,8 +151,7 @@ def forward(network, parameters: list[ExactTensor], inputs: ExactTensor, path_co
     def apply(layer, inputs):
         x = inputs[0]
         if isinstance(layer, Dense):
-            weight = next(supply)
-            x = matmul(x, ExactTensor(weight.integers.T, weight.scale))
+            x = matmul(x, next(supply).transposed())
             if layer.bias is not None:
                 x = add(x, next(supply))
         elif isinstance(layer, Conv):
@@ -174,6 +180,14 @@ def forward(network, parameters: list[ExactTensor], inputs: ExactTensor, path_co
             x = ExactTensor(x.integers.reshape(x.shape[0], -1), x.scale)
         return x
     return network.evaluate(apply, inputs)
+
+
+def concatenate(tensors: list[ExactTensor]) -> ExactTensor:
+    """The tensors one after the other along the first axis, on one common scale."""
+    scale = tensors[0].scale
+    for t in tensors[1:]:
+        scale = _common(scale, t.scale)[0]
+    return ExactTensor(np.concatenate([t.integers * int(t.scale / scale) for t in tensors]), scale)
 
 
 def first_difference(x: ExactTensor, y: ExactTensor):

@@ -11,6 +11,7 @@ from symbolic.trained import exact
 from symbolic.trained.onnx_import import UnsupportedModel, import_network, load_model, onnxruntime_outputs
 from symbolic.trained.rescaling import exact_parameters, parameter_factors, scaled, write_twin
 
+EXACT_CHUNK = 200             # examples per chunk of the exact forward passes
 REFERENCE_TOLERANCE = 1e-3    # relative to max(1, max |output|): float32 rounding, not a misread layer
 
 
@@ -109,22 +110,31 @@ def build_twins(model, network, x, y, alphas, group: str) -> Run:
     """Check the import against onnxruntime on the data (checked by ``read_data``), then for every α
     build T_α θ exactly, compare its outputs with θ's exactly, and run its ONNX copy under onnxruntime."""
     expected = reference(model, network, x)           # onnxruntime first: it refuses before any exact arithmetic
-    inputs = exact.from_floats(x)
     original = exact_parameters(network)
-    outputs = exact.forward(network, original, inputs)
-    deviation = float(np.max(np.abs(outputs.to_float() - expected), initial=0.0))
     tolerance = REFERENCE_TOLERANCE * max(1.0, float(np.max(np.abs(expected), initial=0)))
+    factors = [parameter_factors(network, group, alpha) for alpha in alphas]
+    parameters = [[scaled(t, f) for t, f in zip(original, fs)] for fs in factors]
+    # the examples streamed in chunks: θ's and every T_α θ's exact outputs compared chunk by chunk
+    pieces, differences = [], [None] * len(alphas)
+    for start in range(0, len(x), EXACT_CHUNK):
+        inputs = exact.from_floats(x[start:start + EXACT_CHUNK])
+        outputs = exact.forward(network, original, inputs)
+        pieces.append(outputs)
+        for k, twin in enumerate(parameters):
+            if differences[k] is None:
+                difference = exact.first_difference(outputs, exact.forward(network, twin, inputs))
+                if difference is not None:
+                    (example, *rest), before, after = difference
+                    differences[k] = ((start + example, *rest), before, after)
+    outputs = exact.concatenate(pieces)
+    deviation = float(np.max(np.abs(outputs.to_float() - expected), initial=0.0))
     if not deviation <= tolerance:
         raise ImportMismatch(f"the imported network differs from onnxruntime by {deviation:.3g} on the data")
     twins = []
-    for alpha in alphas:
-        factors = parameter_factors(network, group, alpha)
-        parameters = [scaled(t, f) for t, f in zip(original, factors)]
-        difference = exact.first_difference(outputs, exact.forward(network, parameters, inputs))
-        onnx_twin = write_twin(model, network, factors, original, parameters)
+    for alpha, fs, twin, difference in zip(alphas, factors, parameters, differences):
+        onnx_twin = write_twin(model, network, fs, original, twin)
         float_deviation = float(np.max(np.abs(reference(onnx_twin, network, x) - expected), initial=0.0))
-        twins.append(Twin(alpha, factors, parameters, difference, onnx_twin, float_deviation,
-                          float_deviation <= tolerance))
+        twins.append(Twin(alpha, fs, twin, difference, onnx_twin, float_deviation, float_deviation <= tolerance))
     return Run(network, model, x, y, outputs, deviation, twins, original)
 
 
