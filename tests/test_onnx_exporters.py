@@ -107,6 +107,16 @@ def dynamo_cnn(batch):
     return g.model([g.gemm(g.node("Reshape", [h, target]), f32(3, 12))])
 
 
+def average_pool_cnn():
+    """nn.AvgPool2d(2) and nn.AdaptiveAvgPool2d(1): AveragePool, then GlobalAveragePool → Flatten → Gemm."""
+    g = Graph(["s0", 2, 6, 6])
+    h = g.node("Relu", [g.node("Conv", [g.input, g.init(f32(4, 2, 3, 3)), g.init(f32(4))], kernel_shape=[3, 3],
+                                pads=[1, 1, 1, 1])])
+    h = g.node("AveragePool", [h], kernel_shape=[2, 2], strides=[2, 2])
+    h = g.node("Relu", [g.node("Conv", [h, g.init(f32(5, 4, 3, 3)), g.init(f32(5))], kernel_shape=[3, 3])])
+    return g.model([g.gemm(g.node("Flatten", [g.node("GlobalAveragePool", [h])]), f32(3, 5))])
+
+
 def batchnorm_mlp(kept=True):
     """BatchNorm1d in eval mode: kept after the Gemm (legacy), or folded into it (dynamo), the node's
     metadata still naming the module."""
@@ -215,6 +225,7 @@ EXPORTS = {
     "legacy CNN at opset 11": (lambda: legacy_cnn_view(11), (2, 6, 6), True),
     "dynamo CNN, fixed batch": (lambda: dynamo_cnn(FIXED), (2, 6, 6), True),
     "dynamo CNN, dynamic batch": (lambda: dynamo_cnn("s0"), (2, 6, 6), True),
+    "CNN with average pools": (average_pool_cnn, (2, 6, 6), True),
     "legacy BatchNorm MLP": (batchnorm_mlp, (8,), False),
     "dynamo BatchNorm MLP, folded": (lambda: batchnorm_mlp(kept=False), (8,), False),
     "classifier ending in Softmax": (classifier, (8,), True),
@@ -243,8 +254,10 @@ def test_every_export_is_read_and_its_twin_is_exact(name):
     run = build_twins(model, network, x, y, [Fraction(7, 2)], "per_neuron")
     assert run.reference_deviation < 1e-4 and run.nonzero_outputs > 0
     assert all(t.predictions_identical and t.float_agrees for t in run.twins)
-    # the twin moved θ: some weight's factor is not 1
+    # the twin moved θ: some weight's factor is not 1; the path norm stays, exactly
     assert any(f != 1 for factors in run.twins[0].factors for f in factors.table)
+    assert exact.path_norm_squared(network, run.original, shape) == \
+        exact.path_norm_squared(network, run.twins[0].parameters, shape)
 
 
 def test_a_fixed_batch_runs_in_batches_padded_and_cut():

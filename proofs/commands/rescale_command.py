@@ -166,8 +166,8 @@ def batch_norm_note(reading: dict) -> str:
                 f"({', '.join(reading['batch_norms'])})")
     if reading.get("batch_norm_names"):
         return ("no BatchNormalization node, but the graph's names speak of one "
-                f"({', '.join(reading['batch_norm_names'][:3])}): the exporter folded it into the previous layer, "
-                "so θ holds the folded weights (other parameters, other sharpness numbers for the same function)")
+                f"({', '.join(reading['batch_norm_names'][:3])}): folded by the exporter into the previous layer, "
+                "θ holds the folded weights (other parameters, other sharpness numbers for the same function)")
     return ("no BatchNormalization node (an exporter that folds one into the previous layer, as torch's dynamo "
             "exporter does, leaves the same function with other parameters and other sharpness numbers)")
 

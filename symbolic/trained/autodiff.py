@@ -10,7 +10,7 @@ import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 
-from symbolic.trained.network import (Conv, Dense, Diagonal, Flatten, LeakyReLU, MaxPool, ReLU, Standardize,  # noqa: E402
+from symbolic.trained.network import (AveragePool, Conv, Dense, Diagonal, Flatten, LeakyReLU, MaxPool, ReLU, Standardize,  # noqa: E402
                                       Sum, TrainedNetwork)
 
 jax.config.update("jax_enable_x64", True)
@@ -49,6 +49,10 @@ def forward_function(network: TrainedNetwork):
                 pads = ((0, 0), (0, 0), (layer.pads[0], layer.pads[2]), (layer.pads[1], layer.pads[3]))
                 x = jax.lax.reduce_window(x, -jnp.inf, jax.lax.max, (1, 1, *layer.kernel),
                                           (1, 1, *layer.strides), pads)
+            elif isinstance(layer, AveragePool):
+                pads = ((0, 0), (0, 0), (layer.pads[0], layer.pads[2]), (layer.pads[1], layer.pads[3]))
+                x = jax.lax.reduce_window(x, 0.0, jax.lax.add, (1, 1, *layer.kernel), (1, 1, *layer.strides),
+                                          pads) / (layer.kernel[0] * layer.kernel[1])
             elif isinstance(layer, Flatten):
                 x = x.reshape(x.shape[0], -1)
             return x

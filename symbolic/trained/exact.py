@@ -13,7 +13,8 @@ from math import gcd, lcm
 import flint
 import numpy as np
 
-from symbolic.trained.network import Conv, Dense, Diagonal, Flatten, LeakyReLU, MaxPool, ReLU, Standardize, Sum
+from symbolic.trained.network import (AveragePool, Conv, Dense, Diagonal, Flatten, LeakyReLU, MaxPool, ReLU, Standardize,
+                                      Sum)
 
 
 @dataclass
@@ -124,7 +125,7 @@ def conv(x: ExactTensor, weight: ExactTensor, layer: Conv) -> ExactTensor:
     return ExactTensor(product.integers.reshape(n, oh, ow, out_channels).transpose(0, 3, 1, 2), product.scale)
 
 
-def pool(x: ExactTensor, layer: MaxPool, summed: bool = False) -> ExactTensor:
+def pool(x: ExactTensor, layer, summed: bool = False) -> ExactTensor:
     """Max pooling (padding never wins: it is below every entry), or with ``summed`` the sum over
     each window (the path-counting reading of a max-pooling layer, padding 0)."""
     fill = 0 if summed else (min(x.integers.ravel().tolist(), default=0) - 1)
@@ -176,6 +177,11 @@ def forward(network, parameters: list[ExactTensor], inputs: ExactTensor, path_co
             x = leaky(x, layer.slope)
         elif isinstance(layer, MaxPool):
             x = pool(x, layer, summed=path_counting)
+        elif isinstance(layer, AveragePool):
+            # the window's sum over its size k; counting paths, each path's fixed coefficient 1/k squared
+            window = layer.kernel[0] * layer.kernel[1]
+            total = pool(x, layer, summed=True)
+            x = ExactTensor(total.integers, total.scale / (window ** 2 if path_counting else window))
         elif isinstance(layer, Flatten):
             x = ExactTensor(x.integers.reshape(x.shape[0], -1), x.scale)
         return x
@@ -214,7 +220,8 @@ def squared(t: ExactTensor) -> ExactTensor:
 def path_norm_squared(network, parameters: list[ExactTensor], input_shape: tuple) -> Fraction:
     """Σ over input-to-output paths (a bias starting its own path) of ∏ θ_e²: the output sum of the
     linear network with squared parameters on an input of ones.  A max-pooling window counts every
-    path through it (the pooling summed); a Diagonal layer's scale is a weight, its shift a bias."""
+    path through it (the pooling summed); an average pool's fixed coefficient 1/k enters squared; a
+    Diagonal layer's scale is a weight, its shift a bias."""
     ones = ExactTensor(np.ones((1, *input_shape), dtype=np.int64).astype(object), Fraction(1))
     out = forward(network, [squared(p) for p in parameters], ones, path_counting=True)
     return sum((int(v) for v in out.integers.ravel()), 0) * out.scale

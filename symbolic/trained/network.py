@@ -8,7 +8,7 @@ Affine layers carry the parameters θ (in chain order, each layer's weight then 
     Conv      y = W ⋆ x + b  (NCHW, group 1)    W: (out, in, kh, kw)
     Diagonal  y_c = a_c x_c + c_c               an inference-mode BatchNormalization,
                                                 a = γ/√(var+ε), c = β − a·mean (rounded to float64)
-The others are positively homogeneous and carry none: ReLU, LeakyReLU (slope < 1), MaxPool, Flatten,
+The others are positively homogeneous and carry none: ReLU, LeakyReLU (slope < 1), MaxPool, AveragePool, Flatten,
 Sum (a + b, the skip connection of a residual block).  ``Standardize`` is the normalisation an
 exporter writes at the input, x ⊙ scale + shift with fixed exact constants (not parameters).
 """
@@ -55,6 +55,15 @@ class LeakyReLU:
 
 @dataclass(frozen=True)
 class MaxPool:
+    kernel: tuple
+    strides: tuple
+    pads: tuple            # (top, left, bottom, right)
+
+
+@dataclass(frozen=True)
+class AveragePool:
+    """The mean over each window (padding, if any, counted in the divisor); a global average pool
+    is one window the size of the image."""
     kernel: tuple
     strides: tuple
     pads: tuple            # (top, left, bottom, right)

@@ -3,8 +3,9 @@ on the tensor read as the reference forward pass.
 
 What is read (anything else raises ``UnsupportedModel``, one line naming the node):
     layers      Gemm, MatMul (+ Add of a bias), Conv (+ Add of a bias), BatchNormalization (inference),
-                Relu, LeakyRelu, MaxPool, Flatten, Reshape to (batch, features) checked against the
-                real shapes, Add of two tensors of one shape (a skip connection)
+                Relu, LeakyRelu, MaxPool, AveragePool, GlobalAveragePool, Flatten, Reshape to
+                (batch, features) checked against the real shapes, Add of two tensors of one shape
+                (a skip connection)
     no-ops      Identity, Dropout (inference), Cast to the same or a wider float type
     constants   what depends only on constants and shapes is folded here: Constant, Shape, Gather,
                 Unsqueeze, Squeeze, Concat, Slice, Cast, Identity, Reshape, and Transpose (a weight
@@ -19,12 +20,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from symbolic.trained.network import (Conv, Dense, Diagonal, Flatten, LeakyReLU, MaxPool, ReLU, Standardize, Sum,
+from symbolic.trained.network import (AveragePool, Conv, Dense, Diagonal, Flatten, LeakyReLU, MaxPool, ReLU, Standardize, Sum,
                                       TrainedNetwork)
 
 FOLDED = ("Constant", "Shape", "Gather", "Unsqueeze", "Squeeze", "Concat", "Slice", "Cast", "Identity",
           "Reshape", "Transpose")
-LAYERS = ("Gemm", "MatMul", "Add", "Conv", "BatchNormalization", "Relu", "LeakyRelu", "MaxPool", "Flatten",
+LAYERS = ("Gemm", "MatMul", "Add", "Conv", "BatchNormalization", "Relu", "LeakyRelu", "MaxPool", "AveragePool",
+          "GlobalAveragePool", "Flatten",
           "Reshape", "Identity", "Dropout", "Cast", "Sub", "Div", "Mul", "Shape", "Constant")
 ENDINGS = ("Softmax", "LogSoftmax")
 PASS_THROUGH = ("Identity", "Dropout", "Cast")
@@ -375,6 +377,19 @@ class _Reader:
                 raise UnsupportedModel(f"{_name(node)}: ceil_mode, dilations or indices are not read")
             kernel = tuple(a["kernel_shape"])
             layer = MaxPool(kernel, tuple(a.get("strides", (1,) * len(kernel))), _pads_2d(a, node))
+        elif op in ("AveragePool", "GlobalAveragePool"):
+            if len(shape) != 3:
+                raise UnsupportedModel(f"{_name(node)}: a 2-d pool of inputs (C, H, W) is read, not of {shape}")
+            if op == "GlobalAveragePool":
+                layer = AveragePool(shape[1:], (1, 1), (0, 0, 0, 0))
+            else:
+                pads = _pads_2d(a, node)
+                if a.get("ceil_mode", 0) or any(d != 1 for d in a.get("dilations", (1, 1))) or \
+                        (any(pads) and not a.get("count_include_pad", 0)):
+                    raise UnsupportedModel(f"{_name(node)}: ceil_mode, dilations, or pads left out of the divisor "
+                                           "(count_include_pad = 0) are not read")
+                kernel = tuple(a["kernel_shape"])
+                layer = AveragePool(kernel, tuple(a.get("strides", (1,) * len(kernel))), pads)
         elif op == "Flatten":
             if a.get("axis", 1) != 1:
                 raise UnsupportedModel(f"{_name(node)}: only axis = 1 is read")
@@ -526,7 +541,7 @@ def output_shape(layer, shape: tuple) -> tuple:
         out = [(size + layer.pads[i] + layer.pads[i + 2] - layer.dilations[i] * (layer.weight.shape[2 + i] - 1) - 1)
                // layer.strides[i] + 1 for i, size in enumerate(shape[1:])]
         return (layer.weight.shape[0], *out)
-    if isinstance(layer, MaxPool):
+    if isinstance(layer, (MaxPool, AveragePool)):
         if len(shape) != 3:
             fail("(C, H, W)")
         out = [(size + layer.pads[i] + layer.pads[i + 2] - layer.kernel[i]) // layer.strides[i] + 1
