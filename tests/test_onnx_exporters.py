@@ -108,13 +108,14 @@ def dynamo_cnn(batch):
 
 
 def average_pool_cnn():
-    """nn.AvgPool2d(2) and nn.AdaptiveAvgPool2d(1): AveragePool, then GlobalAveragePool → Flatten → Gemm."""
+    """nn.AvgPool2d(2), a convolution in 2 groups, nn.AdaptiveAvgPool2d(1): AveragePool, grouped Conv,
+    then GlobalAveragePool → Flatten → Gemm."""
     g = Graph(["s0", 2, 6, 6])
     h = g.node("Relu", [g.node("Conv", [g.input, g.init(f32(4, 2, 3, 3)), g.init(f32(4))], kernel_shape=[3, 3],
                                 pads=[1, 1, 1, 1])])
     h = g.node("AveragePool", [h], kernel_shape=[2, 2], strides=[2, 2])
-    h = g.node("Relu", [g.node("Conv", [h, g.init(f32(5, 4, 3, 3)), g.init(f32(5))], kernel_shape=[3, 3])])
-    return g.model([g.gemm(g.node("Flatten", [g.node("GlobalAveragePool", [h])]), f32(3, 5))])
+    h = g.node("Relu", [g.node("Conv", [h, g.init(f32(6, 2, 3, 3)), g.init(f32(6))], kernel_shape=[3, 3], group=2)])
+    return g.model([g.gemm(g.node("Flatten", [g.node("GlobalAveragePool", [h])]), f32(3, 6))])
 
 
 def batchnorm_mlp(kept=True):
@@ -225,7 +226,7 @@ EXPORTS = {
     "legacy CNN at opset 11": (lambda: legacy_cnn_view(11), (2, 6, 6), True),
     "dynamo CNN, fixed batch": (lambda: dynamo_cnn(FIXED), (2, 6, 6), True),
     "dynamo CNN, dynamic batch": (lambda: dynamo_cnn("s0"), (2, 6, 6), True),
-    "CNN with average pools": (average_pool_cnn, (2, 6, 6), True),
+    "CNN with average pools and a grouped convolution": (average_pool_cnn, (2, 6, 6), True),
     "legacy BatchNorm MLP": (batchnorm_mlp, (8,), False),
     "dynamo BatchNorm MLP, folded": (lambda: batchnorm_mlp(kept=False), (8,), False),
     "classifier ending in Softmax": (classifier, (8,), True),

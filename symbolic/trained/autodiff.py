@@ -30,7 +30,8 @@ def forward_function(network: TrainedNetwork):
                 pads = ((layer.pads[0], layer.pads[2]), (layer.pads[1], layer.pads[3]))
                 x = jax.lax.conv_general_dilated(x, next(supply), layer.strides, pads,
                                                  rhs_dilation=layer.dilations,
-                                                 dimension_numbers=("NCHW", "OIHW", "NCHW"))
+                                                 dimension_numbers=("NCHW", "OIHW", "NCHW"),
+                                                 feature_group_count=layer.groups)
                 if layer.bias is not None:
                     x = x + next(supply)[None, :, None, None]
             elif isinstance(layer, Diagonal):

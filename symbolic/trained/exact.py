@@ -117,6 +117,13 @@ def _patches(x: np.ndarray, kernel, strides, pads, dilations, fill) -> np.ndarra
 
 
 def conv(x: ExactTensor, weight: ExactTensor, layer: Conv) -> ExactTensor:
+    if layer.groups > 1:                # each group of output channels reads its group of input channels
+        inputs, outputs = x.shape[1] // layer.groups, weight.shape[0] // layer.groups
+        parts = [conv(ExactTensor(x.integers[:, g * inputs:(g + 1) * inputs], x.scale),
+                      ExactTensor(weight.integers[g * outputs:(g + 1) * outputs], weight.scale),
+                      Conv(None, None, layer.strides, layer.pads, layer.dilations)) for g in range(layer.groups)]
+        channels = concatenate([ExactTensor(p.integers.transpose(1, 0, 2, 3), p.scale) for p in parts])
+        return ExactTensor(channels.integers.transpose(1, 0, 2, 3), channels.scale)
     out_channels, _, kh, kw = weight.shape
     patches = _patches(x.integers, (kh, kw), layer.strides, layer.pads, layer.dilations, 0)
     n, oh, ow = patches.shape[:3]

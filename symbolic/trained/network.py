@@ -5,7 +5,7 @@ the previous value, a residual ``Sum`` reads two.
 
 Affine layers carry the parameters θ (in chain order, each layer's weight then its bias):
     Dense     y = W x + b                       W: (out, in)
-    Conv      y = W ⋆ x + b  (NCHW, group 1)    W: (out, in, kh, kw)
+    Conv      y = W ⋆ x + b  (NCHW, g groups)   W: (out, in / g, kh, kw)
     Diagonal  y_c = a_c x_c + c_c               an inference-mode BatchNormalization,
                                                 a = γ/√(var+ε), c = β − a·mean (rounded to float64)
 The others are positively homogeneous and carry none: ReLU, LeakyReLU (slope < 1), MaxPool, AveragePool, Flatten,
@@ -34,6 +34,7 @@ class Conv:
     pads: tuple            # (top, left, bottom, right), as ONNX orders them
     dilations: tuple
     source: dict = field(default_factory=dict)
+    groups: int = 1        # output channel j reads the input channels of its group only
 
 
 @dataclass

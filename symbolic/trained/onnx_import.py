@@ -350,11 +350,13 @@ class _Reader:
             layer = Dense(b.T, None, {"weight": stored, "transposed": not transposed, "bias": None})
         elif op == "Conv":
             weight, stored, transposed = self.weight(inputs[1], node, "weight")
-            if weight.ndim != 4 or a.get("group", 1) != 1 or transposed:
-                raise UnsupportedModel(f"{_name(node)}: only 2-d convolutions with group = 1 are read")
+            groups = int(a.get("group", 1))
+            if weight.ndim != 4 or transposed or groups < 1 or weight.shape[0] % groups:
+                raise UnsupportedModel(f"{_name(node)}: only 2-d convolutions, their output channels in equal groups, "
+                                       "are read")
             bias, bias_stored, _ = self.weight(inputs[2], node, "bias") if len(inputs) > 2 else (None, None, None)
             layer = Conv(weight, bias, tuple(a.get("strides", (1, 1))), _pads_2d(a, node),
-                         tuple(a.get("dilations", (1, 1))), {"weight": stored, "bias": bias_stored})
+                         tuple(a.get("dilations", (1, 1))), {"weight": stored, "bias": bias_stored}, groups)
         elif op == "BatchNormalization":
             if a.get("training_mode", 0) or any(self.readers.get(o) for o in node.output[1:] if o):
                 raise UnsupportedModel(f"{_name(node)} is in training mode")
@@ -536,8 +538,8 @@ def output_shape(layer, shape: tuple) -> tuple:
     if isinstance(layer, Diagonal):
         return shape if shape[:1] == layer.scale.shape else fail(f"{layer.scale.shape[0]} channels")
     if isinstance(layer, Conv):
-        if len(shape) != 3 or shape[0] != layer.weight.shape[1]:
-            fail(f"({layer.weight.shape[1]}, H, W)")
+        if len(shape) != 3 or shape[0] != layer.weight.shape[1] * layer.groups:
+            fail(f"({layer.weight.shape[1] * layer.groups}, H, W)")
         out = [(size + layer.pads[i] + layer.pads[i + 2] - layer.dilations[i] * (layer.weight.shape[2 + i] - 1) - 1)
                // layer.strides[i] + 1 for i, size in enumerate(shape[1:])]
         return (layer.weight.shape[0], *out)

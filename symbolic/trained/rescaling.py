@@ -115,8 +115,12 @@ def parameter_factors(network: TrainedNetwork, group: str, alpha: Fraction) -> l
             outgoing = [factor(int(s)) for s in slots[k + 1].tolist()]
             out_table, out_codes = _unit_factors(outgoing)
             in_table, in_codes = _unit_factors(incoming)
-            # W[j, i] · outgoing[j] / incoming[i]: the code of the pair (j, i)
-            codes = out_codes[:, None] * len(in_table) + in_codes[None, :]
+            # the input unit W[j, i] reads: i itself, or in a grouped convolution i of j's group
+            groups, count = getattr(layer, "groups", 1), layer.weight.shape[0]
+            reads = (np.arange(count)[:, None] // (count // groups)) * layer.weight.shape[1] \
+                + np.arange(layer.weight.shape[1])[None, :]
+            # W[j, i] · outgoing[j] / incoming[read]: the code of the pair
+            codes = out_codes[:, None] * len(in_table) + in_codes[reads]
             codes = np.broadcast_to(codes.reshape(codes.shape + (1,) * (layer.weight.ndim - 2)), layer.weight.shape)
             factors.append(Factors(tuple(o / i for o in out_table for i in in_table), codes))
             if layer.bias is not None:
