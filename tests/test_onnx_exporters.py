@@ -168,13 +168,13 @@ def residual_cnn():
 
 
 def keras_mlp():
-    """Keras 3's export: float-to-float Casts around every op, MatMul + Add (BiasAdd), Softmax and
-    an Identity on the output."""
+    """Keras 3's export: float-to-float Casts around every op, MatMul + Add (BiasAdd, the bias first),
+    Softmax and an Identity on the output."""
     g = Graph(["unk__0", 8], name="keras_tensor")
     h = g.node("Cast", [g.input], to=TensorProto.FLOAT)
     for k, (out, width) in enumerate(((10, 8), (3, 10))):
         h = g.node("Cast", [g.node("MatMul", [h, g.init(f32(out, width).T.copy())])], to=TensorProto.FLOAT)
-        h = g.node("Cast", [g.node("Add", [h, g.init(f32(out))])], to=TensorProto.FLOAT)
+        h = g.node("Cast", [g.node("Add", [g.init(f32(out)), h])], to=TensorProto.FLOAT)
         h = g.node("Relu" if k == 0 else "Softmax", [h])
     return g.model([g.node("Identity", [h])])
 
@@ -349,6 +349,9 @@ def unsupported(kind):
         h = g.node("Cast", [h], to=TensorProto.FLOAT16)
     elif kind == "mul_inside":
         h = g.node("Mul", [h, g.init(f32(6))])
+    elif kind == "bias_of_a_shared_product":  # x W read by the Add of a bias and by a sum: no bias to fold
+        product = g.node("MatMul", [h, g.init(f32(6, 6))])
+        h = g.node("Add", [g.node("Add", [product, g.init(f32(6))]), product])
     elif kind == "float16_weight":           # onnxruntime refuses the types; the reader does not see it
         h = g.node("Gemm", [h, g.init(f32(6, 6).astype(np.float16))], transB=1)
     return g.model([h])
@@ -359,6 +362,7 @@ def unsupported(kind):
     ("across_batch", "Reshape node /Reshape_5 to [-1, 12] of inputs (N, 6): it moves examples across the batch"),
     ("narrowing_cast", "Cast node /Cast_4: a Cast to element type 10 rounds"),
     ("mul_inside", "Mul node /Mul_5: Mul by a constant is read at the input only"),
+    ("bias_of_a_shared_product", "Add node /Add_6: Add by a constant is read at the input only"),
     ("float16_weight", "onnxruntime cannot load the model: "),
 ])
 def test_what_is_not_read_is_one_line_exit_2_before_any_exact_arithmetic(tmp_path, capsys, monkeypatch, kind,

@@ -215,6 +215,11 @@ class _Reader:
         self.value[node.output[0]] = index
         return index
 
+    def read_once(self, index: int) -> bool:
+        """No layer but one reads the value (an Identity or a Cast passing it on is not a reader)."""
+        names = [name for name, value in self.value.items() if value == index]
+        return sum(self.readers.get(name, 0) for name in names) - (len(names) - 1) == 1
+
     def only_normalisation_before(self, index: int) -> bool:
         """The value is the input, or the input normalised by constants."""
         while index != 0:
@@ -232,7 +237,8 @@ class _Reader:
                                               and all(self.is_constant(i) for i in inputs)):
                 self.fold(node)
             elif node.op_type == "Shape":
-                shape = (BATCH if self.batch is None else self.batch, *self.shapes[self.source(inputs[0], node)])
+                shape = (self.constants[inputs[0]].shape if self.is_constant(inputs[0]) else
+                         (BATCH if self.batch is None else self.batch, *self.shapes[self.source(inputs[0], node)]))
                 a = _attributes(node)
                 start, end = a.get("start", 0), a.get("end", len(shape))
                 self.constants[node.output[0]] = np.array(shape[start:end], dtype=object)
@@ -327,7 +333,11 @@ class _Reader:
             return self.pass_through(node, op, a, inputs)
         if op == "Add" and len(data) == 2:
             return self.residual(node, data)
-        if len(data) != 1 or node.input[0] != data[0]:
+        if op in ("Add", "Mul") and len(data) == 1 and len(inputs) == 2 and inputs[1] == data[0]:
+            inputs = [inputs[1], inputs[0]]             # c + x = x + c, c · x = x · c
+        if op == "Transpose":
+            raise UnsupportedModel(f"{_name(node)}: a Transpose of the data is not read (of a weight it is)")
+        if len(data) != 1 or inputs[0] != data[0]:
             raise UnsupportedModel(f"{_name(node)}: reads {len(data)} data tensors at its inputs "
                                    f"{', '.join(inputs)}; it is read with the data as its first input only")
         index, shape = self.source(data[0], node), self.shapes[self.source(data[0], node)]
@@ -434,7 +444,7 @@ class _Reader:
         from fractions import Fraction
         c = _float_array(self.constant(inputs[1], node), f"{_name(node)} constant")
         layer = self.layers[index - 1] if index else None
-        if op == "Add" and isinstance(layer, (Dense, Conv)) and layer.bias is None and self.readers.get(inputs[0]) == 1:
+        if op == "Add" and isinstance(layer, (Dense, Conv)) and layer.bias is None and self.read_once(index):
             self.weight(inputs[1], node, "bias")
             units = layer.weight.shape[0]
             fits = c.shape in (((units,), (1, units)) if isinstance(layer, Dense) else ((units, 1, 1), (1, units, 1, 1)))
