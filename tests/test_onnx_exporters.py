@@ -362,7 +362,7 @@ def unsupported(kind):
     ("across_batch", "Reshape node /Reshape_5 to [-1, 12] of inputs (N, 6): it moves examples across the batch"),
     ("narrowing_cast", "Cast node /Cast_4: a Cast to element type 10 rounds"),
     ("mul_inside", "Mul node /Mul_5: Mul by a constant is read at the input only"),
-    ("bias_of_a_shared_product", "Add node /Add_6: Add by a constant is read at the input only"),
+    ("bias_of_a_shared_product", "Add node /Add_7: Add by a constant is read at the input only"),
     ("float16_weight", "onnxruntime cannot load the model: "),
 ])
 def test_what_is_not_read_is_one_line_exit_2_before_any_exact_arithmetic(tmp_path, capsys, monkeypatch, kind,
