@@ -101,7 +101,8 @@ def dynamo_cnn(batch):
     g = Graph([batch, 2, 6, 6])
     h = g.node("Conv", [g.input, g.init(f32(4, 2, 3, 3)), g.init(f32(4))], kernel_shape=[3, 3],
                strides=[1, 1], pads=[0, 0, 0, 0], dilations=[1, 1])
-    h = g.node("Conv", [g.node("Relu", [h]), g.init(f32(3, 4, 2, 2))], kernel_shape=[2, 2], strides=[2, 2])
+    h = g.node("Conv", [g.node("Relu", [h]), g.init(f32(3, 4, 2, 2))], kernel_shape=[2, 2], strides=[2, 2],
+               dilations=[1, 2], pads=[0, 1, 0, 1])
     h = g.node("Relu", [h])
     target = g.init(np.array([batch if isinstance(batch, int) else -1, 12], dtype=np.int64))
     return g.model([g.gemm(g.node("Reshape", [h, target]), f32(3, 12))])
