@@ -21,34 +21,61 @@ WITNESS_DPS = 50
 CONFIRM_DPS = 100
 
 
+def evaluated(expr: sp.Expr, _memo: dict | None = None) -> sp.Expr:
+    """A copy of expr with every node rebuilt, so evaluated: the form the checker rewrites.
+
+    The parser keeps a claim as written (``x/x`` stays x·x⁻¹); this copy is x/x = 1.  Shared
+    sub-expressions are rebuilt once."""
+    memo = {} if _memo is None else _memo
+    if expr.is_Atom:
+        return expr
+    if expr not in memo:
+        args = [evaluated(a, memo) for a in expr.args]
+        # max/min stay as they are: their evaluation compares every pair of arguments, and
+        # the checker rewrites them into ReLU anyway
+        lattice = isinstance(expr, (sp.Max, sp.Min)) and not all(a.is_number for a in args)
+        memo[expr] = expr.func(*args, evaluate=False) if lattice else expr.func(*args)
+    return memo[expr]
+
+
 def random_point(symbols, rng: random.Random, scale: int = 9) -> dict:
     """A random rational point honouring each symbol's sign, integrality and parity facts."""
     return sample_point(symbols, rng, scale)
 
 
 def concrete_functions(exprs, rng: random.Random) -> dict:
-    """A random quadratic polynomial for each undefined function, the same on both sides.
+    """A random polynomial for each undefined function, the same on both sides: quadratic, or of
+    degree k + 2 where a k-th derivative of the function is taken (so that the derivative is no
+    polynomial of lower degree that vanishes by construction).
 
     A claim about every function ℓ is refuted by one concrete ℓ, and a true claim holds for each.
     """
+    order = {}
+    for expr in exprs:
+        for derivative in expr.atoms(sp.Derivative):
+            for app in derivative.expr.atoms(AppliedUndef):
+                order[app.func] = max(order.get(app.func, 0), int(derivative.derivative_count))
     table = {}
     for expr in exprs:
-        for app in expr.atoms(AppliedUndef):
+        for app in sorted(expr.atoms(AppliedUndef), key=sp.default_sort_key):
             if app.func in table:
                 continue
             args = sp.symbols(f"p0:{len(app.args)}", real=True)
-            coefficient = lambda: sp.Rational(rng.randint(-9, 9), rng.randint(1, 9))  # noqa: E731
-            body = coefficient() + sum(coefficient() * a for a in args)
-            body += sum(coefficient() * a * b for i, a in enumerate(args) for b in args[i:])
+            degree = 2 + min(order.get(app.func, 0), 6) if len(args) <= 2 else 2
+            monomials = sorted(sp.itermonomials(args, degree), key=sp.default_sort_key)
+            body = sum(sp.Rational(rng.randint(-9, 9), rng.randint(1, 9)) * m for m in monomials)
             table[app.func] = sp.Lambda(args, body)
     return table
 
 
 def substitute_functions(expr: sp.Expr, table: dict) -> sp.Expr:
+    """expr with each undefined function replaced by its concrete polynomial; derivatives (and
+    substitutions) of the functions are then carried out, so that a point may be substituted."""
     if not table:
         return expr
-    return expr.replace(lambda e: isinstance(e, AppliedUndef) and e.func in table,
+    expr = expr.replace(lambda e: isinstance(e, AppliedUndef) and e.func in table,
                         lambda e: table[e.func](*e.args))
+    return expr.replace(lambda e: isinstance(e, (sp.Derivative, sp.Subs)), lambda e: e.doit())
 
 
 def _relu_mp(s):
@@ -88,12 +115,12 @@ def mp_value(expr: sp.Expr, point: dict, dps: int):
     not real: the checker works over the reals, so log(-1) is no value)."""
     function = mpmath_function(point, expr)
     with mpmath.workdps(dps):
-        args = [mpmath.mpf(int(v.p)) / int(v.q) if v.is_Rational else mpmath.mpmathify(v)
+        args = [mpmath.mpf(int(v.p)) / int(v.q) if v.is_Rational else _mp_number(v, dps)
                 for v in point.values()]
         try:
             value = function(*args)
-        except (ZeroDivisionError, ValueError, TypeError, OverflowError):
-            return None
+        except (ZeroDivisionError, ValueError, TypeError, OverflowError, NameError):
+            return None    # NameError: a construct with no mpmath counterpart
         if not isinstance(value, (mpmath.mpf, mpmath.mpc)):
             try:
                 value = mpmath.mpmathify(value)
@@ -108,12 +135,48 @@ def mp_value(expr: sp.Expr, point: dict, dps: int):
         return value
 
 
+def _mp_number(value, dps: int):
+    """An algebraic coordinate (√2) as an mpmath number, with guard digits."""
+    if isinstance(value, sp.Basic):
+        return mpmath.mpf(sp.Float(value.evalf(dps + 10), dps + 10)._mpf_)
+    return mpmath.mpmathify(value)
+
+
 def exact_value(expr: sp.Expr, point: dict):
-    """expr at a rational point: an exact Rational where sympy can evaluate it, else None."""
+    """expr at a rational point: an exact Rational where sympy can evaluate it, else None.  The
+    arithmetic left unevaluated as written (10^-64·10^-64) is carried out exactly."""
     value = expr.xreplace(point)
+    if not value.is_Rational and value.is_number:
+        value = evaluated(value)
     if value.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
         return None
     return value if value.is_Rational else None
+
+
+def algebraic_value(expr: sp.Expr, point: dict):
+    """expr at a point with algebraic coordinates (√2), as an exact algebraic number built of
+    rationals, radicals and roots of polynomials, or None (a function left unevaluated, a
+    transcendental value, no real value)."""
+    value = evaluated(expr.xreplace(point))
+    if not value.is_number or value.has(sp.zoo, sp.nan, sp.oo, -sp.oo, sp.I):
+        return None
+    if any(not (a.is_Add or a.is_Mul or a.is_Pow or a.is_Rational or isinstance(a, sp.CRootOf))
+           for a in sp.preorder_traversal(value) if isinstance(a, sp.Expr)):
+        return None
+    if any(p.is_Pow and not p.exp.is_Rational for p in value.atoms(sp.Pow)):
+        return None
+    return value
+
+
+def exactly_zero(number: sp.Expr) -> bool | None:
+    """Is the algebraic number 0?  Decided by its minimal polynomial over the rationals (the
+    polynomial is X exactly when the number is 0); None when sympy cannot compute it."""
+    if number.is_Rational:
+        return number == 0
+    try:
+        return sp.minimal_polynomial(number, sp.Dummy("X")).is_Symbol
+    except (NotImplementedError, ValueError, TypeError, sp.polys.polyerrors.PolynomialError):
+        return None
 
 
 @dataclass(frozen=True)
@@ -132,6 +195,12 @@ def compare_at(lhs: sp.Expr, rhs: sp.Expr, point: dict) -> Separation:
     left, right = exact_value(lhs, point), exact_value(rhs, point)
     if left is not None and right is not None:
         return Separation(True, left != right, float(abs(left - right)), True)
+    if any(not v.is_Rational for v in point.values()):
+        # an algebraic point: both sides as algebraic numbers, their difference tested exactly
+        left, right = algebraic_value(lhs, point), algebraic_value(rhs, point)
+        zero = exactly_zero(evaluated(left - right)) if None not in (left, right) else None
+        if zero is not None:
+            return Separation(True, not zero, float(abs(sp.N(left - right, 20))), True)
     low = [mp_value(e, point, WITNESS_DPS) for e in (lhs, rhs)]
     high = [mp_value(e, point, CONFIRM_DPS) for e in (lhs, rhs)]
     if None in low or None in high:
