@@ -19,8 +19,7 @@ from cvc5 import Kind
 
 from symbolic.decision.assumptions import symbol_range
 from symbolic.decision.budget import uninterrupted
-from symbolic.decision.fragment import OutsideFragment, power_exponent
-from symbolic.decision.smt import Answer
+from symbolic.decision.fragment import Answer, OutsideFragment, power_exponent
 from symbolic.relu import ReLU
 
 

@@ -7,6 +7,8 @@ claim that never reaches a solver does not pay for loading one.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import sympy as sp
 from sympy.functions.elementary.piecewise import ExprCondPair
 
@@ -69,3 +71,12 @@ def in_fragment(exprs) -> str | None:
     except OutsideFragment as why:
         return str(why)
     return None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A solver's answer: 'sat' with candidate points, 'unsat', or 'unknown' with its reason."""
+
+    result: str
+    points: tuple = ()
+    reason: str = ""

@@ -128,6 +128,11 @@ def _solver_module(path: str):
     return importlib.import_module(path)
 
 
+def _ask(module, left, right, denominators, region, symbols, seconds):
+    """One solver's answer to "left ≠ right on the domain?" (``ask`` of its module)."""
+    return module.ask(left, right, denominators, region, symbols, seconds)
+
+
 def as_expression(value) -> sp.Expr:
     """Accept a sympy expression or a number; anything else is bad input."""
     if isinstance(value, str):
@@ -219,6 +224,8 @@ class _Decision:
             self.lhs, self.rhs = lhs, rhs
         self.claim, self.rng = claim, rng
         self.use_split, self.use_solver = procedure in ("all", "split"), procedure in ("all", "z3")
+        # "z3" is Z3 alone; "all" asks cvc5 too
+        self.solvers = SOLVERS if procedure == "all" else SOLVERS[:1]
         self.symbols = sorted(lhs.free_symbols | rhs.free_symbols, key=sp.default_sort_key)
         self.concrete = (substitute_functions(lhs, self.functions),
                          substitute_functions(rhs, self.functions))
@@ -265,7 +272,7 @@ class _Decision:
         compared: the random points may all have missed a thin domain (ReLU(x)·ReLU(y) ≠ 0 is
         a quadrant).  Both solvers finding the domain empty make the claim assert nothing."""
         empty = []
-        for name, module in SOLVERS:
+        for name, module in self.solvers:
             try:
                 answer = _solver_module(module).domain_point(
                     self.denominators, self.region, self.symbols, self.solver_seconds())
@@ -284,9 +291,9 @@ class _Decision:
                     self.witness_line += (f"; a point of the domain from {name} ({point}), "
                                           "checked exactly, compares the sides")
                     return
-        if len(empty) == len(SOLVERS):
-            raise _Undecidable("the domain as written is empty (Z3 and cvc5 find no point where "
-                               "both sides are defined): the claim asserts nothing")
+        if len(empty) == len(self.solvers):
+            raise _Undecidable(f"the domain as written is empty ({' and '.join(empty)} find no "
+                               "point where both sides are defined): the claim asserts nothing")
 
     def require_domain_point(self) -> None:
         """A PROVED needs a point of the domain where the sides were compared: on an empty
@@ -450,7 +457,7 @@ class _Decision:
         involved = set(symbols)
         denominators = [d for d in self.denominators if d.free_symbols & involved]
         region = [c for c in self.region if getattr(c, "lhs", c).free_symbols & involved]
-        return module.ask(left, right, denominators, region, symbols, self.solver_seconds(seconds))
+        return _ask(module, left, right, denominators, region, symbols, self.solver_seconds(seconds))
 
     def read_answer(self, name, answer, expr, target, symbols) -> _Opinion:
         """A solver's answer as an opinion: unsat is trusted (and named), a model only counts
@@ -482,7 +489,7 @@ class _Decision:
         # in turn, a short slice each first (one solver may answer at once where the other
         # runs out), then the full budget for a solver that ran out
         for seconds in (FIRST_SLICE, SOLVER_SECONDS):
-            for name, module in SOLVERS:
+            for name, module in self.solvers:
                 if name in heard and not heard[name].timed_out:
                     continue
                 check_budget()
@@ -644,10 +651,11 @@ class _Decision:
                                "constant; the constants add up to 0")
         evidence.append(self.witness_line)
         alone = [o for o in opinions if o.trusted_solver]
-        names = sorted({name for o in alone for name, _ in SOLVERS if any(
-            line.startswith(f"{name} finds") for line in o.evidence)})
-        reason = (f"on the word of {' and '.join(names) or 'a solver'} alone for {len(alone)} of "
-                  f"{len(parts)} part(s): the project's own procedure did not show it") if alone else ""
+        names = [name for name, _ in SOLVERS if any(line.startswith(f"{name} finds")
+                                                    for o in alone for line in o.evidence)]
+        words = " and ".join(f"{name}'s" for name in names) or "a solver's"
+        reason = (f"on {words} word alone for {len(alone)} of {len(parts)} part(s): the "
+                  "project's own procedure did not show it") if alone else ""
         return _holds(self.claim, evidence, reason=reason)
 
     # -- outside the fragment: exact test and split only -------------------------------------

@@ -20,7 +20,7 @@ import z3
 
 from symbolic.decision.assumptions import symbol_range
 from symbolic.decision.budget import uninterrupted
-from symbolic.decision.fragment import DISCONTINUOUS, MAX_POWER, REAL_ONLY, OutsideFragment, \
+from symbolic.decision.fragment import DISCONTINUOUS, MAX_POWER, REAL_ONLY, Answer, OutsideFragment, \
     in_fragment, power_exponent  # noqa: F401 - the fragment's names, as they were read here
 from symbolic.relu import ReLU
 
@@ -212,15 +212,6 @@ def _power(base, exponent: int):
     for _ in range(exponent):
         result = base if result is None else result * base
     return z3.RealVal(1) if result is None else result
-
-
-@dataclass(frozen=True)
-class Answer:
-    """Z3's answer: 'sat' with candidate points, 'unsat', or 'unknown' with its reason."""
-
-    result: str
-    points: tuple = ()
-    reason: str = ""
 
 
 def solve(translation: Translation, goals: list, symbols, seconds: float) -> Answer:
