@@ -219,9 +219,19 @@ def _value_of(term) -> sp.Rational:
     return sp.Rational(fraction.numerator, fraction.denominator)
 
 
-def _solve(build, symbols, seconds: float) -> Answer:
+def _real_arithmetic(exprs) -> bool:
+    """No integer symbol and no floor, ceiling or Mod: a question of real arithmetic alone."""
+    exprs = [getattr(e, "lhs", e) for e in exprs]
+    return not any(symbol_range(s).integral for e in exprs for s in e.free_symbols) and \
+        not any(e.has(sp.floor, sp.ceiling, sp.Mod) for e in exprs)
+
+
+def _solve(build, exprs, symbols, seconds: float) -> Answer:
     solver = cvc5.Solver()
     solver.setOption("produce-models", "true")
+    if _real_arithmetic(exprs):
+        # cylindrical algebraic coverings: complete for non-linear real arithmetic
+        solver.setOption("nl-cov", "true")
     milliseconds = str(max(1, int(seconds * 1000)))
     solver.setOption("tlimit-per", milliseconds)
     solver.setOption("tlimit", milliseconds)
@@ -257,9 +267,10 @@ def ask(left, right, denominators, conditions, symbols, seconds: float) -> Answe
     def build(encoding):
         goal = encoding.mk(Kind.DISTINCT, encoding.term(left), encoding.term(right))
         return [goal, *encoding.domain(denominators, conditions)]
-    return _solve(build, symbols, seconds)
+    return _solve(build, [left, right, *denominators, *conditions], symbols, seconds)
 
 
 def domain_point(denominators, conditions, symbols, seconds: float) -> Answer:
     """cvc5 on the domain as written alone: a model is a point of it, unsat says it is empty."""
-    return _solve(lambda encoding: encoding.domain(denominators, conditions), symbols, seconds)
+    return _solve(lambda encoding: encoding.domain(denominators, conditions),
+                  [*denominators, *conditions], symbols, seconds)

@@ -86,10 +86,10 @@ class WrittenDomain:
     """Where both sides of a claim, as written, are defined."""
 
     def __init__(self, *sides: sp.Expr, functions: dict | None = None):
-        self.sides = sides
+        self.sides = tuple(sp.sympify(side) for side in sides)
         self.functions = functions or {}    # a concrete function for each undefined one
         self.denominators = []
-        for side in sides:
+        for side in self.sides:
             self.denominators += [d for d in denominators(side) if d not in self.denominators]
 
     def conditions(self) -> list:

@@ -145,20 +145,38 @@ def _mp_number(value, dps: int):
 def exact_value(expr: sp.Expr, point: dict):
     """expr at a rational point: an exact Rational where sympy can evaluate it, else None.  The
     arithmetic left unevaluated as written (10^-64·10^-64) is carried out exactly."""
-    value = expr.xreplace(point)
-    if not value.is_Rational and value.is_number:
-        value = evaluated(value)
-    if value.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+    value = substituted(expr, point)
+    if value is None or value.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
         return None
     return value if value.is_Rational else None
+
+
+def substituted(expr: sp.Expr, point: dict):
+    """expr at point, every node rebuilt from its leaves up, so evaluated by sympy's own
+    arithmetic (a constant left unevaluated as written, such as ReLU(0) inside a max, is then a
+    number before the max compares it); None where sympy cannot build a value."""
+    memo: dict = {}
+
+    def build(node):
+        if node in point:
+            return point[node]
+        if node.is_Atom or not isinstance(node, sp.Basic):
+            return node
+        if node not in memo:
+            memo[node] = node.func(*(build(a) if isinstance(a, sp.Basic) else a for a in node.args))
+        return memo[node]
+    try:
+        return build(sp.sympify(expr))
+    except (ValueError, TypeError, ZeroDivisionError, AttributeError):
+        return None
 
 
 def algebraic_value(expr: sp.Expr, point: dict):
     """expr at a point with algebraic coordinates (√2), as an exact algebraic number built of
     rationals, radicals and roots of polynomials, or None (a function left unevaluated, a
     transcendental value, no real value)."""
-    value = evaluated(expr.xreplace(point))
-    if not value.is_number or value.has(sp.zoo, sp.nan, sp.oo, -sp.oo, sp.I):
+    value = substituted(expr, point)
+    if value is None or not value.is_number or value.has(sp.zoo, sp.nan, sp.oo, -sp.oo, sp.I):
         return None
     if any(not (a.is_Add or a.is_Mul or a.is_Pow or a.is_Rational or isinstance(a, sp.CRootOf))
            for a in sp.preorder_traversal(value) if isinstance(a, sp.Expr)):
