@@ -100,7 +100,7 @@ SPLIT_REGIONS = 24
 SPLIT_KINKS = 6
 WIDE_KINKS = 24
 SOLVER_SECONDS = 4.0
-FIRST_SLICE = 0.5    # each solver's first turn; a solver that runs out gets SOLVER_SECONDS after
+FIRST_SLICE = 0.25    # each solver's first turn; a solver that runs out gets SOLVER_SECONDS after
 REFERENCE_TRIES = 20
 NOISE = 10 ** -(WITNESS_DPS // 2)
 PROCEDURES = ("all", "split", "z3")
@@ -342,9 +342,12 @@ class _Decision:
         informative, agreeing = 0, 0
         base = sample_point(self.symbols, self.rng, scale=9)
         kinks = kink_points(self.concrete, self.symbols, base)
-        randoms = (sample_point(self.symbols, self.rng, scale=9 if trial % 2 else 99)
-                   for trial in range(RANDOM_POINTS))
-        for point in (*kinks, *randoms):
+        # rational kinks cost what a random point costs; algebraic ones (√2) come after those
+        rational = [p for p in kinks if all(v.is_Rational for v in p.values())]
+        algebraic = [p for p in kinks if p not in rational]
+        randoms = [sample_point(self.symbols, self.rng, scale=9 if trial % 2 else 99)
+                   for trial in range(RANDOM_POINTS)]
+        for point in (*rational, *randoms, *algebraic):
             check_budget()
             if not (point_in_ranges(point) and self.domain.admits(point)):
                 continue
@@ -353,16 +356,19 @@ class _Decision:
                 continue
             if separation.differ:
                 verdict = self.refuted_at(point, "a point on a kink separates the two sides"
-                                          if point in kinks else
+                                          if point not in randoms else
                                           "a random point separates the two sides")
                 if verdict is not None:
                     return verdict
                 continue
             agreeing += 1
-            informative += self.compares_something(point)
+            # one point that compares non-zero values is the confirmation needed; the others
+            # are not examined for it
+            informative = informative or self.compares_something(point)
         self.witness_line = (f"agrees at {agreeing} points (kinks and random points) of the "
-                             "symbols' ranges, "
-                             f"{informative} of them comparing non-zero values" +
+                             "symbols' ranges, " +
+                             ("at least one of them comparing non-zero values" if informative else
+                              "none of them comparing non-zero values") +
                              ("" if informative or not agreeing else
                               " (at every point both sides and all their terms are 0: those "
                               "points compare 0 with 0)"))

@@ -19,6 +19,7 @@ from symbolic.decision.fragment import _COMPARISONS
 from symbolic.relu import ReLU
 
 MAX_ARGUMENTS = 8    # kink arguments tried per claim
+MAX_POINTS = 8       # points returned per claim
 MAX_DEGREE = 4       # s = k is solved exactly for polynomials up to this degree in the symbol
 INTEGER_TARGETS = (0, 1, -1, 2)
 
@@ -77,4 +78,6 @@ def kink_points(exprs, symbols, base: dict) -> list[dict]:
                     point = dict(base) | {variable: root}
                     if point not in points:
                         points.append(point)
+                    if len(points) >= MAX_POINTS:
+                        return points
     return points

@@ -15,6 +15,7 @@ import sympy as sp
 from sympy.core.function import AppliedUndef
 
 from symbolic.decision.assumptions import sample_point
+from symbolic.relu import ReLU
 
 
 WITNESS_DPS = 50
@@ -106,7 +107,11 @@ def _mpmath_function(symbols: tuple, expr: sp.Expr):
     # symbols renamed first: lambdify puts every symbol of expr into the function's namespace by
     # its name, where a symbol called e, pi or mpf would shadow mpmath's
     arguments = [sp.Dummy(f"x{k}") for k, _ in enumerate(symbols)]
-    renamed = sp.sympify(expr).xreplace(dict(zip(symbols, arguments)))
+    # rebuilt from the leaves: a constant kept unevaluated as written (ReLU(-1) inside a max)
+    # is a number before the max that holds it is rebuilt
+    renamed = substituted(expr, dict(zip(symbols, arguments)))
+    if renamed is None:
+        return None
     return sp.lambdify(arguments, renamed, modules=[{"ReLU": _relu_mp, "exp": _exp_mp}, "mpmath"])
 
 
@@ -114,6 +119,8 @@ def mp_value(expr: sp.Expr, point: dict, dps: int):
     """The value of expr at point, computed by mpmath with dps digits (None where undefined or
     not real: the checker works over the reals, so log(-1) is no value)."""
     function = mpmath_function(point, expr)
+    if function is None:
+        return None
     with mpmath.workdps(dps):
         args = [mpmath.mpf(int(v.p)) / int(v.q) if v.is_Rational else _mp_number(v, dps)
                 for v in point.values()]
@@ -163,7 +170,17 @@ def substituted(expr: sp.Expr, point: dict):
         if node.is_Atom or not isinstance(node, sp.Basic):
             return node
         if node not in memo:
-            memo[node] = node.func(*(build(a) if isinstance(a, sp.Basic) else a for a in node.args))
+            args = [build(a) if isinstance(a, sp.Basic) else a for a in node.args]
+            if isinstance(node, (sp.Max, sp.Min)) and all(a.is_Rational for a in args):
+                # numbers compared directly (sympy's Max sorts and collapses its arguments)
+                memo[node] = (max if isinstance(node, sp.Max) else min)(args)
+            elif isinstance(node, ReLU) and args[0].is_number and args[0].is_extended_real:
+                # ReLU of a real number whose sign sympy knows (√2 − 1 included)
+                positive = args[0].is_positive
+                memo[node] = node.func(*args) if positive is None else \
+                    (args[0] if positive else sp.S.Zero)
+            else:
+                memo[node] = node.func(*args)
         return memo[node]
     try:
         return build(sp.sympify(expr))
