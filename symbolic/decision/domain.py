@@ -113,7 +113,13 @@ class WrittenDomain:
         return found
 
     def empty_reason(self) -> str | None:
-        """Why the domain as written is empty, when a denominator is identically 0 (x − x)."""
+        """Why the domain as written is empty, when a denominator is identically 0 (x − x) or a
+        constant radicand or logarithm's argument is negative (log(−1))."""
+        for c in self.conditions():
+            value = c.lhs if isinstance(c, sp.GreaterThan) else c
+            if value.is_Rational and (value < 0 or (value == 0 and not isinstance(c, sp.GreaterThan))):
+                return (f"the domain as written is empty: it needs {value} "
+                        f"{'>=' if isinstance(c, sp.GreaterThan) else '>'} 0")
         for d in self.denominators:
             value = evaluated(d)
             if value.has(sp.zoo, sp.nan) or (not value.has(AppliedUndef) and is_rational_zero(value)):

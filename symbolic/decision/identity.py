@@ -341,7 +341,8 @@ class _Decision:
         # from the symbols' ranges (integers on their lattice)
         informative, agreeing = 0, 0
         base = sample_point(self.symbols, self.rng, scale=9)
-        kinks = kink_points(self.concrete, self.symbols, base)
+        evaluated_sides = [substitute_functions(side, self.functions) for side in (self.lhs, self.rhs)]
+        kinks = kink_points(evaluated_sides, self.symbols, base)
         # rational kinks cost what a random point costs; algebraic ones (√2) come after those
         rational = [p for p in kinks if all(v.is_Rational for v in p.values())]
         algebraic = [p for p in kinks if p not in rational]

@@ -54,16 +54,15 @@ def kink_arguments(exprs) -> list[tuple[sp.Expr, tuple]]:
 def solutions(argument: sp.Expr, target, symbol: sp.Symbol, base: dict) -> list:
     """Exact real values v with argument = target at base ∪ {symbol: v}."""
     fixed = {s: v for s, v in base.items() if s != symbol}
-    equation = sp.together(argument.xreplace(fixed) - target)
-    numerator, _ = sp.fraction(equation)
     try:
+        numerator, _ = sp.fraction(sp.together(argument.xreplace(fixed) - target))
         polynomial = sp.Poly(numerator, symbol)
-    except sp.PolynomialError:
-        return []
-    if polynomial.degree() < 1 or polynomial.degree() > MAX_DEGREE or \
-            not polynomial.domain.is_QQ and not polynomial.domain.is_ZZ:
-        return []
-    return polynomial.real_roots()
+        if polynomial.degree() < 1 or polynomial.degree() > MAX_DEGREE or \
+                not polynomial.domain.is_QQ and not polynomial.domain.is_ZZ:
+            return []
+        return polynomial.real_roots()
+    except (sp.PolynomialError, ValueError, TypeError, ArithmeticError, NotImplementedError):
+        return []    # no exact roots to offer: the point is a hint, and there is none here
 
 
 def kink_points(exprs, symbols, base: dict) -> list[dict]:
