@@ -1,6 +1,6 @@
 """Benchmark: the project's check_identity against Z3 and cvc5 called directly, on claims of known truth.
 
-    python benchmarks/check_identity.py [--held-out] [--quick] [--budget SECONDS]
+    python benchmarks/check_identity.py [--held-out] [--quick | --per-family N] [--budget SECONDS]
 
 The corpus is ``proofs.corpora.claim_families.claims``: every family of claims known true or false by
 construction (cancellation, removable singularities, needles, far regions, non-linear boundaries,
@@ -349,13 +349,15 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--held-out", action="store_true", help=f"the held-out corpus (seed {HELD_OUT_SEED})")
     parser.add_argument("--quick", action="store_true", help=f"{QUICK_PER_FAMILY} claims per family")
+    parser.add_argument("--per-family", type=int, default=None, metavar="N",
+                        help="the first N claims of each family")
     parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET, help="seconds per claim and tool")
     parser.add_argument("--verbose", action="store_true", help="a line per claim as it is run")
     args = parser.parse_args(argv)
     if not 0 < args.budget < 1e6:
         parser.error("--budget must be a positive number of seconds below 1e6")
     seed = HELD_OUT_SEED if args.held_out else PROJECT_SEED
-    corpus = select(claims(seed), QUICK_PER_FAMILY if args.quick else None)
+    corpus = select(claims(seed), QUICK_PER_FAMILY if args.quick else args.per_family)
     print(f"machine: {os.cpu_count()} cores (load average {os.getloadavg()[0]:.1f} at the start), "
           f"Python {platform.python_version()}, sympy {sp.__version__}, z3 {z3.get_version_string()}, "
           f"cvc5 {cvc5.__version__}, {platform.processor() or platform.machine()}")

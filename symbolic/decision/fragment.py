@@ -30,6 +30,7 @@ REAL_ONLY = (sp.Heaviside, sp.Piecewise, sp.floor, sp.ceiling)
 _FUNCTIONS = (ReLU, sp.Max, sp.Min, sp.Abs, sp.sign, sp.Heaviside, sp.floor, sp.ceiling, sp.Mod)
 _CONNECTIVES = (sp.And, sp.Or, sp.Not)
 _COMPARISONS = (sp.Eq, sp.Ne, sp.Lt, sp.Le, sp.Gt, sp.Ge)
+_STRUCTURE = (sp.Piecewise, ExprCondPair) + _COMPARISONS + _CONNECTIVES
 
 
 def power_exponent(expr: sp.Pow) -> sp.Rational:
@@ -50,11 +51,7 @@ def check_term(expr: sp.Basic) -> None:
         return
     if expr.is_Pow:
         power_exponent(expr)
-    elif isinstance(expr, (sp.Piecewise, ExprCondPair)):
-        pass
-    elif isinstance(expr, _COMPARISONS + _CONNECTIVES):
-        pass
-    elif not (expr.is_Add or expr.is_Mul or isinstance(expr, _FUNCTIONS)):
+    elif not (expr.is_Add or expr.is_Mul or isinstance(expr, _FUNCTIONS + _STRUCTURE)):
         raise OutsideFragment(f"{expr.func.__name__} is outside real arithmetic with ReLU, max, "
                               "min, abs, sign, Heaviside, Piecewise, floor, ceiling, Mod and "
                               "rational powers")

@@ -5,12 +5,20 @@ parity, rational: ``symbolic.decision.assumptions``); a symbol carrying any othe
 UNDECIDED.  The claim is asserted on the common domain of definition of the two sides AS WRITTEN
 (``symbolic.decision.domain``: no denominator vanishes, no non-integer power of a negative number,
 no log of a non-positive one); the procedure works on evaluated copies, which are defined
-wherever the written sides are, and every witness is checked against the written domain.
+wherever the written sides are, and every witness is checked against the written domain.  A
+domain that is empty (a denominator identically 0 as in x/(x − x), a constant negative radicand,
+or no point found by either solver) makes every claim hold vacuously, which is no proof: such a
+claim is UNDECIDED with the reason "the domain as written is empty", and every PROVED needs a
+point of the domain where the two sides were compared.
 
-The decidable fragment: rational functions with rational coefficients of the symbols, ReLU, Max,
-Min, Abs (leaky ReLU is made of them), and the discontinuous sign, Heaviside, Piecewise (Z3
-decides them; the split does not), floor, ceiling and Mod.  Outside it
-(exp, log, undefined functions ℓ, ...) only the exact zero test and the sign split apply.
+The decidable fragment (``symbolic.decision.fragment``): rational functions with rational
+coefficients of the symbols, rational powers t^(p/q) (a fresh y ≥ 0 with y^q = t, on the domain
+t ≥ 0), ReLU, Max, Min, Abs (leaky ReLU is made of them), and the discontinuous sign, Heaviside,
+Piecewise (with or without an otherwise branch; the solvers decide them, the split does not),
+floor, ceiling and Mod.  Outside it (exp, log, undefined functions ℓ, ...) only the exact zero
+test and the sign split apply.  Two solvers decide it, each on its own encoding: Z3
+(``symbolic.decision.smt``) and cvc5 (``symbolic.decision.cvc5_smt``), imported only when a
+claim needs one.
 
 The procedure and why each answer is sound, step by step, with the check that enforces it:
 
@@ -19,8 +27,12 @@ The procedure and why each answer is sound, step by step, with the check that en
    for a fact about an undefined function's values (``function_fact``), a floating-point
    constant (inexact: its arithmetic rounds, so no exact test may rest on it), or a sum,
    product or integral over a bound variable (substituting a point would reach the variable).
-2. Random witness.  Both sides are evaluated at random rational points drawn from the symbols'
-   ranges (integers of the right parity for integer symbols), exactly, or at 50 and 100 digits
+2. Witness points.  First the kinks (``symbolic.decision.kinks``: a point where an argument of
+   sign, Heaviside, ReLU, Abs, max/min, a radicand or a Piecewise condition is 0, or an argument
+   of floor, ceiling or Mod an integer, solved exactly for one symbol: rationals, then algebraic
+   numbers such as √2, compared exactly through the minimal polynomial of the difference), then
+   random rational points drawn from the symbols' ranges (integers of the right parity for
+   integer symbols, on their lattice).  Both sides are evaluated exactly, or at 50 and 100 digits
    where exact evaluation is not possible, a difference then also told from 0 by sympy's
    adaptive-precision evaluation (``compare_at``).  A point where they differ is a
    counterexample: REFUTED, once ``point_in_ranges`` has checked that it honours every fact and
@@ -35,7 +47,9 @@ The procedure and why each answer is sound, step by step, with the check that en
 5. Independent parts.  D = c + Σ D_k(X_k) with disjoint symbol sets (``independent_parts``); D
    vanishes exactly when every D_k equals its value c_k at a reference point q_k and
    c + Σ c_k = 0.  Each part is decided on its own (steps 6–7).
-6. The project's sign split.  For each innermost argument s, the closed partition {s ≥ 0},
+6. The project's sign split, asked before any solver.  Every region starts from the domain as
+   written (each radicand ≥ 0, each log's argument > 0).  For each innermost argument s, the
+   closed partition {s ≥ 0},
    {s < 0} of the domain: on the first ReLU(s) is s, on the second it is 0, at EVERY point,
    kinks included, integer points included.  So a part that reduces to an exact zero on every
    region of the partition is zero everywhere it is defined, with no density or continuity
@@ -48,18 +62,25 @@ The procedure and why each answer is sound, step by step, with the check that en
    may be thin): refutations come from re-verified points only.  The split is tried on parts
    with at most SPLIT_KINKS ReLU atoms, stops after SPLIT_REGIONS regions examined, and then
    gives no opinion.
-7. Z3, the second opinion (the whole fragment, integer symbols included), asked first on each
-   part: D_k ≠ c_k, with every denominator of the ORIGINAL claim that involves the part's symbols
-   asserted non-zero (a reduced part may be defined where the claim is not) and every symbol fact
-   as a constraint.  ``unsat`` is trusted and named in the evidence.  A model is a hint: its
-   rational points (algebraic values rounded) are re-verified exactly.  Parts whose symbols a
-   denominator ties together are decided as one (the domain is then no product).
+   A leaf whose remainder holds one square root √t is shown zero by ``radical_zero``
+   (reduction modulo y² − t, a polynomial identity and a region certified empty).
+7. The solvers, where the split does not settle a part or no random point confirmed it (the
+   whole fragment, integer symbols included): D_k ≠ c_k, with every denominator and radicand of
+   the ORIGINAL claim that involves the part's symbols asserted non-zero, resp. non-negative (a
+   reduced part may be defined where the claim is not), and every symbol fact as a constraint.
+   Z3 and cvc5 are asked in turn, a short slice each and then the full budget; where an unsat
+   would stand alone (the split did not show the part) the other solver is asked too, and two
+   solvers that disagree give UNDECIDED with both answers.  ``unsat`` is trusted and named in
+   the evidence.  A model is a hint: its points (rational, or exact algebraic numbers) are
+   re-verified exactly.  Parts whose symbols a denominator ties together are decided as one (the
+   domain is then no product).
 8. Verdicts.  PROVED needs an exact test on every part (step 4, the split of step 6, or Z3's
    unsat where the split gave no opinion) and an independent confirmation that compared
    something: Z3's unsat beside the split on every part, or a random point where a side, or a
    term of a side, is non-zero (``compares_something``); where Z3's unsat stands on every part,
    random points of the domain that found both sides equal are accepted beside it.  If the split
-   and Z3 contradict each other the answer is UNDECIDED with both answers.  REFUTED always rests
+   and a solver contradict each other the answer is UNDECIDED with both answers.  Every PROVED
+   is built by ``_holds``, and nowhere else.  REFUTED always rests
    on a point re-verified on the ORIGINAL expressions that honours every fact.  Anything else,
    including an internal error, is UNDECIDED with the reason.
 

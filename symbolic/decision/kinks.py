@@ -51,9 +51,31 @@ def kink_arguments(exprs) -> list[tuple[sp.Expr, tuple]]:
     return list(found.items())[:MAX_ARGUMENTS]
 
 
+def _linear_root(argument: sp.Expr, target, symbol: sp.Symbol, fixed: dict):
+    """The root of a linear argument a·v + b = target, read off its terms (no polynomial
+    arithmetic), or None when the argument is not a sum of rational multiples of symbols."""
+    slope, rest = sp.S.Zero, sp.S.Zero
+    for term in sp.Add.make_args(argument):
+        coefficient, factor = term.as_coeff_Mul()
+        if not coefficient.is_Rational:
+            return None
+        if factor is symbol:
+            slope += coefficient
+        elif factor is sp.S.One:
+            rest += coefficient
+        elif factor.is_Symbol and factor in fixed and sp.sympify(fixed[factor]).is_Rational:
+            rest += coefficient * fixed[factor]
+        else:
+            return None
+    return (target - rest) / slope if slope != 0 else None
+
+
 def solutions(argument: sp.Expr, target, symbol: sp.Symbol, base: dict) -> list:
     """Exact real values v with argument = target at base ∪ {symbol: v}."""
     fixed = {s: v for s, v in base.items() if s != symbol}
+    root = _linear_root(argument, target, symbol, fixed)
+    if root is not None:
+        return [root]
     try:
         numerator, _ = sp.fraction(sp.together(argument.xreplace(fixed) - target))
         polynomial = sp.Poly(numerator, symbol)

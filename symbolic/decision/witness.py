@@ -7,8 +7,10 @@ where the original expressions differ, re-evaluated at 50 and 100 digits.
 from __future__ import annotations
 
 import functools
+import math
 import random
 from dataclasses import dataclass
+from fractions import Fraction
 
 import mpmath
 import sympy as sp
@@ -149,9 +151,85 @@ def _mp_number(value, dps: int):
     return mpmath.mpmathify(value)
 
 
+class _NotRational(Exception):
+    """A construct the rational evaluator does not read (sqrt, exp, a Piecewise, ...)."""
+
+
+class _Undefined(Exception):
+    """The expression has no value at the point (a division by 0, a Mod by 0)."""
+
+
+def _heaviside(s, at_zero):
+    return Fraction(1) if s > 0 else Fraction(0) if s < 0 else at_zero
+
+
+def _mod(a, b):
+    if b == 0:
+        raise _Undefined
+    return a - b * math.floor(a / b)
+
+
+# the piecewise-rational constructs, read in exact rational arithmetic (sympy's conventions:
+# Heaviside(0) is its second argument or 1/2, Mod takes the sign of the divisor)
+_RATIONAL_FUNCTIONS = {
+    ReLU: lambda s: s if s > 0 else Fraction(0),
+    sp.Abs: abs,
+    sp.sign: lambda s: Fraction((s > 0) - (s < 0)),
+    sp.Heaviside: lambda s, at_zero=Fraction(1, 2): _heaviside(s, at_zero),
+    sp.Max: lambda *a: max(a), sp.Min: lambda *a: min(a),
+    sp.floor: lambda s: Fraction(math.floor(s)), sp.ceiling: lambda s: Fraction(math.ceil(s)),
+    sp.Mod: _mod,
+}
+
+
+@functools.lru_cache(maxsize=2048)
+def _rational_function(expr: sp.Expr):
+    """expr as a Python function of a {symbol: Fraction} dict, in exact rational arithmetic, or
+    None when expr holds a construct outside that arithmetic."""
+    def build(node):
+        if node.is_Symbol:
+            return lambda point: point[node]
+        if node.is_Rational:
+            value = Fraction(int(node.p), int(node.q))
+            return lambda point: value
+        if node.is_Add or node.is_Mul:
+            parts = [build(a) for a in node.args]
+            if node.is_Add:
+                return lambda point: sum((f(point) for f in parts), Fraction(0))
+            return lambda point: math.prod((f(point) for f in parts), start=Fraction(1))
+        if node.is_Pow and node.exp.is_Integer:
+            base, exponent = build(node.base), int(node.exp)
+
+            def power(point):
+                value = base(point)
+                if value == 0 and exponent < 0:
+                    raise _Undefined
+                return value ** exponent
+            return power
+        function = _RATIONAL_FUNCTIONS.get(type(node))
+        if function is None:
+            raise _NotRational
+        parts = [build(a) for a in node.args]
+        return lambda point: function(*(f(point) for f in parts))
+    try:
+        return build(expr)
+    except _NotRational:
+        return None
+
+
 def exact_value(expr: sp.Expr, point: dict):
     """expr at a rational point: an exact Rational where sympy can evaluate it, else None.  The
-    arithmetic left unevaluated as written (10^-64·10^-64) is carried out exactly."""
+    arithmetic left unevaluated as written (10^-64·10^-64) is carried out exactly: in Python's
+    exact fractions for the piecewise-rational constructs, else by sympy's own evaluation."""
+    expr = sp.sympify(expr)
+    if all(v.is_Rational for v in point.values()) and expr.free_symbols <= set(point):
+        function = _rational_function(expr)
+        if function is not None:
+            try:
+                value = function({s: Fraction(int(v.p), int(v.q)) for s, v in point.items()})
+            except _Undefined:
+                return None
+            return sp.Rational(value.numerator, value.denominator)
     value = substituted(expr, point)
     if value is None or value.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
         return None
