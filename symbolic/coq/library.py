@@ -145,7 +145,7 @@ def _compile(folder: Path) -> str | None:
         shutil.copy(source, folder / source.name)
     for source in source_files():
         try:
-            done = subprocess.run([coqc(), "-q", "-Q", ".", LIBRARY, source.name], cwd=folder,
+            done = subprocess.run([coqc(), "-q", "-Q", ".", LIBRARY, source.name], cwd=folder, check=False,
                                   capture_output=True, text=True, timeout=COMPILE_SECONDS)
         except subprocess.TimeoutExpired:
             return f"refused: {source.name} did not compile within {COMPILE_SECONDS} s"
@@ -189,7 +189,7 @@ def _run_assumptions(folder: Path, names: list[str], together: bool) -> dict[str
             lines += [f'Goal True. idtac "{MARK}{name}". Abort.', f"Print Assumptions {LIBRARY}.{name}."]
     (folder / "Assumptions.v").write_text("\n".join(lines) + "\n")
     try:
-        done = subprocess.run([coqc(), "-q", "-Q", ".", LIBRARY, "Assumptions.v"], cwd=folder,
+        done = subprocess.run([coqc(), "-q", "-Q", ".", LIBRARY, "Assumptions.v"], cwd=folder, check=False,
                               capture_output=True, text=True, timeout=COMPILE_SECONDS)
     except subprocess.TimeoutExpired:
         return f"refused: Print Assumptions did not finish within {COMPILE_SECONDS} s"
