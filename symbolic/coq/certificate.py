@@ -66,10 +66,11 @@ class Guide:
     def text(self, e: sp.Expr) -> str:
         return self.printer.term(e)
 
-    def step(self, old: sp.Expr, new: sp.Expr, proof: str) -> sp.Expr:
+    def step(self, old: str, new: sp.Expr, proof: str) -> sp.Expr:
+        """Coq proves old = new, then rewrites every occurrence of old in the goal."""
         number = len(self.steps)
-        self.steps.append(f"assert (E{number} : {self.text(old)} = {self.text(new)}) by ({proof}); rewrite E{number}")
-        self.done[self.text(old)] = new
+        self.steps.append(f"assert (E{number} : {old} = {self.text(new)}) by ({proof}); rewrite E{number}")
+        self.done[old] = new
         return new
 
     def rewrite(self, e: sp.Expr) -> sp.Expr:
@@ -77,31 +78,20 @@ class Guide:
         nodes keep their structure (evaluate=False), so their text is the goal's text."""
         if e.is_Atom:
             return e
-        if isinstance(e, (sp.Max, sp.Min)) and len(e.args) > 2:
-            # max(a, b, c) is printed max(a, max(b, c)): make the inner pair a node
-            e = e.func(e.args[0], e.func(*e.args[1:], evaluate=False), evaluate=False)
         args = [self.rewrite(a) for a in e.args]
+        if isinstance(e, (sp.Max, sp.Min)):
+            # max(a, b, c) is printed max(a, max(b, c)): pair by pair, the inner pair first
+            return self.extremum(isinstance(e, sp.Max), args)
         node = e if all(a is b for a, b in zip(args, e.args)) else e.func(*args, evaluate=False)
         if self.text(node) in self.done:
             return self.done[self.text(node)]
         if isinstance(node, ReLU):
             return self.relu(node)
-        if isinstance(node, sp.Max):
-            return self.maximum(node)
-        if isinstance(node, sp.Min):
-            return self.minimum(node)
         if isinstance(node, sp.Abs):
             return self.absolute(node)
         if isinstance(node, AppliedUndef):
             return self.application(node)
         return node
-
-    def application(self, node: AppliedUndef) -> sp.Expr:
-        """f(A, ...) -> f(z, ...), each argument z canonical: equal arguments, equal values."""
-        new = node.func(*[sp.expand(a) for a in node.args])
-        if self.text(new) == self.text(node):
-            return node
-        return self.step(node, new, "f_equal; close")
 
     def relu(self, node: ReLU) -> sp.Expr:
         """ReLU(A) -> c ReLU(z) (or c (-z + ReLU(z)) when A = -c z), z canonical, c > 0."""
@@ -124,35 +114,48 @@ class Guide:
         else:
             proof = f"replace {a} with ({c} * {inner}) by close; rewrite (relu_hom {c} {inner}) by pos"
         proof += f"; rewrite (relu_flip {zt}); close" if flip else "; close"
-        return self.step(node, new, proof)
+        return self.step(self.text(node), new, proof)
 
-    def maximum(self, node: sp.Max) -> sp.Expr:
-        # max(a, b) = b + ReLU(a - b)
-        a, b = node.args
+    def extremum(self, is_max: bool, args: list) -> sp.Expr:
+        if len(args) == 1:
+            return args[0]
+        a, b = args[0], self.extremum(is_max, args[1:])
+        old = f"({'Rmax' if is_max else 'Rmin'} {self.text(a)} {self.text(b)})"
+        if old in self.done:
+            return self.done[old]
         x = sp.expand(a - b)
-        new = sp.Add(b, ReLU(x), evaluate=False)
-        self.step(node, new, f"rewrite (max_relu {self.text(a)} {self.text(b)}); "
-                             f"replace ({self.text(a)} - {self.text(b)}) with {self.text(x)} by close; close")
-        return sp.Add(b, self.rewrite(ReLU(x)), evaluate=False)
-
-    def minimum(self, node: sp.Min) -> sp.Expr:
-        # min(a, b) = a - ReLU(a - b)
-        a, b = node.args
-        x = sp.expand(a - b)
-        new = sp.Add(a, sp.Mul(-1, ReLU(x), evaluate=False), evaluate=False)
-        self.step(node, new, f"rewrite (min_relu {self.text(a)} {self.text(b)}); "
-                             f"replace ({self.text(a)} - {self.text(b)}) with {self.text(x)} by close; close")
-        return sp.Add(a, sp.Mul(-1, self.rewrite(ReLU(x)), evaluate=False), evaluate=False)
+        lemma = "max_relu" if is_max else "min_relu"
+        proof = (f"rewrite ({lemma} {self.text(a)} {self.text(b)}); "
+                 f"replace ({self.text(a)} - {self.text(b)}) with {self.text(x)} by close; close")
+        if is_max:
+            # max(a, b) = b + ReLU(a - b)
+            self.step(old, sp.Add(b, ReLU(x), evaluate=False), proof)
+            new = sp.Add(b, self.rewrite(ReLU(x)), evaluate=False)
+        else:
+            # min(a, b) = a - ReLU(a - b)
+            self.step(old, sp.Add(a, sp.Mul(-1, ReLU(x), evaluate=False), evaluate=False), proof)
+            new = sp.Add(a, sp.Mul(-1, self.rewrite(ReLU(x)), evaluate=False), evaluate=False)
+        self.done[old] = new
+        return new
 
     def absolute(self, node: sp.Abs) -> sp.Expr:
         # |z| = ReLU(z) + ReLU(-z)
         (z,) = node.args
         positive, negative = sp.expand(z), sp.expand(-z)
         new = sp.Add(ReLU(positive), ReLU(negative), evaluate=False)
-        self.step(node, new, f"rewrite (abs_relu {self.text(z)}); "
-                             f"replace (- {self.text(z)}) with {self.text(negative)} by close; "
-                             f"replace {self.text(z)} with {self.text(positive)} by close; close")
-        return sp.Add(self.rewrite(ReLU(positive)), self.rewrite(ReLU(negative)), evaluate=False)
+        self.step(self.text(node), new, f"rewrite (abs_relu {self.text(z)}); "
+                  f"replace (- {self.text(z)}) with {self.text(negative)} by close; "
+                  f"replace {self.text(z)} with {self.text(positive)} by close; close")
+        result = sp.Add(self.rewrite(ReLU(positive)), self.rewrite(ReLU(negative)), evaluate=False)
+        self.done[self.text(node)] = result
+        return result
+
+    def application(self, node: AppliedUndef) -> sp.Expr:
+        """f(A, ...) -> f(z, ...), each argument z canonical: equal arguments, equal values."""
+        new = node.func(*[sp.expand(a) for a in node.args])
+        if self.text(new) == self.text(node):
+            return node
+        return self.step(self.text(node), new, "f_equal; close")
 
 
 def guided_script(lhs: sp.Expr, rhs: sp.Expr, printer: Printer) -> str:

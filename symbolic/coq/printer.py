@@ -23,11 +23,13 @@ from sympy.core.function import AppliedUndef
 from symbolic.relu import ReLU
 
 # words a symbol may not be named in Coq: keywords, and the names the certificates use
-RESERVED = frozenset("""
-    as at cofix else end exists exists2 fix for forall fun if IF in let match mod return then
-    using where with Type Prop Set SProp R Rmax Rmin Rabs IZR pow sqrt relu_hom relu_flip max_relu
-    min_relu abs_relu nonzero close pos split_signs leaf guided O S nat
-""".split())
+RESERVED = frozenset([
+    "as", "at", "cofix", "else", "end", "exists", "exists2", "fix", "for", "forall", "fun", "if",
+    "IF", "in", "let", "match", "mod", "return", "then", "using", "where", "with", "Type", "Prop",
+    "Set", "SProp", "R", "Rmax", "Rmin", "Rabs", "IZR", "pow", "sqrt", "relu_hom", "relu_flip",
+    "max_relu", "min_relu", "abs_relu", "nonzero", "close", "pos", "split_signs", "leaf", "guided",
+    "O", "S", "nat",
+])
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 PREFIXES = ("H", "E", "R")                  # the hypotheses', the steps' and the stdlib's names
 
