@@ -61,7 +61,7 @@ def main(argv: list[str]) -> int:
             coq_cpu, coq_wall, calls = coq_cpu + batch.cpu_seconds, coq_wall + batch.wall_seconds, calls + batch.calls
         checked = sum(a.checked for a in answers)
         refused = sum(a.refused for a in answers)
-        reasons.update(a.result.removeprefix("outside the fragment (").split(" (")[0].split(": ")[0][:90]
+        reasons.update(a.result.removeprefix("outside the fragment (").split(" (")[0].split(": ")[0].rstrip(")")[:90]
                        for a in answers if not a.checked and not a.refused)
         rows.append((name, len(recorder.claims), len(claims), checked, len(claims) - checked - refused, refused,
                      run_cpu, run_wall, coq_cpu, coq_wall, calls))

@@ -233,3 +233,11 @@ def test_the_pytest_helper_demands_coq():
     assert verdict.details["coq"] == "checked"
     with pytest.raises(AssertionError, match="not re-checked by Coq"):
         assert_proved(sp.Pow(sp.Pow(a, 2, evaluate=False), sp.S.Half, evaluate=False), a, certify="coq")
+
+
+@needs_coq
+def test_a_run_with_certify_coq_rechecks_the_identities_it_proves(cli):
+    done = cli("worked_example", "--certify", "coq")
+    assert done.returncode == 0, done.stderr
+    summary = [line for line in done.stderr.splitlines() if line.startswith("coq: ")]
+    assert summary and " 0 refused" in summary[0] and re.search(r": [1-9]\d* checked", summary[0]), done.stderr
