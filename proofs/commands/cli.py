@@ -10,6 +10,7 @@
     python -m proofs symmetry spec.toml
     python -m proofs --jobs 4                 the claims in 4 processes (default: one per core)
     python -m proofs --dask tcp://host:8786   the claims on a Dask cluster
+    python -m proofs --certify coq            every identity the run proves re-checked by Coq
 
 Exit code: 0 every claim PROVED, 1 some claim REFUTED, 3 some UNDECIDED and none REFUTED,
 2 bad usage or bad input, 4 an internal error of the checker.
@@ -29,6 +30,7 @@ from symbolic.derivation import summarize_sizes
 from symbolic.report import counted
 from symbolic.verdict import Status, worst
 
+from symbolic.coq.recording import Recorder
 from symbolic.latex import to_plain
 
 from proofs.commands import parallel, registry
@@ -121,6 +123,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--dask", metavar="ADDRESS",
                         help="check the claims on the Dask scheduler at ADDRESS (e.g. "
                              "tcp://host:8786; needs the 'dask' extra)")
+    parser.add_argument("--certify", choices=["coq"],
+                        help="re-check every identity the run proves with Coq, in this process: a refusal "
+                             "makes its row UNDECIDED and the exit code 4")
     return parser
 
 
@@ -243,8 +248,10 @@ def run_results(args) -> int:
     progress = _Progress(len(plans), [len(sizes) for _, sizes in plans])
     report_module.progress_hook = progress.claim_done
     reports = []
+    # Coq's pass records the identities the run proves: the claims run here, in one process
+    recorder = Recorder().start() if args.certify == "coq" else None
     try:
-        if args.dask is not None or args.jobs > 1:
+        if (args.dask is not None or args.jobs > 1) and recorder is None:
             reports = parallel.run_scripts(plans, args.seed, args.timeout, jobs=args.jobs,
                                            address=args.dask, on_done=progress.claim_done)
             for script, _ in plans:
@@ -256,7 +263,11 @@ def run_results(args) -> int:
     finally:
         report_module.progress_hook = None
         progress.close()
+        if recorder is not None:
+            recorder.stop()
     results = [row for report in reports for row in report.results]
+    if recorder is not None:
+        print(recorder.certify_rows(), file=sys.stderr)
     if args.json:
         print(json.dumps([r.as_json() for r in results], indent=1))
     else:
@@ -270,6 +281,9 @@ def run_results(args) -> int:
             raise UsageError(f"cannot write into {args.latex}: {error.strerror}") from None
         for line in lines:
             print(line, file=sys.stderr if args.json else sys.stdout)
+    if any(r.verdict.details.get("disagreement") for r in results):
+        print("proofs: the kernel and Coq disagree on a claim (its row is UNDECIDED)", file=sys.stderr)
+        return EXIT_INTERNAL_ERROR
     return EXIT_CODES[worst(r.verdict for r in results)]
 
 
