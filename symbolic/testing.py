@@ -65,7 +65,7 @@ def assert_proved(lhs, rhs, *, timeout: float | None = None, certify: str | None
     lhs, rhs = _with_assumptions(lhs, rhs, assumptions)
     verdict = identity(lhs, rhs, timeout=timeout)
     if certify == "coq":
-        verdict = with_coq(verdict, lhs, rhs)
+        verdict = with_coq(verdict)
     if verdict.status is not Status.PROVED:
         raise AssertionError(_message(Status.PROVED, verdict, lhs, rhs))
     _refuse_forged(verdict)

@@ -1,5 +1,6 @@
 """Coq certificates of identity claims: the printer evaluated back against sympy, true claims
 checked, false claims forced through the printer refused, and the verdicts that carry Coq's answer."""
+import dataclasses
 import random
 import re
 from fractions import Fraction
@@ -8,12 +9,12 @@ import pytest
 import sympy as sp
 
 from proofs.commands import check_command
-from symbolic import ReLU, leaky_relu
+from symbolic import ReLU, check_identity, leaky_relu
 from symbolic.coq import library
 from symbolic.coq.printer import OutsideFragment, Printer, statement
 from symbolic.coq.runner import Answer, certify, combine, with_coq
 from symbolic.testing import assert_proved
-from symbolic.verdict import Status, Verdict
+from symbolic.verdict import Holds, Status, Verdict
 
 needs_coq = pytest.mark.skipif(library.coqc() is None,
                                reason="coqc is not installed (Debian: apt-get install coq); no certificate "
@@ -199,20 +200,20 @@ def test_true_claims_are_checked_and_false_ones_forced_through_the_printer_are_r
 
 @needs_coq
 def test_a_proved_verdict_keeps_its_fields_and_gains_coqs_answer():
-    verdict = Verdict(Status.PROVED, "ReLU(a*x)/a = ReLU(x)", evidence=("an exact zero test",), details={"k": 1})
-    checked = with_coq(verdict, ReLU(a * x) / a, ReLU(x))
+    verdict = dataclasses.replace(check_identity(ReLU(a * x) / a, ReLU(x)), details={"k": 1})
+    checked = with_coq(verdict)
     assert checked.status is Status.PROVED and checked.evidence == verdict.evidence
-    assert checked.details == {"k": 1, "coq": "checked"}
+    assert checked.details == {"k": 1, "coq": "checked"} and checked.theorem is verdict.theorem
 
 
 def test_a_proved_verdict_that_coq_refuses_becomes_undecided_naming_both():
-    verdict = Verdict(Status.PROVED, "ReLU(x) = x", evidence=("a wrong proof",))
+    verdict = check_identity(ReLU(x) + x, x + ReLU(x))
     disagreement = combine(verdict, Answer("refused (Error: No applicable tactic.)"))
     assert disagreement.status is Status.UNDECIDED and disagreement.details["disagreement"] is True
     assert "PROVED" in disagreement.reason and "refused" in disagreement.reason
     outside = combine(verdict, Answer("outside the fragment (a square root)"))
     assert outside.status is Status.PROVED and outside.details["coq"].startswith("outside")
-    refuted = with_coq(Verdict(Status.REFUTED, "ReLU(x) = x"), ReLU(x), x)
+    refuted = with_coq(Verdict(Status.REFUTED, "ReLU(x) = x"))
     assert refuted.details["coq"].startswith("not attempted")
 
 
@@ -220,9 +221,10 @@ def test_a_proved_verdict_that_coq_refuses_becomes_undecided_naming_both():
 def test_the_command_line_certifies_and_exits_4_on_a_disagreement(cli, monkeypatch, capsys):
     done = cli("check", "relu(a*x)/a", "relu(x)", "--positive", "a", "--certify", "coq")
     assert done.returncode == 0 and "coq: checked" in done.stdout
-    # a kernel that says PROVED of a false claim: Coq refuses, the command exits 4
-    monkeypatch.setattr(check_command, "check_identity",
-                        lambda lhs, rhs, **_: Verdict(Status.PROVED, "relu(x) = x", evidence=("wrong",)))
+    # an oracle that says the claim holds of a false claim (a bug of the procedure): the kernel
+    # mints PROVED on its word, Coq refuses, the command exits 4
+    import symbolic.decision.identity as procedure
+    monkeypatch.setattr(procedure, "check_identity", lambda lhs, rhs, **_: Holds(evidence=("wrong",)))
     assert check_command.main(["relu(x)", "x", "--certify", "coq"]) == 4
     assert "disagree" in capsys.readouterr().err
 

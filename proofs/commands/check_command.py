@@ -128,7 +128,7 @@ def main(argv: list[str]) -> int:
         except (TypeError, ValueError) as error:
             raise UsageError(f"cannot check this claim: {error}") from None
         if args.certify == "coq":
-            verdict = with_coq(verdict, lhs, rhs)
+            verdict = with_coq(verdict)
     if verdict.details.get("internal_error"):
         print(f"proofs check: internal error while checking {claim}: {verdict.reason}",
               file=sys.stderr)

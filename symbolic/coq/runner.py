@@ -20,6 +20,7 @@ from pathlib import Path
 from symbolic.coq.certificate import HEADER, certificate
 from symbolic.coq.library import coqc
 from symbolic.coq.printer import OutsideFragment
+from symbolic.kernel import Equation
 from symbolic.verdict import Status, Verdict
 
 SECONDS_PER_CLAIM = 10.0          # Coq's Timeout on one lemma's proof
@@ -126,13 +127,20 @@ def _message(output: str) -> str:
 
 # --- a kernel verdict with Coq's answer ---------------------------------------------------------
 
-def with_coq(verdict: Verdict, lhs, rhs, seconds: float = SECONDS_PER_CLAIM) -> Verdict:
-    """The verdict with ``details["coq"]``: Coq's answer on lhs = rhs for a PROVED verdict.  A
-    PROVED that Coq refuses becomes UNDECIDED, naming both answers, ``details["disagreement"]``."""
+def with_coq(verdict: Verdict, seconds: float = SECONDS_PER_CLAIM) -> Verdict:
+    """The verdict with ``details["coq"]``: Coq's answer on the equation a PROVED verdict's theorem
+    states (read from its statement, never passed in beside it).  A PROVED that Coq refuses becomes
+    UNDECIDED, naming both answers, ``details["disagreement"]``."""
     if verdict.status is not Status.PROVED:
         return dataclasses.replace(verdict, details={**verdict.details,
                                                      "coq": f"not attempted (the verdict is {verdict.status.name})"})
-    answer = certify([(lhs, rhs)], seconds).answers[0]
+    equations = [(part.lhs, part.rhs) for part in verdict.statement.parts() if isinstance(part, Equation)]
+    if not equations:
+        return combine(verdict, Answer("outside the fragment (the statement states no equation)"))
+    answers = certify(equations, seconds).answers
+    refused = [a for a in answers if a.refused]
+    outside = [a for a in answers if not a.checked and not a.refused]
+    answer = refused[0] if refused else outside[0] if outside else Answer("checked")
     return combine(verdict, answer)
 
 
