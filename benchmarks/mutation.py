@@ -489,6 +489,7 @@ MUTANTS = [
            "    if not (m.expr.is_positive is True and is_rational_zero(sp.expand(residual))):",
            "    if not m.expr.is_positive is True:",
            "root homogeneity: the factor taken out is k^p", tests=("tests/test_side_conditions.py",)),
+    # killed by the refusal's reason only (the step is refused by another condition): equivalent in verdicts
     Mutant("root-factor-not-positive", INDEX_RULES,
            "    if not (isinstance(k, Const) and k.expr.is_positive is True):",
            "    if not isinstance(k, Const):",
@@ -528,6 +529,7 @@ MUTANTS = [
            "    if a.family != b.family or len(a.indices) != len(b.indices):",
            "    if len(a.indices) != len(b.indices):",
            "coordinate derivative: a delta only within the coordinate's family", tests=("tests/test_side_conditions.py",)),
+    # killed by the refusal's reason only: equivalent in verdicts
     Mutant("reindexing-scalar-in-index", INDEX_RULES,
            "    if any(j in c.indices for c in _constants(after.body)):",
            "    if False:",
@@ -542,10 +544,13 @@ MUTANTS = [
            "                if index_variable(target) in bound_indices(rest):",
            "                if False:",
            "delta contraction: no sum in the summand captures the index", tests=("tests/test_side_conditions.py",)),
+    # the rule's validity check tries this very use too: with the condition removed the chain is still not proved
+    # (the rule is not valid), and the test notices the refusal's reason changed
     Mutant("interchange-same-index", INDEX_RULES,
            "    if outer.index == inner.index:",
            "    if False:",
            "interchange of sums: the two sums bind different indices", tests=("tests/test_side_conditions.py",)),
+    # as above: the validity check of the renaming tries a captured free name
     Mutant("renaming-free-captured", INDEX_RULES,
            "    if new in free_indices(before):",
            "    if False:",

@@ -14,10 +14,26 @@ from proofs import all_sizes
 from symbolic.every_size import index_rules as rules
 from symbolic.every_size import norm_rules
 from symbolic.every_size.change_of_variables import change_of_variables
-from symbolic.every_size.index_terms import Activation, Add, Const, Deriv, Entry, Eval, Fn, Function, Indicator, \
-    LayerProduct, Mul, Relu, SpectralNorm, Sum, Transformation, permuted
+from symbolic.every_size.index_terms import (
+    Activation,
+    Add,
+    Const,
+    Deriv,
+    Entry,
+    Eval,
+    Fn,
+    Function,
+    Indicator,
+    LayerProduct,
+    Mul,
+    Relu,
+    SpectralNorm,
+    Sum,
+    Transformation,
+    permuted,
+)
 from symbolic.every_size.laws import loss_chain
-from symbolic.every_size.networks import C, LOSS_FUNCTION, T_ALPHA, in_loss, prediction
+from symbolic.every_size.networks import LOSS_FUNCTION, T_ALPHA, C, in_loss, prediction
 from symbolic.kernel import by_oracle
 from symbolic.kernel.derivations import Chain, prove
 from symbolic.networks.rescaling import ALPHA
@@ -174,9 +190,10 @@ def test_reindexing_refuses_a_scalar_in_the_permuted_index():
 
 
 def test_the_last_factor_of_a_product_needs_a_last_layer_of_at_least_one():
-    """prod_(p<=k) X_p = (prod_(p<=k-1) X_p) X_k fails at k = 0 (1 against X_0 / 1, Karr's convention)."""
+    """k may be 0: prod_(p<=0) X_p is the empty product 1, and the right side reads a layer 0 that has no factor
+    (the rule's own statement is for m >= 1, or m = k + c with c >= 1)."""
     def X(p):
-        return Entry(r"\theta^{(%s)}" % p, ())
+        return Entry(r"\theta^{(" + p + ")}", ())
     refused(rules.LAST_FACTOR, LayerProduct("p", "k", X("p")), Mul((LayerProduct("p", "k-1", X("p")), X("k"))),
             "not known to be at least 1")
     accepted(rules.LAST_FACTOR, LayerProduct("p", "k+1", X("p")), Mul((LayerProduct("p", "k", X("p")), X("k+1"))))
