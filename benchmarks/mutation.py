@@ -582,6 +582,10 @@ MUTANTS = [
            equivalent="the matrix test renames the scalars' indices with the entries' (substitute_index): a scalar of b "
                       "left unpermuted fails it, one permuted with the entries is the same matrix with its columns "
                       "permuted, whose norm is the same"),
+    Mutant("pencil-of-one-matrix", "symbolic/every_size/congruence.py",
+           '        return Verdict(Status.UNDECIDED, claim, reason="a pencil is two matrices")\n    laws = _congruence_laws',
+           '        pass\n    laws = _congruence_laws',
+           "pencil: the laws of both matrices H and G", tests=("tests/test_side_conditions.py",)),
     Mutant("enclosure-budget-reports-lower", "symbolic/numerics/enclosure.py",
            "        upper = -heap[0][0]\n",
            "        upper = -heap[0][0] if -heap[0][0] - best <= tolerance else best\n",

@@ -364,3 +364,17 @@ def test_a_ball_that_holds_zero_is_never_a_pivot_of_the_certified_rank():
     rows = [[flint.arb(1), flint.arb(1)], [flint.arb(1) / 2, flint.arb(1) / 2 + around_zero]]
     assert certified_rank(rows) == (1, False)
     assert certified_rank([[flint.arb(1), 0], [0, flint.arb(1) / 1000]]) == (2, False)
+
+
+# --- the pencil: two matrices ---------------------------------------------------------------------------
+
+def test_a_pencil_of_one_matrix_is_refused():
+    """The congruence of the pencil (H, G) needs the laws of both matrices: H's laws alone say nothing of
+    G(T theta), so the generalized eigenvalues are not shown to stay."""
+    from proofs import measures_all_sizes as every
+    from symbolic.every_size.congruence import pencil_congruence
+    layerwise = every.EVERY_SIZE["layerwise"]
+    hessian = ("H", lambda a, b, point: Eval(LOSS_FUNCTION, (a, b), point),
+               lambda a, b: every._hessian_law(layerwise, a, b))
+    verdict = pencil_congruence("pencil of H alone", T_ALPHA, LOSS_FUNCTION, [hessian])
+    assert verdict.status is Status.UNDECIDED and "two matrices" in verdict.reason
