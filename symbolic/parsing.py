@@ -18,6 +18,7 @@ import sympy as sp
 
 from symbolic.decision.domain import evaluated
 from symbolic.relu import ReLU
+from symbolic.errors import CheckerError
 
 MAX_LENGTH = 20_000
 MAX_DEPTH = 100
@@ -94,7 +95,7 @@ _TOKEN = re.compile(r"\s*(?:(\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+
                     r"|([A-Za-z_][A-Za-z0-9_]*)|(\*\*|[-+*/^(),]))")
 
 
-class ParseError(ValueError):
+class ParseError(CheckerError, ValueError):
     """Text that is not an expression the checker accepts."""
 
 

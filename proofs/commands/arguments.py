@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from symbolic.verdict import Status
+from symbolic.errors import CheckerError
 
 EXIT_CODES = {Status.PROVED: 0, Status.REFUTED: 1, Status.UNDECIDED: 3}
 EXIT_USAGE = 2
@@ -14,7 +15,7 @@ EXIT_INTERNAL_ERROR = 4       # a bug of the checker: never a verdict's code
 MAX_SECONDS = 10 ** 6         # a time budget beyond this (11 days) is a typo, not a budget
 
 
-class UsageError(Exception):
+class UsageError(CheckerError):
     """Bad arguments or bad input: reported in one line, exit code 2."""
 
 

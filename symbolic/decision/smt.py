@@ -21,9 +21,10 @@ import z3
 from symbolic.decision.assumptions import symbol_range
 from symbolic.decision.budget import uninterrupted
 from symbolic.relu import ReLU
+from symbolic.errors import CheckerError
 
 
-class OutsideFragment(Exception):
+class OutsideFragment(CheckerError):
     """The expression uses a construct that Z3's real arithmetic does not express exactly."""
 
 
