@@ -12,13 +12,15 @@
     python -m proofs --dask tcp://host:8786   the claims on a Dask cluster
 
 Exit code: 0 every claim PROVED, 1 some claim REFUTED, 3 some UNDECIDED and none REFUTED,
-2 bad usage or bad input, 4 an internal error of the checker.
+2 bad usage or bad input, 4 an internal error of the checker, 141 the output's reader closed
+the pipe (as for any Unix tool).
 """
 from __future__ import annotations
 
 import argparse
 import importlib
 import json
+import os
 import re
 import shutil
 import sys
@@ -32,8 +34,8 @@ from symbolic.verdict import Status, worst
 from symbolic.latex import to_plain
 
 from proofs.commands import parallel, registry
-from proofs.commands.arguments import EXIT_CODES, EXIT_INTERNAL_ERROR, EXIT_USAGE, Parser, UsageError, positive_int, \
-    positive_seconds, size_triple
+from proofs.commands.arguments import EXIT_CLOSED_PIPE, EXIT_CODES, EXIT_INTERNAL_ERROR, EXIT_USAGE, Parser, \
+    UsageError, positive_int, positive_seconds, size_triple
 from symbolic import report as report_module
 
 # Subcommands: the name typed after ``python -m proofs`` and the module whose main(argv) runs it.
@@ -78,9 +80,9 @@ def help_epilog() -> str:
     lines += [""] + textwrap.wrap(
         "exit codes: {} every claim PROVED, {} some claim REFUTED, {} some UNDECIDED and none "
         "REFUTED, {} bad usage or bad input (one line on stderr), {} an internal error of the "
-        "checker (never a verdict)".format(
+        "checker (never a verdict), {} the reader of the output closed the pipe".format(
             EXIT_CODES[Status.PROVED], EXIT_CODES[Status.REFUTED], EXIT_CODES[Status.UNDECIDED],
-            EXIT_USAGE, EXIT_INTERNAL_ERROR),
+            EXIT_USAGE, EXIT_INTERNAL_ERROR, EXIT_CLOSED_PIPE),
         96, subsequent_indent="  ")
     return "\n".join(lines)
 
@@ -272,30 +274,48 @@ def run_results(args) -> int:
     return EXIT_CODES[worst(r.verdict for r in results)]
 
 
+def closed_pipe() -> int:
+    """The reader of the output went away (``python -m proofs --list | head -3``): stop without a
+    word, with the status of any Unix tool whose output pipe closed (128 + SIGPIPE).  What is left
+    in stdout's buffer goes nowhere, so that Python's flush at exit cannot complain."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return EXIT_CLOSED_PIPE
+
+
+def dispatch(argv: list[str]) -> int:
+    """Run a subcommand, list the results, or run them: the exit code."""
+    if argv and argv[0] in SUBCOMMANDS:
+        return importlib.import_module(SUBCOMMANDS[argv[0]]).main(argv[1:])
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.list:
+        others = [f"--{name.replace('_', '-')}" if name != "results" else "RESULT"
+                  for name, value in vars(args).items()
+                  if name != "list" and value not in (parser.get_default(name), None, [], False)]
+        if others:
+            raise UsageError(f"--list takes no other arguments, got {others[0]}")
+        for name in registry.names():
+            print(f"{name:<16} {registry.load(name).TITLE}")
+        return 0
+    return run_results(args)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
-        if argv and argv[0] in SUBCOMMANDS:
-            return importlib.import_module(SUBCOMMANDS[argv[0]]).main(argv[1:])
-        parser = build_parser()
-        args = parser.parse_args(argv)
-        if args.list:
-            others = [f"--{name.replace('_', '-')}" if name != "results" else "RESULT"
-                      for name, value in vars(args).items()
-                      if name != "list" and value not in (parser.get_default(name), None, [], False)]
-            if others:
-                raise UsageError(f"--list takes no other arguments, got {others[0]}")
-            for name in registry.names():
-                print(f"{name:<16} {registry.load(name).TITLE}")
-            return 0
-        return run_results(args)
+        status = dispatch(argv)
+        sys.stdout.flush()          # a closed pipe shows here, not in Python's flush at exit
+        return status
     except UsageError as error:
         print(f"proofs: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("proofs: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        return closed_pipe()
     except Exception as error:  # noqa: BLE001 - a bug is reported as one, never as a verdict
         print(f"proofs: internal error: {type(error).__name__}: {error}", file=sys.stderr)
         return EXIT_INTERNAL_ERROR
-
