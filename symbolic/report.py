@@ -7,6 +7,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from symbolic.derivation import Derivation
+from symbolic.display import counted, report_text  # noqa: F401 - counted: where callers find it
 from symbolic.verdict import Verdict
 
 
@@ -33,11 +34,6 @@ class ClaimResult:
             "residual": v.residual, "reason": v.reason or None,
             "evidence": list(v.evidence),
         }
-
-
-def counted(number: int, noun: str, plural: str | None = None) -> str:
-    """'1 box', '3 boxes': a count with its noun in the right number."""
-    return f"{number} {noun if number == 1 else plural or noun + 's'}"
 
 
 # called with each new ClaimResult of a run on one process; the command line sets it to draw its
@@ -72,6 +68,10 @@ def run_check(check) -> tuple:
 class Report:
     derivation: Derivation
     results: list = field(default_factory=list)
+
+    def __str__(self) -> str:
+        """The report as ``python -m proofs RESULT`` prints it (``symbolic.display``)."""
+        return report_text(self)
 
     def record(self, theorem: str, claim: str, sizes: tuple, check, for_all_sizes: bool = False) -> Verdict:
         """Run one check, time it, and keep its row (``for_all_sizes``: the sizes were symbols)."""

@@ -46,6 +46,10 @@ class Verdict:
     def proved(self) -> bool:
         return self.status is Status.PROVED
 
+    def __str__(self) -> str:
+        from symbolic.display import verdict_text      # the text the command line prints
+        return verdict_text(self)
+
     def describe(self) -> str:
         line = f"{self.status.name}: {self.claim}" if self.claim else self.status.name
         if self.witness:

@@ -70,7 +70,7 @@ def test_every_entry_point_rejects_bad_arguments_in_one_line(cli, args):
 
 
 def test_output_names_checked_steps_and_logical_glue(cli):
-    result = cli("theorem1", "--size", "1,1,1")
+    result = cli("theorem1", "--size", "1,1,1", "--steps")
     assert "[checked, PROVED]" in result.stdout and "[logical glue]" in result.stdout
 
 
