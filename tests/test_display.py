@@ -103,3 +103,16 @@ def test_print_of_a_verdict_is_what_the_check_command_prints(capsys, lhs, rhs, f
     print(verdict)
     assert capsys.readouterr().out == out
     assert out.startswith(f"{verdict.status.name}: {lhs} = {rhs}")
+
+
+def test_the_progress_line_waits_until_a_run_has_lasted_a_few_seconds(capsys):
+    progress = cli._Progress(2, after=cli.PROGRESS_AFTER)
+    progress.enabled = True                     # as on a terminal
+    progress.claim_done(ClaimResult("theorem1", "(a)", 1, 1, None, Verdict(Status.PROVED), 0.1))
+    progress.result_done("theorem1")
+    progress.close()
+    assert capsys.readouterr().err == ""
+    progress.start -= cli.PROGRESS_AFTER        # the run has now lasted that long
+    progress.result_done("theorem2")
+    progress.close()
+    assert "2/2 results" in capsys.readouterr().err

@@ -10,6 +10,7 @@ import sympy as sp
 from sympy.core.facts import InconsistentAssumptions
 
 from symbolic import check_identity
+from symbolic.display import verdict_text
 from symbolic.decision.budget import BudgetExhausted, time_budget
 from symbolic.decision.identity import PROCEDURES
 from symbolic.parsing import LIMITS, ParseError, parse_expression
@@ -161,11 +162,7 @@ def main(argv: list[str]) -> int:
                           "values": values, "reason": verdict.reason,
                           "evidence": list(verdict.evidence)}))
     else:
-        print(verdict.describe())
-        if values:
-            print(f"  at the witness: lhs = {values['lhs']}, rhs = {values['rhs']}")
-        for line in verdict.evidence:
-            print(f"  evidence: {line}")
+        print(verdict_text(verdict, values))        # print(verdict) shows the same
     return EXIT_CODES[verdict.status]
 
 
