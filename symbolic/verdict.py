@@ -47,7 +47,7 @@ class Verdict:
         return self.status is Status.PROVED
 
     def __str__(self) -> str:
-        from symbolic.display import verdict_text      # the text the command line prints
+        from symbolic.display.verdicts import verdict_text   # the text the command line prints
         return verdict_text(self)
 
     def describe(self) -> str:

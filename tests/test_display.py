@@ -3,6 +3,7 @@ terminal's width), the summary line comes last, derivation steps only with --ste
 is cut with an ellipsis in the table and kept whole in JSON, and ``print(verdict)`` and
 ``str(report)`` give the command line's text."""
 import json
+import os
 import re
 
 import pytest
@@ -47,7 +48,8 @@ def test_steps_only_with_the_steps_flag_and_still_before_the_summary(capsys):
 
 def test_the_table_fits_the_terminal_it_is_shown_on(monkeypatch, theorem1_report):
     from symbolic import display
-    monkeypatch.setattr(display.shutil, "get_terminal_size", lambda fallback: __import__("os").terminal_size((64, 24)))
+    from symbolic.display import tables
+    monkeypatch.setattr(tables.shutil, "get_terminal_size", lambda fallback: os.terminal_size((64, 24)))
 
     class Terminal:
         def isatty(self):
