@@ -118,3 +118,13 @@ def test_the_progress_line_waits_until_a_run_has_lasted_a_few_seconds(capsys):
     progress.result_done("theorem2")
     progress.close()
     assert "2/2 results" in capsys.readouterr().err
+
+
+def test_json_with_steps_holds_the_claims_and_every_step(capsys):
+    code, out = run(capsys, "theorem1", "--size", "1,1,1", "--json", "--steps")
+    data = json.loads(out)
+    assert code == 0 and data["claims"] and all(row["status"] == "proved" for row in data["claims"])
+    (derivation,) = data["derivations"]
+    assert derivation["result"] == "theorem1" and derivation["steps"]
+    assert {step["checked"] for step in derivation["steps"]} == {True, False}
+    assert all(step["status"] == "proved" for step in derivation["steps"] if step["checked"])

@@ -115,7 +115,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=0, help="seed of the random witness points")
     parser.add_argument("--steps", action="store_true",
                         help="print each result's derivation steps (checked, or logical glue) "
-                             "before the summary line")
+                             "before the summary line; with --json, an object of the claims and the "
+                             "derivations' steps")
     parser.add_argument("--json", action="store_true",
                         help="print a JSON list of every claim, nothing cut, instead of a table")
     parser.add_argument("--latex", metavar="DIR",
@@ -239,7 +240,11 @@ def run_results(args) -> int:
         report_module.progress_hook = None
         progress.close()
     results = [row for report in reports for row in report.results]
-    if args.json:
+    if args.json and args.steps:
+        print(json.dumps({"claims": [r.as_json() for r in results],
+                          "derivations": display.steps_json([report.derivation for report in reports])},
+                         indent=1))
+    elif args.json:
         print(json.dumps([r.as_json() for r in results], indent=1))
     else:
         print_table(results, [report.derivation for report in reports], show_steps=args.steps)

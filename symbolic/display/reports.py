@@ -62,6 +62,17 @@ def steps(derivations) -> list[str]:
     return lines
 
 
+def steps_json(derivations) -> list[dict]:
+    """Each derivation's steps as JSON: its name and, per step, whether the computer algebra checked
+    it (and with which status) or it is logical glue, and its reason."""
+    return [{"result": derivation.name,
+             "steps": [{"step": number, "checked": step.checked,
+                        "status": step.status.value if step.checked else None,
+                        "reason": to_plain(step.reason)}
+                       for number, step in enumerate(derivation.steps, start=1)]}
+            for derivation in derivations]
+
+
 def results_text(results, derivations=(), *, width: int | None = None, show_steps: bool = False) -> str:
     """The command line's default output: the table fitted to ``width`` (default: the output's),
     the problems, the derivation steps when asked for, and the summary line last."""
