@@ -159,3 +159,14 @@ def test_the_trusted_base_numbers_are_today_s():
              f"finds {len(grep)} lines")
     for phrase in today:
         assert phrase in section, f"the README should say: {phrase}"
+
+
+FIGURE = re.compile(r"\d s (wall|of CPU)|\d\.\d+ s\b")
+
+
+@pytest.mark.parametrize("document", DOCUMENTS)
+def test_a_page_with_timings_names_the_machine_and_the_date(document):
+    text = read(document)
+    if FIGURE.search(text):
+        assert "2-core" in text and re.search(r"2026-\d\d-\d\d", text), \
+            f"{document} quotes timings without the machine and the date"
