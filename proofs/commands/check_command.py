@@ -39,7 +39,8 @@ The claim is LHS = RHS, as written (nothing is simplified before the check), at 
 the symbols' ranges where both sides as written are defined: no denominator vanishes, no even
 root or non-integer power of a negative number, no log of a non-positive one.
 
-exit codes: 0 PROVED, 1 REFUTED, 3 UNDECIDED, 2 bad usage or input, 4 internal error
+exit codes: 0 PROVED, 1 REFUTED, 3 UNDECIDED, 2 bad usage or input, 4 internal error,
+  141 the reader of the output closed the pipe
 examples:
   python -m proofs check 'relu(a*x)' 'a*relu(x)' --positive a
   python -m proofs check 'relu(n)*relu(1-n)' 0 --integer n
