@@ -1,6 +1,6 @@
-"""Benchmark: the project's check_identity against Z3 called directly, on claims of known truth.
+"""Benchmark: the project's check_identity against Z3 and cvc5 called directly, on claims of known truth.
 
-    python benchmarks/check_identity.py [--held-out] [--quick] [--budget SECONDS]
+    python benchmarks/check_identity.py [--held-out] [--quick | --per-family N] [--budget SECONDS]
 
 The corpus is ``proofs.corpora.claim_families.claims``: every family of claims known true or false by
 construction (cancellation, removable singularities, needles, far regions, non-linear boundaries,
@@ -13,6 +13,8 @@ soundness corpus; ``--held-out`` takes the held-out seed, ``--quick`` a few clai
            integer symbols as Int, and lhs != rhs checked with solver.set("timeout", ms).
            unsat is a proof, sat a refutation (Z3's word: its model is not re-checked here),
            unknown undecided; a claim outside its fragment (exp, tanh, sqrt, ...) is undecided.
+  cvc5     the same plain encoding in cvc5's own term API (``cvc5_verdict``), logic ALL, with
+           tlimit-per set to the budget; its answers are read like Z3's.
 A claim that runs out of the budget is counted at the budget.  The table gives per family the
 claims each tool decides, median and 95th-percentile times, the total and the ratio project/Z3;
 then every disagreement with the known truth and the soundness figures.  Outputs of earlier runs,
@@ -29,8 +31,10 @@ import sys
 import time
 from dataclasses import dataclass
 
+import cvc5
 import sympy as sp
 import z3
+from cvc5 import Kind
 
 from proofs.corpora.claim_families import FAMILIES, HELD_OUT_SEED, PROJECT_SEED, SOUNDNESS_CORPUS, claims
 from symbolic import ReLU, Status, check_identity
@@ -125,6 +129,86 @@ def z3_verdict(lhs: sp.Expr, rhs: sp.Expr, budget: float) -> tuple[Status, str]:
     return Status.UNDECIDED, f"unknown ({solver.reason_unknown()})"
 
 
+# --- cvc5 as a user calls it -------------------------------------------------------------------------
+
+def _cvc5_term(solver, expr: sp.Expr, variables: dict, denominators: list):
+    """expr as a cvc5 real term; every denominator met is appended to ``denominators``."""
+    if expr.is_Symbol:
+        return variables[expr]
+    if expr.is_Rational:
+        return solver.mkReal(int(expr.p), int(expr.q))
+    args = [_cvc5_term(solver, a, variables, denominators) for a in expr.args]
+    zero = solver.mkReal(0)
+    if expr.is_Add:
+        return solver.mkTerm(Kind.ADD, *args) if len(args) > 1 else args[0]
+    if expr.is_Mul:
+        return solver.mkTerm(Kind.MULT, *args) if len(args) > 1 else args[0]
+    if expr.is_Pow and expr.exp.is_Integer:
+        k = abs(int(expr.exp))
+        power = args[0] if k == 1 else solver.mkTerm(Kind.MULT, *[args[0]] * k) if k else solver.mkReal(1)
+        if expr.exp > 0:
+            return power
+        denominators.append(power)
+        return solver.mkTerm(Kind.DIVISION, solver.mkReal(1), power)
+    if isinstance(expr, ReLU):
+        return solver.mkTerm(Kind.ITE, solver.mkTerm(Kind.GT, args[0], zero), args[0], zero)
+    if isinstance(expr, sp.Abs):
+        return solver.mkTerm(Kind.ITE, solver.mkTerm(Kind.GEQ, args[0], zero), args[0],
+                             solver.mkTerm(Kind.NEG, args[0]))
+    if isinstance(expr, (sp.Max, sp.Min)):
+        pick = Kind.GEQ if isinstance(expr, sp.Max) else Kind.LEQ
+        result = args[0]
+        for other in args[1:]:
+            result = solver.mkTerm(Kind.ITE, solver.mkTerm(pick, result, other), result, other)
+        return result
+    raise OutsideFragment(f"{type(expr).__name__} has no term in real arithmetic")
+
+
+def cvc5_verdict(lhs: sp.Expr, rhs: sp.Expr, budget: float) -> tuple[Status, str]:
+    """(status, cvc5's own answer) for lhs = rhs wherever both sides are defined."""
+    symbols = sorted(lhs.free_symbols | rhs.free_symbols, key=sp.default_sort_key)
+    solver = cvc5.Solver()
+    solver.setOption("tlimit-per", str(max(1, int(budget * 1000))))
+    solver.setLogic("ALL")
+    zero = solver.mkReal(0)
+    try:
+        variables = {}
+        for symbol in symbols:
+            if symbol.is_rational and not symbol.is_integer:
+                raise OutsideFragment(f"{symbol} carries an assumption real arithmetic cannot state")
+            if symbol.is_integer:
+                integer = solver.mkConst(solver.getIntegerSort(), symbol.name)
+                term = solver.mkTerm(Kind.TO_REAL, integer)
+                for parity, fact in ((0, symbol.is_even), (1, symbol.is_odd)):
+                    if fact:
+                        solver.assertFormula(solver.mkTerm(Kind.EQUAL, solver.mkTerm(
+                            Kind.INTS_MODULUS, integer, solver.mkInteger(2)), solver.mkInteger(parity)))
+            else:
+                term = solver.mkConst(solver.getRealSort(), symbol.name)
+            for fact, kind in ((symbol.is_positive, Kind.GT), (symbol.is_negative, Kind.LT),
+                               (symbol.is_nonnegative and not symbol.is_positive, Kind.GEQ),
+                               (symbol.is_nonpositive and not symbol.is_negative, Kind.LEQ)):
+                if fact:
+                    solver.assertFormula(solver.mkTerm(kind, term, zero))
+            if symbol.is_zero is False and symbol.is_positive is not True and symbol.is_negative is not True:
+                solver.assertFormula(solver.mkTerm(Kind.DISTINCT, term, zero))
+            variables[symbol] = term
+        denominators = []
+        left = _cvc5_term(solver, lhs, variables, denominators)
+        right = _cvc5_term(solver, rhs, variables, denominators)
+    except OutsideFragment as why:
+        return Status.UNDECIDED, f"outside the fragment: {why}"
+    for d in denominators:
+        solver.assertFormula(solver.mkTerm(Kind.DISTINCT, d, zero))
+    solver.assertFormula(solver.mkTerm(Kind.DISTINCT, left, right))
+    answer = solver.checkSat()
+    if answer.isUnsat():
+        return Status.PROVED, "unsat"
+    if answer.isSat():
+        return Status.REFUTED, "sat"
+    return Status.UNDECIDED, f"unknown ({answer.getUnknownExplanation()})"
+
+
 # --- the side-by-side run ----------------------------------------------------------------------------
 
 @dataclass
@@ -138,6 +222,9 @@ class Row:
     z3: Status
     z3_seconds: float
     z3_note: str
+    cvc5: Status
+    cvc5_seconds: float
+    cvc5_note: str
 
 
 def run_project(claim, budget: float) -> tuple[Status, float, str]:
@@ -156,6 +243,12 @@ def run_z3(claim, budget: float) -> tuple[Status, float, str]:
     return status, time.perf_counter() - start, note
 
 
+def run_cvc5(claim, budget: float) -> tuple[Status, float, str]:
+    start = time.perf_counter()
+    status, note = cvc5_verdict(claim.lhs, claim.rhs, budget)
+    return status, time.perf_counter() - start, note
+
+
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[max(0, math.ceil(fraction * len(ordered)) - 1)]
@@ -170,10 +263,11 @@ def wrong(status: Status, true: bool) -> bool:
 
 
 def table(rows: list[Row], budget: float) -> list[str]:
-    """Per family: counts decided, median and 95th percentile, totals; times count at most the budget."""
-    header = ("family", "claims", "proj dec", "Z3 dec", "proj med", "proj p95", "Z3 med", "Z3 p95",
-              "proj total", "Z3 total", "proj/Z3")
-    widths = (22, 6, 8, 6, 8, 8, 8, 8, 10, 8, 8)
+    """Per family: counts decided, medians and 95th percentiles, and the project's median over the
+    better solver's; times count at most the budget."""
+    header = ("family", "claims", "proj dec", "Z3 dec", "cvc5 dec", "either", "proj med", "proj p95",
+              "Z3 med", "cvc5 med", "Z3 p95", "cvc5 p95", "proj/Z3 med")
+    widths = (22, 6, 8, 6, 8, 6, 8, 8, 8, 8, 8, 8, 11)
     line = lambda cells: "  ".join(f"{c:<{w}}" if i == 0 else f"{c:>{w}}"  # noqa: E731
                                    for i, (c, w) in enumerate(zip(cells, widths)))
     lines = [line(header)]
@@ -182,20 +276,24 @@ def table(rows: list[Row], budget: float) -> list[str]:
         groups.setdefault(row.claim.family, []).append(row)
     for family, members in list(groups.items()) + [("all", rows)]:
         ours = [min(r.project_seconds, budget) for r in members]
-        theirs = [min(r.z3_seconds, budget) for r in members]
+        z3s = [min(r.z3_seconds, budget) for r in members]
+        cvc5s = [min(r.cvc5_seconds, budget) for r in members]
         lines.append(line((
             family, len(members), sum(decided(r.project) for r in members),
-            sum(decided(r.z3) for r in members),
+            sum(decided(r.z3) for r in members), sum(decided(r.cvc5) for r in members),
+            sum(decided(r.z3) or decided(r.cvc5) for r in members),
             f"{statistics.median(ours):.3f}", f"{percentile(ours, 0.95):.3f}",
-            f"{statistics.median(theirs):.3f}", f"{percentile(theirs, 0.95):.3f}",
-            f"{sum(ours):.1f}", f"{sum(theirs):.1f}", f"{sum(ours) / max(sum(theirs), 1e-9):.1f}x")))
+            f"{statistics.median(z3s):.3f}", f"{statistics.median(cvc5s):.3f}",
+            f"{percentile(z3s, 0.95):.3f}", f"{percentile(cvc5s, 0.95):.3f}",
+            f"{statistics.median(ours) / max(statistics.median(z3s), 1e-9):.2f}x")))
     return lines
 
 
 def disagreements(rows: list[Row]) -> list[Row]:
     """Claims the two tools answer differently, or one of them against the known truth."""
     return [r for r in rows
-            if r.project is not r.z3 or wrong(r.project, r.claim.true) or wrong(r.z3, r.claim.true)]
+            if r.project is not r.z3 or r.project is not r.cvc5 or wrong(r.project, r.claim.true)
+            or wrong(r.z3, r.claim.true) or wrong(r.cvc5, r.claim.true)]
 
 
 def shortened(text: str, length: int = 200) -> str:
@@ -204,9 +302,9 @@ def shortened(text: str, length: int = 200) -> str:
 
 def describe(row: Row) -> list[str]:
     truth = "true " if row.claim.true else "false"
-    lines = [f"  {truth} project {row.project.name:<9} Z3 {row.z3.name:<9} {row.claim.name}: "
-             f"{shortened(f'{row.claim.lhs} = {row.claim.rhs}')}"]
-    for tool, note in (("project", row.project_note), ("Z3", row.z3_note)):
+    lines = [f"  {truth} project {row.project.name:<9} Z3 {row.z3.name:<9} cvc5 {row.cvc5.name:<9} "
+             f"{row.claim.name}: {shortened(f'{row.claim.lhs} = {row.claim.rhs}')}"]
+    for tool, note in (("project", row.project_note), ("Z3", row.z3_note), ("cvc5", row.cvc5_note)):
         if note:
             lines.append(f"        {tool}: {shortened(note)}")
     return lines
@@ -214,18 +312,20 @@ def describe(row: Row) -> list[str]:
 
 def soundness(rows: list[Row], budget: float) -> list[str]:
     lines = []
-    for tool, status, seconds, other in (("project", "project", "project_seconds", "z3"),
-                                         ("Z3", "z3", "z3_seconds", "project")):
+    for tool, status, seconds, others in (("project", "project", "project_seconds", ("z3", "cvc5")),
+                                          ("Z3", "z3", "z3_seconds", ("project",)),
+                                          ("cvc5", "cvc5", "cvc5_seconds", ("project",))):
         false_proved = sum(not r.claim.true and getattr(r, status) is Status.PROVED for r in rows)
         true_refuted = sum(r.claim.true and getattr(r, status) is Status.REFUTED for r in rows)
         undecided = sum(not decided(getattr(r, status)) for r in rows)
-        where_other = [r for r in rows if decided(getattr(r, other))]
+        where_other = [r for r in rows if any(decided(getattr(r, other)) for other in others)]
         undecided_there = sum(not decided(getattr(r, status)) for r in where_other)
         out_of_time = sum(getattr(r, seconds) >= budget for r in rows)
         longest = max(getattr(r, seconds) for r in rows)
         lines.append(f"  {tool:<8} false PROVED {false_proved}, true REFUTED {true_refuted}, "
                      f"UNDECIDED {undecided} of {len(rows)} ({undecided_there} of the {len(where_other)} "
-                     f"the other decides, {100 * undecided_there / max(len(where_other), 1):.1f} %), "
+                     f"{'either solver' if tool == 'project' else 'the project'} decides, "
+                     f"{100 * undecided_there / max(len(where_other), 1):.1f} %), "
                      f"ran out of the {budget:g} s budget {out_of_time}, longest wall time {longest:.1f} s")
     crashed = sum(r.project_note.startswith("crashed") for r in rows)
     lines.append(f"  project crashes (counted as UNDECIDED): {crashed}")
@@ -249,15 +349,18 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--held-out", action="store_true", help=f"the held-out corpus (seed {HELD_OUT_SEED})")
     parser.add_argument("--quick", action="store_true", help=f"{QUICK_PER_FAMILY} claims per family")
+    parser.add_argument("--per-family", type=int, default=None, metavar="N",
+                        help="the first N claims of each family")
     parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET, help="seconds per claim and tool")
     parser.add_argument("--verbose", action="store_true", help="a line per claim as it is run")
     args = parser.parse_args(argv)
     if not 0 < args.budget < 1e6:
         parser.error("--budget must be a positive number of seconds below 1e6")
     seed = HELD_OUT_SEED if args.held_out else PROJECT_SEED
-    corpus = select(claims(seed), QUICK_PER_FAMILY if args.quick else None)
+    corpus = select(claims(seed), QUICK_PER_FAMILY if args.quick else args.per_family)
     print(f"machine: {os.cpu_count()} cores (load average {os.getloadavg()[0]:.1f} at the start), "
-          f"Python {platform.python_version()}, sympy {sp.__version__}, z3 {z3.get_version_string()}")
+          f"Python {platform.python_version()}, sympy {sp.__version__}, z3 {z3.get_version_string()}, "
+          f"cvc5 {cvc5.__version__}, {platform.processor() or platform.machine()}")
     print(f"corpus: seed {seed} ({'held-out' if args.held_out else 'project'}), {len(corpus)} claims "
           f"({sum(c.true for c in corpus)} true, {sum(not c.true for c in corpus)} false), "
           f"families {', '.join(list(FAMILIES) + [SOUNDNESS_CORPUS])}")
@@ -265,11 +368,13 @@ def main(argv=None) -> int:
           "times in seconds\n")
     rows = []
     for claim in corpus:
-        row = Row(claim, *run_project(claim, args.budget), *run_z3(claim, args.budget))
+        row = Row(claim, *run_project(claim, args.budget), *run_z3(claim, args.budget),
+                  *run_cvc5(claim, args.budget))
         rows.append(row)
         if args.verbose:
             print(f"  {row.project.name:<9} {row.project_seconds:7.3f}  {row.z3.name:<9} {row.z3_seconds:7.3f}  "
-                  f"{'true ' if claim.true else 'false'} {claim.name}", flush=True)
+                  f"{row.cvc5.name:<9} {row.cvc5_seconds:7.3f}  {'true ' if claim.true else 'false'} {claim.name}",
+                  flush=True)
     print("\n".join(table(rows, args.budget)))
     differing = disagreements(rows)
     print(f"\ndisagreements (the tools answer differently, or one contradicts the known truth): "

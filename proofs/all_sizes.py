@@ -36,7 +36,7 @@ from symbolic.every_size.index_terms import Add, Const, Deriv, Entry, Indicator,
     latex, replace_first
 from symbolic.every_size.networks import A, DEEP, DEEP_BIAS, DEEP_NEURON, DEEP_NEURON_BIAS, DEPTH, DeepNetwork, LAYER, \
     LOSS_FUNCTION, N, P, P_LAST, PRODUCT_ONE, T_ALPHA, T_NEURON, PerNeuronDeepNetwork, one_layer_map, prediction, x
-from symbolic.kernel import by_procedure, check_identity, conclude, exact_zeros
+from symbolic.kernel import check_identity, conjunction, zeros
 from symbolic.every_size.laws import derivative_chain, invariance_lemma, loss_chain
 from symbolic.kernel.derivations import Rule, induction, instantiate, lemma, prove
 from symbolic.latex import escape
@@ -265,7 +265,7 @@ def per_neuron_hessian_instance(d: int, h: int, n: int) -> Verdict:
         first = sp.diff(loss, a)
         differences += [sp.diff(first, b).xreplace(transform) - sp.diff(first, b) / (scale[a] * scale[b])
                         for b in parameters]
-    return exact_zeros(f"per-neuron Hessian law, instance d={d}, h={h}, N={n}", differences,
+    return zeros(f"per-neuron Hessian law, instance d={d}, h={h}, N={n}", differences,
                        evidence=("every Hessian entry an exact zero on the pattern form",))
 
 
@@ -308,8 +308,8 @@ def per_neuron_deep_laws(widths, bias: bool, seed: int = 0) -> list:
     laws = []
     for claim in ("gradient", "Hessian"):
         seen = report.verdict(claim)
-        laws.append(by_procedure("check_symmetry at concrete widths", f"per-neuron {claim} law, widths {tuple(widths)}",
-                                 True, evidence=seen.evidence) if seen.status is Status.PROVED else seen)
+        laws.append(conjunction([seen], label=f"per-neuron {claim} law, widths {tuple(widths)}")
+                    if seen.status is Status.PROVED else seen)
     return laws
 
 
@@ -321,7 +321,7 @@ def _combine(claim: str, proofs: list, instances: list) -> Verdict:
     steps = sum(len(proof.steps) for proof in proofs if isinstance(proof, Chain))
     # a procedure an instance was taken on the word of is named in the conclusion too
     trusted = dict.fromkeys(line for v in instances for line in v.evidence if line.startswith("taken on the word of"))
-    return conclude(claim, derived + list(instances), details={"rules": rules}, evidence=(
+    return conjunction(derived + list(instances), label=claim, details={"rules": rules}, evidence=(
         f"index-level derivation, symbolic sizes: {len(proofs)} proofs ({steps} chain steps), each "
         "step an instance of a rule valid for every size", "rules used: " + ", ".join(rules),
         f"instance cross-check: {len(instances)} identities PROVED by check_identity or exact "
@@ -773,7 +773,7 @@ def mse_instance_check(d: int, h: int, n: int) -> Verdict:
             closed = expand(form(MSEForms(False)), sizes, dict(values)).xreplace({N: n})
             closed = on_pattern(closed.xreplace({sp.Symbol(k, integer=True): v for k, v in values.items()}))
             differences.append((f"{name} at {values}", derivative - closed))
-    return exact_zeros(claim, differences, evidence=("every closed form equals sympy's derivative of the "
+    return zeros(claim, differences, evidence=("every closed form equals sympy's derivative of the "
                                                      "expanded loss at every index value, exactly",))
 
 

@@ -16,17 +16,14 @@ Negative controls: a hidden bias left unscaled, and the output bias scaled like 
 """
 from __future__ import annotations
 
-import random
 
-import mpmath
-import sympy as sp
 
 from symbolic import Verdict, check_identity
-from symbolic.kernel import exact_zeros
-from symbolic.decision.budget import check_budget, within_budget
-from symbolic.networks.deep import DeepNet, DeepPattern, real_mse
+from symbolic.kernel import by_oracle, zeros
+from symbolic.decision.budget import within_budget
+from symbolic.networks.deep import DeepNet
+from symbolic.networks.deep_congruence import WITNESS_POINTS, bias_factors, congruence, cumulative, layer_scales  # noqa: F401
 from symbolic.derivation import Derivation
-from symbolic.numerics.real_network import derivative_verdict, hessian_residual
 
 from proofs import theorem3_derivative_transformation as theorem3
 from symbolic.report import Report
@@ -39,38 +36,17 @@ DEFAULT_SIZES = (2, 2, 2)
 LARGEST_SIZES = (6, 6, 6)
 DEEP_PREDICTION_WIDTHS = ((1, 2, 1), (2, 2, 2, 1), (1, 2, 2, 2, 1))
 DEEP_CONGRUENCE_CASES = (((1, 2, 2, 1), 1), ((2, 2, 2, 1), 2), ((1, 1, 1, 1, 1), 2), ((1, 2, 2, 2, 1), 1))
-WITNESS_POINTS = 3
-
-
-def layer_scales(depth: int) -> list:
-    """α_1, …, α_{K−1} symbolic and positive, α_K = 1/∏_{k<K} α_k."""
-    alphas = list(sp.symbols(f"alpha1:{depth}", positive=True))
-    return alphas + [1 / sp.Mul(*alphas)]
-
-
-def cumulative(scales) -> list:
-    """∏_{j≤k} α_j for every k: the factor of the bias b_k."""
-    return [sp.Mul(*scales[: k + 1]) for k in range(len(scales))]
 
 
 def output_bias_fixed(depth: int) -> Verdict:
     """Step 1: ∏_{j≤K} α_j = 1 exactly."""
     factor = cumulative(layer_scales(depth))[-1]
     claim = f"output bias factor prod_(j<=K) alpha_j = 1, K={depth}"
-    return exact_zeros(claim, [factor - 1])
+    return zeros(claim, [factor - 1])
 
 
 CONTROLS = {"unscaled hidden bias": "the first hidden layer's bias left unscaled",
             "output bias scaled like its weight": "b_K scaled by alpha_K instead of 1"}
-
-
-def bias_factors(depth: int, scales, control: str | None = None) -> list:
-    factors = cumulative(scales)
-    if control == "unscaled hidden bias":
-        factors[0] = sp.Integer(1)
-    elif control == "output bias scaled like its weight":
-        factors[-1] = scales[-1]
-    return factors
 
 
 def prediction_invariance(widths, control: str | None = None, seed: int = 0) -> Verdict:
@@ -87,82 +63,12 @@ def prediction_invariance(widths, control: str | None = None, seed: int = 0) -> 
 def deep_congruence(widths, n: int = 1, control: str | None = None, seed: int = 0,
                     bias: bool = True) -> Verdict:
     """Step 4: gradient and Hessian identities with biases, exact on the pattern form (Laurent
-    polynomials in the α_k), with an mpmath witness on the real network.  ``bias=False`` is the
+    polynomials in the α_k), with an mpmath witness on the real network, by the oracle the kernel
+    runs on the statement (``symbolic.networks.deep_congruence``).  ``bias=False`` is the
     multi-layer Theorem 3 itself (§4.2)."""
-    net = DeepNet(tuple(widths), bias=bias)
-    K = net.depth
-    pattern = DeepPattern(net, n)
-    # each parameter's transform factor (a monomial in α_k, ᾱ_k) and its inverse, the entry of D_α
-    weight_factor = [pattern.layer_scale(k) for k in range(K)]
-    weight_inverse = [pattern.inverse_scale(k) for k in range(K)]
-    bias_factor, bias_inverse = [], []
-    for k in range(K):
-        previous = (bias_factor[-1], bias_inverse[-1]) if k else (1, 1)
-        bias_factor.append(previous[0] * weight_factor[k])
-        bias_inverse.append(previous[1] * weight_inverse[k])
-    if control == "unscaled hidden bias":
-        bias_factor[0] = bias_inverse[0] = pattern.context.constant(1)
-    elif control == "output bias scaled like its weight":
-        bias_factor[-1], bias_inverse[-1] = weight_factor[-1], weight_inverse[-1]
-    factor = [weight_factor[k] for k, W in enumerate(net.weights) for _ in W]
-    factor += [bias_factor[k] for k, b in enumerate(net.biases) for _ in b]
-    inverse = [weight_inverse[k] for k, W in enumerate(net.weights) for _ in W]
-    inverse += [bias_inverse[k] for k, b in enumerate(net.biases) for _ in b]
-    size = len(factor)
-    images = [f * g for f, g in zip(factor, pattern.context.gens()[:size])]
-    images += list(pattern.context.gens()[size:])
     label = (control or "b_k scaled by prod_(j<=k) alpha_j") if bias else "no biases"
     claim = f"grad and Hessian congruence ({label}), widths {tuple(widths)}, N={n}"
-
-    loss = pattern.loss()
-    holds, entry = True, None
-    for k in range(size):
-        check_budget()
-        first = loss.derivative(k)
-        if not pattern.is_zero(first.compose(*images) - inverse[k] * first):
-            holds, entry = False, f"gradient {pattern.parameter_names[k]}"
-            break
-        for l in range(k, size):
-            second = first.derivative(l)
-            if not pattern.is_zero(second.compose(*images) - inverse[k] * inverse[l] * second):
-                holds, entry = False, f"Hessian ({pattern.parameter_names[k]}, {pattern.parameter_names[l]})"
-                break
-        if not holds:
-            break
-    # witness on the real network (max): D²L(Tθ)[u, w] against D²L(θ)[Du, Dw]
-    parameters = net.parameters()
-    scales = layer_scales(K)
-    factors = bias_factors(K, scales, control)
-    transform = {p: scales[k] for k, W in enumerate(net.weights) for p in W}
-    transform.update({p: factors[k] for k, b in enumerate(net.biases) for p in b})
-    rng = random.Random(seed)
-    alphas = sorted(set().union(*[sp.sympify(s).free_symbols for s in scales]), key=str)
-    best, informative = None, 0
-    for _ in range(WITNESS_POINTS):
-        check_budget()
-        inputs = [[sp.Rational(rng.randint(-40, 40) or 1, 8) for _ in range(widths[0])] for _ in range(n)]
-        targets = [sp.Rational(rng.randint(-40, 40) or 1, 8) for _ in range(n)]
-        point = {a: sp.Rational(rng.randint(2, 30), rng.randint(31, 60)) for a in alphas}
-        theta = [sp.Rational(rng.randint(-40, 40) or 1, 8) for _ in parameters]
-        values = [sp.sympify(transform[p]).xreplace(point) for p in parameters]
-        as_mpf = lambda r: mpmath.mpf(int(r.p)) / int(r.q)  # noqa: E731
-        function = real_mse(net, [[as_mpf(v) for v in x] for x in inputs], [as_mpf(y) for y in targets])
-        residual = hessian_residual(function, theta, values, [1 / f for f in values], rng)
-        if residual.scale == 0:
-            continue    # every path dead: both sides 0, nothing compared
-        informative += 1
-        if best is None or residual.key() > best[0].key():
-            point.update({f"x_{m + 1}": x for m, x in enumerate(inputs)})
-            point.update({f"y_{m + 1}": y for m, y in enumerate(targets)})
-            best = (residual, point, theta)
-        if best[0].stable:
-            break
-    residual, point, theta = best if best is not None else (None, {}, [])
-    witness = {str(s): v for s, v in point.items()}
-    witness.update({f"theta[{p}]": t for p, t in zip(parameters, theta)})
-    return derivative_verdict(claim, holds, entry, residual, informative, witness,
-                             "exact Laurent-polynomial identity on the pattern form, every gradient "
-                             "and Hessian entry")
+    return by_oracle("deep pattern-form congruence", congruence(widths, n, control, bias), label=claim, seed=seed)
 
 
 def derivation_skeleton() -> Derivation:

@@ -23,9 +23,11 @@ from fractions import Fraction
 import sympy as sp
 
 from symbolic import Status, Verdict, check_identity
-from symbolic.kernel import by_procedure, conclude, exact_zeros, nonnegative
+from symbolic.kernel import Equation, Relation, by_oracle, conjunction, nonnegatives, zeros
+from symbolic.decision.limit_oracle import limit_statement
 from symbolic.derivation import Derivation
 from symbolic.numerics.enclosure import MaximumEnclosure, Region, enclose_maximum
+from symbolic.numerics.enclosure_oracle import maximum_statement
 from symbolic.latex import to_latex
 from symbolic.networks.network import OneHiddenLayerNet
 from symbolic.decision.positivity import is_manifestly_nonnegative
@@ -66,8 +68,8 @@ def dead_point_distance(d: int, h: int, radius: sp.Expr = EPSILON, seed: int = 0
         return exact
     margin = sp.factor(radius ** 2 - EPSILON ** 2)
     if margin == 0 or is_manifestly_nonnegative(margin):
-        return conclude(claim, [exact, nonnegative(f"radius^2 - epsilon^2 = {margin} >= 0", [margin])],
-                        evidence=(*exact.evidence, f"radius^2 - distance^2 = {margin} >= 0"))
+        return conjunction([exact, nonnegatives(f"radius^2 - epsilon^2 = {margin} >= 0", [margin])], label=claim,
+                           evidence=(*exact.evidence, f"radius^2 - distance^2 = {margin} >= 0"))
     # a point where the dead point lies outside the ball, re-evaluated exactly on the original terms
     rng = random.Random(seed)
     point = {s: sp.Rational(rng.randint(1, 9), rng.randint(1, 9)) * rng.choice((-1, 1))
@@ -99,7 +101,7 @@ def ball_inside_keskar_box(d: int, h: int) -> Verdict:
     theta = OneHiddenLayerNet(d, h).parameters
     margins = [sp.expand(EPSILON * (sp.Abs(t) + 1) - EPSILON) for t in theta]
     claim = f"half-widths epsilon(|theta_i| + 1) >= epsilon, d={d}, h={h}"
-    return nonnegative(claim, margins, evidence=(f"{len(margins)} margins epsilon |theta_i|, manifestly >= 0",))
+    return nonnegatives(claim, margins, evidence=(f"{len(margins)} margins epsilon |theta_i|, manifestly >= 0",))
 
 
 # --- Definition 2 and Keskar's metric as certified brackets ----------------------------------------
@@ -139,28 +141,29 @@ def _describe(enclosure: MaximumEnclosure, region: Region) -> str:
     return f"{region.describe()}: {enclosure.describe()}"
 
 
+def sharpness_ratio(loss: sp.Expr, variables, theta) -> sp.Expr:
+    """(L − L(θ)) / (1 + L(θ)), L(θ) exact: its maximum over a set is the sharpness there."""
+    point = {v: sp.Rational(Fraction(t).numerator, Fraction(t).denominator) for v, t in zip(variables, theta)}
+    at_theta = loss.xreplace(point)
+    return (loss - at_theta) / (1 + at_theta)
+
+
+def sharpness_statement(theta, region: Region, relation: str, bound):
+    """The example's sharpness at θ over ``region`` stands in ``relation`` to ``bound``: a fact
+    about the maximum of the ratio over the region, for the interval enclosure to decide."""
+    variables = [example.a, example.b]
+    return maximum_statement(sharpness_ratio(example.loss(*variables), variables, theta), variables, region,
+                             relation, bound)
+
+
 def sharpness_reaches(theta, region: Region, bound) -> Verdict:
-    """Does the example's ε-sharpness over ``region`` reach ``bound``?  PROVED by an exact point of
-    the region; REFUTED by a certified upper bound below it, re-verified by a second enclosure at
-    higher precision; else UNDECIDED."""
-    loss, variables = example.loss(example.a, example.b), [example.a, example.b]
+    """Does the example's ε-sharpness over ``region`` reach ``bound``?  The interval enclosure
+    decides it: PROVED by an exact point of the region; REFUTED by a certified upper bound below
+    it, at two precisions; else UNDECIDED."""
     bound = Fraction(bound)
     claim = f"epsilon-sharpness over the {region.describe()} >= {bound}"
-    lower, upper, enclosure = sharpness_bounds(loss, variables, theta, region)
-    if lower >= bound:
-        return by_procedure("interval enclosure", claim, True,
-                            evidence=(f"exact point {enclosure.argmax} of the region: sharpness {lower} "
-                                      f"(= {float(lower):.6g}) >= {bound}", _describe(enclosure, region)))
-    if upper < bound:
-        _, again, second = sharpness_bounds(loss, variables, theta, region, precision=200)
-        if again < bound:
-            return Verdict(Status.REFUTED, claim, reason=(
-                f"certified: sharpness <= {float(upper):.6g} < {bound}"),
-                witness={"theta": tuple(theta), "region": region.describe(),
-                         "certified upper bound": upper, "re-verified at 200 bits": again},
-                evidence=(_describe(enclosure, region), _describe(second, region)))
-    return Verdict(Status.UNDECIDED, claim, reason=f"bracket [{float(lower):.6g}, {float(upper):.6g}] "
-                   f"contains {bound}")
+    return by_oracle("interval enclosure", sharpness_statement(theta, region, ">=", bound), label=claim,
+                     tolerance=TOLERANCE)
 
 
 # --- the worked example ---------------------------------------------------------------------------
@@ -176,11 +179,16 @@ def example_constant_bound() -> tuple[sp.Expr, Verdict]:
               check_training_loss()]
     claim = "(L(0, b) - L(c, 1/c)) / (1 + L(c, 1/c)) is a constant > 0"
     if any(v.status is not Status.PROVED for v in checks):
-        bad = next(v for v in checks if v.status is not Status.PROVED)
-        return bound, Verdict(bad.status, claim, witness=bad.witness, reason=f"{bad.claim}: {bad.reason}")
+        # the worst check, named by this claim (a conjunction passes a failing premise on)
+        return bound, conjunction(checks, label=claim)
     if bound.free_symbols or not bound.is_positive:
         return bound, Verdict(Status.UNDECIDED, claim, reason=f"the bound {bound} is not a positive constant")
-    return bound, by_procedure("exact rational comparison", claim, True, premises=checks, evidence=(
+    # the ratio from the two losses as computed, unevaluated, and its sign
+    with sp.evaluate(False):
+        ratio = (dead - at_minimum) / (1 + at_minimum)
+    derived = by_oracle("exact evaluation", Equation(ratio, bound))
+    positive = by_oracle("exact rational comparison", Relation(bound, ">", sp.S.Zero))
+    return bound, conjunction([*checks, derived, positive], label=claim, evidence=(
         "L(0, b) equals the constant predictor's loss for every b (exact)",
         f"L(c, 1/c) = 0 for every c > 0 (exact); bound = {bound} > 0"))
 
@@ -188,26 +196,22 @@ def example_constant_bound() -> tuple[sp.Expr, Verdict]:
 def certified_contrast(bound: sp.Expr, epsilon: Fraction = RADIUS) -> Verdict:
     """At θ = (1, 1) the ε-sharpness (ε = 1/10) is certified below the bound; at the observationally
     equivalent T_ε(1, 1) = (ε, 1/ε) it is certified at least the bound."""
-    loss, variables = example.loss(example.a, example.b), [example.a, example.b]
     balanced, rescaled = (Fraction(1), Fraction(1)), (epsilon, 1 / epsilon)
     bound = Fraction(str(bound))
-    low1, up1, first = sharpness_bounds(loss, variables, balanced, ball(balanced, epsilon))
-    low2, up2, second = sharpness_bounds(loss, variables, rescaled, ball(rescaled, epsilon))
-    _, up1_again, _ = sharpness_bounds(loss, variables, balanced, ball(balanced, epsilon), precision=200)
+    below = by_oracle("interval enclosure", sharpness_statement(balanced, ball(balanced, epsilon), "<", bound),
+                      tolerance=TOLERANCE)
+    above = by_oracle("interval enclosure", sharpness_statement(rescaled, ball(rescaled, epsilon), ">=", bound),
+                      tolerance=TOLERANCE)
     hessian_norm = example.derive().spectral_norm.xreplace({example.c: 1})
     proxy = hessian_norm * sp.Rational(epsilon.numerator, epsilon.denominator) ** 2 / 2
-    claim = (f"sharpness at (1, 1) <= {float(up1):.6g} < {bound} <= sharpness at "
-             f"({epsilon}, {1 / epsilon}), epsilon = {epsilon}")
-    evidence = (f"(1, 1): [{float(low1):.8g}, {float(up1):.8g}]; " + _describe(first, ball(balanced, epsilon)),
-                f"same upper bound at 200 bits: {float(up1_again):.8g}",
-                f"({epsilon}, {1 / epsilon}): [{float(low2):.8g}, {float(up2):.8g}]; "
-                + _describe(second, ball(rescaled, epsilon)),
+    claim = f"sharpness at (1, 1) < {bound} <= sharpness at ({epsilon}, {1 / epsilon}), epsilon = {epsilon}"
+    low1, up1 = below.details.get("lower", 0), below.details.get("upper", 0)
+    low2, up2 = above.details.get("lower", 0), above.details.get("upper", 0)
+    evidence = (f"(1, 1): [{float(low1):.8g}, {float(up1):.8g}]", *below.evidence,
+                f"({epsilon}, {1 / epsilon}): [{float(low2):.8g}, {float(up2):.8g}]", *above.evidence,
                 f"quadratic proxy ||H||_2 epsilon^2 / 2 at (1, 1): {proxy} = {float(proxy):.6g}")
-    if up1 < bound <= low2 and up1_again < bound:
-        return by_procedure("interval enclosure", claim, True, evidence=evidence,
-                            details={"balanced": (low1, up1), "rescaled": (low2, up2), "proxy": proxy})
-    return Verdict(Status.UNDECIDED, claim, reason=f"brackets [{low1}, {up1}] and [{low2}, {up2}]",
-                   evidence=evidence)
+    return conjunction([below, above], label=claim, evidence=evidence,
+                       details={"balanced": (low1, up1), "rescaled": (low2, up2), "proxy": proxy})
 
 
 def keskar_corner() -> tuple[dict, Verdict]:
@@ -227,30 +231,38 @@ def keskar_corner() -> tuple[dict, Verdict]:
         return derived, real
     if not rate.is_positive:
         return derived, Verdict(Status.UNDECIDED, claim, reason=f"kappa = {rate} is not shown positive")
-    return derived, conclude(claim, [
-        real, by_procedure("sympy limits", f"kappa = lim K/c^2 = {rate} > 0", True),
-        nonnegative(f"K - kappa c^2 = {margin} >= 0", [margin]),
-        exact_zeros("kappa c_M^2 = M", [rate * scale ** 2 - M])], evidence=(
+    return derived, conjunction([
+        real, by_oracle("sympy limits", limit_statement(value / c ** 2, c, sp.oo, rate)),
+        by_oracle("sympy assumptions", Relation(rate, ">", sp.S.Zero)),
+        nonnegatives(f"K - kappa c^2 = {margin} >= 0", [margin]),
+        zeros("kappa c_M^2 = M", [(rate * scale ** 2, M)])], label=claim, evidence=(
         f"K(c, epsilon) = {value}", f"kappa = lim K/c^2 = {rate}",
         "K - kappa c^2 expands to a sum of manifestly non-negative terms", "kappa (sqrt(M/kappa))^2 = M exactly"))
 
 
 def keskar_certified(epsilon: Fraction = RADIUS) -> Verdict:
     """Keskar's metric (A = I, up to its factor 100) at θ_c for c = 1 and c = 10, ε = 1/10:
-    certified brackets that do not overlap."""
+    certified brackets that do not overlap, separated by two decimals u < l with the metric at
+    c = 1 at most u and at c = 10 at least l."""
     loss, variables = example.loss(example.a, example.b), [example.a, example.b]
-    brackets, evidence = [], []
+    brackets, regions = [], []
     for scale in KESKAR_SCALES:
         theta = (scale, 1 / scale)
-        region = keskar_box(theta, epsilon)
-        low, up, enclosure = sharpness_bounds(loss, variables, theta, region)
+        regions.append((theta, keskar_box(theta, epsilon)))
+        low, up, _ = sharpness_bounds(loss, variables, theta, regions[-1][1])
         brackets.append((low, up))
-        evidence.append(f"c = {scale}: [{float(low):.8g}, {float(up):.8g}]; " + _describe(enclosure, region))
-    claim = (f"Keskar sharpness (A = I, epsilon = {epsilon}) at (1, 1) <= {float(brackets[0][1]):.6g} "
-             f"< {float(brackets[1][0]):.6g} <= at (10, 1/10)")
-    if brackets[0][1] < brackets[1][0]:
-        return by_procedure("interval enclosure", claim, True, evidence=tuple(evidence), details={"brackets": brackets})
-    return Verdict(Status.UNDECIDED, claim, reason=f"brackets {brackets} overlap", evidence=tuple(evidence))
+    upper, lower = Fraction(_decimal(brackets[0][1], 5, True)), Fraction(_decimal(brackets[1][0], 4, False))
+    claim = f"Keskar sharpness (A = I, epsilon = {epsilon}) at (1, 1) <= {upper} < {lower} <= at (10, 1/10)"
+    first = by_oracle("interval enclosure", sharpness_statement(*regions[0], "<=", upper), tolerance=TOLERANCE)
+    second = by_oracle("interval enclosure", sharpness_statement(*regions[1], ">=", lower), tolerance=TOLERANCE)
+    apart = by_oracle("exact rational comparison", Relation(_rational(upper), "<", _rational(lower)))
+    evidence = tuple(f"c = {scale}: [{float(low):.8g}, {float(up):.8g}]; " + " ".join(verdict.evidence)
+                     for scale, (low, up), verdict in zip(KESKAR_SCALES, brackets, (first, second)))
+    return conjunction([first, apart, second], label=claim, evidence=evidence, details={"brackets": brackets})
+
+
+def _rational(value: Fraction) -> sp.Rational:
+    return sp.Rational(value.numerator, value.denominator)
 
 
 # --- the proof script -----------------------------------------------------------------------------

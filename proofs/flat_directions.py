@@ -20,14 +20,17 @@ import random
 from fractions import Fraction
 
 import flint
+import sympy as sp
 
 from symbolic import Status, Verdict
-from symbolic.kernel import by_procedure, conclude, negation_by_counterexample
+from symbolic.kernel import Fact, Relation, by_oracle, conjunction, refutation
 from symbolic.networks.deep import DeepNet, exact_mse_hessian, exact_prediction, on_kink
 from symbolic.decision.budget import within_budget
 from symbolic.derivation import Derivation
+from symbolic.numerics import agreement, pattern_form
 from symbolic.numerics.inertia import rank
-from symbolic.numerics.real_network import directional_derivative, loss_function, measure, random_instance
+from symbolic.numerics.pattern_form import generator
+from symbolic.numerics.real_network import derivative_identity, random_instance
 from symbolic.networks.minima import interpolating_minimum, mse_hessian_at
 from symbolic.networks.polynomial import PatternNetwork
 
@@ -43,91 +46,41 @@ LOSSES = ("mse", "logistic", "quadratic")
 DEEP_DEPTH = 3
 
 # a generator: the sign on a unit's incoming weights W[:, j] and on its outgoing weight v_j
-THEOREM = (1, -1)
+THEOREM = pattern_form.GENERATOR_SIGNS
 CONTROLS = {"G = +1 on W and on v": (1, 1), "G = +1 on W, 0 on v": (1, 0)}
-
-
-def generator(d: int, h: int, unit: int | None, signs=THEOREM) -> list[int]:
-    """The diagonal of G: per unit j (``unit`` = j) or layer-wise (``unit`` = None)."""
-    units = range(h) if unit is None else [unit]
-    weights = [signs[0] if j in units else 0 for i in range(d) for j in range(h)]
-    return weights + [signs[1] if j in units else 0 for j in range(h)]
-
-
-def _theta_gens(model: PatternNetwork) -> list:
-    return [model.gens[name] for name in model.parameter_names]
-
-
-def exact_identities(d: int, h: int, n: int, loss: str, signs=THEOREM) -> tuple[bool, str | None]:
-    """Steps 1 and 2 for every unit and for the layer, exactly on the pattern form."""
-    model = PatternNetwork(d, h, n, loss=loss)
-    theta = _theta_gens(model)
-    size = len(theta)
-    gradient = model.gradient
-    hessian = lambda k, l: model.hessian[(min(k, l), max(k, l))]  # noqa: E731
-    for unit in [None, *range(h)]:
-        G = generator(d, h, unit, signs)
-        label = "layer" if unit is None else f"unit {unit + 1}"
-        directional = sum(G[k] * theta[k] * gradient[k] for k in range(size))
-        if not directional.is_zero():
-            return False, f"grad L . G theta, {label}"
-        for l in range(size):
-            entry = sum(G[k] * theta[k] * hessian(k, l) for k in range(size)) + G[l] * gradient[l]
-            if not entry.is_zero():
-                return False, f"(H G theta + G grad L)_{l + 1}, {label}"
-    return True, None
 
 
 WITNESS_ATTEMPTS = 8
 
 
 def numeric_witness(d: int, h: int, n: int, loss: str, signs=THEOREM, seed: int = 0):
-    """On the real ReLU loss (mpmath.diff, 50 and 80 digits), unit 1's generator:
-    DL(θ)[W part of Gθ] against −DL(θ)[v part of Gθ] (step 1), and
-    D²L(θ)[Gθ, u] against −DL(θ)[Gu] for a random u (step 2).  Returns the more telling residual."""
+    """The comparisons on the real ReLU loss, for unit 1's generator G at a random instance:
+    DL(θ)[W part of Gθ] against −DL(θ)[v part of Gθ] (step 1), and D²L(θ)[Gθ, u] against
+    −DL(θ)[Gu] for a random u (step 2)."""
     instance = random_instance(d, h, n, random.Random(seed))
-    L = loss_function(loss, instance)
     G = generator(d, h, 0, signs)
     g_theta = [g * t for g, t in zip(G, instance.theta)]
     weight_part = [x if k < d * h else 0 for k, x in enumerate(g_theta)]
     output_part = [x if k >= d * h else 0 for k, x in enumerate(g_theta)]
     g_u = [g * x for g, x in zip(G, instance.u)]
-
-    def first(dps):
-        return (directional_derivative(L, instance.theta, [weight_part], dps),
-                -directional_derivative(L, instance.theta, [output_part], dps))
-
-    def second(dps):
-        return (directional_derivative(L, instance.theta, [g_theta, instance.u], dps),
-                -directional_derivative(L, instance.theta, [g_u], dps))
-    residuals = [measure(first), measure(second)]
-    return max(residuals, key=lambda r: r.key()), instance
+    theta = instance.theta
+    return instance, [(theta, [weight_part], theta, [output_part], -1), (theta, [g_theta, instance.u], theta, [g_u], -1)]
 
 
 def generator_identities(d: int, h: int, n: int, loss: str, signs=THEOREM, seed: int = 0) -> Verdict:
     name = "theorem's G" if signs == THEOREM else next(k for k, v in CONTROLS.items() if v == signs)
     claim = f"grad L . G theta = 0 and H G theta + G grad L = 0 ({name}), {loss}, d={d}, h={h}, N={n}"
-    holds, entry = exact_identities(d, h, n, loss, signs)
+    exact = by_oracle("pattern-form exact test", pattern_form.generator_identities(d, h, n, loss, signs))
     # a witness point where unit 1 is dead on every sample compares 0 with 0: draw another
     for attempt in range(WITNESS_ATTEMPTS):
-        residual, instance = numeric_witness(d, h, n, loss, signs, seed + attempt)
-        if residual.scale != 0:
+        instance, comparisons = numeric_witness(d, h, n, loss, signs, seed + attempt)
+        witness = by_oracle("two-precision numeric agreement", agreement.relu_derivatives(loss, [(instance, comparisons)]))
+        if witness.details.get("informative_points") != 0:
             break
     else:
-        return Verdict(Status.UNDECIDED, claim, reason=f"exact test says {'zero' if holds else 'non-zero'}, "
+        return Verdict(Status.UNDECIDED, claim, reason=f"exact test says {'zero' if exact.proved else 'non-zero'}, "
                        f"but at {WITNESS_ATTEMPTS} witness points both sides were 0: nothing was compared")
-    described = (f"{float(residual.low):.1e} at 50 digits, {float(residual.high):.1e} at 80 digits "
-                 f"(sides of size {float(residual.scale):.1e})")
-    if holds and residual.noise:
-        return by_procedure("pattern-form exact test", claim, True, residual=float(residual.low), evidence=(
-            "exact polynomial identities on the pattern form, every unit and the layer, every entry",
-            f"mpmath.diff on the real ReLU loss: residual {described}"))
-    if not holds and residual.stable:
-        return Verdict(Status.REFUTED, claim, witness=instance.as_witness(), residual=float(residual.low),
-                       reason=f"the exact identity fails at {entry}; on the real ReLU loss the two "
-                              f"sides differ by {described}")
-    return Verdict(Status.UNDECIDED, claim, reason=f"exact test says {'zero' if holds else 'non-zero'}, "
-                                                   f"witness residual {described}")
+    return derivative_identity(claim, exact, witness, witness=instance.as_witness())
 
 
 # --- step 4 on random minima -----------------------------------------------------------------------
@@ -157,13 +110,23 @@ def _kernel_claim(claim: str, hessian, generators, theta, slack: int = 0) -> Ver
         return Verdict(Status.REFUTED, claim, witness={"theta": theta, "rank H": hessian_rank},
                        reason=f"rank H = {hessian_rank} > n - {independent}"
                               + (f" - {slack}" if slack else "") + " (exact inertia)")
-    return by_procedure("exact linear algebra", claim, True, evidence=(
+    # the kernel's statements: the live G_jθ are null vectors of H, their span and H have the
+    # ranks found, the bound between them, and det H = 0
+    bound = size - independent - slack
+    return conjunction([
+        by_oracle("exact linear algebra", Fact("null vectors", (hessian, vectors), "H G_j theta = 0 for every live unit")),
+        by_oracle("exact linear algebra", Fact("rank", (gram, independent), "the rank of the span of the G_j theta")),
+        by_oracle("exact linear algebra", Fact("rank", (hessian, hessian_rank), "rank H")),
+        by_oracle("exact rational comparison", Relation(sp.Integer(hessian_rank), "<=", sp.Integer(bound))),
+        by_oracle("exact linear algebra", Fact("determinant", (hessian, determinant), "det H")),
+    ], label=claim, evidence=(
         f"exact: H G_j theta = 0 for {len(vectors)} live units, their span has rank {independent}, "
         f"rank H = {hessian_rank} <= n - {independent} = {size - independent}, det H = {determinant}",))
 
 
-def one_layer_minimum(d: int, h: int, n: int, seed: int = 0, slack: int = 0) -> Verdict:
-    """A random interpolating minimum of the one-hidden-layer net (MSE, loss exactly 0)."""
+def _one_layer_instance(d: int, h: int, n: int, seed: int = 0):
+    """A random interpolating minimum of the one-hidden-layer net (MSE, loss exactly 0): its
+    exact Hessian and θ."""
     rng = random.Random(seed)
     net = DeepNet((d, h, 1))
     while True:
@@ -172,7 +135,12 @@ def one_layer_minimum(d: int, h: int, n: int, seed: int = 0, slack: int = 0) -> 
         if not on_kink(net, theta, inputs):
             break
     targets = [exact_prediction(net, theta, x) for x in inputs]
-    hessian = mse_hessian_at(PatternNetwork(d, h, n), theta, inputs, targets)
+    return mse_hessian_at(PatternNetwork(d, h, n), theta, inputs, targets), theta
+
+
+def one_layer_minimum(d: int, h: int, n: int, seed: int = 0, slack: int = 0) -> Verdict:
+    """H G_jθ = 0, the rank bound and det H = 0 on a random interpolating minimum."""
+    hessian, theta = _one_layer_instance(d, h, n, seed)
     bound = "n - #live units" + (f" - {slack}" if slack else "")
     claim = f"random minimum: H G_j theta = 0, rank H <= {bound}, det H = 0, d={d}, h={h}, N={n}"
     return _kernel_claim(claim, hessian, [generator(d, h, j) for j in range(h)], theta, slack)
@@ -182,13 +150,20 @@ SHARP_INSTANCE = (2, 3, 12)
 
 
 def bound_attained() -> Verdict:
-    """The rank bound is sharp: on a minimum with enough data, rank H = n − #live units exactly."""
+    """The rank bound is sharp: on a minimum with enough data, rank H = n − #live units exactly,
+    so the bound one lower is false there."""
     d, h, n = SHARP_INSTANCE
     claim = f"rank H = n - #live units on a random minimum, d={d}, h={h}, N={n}"
     bound, sharper = one_layer_minimum(d, h, n), one_layer_minimum(d, h, n, slack=1)
     if bound.status is Status.PROVED and sharper.status is Status.REFUTED:
-        return conclude(claim, [bound, negation_by_counterexample("rank H is not below n - #live units", sharper)],
-                        evidence=(*bound.evidence, f"and {sharper.reason}: rank H is not below n - #live units"))
+        hessian, theta = _one_layer_instance(d, h, n)
+        live = sum(1 for j in range(h) if any(g * t for g, t in zip(generator(d, h, j), theta)))
+        found = rank(hessian)
+        # rank H is what exact elimination says, and not below n − #live units: the sharper bound fails
+        return conjunction([bound, by_oracle("exact linear algebra", Fact("rank", (hessian, found), "rank H")),
+                            refutation(Relation(sp.Integer(found), "<=", sp.Integer(len(theta) - live - 1)), {},
+                                       label="rank H is not below n - #live units")],
+                           label=claim, evidence=(*bound.evidence, f"and {sharper.reason}: rank H is not below n - #live units"))
     return Verdict(Status.UNDECIDED, claim, reason=f"this instance has a smaller rank: {sharper.describe()}")
 
 

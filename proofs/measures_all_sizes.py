@@ -94,10 +94,10 @@ from symbolic.every_size.networks import A, ABSOLUTE_LOSS_FUNCTION, DEEP_BIAS, D
     RELU_TWO_LAYER_LOSS, SIGN_EXPONENT, T_ALPHA, \
     T_NEURON, T_PERMUTATION, T_SIGN, UNIT_SIGN, absolute_value_prediction, prediction, relu_two_layer_prediction, x
 from symbolic.decision.positivity import is_manifestly_nonnegative
-from symbolic.kernel import check_identity, conclude, exact_zeros, nonnegative
-from symbolic.kernel.change_of_variables import change_of_variables
-from symbolic.kernel.congruence import pencil_congruence, sign_similarity
-from symbolic.kernel.mixing_congruence import mixing_pencil_congruence
+from symbolic.kernel import check_identity, conjunction, nonnegatives, zeros
+from symbolic.every_size.change_of_variables import change_of_variables
+from symbolic.every_size.congruence import pencil_congruence, sign_similarity
+from symbolic.every_size.mixing_congruence import mixing_pencil_congruence
 from symbolic.kernel.derivations import evaluation_lemma, induction, instantiate, lemma, prove
 from symbolic.latex import escape
 from symbolic.measures.definitions import MEASURES, CoordinatewiseSharpness, GaussNewtonPencil, HessianSpectrum, \
@@ -474,7 +474,7 @@ def same_action(every: EverySize) -> list[Verdict]:
             verdicts.append(Verdict(Status.UNDECIDED, claim, reason=str(error)))
             continue
         action = group.action(family)
-        verdicts.append(exact_zeros(claim, [(f"entry ({r + 1}, {c + 1})", kernel[r, c] - action[r, c])
+        verdicts.append(zeros(claim, [(f"entry ({r + 1}, {c + 1})", kernel[r, c] - action[r, c])
                                             for r in range(len(entries)) for c in range(len(entries))]))
     return verdicts
 
@@ -519,7 +519,7 @@ def _same_linear_action(every: EverySize, group, family) -> Verdict:
     if len(rows) != len(parameters):
         return Verdict(Status.UNDECIDED, claim, reason="the kernel's map does not list every parameter")
     action = group.action(family)
-    return exact_zeros(claim, [(f"entry ({r + 1}, {c + 1})", sp.cancel(kernel[r, c] - action[r, c]))
+    return zeros(claim, [(f"entry ({r + 1}, {c + 1})", sp.cancel(kernel[r, c] - action[r, c]))
                                for r in range(len(parameters)) for c in range(len(parameters))] + hypotheses,
                        evidence=("each image expanded at the family's sizes, read in the group's parameters, a "
                                  "linear form whose coefficients are the group's matrix row",
@@ -585,18 +585,18 @@ def largest_eigenvalue(claim: str, value: sp.Expr, spectrum: Spectrum) -> Verdic
         return _largest_of_kronecker_product(claim, value, spectrum)
     if matrix.rows > 2 or matrix != matrix.T:
         return Verdict(Status.UNDECIDED, claim, reason="no exact comparison beyond a symmetric 2x2 matrix")
-    root = exact_zeros(f"{claim}: an eigenvalue", [sp.expand((value * sp.eye(matrix.rows) - matrix).det())],
+    root = zeros(f"{claim}: an eigenvalue", [sp.expand((value * sp.eye(matrix.rows) - matrix).det())],
                        evidence=("det(value I - M) an exact zero",))
     if matrix.rows == 1:
-        return conclude(claim, [root], evidence=root.evidence)
+        return conjunction([root], label=claim, evidence=root.evidence)
 
     gap = 2 * value - matrix.trace()
     roots = sorted((e for e in gap.atoms(sp.Pow) if e.exp == sp.Rational(1, 2) and is_manifestly_nonnegative(e.base)),
                    key=sp.default_sort_key)
     named = gap.xreplace({e: sp.Dummy(f"root{k}", nonnegative=True) for k, e in enumerate(roots)})
-    largest = nonnegative(f"{claim}: the largest in magnitude", [sp.expand(named), sp.expand(matrix.trace())],
+    largest = nonnegatives(f"{claim}: the largest in magnitude", [sp.expand(named), sp.expand(matrix.trace())],
         evidence=("value - mu = 2 value - tr M >= 0 and value + mu = tr M >= 0, mu the other eigenvalue",))
-    return conclude(claim, [root, largest], evidence=(*root.evidence, *largest.evidence))
+    return conjunction([root, largest], label=claim, evidence=(*root.evidence, *largest.evidence))
 
 
 def _largest_of_kronecker_product(claim: str, value: sp.Expr, spectrum: Spectrum) -> Verdict:
@@ -609,13 +609,13 @@ def _largest_of_kronecker_product(claim: str, value: sp.Expr, spectrum: Spectrum
         product = sp.kronecker_product(product, factor)
     if product.shape != spectrum.matrix.shape:
         return Verdict(Status.UNDECIDED, claim, reason="the factors are not the matrix's Kronecker factors")
-    entries = exact_zeros(f"{claim}: M is the Kronecker product of its factors",
+    entries = zeros(f"{claim}: M is the Kronecker product of its factors",
                           [sp.expand(e) for e in product - spectrum.matrix], evidence=("M - G_1 x ... x G_r = 0",))
     largest = [largest_gram_eigenvalue(factor) for factor in spectrum.factors]
     factors = [largest_eigenvalue(f"{claim}: factor {k}", candidate, Spectrum(factor, "spectral_norm"))
                for k, (candidate, factor) in enumerate(zip(largest, spectrum.factors), start=1)]
     product_of_largest = check_identity(value, sp.Mul(*largest), claim=f"{claim}: the product of the factors' largest")
-    return conclude(claim, [entries, *factors, product_of_largest], evidence=(
+    return conjunction([entries, *factors, product_of_largest], label=claim, evidence=(
         "M is G_1 x ... x G_r entry by entry; each factor's largest eigenvalue in magnitude checked exactly",
         "value = prod_k lambda_max(G_k), an exact identity",
         "the eigenvalues of a Kronecker product are the products of its factors' eigenvalues (a theorem taken as known)"))
@@ -738,7 +738,7 @@ def every_size_verdict(measure: Measure | str, group: str) -> Verdict | None:
     written = not isinstance(measure.evaluate, (CoordinatewiseSharpness, GaussNewtonPencil, HessianSpectrum))
     if written:
         checks += same_measure(measure, every)
-    return conclude(proof.claim, [proof, *checks], evidence=(
+    return conjunction([proof, *checks], label=proof.claim, evidence=(
         *proof.evidence, f"for every size ({every.sizes}): the kernel's ${every.T.name}$ and the loss theorem for it",
         f"cross-checked on the audit's families of {group}: the kernel's map is the group's action"
         + (", and the index-level measure is the audit's" if written else "")))

@@ -22,12 +22,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import mpmath
 import sympy as sp
 from sympy.polys.rings import ring
 
 from symbolic import Status, Verdict, check_identity
-from symbolic.kernel import by_procedure, conclude, exact_zeros, negation_by_counterexample, nonnegative
+from symbolic.kernel import Equation, Relation, by_oracle, conjunction, nonnegatives, refutation, zeros
+from symbolic.decision.limit_oracle import derivative_sign_statement, limit_statement
+from symbolic.numerics.agreement_oracle import hessian_norm_statement
 from symbolic.derivation import Derivation
 from symbolic.latex import to_latex
 from symbolic.decision.positivity import is_manifestly_nonnegative
@@ -51,19 +52,27 @@ TARGET = sp.Symbol("M", positive=True)
 GAMMA = sp.Symbol("gamma", positive=True)    # the spectral norm of ∇²L(θ̂)
 RADIAL_A = 1                                 # the exponent used for the explicit b
 EXAMPLE_TARGETS = (Fraction(1, 10), Fraction(10 ** 6))
+AGREEMENT = sp.Rational(1, 10 ** 15)         # relative tolerance of the numeric Hessian norm
 
 
 def _all(claim: str, verdicts: list, evidence: str) -> Verdict:
     """One verdict for a conjunction of component identities."""
-    return conclude(claim, verdicts, evidence=(f"{len(verdicts)} {evidence}", *verdicts[0].evidence),
-                    residual=max((v.residual or 0.0) for v in verdicts))
+    return conjunction(verdicts, label=claim, evidence=(f"{len(verdicts)} {evidence}", *verdicts[0].evidence),
+                       residual=max((v.residual or 0.0) for v in verdicts))
 
 
-def refuted_as_expected(verdict: Verdict, negation: str) -> Verdict:
-    """The negation of a claim is PROVED by the claim's re-verified counterexample."""
-    if verdict.status is Status.REFUTED:
-        return negation_by_counterexample(negation, verdict)
-    return Verdict(Status.UNDECIDED, negation, reason=f"'{verdict.claim}' was not refuted: {verdict.status.name}")
+def refuted_as_expected(verdict: Verdict, statements, negation: str, point: dict | None = None) -> Verdict:
+    """not S, for one of the ``statements`` S whose check ``verdict`` refuted: the kernel evaluates
+    S again, exactly, at the counterexample (``point``, else the symbols of the verdict's witness)."""
+    if verdict.status is not Status.REFUTED:
+        return Verdict(Status.UNDECIDED, negation, reason=f"'{verdict.claim}' was not refuted: {verdict.status.name}")
+    if point is None:
+        point = {k: v for k, v in verdict.witness.items() if isinstance(k, sp.Symbol)}
+    for statement in statements:
+        negated = refutation(statement, point, label=negation)
+        if negated.status is Status.PROVED:
+            return negated
+    return Verdict(Status.UNDECIDED, negation, reason="the counterexample refutes none of the statements exactly")
 
 
 # --- §5.1: the chain rule on generic 2-jets --------------------------------------------------------
@@ -162,20 +171,19 @@ def radial_bijection() -> Verdict:
     s = sp.Symbol("s", positive=True)             # s = 1 + 2a > 0
     a_of_s = (s - 1) / 2
     profile = radial_map([r])[0]
+    in_s = profile.xreplace({A_EXPONENT: a_of_s})          # the profile for a = (s - 1)/2
     slope = sp.factor(sp.diff(profile, r)).xreplace({A_EXPONENT: a_of_s})
     slope = sp.factor(sp.powsimp(slope))
     at_zero = profile.xreplace({r: 0})
-    growth = sp.limit(profile.xreplace({A_EXPONENT: a_of_s}), r, sp.oo)
     claim = "rho(r) = (r^2 + b)^a r: rho(0) = 0, rho' > 0, rho -> oo (b > 0, a > -1/2)"
-    positive = is_manifestly_nonnegative(slope) and slope.is_positive is True
-    if at_zero == 0 and positive and growth is sp.oo:
-        return conclude(claim, [
-            exact_zeros("rho(0) = 0", [at_zero]), nonnegative(f"rho'(r) = {slope} >= 0", [slope]),
-            by_procedure("sympy assumptions", "rho'(r) > 0", True),
-            by_procedure("sympy limits", "lim rho = oo", True)], evidence=(
+    if at_zero == 0 and is_manifestly_nonnegative(slope):
+        return conjunction([
+            zeros("rho(0) = 0", [at_zero]), nonnegatives(f"rho'(r) = {slope} >= 0", [slope]),
+            by_oracle("sympy limits", derivative_sign_statement(in_s, r, ">")),
+            by_oracle("sympy limits", limit_statement(in_s, r, sp.oo, sp.oo))], label=claim, evidence=(
             f"rho'(r) = {slope} with a = (s - 1)/2, s > 0: a product of positive factors",
             "rho(0) = 0 exactly; lim rho = oo (sympy.limit)"))
-    return Verdict(Status.UNDECIDED, claim, reason=f"rho' = {slope}, rho(0) = {at_zero}, limit {growth}")
+    return Verdict(Status.UNDECIDED, claim, reason=f"rho' = {slope}, rho(0) = {at_zero}")
 
 
 def radial_jacobian(n: int) -> tuple[sp.Expr, Verdict]:
@@ -184,8 +192,8 @@ def radial_jacobian(n: int) -> tuple[sp.Expr, Verdict]:
     jacobian = sp.Matrix(radial_map(u)).jacobian(u).xreplace({x: 0 for x in u})
     scale = jacobian[0, 0]
     claim = f"grad psi(theta_hat) = {scale} I, n={n}"
-    return scale, exact_zeros(claim, list(jacobian - scale * sp.eye(n)),
-                              evidence=("sympy jacobian of psi at u = 0, exact",))
+    return scale, zeros(claim, list(zip(jacobian, scale * sp.eye(n))),
+                        evidence=("sympy jacobian of psi at u = 0, exact",))
 
 
 def radial_hessian(n: int, scale: sp.Expr) -> tuple[sp.Expr, Verdict]:
@@ -196,8 +204,8 @@ def radial_hessian(n: int, scale: sp.Expr) -> tuple[sp.Expr, Verdict]:
     congruence = inverse.T * H * inverse
     factor = sp.powsimp(congruence[0, 0] / H[0, 0])
     claim = f"grad^2 L_eta(0) = {factor} grad^2 L(theta_hat), n={n}"
-    return factor, exact_zeros(claim, list(congruence - factor * H),
-                               evidence=("congruence by the inverse Jacobian, exact",))
+    return factor, zeros(claim, list(zip(congruence, factor * H)),
+                         evidence=("congruence by the inverse Jacobian, exact",))
 
 
 def explicit_shifts(factor: sp.Expr) -> dict:
@@ -211,65 +219,47 @@ def check_explicit_shifts(factor: sp.Expr) -> Verdict:
     shifts = explicit_shifts(factor)
     scaled = factor.xreplace({A_EXPONENT: RADIAL_A}) * GAMMA
     claim = "a = 1: ||grad^2 L_eta(0)||_2 = M/2 < M at b_below, = 2M > M at b_above, for every M > 0"
-    margins = exact_zeros("the margins at b_below and b_above", [
-        scaled.xreplace({B_SHIFT: shifts["below"]}) - TARGET / 2, scaled.xreplace({B_SHIFT: shifts["above"]}) - 2 * TARGET])
-    positive = by_procedure("sympy assumptions", "b_below, b_above > 0", all(b.is_positive for b in shifts.values()))
-    return conclude(claim, [margins, positive], evidence=(
+    margins = zeros("the margins at b_below and b_above", [
+        (scaled.xreplace({B_SHIFT: shifts["below"]}), TARGET / 2), (scaled.xreplace({B_SHIFT: shifts["above"]}), 2 * TARGET)])
+    positive = [by_oracle("sympy assumptions", Relation(shift, ">", sp.S.Zero)) for shift in shifts.values()]
+    return conjunction([margins, *positive], label=claim, evidence=(
         f"b_below = {shifts['below']}, b_above = {shifts['above']} (both > 0)",
         "spectral norm of b^(-2a) H is b^(-2a) ||H||_2: exact zero tests of the margins"))
 
 
 def radial_inverse(eta, b):
-    """g(η) − θ̂ = ψ⁻¹(η) for a = 1: the radius r with r³ + b r = ‖η‖, by Newton's method from
-    ‖η‖/b (the cubic is convex on r ≥ 0 and ‖η‖/b lies at or right of the root)."""
-    rho = mpmath.sqrt(sum(x ** 2 for x in eta))
-    if rho == 0:
-        return [mpmath.mpf(0)] * len(eta)
-    r = rho / b
-    for _ in range(200):
-        step = (r ** 3 + b * r - rho) / (3 * r ** 2 + b)
-        r -= step
-        if abs(step) <= abs(r) * mpmath.eps * 4:
-            break
-    return [r * x / rho for x in eta]
+    """g(η) − θ̂ = ψ⁻¹(η) for a = 1, in closed form: ψ(u) = (‖u‖² + b) u, so u = η/(r² + b) with
+    r = ‖u‖ the real root of r³ + b r = ‖η‖, by Cardano's formula (for b > 0 both cube roots are
+    of positive numbers, and r = 0 at η = 0)."""
+    rho = sp.sqrt(sum(x ** 2 for x in eta))
+    root = sp.sqrt(rho ** 2 / 4 + b ** 3 / 27)
+    r = sp.cbrt(root + rho / 2) - sp.cbrt(root - rho / 2)
+    return [x / (r ** 2 + b) for x in eta]
 
 
 def example_radial(factor: sp.Expr) -> Verdict:
     """The worked example at θ̂ = (1, 1), a = 1: for m = 1/10 and M = 10⁶, b from explicit_shifts;
-    the Hessian of L∘ψ⁻¹ at 0 recomputed numerically (mpmath.diff through the inverse map, 40
-    digits) has spectral norm factor·‖H‖ on the predicted side of the target."""
+    the Hessian of L∘ψ⁻¹ at 0, differentiated numerically through the inverse map itself at two
+    precisions, has spectral norm factor·‖H‖, on the predicted side of the target."""
     derived = example.derive()
     gamma = derived.spectral_norm.xreplace({example.c: 1})
     shifts = explicit_shifts(factor)
-    evidence, worst_residual = [f"||grad^2 L(1, 1)||_2 = {gamma}"], mpmath.mpf(0)
+    eta = sp.symbols("eta_1 eta_2", real=True)
+    evidence, checks = [f"||grad^2 L(1, 1)||_2 = {gamma}"], []
     claim = "worked example: ||grad^2 L_eta(0)||_2 < 1/10 and > 10^6 at explicit b (a = 1)"
     for side, target in zip(("below", "above"), EXAMPLE_TARGETS):
-        b_exact = shifts[side].xreplace({TARGET: sp.Rational(target.numerator, target.denominator),
-                                         GAMMA: gamma})
+        target = sp.Rational(target.numerator, target.denominator)
+        b_exact = shifts[side].xreplace({TARGET: target, GAMMA: gamma})
         predicted = (factor.xreplace({A_EXPONENT: RADIAL_A, B_SHIFT: b_exact}) * gamma)
-        with mpmath.workdps(40):
-            b_value = mpmath.mpf(sp.N(b_exact, 60))
-
-            def loss_eta(e1, e2):
-                da, db = radial_inverse([e1, e2], b_value)
-                return example.real_loss_mp(1 + da, 1 + db)
-            hessian = mpmath.matrix(2, 2)
-            for i in range(2):
-                for j in range(2):
-                    orders = tuple(int(k == i) + int(k == j) for k in range(2))
-                    hessian[i, j] = mpmath.diff(loss_eta, (0, 0), orders)
-            norm = max(abs(x) for x in mpmath.eigsy(hessian, eigvals_only=True))
-            residual = abs(norm - mpmath.mpf(sp.N(predicted, 50))) / norm
-        worst_residual = max(worst_residual, residual)
-        on_side = (predicted < target) if side == "below" else (predicted > target)
+        inverse = radial_inverse(list(eta), b_exact)
+        pulled_back = example.loss(1 + inverse[0], 1 + inverse[1])      # L∘ψ⁻¹ with the real max
+        checks.append(by_oracle("two-precision agreement of a function",
+                                hessian_norm_statement(pulled_back, eta, (0, 0), predicted, AGREEMENT)))
+        checks.append(by_oracle("exact rational comparison", Relation(predicted, "<" if side == "below" else ">",
+                                                                       target)))
         evidence.append(f"{'m' if side == 'below' else 'M'} = {target}: b = {b_exact}, predicted norm "
-                        f"{predicted}, numeric {mpmath.nstr(norm, 12)}")
-        if not on_side or residual > mpmath.mpf(10) ** -15:
-            return Verdict(Status.REFUTED if residual <= mpmath.mpf(10) ** -15 else Status.UNDECIDED,
-                           claim, reason=f"{side}: predicted {predicted}, numeric {norm}",
-                           witness={"b": b_exact, "target": target})
-    return by_procedure("two-precision numeric agreement", claim, True, evidence=tuple(evidence),
-                        residual=float(worst_residual))
+                        f"{predicted}; " + " ".join(checks[-2].evidence[:1]))
+    return conjunction(checks, label=claim, evidence=tuple(evidence))
 
 
 # --- §5.1: weight normalization --------------------------------------------------------------------
@@ -280,14 +270,19 @@ def weight_normalization(v: list, s: sp.Expr) -> list:
     return [s * x / norm for x in v]
 
 
-def weight_norm_invariance(k: int, alpha: sp.Expr = ALPHA, seed: int = 0) -> Verdict:
-    """w(s, αv) = w(s, v), componentwise, for the sign of α the symbol carries."""
+def weight_norm_equations(k: int, alpha: sp.Expr = ALPHA) -> list:
+    """w_i(s, αv) = w_i(s, v), one equation per component."""
     v = list(sp.symbols(f"v_1:{k + 1}", real=True))
     s = sp.Symbol("s", real=True)
+    return [Equation(left, right) for left, right in zip(weight_normalization([alpha * x for x in v], s),
+                                                         weight_normalization(v, s))]
+
+
+def weight_norm_invariance(k: int, alpha: sp.Expr = ALPHA, seed: int = 0) -> Verdict:
+    """w(s, αv) = w(s, v), componentwise, for the sign of α the symbol carries."""
     sign = "> 0" if alpha.is_positive else "< 0" if alpha.is_negative else "real"
-    verdicts = [check_identity(left, right, seed=seed, claim=f"w_{i + 1}(s, alpha v) = w_{i + 1}(s, v), alpha {sign}")
-                for i, (left, right) in enumerate(zip(weight_normalization([alpha * x for x in v], s),
-                                                      weight_normalization(v, s)))]
+    verdicts = [check_identity(e.lhs, e.rhs, seed=seed, claim=f"w_{i + 1}(s, alpha v) = w_{i + 1}(s, v), alpha {sign}")
+                for i, e in enumerate(weight_norm_equations(k, alpha))]
     return _all(f"w(s, alpha v) = w(s, v) for alpha {sign}, k={k}", verdicts, "components")
 
 
@@ -340,6 +335,17 @@ def standardization():
     return mean, deviation
 
 
+def input_gradient_equation(point_index: int = 0):
+    """The invariance claim as a statement, |∂f_ξ/∂u(u)| = |∂f/∂x(ξ(u))| for every u, and the
+    standardized training input u at which to test it."""
+    mean, deviation = standardization()
+    u, x = sp.symbols("u x", real=True)
+    f = example.network(1, 1, x)
+    xi = deviation * u + mean
+    statement = Equation(sp.Abs(sp.diff(f.xreplace({x: xi}), u)), sp.Abs(sp.diff(f, x).xreplace({x: xi})))
+    return statement, {u: (sp.Integer(example.DATA[point_index][0]) - mean) / deviation}
+
+
 def input_gradient_invariance(point_index: int = 0) -> Verdict:
     """Claim: |∂f_ξ/∂u(u)| = |∂f/∂x(ξ(u))| for the example's predictor f = max(x, 0) (θ = (1, 1))
     and ξ the inverse standardization, at the standardized training input.  Refuted when the
@@ -364,7 +370,8 @@ def input_gradient_invariance(point_index: int = 0) -> Verdict:
                                                        "sigma": deviation},
                        reason=f"|d f_xi/du| = {abs(quotient_u)} but |df/dx| = {abs(quotient_x)} "
                               f"(exact difference quotients)")
-    return by_procedure("exact rational comparison", claim, True, evidence=(f"both {abs(quotient_u)}",))
+    return by_oracle("exact rational comparison", Equation(abs(quotient_u), abs(quotient_x)), label=claim,
+                     evidence=(f"both {abs(quotient_u)}",))
 
 
 # --- the proof script -----------------------------------------------------------------------------
@@ -424,10 +431,13 @@ def run(sizes, seed=0, timeout=None) -> Report:
 
     flip = report.record(NAME, "weight normalization: not invariant for some alpha < 0", size(2),
                          lambda: refuted_as_expected(weight_norm_invariance(2, NEGATIVE_ALPHA, seed=seed),
+                                                     weight_norm_equations(2, NEGATIVE_ALPHA),
                                                      "w(s, alpha v) != w(s, v) for some alpha < 0"))
     representation = report.record(NAME, "input-gradient norm depends on the input representation", (1, 1, 2),
                                    lambda: refuted_as_expected(input_gradient_invariance(),
-                                                               "input-gradient norms are not invariant"))
+                                                               [input_gradient_equation()[0]],
+                                                               "input-gradient norms are not invariant",
+                                                               input_gradient_equation()[1]))
 
     sizes_of = [size(n) for n in dims]
     derivation.add(r"\nabla L_\eta = \nabla L(g)\,\nabla g,\quad \nabla^2 L_\eta = \nabla g^\top "
@@ -455,7 +465,7 @@ def run(sizes, seed=0, timeout=None) -> Report:
     small, large = (to_latex(sp.Rational(t.numerator, t.denominator)) for t in EXAMPLE_TARGETS)
     derivation.add(r"\|\nabla^2 L_\eta(0)\|_2 < %s,\quad \|\nabla^2 L_\eta(0)\|_2 > %s" % (small, large),
                    r"worked example at $\hat\theta = (1, 1)$: Hessian of $L \circ \psi^{-1}$ by "
-                   r"mpmath.diff through the inverse map (40 digits) agrees", [on_example], [(1, 1, 2)])
+                   r"mpmath.diff through the inverse map (at 40 and 60 digits) agrees", [on_example], [(1, 1, 2)])
     derivation.add(r"w(s, \alpha v) = w(s, v)\quad (\alpha > 0)",
                    r"exact, componentwise; for $\alpha < 0$ it is refuted (the source's $\alpha \ne 0$)",
                    positive, [size(k) for k in lengths])

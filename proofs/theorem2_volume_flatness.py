@@ -23,8 +23,11 @@ import sympy as sp
 import z3
 
 from symbolic import Status, Verdict, check_identity
-from symbolic.kernel import by_procedure, conclude, nonnegative
+from symbolic.kernel import Equation, Relation, by_oracle, conjunction, nonnegatives
 from symbolic.decision.budget import remaining, uninterrupted, within_budget
+from symbolic.decision.limit_oracle import limit_statement
+from symbolic.decision.smt import Translation
+from symbolic.decision.solver_oracle import satisfied_at, unsatisfiable
 from symbolic.derivation import Derivation
 from symbolic.networks.rescaling import ALPHA, rescale_vector
 from symbolic.decision.zero import is_rational_zero
@@ -47,7 +50,7 @@ SLACK = sp.Symbol("s", positive=True)       # ‖θ₁‖∞ = r + s, so that 0 
 
 
 def _proved_all(claim: str, verdicts: list, evidence: str) -> Verdict:
-    return conclude(claim, verdicts, evidence=(evidence, *verdicts[0].evidence))
+    return conjunction(verdicts, label=claim, evidence=(evidence, *verdicts[0].evidence))
 
 
 # --- 1. T_α is linear, det = α^{n₁−n₂}, T_α∘T_β = T_{αβ} ------------------------------------------
@@ -126,8 +129,8 @@ def separation_argument() -> Verdict:
     verdicts = []
     for label, (expression, certificate) in claims.items():
         verdicts.append(check_identity(expression, certificate, claim=f"{label} = {certificate}"))
-        verdicts.append(nonnegative(f"{certificate} >= 0", [certificate]))
-    positive_gap = by_procedure("sympy assumptions", "t + r > 0", (t + RADIUS).is_positive is True)
+        verdicts.append(nonnegatives(f"{certificate} >= 0", [certificate]))
+    positive_gap = by_oracle("sympy assumptions", Relation(t + RADIUS, ">", sp.S.Zero))
     return _proved_all("paper's alpha > 1 and the gap alpha(t - r) - (t + r) = t + r > 0",
                        verdicts + [positive_gap],
                        "exact identities with t = r + s, r, s > 0; certificates manifestly positive")
@@ -138,49 +141,53 @@ MODES = {"theorem": "0 < r < |theta1|_inf, A = alpha^k with k >= 1 (A >= alpha)"
          "radius too large": "box radius r >= |theta1|_inf"}
 
 
-def disjointness_query(d: int, h: int, mode: str = "theorem"):
-    """z3: is there a point z in B∞(r, θ) ∩ T_A(B∞(r, θ)), A = α^k, α the paper's?  Returns the
-    solver answer, the model (or None) and the variables."""
-    with uninterrupted():
-        return _disjointness_query(d, h, mode)
-
-
-def _disjointness_query(d: int, h: int, mode: str):
+def disjointness_formula(d: int, h: int, mode: str = "theorem"):
+    """The common point as a formula of real arithmetic: z in B∞(r, θ) ∩ T_A(B∞(r, θ)), z = T_A y
+    with y in B∞(r, θ), A = α^k (k ≥ 1 read as A ≥ α), α the paper's.  Returns the formula and
+    its variables."""
     n1, n2 = d * h, h
     size = n1 + n2
-    theta = [z3.Real(f"theta_{i}") for i in range(size)]
-    y = [z3.Real(f"y_{i}") for i in range(size)]       # a point of B ...
-    z = [z3.Real(f"z_{i}") for i in range(size)]       # ... and its image T_A y, also in B
-    r, t, alpha, A = z3.Reals("r t alpha A")
-    solver = z3.Solver()
-    left = remaining()
-    solver.set("timeout", Z3_TIMEOUT_MS if left is None else max(1, min(Z3_TIMEOUT_MS, int(left * 1000))))
-    solver.add(r > 0, alpha * (t - r) == 2 * (t + r))
-    solver.add(z3.Or(*[theta[i] != 0 for i in range(n1, size)]))               # θ₂ ≠ 0
+    theta = list(sp.symbols(f"theta_0:{size}", real=True))
+    y = list(sp.symbols(f"y_0:{size}", real=True))        # a point of B ...
+    z = list(sp.symbols(f"z_0:{size}", real=True))        # ... and its image T_A y, also in B
+    r, t, alpha, A = sp.symbols("r t alpha A", real=True)
+    conditions = [r > 0, sp.Eq(alpha * (t - r), 2 * (t + r)),
+                  sp.Or(*[sp.Ne(theta[i], 0) for i in range(n1, size)])]          # θ₂ ≠ 0
     if mode == "theta1 zero":
-        solver.add(t == 0, *[theta[i] == 0 for i in range(n1)], A == alpha)
+        conditions += [sp.Eq(t, 0), *[sp.Eq(theta[i], 0) for i in range(n1)], sp.Eq(A, alpha)]
     else:
         # t = ‖θ₁‖∞ > 0: every |θ_i| ≤ t, one of them equal to t
-        solver.add(t > 0, *[z3.And(theta[i] <= t, -theta[i] <= t) for i in range(n1)],
-                   z3.Or(*[z3.Or(theta[i] == t, theta[i] == -t) for i in range(n1)]))
-        if mode == "theorem":
-            solver.add(r < t, A >= alpha)
-        else:
-            solver.add(r >= t, A == alpha)
+        conditions += [t > 0, *[sp.And(theta[i] <= t, -theta[i] <= t) for i in range(n1)],
+                       sp.Or(*[sp.Or(sp.Eq(theta[i], t), sp.Eq(theta[i], -t)) for i in range(n1)])]
+        conditions += [r < t, A >= alpha] if mode == "theorem" else [r >= t, sp.Eq(A, alpha)]
     for i in range(size):
-        solver.add(y[i] - theta[i] <= r, theta[i] - y[i] <= r, z[i] - theta[i] <= r, theta[i] - z[i] <= r)
+        conditions += [y[i] - theta[i] <= r, theta[i] - y[i] <= r, z[i] - theta[i] <= r, theta[i] - z[i] <= r]
         # z = T_A y: W coordinates times A, v coordinates divided by A
-        solver.add(z[i] == A * y[i] if i < n1 else A * z[i] == y[i])
-    answer = solver.check()
+        conditions.append(sp.Eq(z[i], A * y[i]) if i < n1 else sp.Eq(A * z[i], y[i]))
+    return sp.And(*conditions), {"theta": theta, "y": y, "z": z, "r": r, "t": t, "alpha": alpha, "A": A}
+
+
+def _z3_seconds() -> float:
+    left = remaining()
+    return Z3_TIMEOUT_MS / 1000 if left is None else max(0.001, min(Z3_TIMEOUT_MS / 1000, left))
+
+
+def disjointness_query(d: int, h: int, mode: str = "theorem"):
+    """z3 on the formula of ``disjointness_formula``: the solver answer, the model (or None) and
+    the z3 variables."""
+    formula, variables = disjointness_formula(d, h, mode)
+    translation = Translation()
+    goal = translation.condition(formula)
+    solver = z3.Solver()
+    solver.set("timeout", max(1, int(_z3_seconds() * 1000)))
+    solver.add(*translation.constraints, goal)
+    with uninterrupted():
+        answer = solver.check()
     model = solver.model() if answer == z3.sat else None
-    return answer, model, {"theta": theta, "y": y, "z": z, "r": r, "t": t, "alpha": alpha, "A": A}
 
-
-def _rational(model, variable) -> Fraction | None:
-    value = model.eval(variable, model_completion=True)
-    if not z3.is_rational_value(value):
-        return None
-    return Fraction(value.numerator_as_long(), value.denominator_as_long())
+    def term(symbol):
+        return translation.variables[symbol][0]
+    return answer, model, {k: ([term(x) for x in v] if isinstance(v, list) else term(v)) for k, v in variables.items()}
 
 
 def reverify_common_point(d: int, h: int, point: dict) -> bool:
@@ -194,23 +201,22 @@ def reverify_common_point(d: int, h: int, point: dict) -> bool:
 
 
 def disjointness(d: int, h: int, mode: str = "theorem") -> Verdict:
-    """B∞(r, θ) ∩ T_α^k B∞(r, θ) = ∅ for the paper's α, decided by z3; a model is re-verified exactly."""
+    """B∞(r, θ) ∩ T_α^k B∞(r, θ) = ∅ for the paper's α: the common-point formula is unsatisfiable,
+    decided by z3 on the statement; a point z3 finds is re-verified exactly."""
     claim = f"B and T_alpha^k B disjoint ({MODES[mode]}), d={d}, h={h}"
-    answer, model, variables = disjointness_query(d, h, mode)
-    if answer == z3.unsat:
-        return by_procedure("z3 unsat", claim, True, evidence=(
-            "z3 (nlsat, non-linear real arithmetic) answers unsat: no common point; taken on z3's word",))
-    if answer == z3.sat:
-        point = {k: ([_rational(model, x) for x in v] if isinstance(v, list) else _rational(model, v))
-                 for k, v in variables.items()}
-        values = [x for v in point.values() for x in (v if isinstance(v, list) else [v])]
-        if None not in values and reverify_common_point(d, h, point):
-            witness = {"theta": point["theta"], "r": point["r"], "alpha": point["alpha"],
-                       "common point z": point["z"], "z = T_alpha y, y": point["y"]}
-            return Verdict(Status.REFUTED, claim, witness=witness,
-                           reason="z3 model re-verified exactly: z lies in both boxes")
-        return Verdict(Status.UNDECIDED, claim, reason="z3 model is not rational or did not re-verify")
-    return Verdict(Status.UNDECIDED, claim, reason=f"z3: {answer} ({model})")
+    formula, variables = disjointness_formula(d, h, mode)
+    statement = unsatisfiable(formula, reading=f"no common point of B and T_A B ({MODES[mode]})")
+    verdict = by_oracle("z3 unsat", statement, label=claim, seconds=_z3_seconds())
+    if verdict.status is not Status.REFUTED:
+        return verdict
+    point = {symbol: Fraction(int(value.p), int(value.q)) for symbol, value in verdict.witness.items()}
+    common = {k: ([point[x] for x in v] if isinstance(v, list) else point[v]) for k, v in variables.items()}
+    if satisfied_at(formula, verdict.witness) and reverify_common_point(d, h, common):
+        witness = {"theta": common["theta"], "r": common["r"], "alpha": common["alpha"],
+                   "common point z": common["z"], "z = T_alpha y, y": common["y"]}
+        return Verdict(Status.REFUTED, claim, witness=witness,
+                       reason="z3 model re-verified exactly: z lies in both boxes")
+    return Verdict(Status.UNDECIDED, claim, reason="z3 model did not re-verify")
 
 
 def rational_instance(d: int, h: int, seed: int = 0) -> Verdict:
@@ -227,9 +233,18 @@ def rational_instance(d: int, h: int, seed: int = 0) -> Verdict:
     gap = max(image[0] - box[1], box[0] - image[1])
     claim = f"concrete instance: gap between the projections = |theta1|_inf + r, d={d}, h={h}"
     witness = {"theta": theta, "r": r, "alpha": alpha, "B_k": box, "T_alpha B_k": image}
-    if gap == norm + r and gap > 0:
-        return by_procedure("exact rational comparison", claim, True, evidence=(f"alpha = {alpha}: gap {gap} > 0, exact",))
-    return Verdict(Status.REFUTED, claim, witness=witness, reason=f"gap {gap}")
+    if not (gap == norm + r and gap > 0):
+        return Verdict(Status.REFUTED, claim, witness=witness, reason=f"gap {gap}")
+    # the statement as computed, unevaluated: the gap between [t_k - r, t_k + r] and its image
+    # under the paper's alpha = 2(t + r)/(t - r), t = |theta1|_inf = |t_k|
+    t_k, t, radius = (sp.Rational(q.numerator, q.denominator) for q in (theta[k], norm, r))
+    with sp.evaluate(False):
+        scale = 2 * (t + radius) / (t - radius)
+        separation = sp.Max(scale * (t_k - radius) - (t_k + radius), (t_k - radius) - scale * (t_k + radius))
+        expected = t + radius
+    return conjunction([by_oracle("exact evaluation", Equation(separation, expected)),
+                        by_oracle("exact evaluation", Relation(separation, ">", sp.S.Zero))], label=claim,
+                       evidence=(f"alpha = {alpha}: gap {gap} > 0, exact",))
 
 
 # --- the negative control on α ≤ 0 ---------------------------------------------------------------
@@ -277,8 +292,7 @@ def worked_example_band() -> Verdict:
     }
     if area.subs(R, 0) != 0:
         return Verdict(Status.UNDECIDED, claim, reason="area(0) is not 0")
-    if sp.limit(area, R, sp.oo) is not sp.oo:
-        return Verdict(Status.UNDECIDED, claim, reason="sympy does not find area -> oo")
+    checks["area -> oo as R -> oo"] = by_oracle("sympy limits", limit_statement(area, R, sp.oo, sp.oo))
     # rational points: inside the band L < ε, on the other side L ≥ ε (exact, real max)
     epsilon = Fraction(1, 5)                                   # s = 2/5
     inside = worked_example.loss(sp.Integer(3), sp.Rational(1, 3) * (1 + sp.Rational(39, 100)))
@@ -286,6 +300,9 @@ def worked_example_band() -> Verdict:
     if not (inside < sp.Rational(epsilon.numerator, epsilon.denominator) <= outside):
         return Verdict(Status.REFUTED, claim, witness={"inside": inside, "outside": outside},
                        reason="the band's edge is not where the derivation puts it")
+    bound = sp.Rational(epsilon.numerator, epsilon.denominator)
+    checks["L < eps just inside the band"] = by_oracle("exact rational comparison", Relation(inside, "<", bound))
+    checks["L >= eps just outside"] = by_oracle("exact rational comparison", Relation(outside, ">=", bound))
     quad = mpmath.quad(lambda x: 2 * mpmath.mpf(2) / 5 / x, [mpmath.e ** -1, mpmath.e])
     closed = sp.N(area.subs({R: 1, eps: sp.Rational(1, 5)}), 30)
     if abs(quad - mpmath.mpf(str(closed))) > mpmath.mpf(10) ** -12:

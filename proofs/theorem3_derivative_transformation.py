@@ -41,21 +41,18 @@ import random
 from fractions import Fraction
 from dataclasses import dataclass
 
-import flint
-import mpmath
 import sympy as sp
 
 from symbolic import ReLU, Status, Verdict, check_identity
-from symbolic.kernel import by_procedure
+from symbolic.kernel import Equation, by_oracle, conjunction, zeros
 from symbolic.decision.budget import BudgetExhausted, check_budget, time_budget
 from symbolic.derivation import Derivation
-from symbolic.numerics.real_network import HIGH_DPS, LOW_DPS, derivative_verdict, directional_derivative, \
-    hessian_residual, loss_function, measure, random_instance, to_mpf
-from symbolic.networks.polynomial import EXPONENTS, PatternNetwork, WeightReader, alpha_weights
+from symbolic.numerics import agreement, pattern_form
+from symbolic.numerics.pattern_form import CROSS_CHECK_SIZES, cross_checked
+# the exact tests on the pattern form, by their names here too
+from symbolic.numerics.pattern_form import chain_rule_by_weights, chain_rule_check  # noqa: F401
+from symbolic.numerics.real_network import HIGH_DPS, LOW_DPS, derivative_identity, random_instance
 from symbolic.networks.rescaling import ALPHA
-from symbolic.verdict import worst
-from symbolic.decision.witness import mpmath_function
-from symbolic.decision.zero import is_rational_zero
 
 from proofs import theorem1_observational_equivalence as theorem1
 from symbolic.report import Report
@@ -66,8 +63,6 @@ SOURCE = ("Dinh, Pascanu, Bengio and Bengio, Sharp Minima Can Generalize For Dee
           "Section 4.2, Theorem 3 and its first- and second-derivative identities")
 DEFAULT_SIZES = (3, 3, 3)
 LARGEST_SIZES = (16, 16, 16)
-# sizes at which the composition-based tests run too, as a cross-check of the exponent-weight test
-CROSS_CHECK_SIZES = (3, 3, 3)
 
 LOSSES = ("mse", "logistic", "quadratic", "any")
 LOSS_LABELS = {"mse": "(i) MSE", "logistic": "(ii) logistic", "quadratic": "(iii) every smooth loss",
@@ -114,236 +109,46 @@ VARIANTS = {
 }
 
 
-def _factor(symbolic_factor, alpha, alphabar):
-    return {"a": alpha, "abar": alphabar}.get(symbolic_factor, symbolic_factor)
-
-
-def _group(parameter_name: str) -> str:
-    return parameter_name.split("_")[0]
-
-
 # --- 2. the exact identity on the pattern form -------------------------------------------------
 
-@functools.lru_cache(maxsize=4)
-def pattern_network(d, h, n, loss="mse", bias=False) -> PatternNetwork:
-    """One pattern form per size and loss, shared by the gradient and the Hessian checks."""
-    return PatternNetwork(d, h, n, loss=loss, bias=bias)
-
-
 def weight_identity(d, h, n, loss, order, variant=THEOREM):
-    """(holds, first failing entry) by reading α-weights off exponents, with no composition.
-
-    P(T_αθ) = α^c P(θ) exactly when every monomial of P has α-weight c (``symbolic.networks.polynomial``).
-    The entries are never expanded: with L = G(f_1, …, f_N) (G the loss as a polynomial in the
-    predictions, the data, the loss constants and, for the logistic loss, P_n = sigmoid(f_n)),
-
-        ∂_k L = Σ_n ∂G/∂f_n · ∂_k f_n,
-        ∂_k∂_l L = Σ_{n,m} ∂²G/∂f_n∂f_m · ∂_k f_n ∂_l f_m + Σ_n ∂G/∂f_n · ∂_k∂_l f_n.
-
-    When every f_n has weight 0, every factor built from G has weight 0 too (data, constants and
-    P_n are untouched by T_α), so each term's weight is the sum of the weights of its per-sample,
-    per-unit factors ∂_k f_n and ∂_k∂_l f_n, read off their exponents; a sum of terms of weight c is
-    of weight c.  Where some term's weight differs from the claimed one (or f_n is not of weight 0)
-    the entry itself is formed and its monomials' weights read: an exact decision either way.
-    """
-    model = pattern_network(d, h, n, loss, variant.bias)
-    transform = WeightReader(model.weight_exponents({g: EXPONENTS[f] for g, f in variant.transform.items()}))
-    left, right = ([EXPONENTS[side[_group(p)]] for p in model.parameter_names]
-                   for side in (variant.scaling, variant.right))
-    names = model.parameter_names
-    moved = [k for k, f in enumerate(model.predictions) if not alpha_weights(f, transform) <= {0}]
-    if loss == "logistic" and moved:
-        # P_n = sigmoid(f_n) is left in place by T, which is right only if f_n∘T = f_n
-        return False, (f"f(x_{moved[0] + 1})",)
-    invariant = not moved     # then every factor built from G has weight 0
-
-    def entry_has_weight(poly, weight) -> bool:
-        check_budget()
-        return alpha_weights(poly, transform) <= {weight}
-
-    # the weights of the per-sample, per-unit factors ∂_k f_n (all n together)
-    first = [set() for _ in names]
-    for block in model.prediction_derivatives:
-        for k, factor in block.items():
-            first[k] |= alpha_weights(factor, transform)
-    if order == 1:
-        for k in range(len(names)):
-            if not (invariant and first[k] <= {left[k]}) and \
-                    not entry_has_weight(model.gradient[k], left[k]):
-                return False, (names[k],)
-        return True, None
-    second = {}
-    for block in model.prediction_second_derivatives:
-        for index, factor in block.items():
-            second.setdefault(index, set()).update(alpha_weights(factor, transform))
-    for k in range(len(names)):
-        check_budget()
-        for l in range(k, len(names)):
-            claimed = left[k] + right[l]
-            terms = {a + b for a in first[k] for b in first[l]} | second.get((k, l), set())
-            if not (invariant and terms <= {claimed}) and \
-                    not entry_has_weight(model.hessian_entry(k, l), claimed):
-                return False, (names[k], names[l])
-    return True, None
+    """(holds, first failing entry) by reading α-weights off exponents (``pattern_form``)."""
+    return pattern_form.weight_identity(d, h, n, loss, order, variant)
 
 
 def exact_polynomial_identity(d, h, n, loss, order, variant=THEOREM):
-    """(holds, first failing entry) by composition: every entry expanded, T_α substituted, and the
-    difference zero-tested in the Laurent ring (the cross-check of ``weight_identity``)."""
-    model = PatternNetwork(d, h, n, loss=loss, bias=variant.bias)
-    factors = {g: _factor(f, model.alpha, model.alphabar) for g, f in variant.transform.items()}
-    images = model.transform_images(factors)
-    if loss == "logistic":
-        # P_n = sigmoid(f_n) is left in place by T, which is right only if f_n∘T = f_n
-        for k, f in enumerate(model.predictions):
-            if not model.is_zero(model.at(f, images) - f):
-                return False, (f"f(x_{k + 1})",)
-    scaling, right = ([_factor(side[_group(p)], model.alpha, model.alphabar)
-                       for p in model.parameter_names] for side in (variant.scaling, variant.right))
-    if order == 1:
-        entries = {(k,): g for k, g in enumerate(model.gradient)}
-    else:
-        entries = model.hessian
-    for index, entry in entries.items():
-        check_budget()
-        factor = scaling[index[0]] * (right[index[1]] if len(index) == 2 else 1)
-        if not model.is_zero(model.at(entry, images) - factor * entry):
-            return False, tuple(model.parameter_names[k] for k in index)
-    return True, None
-
-
-def cross_checked(d, h, n) -> bool:
-    """Whether the composition-based tests run too at this size."""
-    return all(s <= limit for s, limit in zip((d, h, n), CROSS_CHECK_SIZES))
+    """(holds, first failing entry) by composition, the cross-check (``pattern_form``)."""
+    return pattern_form.exact_polynomial_identity(d, h, n, loss, order, variant)
 
 
 def sigmoid_lemmas(seed: int = 0) -> Verdict:
-    """softplus'(f) = sigmoid(f) and sigmoid'(f) = sigmoid(f)(1 − sigmoid(f)), by sympy's diff, with
-    a numeric witness: mpmath.diff of softplus and sigmoid at random rational f."""
+    """softplus'(f) = sigmoid(f) and sigmoid'(f) = sigmoid(f)(1 − sigmoid(f)): sympy's diff and an
+    exact zero test with exp(f) as an indeterminate, and a numeric witness: mpmath.diff of
+    softplus and sigmoid at random rational f, at two precisions."""
     f = sp.Symbol("f", real=True)
-    sigmoid = sp.exp(f) / (1 + sp.exp(f))
-    claims = {"softplus' = sigmoid": sp.diff(sp.log(1 + sp.exp(f)), f) - sigmoid,
-              "sigmoid' = sigmoid (1 - sigmoid)": sp.diff(sigmoid, f) - sigmoid * (1 - sigmoid)}
-    failing = [name for name, difference in claims.items() if not is_rational_zero(difference)]
-    residual, informative = sigmoid_witness(seed)
+    softplus, sigmoid = sp.log(1 + sp.exp(f)), sp.exp(f) / (1 + sp.exp(f))
     claim = "softplus' = sigmoid, sigmoid' = sigmoid (1 - sigmoid)"
-    return derivative_verdict(claim, not failing, failing[0] if failing else None, residual, informative,
-                    None, "exact zero test with exp(f) as an indeterminate", "mpmath.diff of softplus "
-                    "and sigmoid")
-
-
-def sigmoid_witness(seed: int = 0):
-    """The most telling Residual of the two lemmas at WITNESS_POINTS random rational f (each side
-    a derivative by mpmath.diff against the closed form), and how many points compared something."""
+    exact = zeros("exact zero test with exp(f) as an indeterminate", [
+        Equation(sp.diff(softplus, f), sigmoid), Equation(sp.diff(sigmoid, f), sigmoid * (1 - sigmoid))])
     rng = random.Random(seed)
-    softplus = lambda t: mpmath.log1p(mpmath.exp(t))  # noqa: E731
-    sigmoid = lambda t: 1 / (1 + mpmath.exp(-t))  # noqa: E731
-    worst_case, informative = None, 0
-    for _ in range(WITNESS_POINTS):
-        f = Fraction(rng.randint(-64, 64) or 1, 16)
-        residuals = [measure(lambda dps, derivative=derivative, closed=closed: (
-                         mpmath.diff(derivative, to_mpf(f)), closed(to_mpf(f))))
-                     for derivative, closed in ((softplus, sigmoid),
-                                                (sigmoid, lambda t: sigmoid(t) * (1 - sigmoid(t))))]
-        compared = [r for r in residuals if r.scale > 0]
-        informative += bool(compared)
-        for residual in compared:
-            if worst_case is None or residual.key() > worst_case.key():
-                worst_case = residual
-    return worst_case, informative
+    points = [{f: sp.Rational(rng.randint(-64, 64) or 1, 16)} for _ in range(WITNESS_POINTS)]
+    witness = by_oracle("two-precision numeric agreement", agreement.closed_form_derivatives(
+        [(softplus, (f,), (1,), sigmoid), (sigmoid, (f,), (1,), sigmoid * (1 - sigmoid))], points))
+    return derivative_identity(claim, exact, witness, fails_at="a lemma")
 
 
 # --- 3. the abstract route: chain rule for a linear map, on a generic 2-jet ---------------------
-
-def chain_rule_check(d: int, h: int, order: int, claimed_inverse: bool = False) -> bool:
-    """∂_k(g∘T)(θ) = t_k (∂_k g)(Tθ) (order 1) and ∂_l∂_k(g∘T)(θ) = t_k t_l (∂_l∂_k g)(Tθ)
-    (order 2) for T = T_α = diag(t) on the d·h + h parameters and g a generic quadratic: g's 2-jet
-    at Tθ is arbitrary, so this is the chain rule for every L twice differentiable at T_αθ.
-    Left side: compose, then differentiate; right side: differentiate, then compose.
-
-    Row k only sees g_k = c_k θ_k + Σ_l C_kl θ_k θ_l (halved for l = k), the part of the generic
-    quadratic that contains θ_k: the rest has no θ_k before or after the diagonal map T.  Each row
-    is checked in its own small ring.  Entrywise equality is equality of the forms DL[u] and
-    D²L[u, w] for all directions.  ``claimed_inverse`` puts T⁻¹ in place of T on the right side:
-    a false chain rule, for the negative control.
-    """
-    size = d * h + h
-    for k in range(size):
-        check_budget()
-        names = [f"t_{m}" for m in range(size)] + [f"c_{k}"] + [f"C_{k}_{l}" for l in range(size)]
-        names += ["alpha", "alphabar"]
-        ctx = flint.fmpq_mpoly_ctx.get(tuple(names), "lex")
-        gens = ctx.gens()
-        t, c, C = gens[:size], gens[size], gens[size + 1: 2 * size + 1]
-        alpha, alphabar = gens[-2], gens[-1]
-        half = flint.fmpq(1, 2)
-        g = c * t[k] + sum((half if l == k else 1) * C[l] * t[k] * t[l] for l in range(size))
-        factor = [alpha] * (d * h) + [alphabar] * h
-        images = [factor[m] * t[m] for m in range(size)] + list(gens[size:])
-        if claimed_inverse:
-            factor = [alphabar] * (d * h) + [alpha] * h
-        laurent = alpha * alphabar - 1
-        left, right = g.compose(*images).derivative(k), g.derivative(k)
-        if order == 1:
-            if not ((left - factor[k] * right.compose(*images)) % laurent).is_zero():
-                return False
-            continue
-        for l in range(size):
-            difference = (left.derivative(l)
-                          - factor[k] * factor[l] * right.derivative(l).compose(*images))
-            if not (difference % laurent).is_zero():
-                return False
-    return True
-
-
-def chain_rule_by_weights(d: int, h: int, order: int, claimed_inverse: bool = False) -> bool:
-    """The identity of ``chain_rule_check`` read off exponents, with no composition.
-
-    The monomials of the generic quadratic that entry k (order 1) or (k, l) (order 2) sees are
-    c_k θ_k and C_kl θ_k θ_l; T_α multiplies a monomial m by α^{wt(m)}, and ∂_k maps the monomial
-    m to a multiple of m/θ_k.  Left: ∂(g∘T) = Σ c_m α^{wt(m)} ∂m; right: t_k·(∂g)(Tθ) =
-    Σ c_m α^{e_k + wt(∂m)} ∂m (t_k = α^{e_k}), so the entry holds exactly when wt(m) equals the
-    claimed exponents plus wt(∂m) for each of its monomials.
-    """
-    size = d * h + h
-    exponents = [1] * (d * h) + [-1] * h
-    claimed = [-e for e in exponents] if claimed_inverse else exponents
-
-    def weight(monomial):   # monomial: exponent per parameter index
-        return sum(exponents[m] * e for m, e in monomial.items())
-
-    def derivative(monomial, k):
-        lowered = dict(monomial)
-        lowered[k] -= 1
-        return {m: e for m, e in lowered.items() if e}
-
-    for k in range(size):
-        check_budget()
-        if order == 1:
-            monomials = [{k: 1}] + [{k: 2} if l == k else {k: 1, l: 1} for l in range(size)]
-            if any(weight(m) != claimed[k] + weight(derivative(m, k)) for m in monomials):
-                return False
-            continue
-        for l in range(size):
-            m = {k: 2} if l == k else {k: 1, l: 1}
-            if weight(m) != claimed[k] + claimed[l] + weight(derivative(derivative(m, k), l)):
-                return False
-    return True
-
 
 @functools.lru_cache(maxsize=None)
 def _abstract_prerequisites(d, h, n) -> dict:
     """The steps of route (iv) that do not depend on the derivative's order, checked once a size:
     by exponent weights on the pattern form, and at the cross-check sizes through Theorem 1 too."""
-    model = pattern_network(d, h, n)
-    exponents = model.weight_exponents({"W": 1, "v": -1})
-    invariant = all(alpha_weights(f, exponents) <= {0} for f in model.predictions)
-    inverse = all(e + (-e) == 0 for e in exponents)
     steps = {
-        "L o T_alpha = L (every f(x_n) of alpha-weight 0 on the pattern form)": _as_verdict(
-            invariant, "f(x_n) o T_alpha = f(x_n): every monomial of alpha-weight 0"),
-        "T_alpha T_(1/alpha) = id (exponents e and -e cancel)": _as_verdict(
-            inverse, "T_alpha T_(1/alpha) = id: alpha^e alpha^(-e) = 1 in every coordinate"),
+        "L o T_alpha = L (every f(x_n) of alpha-weight 0 on the pattern form)": by_oracle(
+            "pattern-form exact test", pattern_form.invariant_predictions(d, h, n)),
+        "T_alpha T_(1/alpha) = id (exponents e and -e cancel)": zeros(
+            "T_alpha T_(1/alpha) = id: alpha^e alpha^(-e) = 1 in every coordinate",
+            [Equation(sp.Mul(ALPHA ** e, ALPHA ** -e, evaluate=False), 1) for e in (1, -1)]),
     }
     if cross_checked(d, h, n):
         steps.update({
@@ -353,47 +158,30 @@ def _abstract_prerequisites(d, h, n) -> dict:
     return steps
 
 
-def _as_verdict(holds: bool, claim: str) -> Verdict:
-    if holds:
-        return by_procedure("exact rational comparison", claim, True,
-                            evidence=("exact: alpha-weights read off exponents",))
-    return Verdict(Status.UNDECIDED, claim, reason="a monomial of the wrong alpha-weight")
-
-
-def abstract_route(d, h, n, order):
+def abstract_route(d, h, n, order) -> Verdict:
     """(iv) every step of: L∘T_α = L, T_α linear and invertible, chain rule ⇒ the identity."""
-    chain_rule = chain_rule_by_weights(d, h, order) and (
-        not cross_checked(d, h, n) or chain_rule_check(d, h, order))
-    steps = {
-        **_abstract_prerequisites(d, h, n),
-        "chain rule for the linear map T_alpha": (
-            by_procedure("exact rational comparison", "chain rule", True,
-                         evidence=("exact Laurent identity on a generic 2-jet",))
-            if chain_rule else
-            Verdict(Status.UNDECIDED, "chain rule", reason="chain-rule identity not an exact zero")),
-    }
-    failing = [name for name, v in steps.items() if v.status is not Status.PROVED]
-    return (not failing), (failing[0] if failing else None)
+    steps = [*_abstract_prerequisites(d, h, n).values(),
+             by_oracle("pattern-form exact test", pattern_form.chain_rule(d, h, order))]
+    return conjunction(steps, label="every step of the abstract route")
 
 
 # --- 4. the independent witness ------------------------------------------------------------------
 
 def numeric_witness(d, h, n, loss, order, variant=THEOREM, seed=0):
-    """The most telling Residual of the identity on the real ReLU loss, its instance, and how many
-    points were informative.
+    """The statement the witness checks on the real ReLU loss: both forms of the identity at
+    WITNESS_POINTS random exact instances.
 
-    At each random point both forms of the identity are compared: in random directions u, w
-    (DL(T_αθ)[u] against DL(θ)[Su], H[u, w] against H[Su, Sw]), and entry by entry along the unit
-    directions at the first point (SAMPLED_ENTRIES random entries of the gradient or of the
-    Hessian's upper triangle, all of them when there are no more).  Every point has an active unit
-    at each data point (``random_instance``); a comparison whose two sides are both 0 compared
-    nothing and is left out, and a point counts as informative when one of its comparisons is not.
-    """
+    At each instance, in random directions u, w (DL(T_αθ)[u] against DL(θ)[Su], H[u, w] against
+    H[Su, Sw]), and entry by entry along the unit directions at the first instance
+    (SAMPLED_ENTRIES random entries of the gradient or of the Hessian's upper triangle, all of
+    them when there are no more).  Every instance has an active unit at each data point
+    (``random_instance``); the oracle leaves out a comparison whose two sides are both 0 and
+    counts an instance as informative when one of its comparisons is not."""
     rng = random.Random(seed)
     kind = {"any": "smooth"}.get(loss, loss)
     groups = _groups(d, h, variant.bias)
     size = len(groups)
-    worst_case, informative = (None, None), 0
+    cases = []
     for point in range(WITNESS_POINTS):
         check_budget()
         instance = random_instance(d, h, n, rng, bias=variant.bias)
@@ -407,30 +195,21 @@ def numeric_witness(d, h, n, loss, order, variant=THEOREM, seed=0):
         # entries at the first point; the further points check the random directions only
         sample = rng.sample(entries, min(SAMPLED_ENTRIES, len(entries))) if point == 0 else []
         pairs = [random_directions] + [tuple(unit(k) for k in entry) for entry in sample]
-        L = loss_function(kind, instance)
-        compared = False
+        transformed = [_factor_value(variant.transform[g], instance.alpha) * t for g, t in zip(groups, instance.theta)]
+        comparisons = []
         for directions in pairs:
-            def both_sides(dps, directions=directions):
-                transformed = [_factor_value(variant.transform[g], instance.alpha) * to_mpf(t)
-                               for g, t in zip(groups, instance.theta)]
-                scaled = [[_factor_value(side[g], instance.alpha) * to_mpf(x)
-                           for g, x in zip(groups, direction)]
-                          for side, direction in zip((variant.scaling, variant.right), directions)]
-                return (directional_derivative(L, transformed, list(directions), dps),
-                        directional_derivative(L, instance.theta, scaled, dps))
-            residual = measure(both_sides)
-            if residual.scale == 0:
-                continue
-            compared = True
-            if worst_case[0] is None or residual.key() > worst_case[0].key():
-                worst_case = (residual, instance)
-        informative += compared
-    return worst_case + (informative,)
+            scaled = [[_factor_value(side[g], instance.alpha) * x for g, x in zip(groups, direction)]
+                      for side, direction in zip((variant.scaling, variant.right), directions)]
+            comparisons.append((transformed, directions, instance.theta, scaled, 1))
+        cases.append((instance, comparisons))
+    return agreement.relu_derivatives(kind, cases)
 
 
 def _factor_value(factor, alpha):
-    """The number a factor of a Variant stands for, at the witness's α."""
-    return {"a": to_mpf(alpha), "abar": 1 / to_mpf(alpha)}.get(factor, factor)
+    """The exact number a factor of a Variant stands for, at the witness's α."""
+    if factor in ("a", "abar"):
+        return Fraction(alpha) if factor == "a" else 1 / Fraction(alpha)
+    return Fraction(factor)
 
 
 def _groups(d, h, bias):
@@ -440,34 +219,23 @@ def _groups(d, h, bias):
 # --- the claim: exact test and witness together --------------------------------------------------
 
 def check(d, h, n, loss, order, variant=THEOREM, seed=0, timeout=None) -> Verdict:
-    """One identity (gradient: order 1, Hessian: order 2) for one loss at one size."""
+    """One identity (gradient: order 1, Hessian: order 2) for one loss at one size: the exact
+    test on the pattern form (or every step of the abstract route) and the numeric witness, each
+    run by the kernel on its statement."""
     what = "gradient" if order == 1 else "Hessian"
     claim = f"{what} identity, {LOSS_LABELS[loss]}, {variant.name}, d={d}, h={h}, N={n}"
     try:
         with time_budget(timeout):
             if loss in ("mse", "quadratic", "logistic"):
-                holds, entry = weight_identity(d, h, n, loss, order, variant)
-                exact = ("exact: alpha-weights read off the exponents of the per-sample, per-unit "
-                         "factors on the pattern form (all 2^(Nh) patterns), no composition")
-                if cross_checked(d, h, n):
-                    composed, composed_entry = exact_polynomial_identity(d, h, n, loss, order, variant)
-                    if composed != holds:
-                        return Verdict(Status.UNDECIDED, claim, reason=(
-                            f"the exponent-weight test says {holds} (entry {entry}) and the "
-                            f"composition test says {composed} (entry {composed_entry})"))
-                    exact += "; cross-check: T_alpha composed into every entry, Laurent-ring zero test agrees"
+                exact = by_oracle("pattern-form exact test", pattern_form.derivative_law(d, h, n, loss, order, variant))
             elif variant is THEOREM:
-                holds, entry = abstract_route(d, h, n, order)
-                exact = ("every step of the abstract route checked by exponent weights"
-                         + ("; cross-check: Theorem 1 and the composed chain rule agree"
-                            if cross_checked(d, h, n) else ""))
+                exact = abstract_route(d, h, n, order)
             else:
                 raise ValueError("the abstract route is stated for the theorem's T_alpha only")
-            residual, instance, informative = numeric_witness(d, h, n, loss, order, variant, seed)
+            witness = by_oracle("two-precision numeric agreement", numeric_witness(d, h, n, loss, order, variant, seed))
     except BudgetExhausted:
         return Verdict(Status.UNDECIDED, claim, reason=f"time budget of {timeout} s ran out")
-    return derivative_verdict(claim, holds, entry, residual, informative,
-                    instance.as_witness() if instance is not None else None, exact)
+    return derivative_identity(claim, exact, witness)
 
 
 def regularity_transport() -> Verdict:
@@ -475,8 +243,8 @@ def regularity_transport() -> Verdict:
     s = sp.Symbol("s", real=True)
     verdicts = [check_identity(ReLU(ALPHA * s), ALPHA * ReLU(s)),
                 check_identity(ReLU(-ALPHA * s), ALPHA * ReLU(-s))]
-    return Verdict(worst(verdicts), "ReLU(+-alpha s) = alpha ReLU(+-s): the pattern at T_alpha theta "
-                   "is the pattern at theta", evidence=tuple(e for v in verdicts for e in v.evidence))
+    return conjunction(verdicts, label="ReLU(+-alpha s) = alpha ReLU(+-s): the pattern at T_alpha theta "
+                       "is the pattern at theta", evidence=tuple(e for v in verdicts for e in v.evidence))
 
 
 def derivation_skeleton() -> Derivation:
@@ -614,46 +382,40 @@ def deep_congruence(widths, n: int = 1, claimed_scaling=None, seed: int = 0) -> 
     loss = sum((p - y) ** 2 for p, y in zip(predictions, targets)) / n
     transform = {p: scales[layer_of[p]] * p for p in parameters}
     gradient = [sp.diff(loss, p) for p in parameters]
-    holds = True
+    # the exact test: every Hessian entry k <= l, T composed in, against its claimed factor
+    equations = []
     for k, first in enumerate(gradient):
         for l in range(k, len(parameters)):
             entry = sp.diff(first, parameters[l])
             factor = claimed[layer_of[parameters[k]]] * claimed[layer_of[parameters[l]]]
-            if not is_rational_zero(entry.xreplace(transform) - factor * entry):
-                holds = False
-                break
-        if not holds:
-            break
+            equations.append(Equation(entry.xreplace(transform), factor * entry))
+    exact = zeros("every Hessian entry, exact on the pattern form", equations)
 
-    # witness: the real network (max, not the pattern) at random rational points, mpmath.diff;
-    # a point where units are dead may hide a difference, so several points are tried
+    # witness: the real network (max, not the pattern) at random rational points, mpmath.diff of
+    # D²L(Tθ)[u, w] against D²L(θ)[Du, Dw]; a point where units are dead may hide a difference, so
+    # several points are compared
     rng = random.Random(seed)
     real_loss = sum((net.prediction(x) - y) ** 2 for x, y in zip(inputs, targets)) / n
     data = [s for x in inputs for s in x] + list(targets)
-    best, informative = (None, None, None), 0
+    symbols = [*parameters, *data, *alphas]
+    comparisons = []
     for _ in range(DEEP_WITNESS_POINTS):
         check_budget()
         point = {s: sp.Rational(rng.randint(-40, 40) or 1, 8) for s in data}
         point.update({a: sp.Rational(rng.randint(2, 30), rng.randint(31, 60)) for a in alphas})
         theta = [sp.Rational(rng.randint(-40, 40) or 1, 8) for _ in parameters]
-        residual = hessian_residual(mpmath_function(parameters, real_loss.xreplace(point)), theta,
-                                  [sp.sympify(scales[layer_of[p]]).xreplace(point) for p in parameters],
-                                  [sp.sympify(claimed[layer_of[p]]).xreplace(point) for p in parameters],
-                                  rng)
-        if residual.scale == 0:
-            continue    # every path dead: both sides 0, nothing compared
-        informative += 1
-        if best[0] is None or residual.key() > best[0].key():
-            best = (residual, point, theta)
-        if best[0].stable:
-            break
-    residual, point, theta = best
-    witness = None
-    if point is not None:
-        witness = {str(s): v for s, v in point.items()}
-        witness.update({f"theta[{p}]": t for p, t in zip(parameters, theta)})
-    return derivative_verdict(claim, holds, "some Hessian entry", residual, informative, witness,
-                    "exact identity on the pattern form, every Hessian entry")
+        u = [sp.Rational(rng.randint(-16, 16), 8) for _ in theta]
+        w = [sp.Rational(rng.randint(-16, 16), 8) for _ in theta]
+        scale = [sp.sympify(scales[layer_of[p]]).xreplace(point) for p in parameters]
+        factor = [sp.sympify(claimed[layer_of[p]]).xreplace(point) for p in parameters]
+        # the loss is a function of the parameters, the data and the α_k: the directions move the
+        # parameters only
+        fixed, still = [point[s] for s in symbols[len(parameters):]], [0] * (len(symbols) - len(parameters))
+        comparisons.append(([a * t for a, t in zip(scale, theta)] + fixed, (u + still, w + still), theta + fixed,
+                            ([c * x for c, x in zip(factor, u)] + still, [c * x for c, x in zip(factor, w)] + still), 1))
+    witness = by_oracle("two-precision numeric agreement",
+                        agreement.expression_derivatives(real_loss, symbols, comparisons))
+    return derivative_identity(claim, exact, witness, fails_at="some Hessian entry")
 
 
 DEEP_WITNESS_POINTS = 16

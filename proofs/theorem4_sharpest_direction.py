@@ -23,12 +23,12 @@ import mpmath
 import sympy as sp
 
 from symbolic import Status, Verdict, check_identity
-from symbolic.kernel import by_procedure, exact_zeros
+from symbolic.kernel import Fact, by_oracle, conjunction, zeros
 from symbolic.derivation import Derivation
+from symbolic.numerics import agreement
 from symbolic.numerics.real_network import predictions, preactivations
 from symbolic.networks.minima import mse_hessian_at
 from symbolic.networks.polynomial import PatternNetwork
-from symbolic.verdict import worst
 
 from proofs import theorem3_derivative_transformation as theorem3
 from symbolic.report import Report
@@ -51,8 +51,8 @@ def diagonal_of_congruence(d: int, h: int) -> Verdict:
     congruence = S * H * S
     expected = [H[k, k] / alpha ** 2 for k in range(d * h)] + [alpha ** 2 * H[k, k] for k in range(d * h, size)]
     verdicts = [check_identity(congruence[k, k], expected[k]) for k in range(size)]
-    return Verdict(worst(verdicts), f"(S H S)_kk = H_kk/alpha^2 on W, alpha^2 H_kk on v, d={d}, h={h}",
-                   evidence=(f"{size} diagonal entries, exact",))
+    return conjunction(verdicts, label=f"(S H S)_kk = H_kk/alpha^2 on W, alpha^2 H_kk on v, d={d}, h={h}",
+                       evidence=(f"{size} diagonal entries, exact",))
 
 
 def explicit_scale() -> Verdict:
@@ -61,11 +61,12 @@ def explicit_scale() -> Verdict:
     w_block = gamma / sp.sqrt(gamma / M) ** 2 - M
     v_block = gamma * sp.sqrt(M / gamma) ** 2 - M
     claim = "gamma/alpha^2 = M at alpha = sqrt(gamma/M); gamma alpha^2 = M at alpha = sqrt(M/gamma)"
-    return exact_zeros(claim, [w_block, v_block])
+    return zeros(claim, [w_block, v_block])
 
 
 def sharp_instance(d, h, n, rng, target) -> tuple[bool, dict]:
-    """A random minimum (interpolating data), its α for the target, and the recomputed norm."""
+    """A random minimum (interpolating data: loss exactly 0, the first item), its α for the target,
+    and the Hessian recomputed at T_αθ, exactly."""
     model = PatternNetwork(d, h, n)
     while True:
         theta = [Fraction(rng.randint(-40, 40) or 1, 8) for _ in range(d * h + h)]
@@ -90,32 +91,35 @@ def sharp_instance(d, h, n, rng, target) -> tuple[bool, dict]:
             alpha = Fraction(int(mpmath.ceil(root * 10 ** 12)), 10 ** 12)
     scaled = [alpha * t for t in theta[: d * h]] + [t / alpha for t in theta[d * h:]]
     sharp = mse_hessian_at(model, scaled, inputs, targets)
-    with mpmath.workdps(50):
-        eigenvalues = mpmath.eigsy(mpmath.matrix([[mpmath.mpf(e.numerator) / e.denominator for e in row]
-                                                  for row in sharp]), eigvals_only=True)
-        norm = max(abs(e) for e in eigenvalues)
-        minimum = min(eigenvalues)
     loss_at_theta = sum((p - y) ** 2 for p, y in zip(predictions(theta, inputs, d, h, False), targets))
-    ok = loss_at_theta == 0 and norm >= target * (1 - mpmath.mpf(10) ** -30) and minimum > -mpmath.mpf(10) ** -30
-    return ok, {"alpha": alpha, "gamma": gamma, "block": "W" if k < d * h else "v", "norm": norm,
-                "theta": theta}
+    return loss_at_theta == 0, {"alpha": alpha, "gamma": gamma, "block": "W" if k < d * h else "v",
+                                "hessian": sharp, "theta": theta}
 
 
 def random_instances(d, h, n, seed=0) -> Verdict:
+    """For each target M: ‖H(T_αθ)‖₂ ≥ M by the two-precision agreement of its eigenvalues, and
+    H(T_αθ) positive semidefinite by its exact inertia (no eigenvalue of −H above 0)."""
     rng = random.Random(seed)
     claim = f"random minima: ||H(T_alpha theta)||_2 >= M for M in {TARGETS}, d={d}, h={h}, N={n}"
-    norms = []
+    checks = []
     for target in TARGETS:
-        ok, info = sharp_instance(d, h, n, rng, target)
+        minimum, info = sharp_instance(d, h, n, rng, target)
         if "reason" in info:
             return Verdict(Status.UNDECIDED, claim, reason=info["reason"])
-        if not ok:
-            return Verdict(Status.REFUTED, claim, reason=f"norm {mpmath.nstr(info['norm'], 10)} < {target}",
+        if not minimum:
+            return Verdict(Status.UNDECIDED, claim, reason="the data are not interpolated: not a minimum")
+        sharp = info["hessian"]
+        norm = by_oracle("two-precision numeric agreement", agreement.spectral_norm_at_least(sharp, target),
+                         label=f"M={target}: alpha={float(info['alpha']):.3g} ({info['block']} block)")
+        if norm.status is not Status.PROVED and "norm" in norm.details:
+            return Verdict(Status.REFUTED, claim, reason=f"norm {norm.details['norm']:.10g} < {target} at "
+                           f"{agreement.LOW_DPS} and {agreement.HIGH_DPS} digits",
                            witness={"alpha": info["alpha"], "theta": info["theta"]})
-        norms.append(f"M={target}: alpha={float(info['alpha']):.3g} ({info['block']} block), "
-                     f"norm={mpmath.nstr(info['norm'], 8)}")
-    return by_procedure("two-precision numeric agreement", claim, True, evidence=(
-        "each norm: mpmath eigenvalues at 50 digits, >= M up to 1e-30, loss exactly 0", *norms))
+        negated = sp.Matrix([[-sp.Rational(e.numerator, e.denominator) for e in row] for row in sharp])
+        semidefinite = by_oracle("exact inertia", Fact("eigenvalues above", (negated, 0, 0),
+                                                       "-H has no eigenvalue above 0: H is positive semidefinite"))
+        checks += [norm, semidefinite]
+    return conjunction(checks, label=claim)
 
 
 def derivation_skeleton() -> Derivation:

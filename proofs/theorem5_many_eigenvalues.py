@@ -25,7 +25,7 @@ import mpmath
 import sympy as sp
 
 from symbolic import Status, Verdict
-from symbolic.kernel import by_procedure, exact_zeros
+from symbolic.kernel import Fact, Relation, by_oracle, conjunction, zeros
 from symbolic.networks.deep import DeepNet, exact_mse_hessian, exact_prediction
 from symbolic.decision.budget import within_budget
 from symbolic.derivation import Derivation
@@ -121,7 +121,7 @@ def count_at_papers_alpha(minimum: Minimum, target, lower: Fraction | None = Non
             "product": product, "loss": mse(net, scaled, minimum.inputs, minimum.targets),
             "congruent": congruent, "count": count,
             "count_charpoly": count_above_by_characteristic_polynomial(hessian, target),
-            "horn_bound": count_above(hessian, beta ** 2 * lower), "scaled": scaled}
+            "horn_bound": count_above(hessian, beta ** 2 * lower), "scaled": scaled, "hessian": hessian}
 
 
 def eigenvalue_count(d: int, h: int, n: int, depth: int, seed: int = 0, extra: int = 0,
@@ -137,7 +137,7 @@ def eigenvalue_count(d: int, h: int, n: int, depth: int, seed: int = 0, extra: i
         return Verdict(Status.UNDECIDED, claim, reason=str(error))
     if inertia(minimum.hessian).negative:
         return Verdict(Status.UNDECIDED, claim, reason="H(theta) has a negative eigenvalue: not a minimum")
-    evidence = []
+    evidence, facts = [], []
     try:
         lower = smallest_positive_eigenvalue_bound(minimum.hessian, inertia(minimum.hessian).rank)
         counts = [(target, count_at_papers_alpha(minimum, target, lower)) for target in TARGETS]
@@ -165,9 +165,21 @@ def eigenvalue_count(d: int, h: int, n: int, depth: int, seed: int = 0, extra: i
                         f"min n_k={found['n_min']} (layer {found['layer']}), exactly {found['count']} "
                         f"eigenvalues above M (inertia and characteristic polynomial agree), "
                         f"{found['horn_bound']} above beta^2 l (step 3)")
-    return by_procedure("exact inertia", claim, True, evidence=(
+        # the kernel's statements: H(T_αθ) has exactly that many eigenvalues above M, and that
+        # many is at least r − min n_k
+        facts += [by_oracle("exact inertia", Fact("eigenvalues above", (found["hessian"], target, found["count"]),
+                                                  f"H(T_alpha theta) at M={target}, the paper's alpha")),
+                  by_oracle("exact rational comparison", Relation(sp.Integer(found["count"]), ">=",
+                                                                  sp.Integer(required)))]
+    # r = rank H(θ), and H(θ) positive semidefinite: exactly r eigenvalues above 0
+    r = counts[0][1]["r"]
+    facts += [by_oracle("exact linear algebra", Fact("rank", (minimum.hessian, r), "r = rank H(theta)")),
+              by_oracle("exact inertia", Fact("eigenvalues above", (minimum.hessian, 0, r),
+                                              "H(theta) is positive semidefinite of rank r"))]
+    return conjunction(facts, label=claim, evidence=(
         "H(theta) positive semidefinite (exact inertia); loss exactly 0 at theta and T_alpha theta; "
-        "Hessian recomputed at T_alpha theta equals D H D exactly", *evidence))
+        "Hessian recomputed at T_alpha theta equals D H D exactly", *evidence,
+        "taken on the word of the oracles: exact inertia, exact rational comparison, exact linear algebra"))
 
 
 def unbalanced_product(d: int, h: int, n: int, depth: int, seed: int = 0) -> Verdict:
@@ -199,7 +211,7 @@ def product_is_one() -> Verdict:
     for K in range(2, 7):
         scales = [1 / beta] * (K - 1) + [beta ** (K - 1)]
         differences += [sp.Mul(*scales) - 1, (1 / scales[0]) ** 2 - beta ** 2]
-    return exact_zeros(claim, differences, evidence=("for each K = 2..6",))
+    return zeros(claim, differences, evidence=("for each K = 2..6",))
 
 
 def derivation_skeleton() -> Derivation:

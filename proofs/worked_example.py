@@ -14,15 +14,16 @@ from __future__ import annotations
 
 import random
 
-import mpmath
 import sympy as sp
 
 from symbolic import Status, Verdict, check_identity
-from symbolic.kernel import by_procedure, conclude, exact_zeros, nonnegative
+from symbolic.kernel import Equation, by_oracle, conjunction, nonnegatives, zeros
 from symbolic.derivation import Derivation
 from symbolic.latex import to_latex
 from symbolic.decision.regions import describe
-from symbolic.networks.worked_example import M, Derived, c, delta, derive, loss, network, real_loss_mp, x
+from symbolic.networks.worked_example import M, Derived, a, b, c, delta, derive, loss, network, x
+from symbolic.numerics import agreement
+from symbolic.numerics.eigenpairs import eigenpairs
 
 from symbolic.report import Report
 
@@ -44,47 +45,46 @@ def check_training_loss() -> Verdict:
 
 
 def check_hessian(derived: Derived, seed: int = 0) -> Verdict:
-    """Witness: mpmath.diff of the real loss (with max) at random rational c, 40 digits."""
+    """Witness: mpmath.diff of the real loss (with max) at (c, 1/c) for random rational c, at two
+    precisions, against each entry of the derived Hessian."""
     rng = random.Random(seed)
-    worst = mpmath.mpf(0)
-    with mpmath.workdps(40):
-        for _ in range(3):
-            value = sp.Rational(rng.randint(1, 400), rng.randint(1, 100))
-            point = (mpmath.mpf(value.p) / value.q, mpmath.mpf(value.q) / value.p)
-            for i in range(2):
-                for j in range(2):
-                    orders = tuple(int(k == i) + int(k == j) for k in range(2))
-                    numeric = mpmath.diff(lambda p, q: real_loss_mp(p, q), point, orders)
-                    exact = derived.hessian[i, j].xreplace({c: value})
-                    worst = max(worst, abs(numeric - mpmath.mpf(exact.p) / exact.q))
-    claim = "Hessian at (c, 1/c), derived"
-    if worst > mpmath.mpf(10) ** -25:
-        return Verdict(Status.UNDECIDED, claim, reason=f"mpmath.diff disagrees by {float(worst):.2e}")
-    return by_procedure("two-precision numeric agreement", claim, True, residual=float(worst),
-                        evidence=("sympy.hessian of the loss on the region a > 0",
-                                  f"mpmath.diff of the real loss at 3 random c: residual {float(worst):.1e}"))
+    points = []
+    for _ in range(3):
+        value = sp.Rational(rng.randint(1, 400), rng.randint(1, 100))
+        points.append({a: value, b: 1 / value, c: value})
+    real_loss = loss(a, b)                  # with the real max, as a function of (a, b)
+    entries = [(real_loss, (a, b), tuple(int(k == i) + int(k == j) for k in range(2)), derived.hessian[i, j])
+               for i in range(2) for j in range(i, 2)]
+    return by_oracle("two-precision numeric agreement", agreement.closed_form_derivatives(entries, points),
+                     label="Hessian at (c, 1/c), derived",
+                     evidence=("sympy.hessian of the loss on the region a > 0",))
 
 
 def check_eigenpairs(derived: Derived) -> Verdict:
     """H v = λ v exactly for every derived pair; trace and determinant agree with the eigenvalues."""
     claim = "eigenpairs, trace, determinant and spectral norm of the Hessian"
-    differences = []
-    for value, _, vectors in derived.eigenpairs:
-        for vector in vectors:
-            if vector.is_zero_matrix:
-                return Verdict(Status.UNDECIDED, claim, reason=f"a zero eigenvector for λ = {value}")
-            differences += list(derived.hessian * vector - value * vector)
     values = [v for v, m, _ in derived.eigenpairs for _ in range(m)]
-    differences += [sum(values) - derived.trace, sp.Mul(*values) - derived.determinant]
-    return conclude(claim, [exact_zeros("H v = lambda v, trace and determinant", differences),
-                            nonnegative("the spectral norm >= 0", [sp.factor(derived.spectral_norm)])],
-                    evidence=("H v = lambda v exactly for each pair", "trace = sum and det = product of eigenvalues"))
+    pairs = [(value, vectors) for value, _, vectors in derived.eigenpairs]
+    return conjunction([by_oracle("exact eigenpairs", eigenpairs(derived.hessian, pairs)),
+                        zeros("trace and determinant", [Equation(sp.Add(*values, evaluate=False), derived.trace),
+                                                        Equation(sp.Mul(*values, evaluate=False), derived.determinant)]),
+                        nonnegatives("the spectral norm >= 0", [sp.factor(derived.spectral_norm)])],
+                       label=claim, evidence=("H v = lambda v exactly for each pair",
+                                              "trace = sum and det = product of eigenvalues"))
+
+
+def _at(expr, point):
+    """expr at the exact point, as written (sympy does not evaluate it first)."""
+    with sp.evaluate(False):
+        return expr.xreplace(point)
 
 
 def check_perturbations(derived: Derived, seed: int = 0) -> Verdict:
-    """Each branch formula equals the real loss (with max) at random exact points of its region."""
+    """Each branch formula equals the real loss (with max) at random exact points of its region:
+    each equation, both sides as written at the point, an exact zero test of the kernel's oracle."""
     rng = random.Random(seed)
     claim = "first- and second-weight perturbation losses, every branch"
+    equations = []
     for region, value in derived.first_weight_branches:
         tried = 0
         for _ in range(200):
@@ -93,19 +93,36 @@ def check_perturbations(derived: Derived, seed: int = 0) -> Verdict:
             if not all(constraint.xreplace(point) > 0 for constraint in region):
                 continue
             tried += 1
-            if loss(point[c] + point[delta], 1 / point[c]) != value.xreplace(point):
-                return Verdict(Status.REFUTED, claim, witness=point,
-                               reason=f"branch {describe(region)} disagrees with the real loss")
+            with sp.evaluate(False):
+                real = loss(point[c] + point[delta], 1 / point[c])
+            equations.append((point, f"branch {describe(region)}", Equation(real, _at(value, point))))
         if tried == 0:
             return Verdict(Status.UNDECIDED, claim, reason=f"no point found in {describe(region)}")
     for _ in range(5):
         point = {c: sp.Rational(rng.randint(1, 99), rng.randint(1, 20)),
                  delta: sp.Rational(rng.randint(-999, 999), rng.randint(1, 20))}
-        if loss(point[c], 1 / point[c] + point[delta]) != derived.second_weight_loss.xreplace(point):
-            return Verdict(Status.REFUTED, claim, witness=point, reason="second-weight loss disagrees")
-    return by_procedure("exact evaluation", claim, True, evidence=(
+        with sp.evaluate(False):
+            real = loss(point[c], 1 / point[c] + point[delta])
+        equations.append((point, "second-weight loss", Equation(real, _at(derived.second_weight_loss, point))))
+    verdicts = []
+    for point, what, equation in equations:
+        verdict = by_oracle("exact zero test", equation)
+        if verdict.status is not Status.PROVED:
+            wrong = refuted_at(equation, point)
+            return wrong if wrong is not None else Verdict(Status.UNDECIDED, claim, reason=f"{what}: {verdict.reason}")
+        verdicts.append(verdict)
+    return conjunction(verdicts, label=claim, evidence=(
         "sign split of max(0, (c + delta) x_i), each branch reduced exactly",
-        "each branch equals the real loss at random exact points of its region"))
+        f"each branch equals the real loss at {len(verdicts)} random exact points of its region: both sides "
+        "as written at the point, their difference an exact zero"))
+
+
+def refuted_at(equation, point):
+    """not (real loss = branch) at the exact point, evaluated by the kernel, when it is so."""
+    from symbolic.kernel import refutation
+    verdict = refutation(equation, {})
+    return Verdict(Status.REFUTED, "first- and second-weight perturbation losses, every branch", witness=point,
+                   reason=f"the branch disagrees with the real loss: {verdict.claim}") if verdict.proved else None
 
 
 def sharp_scales():
@@ -118,7 +135,7 @@ def check_theorem4_on_example(derived: Derived) -> Verdict:
     claim = "for every M > 0: ||H(c)||_2 >= M at c = sqrt(2M/5) and at c = sqrt(5/(2M))"
     margins = {label: sp.factor(sp.cancel(derived.spectral_norm.xreplace({c: scale}) - M))
                for label, scale in sharp_scales().items()}
-    return nonnegative(claim, list(margins.values()),
+    return nonnegatives(claim, list(margins.values()),
                        evidence=tuple(f"{label}: ||H|| - M = {margin} >= 0" for label, margin in margins.items()))
 
 

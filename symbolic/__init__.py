@@ -7,7 +7,7 @@ symmetries, and the invariance of measures under them.
 ``ReLU`` is the rectifier max(s, 0) as a sympy function (for claims); the ReLU *layer* of a
 ``Model`` is ``ReLULayer`` here (``symbolic.networks.model.ReLU`` in its own module).
 """
-from symbolic.kernel.certificates import check_identity
+from symbolic.kernel import check_identity
 from symbolic.measures.definitions import MEASURES, MeasurePoint
 from symbolic.measures.invariance import check_invariance
 from symbolic.networks.model import (Abs, AvgPool1d, Conv1d, Dense, LeakyReLU, Maxout, MaxPool1d, Model,

@@ -11,21 +11,12 @@ import shutil
 import subprocess
 
 import sympy as sp
-from sympy.printing.latex import LatexPrinter
 
 from symbolic.derivation import Derivation, summarize_sizes
+from symbolic.printing.sympy_latex import to_latex  # noqa: F401 - the project's sympy printer, used here and re-exported
 from symbolic.verdict import Status
 
 
-class _Printer(LatexPrinter):
-    def _print_Heaviside(self, expr, exp=None):
-        body = r"\mathbf{1}\left[%s > 0\right]" % self._print(expr.args[0])
-        return body if exp is None else r"\left(%s\right)^{%s}" % (body, exp)
-
-
-def to_latex(expr, **settings) -> str:
-    """sympy.latex with the project's conventions (indicators, not θ, for Heaviside)."""
-    return _Printer(settings).doprint(sp.sympify(expr))
 
 
 BREAK_DIGITS = 24       # a run of digits in running text may break after this many

@@ -18,6 +18,7 @@ import re
 
 import sympy as sp
 
+import symbolic.verdict as _verdict
 from symbolic.decision.domain import evaluated
 from symbolic.relu import ReLU
 from symbolic.errors import CheckerError
@@ -304,3 +305,7 @@ def parse_expression(text: str, *, positive=(), nonnegative=(), integer=(), nega
         return _Parser(text, table).parse()
     except RecursionError:
         raise ParseError(f"expression nested too deeply: {SIZE_RULE}") from None
+
+
+# a verdict's claim 'lhs = rhs' is read back for display by this parser
+_verdict.CLAIM_READER[0] = parse_expression

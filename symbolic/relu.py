@@ -39,7 +39,7 @@ class ReLU(sp.Function):
 
     @classmethod
     def eval(cls, s):
-        if s is S.NaN or s is S.ComplexInfinity or s.is_infinite:
+        if s is S.NaN or s is S.ComplexInfinity or (s.is_number and s.is_infinite):
             return S.NaN    # undefined (a division by zero inside): no value
         if s.is_Number:
             return s if s > 0 else S.Zero

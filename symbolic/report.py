@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 from symbolic.derivation import Derivation
 from symbolic.display import counted, report_text  # noqa: F401 - counted: where callers find it
-from symbolic.verdict import Verdict
+from symbolic.kernel import refuse_forged
+from symbolic.verdict import Status, Verdict
 
 
 @dataclass
@@ -23,8 +24,8 @@ class ClaimResult:
     for_all_sizes: bool = False      # proved with the sizes as symbols, not at (d, h, n)
 
     def as_json(self) -> dict:
-        v = self.verdict
-        sizes = {"d": "all", "h": "all", "n": "all", "sizes": "all"} if self.for_all_sizes else \
+        v = refuse_forged(self.verdict)
+        sizes = {"d": "all", "h": "all", "n": "all", "sizes": all_sizes_text(v)} if self.for_all_sizes else \
             {"d": self.d, "h": self.h, "n": self.n}
         rules = {"rules": list(v.details["rules"])} if v.details.get("rules") else {}
         return {
@@ -33,7 +34,15 @@ class ClaimResult:
             "witness": {str(k): str(x) for k, x in v.witness.items()} if v.witness else None,
             "residual": v.residual, "reason": v.reason or None,
             "evidence": list(v.evidence),
+            **({"statement": v.statement.text, "rests_on": v.rests_on} if v.status is Status.PROVED else {}),
         }
+
+
+def all_sizes_text(verdict) -> str:
+    """"all", or, for a theorem resting on a rule whose validity is checked on instances only,
+    "all, resting on instance checks of …"."""
+    checked = verdict.rests_on.get("instance_checked") if verdict.status is Status.PROVED else None
+    return "all, resting on instance checks of " + "; ".join(checked) if checked else "all"
 
 
 # called with each new ClaimResult of a run on one process; the command line sets it to draw its
@@ -79,6 +88,7 @@ class Report:
         key = (theorem, claim, d, h, n)
         runner = getattr(_runner, "runner", None)
         verdict, seconds = run_check(check) if runner is None else runner(key, check)
+        verdict = refuse_forged(verdict)       # a PROVED verdict the kernel did not issue is never a row
         row = ClaimResult(theorem, claim, d, h, n, verdict, seconds, for_all_sizes)
         self.results.append(row)
         if runner is None and progress_hook is not None:

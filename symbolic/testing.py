@@ -5,6 +5,7 @@
     def test_relu_is_positively_homogeneous():
         a, s = sympy.symbols("a s", real=True)
         assert_proved(ReLU(a * s), a * ReLU(s), a="positive")
+        assert_proved(ReLU(a * s), a * ReLU(s), a="positive", certify="coq")   # Coq re-checks it
 
     def test_not_for_negative_scales():
         assert_refuted(ReLU(a * s), a * ReLU(s))
@@ -18,7 +19,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from symbolic.decision.identity import check_identity
+from symbolic.coq.runner import with_coq
+from symbolic.kernel import identity, issued
 from symbolic.networks.model import Model
 from symbolic.networks.symmetry import Symmetry, check_symmetry, sides_at
 from symbolic.verdict import Status, Verdict
@@ -53,21 +55,36 @@ def _message(expected: Status, verdict: Verdict, lhs=None, rhs=None) -> str:
     return "\n".join(lines)
 
 
-def assert_proved(lhs, rhs, *, timeout: float | None = None, **assumptions) -> Verdict:
-    """Assert that lhs = rhs is PROVED for every admissible real value; returns the verdict."""
+def assert_proved(lhs, rhs, *, timeout: float | None = None, certify: str | None = None,
+                  **assumptions) -> Verdict:
+    """Assert that lhs = rhs is PROVED for every admissible real value; returns the verdict.
+    ``certify="coq"`` demands that Coq re-checks it too (``details["coq"] == "checked"``)."""
     __tracebackhide__ = True
+    if certify not in (None, "coq"):
+        raise ValueError(f"certify must be None or 'coq', got {certify!r}")
     lhs, rhs = _with_assumptions(lhs, rhs, assumptions)
-    verdict = check_identity(lhs, rhs, timeout=timeout)
+    verdict = identity(lhs, rhs, timeout=timeout)
+    if certify == "coq":
+        verdict = with_coq(verdict, lhs, rhs)
     if verdict.status is not Status.PROVED:
         raise AssertionError(_message(Status.PROVED, verdict, lhs, rhs))
+    _refuse_forged(verdict)
+    if certify == "coq" and verdict.details["coq"] != "checked":
+        raise AssertionError(f"PROVED, but not re-checked by Coq: {verdict.claim}\n  coq: {verdict.details['coq']}")
     return verdict
+
+
+def _refuse_forged(verdict) -> None:
+    """A PROVED verdict the kernel did not issue never passes a test."""
+    if verdict.status is Status.PROVED and not issued(verdict):
+        raise AssertionError(f"a PROVED verdict the kernel did not issue: {verdict.claim}")
 
 
 def assert_refuted(lhs, rhs, *, timeout: float | None = None, **assumptions) -> Verdict:
     """Assert that lhs = rhs is REFUTED, with a witness; returns the verdict."""
     __tracebackhide__ = True
     lhs, rhs = _with_assumptions(lhs, rhs, assumptions)
-    verdict = check_identity(lhs, rhs, timeout=timeout)
+    verdict = identity(lhs, rhs, timeout=timeout)
     if verdict.status is not Status.REFUTED:
         raise AssertionError(_message(Status.REFUTED, verdict))
     return verdict
@@ -85,4 +102,6 @@ def assert_symmetry(model: Model, symmetry: Symmetry, **options):
             lines.append(f"{claim}" + (f" (N={n})" if n is not None else "") + ": "
                          + _message(Status.PROVED, verdict).replace("\n", "\n  "))
         raise AssertionError("\n".join(lines))
+    for _, _, verdict in report.rows:
+        _refuse_forged(verdict)
     return report

@@ -9,11 +9,21 @@ from fractions import Fraction
 
 import sympy as sp
 
-from symbolic.parsing import parse_expression
+from symbolic.errors import CheckerError
+from symbolic.kernel.theorem import is_theorem
 
 
 WITNESS_LINE = 72      # characters of a witness display line
 LONG_NUMBER = 24       # a value longer than this prints as p/q with places to break
+
+
+# how a claim's text 'lhs = rhs' is read back for display: the project's parser (never eval), set by
+# symbolic.parsing, which stands above this module
+CLAIM_READER = [None]
+
+
+class ForgedVerdict(CheckerError, TypeError):
+    """A PROVED verdict without a theorem the kernel minted."""
 
 
 class Status(enum.Enum):
@@ -26,7 +36,8 @@ class Status(enum.Enum):
 class Verdict:
     """The outcome of checking one claim.
 
-    PROVED: an exact algebraic zero test succeeded on every case and independent evaluations agree.
+    PROVED: ``theorem`` is a theorem the kernel minted; the claim is printed from its statement
+    (after ``label``, a name for the result when one is given), never passed in beside it.
     REFUTED: ``witness`` maps each symbol to an exact value at which the two sides differ.
     UNDECIDED: ``reason`` says why neither could be established.
     """
@@ -38,6 +49,27 @@ class Verdict:
     evidence: tuple[str, ...] = ()
     residual: float | None = None
     details: dict = field(default_factory=dict)
+    theorem: object = None
+    label: str = ""
+
+    def __post_init__(self):
+        if self.status is Status.PROVED:
+            if not is_theorem(self.theorem):
+                raise ForgedVerdict("a PROVED verdict carries a theorem the kernel minted; this one does not")
+            # the claim a reader sees is the statement checked, after the result's name
+            statement = self.theorem.statement.text
+            labelled = self.label and self.label != statement      # a label that is the statement adds nothing
+            object.__setattr__(self, "claim", f"{self.label}: {statement}" if labelled else statement)
+
+    @property
+    def statement(self):
+        """The statement proved (PROVED only), a term of ``symbolic.kernel.statements``."""
+        return self.theorem.statement if self.status is Status.PROVED else None
+
+    @property
+    def rests_on(self) -> dict:
+        """What a PROVED verdict rests on: {"rules", "oracles", "lemmas"}; {} otherwise."""
+        return self.theorem.rests_on.as_json() if self.status is Status.PROVED else {}
 
     def __bool__(self):
         raise TypeError("a Verdict has no truth value: compare verdict.status with Status.PROVED")
@@ -61,17 +93,30 @@ class Verdict:
     # --- notebook display (Jupyter calls these) ---
 
     def claim_latex(self) -> str:
-        """The claim in math: ``details["latex"]`` when the checker stored it, else the claim
-        'lhs = rhs' read back by the project's parser (never eval), else the claim as text."""
+        """The claim in math: a PROVED verdict's statement as LaTeX; else ``details["latex"]`` when
+        the checker stored it, else the claim 'lhs = rhs' read back by the project's parser (never
+        eval), else the claim as text."""
+        if self.status is Status.PROVED:
+            return self._proved_latex()
         if self.details.get("latex"):
             return self.details["latex"]
-        sides = self.claim.split(" = ")
-        if len(sides) == 2:
+        sides, read = self.claim.split(" = "), CLAIM_READER[0]
+        if len(sides) == 2 and read is not None:
             try:
-                return " = ".join(sp.latex(parse_expression(side)) for side in sides)
+                return " = ".join(sp.latex(read(side)) for side in sides)
             except ValueError:
                 pass
         return r"\text{%s}" % _latex_text(self.claim)
+
+    def _proved_latex(self) -> str:
+        """The name of the result in math (the checker's LaTeX, or the label as text), then the
+        statement proved; a fact or a scheme's conclusion is its own reading, so the name says it."""
+        from symbolic.kernel.statements import Conclusion, Fact
+        statement = self.theorem.statement
+        name = self.details.get("latex") or (r"\text{%s}" % _latex_text(self.label) if self.label else "")
+        if isinstance(statement, (Fact, Conclusion)) and name:
+            return name
+        return f"{name}:\\quad {statement.latex}" if name else statement.latex
 
     def witness_items(self, breakable: bool = True) -> list[str]:
         """Each value of the witness as math, 'name = value'; a long number may break in a line
@@ -174,3 +219,14 @@ def worst(verdicts) -> Status:
         if status in statuses:
             return status
     return Status.PROVED
+
+
+@dataclass(frozen=True)
+class Holds:
+    """A procedure's answer that the statement it was given holds: not a verdict.  Only the
+    kernel, which runs the procedure itself on the statement (``symbolic.kernel.oracles``), turns
+    it into a theorem; ``reason`` keeps a caveat (e.g. "on Z3's word alone")."""
+    evidence: tuple = ()
+    reason: str = ""
+    residual: float | None = None
+    details: dict = field(default_factory=dict)

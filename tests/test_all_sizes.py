@@ -163,7 +163,7 @@ def test_closed_forms_are_derived_and_a_wrong_index_range_is_refused(monkeypatch
 def test_per_neuron_layers_by_induction_then_f_and_the_loss(network):
     verdict, theorem = all_sizes.layers_theorem(network)
     assert verdict.status is Status.PROVED and theorem is not None
-    assert {"induction hypothesis", "sum factor", "ReLU homogeneity", "definition of c^(0)_j = 1"} <= set(verdict.details["rules"])
+    assert {"induction hypothesis", "sum factor", "ReLU homogeneity", "hypothesis c^(0)_j = 1"} <= set(verdict.details["rules"])
     assert all_sizes.deep_loss(network)[0].status is Status.PROVED
     # the law of an output weight reads its scale 1/c_{K-1,i} from T
     output_weight = Entry(r"\theta^{(K)}", ("i",))

@@ -232,7 +232,7 @@ def test_the_scaled_chain_rule_refuses_a_coordinate_read_by_another_image():
 # --- the pencil: a congruence by the map's matrix ----------------------------------------------------
 
 def _pencil(transformation=T_ATTENTION, hessian=None, inverse=None, lemmas=None):
-    from symbolic.kernel.mixing_congruence import mixing_pencil_congruence
+    from symbolic.every_size.mixing_congruence import mixing_pencil_congruence
     entry = every.EVERY_SIZE["attention_qk"]
     laws = entry.mixing
     loss_lemma, prediction_lemma = lemmas or (entry.loss_lemma, entry.prediction_lemma)
@@ -246,7 +246,7 @@ def _pencil(transformation=T_ATTENTION, hessian=None, inverse=None, lemmas=None)
 
 
 def test_the_pencil_is_congruent_and_its_premises_are_checked():
-    from symbolic.kernel.mixing_congruence import pairs
+    from symbolic.every_size.mixing_congruence import pairs
     assert _pencil().status is Status.PROVED
     entry = every.EVERY_SIZE["attention_qk"]
     first = prove(entry.mixing.hessian(entry.function, entry.loss_lemma, *pairs(T_ATTENTION)[0]))[1]

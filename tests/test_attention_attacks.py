@@ -390,7 +390,7 @@ def test_renaming_refuses_a_name_in_a_scalar_of_the_summand():
 
 
 def test_the_pencil_refuses_a_zero_or_an_unknown_scale():
-    from symbolic.kernel.mixing_congruence import reading
+    from symbolic.every_size.mixing_congruence import reading
     zero = Transformation("T_zero", (T_ATTENTION.images[0], T_ATTENTION.images[1], (V, Mul((Const(sp.S.Zero), V)))))
     assert reading(zero, V) is None
     unknown = Transformation("T_c", (T_ATTENTION.images[0], T_ATTENTION.images[1],
@@ -405,7 +405,7 @@ def test_the_pencil_refuses_a_zero_or_an_unknown_scale():
 def _honest_pencil(function):
     """The combinator called with the attention head's own laws (the Hessian of its loss L, the
     Gauss–Newton matrix of its score), about ``function``."""
-    from symbolic.kernel.mixing_congruence import mixing_pencil_congruence
+    from symbolic.every_size.mixing_congruence import mixing_pencil_congruence
     entry = every.EVERY_SIZE["attention_qk"]
     laws = entry.mixing
     return mixing_pencil_congruence("the pencil of " + function.name, T_ATTENTION, function, [

@@ -4,6 +4,8 @@ import os
 
 import pytest
 
+from symbolic.kernel import zeros
+
 
 def assert_usage_error(result):
     assert result.returncode == 2
@@ -77,11 +79,10 @@ def test_output_names_checked_steps_and_logical_glue(cli):
 def test_progress_bar_draws_on_a_terminal(capsys, monkeypatch):
     from proofs.commands import cli as cli_module
     from symbolic.report import ClaimResult
-    from symbolic import Status, Verdict
     monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
     progress = cli_module._Progress(2)
     progress.enabled = True
-    progress.claim_done(ClaimResult("theorem1", "(a)", 1, 1, None, Verdict(Status.PROVED), 0.1))
+    progress.claim_done(ClaimResult("theorem1", "(a)", 1, 1, None, zeros("0 = 0", [0]), 0.1))
     progress.result_done("theorem1")
     progress.close()
     drawn = capsys.readouterr().err
@@ -152,12 +153,11 @@ def test_progress_bar_fits_the_terminal_and_moves_with_claims(capsys, monkeypatc
     import os
     from proofs.commands import cli as cli_module
     from symbolic.report import ClaimResult
-    from symbolic import Status, Verdict
     monkeypatch.setattr(cli_module.shutil, "get_terminal_size",
                         lambda fallback=None: os.terminal_size((columns, 24)))
     progress = cli_module._Progress(2, [27, 1])
     progress.enabled = True
-    row = ClaimResult("theorem3", "(iii) a claim with a long name " * 4, 3, 3, 3, Verdict(Status.PROVED), 0.1)
+    row = ClaimResult("theorem3", "(iii) a claim with a long name " * 4, 3, 3, 3, zeros("0 = 0", [0]), 0.1)
     for _ in range(30):
         progress.claim_done(row)      # one long result: the bar moves claim by claim
     progress.result_done("theorem3")

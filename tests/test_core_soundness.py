@@ -107,15 +107,30 @@ def test_products_of_opposite_linear_forms_are_proved():
 
 
 # the second opinion: disagreement is surfaced, never hidden
-def test_a_solver_that_contradicts_a_checked_point_gives_undecided(monkeypatch):
-    monkeypatch.setattr(identity, "solve", lambda *args, **kwargs: Answer("unsat"))
+def test_a_checked_point_of_the_split_refutes_whatever_a_solver_would_say(monkeypatch):
+    # the split runs first; its interior point is re-verified exactly, and a solver that would
+    # answer unsat is not asked (the old order asked it first and reported the contradiction)
+    monkeypatch.setattr(identity, "_ask", lambda *args, **kwargs: Answer("unsat"))
     verdict = check_identity(ReLU(x - 10**6) * ReLU(10**6 + 1 - x), 0)
+    assert verdict.status is Status.REFUTED
+    assert any("sign split" in line for line in verdict.evidence)
+
+
+def test_two_solvers_that_disagree_give_undecided_with_both_answers(monkeypatch):
+    def answers(module, *args):    # Z3 says unsat, cvc5 gives the point x = 3, which separates
+        if module.__name__.endswith("cvc5_smt"):
+            return Answer("sat", points=({x: sp.Integer(3)},))
+        return Answer("unsat")
+    monkeypatch.setattr(identity, "_ask", answers)
+    monkeypatch.setattr(identity, "kink_points", lambda *args: [])
+    verdict = check_identity(sp.Piecewise((1, sp.Eq(x, 3)), (0, True)), 0)
     assert verdict.status is Status.UNDECIDED
-    assert "Z3 says" in verdict.reason
+    assert "the solvers disagree" in verdict.reason
+    assert "Z3 says" in verdict.reason and "cvc5 gives a model" in verdict.reason
 
 
 def test_a_solver_that_gives_up_never_makes_a_false_claim_proved(monkeypatch):
-    monkeypatch.setattr(identity, "solve",
+    monkeypatch.setattr(identity, "_ask",
                         lambda *args, **kwargs: Answer("unknown", reason="Z3: timeout"))
     verdict = check_identity(ReLU(x - 10**6) * ReLU(10**6 + 1 - x), 0)
     assert verdict.status is not Status.PROVED
@@ -184,7 +199,7 @@ def test_two_symbols_with_one_name_stay_two_variables():
 
 
 def test_an_exact_test_without_independent_confirmation_is_not_proved(monkeypatch):
-    monkeypatch.setattr(identity, "solve",
+    monkeypatch.setattr(identity, "_ask",
                         lambda *args, **kwargs: Answer("unknown", reason="Z3: timeout"))
     # true, and the split shows it; but every point compares 0 with 0 and Z3 gives no answer
     verdict = check_identity(ReLU(x) * ReLU(-x) * y, 0)

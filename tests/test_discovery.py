@@ -11,7 +11,9 @@ from proofs.flat_directions import generator
 from symbolic import (Abs, Conv1d, Dense, LeakyReLU, Maxout, MaxPool1d, Model, ReLULayer, Status, Tanh,
                       check_symmetry, discover_symmetries)
 from symbolic.networks.deep import DeepNet
-from symbolic.networks.discovery import flat_directions, generator_symmetry, interpolation_hessian, maximality
+from symbolic.networks.discovery import dimension_bound, flat_directions, generator_symmetry, interpolation_hessian, \
+    maximality
+from symbolic.verdict import Verdict
 from symbolic.networks.exponent_system import ExponentSystem
 from symbolic.networks.minima import interpolating_minimum
 from symbolic.numerics.log_scale_jacobian import certified_rank, output_jet, sample
@@ -66,8 +68,12 @@ def test_random_dense_stacks_one_scale_per_hidden_unit_and_the_bound_closes():
         model = Model(rng.randint(1, 3), layers + [Dense(1, "out", "c" if trial % 2 else None)])
         basis = ExponentSystem(model).solution_basis()
         assert len(basis) == hidden, model
-        verdict, bound = maximality(model, basis, True, seed=trial)
+        verdict, bound = dimension_bound(model, basis, seed=trial)
         assert bound == hidden and verdict.status is Status.PROVED, verdict.reason
+        assert verdict.rests_on["oracles"] == ["log-scale Jacobian rank bound"]
+        # the bound alone is no maximality: the generators must be proved symmetries too
+        unproved, _ = maximality(model, basis, [Verdict(Status.UNDECIDED, "f(T theta) = f(theta)")], seed=trial)
+        assert unproved.status is Status.UNDECIDED and "not every generator" in unproved.reason
 
 
 def test_deep_leaky_relu_with_biases_has_one_scale_per_hidden_unit():
@@ -129,7 +135,7 @@ def test_a_wrong_generator_is_refuted_and_a_missing_one_leaves_maximality_open()
     verdict = refuted["prediction"]
     assert verdict.status is Status.REFUTED and verdict.witness
     # one generator short: the rank bound leaves a dimension open
-    verdict, bound = maximality(model, basis[:1], True, seed=0)
+    verdict, bound = dimension_bound(model, basis[:1], seed=0)
     assert verdict.status is Status.UNDECIDED and bound == 2 and "not excluded" in verdict.reason
     # a direction that is no symmetry is not in the Hessian's kernel
     verdict, _ = flat_directions(model, [wrong], seed=0)

@@ -58,3 +58,26 @@ def test_the_rank_bound_is_sharp_and_one_less_is_refuted():
     assert flat_directions.bound_attained().status is Status.PROVED
     verdict = flat_directions.one_layer_minimum(*flat_directions.SHARP_INSTANCE, slack=1)
     assert verdict.status is Status.REFUTED and verdict.witness["rank H"] > 0
+
+
+def test_proved_rows_rest_on_the_kernel_and_name_their_oracles():
+    identities = flat_directions.generator_identities(2, 2, 2, "mse")
+    assert {"pattern-form exact test", "two-precision numeric agreement"} <= set(identities.rests_on["oracles"])
+    minimum = flat_directions.one_layer_minimum(2, 2, 6)
+    assert {"exact linear algebra", "exact rational comparison"} <= set(minimum.rests_on["oracles"])
+    sharp = flat_directions.bound_attained()
+    assert "refutation by an exact point" in sharp.rests_on["rules"]
+
+
+def test_the_oracles_refuse_a_false_generator_law_and_false_linear_algebra():
+    from symbolic.kernel import Fact, by_oracle
+    from symbolic.numerics import pattern_form
+    wrong = by_oracle("pattern-form exact test", pattern_form.generator_identities(2, 2, 2, "mse", (1, 1)))
+    assert wrong.status is not Status.PROVED and wrong.details["fails_at"]
+    identity = [[Fraction(1), Fraction(0)], [Fraction(0), Fraction(1)]]
+    assert not by_oracle("exact linear algebra", Fact("null vectors", (identity, [[1, 0]]))).proved
+    assert not by_oracle("exact linear algebra", Fact("determinant", (identity, 0))).proved
+    assert not by_oracle("exact linear algebra", Fact("rank", (identity, 1))).proved
+    singular = [[Fraction(1), Fraction(1)], [Fraction(1), Fraction(1)]]
+    assert by_oracle("exact linear algebra", Fact("null vectors", (singular, [[1, -1]]))).proved
+    assert by_oracle("exact linear algebra", Fact("determinant", (singular, 0))).proved

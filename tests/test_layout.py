@@ -94,3 +94,27 @@ def test_the_public_api_is_in_one_place():
     import sympy as sp
     s = sp.Symbol("s")
     assert isinstance(symbolic.ReLU(s), sp.Expr)
+
+
+# the kernel stands on the ground floor: it imports the term language and the verdict type, nothing above
+# (and the exception base and a verdict's text, which import nothing of the project)
+KERNEL_MAY_IMPORT = {"symbolic.verdict", "symbolic.every_size.index_terms", "symbolic.relu", "symbolic.printing.sympy_latex",
+                     "symbolic.errors", "symbolic.display.verdicts"}
+
+
+def test_the_kernel_imports_nothing_above_the_term_language():
+    graph = import_graph()
+    kernel = {name for name in graph if name == "symbolic.kernel" or name.startswith("symbolic.kernel.")}
+    above = {(name, target) for name in kernel for target in graph[name]
+             if target not in kernel and target not in KERNEL_MAY_IMPORT}
+    assert above == set()
+    # and what it may import does not reach above it either
+    for module in KERNEL_MAY_IMPORT:
+        assert {t for t in graph[module] if t not in kernel and t not in KERNEL_MAY_IMPORT} == set(), module
+
+
+def test_the_kernel_is_small_enough_to_read():
+    from proofs.commands.trust_command import kernel_files
+    files = kernel_files()
+    # one job per file, none of them a wall (the total is printed by python -m proofs trust)
+    assert all(lines <= 800 for _, lines in files), files

@@ -11,7 +11,7 @@ from proofs import measures_all_sizes as every
 from symbolic.every_size.index_terms import Const, Entry, Mul, Transformation
 from symbolic.every_size.laws import invariance_lemma
 from symbolic.every_size.networks import LOSS_FUNCTION, T_ALPHA, T_NEURON
-from symbolic.kernel.change_of_variables import change_of_variables, normal_scaling_law
+from symbolic.every_size.change_of_variables import change_of_variables, normal_scaling_law
 from symbolic.kernel.derivations import Theorem, prove
 from symbolic.measures import index_forms
 from symbolic.measures.definitions import MEASURES, CoordinatewiseSharpness, CoordinateSum, Measure, PathSum
@@ -195,7 +195,7 @@ def test_a_proof_for_every_size_beside_a_refutation_is_a_contradiction(monkeypat
 
 def test_pencil_refuses_laws_of_the_wrong_shape_or_scale():
     from symbolic.every_size.index_terms import Eval
-    from symbolic.kernel.congruence import pencil_congruence
+    from symbolic.every_size.congruence import pencil_congruence
     from symbolic.measures.index_forms import gauss_newton_entry
     layerwise = every.EVERY_SIZE["layerwise"]
 
@@ -397,7 +397,7 @@ def test_the_chain_rule_reads_the_permuted_coordinate_from_the_map():
 def test_a_relabelling_must_cover_exactly_the_range_the_loss_sums_over():
     from symbolic.every_size.networks import HIDDEN_BIAS, HIDDEN_WEIGHT, OUTPUT_BIAS, OUTPUT_WEIGHT, \
         RELU_TWO_LAYER_LOSS, T_PERMUTATION
-    from symbolic.kernel.relabelling import not_a_relabelling
+    from symbolic.every_size.relabelling import not_a_relabelling
     assert not_a_relabelling(T_PERMUTATION, RELU_TWO_LAYER_LOSS) is None
     # π of the input range h_0 applied to the units, which run over h_1
     wrong_range = Transformation(r"T_{bad}", tuple((e, _permuted(e, size="h_{0}")) for e in
@@ -594,7 +594,7 @@ def test_spectral_norm_cells_hold_for_every_size_and_the_audit_agrees():
              "permutation": {"spectral norm of a permutation"},
              "deep_layerwise_bias": {"spectral norm homogeneity", "arithmetic", "scalars out of a product",
                                      "prod_(p<K) alpha_p = P_(K-1)",
-                                     "definition of the hypothesis prod_k alpha_k = 1, as alpha_K = 1/P_(K-1)"}}
+                                     "hypothesis prod_k alpha_k = 1, as alpha_K = 1/P_(K-1)"}}
     for group, used in rules.items():
         assert ("spectral_norm_product", group) in every.claims()
         verdict = every.every_size_verdict("spectral_norm_product", group)

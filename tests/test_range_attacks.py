@@ -27,7 +27,7 @@ def test_the_change_of_variables_refuses_an_invariance_proved_for_some_examples_
     """f = v (Σ_{j≤k} δ_jn y_j − y_n) + u: for n ≤ k the bracket is 0, so T(f) = f under v ↦ 2v, u ↦ u
     is proved with n taken over 1..k; for n > k, f = −v y_n + u and f(Tθ) ≠ f(θ), so the sharpness of
     f moves under T.  Before the fix the change of variables said PROVED (a false verdict)."""
-    from symbolic.kernel.change_of_variables import change_of_variables
+    from symbolic.every_size.change_of_variables import change_of_variables
     n_over_k = delta_contraction({"n": "k"})
     j, n = _index("j"), _index("n")
     V, U, y_n = Entry("v", ()), Entry("u", ()), Entry("y", ("n",))
@@ -69,7 +69,7 @@ def _detoured_hessian_law(group, size):
 
 
 def _pencil(hessian_law):
-    from symbolic.kernel.congruence import pencil_congruence
+    from symbolic.every_size.congruence import pencil_congruence
     from symbolic.measures.index_forms import gauss_newton_entry
     layerwise = every.EVERY_SIZE["layerwise"]
     return pencil_congruence("the pencil of L", T_ALPHA, LOSS_FUNCTION, [
@@ -96,7 +96,7 @@ def test_the_sign_similarity_refuses_a_law_proved_for_some_columns_only():
     """As for the pencil, through the sign similarity (the same premises, the scales signs), with the
     sign-flip group's law taking the column of θ^(1) over 1..K while L sums it over 1..h_1.  Before
     the fix it said PROVED (unjustified, as above)."""
-    from symbolic.kernel.congruence import sign_similarity
+    from symbolic.every_size.congruence import sign_similarity
     signs = every.EVERY_SIZE["sign_flip"]
 
     def hessian(law):
@@ -112,7 +112,7 @@ def test_the_mixing_pencil_pairs_coordinates_with_disjoint_index_names():
     prime of i): before the fix pairs() gave K_{r r} (its row and its mixed column one name) and
     (X_{i i'}, Y_{i'}) — a law for those pairs speaks of the diagonal only."""
     from symbolic.every_size.attention_rules import GL_A, HEAD
-    from symbolic.kernel.mixing_congruence import pairs
+    from symbolic.every_size.mixing_congruence import pairs
     m = _index("m")
     K_pattern = Entry("K", ("r", "m"))
     mixed = Sum("r'", HEAD, Mul((Entry("K", ("r", "r'")), Const(GL_A[_index("r'"), m]))))
@@ -131,7 +131,7 @@ def test_the_pencil_refuses_generic_coordinates_that_share_a_name():
     the pair (W_{i k}, W_{k l}), whose law speaks of coordinates sharing an index.  Refused now; before,
     the combinator read the laws for such pairs (no group in the repository names an index k, so no
     verdict changed)."""
-    from symbolic.kernel.congruence import pair_entries, pencil_congruence
+    from symbolic.every_size.congruence import pair_entries, pencil_congruence
     W, v = Entry("W", ("i", "k")), Entry("v", ("k",))
     alpha = sp.Symbol("alpha", positive=True)
     T = Transformation("T_k", ((W, Mul((Const(alpha), W))), (v, Mul((Const(1 / alpha), v)))))

@@ -56,6 +56,12 @@ def test_radial_inverse_inverts_the_radial_map():
         theta = rep.radial_inverse(eta, mpmath.mpf(1) / 4)
         back = [(sum(t ** 2 for t in theta) + mpmath.mpf(1) / 4) * t for t in theta]
         assert max(abs(x - y) for x, y in zip(back, eta)) < mpmath.mpf(10) ** -35
+    # the closed form at exact inputs, evaluated at 60 digits, and at the centre itself
+    eta, quarter = [sp.Rational(3, 7), sp.Rational(-2, 9)], sp.Rational(1, 4)
+    theta = rep.radial_inverse(eta, quarter)
+    back = [(sum(t ** 2 for t in theta) + quarter) * t for t in theta]
+    assert max(abs(sp.N(x - y, 60)) for x, y in zip(back, eta)) < sp.Rational(1, 10 ** 50)
+    assert rep.radial_inverse([sp.S.Zero, sp.S.Zero], quarter) == [0, 0]
 
 
 def test_example_norms_are_on_the_predicted_sides():
@@ -118,3 +124,55 @@ def test_input_gradient_invariance_is_refuted_with_exact_quotients():
 def test_cli_lists_it(cli):
     result = cli("--list")
     assert result.returncode == 0 and "reparametrization" in result.stdout
+
+
+# --- the kernel: what each PROVED rests on, refutations and the numeric-agreement oracle ---------
+
+def test_every_proved_claim_rests_on_something_named(report):
+    for row in report.results:
+        assert row.verdict.rests_on and not row.verdict.theorem.rests_on.empty, row.claim
+    rows = {r.claim: r.verdict for r in report.results}
+    for negation in ("weight normalization: not invariant for some alpha < 0",
+                     "input-gradient norm depends on the input representation"):
+        assert rows[negation].rests_on["rules"] == ["refutation by an exact point"]
+        assert rows[negation].statement.__class__.__name__ == "Negation"
+    assert "two-precision agreement of a function" in \
+        rows["worked example: explicit b, Hessian recomputed numerically"].rests_on["oracles"]
+    assert "sympy limits" in rows["radial map is a bijection"].rests_on["oracles"]
+
+
+def test_a_negation_needs_a_refuted_claim_and_a_point_that_refutes_it():
+    # alpha > 0: the invariance holds, so its negation is not proved
+    proved = rep.weight_norm_invariance(2)
+    assert rep.refuted_as_expected(proved, rep.weight_norm_equations(2), "no").status is Status.UNDECIDED
+    # a point where the two sides agree (v = 0 is excluded, s = 0 makes both 0) refutes nothing
+    refuted = rep.weight_norm_invariance(2, rep.NEGATIVE_ALPHA)
+    equations = rep.weight_norm_equations(2, rep.NEGATIVE_ALPHA)
+    s, v1, v2 = sp.Symbol("s", real=True), *sp.symbols("v_1:3", real=True)
+    agreeing = {s: 0, v1: 1, v2: 2, rep.NEGATIVE_ALPHA: -3}
+    assert rep.refuted_as_expected(refuted, equations, "no", agreeing).status is Status.UNDECIDED
+    # the input-gradient claim holds at a point where the map does not rescale the slope
+    statement, point = rep.input_gradient_equation()
+    u = next(iter(point))
+    assert rep.refuted_as_expected(rep.input_gradient_invariance(), [statement], "no",
+                                   {u: sp.Integer(-10)}).status is Status.UNDECIDED
+
+
+def test_the_numeric_agreement_oracle_refuses_a_wrong_value():
+    from symbolic.kernel import by_oracle
+    from symbolic.numerics.agreement_oracle import hessian_norm_statement
+    x, y = sp.symbols("x y", real=True)
+    f = x ** 2 + 3 * y ** 2 + x * y                    # Hessian [[2, 1], [1, 6]]: norm 4 + sqrt(5)
+    norm = 4 + sp.sqrt(5)
+    tolerance = sp.Rational(1, 10 ** 15)
+    proved = by_oracle("two-precision agreement of a function", hessian_norm_statement(f, (x, y), (0, 0), norm,
+                                                                                          tolerance))
+    assert proved.status is Status.PROVED and proved.residual < 1e-15
+    assert proved.rests_on["oracles"] == ["two-precision agreement of a function"]
+    off = by_oracle("two-precision agreement of a function",
+                    hessian_norm_statement(f, (x, y), (0, 0), norm + sp.Rational(1, 10 ** 12), tolerance))
+    assert off.status is not Status.PROVED
+    # a free parameter in f: no number to compare
+    free = by_oracle("two-precision agreement of a function",
+                     hessian_norm_statement(f + M * x ** 2, (x, y), (0, 0), norm, tolerance))
+    assert free.status is not Status.PROVED

@@ -22,8 +22,9 @@ from symbolic.decision.witness import compare_at, mp_value
 from symbolic.decision.zero import is_rational_zero
 from symbolic.every_size.index_rules import ARITHMETIC, CONSTANT_TERM, Chain, by_induction
 from symbolic.every_size.index_terms import Const, Deriv, Entry
-from symbolic.numerics.real_network import Residual, derivative_verdict
-from symbolic.verdict import Verdict
+from symbolic.kernel import zeros
+from symbolic.numerics.real_network import Residual, derivative_identity, witness_answer
+from symbolic.verdict import Holds, Verdict
 
 x, y = sp.symbols("x y", real=True)
 a = sp.Symbol("a", positive=True)
@@ -45,8 +46,10 @@ def status(lhs, rhs, procedure="all"):
 
 @pytest.fixture
 def no_random_points(monkeypatch):
-    """Step 2 off: the claim is left to the exact procedures and their own witnesses."""
+    """Step 2 off (random points and kinks): the claim is left to the exact procedures and
+    their own witnesses."""
     monkeypatch.setattr(identity, "RANDOM_POINTS", 0)
+    monkeypatch.setattr(identity, "kink_points", lambda *args: [])
 
 
 @pytest.fixture
@@ -164,17 +167,17 @@ def test_independent_parts_are_grouped_by_shared_symbols(procedure):
 
 def test_a_split_that_compared_nothing_proves_nothing():
     verdict = check_identity(ReLU(x) * ReLU(-x), 0, procedure="split")
-    assert verdict.status is Status.UNDECIDED and "compared anything" in verdict.reason
+    assert verdict.status is Status.UNDECIDED and "compared" in verdict.reason
 
 
 def test_an_exact_zero_that_compared_nothing_proves_nothing():
     verdict = check_identity(ReLU(x) * ReLU(-x), ReLU(-x) * ReLU(x), procedure="split")
-    assert verdict.status is Status.UNDECIDED and "compared anything" in verdict.reason
+    assert verdict.status is Status.UNDECIDED and "compared" in verdict.reason
 
 
 def test_z3_alone_needs_a_random_point_beside_it(no_random_points):
     verdict = check_identity(sp.Abs(x), ReLU(x) + ReLU(-x), procedure="z3")
-    assert verdict.status is Status.UNDECIDED and "compared anything" in verdict.reason
+    assert verdict.status is Status.UNDECIDED and "compared" in verdict.reason
 
 
 @pytest.mark.parametrize("procedure", ["all", "split", "z3"])
@@ -218,7 +221,7 @@ def test_z3_answering_unknown_is_no_answer(z3_unknown):
 
 @pytest.mark.parametrize("procedure", ["z3", "all"])
 def test_a_claim_z3_cannot_answer_is_not_proved_on_its_word(monkeypatch, procedure):
-    monkeypatch.setattr(identity, "solve", lambda *args: Answer("unknown", reason="timeout (mocked)"))
+    monkeypatch.setattr(identity, "_ask", lambda *args: Answer("unknown", reason="timeout (mocked)"))
     assert status(*NEEDLE, procedure) is not Status.PROVED
 
 
@@ -274,10 +277,10 @@ def test_z3_alone_refutes_a_claim_false_for_every_negative_b(models_only):
 
 def test_a_z3_model_counts_only_where_it_separates_the_part():
     decision = identity._Decision(ReLU(x), x, "claim", None)
-    agreeing = (None, Answer("sat", points=({x: sp.Integer(2)},)))
-    separating = (None, Answer("sat", points=({x: sp.Integer(-2)},)))
-    assert decision.read_solver(agreeing, ReLU(x) - x, 0, [x]).outcome == "unknown"
-    assert decision.read_solver(separating, ReLU(x) - x, 0, [x]).outcome == "nonzero"
+    agreeing = Answer("sat", points=({x: sp.Integer(2)},))
+    separating = Answer("sat", points=({x: sp.Integer(-2)},))
+    assert decision.read_answer("Z3", agreeing, ReLU(x) - x, 0, [x]).outcome == "unknown"
+    assert decision.read_answer("Z3", separating, ReLU(x) - x, 0, [x]).outcome == "nonzero"
 
 
 # --- the witness numerics: a difference within 1e-12 of 0 that is not 0 ---------------------------
@@ -315,7 +318,13 @@ def residual(low, high, scale=1):
 
 
 def derivative(holds, measured, informative=1):
-    return derivative_verdict("claim", holds, (0, 0), measured, informative, {}, "exact test").status
+    """A derivative identity from an exact test that holds (a kernel verdict) or fails at an entry,
+    and the witness's answer on a measured residual."""
+    exact = zeros("exact", [sp.S.Zero]) if holds else Verdict(Status.UNDECIDED, "exact", details={"fails_at": (0, 0)})
+    answer = witness_answer("claim", measured, informative)
+    # an agreeing witness stands as a kernel verdict with its details (the oracle's, in a proof)
+    agreement = zeros("the witness agrees", [sp.S.Zero], details=answer.details) if isinstance(answer, Holds) else answer
+    return derivative_identity("claim", exact, agreement).status
 
 
 def test_a_derivative_difference_of_1e_13_is_real():
@@ -323,11 +332,14 @@ def test_a_derivative_difference_of_1e_13_is_real():
     assert stable.stable and not stable.noise
     assert derivative(False, stable) is Status.REFUTED
     assert derivative(True, stable) is Status.UNDECIDED
+    assert derivative(True, residual("1e-13", "1e-13"), informative=0) is Status.UNDECIDED
 
 
 def test_rounding_noise_must_fall_with_the_precision():
     assert residual("1e-45", "1e-75").noise
     assert not residual("1e-45", "2e-45").noise
+    assert isinstance(witness_answer("claim", residual("1e-45", "1e-75"), 1), Holds)
+    assert derivative(True, residual("1e-45", "2e-45")) is Status.UNDECIDED
     assert derivative(True, residual("1e-45", "1e-75")) is Status.PROVED
     assert derivative(False, residual("1e-45", "1e-75")) is Status.UNDECIDED
 

@@ -51,7 +51,7 @@ def test_a_one_hidden_layer_spec_is_proved_for_every_width():
     assert [claim for claim, _ in report.rows] == ["prediction", "loss", "gradient", "Hessian"]
     assert report.status is Status.PROVED
     assert "ReLU homogeneity" in " ".join(report["prediction"].evidence)
-    assert "check_symmetry at concrete widths" in " ".join(report["Hessian"].evidence)
+    assert "exact derivative law of a model" in report["Hessian"].rests_on["oracles"]
 
 
 def test_an_unscaled_bias_is_refuted_at_its_step_with_a_concrete_witness(cli, tmp_path):

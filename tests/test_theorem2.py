@@ -71,3 +71,34 @@ def test_a_tiny_budget_gives_undecided_rows_and_no_noise(cli):
     result = cli("theorem2", "--size", "2,2,1", "--timeout", "0.001")
     assert result.returncode == 3, result.stdout + result.stderr
     assert "Traceback" not in result.stderr and "Exception ignored" not in result.stderr
+
+
+# --- the kernel: what each PROVED rests on, and the z3 oracle's negative controls -----------------
+
+def test_every_proved_claim_rests_on_something_named():
+    report = theorem2.run([(1, 2, 1)])
+    for row in report.results:
+        assert row.verdict.status is Status.PROVED, row.verdict.describe()
+        assert row.verdict.rests_on and not row.verdict.theorem.rests_on.empty, row.claim
+    rows = {r.claim: r.verdict for r in report.results}
+    disjoint = rows["B, T_alpha^k B disjoint (z3 unsat)"]
+    assert disjoint.rests_on["oracles"] == ["z3 unsat"] and disjoint.statement.predicate == "unsatisfiable"
+    assert "sympy limits" in rows["worked example: band and its area -> oo"].rests_on["oracles"]
+
+
+def test_a_satisfiable_formula_is_not_z3_unsat():
+    import sympy as sp
+    from symbolic.decision.solver_oracle import satisfied_at, unsatisfiable
+    from symbolic.kernel import by_oracle
+    x, y = sp.symbols("x y", real=True)
+    formula = sp.And(x > 0, y > x, x * y < 1)
+    verdict = by_oracle("z3 unsat", unsatisfiable(formula))
+    assert verdict.status is Status.REFUTED and satisfied_at(formula, verdict.witness)
+    # the dropped hypothesis, asked directly: not unsat
+    dropped, _ = theorem2.disjointness_formula(1, 1, "radius too large")
+    assert by_oracle("z3 unsat", unsatisfiable(dropped)).status is Status.REFUTED
+    # a formula outside z3's fragment is undecided, even when it has no solution
+    assert by_oracle("z3 unsat", unsatisfiable(sp.sin(x) > 2)).status is Status.UNDECIDED
+    # a non-linear unsat, on z3's word
+    proved = by_oracle("z3 unsat", unsatisfiable(sp.And(x ** 2 + y ** 2 < 0)))
+    assert proved.status is Status.PROVED and proved.rests_on["oracles"] == ["z3 unsat"]

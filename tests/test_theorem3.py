@@ -85,3 +85,76 @@ def test_cli_theorem3_json(cli):
     rows = json.loads(result.stdout)
     assert all(r["status"] == "proved" for r in rows)
     assert all(r["residual"] is not None for r in rows if r["d"] is not None)
+
+
+# --- the kernel's oracles behind the rows: each PROVED rests on them, a false statement is not PROVED ---
+
+def test_a_proved_identity_rests_on_the_exact_test_and_the_witness():
+    verdict = theorem3.check(2, 2, 2, "mse", 2)
+    assert verdict.status is Status.PROVED
+    assert {"pattern-form exact test", "two-precision numeric agreement"} <= set(verdict.rests_on["oracles"])
+    assert verdict.label.startswith("Hessian identity, (i) MSE")
+    any_loss = theorem3.check(1, 1, 1, "any", 1)
+    assert any_loss.status is Status.PROVED and any_loss.rests_on["oracles"]
+    for verdict in (theorem3.regularity_transport(), theorem3.sigmoid_lemmas()):
+        assert verdict.status is Status.PROVED and verdict.rests_on["oracles"]
+
+
+def test_the_pattern_form_oracle_refuses_a_false_law():
+    from symbolic.kernel import by_oracle
+    from symbolic.numerics import pattern_form
+    variant = theorem3.VARIANTS["S inverse"]
+    verdict = by_oracle("pattern-form exact test", pattern_form.derivative_law(2, 2, 2, "mse", 2, variant))
+    assert verdict.status is not Status.PROVED and verdict.details["fails_at"]
+    # the chain rule and the invariance facts are decided, not read off their names
+    assert by_oracle("pattern-form exact test", pattern_form.chain_rule(2, 2, 2)).status is Status.PROVED
+    assert by_oracle("pattern-form exact test", pattern_form.invariant_predictions(2, 2, 2)).status is Status.PROVED
+
+
+def test_the_numeric_agreement_refuses_a_false_comparison():
+    from fractions import Fraction
+
+    from symbolic.kernel import by_oracle
+    from symbolic.numerics import agreement
+    holds = theorem3.numeric_witness(1, 2, 2, "mse", 1)
+    assert by_oracle("two-precision numeric agreement", holds).status is Status.PROVED
+    # the same points, the right side doubled: a difference stable across precisions
+    (loss, cases) = holds.arguments
+    doubled = [(instance, [(p, d, q, e, 2 * s) for p, d, q, e, s in comparisons]) for instance, comparisons in cases]
+    verdict = by_oracle("two-precision numeric agreement", agreement.relu_derivatives(loss, doubled))
+    assert verdict.status is not Status.PROVED and verdict.details["stable"]
+    # a sympy expression: d/dt t^2 at 3 is 6, not 5
+    import sympy as sp
+    t = sp.Symbol("t", real=True)
+    right = agreement.closed_form_derivatives([(t ** 2, (t,), (1,), 2 * t)], [{t: sp.Integer(3)}])
+    wrong = agreement.closed_form_derivatives([(t ** 2, (t,), (1,), 2 * t - 1)], [{t: sp.Integer(3)}])
+    assert by_oracle("two-precision numeric agreement", right).status is Status.PROVED
+    assert by_oracle("two-precision numeric agreement", wrong).status is not Status.PROVED
+    # a comparison that compares nothing (both sides 0) agrees with nothing
+    flat = agreement.expression_derivatives(t ** 0, (t,), [([Fraction(1)], [[Fraction(1)]], [Fraction(1)], [[Fraction(1)]], 1)])
+    verdict = by_oracle("two-precision numeric agreement", flat)
+    assert verdict.status is not Status.PROVED and verdict.details["informative_points"] == 0
+
+
+def test_a_wrong_deep_congruence_is_refuted_and_the_right_one_proved():
+    import sympy as sp
+    right = theorem3.deep_congruence((1, 2, 1), n=1)
+    assert right.status is Status.PROVED and right.rests_on["oracles"]
+    a1 = sp.Symbol("alpha1", positive=True)
+    wrong = theorem3.deep_congruence((1, 2, 1), n=1, claimed_scaling=[a1, 1 / a1])
+    assert wrong.status is Status.REFUTED, wrong.describe()
+
+
+def test_the_witness_answer_needs_noise_that_falls_with_the_precision():
+    import mpmath
+
+    from symbolic.numerics.real_network import Residual, witness_answer
+    from symbolic.verdict import Holds
+
+    def answer(low, high, informative=1):
+        return witness_answer("claim", Residual(mpmath.mpf(low), mpmath.mpf(high), mpmath.mpf(1)), informative)
+    assert isinstance(answer("1e-45", "1e-75"), Holds)
+    assert answer("1e-45", "2e-45").status is Status.UNDECIDED           # does not fall: not noise
+    stable = answer("1e-13", "1e-13")
+    assert stable.status is Status.UNDECIDED and stable.details["stable"]
+    assert answer("1e-45", "1e-75", informative=0).status is Status.UNDECIDED

@@ -48,13 +48,25 @@ def test_inertia_rejects_a_non_symmetric_matrix():
 def test_exact_count_at_the_papers_alpha(size, depth):
     verdict = theorem5.eigenvalue_count(*size, depth)
     assert verdict.status is Status.PROVED, verdict.describe()
-    # the summary, one line per target, and the procedure the count rests on
+    # the summary, one line per target, and the procedures the count rests on
     assert len(verdict.evidence) == 2 + len(theorem5.TARGETS)
-    assert verdict.evidence[-1].startswith("taken on the word of: exact inertia")
+    assert verdict.evidence[-1].startswith("taken on the word of the oracles: exact inertia")
+    assert {"exact inertia", "exact rational comparison", "exact linear algebra"} <= set(verdict.rests_on["oracles"])
+    # the statement is the exact counts: one 'eigenvalues above' fact per target, at H(T_alpha theta)
+    counts = [part for part in verdict.statement.parts() if getattr(part, "predicate", "") == "eigenvalues above"]
+    assert [part.arguments[1] for part in counts[:len(theorem5.TARGETS)]] == list(theorem5.TARGETS)
 
 
 def test_paper_choice_multiplies_to_one():
-    assert theorem5.product_is_one().status is Status.PROVED
+    verdict = theorem5.product_is_one()
+    assert verdict.status is Status.PROVED and verdict.rests_on["oracles"]
+
+
+def test_the_inertia_oracle_refuses_a_wrong_count():
+    from symbolic.kernel import Fact, by_oracle
+    matrix = [[2, 1], [1, 2]]                       # eigenvalues 1 and 3
+    assert by_oracle("exact inertia", Fact("eigenvalues above", (matrix, 2, 1))).proved
+    assert not by_oracle("exact inertia", Fact("eigenvalues above", (matrix, 2, 2))).proved
 
 
 def test_unbalanced_product_changes_the_loss():

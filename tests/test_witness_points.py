@@ -7,7 +7,7 @@ import pytest
 
 from proofs import theorem3_derivative_transformation as theorem3
 from symbolic import Status
-from symbolic.numerics.real_network import derivative_verdict, preactivations, random_instance
+from symbolic.numerics.real_network import preactivations, witness_answer, random_instance
 
 
 @pytest.mark.parametrize("d, h, n, bias", [(1, 1, 6, False), (2, 1, 4, True), (1, 2, 3, False)])
@@ -30,7 +30,7 @@ def test_narrow_networks_get_informative_witnesses(loss):
 
 
 def test_a_witness_that_compared_nothing_agrees_with_nothing():
-    verdict = derivative_verdict("claim", True, None, None, 0, None, "exact")
+    verdict = witness_answer("claim", None, 0)
     assert verdict.status is Status.UNDECIDED and "compared nothing" in verdict.reason
     assert not any("agree" in e for e in verdict.evidence)
 

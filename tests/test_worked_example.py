@@ -57,6 +57,31 @@ def test_second_weight_perturbation(derived):
 def test_every_claim_of_the_script_is_proved():
     report = example.run()
     assert [r.verdict.status for r in report.results] == [Status.PROVED] * len(report.results)
+    # each from the kernel, on the oracles it names
+    assert all(r.verdict.rests_on["oracles"] for r in report.results)
+    oracles = {o for r in report.results for o in r.verdict.rests_on["oracles"]}
+    assert {"two-precision numeric agreement", "exact eigenpairs", "exact zero test"} <= oracles
+
+
+def test_the_eigenpair_oracle_refuses_a_wrong_pair(derived):
+    from symbolic.kernel import by_oracle
+    from symbolic.numerics.eigenpairs import eigenpairs
+    pairs = [(value, vectors) for value, _, vectors in derived.eigenpairs]
+    assert by_oracle("exact eigenpairs", eigenpairs(derived.hessian, pairs)).proved
+    wrong = [(value + 1, vectors) for value, vectors in pairs]
+    assert not by_oracle("exact eigenpairs", eigenpairs(derived.hessian, wrong)).proved
+    assert not by_oracle("exact eigenpairs", eigenpairs(derived.hessian, pairs[:1])).proved   # a missing pair
+    zero = [(pairs[0][0], (sp.Matrix([0, 0]),)), pairs[1]]
+    assert not by_oracle("exact eigenpairs", eigenpairs(derived.hessian, zero)).proved
+
+
+def test_a_wrong_hessian_entry_is_not_proved_by_the_numeric_witness(derived):
+    from symbolic.kernel import by_oracle
+    from symbolic.numerics import agreement
+    a, b = example.a, example.b
+    wrong = agreement.closed_form_derivatives([(example.loss(a, b), (a, b), (1, 1), derived.hessian[0, 1] + c)],
+                                              [{a: sp.Integer(2), b: sp.Rational(1, 2), c: sp.Integer(2)}])
+    assert not by_oracle("two-precision numeric agreement", wrong).proved
 
 
 def test_sharp_scales_reach_every_target(derived):

@@ -16,6 +16,7 @@ from symbolic.decision.identity import PROCEDURES
 from symbolic.parsing import LIMITS, ParseError, parse_expression
 from symbolic.verdict import Status, Verdict
 from symbolic.decision.witness import exact_value, mp_value, substitute_functions
+from symbolic.coq.runner import with_coq
 
 from proofs.commands.arguments import EXIT_CODES, EXIT_INTERNAL_ERROR, Parser, UsageError, positive_seconds
 
@@ -44,6 +45,7 @@ exit codes: 0 PROVED, 1 REFUTED, 3 UNDECIDED, 2 bad usage or input, 4 internal e
 examples:
   python -m proofs check 'relu(a*x)' 'a*relu(x)' --positive a
   python -m proofs check 'relu(n)*relu(1-n)' 0 --integer n
+  python -m proofs check 'relu(a*x)/a' 'relu(x)' --positive a --certify coq
 """
 
 
@@ -79,6 +81,8 @@ def build_parser() -> Parser:
                         help="all (default): the sign split and Z3, each confirming the other; "
                              "split or z3: that procedure's verdict alone")
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    parser.add_argument("--certify", choices=["coq"], help="re-check a PROVED claim with Coq (coqc): a "
+                        "refusal makes the verdict UNDECIDED, exit 4")
     return parser
 
 
@@ -147,6 +151,8 @@ def main(argv: list[str]) -> int:
                                      procedure=args.procedure)
         except (TypeError, ValueError) as error:
             raise UsageError(f"cannot check this claim: {error}") from None
+        if args.certify == "coq":
+            verdict = with_coq(verdict, lhs, rhs)
     if verdict.details.get("internal_error"):
         print(f"proofs check: internal error while checking {claim}: {verdict.reason}",
               file=sys.stderr)
@@ -161,9 +167,13 @@ def main(argv: list[str]) -> int:
         print(json.dumps({"claim": verdict.claim, "status": verdict.status.value,
                           "witness": {str(k): str(v) for k, v in (verdict.witness or {}).items()},
                           "values": values, "reason": verdict.reason,
-                          "evidence": list(verdict.evidence)}))
+                          "evidence": list(verdict.evidence),
+                          **({"coq": verdict.details["coq"]} if "coq" in verdict.details else {})}))
     else:
         print(verdict_text(verdict, values))        # print(verdict) shows the same
+    if verdict.details.get("disagreement"):
+        print(f"proofs check: the kernel and Coq disagree on {claim}", file=sys.stderr)
+        return EXIT_INTERNAL_ERROR
     return EXIT_CODES[verdict.status]
 
 

@@ -11,6 +11,7 @@
     python -m proofs symmetry spec.toml
     python -m proofs --jobs 4                 the claims in 4 processes (default: one per core)
     python -m proofs --dask tcp://host:8786   the claims on a Dask cluster
+    python -m proofs --certify coq            every identity the run proves re-checked by Coq
 
 Exit code: 0 every claim PROVED, 1 some claim REFUTED, 3 some UNDECIDED and none REFUTED,
 2 bad usage or bad input, 4 an internal error of the checker, 141 the output's reader closed
@@ -32,6 +33,8 @@ from symbolic import display
 from symbolic.display import counted
 from symbolic.verdict import Status, worst
 
+from symbolic.coq.recording import Recorder
+
 from proofs.commands import parallel, registry
 from proofs.commands.arguments import EXIT_CLOSED_PIPE, EXIT_CODES, EXIT_INTERNAL_ERROR, EXIT_USAGE, Parser, \
     UsageError, positive_int, positive_seconds, size_triple
@@ -47,6 +50,7 @@ SUBCOMMANDS = {
     "example": "proofs.commands.example_command",
     "rescale": "proofs.commands.rescale_command",
     "symmetry": "proofs.commands.symmetry_command",
+    "trust": "proofs.commands.trust_command",
 }
 
 
@@ -128,6 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--dask", metavar="ADDRESS",
                         help="check the claims on the Dask scheduler at ADDRESS (e.g. "
                              "tcp://host:8786; needs the 'dask' extra)")
+    parser.add_argument("--certify", choices=["coq"],
+                        help="re-check every identity the run proves with Coq, in this process: a refusal "
+                             "makes its row UNDECIDED and the exit code 4")
     return parser
 
 
@@ -226,8 +233,10 @@ def run_results(args) -> int:
     progress = _Progress(len(plans), [len(sizes) for _, sizes in plans], after=PROGRESS_AFTER)
     report_module.progress_hook = progress.claim_done
     reports = []
+    # Coq's pass records the identities the run proves: the claims run here, in one process
+    recorder = Recorder().start() if args.certify == "coq" else None
     try:
-        if args.dask is not None or args.jobs > 1:
+        if (args.dask is not None or args.jobs > 1) and recorder is None:
             reports = parallel.run_scripts(plans, args.seed, args.timeout, jobs=args.jobs,
                                            address=args.dask, on_done=progress.claim_done)
             for script, _ in plans:
@@ -239,7 +248,11 @@ def run_results(args) -> int:
     finally:
         report_module.progress_hook = None
         progress.close()
+        if recorder is not None:
+            recorder.stop()
     results = [row for report in reports for row in report.results]
+    if recorder is not None:
+        print(recorder.certify_rows(), file=sys.stderr)
     if args.json and args.steps:
         print(json.dumps({"claims": [r.as_json() for r in results],
                           "derivations": display.steps_json([report.derivation for report in reports])},
@@ -256,6 +269,9 @@ def run_results(args) -> int:
             raise UsageError(f"cannot write into {args.latex}: {error.strerror}") from None
         for line in lines:
             print(line, file=sys.stderr if args.json else sys.stdout)
+    if any(r.verdict.details.get("disagreement") for r in results):
+        print("proofs: the kernel and Coq disagree on a claim (its row is UNDECIDED)", file=sys.stderr)
+        return EXIT_INTERNAL_ERROR
     return EXIT_CODES[worst(r.verdict for r in results)]
 
 

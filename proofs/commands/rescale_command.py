@@ -5,11 +5,15 @@
     python -m proofs rescale model.onnx --data data.npz --loss cross_entropy --out twin.onnx --plot sweep.png
 
 DATA.npz holds arrays x (N examples of the model's input shape) and y (targets for mse, class labels
-for cross_entropy).  The import is checked against onnxruntime on the data; the twin T_α θ is built in
-exact rational arithmetic and its outputs on the data are compared with the original's exactly, so
-"predictions identical" is a proof for those inputs.  Each measure says what kind of number it is
-(exact, float64, an estimate with its error bound, or a lower bound) and the audit's verdict on it.
-Needs the onnx extra: pip install -e '.[onnx]'.
+for cross_entropy).  The graph is read as torch, Keras 3 and skl2onnx export it (docs/trained_models.md
+lists what is read): a fixed batch, shape subgraphs, a trailing Softmax (part of the cross-entropy
+loss), several outputs (the one the loss needs, or --output NAME), skip connections.  The import is
+checked against onnxruntime on the data before any exact arithmetic; the twin T_α θ is built in exact
+rational arithmetic and its outputs on the data are compared with the original's exactly, so
+"predictions identical" is a proof for those inputs.  The report says what was read (the output, batch
+norms, the parameters counted, the loss convention against torch's losses); each measure says what
+kind of number it is (exact, float64, an estimate with its error bound, or a lower bound) and the
+audit's verdict on it.  Needs the onnx extra: pip install -e '.[onnx]'.
 Exit code: 0 every twin's predictions identical, 1 some twin's not, 2 bad usage or bad input,
 4 an internal error (the import disagrees with onnxruntime).
 """
@@ -19,6 +23,7 @@ import json
 import os
 import sys
 from fractions import Fraction
+from functools import lru_cache
 
 from symbolic.trained.measures import KEYS as MEASURE_KEYS
 from symbolic.trained.rescaling import GROUPS
@@ -54,7 +59,12 @@ def build_parser() -> Parser:
     parser.add_argument("--group", choices=GROUPS, default="layerwise",
                         help="layerwise: α on the first layer, 1/α on the last; per_neuron: hidden unit j "
                              "times α (j even) or 1/α (j odd), the next layer divided back")
-    parser.add_argument("--loss", choices=LOSSES, default="mse")
+    parser.add_argument("--loss", choices=LOSSES,
+                        help="mse: (1/N) Σ_n ½‖f(x_n) − y_n‖² (K/2 × torch's MSELoss() for K outputs); "
+                             "cross_entropy: torch's CrossEntropyLoss() of the logits, y class labels "
+                             "(default: cross_entropy if the model ends in Softmax or LogSoftmax, else mse)")
+    parser.add_argument("--output", metavar="NAME",
+                        help="the graph output to read (default: the first floating-point one, never a label)")
     parser.add_argument("--measures", metavar="KEY,...",
                         help=f"the measures (default all): {', '.join(MEASURE_KEYS)}")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
@@ -104,20 +114,62 @@ def audit_group(network, group: str) -> str:
     return "layerwise" if plain else "deep_layerwise_bias"
 
 
-def audit_verdicts(keys: list[str], group: str) -> dict:
-    """The audit's verdict on each measure under the group (proved, refuted or undecided)."""
+@lru_cache(maxsize=None)
+def audit_verdict(key: str, group: str) -> str:
+    """The audit's verdict on one measure under the group (proved, refuted or undecided), decided
+    here once per process: only the cells a run prints."""
     from symbolic.measures.invariance import check_invariance
-    return {key: check_invariance(key, group).verdict.status.value for key in keys}
+    return check_invariance(key, group).verdict.status.value
 
 
-def start_audit(keys: list[str], group: str):
-    """The audit's verdicts computed in another process while this one measures the model."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-    executor = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-    future = executor.submit(audit_verdicts, keys, group)
-    executor.shutdown(wait=False)
-    return future
+def audit_verdicts(keys: list[str], group: str) -> dict:
+    return {key: audit_verdict(key, group) for key in keys}
+
+
+def loss_convention(loss: str, outputs: int, ending: str | None) -> dict:
+    """The loss as a formula and its factor against torch's losses."""
+    if loss == "mse":
+        return {"formula": "L = (1/N) Σ_n ½‖f(x_n) − y_n‖²",
+                "torch": f"{Fraction(outputs, 2)} × nn.MSELoss() (reduction='mean', over N·{outputs} entries); "
+                         "1/(2N) × nn.MSELoss(reduction='sum'); 1/(2N) × the sum of nn.MSELoss(reduction='none')"}
+    read = {"Softmax": "the model's Softmax is part of the loss: f is the logits before it",
+            "LogSoftmax": "the model's LogSoftmax is part of the loss: f is the logits before it "
+                          "(= nn.NLLLoss() of the model's output)"}.get(ending, "f is read as the logits")
+    return {"formula": "L = (1/N) Σ_n −log softmax(f(x_n))_{y_n}",
+            "torch": "1 × nn.CrossEntropyLoss() of the logits (reduction='mean'); 1/N × reduction='sum'",
+            "read": read}
+
+
+def parameters_counted(network) -> str:
+    """Which numbers θ holds, layer kind by layer kind."""
+    from symbolic.trained.network import Conv, Dense, Diagonal, Standardize
+    parts = []
+    for kind, what in ((Dense, "dense"), (Conv, "convolution"), (Diagonal, "batch-norm")):
+        layers = [layer for layer in network.layers if isinstance(layer, kind)]
+        if layers:
+            size = sum(t.size for layer in layers for t in (layer.weight, layer.bias) if t is not None) \
+                if kind is not Diagonal else sum(2 * layer.scale.size for layer in layers)
+            biases = "" if kind is Diagonal else \
+                f", {sum(layer.bias is not None for layer in layers)} with a bias"
+            parts.append(f"{len(layers)} {what} layer{'s' * (len(layers) != 1)}{biases}: {size}")
+    text = f"θ holds {network.parameter_count} numbers ({'; '.join(parts) or 'none'})"
+    if any(isinstance(layer, Diagonal) for layer in network.layers):
+        text += "; a batch norm counts a = γ/√(var+ε) and c = β − a·mean per unit, not γ, β and its statistics"
+    if any(isinstance(layer, Standardize) for layer in network.layers):
+        text += "; the input's normalisation constants are not parameters"
+    return text
+
+
+def batch_norm_note(reading: dict) -> str:
+    if reading.get("batch_norms"):
+        return (f"{len(reading['batch_norms'])} BatchNormalization node(s) read as per-unit scale and shift "
+                f"({', '.join(reading['batch_norms'])})")
+    if reading.get("batch_norm_names"):
+        return ("no BatchNormalization node, but the graph's names speak of one "
+                f"({', '.join(reading['batch_norm_names'][:3])}): folded by the exporter into the previous layer, "
+                "θ holds the folded weights (other parameters, other sharpness numbers for the same function)")
+    return ("no BatchNormalization node (an exporter that folds one into the previous layer, as torch's dynamo "
+            "exporter does, leaves the same function with other parameters and other sharpness numbers)")
 
 
 def _ratio(before, after):
@@ -133,7 +185,7 @@ def _difference(twin) -> dict | None:
     return {"example": example, "output": output, "original": str(before), "twin": str(after)}
 
 
-def as_json(run, args, keys, group, verdicts) -> dict:
+def as_json(run, args, keys, group, verdicts, loss) -> dict:
     measures = {}
     for key in keys:
         before, afters = run.measures[key]
@@ -144,8 +196,19 @@ def as_json(run, args, keys, group, verdicts) -> dict:
         if before.exact is not None:
             entry["exactly_equal"] = [before.exact == a.exact for a in afters]
         measures[key] = entry
+    from symbolic.trained.experiment import output_count
+    reading = run.network.reading
+    read = {"output": reading.get("output"), "tensor": reading.get("tensor"), "ending": reading.get("ending"),
+            "other_outputs": reading.get("other_outputs", []), "fixed_batch": reading.get("batch"),
+            "notes": reading.get("notes", []), "batch_norms": batch_norm_note(reading),
+            "skip_connections": sum(type(layer).__name__ == "Sum" for layer in run.network.layers)}
+    if read["skip_connections"]:
+        read["audit_note"] = ("the audit's cells are decided for chains of layers; for this residual network "
+                              "the exact twin and the ratios measured are the evidence")
     return {"model": args.model, "parameters": run.network.parameter_count, "examples": int(len(run.x)),
-            "group": args.group, "audit_group": group, "loss": args.loss, "loss_value": run.loss,
+            "read": read, "parameters_counted": parameters_counted(run.network),
+            "loss_convention": loss_convention(loss, output_count(run.network), reading.get("ending")),
+            "group": args.group, "audit_group": group, "loss": loss, "loss_value": run.loss,
             "alphas": [str(t.alpha) for t in run.twins],
             "predictions_identical": all(t.predictions_identical for t in run.twins),
             "outputs_compared": int(run.outputs.integers.size), "nonzero_outputs": run.nonzero_outputs,
@@ -180,9 +243,23 @@ def table(report: dict) -> str:
                       + f", twin under onnxruntime: max deviation {t['onnxruntime_float_deviation']:.3g}"
                       + ("" if t["onnxruntime_agrees"] else " (beyond float32 rounding: the float twin is not faithful)")
                       for t in report["twins"])
+    read, convention = report["read"], report["loss_convention"]
+    where = f"output {read['output']}" + (f" (tensor {read['tensor']})" if read["tensor"] != read["output"] else "")
     head = (f"{report['model']}: {report['parameters']} parameters, {report['examples']} examples, "
             f"{report['loss']} loss {report['loss_value']:.6g}; import vs onnxruntime: max deviation "
-            f"{report['onnxruntime_deviation']:.3g}\n{report['group']} rescaling, predictions on the data "
+            f"{report['onnxruntime_deviation']:.3g}\n"
+            f"read: {where}"
+            + (f"; other outputs not read: {', '.join(read['other_outputs'])} (--output NAME picks another)"
+               if read["other_outputs"] else "")
+            + (f"; batch fixed at {read['fixed_batch']}: onnxruntime run in batches of {read['fixed_batch']}"
+               if read["fixed_batch"] else "")
+            + (f"; {read['skip_connections']} skip connection(s): the factors agree on both sides of each sum "
+               f"({read['audit_note']})" if read["skip_connections"] else "")
+            + "".join(f"; {note}" for note in read["notes"]) + "\n"
+            f"{report['parameters_counted']}; {read['batch_norms']}\n"
+            f"loss: {convention['formula']} = {convention['torch']}"
+            + (f"; {convention['read']}" if "read" in convention else "") + "\n"
+            f"{report['group']} rescaling, predictions on the data "
             f"({report['nonzero_outputs']} of {report['outputs_compared']} outputs nonzero"
             f"{'' if report['nonzero_outputs'] else ': comparing zeros shows nothing'}): {twins}\n")
     return head + "\n".join(lines)
@@ -228,18 +305,18 @@ def main(argv: list[str]) -> int:
     from symbolic.trained.onnx_import import UnsupportedModel
     x, y = read_npz(args.data)
     try:
-        model, network = load_network(args.model)
-        x, y = read_data(network, x, y, args.loss)
+        model, network = load_network(args.model, args.output)
+        loss = args.loss or ("cross_entropy" if network.reading.get("ending") else "mse")
+        x, y = read_data(network, x, y, loss)
         group = audit_group(network, args.group)
-        verdicts = start_audit(keys, group)     # only once the input is known to be good
         run = build_twins(model, network, x, y, alphas, args.group)
-        measure(run, keys, args.loss)
+        measure(run, keys, loss)
     except (UnsupportedModel, DataError) as error:
         raise UsageError(str(error)) from None
     except ImportMismatch as error:
         print(f"proofs: internal error: {error}", file=sys.stderr)
         return EXIT_INTERNAL_ERROR
-    report = as_json(run, args, keys, group, verdicts.result())
+    report = as_json(run, args, keys, group, audit_verdicts(keys, group), loss)
     print(json.dumps(report, indent=2) if args.json else table(report))
     if args.out:
         with open(args.out, "wb") as handle:

@@ -82,7 +82,14 @@ class Range:
         """Exact membership of a sympy number."""
         value = sp.sympify(value)
         if not value.is_Rational:
-            return False
+            # a real symbol may take an irrational algebraic value (√2), with a sign sympy knows
+            real = not (self.integral or self.needs_density) and value.is_number and \
+                value.is_algebraic is True and value.is_extended_real is True and \
+                value.is_zero is False
+            if not real:
+                return False
+            return not ((self.lower and value.is_negative) or (self.upper and value.is_positive)
+                        or self.zero)
         if self.zero and value != 0:
             return False
         if self.integral and not value.is_Integer:

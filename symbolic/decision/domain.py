@@ -17,7 +17,9 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from symbolic.decision.witness import WITNESS_DPS, exact_value, mp_value
+from sympy.core.function import AppliedUndef
+
+from symbolic.decision.witness import WITNESS_DPS, evaluated, exact_value, mp_value, substitute_functions
 from symbolic.decision.zero import is_rational_zero
 from symbolic.relu import canonical_relu_form, relu_atoms, to_relu_form
 
@@ -25,28 +27,12 @@ from symbolic.relu import canonical_relu_form, relu_atoms, to_relu_form
 _SIGN_NOISE = mpmath.mpf(10) ** -(WITNESS_DPS // 2)
 
 
-def evaluated(expr: sp.Expr, _memo: dict | None = None) -> sp.Expr:
-    """A copy of expr with every node rebuilt, so evaluated: the form the checker rewrites.
-
-    The parser keeps a claim as written (``x/x`` stays x·x⁻¹); this copy is x/x = 1.  Shared
-    sub-expressions are rebuilt once."""
-    memo = {} if _memo is None else _memo
-    if expr.is_Atom:
-        return expr
-    if expr not in memo:
-        args = [evaluated(a, memo) for a in expr.args]
-        # max/min stay as they are: their evaluation compares every pair of arguments, and
-        # the checker rewrites them into ReLU anyway
-        lattice = isinstance(expr, (sp.Max, sp.Min))
-        memo[expr] = expr.func(*args, evaluate=False) if lattice else expr.func(*args)
-    return memo[expr]
-
-
 def _walk(expr: sp.Expr):
     """Every sub-expression as written (no node is rebuilt, so none is evaluated)."""
     yield expr
     for arg in expr.args:
-        yield from _walk(arg)
+        if isinstance(arg, sp.Basic):    # a derivative's count may be a plain int
+            yield from _walk(arg)
 
 
 def denominators(expr: sp.Expr) -> list[sp.Expr]:
@@ -65,9 +51,11 @@ def _is_negative_number(exponent: sp.Expr) -> bool:
     return bool(value.is_number and value.is_negative)
 
 
-def _sign(expr: sp.Expr, point: dict) -> int | None:
-    """The sign of expr at point: exactly where possible, else at WITNESS_DPS digits when the
-    value is clearly away from 0; None when it is undefined or too close to 0 to tell."""
+def _sign(expr: sp.Expr, point: dict, functions: dict | None = None) -> int | None:
+    """The sign of expr at point (undefined functions replaced by ``functions``): exactly where
+    possible, else at WITNESS_DPS digits when the value is clearly away from 0; None when it is
+    undefined or too close to 0 to tell."""
+    expr = substitute_functions(expr, functions or {})
     value = exact_value(expr, point)
     if value is not None:
         return 1 if value > 0 else -1 if value < 0 else 0
@@ -77,29 +65,66 @@ def _sign(expr: sp.Expr, point: dict) -> int | None:
     return 1 if value > 0 else -1
 
 
-def _power_defined(base: sp.Expr, exponent: sp.Expr, point: dict) -> bool:
+def _power_defined(base: sp.Expr, exponent: sp.Expr, point: dict, functions=None) -> bool:
     """base**exponent is a real number at point: a non-integer power needs base > 0 (or base = 0
     and a positive exponent), a negative integer power needs base ≠ 0."""
     value = evaluated(exponent).xreplace(point)
+    if value.is_Integer and value >= 0:
+        return True    # a polynomial power is defined wherever its base is
     if not value.is_Rational:
         # an irrational exponent value: a positive base only
-        return _sign(base, point) == 1
-    base_sign = _sign(base, point)
+        return _sign(base, point, functions) == 1
+    base_sign = _sign(base, point, functions)
     if base_sign is None:
         return False
     if value.is_Integer:
-        return value >= 0 or base_sign != 0
+        return base_sign != 0
     return base_sign == 1 or (base_sign == 0 and value > 0)
 
 
 class WrittenDomain:
     """Where both sides of a claim, as written, are defined."""
 
-    def __init__(self, *sides: sp.Expr):
-        self.sides = sides
+    def __init__(self, *sides: sp.Expr, functions: dict | None = None):
+        self.sides = tuple(sp.sympify(side) for side in sides)
+        self.functions = functions or {}    # a concrete function for each undefined one
         self.denominators = []
-        for side in sides:
+        for side in self.sides:
             self.denominators += [d for d in denominators(side) if d not in self.denominators]
+
+    def conditions(self) -> list:
+        """The domain as constraints of a sign region (``symbolic.decision.regions``), each
+        evaluated: b ≥ 0 for a root or other positive non-integer power of b, b > 0 for a
+        negative one or a log of b.  Together with the denominators (≠ 0), and a Piecewise's
+        conditions, they are the domain as written."""
+        found = []
+        for side in self.sides:
+            for node in _walk(side):
+                constraint = None
+                if isinstance(node, sp.Pow):
+                    exponent = evaluated(node.exp)
+                    if exponent.is_Rational and not exponent.is_Integer:
+                        base = evaluated(node.base)
+                        constraint = base if exponent < 0 else sp.GreaterThan(base, 0, evaluate=False)
+                elif isinstance(node, sp.log):
+                    constraint = evaluated(node.args[0])
+                if constraint is not None and constraint not in found:
+                    found.append(constraint)
+        return found
+
+    def empty_reason(self) -> str | None:
+        """Why the domain as written is empty, when a denominator is identically 0 (x − x) or a
+        constant radicand or logarithm's argument is negative (log(−1))."""
+        for c in self.conditions():
+            value = c.lhs if isinstance(c, sp.GreaterThan) else c
+            if value.is_Rational and (value < 0 or (value == 0 and not isinstance(c, sp.GreaterThan))):
+                return (f"the domain as written is empty: it needs {value} "
+                        f"{'>=' if isinstance(c, sp.GreaterThan) else '>'} 0")
+        for d in self.denominators:
+            value = evaluated(d)
+            if value.has(sp.zoo, sp.nan) or (not value.has(AppliedUndef) and is_rational_zero(value)):
+                return f"the domain as written is empty: the denominator {d} is 0 at every point"
+        return None
 
     def admits(self, point: dict, partial: bool = False) -> bool:
         """Every side as written is defined at point.  ``partial``: the point gives some symbols
@@ -109,11 +134,13 @@ class WrittenDomain:
             for node in _walk(side):
                 if partial and not node.free_symbols <= given:
                     continue
-                if isinstance(node, sp.Pow) and not _power_defined(*node.args, point):
+                if isinstance(node, sp.Pow) and \
+                        not _power_defined(*node.args, point, self.functions):
                     return False
-                if isinstance(node, sp.log) and _sign(node.args[0], point) != 1:
+                if isinstance(node, sp.log) and _sign(node.args[0], point, self.functions) != 1:
                     return False
-                if isinstance(node, sp.Mod) and _sign(node.args[1], point) in (0, None):
+                if isinstance(node, sp.Mod) and \
+                        _sign(node.args[1], point, self.functions) in (0, None):
                     return False
         return True
 

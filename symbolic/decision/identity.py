@@ -5,12 +5,20 @@ parity, rational: ``symbolic.decision.assumptions``); a symbol carrying any othe
 UNDECIDED.  The claim is asserted on the common domain of definition of the two sides AS WRITTEN
 (``symbolic.decision.domain``: no denominator vanishes, no non-integer power of a negative number,
 no log of a non-positive one); the procedure works on evaluated copies, which are defined
-wherever the written sides are, and every witness is checked against the written domain.
+wherever the written sides are, and every witness is checked against the written domain.  A
+domain that is empty (a denominator identically 0 as in x/(x − x), a constant negative radicand,
+or no point found by either solver) makes every claim hold vacuously, which is no proof: such a
+claim is UNDECIDED with the reason "the domain as written is empty", and every PROVED needs a
+point of the domain where the two sides were compared.
 
-The decidable fragment: rational functions with rational coefficients of the symbols, ReLU, Max,
-Min, Abs (leaky ReLU is made of them), and the discontinuous sign, Heaviside, Piecewise (Z3
-decides them; the split does not), floor, ceiling and Mod.  Outside it
-(exp, log, undefined functions ℓ, ...) only the exact zero test and the sign split apply.
+The decidable fragment (``symbolic.decision.fragment``): rational functions with rational
+coefficients of the symbols, rational powers t^(p/q) (a fresh y ≥ 0 with y^q = t, on the domain
+t ≥ 0), ReLU, Max, Min, Abs (leaky ReLU is made of them), and the discontinuous sign, Heaviside,
+Piecewise (with or without an otherwise branch; the solvers decide them, the split does not),
+floor, ceiling and Mod.  Outside it (exp, log, undefined functions ℓ, ...) only the exact zero
+test and the sign split apply.  Two solvers decide it, each on its own encoding: Z3
+(``symbolic.decision.smt``) and cvc5 (``symbolic.decision.cvc5_smt``), imported only when a
+claim needs one.
 
 The procedure and why each answer is sound, step by step, with the check that enforces it:
 
@@ -19,8 +27,12 @@ The procedure and why each answer is sound, step by step, with the check that en
    for a fact about an undefined function's values (``function_fact``), a floating-point
    constant (inexact: its arithmetic rounds, so no exact test may rest on it), or a sum,
    product or integral over a bound variable (substituting a point would reach the variable).
-2. Random witness.  Both sides are evaluated at random rational points drawn from the symbols'
-   ranges (integers of the right parity for integer symbols), exactly, or at 50 and 100 digits
+2. Witness points.  First the kinks (``symbolic.decision.kinks``: a point where an argument of
+   sign, Heaviside, ReLU, Abs, max/min, a radicand or a Piecewise condition is 0, or an argument
+   of floor, ceiling or Mod an integer, solved exactly for one symbol: rationals, then algebraic
+   numbers such as √2, compared exactly through the minimal polynomial of the difference), then
+   random rational points drawn from the symbols' ranges (integers of the right parity for
+   integer symbols, on their lattice).  Both sides are evaluated exactly, or at 50 and 100 digits
    where exact evaluation is not possible, a difference then also told from 0 by sympy's
    adaptive-precision evaluation (``compare_at``).  A point where they differ is a
    counterexample: REFUTED, once ``point_in_ranges`` has checked that it honours every fact and
@@ -35,7 +47,9 @@ The procedure and why each answer is sound, step by step, with the check that en
 5. Independent parts.  D = c + Σ D_k(X_k) with disjoint symbol sets (``independent_parts``); D
    vanishes exactly when every D_k equals its value c_k at a reference point q_k and
    c + Σ c_k = 0.  Each part is decided on its own (steps 6–7).
-6. The project's sign split.  For each innermost argument s, the closed partition {s ≥ 0},
+6. The project's sign split, asked before any solver.  Every region starts from the domain as
+   written (each radicand ≥ 0, each log's argument > 0).  For each innermost argument s, the
+   closed partition {s ≥ 0},
    {s < 0} of the domain: on the first ReLU(s) is s, on the second it is 0, at EVERY point,
    kinks included, integer points included.  So a part that reduces to an exact zero on every
    region of the partition is zero everywhere it is defined, with no density or continuity
@@ -48,18 +62,25 @@ The procedure and why each answer is sound, step by step, with the check that en
    may be thin): refutations come from re-verified points only.  The split is tried on parts
    with at most SPLIT_KINKS ReLU atoms, stops after SPLIT_REGIONS regions examined, and then
    gives no opinion.
-7. Z3, the second opinion (the whole fragment, integer symbols included), asked first on each
-   part: D_k ≠ c_k, with every denominator of the ORIGINAL claim that involves the part's symbols
-   asserted non-zero (a reduced part may be defined where the claim is not) and every symbol fact
-   as a constraint.  ``unsat`` is trusted and named in the evidence.  A model is a hint: its
-   rational points (algebraic values rounded) are re-verified exactly.  Parts whose symbols a
-   denominator ties together are decided as one (the domain is then no product).
+   A leaf whose remainder holds one square root √t is shown zero by ``radical_zero``
+   (reduction modulo y² − t, a polynomial identity and a region certified empty).
+7. The solvers, where the split does not settle a part or no random point confirmed it (the
+   whole fragment, integer symbols included): D_k ≠ c_k, with every denominator and radicand of
+   the ORIGINAL claim that involves the part's symbols asserted non-zero, resp. non-negative (a
+   reduced part may be defined where the claim is not), and every symbol fact as a constraint.
+   Z3 and cvc5 are asked in turn, a short slice each and then the full budget; where an unsat
+   would stand alone (the split did not show the part) the other solver is asked too, and two
+   solvers that disagree give UNDECIDED with both answers.  ``unsat`` is trusted and named in
+   the evidence.  A model is a hint: its points (rational, or exact algebraic numbers) are
+   re-verified exactly.  Parts whose symbols a denominator ties together are decided as one (the
+   domain is then no product).
 8. Verdicts.  PROVED needs an exact test on every part (step 4, the split of step 6, or Z3's
    unsat where the split gave no opinion) and an independent confirmation that compared
    something: Z3's unsat beside the split on every part, or a random point where a side, or a
    term of a side, is non-zero (``compares_something``); where Z3's unsat stands on every part,
    random points of the domain that found both sides equal are accepted beside it.  If the split
-   and Z3 contradict each other the answer is UNDECIDED with both answers.  REFUTED always rests
+   and a solver contradict each other the answer is UNDECIDED with both answers.  Every PROVED
+   is built by ``_holds``, and nowhere else.  REFUTED always rests
    on a point re-verified on the ORIGINAL expressions that honours every fact.  Anything else,
    including an internal error, is UNDECIDED with the reason.
 
@@ -84,13 +105,15 @@ from symbolic.decision.assumptions import function_fact, point_in_ranges, sample
 from symbolic.decision.budget import BudgetExhausted, check_budget, remaining, time_budget
 from symbolic.decision.components import independent_parts
 from symbolic.decision.domain import WrittenDomain, evaluated
+from symbolic.decision.fragment import DISCONTINUOUS, OutsideFragment, in_fragment
+from symbolic.decision.kinks import kink_points
+from symbolic.decision.radicals import radical_zero
 from symbolic.decision.regions import SplitTooLarge, describe, examine, inside, pinned_values, \
     sign_branches
 from symbolic.relu import ReLU, canonical_relu_form, to_relu_form
-from symbolic.decision.smt import DISCONTINUOUS, OutsideFragment, Translation, in_fragment, solve
-from symbolic.verdict import Status, Verdict
-from symbolic.decision.witness import WITNESS_DPS, compare_at, concrete_functions, exact_value, mp_value, \
-    substitute_functions
+from symbolic.verdict import Holds, Status, Verdict
+from symbolic.decision.witness import WITNESS_DPS, algebraic_value, compare_at, concrete_functions, \
+    exact_value, exactly_zero, mp_value, substitute_functions
 from symbolic.decision.zero import is_rational_zero
 
 RANDOM_POINTS = 8
@@ -98,6 +121,7 @@ SPLIT_REGIONS = 24
 SPLIT_KINKS = 6
 WIDE_KINKS = 24
 SOLVER_SECONDS = 4.0
+FIRST_SLICE = 0.25    # each solver's first turn; a solver that runs out gets SOLVER_SECONDS after
 REFERENCE_TRIES = 20
 NOISE = 10 ** -(WITNESS_DPS // 2)
 PROCEDURES = ("all", "split", "z3")
@@ -105,6 +129,30 @@ PROCEDURES = ("all", "split", "z3")
 
 class _Undecidable(Exception):
     """The procedure cannot settle the claim; the message says why."""
+
+
+def _holds(claim: str, evidence, reason: str = "", residual: float | None = None,
+           details: dict | None = None) -> Verdict:
+    """The one place this module concludes that the claim holds: every proof of ``check_identity``
+    ends here, with the evidence that its exact test and its independent comparison produced.  The
+    answer is no verdict: the kernel, running this procedure as its oracle 'exact identity test',
+    mints the theorem."""
+    return Holds(reason=reason, evidence=tuple(evidence), residual=residual, details=dict(details or {}))
+
+
+# the solvers, each on its own encoding, in the order they are asked: (name, module path)
+SOLVERS = (("Z3", "symbolic.decision.smt"), ("cvc5", "symbolic.decision.cvc5_smt"))
+
+
+def _solver_module(path: str):
+    """A solver's module, imported on first use: a claim that needs no solver loads none."""
+    import importlib
+    return importlib.import_module(path)
+
+
+def _ask(module, left, right, denominators, region, symbols, seconds):
+    """One solver's answer to "left ≠ right on the domain?" (``ask`` of its module)."""
+    return module.ask(left, right, denominators, region, symbols, seconds)
 
 
 def as_expression(value) -> sp.Expr:
@@ -124,8 +172,14 @@ def as_expression(value) -> sp.Expr:
     return expr
 
 
+def decide_equation(statement, *, timeout: float | None = None, seed: int = 0, procedure: str = "all"):
+    """Oracle 'exact identity test' (``symbolic.kernel.oracles``): decide the Equation lhs = rhs;
+    ``Holds`` when it holds, a REFUTED or UNDECIDED verdict otherwise."""
+    return check_identity(statement.lhs, statement.rhs, timeout=timeout, seed=seed, procedure=procedure)
+
+
 def check_identity(lhs, rhs, *, timeout: float | None = None, seed: int = 0,
-                   claim: str | None = None, procedure: str = "all") -> Verdict:
+                   claim: str | None = None, procedure: str = "all") -> Verdict | Holds:
     """Decide lhs = rhs for every admissible real value of the symbols (see module docstring);
     ``procedure`` "split" or "z3" gives that procedure's verdict alone.
 
@@ -178,23 +232,36 @@ class _Opinion:
     point: dict | None = None
     evidence: list = field(default_factory=list)
     reason: str = ""
-    trusted_solver: bool = False   # the exact test is Z3's unsat alone
-    solver_agrees: bool = False    # Z3's unsat stands beside a 'zero' (alone or with the split)
+    trusted_solver: bool = False   # the exact test is a solver's unsat alone
+    solver_agrees: bool = False    # a solver's unsat stands beside a 'zero' (alone or with the split)
+    model: bool = False            # a solver answered sat, with a model that did not re-verify
+    timed_out: bool = False        # a solver ran out of its first, short slice
 
 
 class _Decision:
     def __init__(self, lhs, rhs, claim, rng, procedure="all"):
         # the sides as written give the domain and re-verify witnesses; the procedure works on
         # evaluated copies (x/x is 1 there), which are defined wherever the written sides are
-        self.domain = WrittenDomain(lhs, rhs)
-        self.lhs, self.rhs = as_expression(evaluated(lhs)), as_expression(evaluated(rhs))
+        self.functions = concrete_functions((lhs, rhs), rng)
+        self.domain = WrittenDomain(lhs, rhs, functions=self.functions)
+        self.empty = self.domain.empty_reason()
+        try:
+            self.lhs, self.rhs = as_expression(evaluated(lhs)), as_expression(evaluated(rhs))
+        except ValueError as why:    # a side undefined at every point (1/(x − x) is zoo)
+            self.empty = self.empty or f"the domain as written is empty: {why}"
+            self.lhs, self.rhs = lhs, rhs
         self.claim, self.rng = claim, rng
         self.use_split, self.use_solver = procedure in ("all", "split"), procedure in ("all", "z3")
+        # "z3" is Z3 alone; "all" asks cvc5 too
+        self.solvers = SOLVERS if procedure == "all" else SOLVERS[:1]
         self.symbols = sorted(lhs.free_symbols | rhs.free_symbols, key=sp.default_sort_key)
-        self.functions = concrete_functions((lhs, rhs), rng)
         self.concrete = (substitute_functions(lhs, self.functions),
                          substitute_functions(rhs, self.functions))
-        self.denominators = sorted(self.domain.denominators, key=sp.default_sort_key)
+        self.denominators = sorted((evaluated(d) for d in self.domain.denominators),
+                                   key=sp.default_sort_key)
+        # the domain as written as region constraints (roots, logs), without undefined functions
+        self.region = [c for c in self.domain.conditions() if not c.has(AppliedUndef)]
+        self.solver_answers: list = []
 
     # -- verdicts ---------------------------------------------------------------------------
     def refuted_at(self, point: dict, reason: str) -> Verdict | None:
@@ -228,26 +295,46 @@ class _Decision:
         return False
 
     def compare_inside_the_domain(self) -> None:
-        """A point of the domain as written (every denominator non-zero) from Z3, admissible and
-        checked exactly, where the two sides are compared: the random points may all have
-        missed a thin domain (ReLU(x)·ReLU(y) ≠ 0 is a quadrant)."""
-        try:
-            translation = Translation.for_expressions(self.denominators)
-            goals = [translation.term(d) != 0 for d in self.denominators]
-        except OutsideFragment:
-            return
-        left_time = remaining()
-        seconds = SOLVER_SECONDS if left_time is None else max(min(SOLVER_SECONDS, left_time), 0.01)
-        for point in solve(translation, goals, self.symbols, seconds).points:
-            if not (point_in_ranges(point) and self.domain.admits(point)):
-                continue
-            separation = compare_at(*self.concrete, point)
-            if separation.defined and not separation.differ:
-                self.agreeing += 1
-                self.informative += self.compares_something(point)
-                self.witness_line += (f"; a point of the domain from Z3 ({point}), checked "
-                                      "exactly, compares the sides")
+        """A point of the domain as written (every denominator non-zero, every root's radicand
+        non-negative) from a solver, admissible and checked exactly, where the two sides are
+        compared: the random points may all have missed a thin domain (ReLU(x)·ReLU(y) ≠ 0 is
+        a quadrant).  Both solvers finding the domain empty make the claim assert nothing."""
+        empty = []
+        for name, module in self.solvers:
+            try:
+                answer = _solver_module(module).domain_point(
+                    self.denominators, self.region, self.symbols, self.solver_seconds())
+            except OutsideFragment:
                 return
+            if answer.result == "unsat":
+                empty.append(name)
+                continue
+            for point in answer.points:
+                if not (point_in_ranges(point) and self.domain.admits(point)):
+                    continue
+                separation = compare_at(*self.concrete, point)
+                if separation.defined and not separation.differ:
+                    self.agreeing += 1
+                    self.informative += self.compares_something(point)
+                    self.witness_line += (f"; a point of the domain from {name} ({point}), "
+                                          "checked exactly, compares the sides")
+                    return
+        if len(empty) == len(self.solvers):
+            raise _Undecidable(f"the domain as written is empty ({' and '.join(empty)} find no "
+                               "point where both sides are defined): the claim asserts nothing")
+
+    def require_domain_point(self) -> None:
+        """A PROVED needs a point of the domain where the sides were compared: on an empty
+        domain every claim holds, and that is no proof of anything."""
+        if self.agreeing == 0 and (self.denominators or self.region):
+            self.compare_inside_the_domain()
+        if self.agreeing == 0:
+            raise _Undecidable("no point of the domain as written was found where the two sides "
+                               "could be compared")
+
+    def solver_seconds(self, limit: float = SOLVER_SECONDS) -> float:
+        left_time = remaining()
+        return limit if left_time is None else max(min(limit, left_time), 0.01)
 
     def undecided(self, reason, evidence=()) -> Verdict:
         return Verdict(Status.UNDECIDED, self.claim, reason=reason, evidence=tuple(evidence))
@@ -275,25 +362,42 @@ class _Decision:
             if fact is not None:
                 return self.undecided(f"the symbol {symbol} carries the fact {fact}, which the "
                                       "checker does not honour")
-        # 2. random witness points drawn from the symbols' ranges
+        if self.empty:
+            return self.undecided(self.empty)
+        # 2. witness points: first the kinks and the edges of the domain (an argument of sign,
+        # ReLU, Abs, floor, ... or a radicand at 0 or an integer), then random points drawn
+        # from the symbols' ranges (integers on their lattice)
         informative, agreeing = 0, 0
-        for trial in range(RANDOM_POINTS):
+        base = sample_point(self.symbols, self.rng, scale=9)
+        evaluated_sides = [substitute_functions(side, self.functions) for side in (self.lhs, self.rhs)]
+        kinks = kink_points(evaluated_sides, self.symbols, base)
+        # rational kinks cost what a random point costs; algebraic ones (√2) come after those
+        rational = [p for p in kinks if all(v.is_Rational for v in p.values())]
+        algebraic = [p for p in kinks if p not in rational]
+        randoms = [sample_point(self.symbols, self.rng, scale=9 if trial % 2 else 99)
+                   for trial in range(RANDOM_POINTS)]
+        for point in (*rational, *randoms, *algebraic):
             check_budget()
-            point = sample_point(self.symbols, self.rng, scale=9 if trial % 2 else 99)
-            if not self.domain.admits(point):
+            if not (point_in_ranges(point) and self.domain.admits(point)):
                 continue
             separation = compare_at(*self.concrete, point)
             if not separation.defined:
                 continue
             if separation.differ:
-                verdict = self.refuted_at(point, "a random point separates the two sides")
+                verdict = self.refuted_at(point, "a point on a kink separates the two sides"
+                                          if point not in randoms else
+                                          "a random point separates the two sides")
                 if verdict is not None:
                     return verdict
                 continue
             agreeing += 1
-            informative += self.compares_something(point)
-        self.witness_line = (f"agrees at {agreeing} random points of the symbols' ranges, "
-                             f"{informative} of them comparing non-zero values" +
+            # one point that compares non-zero values is the confirmation needed; the others
+            # are not examined for it
+            informative = informative or self.compares_something(point)
+        self.witness_line = (f"agrees at {agreeing} points (kinks and random points) of the "
+                             "symbols' ranges, " +
+                             ("at least one of them comparing non-zero values" if informative else
+                              "none of them comparing non-zero values") +
                              ("" if informative or not agreeing else
                               " (at every point both sides and all their terms are 0: those "
                               "points compare 0 with 0)"))
@@ -362,49 +466,99 @@ class _Decision:
         evidence = ["exact zero test: lhs − rhs in canonical ReLU form is 0 as a rational "
                     "function (ReLU atoms as independent indeterminates)", self.witness_line]
         confirmed = self.informative > 0
-        if not outside and self.use_solver:    # the canonical sides equal the sides wherever these are defined
-            answer = self.solver_on(*self.canonical, self.symbols)
-            opinion = self.read_solver(answer, self.lhs - self.rhs, 0, self.symbols)
+        # a solver only where the random points compared nothing (the canonical sides equal the
+        # sides wherever these are defined)
+        if not confirmed and not outside and self.use_solver:
+            opinion = self.solver_opinion(_Part(self.canonical[0], self.canonical[1], self.symbols),
+                                          check=self.lhs - self.rhs, target=0)
             if opinion.outcome == "nonzero":
-                verdict = self.refuted_at(opinion.point, "Z3 found a point where the sides differ")
+                verdict = self.refuted_at(opinion.point, "a solver found a point where the sides differ")
                 return self.undecided(
-                    "the exact zero test says the sides are equal but Z3 found a point where they "
-                    f"differ: {opinion.point}" + (" (re-verified)" if verdict else ""), evidence)
-            evidence.append(opinion.evidence[0])
-            confirmed = confirmed or opinion.outcome == "zero"
+                    "the exact zero test says the sides are equal but a solver found a point where "
+                    f"they differ: {opinion.point}" + (" (re-verified)" if verdict else ""), evidence)
+            evidence += opinion.evidence[:1]
+            confirmed = opinion.outcome == "zero"
         if not confirmed:
             return self.undecided("the exact test gives zero but no independent confirmation "
                                   "compared anything", evidence)
-        return Verdict(Status.PROVED, self.claim, evidence=tuple(evidence))
+        self.require_domain_point()
+        return _holds(self.claim, evidence)
 
     # -- the fragment: parts, split and solver ------------------------------------------------
-    def solver_on(self, left, right, symbols):
-        """Z3 on left ≠ right, on the ORIGINAL claim's domain: every denominator of lhs and rhs
-        that involves these symbols is asserted non-zero too (a reduced part may be defined
-        where the claim is not)."""
-        denominators = [d for d in self.denominators if d.free_symbols & set(symbols)]
-        translation = Translation.for_expressions([left, right, *denominators])
-        goal = translation.term(left) != translation.term(right)
-        translation.constraints += [translation.term(d) != 0 for d in denominators]
-        left_time = remaining()
-        seconds = SOLVER_SECONDS if left_time is None else max(min(SOLVER_SECONDS, left_time), 0.01)
-        return translation, solve(translation, [goal], symbols, seconds)
+    def ask_solver(self, module, left, right, symbols, seconds):
+        """A solver on left ≠ right, on the ORIGINAL claim's domain: every denominator of lhs
+        and rhs that involves these symbols is asserted non-zero and every root's radicand
+        non-negative (a reduced part may be defined where the claim is not)."""
+        involved = set(symbols)
+        denominators = [d for d in self.denominators if d.free_symbols & involved]
+        region = [c for c in self.region if getattr(c, "lhs", c).free_symbols & involved]
+        return _ask(module, left, right, denominators, region, symbols, self.solver_seconds(seconds))
 
-    def read_solver(self, translated, expr, target, symbols) -> _Opinion:
-        translation, answer = translated
+    def read_answer(self, name, answer, expr, target, symbols) -> _Opinion:
+        """A solver's answer as an opinion: unsat is trusted (and named), a model only counts
+        once one of its points separates expr from target, exactly (rationally or as
+        algebraic numbers), honours every fact and lies in the domain as written."""
         if answer.result == "unsat":
-            return _Opinion("zero", evidence=["Z3 finds the negation unsat (trusted): real and "
-                                              "integer arithmetic"])
+            return _Opinion("zero", evidence=[f"{name} finds the negation unsat (trusted): real "
+                                              "and integer arithmetic"])
         if answer.result == "unknown":
-            return _Opinion("unknown", evidence=[f"Z3 gave no answer: {answer.reason}"],
-                            reason=answer.reason)
+            return _Opinion("unknown", evidence=[f"{name} gave no answer: {answer.reason}"],
+                            reason=f"{name}: {answer.reason}")
         for point in answer.points:
-            value = exact_value(expr, point)
-            if value is not None and value != target and point_in_ranges(point) and \
-                    self.domain.admits(point, partial=True):
-                return _Opinion("nonzero", point, [f"Z3 model, re-verified exactly: {point}"])
-        return _Opinion("unknown", evidence=["Z3 gave a model that did not re-verify: ignored"],
-                        reason="Z3 gave a model that did not re-verify")
+            if not (point_in_ranges(point) and self.domain.admits(point, partial=True)):
+                continue
+            if _separates(expr, target, point):
+                return _Opinion("nonzero", point, [f"{name} model, re-verified exactly: {point}"])
+        return _Opinion("unknown", evidence=[f"{name} gave a model that did not re-verify: ignored"],
+                        reason=f"{name} gave a model that did not re-verify", model=True)
+
+    def solver_opinion(self, part: _Part, check=None, target=None, alone: bool = True) -> _Opinion:
+        """The solvers on the part (step 7): Z3 first, cvc5 where Z3 does not settle it; and
+        where a solver's unsat would stand ``alone`` (the split did not show the part), the
+        other solver too: two solvers that disagree give no opinion but both answers."""
+        if not self.use_solver:
+            return _Opinion("unknown")
+        check = part.expr if check is None else check
+        target = part.target if target is None else target
+        heard = {}
+        # in turn, a short slice each first (one solver may answer at once where the other
+        # runs out), then the full budget for a solver that ran out
+        for seconds in (FIRST_SLICE, SOLVER_SECONDS):
+            for name, module in self.solvers:
+                if name in heard and not heard[name].timed_out:
+                    continue
+                check_budget()
+                try:
+                    answer = self.ask_solver(_solver_module(module), part.expr, part.target,
+                                             part.symbols, seconds)
+                except OutsideFragment as why:
+                    heard[name] = _Opinion("unknown", evidence=[f"{name}: outside its fragment: "
+                                                                f"{why}"], reason=str(why))
+                    continue
+                opinion = self.read_answer(name, answer, check, target, part.symbols)
+                opinion.timed_out = answer.result == "unknown" and seconds < SOLVER_SECONDS
+                self.solver_answers.append((name, answer.result))
+                heard[name] = opinion
+                if opinion.outcome == "nonzero" or (opinion.outcome == "zero" and not alone):
+                    break
+            # a solver settled it (the other, asked as a cross-check, within its slice): done
+            if any(o.outcome != "unknown" for o in heard.values()):
+                break
+        heard = list(heard.items())
+        zeros = [(n, o) for n, o in heard if o.outcome == "zero"]
+        against = [(n, o) for n, o in heard if o.outcome == "nonzero" or o.model]
+        if zeros and against:
+            raise _Undecidable("the solvers disagree: " + "; ".join(
+                f"{n} says {part.expr} = {part.target} (unsat)" if o.outcome == "zero" else
+                f"{n} gives a model ({o.evidence[0]})" for n, o in heard))
+        for outcome in ("nonzero", "zero"):
+            chosen = [o for _, o in heard if o.outcome == outcome]
+            if chosen:
+                evidence = [line for o in chosen for line in o.evidence] + \
+                    [line for _, o in heard if o.outcome == "unknown" for line in o.evidence]
+                return _Opinion(outcome, chosen[0].point, evidence)
+        return _Opinion("unknown", evidence=[line for _, o in heard for line in o.evidence],
+                        reason="; ".join(o.reason for _, o in heard if o.reason))
 
     def split_opinion(self, part: _Part) -> _Opinion:
         """The project's own sign split of part.expr − part.target (step 6): 'zero' when every
@@ -416,13 +570,15 @@ class _Decision:
             return _Opinion("unknown", reason=f"{kinks} ReLU atoms are too many for the sign "
                                               f"split (at most {SPLIT_KINKS})")
         try:
+            start = [c for c in self.region if getattr(c, "lhs", c).free_symbols <= set(part.symbols)]
             for region, remainder in sign_branches(expr, part.symbols, settled=is_rational_zero,
-                                                   facts=facts, closed=True,
+                                                   region=start, facts=facts, closed=True,
                                                    max_regions=SPLIT_REGIONS):
                 leaves += 1
                 # a symbol the region pins to one value (n ≥ 0 and −n ≥ 0) is substituted
                 remainder = remainder.xreplace(pinned_values(region, part.symbols))
-                if not (_vacuous_or_zero(remainder) or self.domain.vacuous_on(region)):
+                if not (_vacuous_or_zero(remainder) or self.domain.vacuous_on(region) or
+                        radical_zero(remainder, region, part.symbols)):
                     return self.leaf_opinion(part, region, remainder)
         except SplitTooLarge as why:
             return _Opinion("unknown", reason=str(why))
@@ -447,22 +603,16 @@ class _Decision:
                                                    f"separates, checked exactly: {point}"], why)
         return _Opinion("unknown", reason=why)
 
-    def solver_opinion(self, part: _Part) -> _Opinion:
-        """Z3 on the part (step 7), or no opinion when Z3 is not one of the procedures."""
-        if not self.use_solver:
-            return _Opinion("unknown")
-        return self.read_solver(self.solver_on(part.expr, part.target, part.symbols),
-                                part.expr, part.target, part.symbols)
-
     def decide_part(self, part: _Part, split: bool = True) -> _Opinion:
-        """The part's opinion: Z3's and the split's, each asked only where it is a procedure in
-        use, then combined; random points of the part as a last resort for a refutation."""
-        solver = self.solver_opinion(part)
-        if solver.outcome == "nonzero":    # a re-verified counterexample needs no split
-            return solver
+        """The part's opinion: the project's split first (an exact test), the solvers only where
+        the split does not settle the part or nothing else confirms it; random points of the part
+        as a last resort for a refutation."""
         tried = split and self.use_split
         skipped = "the sign split is skipped (too many kinks)" if self.use_split else ""
         project = self.split_opinion(part) if tried else _Opinion("unknown", reason=skipped)
+        if project.outcome == "nonzero" or (project.outcome == "zero" and self.informative > 0):
+            return project    # a re-verified point, or an exact zero that a comparison confirms
+        solver = self.solver_opinion(part, alone=project.outcome != "zero")
         opinion = _combined(part, project, solver, split_used=self.use_split)
         if opinion.outcome != "unknown":
             return opinion
@@ -524,30 +674,36 @@ class _Decision:
         # points of the domain that evaluated both sides equal (0 with 0) are accepted beside it
         both = all(o.solver_agrees and not o.trusted_solver for o in opinions)
         solver_everywhere = all(o.solver_agrees for o in opinions)
-        if not (both or self.informative or self.agreeing) and self.denominators:
-            self.compare_inside_the_domain()    # no random point fell inside the domain
+        if not (self.informative or self.agreeing):
+            self.require_domain_point()    # no random point fell inside the domain
         if not (both or self.informative > 0 or (solver_everywhere and self.agreeing > 0)):
             return self.undecided("the exact test says the claim holds, but no independent "
-                                  "confirmation compared anything (Z3 gave no answer on a part "
+                                  "confirmation compared anything (no solver answered on a part "
                                   "and no random point compared non-zero values)", evidence)
+        self.require_domain_point()
         if not whole:
             evidence.insert(0, f"{len(parts)} independent parts (disjoint symbols), each shown "
                                "constant; the constants add up to 0")
         evidence.append(self.witness_line)
-        alone = sum(o.trusted_solver for o in opinions)
-        reason = (f"on Z3's word alone for {alone} of {len(parts)} part(s): the project's own "
-                  "procedure did not show it") if alone else ""
-        return Verdict(Status.PROVED, self.claim, reason=reason, evidence=tuple(evidence))
+        alone = [o for o in opinions if o.trusted_solver]
+        names = [name for name, _ in SOLVERS if any(line.startswith(f"{name} finds")
+                                                    for o in alone for line in o.evidence)]
+        words = " and ".join(f"{name}'s" for name in names) or "a solver's"
+        reason = (f"on {words} word alone for {len(alone)} of {len(parts)} part(s): the "
+                  "project's own procedure did not show it") if alone else ""
+        return _holds(self.claim, evidence, reason=reason)
 
     # -- outside the fragment: exact test and split only -------------------------------------
     def outside_fragment(self, difference, why) -> Verdict:
         facts, failing, leaves = [], [], 0
         try:
             for region, remainder in sign_branches(difference, self.symbols,
-                                                   settled=is_rational_zero, facts=facts,
-                                                   closed=True, max_regions=SPLIT_REGIONS):
+                                                   settled=is_rational_zero, region=list(self.region),
+                                                   facts=facts, closed=True,
+                                                   max_regions=SPLIT_REGIONS):
                 leaves += 1
-                if not (_vacuous_or_zero(remainder) or self.domain.vacuous_on(region)):
+                if not (_vacuous_or_zero(remainder) or self.domain.vacuous_on(region) or
+                        radical_zero(remainder, region, self.symbols)):
                     failing.append(region)
         except SplitTooLarge as why:
             return self.undecided(str(why))
@@ -558,9 +714,9 @@ class _Decision:
             if self.informative == 0:
                 return self.undecided("the split gives zero but no independent witness compared "
                                       "anything")
-            return Verdict(Status.PROVED, self.claim, evidence=(
+            return _holds(self.claim, (
                 f"exact zero test on every region of the sign split ({leaves} regions; outside "
-                f"Z3's fragment: {why})", self.witness_line))
+                f"the solvers' fragment: {why})", self.witness_line))
         for region in failing:
             fact = examine(region, self.symbols)
             if fact.point is None:
@@ -587,8 +743,9 @@ def _combined(part: _Part, project: _Opinion, solver: _Opinion, split_used: bool
     is no verdict at all."""
     evidence = project.evidence + solver.evidence
     if project.outcome == "nonzero" and solver.outcome == "zero":
-        raise _Undecidable(f"Z3 says {part.expr} = {part.target} but the sign split found a "
-                           f"point where it fails, checked exactly: {project.point}")
+        raise _Undecidable(f"a solver says {part.expr} = {part.target} ({solver.evidence[0]}) but "
+                           f"the sign split found a point where it fails, checked exactly: "
+                           f"{project.point}")
     for opinion in (solver, project):
         if opinion.outcome == "nonzero":
             return _Opinion("nonzero", opinion.point, evidence)
@@ -600,6 +757,18 @@ def _combined(part: _Part, project: _Opinion, solver: _Opinion, split_used: bool
         return _Opinion("zero", evidence=evidence, trusted_solver=True, solver_agrees=True)
     return _Opinion("unknown", evidence=evidence,
                     reason="; ".join(r for r in (project.reason, solver.reason) if r))
+
+
+def _separates(expr: sp.Expr, target: sp.Expr, point: dict) -> bool:
+    """expr differs from target at point, decided exactly: in rationals, or in algebraic numbers
+    (by the minimal polynomial of the difference) at an algebraic point."""
+    value = exact_value(expr, point)
+    if value is not None:
+        return value != target
+    if all(v.is_Rational for v in point.values()):
+        return False
+    value = algebraic_value(expr - target, point)
+    return value is not None and exactly_zero(value) is False
 
 
 def _vacuous_or_zero(remainder: sp.Expr) -> bool:

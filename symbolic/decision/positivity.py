@@ -23,3 +23,4 @@ def is_manifestly_nonnegative(expr: sp.Expr) -> bool:
     if expr.is_Add or expr.is_Mul:
         return all(is_manifestly_nonnegative(a) for a in expr.args)
     return False
+

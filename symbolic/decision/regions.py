@@ -19,12 +19,11 @@ import functools
 from dataclasses import dataclass
 
 import sympy as sp
-import z3
 
 from symbolic.decision.assumptions import point_in_ranges, symbol_range
 from symbolic.decision.budget import check_budget, remaining
+from symbolic.decision.fragment import OutsideFragment
 from symbolic.relu import canonical_relu_form, relu_atoms
-from symbolic.decision.smt import OutsideFragment, Translation, rational, solve
 from symbolic.errors import CheckerError
 
 # at most this many seconds of Z3 for one region question
@@ -156,6 +155,17 @@ def inside(region, symbols, point) -> bool:
     return True
 
 
+def _translation(exprs):
+    from symbolic.decision.smt import Translation    # Z3, loaded when a region is first asked
+    return Translation.for_expressions(exprs)
+
+
+def solve(translation, goals, symbols, seconds: float):
+    """Z3 on the region's constraints (``symbolic.decision.smt.solve``)."""
+    from symbolic.decision.smt import solve as z3_solve
+    return z3_solve(translation, goals, symbols, seconds)
+
+
 def _seconds() -> float:
     left = remaining()
     return REGION_SECONDS if left is None else max(min(REGION_SECONDS, left), 0.001)
@@ -176,7 +186,7 @@ def examine(region: list, symbols) -> RegionFact:
     variables = sorted(set().union(*(c.free_symbols for c in strict + closed)),
                        key=sp.default_sort_key)
     try:
-        translation = Translation.for_expressions(strict + closed)
+        translation = _translation(strict + closed)
         goals = [translation.term(c) > 0 for c in strict] + \
             [translation.term(c) >= 0 for c in closed]
         answer = solve(translation, goals, variables, _seconds())
@@ -207,6 +217,9 @@ def farkas_multipliers(strict: list, closed: list, variables) -> list | None:
     constraint's λ positive: at a point of the region Σ λ_k c_k would be ≥ 0, and > 0 in the
     second case.  None when Z3 finds no such λ or the λ it finds does not check.
     """
+    import z3
+
+    from symbolic.decision.smt import rational
     constraints = strict + closed
     # each constraint as {variable (or 1): coefficient}
     rows = [sp.expand(c).as_coefficients_dict() for c in constraints]

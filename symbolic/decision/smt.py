@@ -20,21 +20,9 @@ import z3
 
 from symbolic.decision.assumptions import symbol_range
 from symbolic.decision.budget import uninterrupted
+from symbolic.decision.fragment import DISCONTINUOUS, MAX_POWER, REAL_ONLY, Answer, OutsideFragment, \
+    in_fragment, power_exponent  # noqa: F401 - the fragment's names, as they were read here
 from symbolic.relu import ReLU
-from symbolic.errors import CheckerError
-
-
-class OutsideFragment(CheckerError):
-    """The expression uses a construct that Z3's real arithmetic does not express exactly."""
-
-
-MAX_POWER = 64     # a higher power is left to the exact test: Z3 cannot be stopped while it reads it
-
-# constructs that are not continuous: the density arguments of the sign split do not apply
-DISCONTINUOUS = (sp.Heaviside, sp.sign, sp.Piecewise, sp.floor, sp.ceiling, sp.Mod)
-# constructs translated over the reals only (their integer reading in Z3 differs: Z3's integer
-# mod is Euclidean, sympy's Mod takes the sign of the divisor)
-REAL_ONLY = (sp.Heaviside, sp.Piecewise, sp.floor, sp.ceiling)
 
 
 @dataclass
@@ -116,11 +104,9 @@ class Translation:
             self.constraints.append(divisor != 0)
             return product / divisor
         if expr.is_Pow:
-            base, exponent = expr.args
+            base, exponent = expr.base, power_exponent(expr)
             if not exponent.is_Integer:
-                raise OutsideFragment(f"the power {expr} is not an integer power")
-            if abs(exponent) > MAX_POWER:
-                raise OutsideFragment(f"the power {expr} is above {MAX_POWER}")
+                return self._root_power(base, exponent)
             power = _power(self.term(base), abs(int(exponent)))
             if exponent < 0:
                 self.constraints.append(power != 0)
@@ -155,6 +141,16 @@ class Translation:
                               "max, min, abs, sign, Heaviside, Piecewise, floor, ceiling and Mod")
 
 
+    def _root_power(self, base: sp.Expr, exponent: sp.Rational):
+        """t^(p/q) = y^p for a fresh y ≥ 0 with y^q = t, defined for t ≥ 0 (t > 0 when p < 0):
+        the real root sympy means, on the domain as written (no root of a negative number)."""
+        t = self._real(self.term(base))
+        root = z3.Real(f"root!{len(self.constraints)}")
+        self.constraints += [root >= 0, _power(root, exponent.q) == t,
+                             t > 0 if exponent.p < 0 else t >= 0]
+        power = _power(root, abs(exponent.p))
+        return 1 / power if exponent.p < 0 else power
+
     def _mod(self, expr: sp.Mod, dividend, divisor):
         """sympy's Mod(a, b) = a − b·floor(a/b), with the sign of b, defined for b ≠ 0.  Of
         integer arguments: a = b·q + r with fresh integers q, r and 0 ≤ r < b (b > 0) or
@@ -177,11 +173,11 @@ class Translation:
 
     def _piecewise(self, expr: sp.Piecewise):
         """If(c1, e1, If(c2, e2, ...)); a Piecewise without a final True branch is undefined
-        where no condition holds, which Z3's total If cannot say: outside the fragment."""
+        where no condition holds, so one of its conditions is a domain constraint."""
         pieces = list(expr.args)
         if pieces[-1].cond is not sp.true:
-            raise OutsideFragment(f"{expr} has no otherwise branch (undefined where no "
-                                  "condition holds)")
+            # undefined where no condition holds: that set is outside the domain
+            self.constraints.append(z3.Or([self.condition(p.cond) for p in pieces]))
         result = self._real(self.term(pieces[-1].expr))
         for piece in reversed(pieces[:-1]):
             result = z3.If(self.condition(piece.cond), self._real(self.term(piece.expr)), result)
@@ -218,26 +214,6 @@ def _power(base, exponent: int):
     return z3.RealVal(1) if result is None else result
 
 
-def in_fragment(exprs) -> str | None:
-    """None when every expression can be translated, else the reason it cannot."""
-    try:
-        translation = Translation()
-        for expr in exprs:
-            translation.term(expr)
-    except OutsideFragment as why:
-        return str(why)
-    return None
-
-
-@dataclass(frozen=True)
-class Answer:
-    """Z3's answer: 'sat' with candidate points, 'unsat', or 'unknown' with its reason."""
-
-    result: str
-    points: tuple = ()
-    reason: str = ""
-
-
 def solve(translation: Translation, goals: list, symbols, seconds: float) -> Answer:
     """Is goals ∧ domain constraints satisfiable?  Z3 with a time limit (milliseconds)."""
     solver = z3.Solver()
@@ -255,22 +231,57 @@ def solve(translation: Translation, goals: list, symbols, seconds: float) -> Ans
     return Answer("sat", points=tuple(candidate_points(solver.model(), translation, symbols)))
 
 
+def domain_goals(translation: Translation, denominators, conditions) -> list:
+    """The domain as written, as Z3 formulas: each denominator ≠ 0, each region condition
+    (c for c > 0, GreaterThan(c, 0) for c ≥ 0: ``WrittenDomain.conditions``)."""
+    goals = [translation.term(d) != 0 for d in denominators]
+    for c in conditions:
+        if isinstance(c, sp.GreaterThan):
+            goals.append(translation.term(c.lhs) >= 0)
+        else:
+            goals.append(translation.term(c) > 0)
+    return goals
+
+
+def ask(left, right, denominators, conditions, symbols, seconds: float) -> Answer:
+    """Z3 on left ≠ right on the domain as written (every denominator non-zero, every
+    condition holding): unsat says left = right there."""
+    exprs = [left, right, *denominators, *(getattr(c, "lhs", c) for c in conditions)]
+    translation = Translation.for_expressions(exprs)
+    goal = translation.term(left) != translation.term(right)
+    translation.constraints += domain_goals(translation, denominators, conditions)
+    return solve(translation, [goal], symbols, seconds)
+
+
+def domain_point(denominators, conditions, symbols, seconds: float) -> Answer:
+    """Z3 on the domain as written alone: a model is a point of it, unsat says it is empty."""
+    exprs = [*denominators, *(getattr(c, "lhs", c) for c in conditions)]
+    translation = Translation.for_expressions(exprs)
+    goals = domain_goals(translation, denominators, conditions)
+    return solve(translation, goals, symbols, seconds)
+
+
 def _rational(value, digits: int):
     if z3.is_int_value(value):
         return sp.Integer(value.as_long())
     if z3.is_rational_value(value):
         return sp.Rational(value.numerator_as_long(), value.denominator_as_long())
     if z3.is_algebraic_value(value):
+        if digits is None:    # the exact algebraic number: a real root of Z3's polynomial
+            coefficients = [int(str(c)) for c in value.poly()]
+            polynomial = sp.Poly(list(reversed(coefficients)), sp.Dummy("X"))
+            return polynomial.real_roots()[value.index() - 1]
         approximation = value.approx(digits)
         return sp.Rational(approximation.numerator_as_long(), approximation.denominator_as_long())
     return None
 
 
 def candidate_points(model, translation: Translation, symbols) -> list[dict]:
-    """Rational points from a model: exact where the model is rational, else rounded algebraic
-    values at 10, 20 and 40 digits (a point of an open set has rational points nearby)."""
+    """Points from a model: exact where the model is rational; else the exact algebraic point
+    (√2 as a root of x² − 2, re-verified exactly by the caller) and rounded values at 10, 20 and
+    40 digits (a point of an open set has rational points nearby)."""
     points = []
-    for digits in (10, 20, 40):
+    for digits in (None, 10, 20, 40):
         point = {}
         for symbol in symbols:
             value, integer = translation.variables.get(symbol, (None, None))
@@ -279,7 +290,10 @@ def candidate_points(model, translation: Translation, symbols) -> list[dict]:
                 continue
             evaluated = model.eval(integer if integer is not None else value,
                                    model_completion=True)
-            number = _rational(evaluated, digits)
+            try:
+                number = _rational(evaluated, digits)
+            except (ValueError, IndexError, sp.polys.polyerrors.PolynomialError):
+                number = None
             if number is None:
                 break
             point[symbol] = number

@@ -7,18 +7,39 @@ where the original expressions differ, re-evaluated at 50 and 100 digits.
 from __future__ import annotations
 
 import functools
+import math
 import random
 from dataclasses import dataclass
+from fractions import Fraction
 
 import mpmath
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
 from symbolic.decision.assumptions import sample_point
+from symbolic.errors import CheckerError
+from symbolic.relu import ReLU
 
 
 WITNESS_DPS = 50
 CONFIRM_DPS = 100
+
+
+def evaluated(expr: sp.Expr, _memo: dict | None = None) -> sp.Expr:
+    """A copy of expr with every node rebuilt, so evaluated: the form the checker rewrites.
+
+    The parser keeps a claim as written (``x/x`` stays x·x⁻¹); this copy is x/x = 1.  Shared
+    sub-expressions are rebuilt once."""
+    memo = {} if _memo is None else _memo
+    if expr.is_Atom:
+        return expr
+    if expr not in memo:
+        args = [evaluated(a, memo) for a in expr.args]
+        # max/min stay as they are: their evaluation compares every pair of arguments, and
+        # the checker rewrites them into ReLU anyway
+        lattice = isinstance(expr, (sp.Max, sp.Min)) and not all(a.is_number for a in args)
+        memo[expr] = expr.func(*args, evaluate=False) if lattice else expr.func(*args)
+    return memo[expr]
 
 
 def random_point(symbols, rng: random.Random, scale: int = 9) -> dict:
@@ -27,28 +48,38 @@ def random_point(symbols, rng: random.Random, scale: int = 9) -> dict:
 
 
 def concrete_functions(exprs, rng: random.Random) -> dict:
-    """A random quadratic polynomial for each undefined function, the same on both sides.
+    """A random polynomial for each undefined function, the same on both sides: quadratic, or of
+    degree k + 2 where a k-th derivative of the function is taken (so that the derivative is no
+    polynomial of lower degree that vanishes by construction).
 
     A claim about every function ℓ is refuted by one concrete ℓ, and a true claim holds for each.
     """
+    order = {}
+    for expr in exprs:
+        for derivative in expr.atoms(sp.Derivative):
+            for app in derivative.expr.atoms(AppliedUndef):
+                order[app.func] = max(order.get(app.func, 0), int(derivative.derivative_count))
     table = {}
     for expr in exprs:
-        for app in expr.atoms(AppliedUndef):
+        for app in sorted(expr.atoms(AppliedUndef), key=sp.default_sort_key):
             if app.func in table:
                 continue
             args = sp.symbols(f"p0:{len(app.args)}", real=True)
-            coefficient = lambda: sp.Rational(rng.randint(-9, 9), rng.randint(1, 9))  # noqa: E731
-            body = coefficient() + sum(coefficient() * a for a in args)
-            body += sum(coefficient() * a * b for i, a in enumerate(args) for b in args[i:])
+            degree = 2 + min(order.get(app.func, 0), 6) if len(args) <= 2 else 2
+            monomials = sorted(sp.itermonomials(args, degree), key=sp.default_sort_key)
+            body = sum(sp.Rational(rng.randint(-9, 9), rng.randint(1, 9)) * m for m in monomials)
             table[app.func] = sp.Lambda(args, body)
     return table
 
 
 def substitute_functions(expr: sp.Expr, table: dict) -> sp.Expr:
+    """expr with each undefined function replaced by its concrete polynomial; derivatives (and
+    substitutions) of the functions are then carried out, so that a point may be substituted."""
     if not table:
         return expr
-    return expr.replace(lambda e: isinstance(e, AppliedUndef) and e.func in table,
+    expr = expr.replace(lambda e: isinstance(e, AppliedUndef) and e.func in table,
                         lambda e: table[e.func](*e.args))
+    return expr.replace(lambda e: isinstance(e, (sp.Derivative, sp.Subs)), lambda e: e.doit())
 
 
 def _relu_mp(s):
@@ -79,7 +110,11 @@ def _mpmath_function(symbols: tuple, expr: sp.Expr):
     # symbols renamed first: lambdify puts every symbol of expr into the function's namespace by
     # its name, where a symbol called e, pi or mpf would shadow mpmath's
     arguments = [sp.Dummy(f"x{k}") for k, _ in enumerate(symbols)]
-    renamed = sp.sympify(expr).xreplace(dict(zip(symbols, arguments)))
+    # rebuilt from the leaves: a constant kept unevaluated as written (ReLU(-1) inside a max)
+    # is a number before the max that holds it is rebuilt
+    renamed = substituted(expr, dict(zip(symbols, arguments)))
+    if renamed is None:
+        return None
     return sp.lambdify(arguments, renamed, modules=[{"ReLU": _relu_mp, "exp": _exp_mp}, "mpmath"])
 
 
@@ -87,13 +122,15 @@ def mp_value(expr: sp.Expr, point: dict, dps: int):
     """The value of expr at point, computed by mpmath with dps digits (None where undefined or
     not real: the checker works over the reals, so log(-1) is no value)."""
     function = mpmath_function(point, expr)
+    if function is None:
+        return None
     with mpmath.workdps(dps):
-        args = [mpmath.mpf(int(v.p)) / int(v.q) if v.is_Rational else mpmath.mpmathify(v)
+        args = [mpmath.mpf(int(v.p)) / int(v.q) if v.is_Rational else _mp_number(v, dps)
                 for v in point.values()]
         try:
             value = function(*args)
-        except (ZeroDivisionError, ValueError, TypeError, OverflowError):
-            return None
+        except (ZeroDivisionError, ValueError, TypeError, OverflowError, NameError):
+            return None    # NameError: a construct with no mpmath counterpart
         if not isinstance(value, (mpmath.mpf, mpmath.mpc)):
             try:
                 value = mpmath.mpmathify(value)
@@ -108,12 +145,152 @@ def mp_value(expr: sp.Expr, point: dict, dps: int):
         return value
 
 
+def _mp_number(value, dps: int):
+    """An algebraic coordinate (√2) as an mpmath number, with guard digits."""
+    if isinstance(value, sp.Basic):
+        return mpmath.mpf(sp.Float(value.evalf(dps + 10), dps + 10)._mpf_)
+    return mpmath.mpmathify(value)
+
+
+class _NotRational(CheckerError):
+    """A construct the rational evaluator does not read (sqrt, exp, a Piecewise, ...)."""
+
+
+class _Undefined(CheckerError):
+    """The expression has no value at the point (a division by 0, a Mod by 0)."""
+
+
+def _heaviside(s, at_zero):
+    return Fraction(1) if s > 0 else Fraction(0) if s < 0 else at_zero
+
+
+def _mod(a, b):
+    if b == 0:
+        raise _Undefined
+    return a - b * math.floor(a / b)
+
+
+# the piecewise-rational constructs, read in exact rational arithmetic (sympy's conventions:
+# Heaviside(0) is its second argument or 1/2, Mod takes the sign of the divisor)
+_RATIONAL_FUNCTIONS = {
+    ReLU: lambda s: s if s > 0 else Fraction(0),
+    sp.Abs: abs,
+    sp.sign: lambda s: Fraction((s > 0) - (s < 0)),
+    sp.Heaviside: lambda s, at_zero=Fraction(1, 2): _heaviside(s, at_zero),
+    sp.Max: lambda *a: max(a), sp.Min: lambda *a: min(a),
+    sp.floor: lambda s: Fraction(math.floor(s)), sp.ceiling: lambda s: Fraction(math.ceil(s)),
+    sp.Mod: _mod,
+}
+
+
+@functools.lru_cache(maxsize=2048)
+def _rational_function(expr: sp.Expr):
+    """expr as a Python function of a {symbol: Fraction} dict, in exact rational arithmetic, or
+    None when expr holds a construct outside that arithmetic."""
+    def build(node):
+        if node.is_Symbol:
+            return lambda point: point[node]
+        if node.is_Rational:
+            value = Fraction(int(node.p), int(node.q))
+            return lambda point: value
+        if node.is_Add or node.is_Mul:
+            parts = [build(a) for a in node.args]
+            if node.is_Add:
+                return lambda point: sum((f(point) for f in parts), Fraction(0))
+            return lambda point: math.prod((f(point) for f in parts), start=Fraction(1))
+        if node.is_Pow and node.exp.is_Integer:
+            base, exponent = build(node.base), int(node.exp)
+
+            def power(point):
+                value = base(point)
+                if value == 0 and exponent < 0:
+                    raise _Undefined
+                return value ** exponent
+            return power
+        function = _RATIONAL_FUNCTIONS.get(type(node))
+        if function is None:
+            raise _NotRational
+        parts = [build(a) for a in node.args]
+        return lambda point: function(*(f(point) for f in parts))
+    try:
+        return build(expr)
+    except _NotRational:
+        return None
+
+
 def exact_value(expr: sp.Expr, point: dict):
-    """expr at a rational point: an exact Rational where sympy can evaluate it, else None."""
-    value = expr.xreplace(point)
-    if value.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+    """expr at a rational point: an exact Rational where sympy can evaluate it, else None.  The
+    arithmetic left unevaluated as written (10^-64·10^-64) is carried out exactly: in Python's
+    exact fractions for the piecewise-rational constructs, else by sympy's own evaluation."""
+    expr = sp.sympify(expr)
+    if all(v.is_Rational for v in point.values()) and expr.free_symbols <= set(point):
+        function = _rational_function(expr)
+        if function is not None:
+            try:
+                value = function({s: Fraction(int(v.p), int(v.q)) for s, v in point.items()})
+            except _Undefined:
+                return None
+            return sp.Rational(value.numerator, value.denominator)
+    value = substituted(expr, point)
+    if value is None or value.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
         return None
     return value if value.is_Rational else None
+
+
+def substituted(expr: sp.Expr, point: dict):
+    """expr at point, every node rebuilt from its leaves up, so evaluated by sympy's own
+    arithmetic (a constant left unevaluated as written, such as ReLU(0) inside a max, is then a
+    number before the max compares it); None where sympy cannot build a value."""
+    memo: dict = {}
+
+    def build(node):
+        if node in point:
+            return point[node]
+        if node.is_Atom or not isinstance(node, sp.Basic):
+            return node
+        if node not in memo:
+            args = [build(a) if isinstance(a, sp.Basic) else a for a in node.args]
+            if isinstance(node, (sp.Max, sp.Min)) and all(a.is_Rational for a in args):
+                # numbers compared directly (sympy's Max sorts and collapses its arguments)
+                memo[node] = (max if isinstance(node, sp.Max) else min)(args)
+            elif isinstance(node, ReLU) and args[0].is_number and args[0].is_extended_real:
+                # ReLU of a real number whose sign sympy knows (√2 − 1 included)
+                positive = args[0].is_positive
+                memo[node] = node.func(*args) if positive is None else \
+                    (args[0] if positive else sp.S.Zero)
+            else:
+                memo[node] = node.func(*args)
+        return memo[node]
+    try:
+        return build(sp.sympify(expr))
+    except (ValueError, TypeError, ZeroDivisionError, AttributeError):
+        return None
+
+
+def algebraic_value(expr: sp.Expr, point: dict):
+    """expr at a point with algebraic coordinates (√2), as an exact algebraic number built of
+    rationals, radicals and roots of polynomials, or None (a function left unevaluated, a
+    transcendental value, no real value)."""
+    value = substituted(expr, point)
+    if value is None or not value.is_number or value.has(sp.zoo, sp.nan, sp.oo, -sp.oo, sp.I):
+        return None
+    if any(not (a.is_Add or a.is_Mul or a.is_Pow or a.is_Rational or isinstance(a, sp.CRootOf))
+           for a in sp.preorder_traversal(value) if isinstance(a, sp.Expr)):
+        return None
+    if any(p.is_Pow and not p.exp.is_Rational for p in value.atoms(sp.Pow)):
+        return None
+    return value
+
+
+def exactly_zero(number: sp.Expr) -> bool | None:
+    """Is the algebraic number 0?  Decided by its minimal polynomial over the rationals (the
+    polynomial is X exactly when the number is 0); None when sympy cannot compute it."""
+    if number.is_Rational:
+        return number == 0
+    try:
+        return sp.minimal_polynomial(number, sp.Dummy("X")).is_Symbol
+    except (NotImplementedError, ValueError, TypeError, sp.polys.polyerrors.PolynomialError):
+        return None
 
 
 @dataclass(frozen=True)
@@ -132,6 +309,12 @@ def compare_at(lhs: sp.Expr, rhs: sp.Expr, point: dict) -> Separation:
     left, right = exact_value(lhs, point), exact_value(rhs, point)
     if left is not None and right is not None:
         return Separation(True, left != right, float(abs(left - right)), True)
+    if any(not v.is_Rational for v in point.values()):
+        # an algebraic point: both sides as algebraic numbers, their difference tested exactly
+        left, right = algebraic_value(lhs, point), algebraic_value(rhs, point)
+        zero = exactly_zero(evaluated(left - right)) if None not in (left, right) else None
+        if zero is not None:
+            return Separation(True, not zero, float(abs(sp.N(left - right, 20))), True)
     low = [mp_value(e, point, WITNESS_DPS) for e in (lhs, rhs)]
     high = [mp_value(e, point, CONFIRM_DPS) for e in (lhs, rhs)]
     if None in low or None in high:

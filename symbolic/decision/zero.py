@@ -87,3 +87,4 @@ def is_sign(value: sp.Expr) -> bool:
     (−1)^e for an integer e is)."""
     value = sp.sympify(value)
     return value.is_real is True and is_rational_zero(value ** 2 - 1)
+

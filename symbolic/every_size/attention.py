@@ -30,7 +30,7 @@ from symbolic.every_size.index_rules import ARITHMETIC, BOUND_RENAMING, CHAIN_RU
 from symbolic.every_size.index_terms import Add, Const, Deriv, Entry, Eval, Function, Mul, Sum, Transformation, latex, \
     replace_first
 from symbolic.every_size.networks import N, in_loss
-from symbolic.kernel.mixing_congruence import pulled
+from symbolic.every_size.mixing_congruence import pulled
 from symbolic.measures.index_forms import gauss_newton_entry
 
 QUERY, KEY, READOUT = "Q", "K", "v"

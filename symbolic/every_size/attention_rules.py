@@ -21,7 +21,8 @@ import sympy as sp
 from symbolic.every_size.index_terms import DATA_FAMILIES, Const, Deriv, Entry, Eval, Fn, Function, Mul, Sum, \
     Transformation, entries_of, families, family_stem, free_indices, index_variable, renamed_scalar, summation_bounds
 from symbolic.every_size.index_rules import _either_way
-from symbolic.kernel.certificates import check_identity, conclude, exact_zeros
+from symbolic.kernel import check_identity, conjunction, zeros
+from symbolic.kernel.statements import Fact
 from symbolic.kernel.derivations import Rule, axiom
 from symbolic.verdict import Status, Verdict
 
@@ -65,12 +66,13 @@ def _inverse_pair_validity() -> Verdict:
     generic A of orders 1, 2 and 3 (each entry of A (A^{-T})ᵀ − I a zero rational function, det A ≠ 0
     generically); the test of a use accepts Σ_m A_rm B_sm = δ_rs and refuses A B = I, A Aᵀ = I, a
     sum over another bound and a summation index among r, s."""
-    zeros = []
+    entries = []
     for order in (1, 2, 3):
         A = sp.Matrix(order, order, lambda i, j: sp.Symbol(f"a{i}{j}", real=True))
         B = A.inv().T
-        zeros += list(A * B.T - sp.eye(order))
-    realised = exact_zeros("A B^T = I for B = A^(-T), orders 1 to 3", [sp.cancel(z) for z in zeros])
+        entries += list(A * B.T - sp.eye(order))
+    realised = zeros("A B^T = I for B = A^(-T), orders 1 to 3", [sp.cancel(z) for z in entries],
+                     instance_checked=("A B^T = I for B = A^(-T): orders 1 to 3",))
     r, s, m = (sp.Symbol(name, integer=True) for name in "rsm")
     delta = Const(sp.KroneckerDelta(r, s))
     tests = [_inverse_pair(inverse_pair_sum("r", "s", "m"), delta) is None,
@@ -81,7 +83,7 @@ def _inverse_pair_validity() -> Verdict:
              _inverse_pair(inverse_pair_sum("r", "s", "m"), Const(sp.S.One)) is not None]
     if not all(tests):
         return Verdict(Status.UNDECIDED, "the hypothesis A B^T = I", reason="the test of a use misjudges a known case")
-    return conclude("sum_m A_rm B_sm = delta_rs, realised by B = A^(-T) at every order", [realised], evidence=(
+    return conjunction([realised], label="sum_m A_rm B_sm = delta_rs, realised by B = A^(-T) at every order", evidence=(
         "a hypothesis that defines B from A: B = A^(-T) exists and is unique for every A in GL(k); "
         "realised exactly at orders 1, 2, 3 on a generic A",
         "the test accepts sum_m A_rm B_sm = delta_rs and refuses A B = I, A A^T = I, another bound, the "
@@ -212,7 +214,8 @@ def _linear_chain_rule_validity() -> Verdict:
                                   Sum("m", HEAD, Mul((Const(GL_A[_index("m"), _index("m")]), Eval(g, (Entry("Q", ("i", "m")),), T)))))
     if right is not None or None in (transposed, other_bound, captured):
         return Verdict(Status.UNDECIDED, "chain rule through a mixing map", reason="the test of a use misjudges a known case")
-    return conclude("d/dQ_ir g(QA) = sum_m A_rm (d_Q_im g)(QA)", instances, evidence=(
+    return conjunction(instances, label="d/dQ_ir g(QA) = sum_m A_rm (d_Q_im g)(QA)", instance_checked=(
+        "chain rule through a mixing: a quadratic g at d x K = 1x1, 1x2, 2x2, 1x3",), evidence=(
         "the multivariable chain rule: (QA)_im = sum_r Q_ir A_rm is linear, its derivative in Q_ir is A_rm",
         "check_identity on a quadratic g at d x K = 1x1, 1x2, 2x2, 1x3, every coordinate",
         "the test accepts the rule and refuses A transposed, another bound and a captured summation index"))
@@ -266,5 +269,9 @@ LINEAR_CHAIN_RULE = axiom(Rule(
     _linear_chain_rule_validity,
     r"for $T$ with $\theta_{\dots m \dots} \mapsto \sum_{r=1}^{K} \theta_{\dots r \dots} M_{rm}$, $M$ free of $\theta$, "
     r"read from the definition of $T$, no other image of $T$ reading the family, the mixed index running over "
-    r"exactly $1..K$ wherever $g$ reads the family, $m$ no index of the coordinate, and $r$ in $1..K$",
-    _mixed_index_in_scope, _mixed_index_assumed))
+    r"exactly $1..K$ wherever $g$ reads the family, $m$ no index of the coordinate, $r$ in $1..K$, and $g$ "
+    r"differentiable at $T\theta$ (a hypothesis every theorem using the rule carries: for a map that mixes "
+    r"coordinates the rule is false where $g$ is not)",
+    _mixed_index_in_scope, _mixed_index_assumed,
+    hypotheses=(Fact("differentiable", (), reading="the function differentiated through a mixing map is "
+                                               "differentiable at T theta"),)))

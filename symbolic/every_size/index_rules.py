@@ -29,7 +29,7 @@ from symbolic.relu import ReLU, leaky_relu
 from symbolic.verdict import Status, Verdict
 from symbolic.decision.witness import random_point
 from symbolic.decision.zero import is_rational_zero, is_sign
-from symbolic.kernel.certificates import check_identity, conclude, exact_zeros
+from symbolic.kernel import check_identity, conjunction, zeros
 from symbolic.kernel.derivations import Chain, Rule, axiom
 
 
@@ -91,9 +91,9 @@ def _sum_factor_validity() -> Verdict:
     for size in (1, 2, 3):
         entries = sp.symbols(f"a1:{size + 1}", real=True)
         instances.append(check_identity(sp.Add(*[c * e for e in entries]), c * sp.Add(*entries)))
-    return conclude("sum c a_i = c sum a_i, every bound m", evidence=[
+    return conjunction(instances, label="sum c a_i = c sum a_i, every bound m", evidence=[
         "induction on the bound m: base m = 0 and step m -> m + 1 exact zeros",
-        "check_identity at m = 1, 2, 3"], premises=instances)
+        "check_identity at m = 1, 2, 3"])
 
 
 def _homogeneity(before, after):
@@ -119,7 +119,7 @@ def relu_homogeneity_verdict(alpha: sp.Expr) -> Verdict:
         if not is_rational_zero(sp.Max(0, alpha * value) - alpha * sp.Max(0, value)):
             return Verdict(Status.UNDECIDED, claim, reason=f"sympy's Max does not settle case {label}")
     verdict = check_identity(ReLU(alpha * s), alpha * ReLU(s), claim=claim)
-    return conclude(claim, [verdict], evidence=(
+    return conjunction([verdict], label=claim, evidence=(
         "sign split s > 0, s = 0, s < 0 with sympy's Max: each case an exact zero", *verdict.evidence))
 
 
@@ -142,8 +142,7 @@ def _activation_homogeneity_validity() -> Verdict:
     c = sp.Symbol("c", positive=True)
     leaky = check_identity(leaky_relu(c * s, a), c * leaky_relu(s, a), claim="LReLU_a(c s) = c LReLU_a(s)")
     absolute = check_identity(sp.Abs(c * s), c * sp.Abs(s), claim="|c s| = c |s|")
-    return conclude("positive homogeneity of the leaky ReLU (every slope) and of abs", [leaky, absolute],
-                    evidence=("check_identity with a symbolic slope a and c > 0",))
+    return conjunction([leaky, absolute], label="positive homogeneity of the leaky ReLU (every slope) and of abs", evidence=("check_identity with a symbolic slope a and c > 0",))
 
 
 def _absolute_value_of_a_sign(before, after):
@@ -163,8 +162,7 @@ def _absolute_value_of_a_sign_validity() -> Verdict:
     """A real c with c² = 1 is 1 or −1 ((c − 1)(c + 1) = 0), and |s| = |s|, |−s| = |s| for every
     real s: the exact identity test on both."""
     s = sp.Symbol("s", real=True)
-    return conclude("|c s| = |s| for c = 1 and c = -1", [check_identity(sp.Abs(c * s), sp.Abs(s)) for c in (1, -1)],
-                    evidence=("a real c with c^2 = 1 is 1 or -1",))
+    return conjunction([check_identity(sp.Abs(c * s), sp.Abs(s)) for c in (1, -1)], label="|c s| = |s| for c = 1 and c = -1", evidence=("a real c with c^2 = 1 is 1 or -1",))
 
 
 # a square root and its reciprocal, each ρ_p(s) = s^p with p = 1/2 or −1/2 (the reciprocal defined
@@ -216,7 +214,7 @@ def _root_homogeneity_validity() -> Verdict:
                                Mul((Const(sp.S.One), Fn(RECIPROCAL_ROOT, (s,))))) is not None]
     if not all(tests):
         return Verdict(Status.UNDECIDED, "root homogeneity", reason="the test of a use misjudges a known case")
-    return conclude("rho(k s) = k^p rho(s) for k > 0, p = 1/2 or -1/2", instances, evidence=(
+    return conjunction(instances, label="rho(k s) = k^p rho(s) for k > 0, p = 1/2 or -1/2", evidence=(
         "y = k^p rho(s) is positive and y^(1/p) = k s, so it is the positive root; both sides defined for the same s",
         "check_identity on 4 rational k = c^2 and s for each root, exact radicals on both sides",
         "the test accepts k^(1/2) and k^(-1/2), refuses k itself and a factor not known to be positive"))
@@ -246,7 +244,7 @@ def _indicator_homogeneity_validity() -> Verdict:
         scale, s = sp.Rational(rng.randint(1, 99), rng.randint(1, 99)), sp.Rational(rng.randint(-9, 9), rng.randint(1, 9))
         if sp.Heaviside(scale * s, 0) != sp.Heaviside(s, 0):
             return Verdict(Status.REFUTED, claim, witness={"c": scale, "s": s})
-    return exact_zeros(claim, cases, evidence=("sign split s > 0, s = 0, s < 0: each case equal",
+    return zeros(claim, cases, evidence=("sign split s > 0, s = 0, s < 0: each case equal",
                                                "equal at 32 random rational points"))
 
 
@@ -313,11 +311,11 @@ def _chain_rule_validity() -> Verdict:
     at = {p[k]: scales[k] * w[cycle[k]] for k in range(3)}
     instances += [check_identity(sp.diff(g.xreplace(at), w[cycle[k]]), scales[k] * sp.diff(g, p[k]).xreplace(at))
                   for k in range(3)]
-    return conclude("chain rule for a coordinate scaled by a constant, and permuted", evidence=[
+    return conjunction(instances, label="chain rule for a coordinate scaled by a constant, and permuted", evidence=[
         "one-variable chain rule d/du psi(t u) = t psi'(t u): exact zero on a generic cubic "
         "(every 2-jet), and sympy's own diff of an undefined psi", "check_identity on three "
         "scaled coordinates of a quadratic, and on three scaled and permuted ones (an injective "
-        "sigma: only the coordinate a with sigma(a) = c depends on theta_c)"], premises=instances)
+        "sigma: only the coordinate a with sigma(a) = c depends on theta_c)"])
 
 
 def _constant_factor(before, after):
@@ -337,8 +335,8 @@ def _constant_factor_validity() -> Verdict:
         return Verdict(Status.UNDECIDED, "constant factor rule", reason="not an exact zero")
     w = sp.symbols("w1:3", real=True)
     instance = check_identity(sp.diff(c * (w[0] ** 2 * w[1] - 3 * w[1]), w[0]), c * 2 * w[0] * w[1])
-    return conclude("d/du [c G(u)] = c G'(u)", evidence=["exact zero on a generic cubic G (every 1-jet)",
-                                                "check_identity on a polynomial"], premises=[instance])
+    return conjunction([instance], label="d/du [c G(u)] = c G'(u)", evidence=["exact zero on a generic cubic G (every 1-jet)",
+                                                "check_identity on a polynomial"])
 
 
 # --- arithmetic: identities of the commutative field, atoms opaque ----------------------------------
@@ -400,7 +398,7 @@ def _arithmetic_validity() -> Verdict:
         return Verdict(Status.UNDECIDED, "field arithmetic with opaque atoms",
                        reason="the arithmetic test misjudges a known case")
     a_, b_ = sp.symbols("a b", real=True)
-    return exact_zeros("field arithmetic with opaque atoms", [(a_ + b_) * (a_ - b_) - (a_ ** 2 - b_ ** 2)], evidence=(
+    return zeros("field arithmetic with opaque atoms", [(a_ + b_) * (a_ - b_) - (a_ ** 2 - b_ ** 2)], evidence=(
         "checked at each use: exact rational-function zero test with every non-arithmetic subterm an "
         "indeterminate, only scalars known to be non-zero inverted, and a random rational evaluation",
         "the test accepts (a + b)(a - b) = a^2 - b^2 and refuses a + b = a b and c/c = 1 for a real c"))
@@ -479,7 +477,7 @@ def _reindexing_validity() -> Verdict:
     other_bound = _reindexing(Sum("j", "d", Mul((moved, Entry("v", (permuted("h", "j"),))))), Sum("j", "d", Mul((W, v))))
     if true is not None or mixed is None or other_bound is None:
         return Verdict(Status.UNDECIDED, "reindexing", reason="the test of a use misjudges a known case")
-    return conclude("a finite sum reordered by a permutation of its range", instances, evidence=(
+    return conjunction(instances, label="a finite sum reordered by a permutation of its range", evidence=(
         "the commutativity and associativity of +, for every m; check_identity on every permutation of "
         "m = 2, 3, 4 indeterminates", "the test accepts sum_j W_(i,pi(j)) v_pi(j) = sum_j W_ij v_j and refuses "
         "sum_j W_(i,pi(j)) v_j and a permutation of another range"))
@@ -548,7 +546,7 @@ def _layer_product_validity() -> Verdict:
              _scalars_out_of_product(LayerProduct("p", "K", scaled), Mul((scaled.factors[0], LayerProduct("p", "K", body)))) is not None]
     if not all(tests):
         return Verdict(Status.UNDECIDED, "products over the layers", reason="the test of a use misjudges a known case")
-    return conclude("a product over the layers: its last factor, its scalars", instances, evidence=(
+    return conjunction(instances, label="a product over the layers: its last factor, its scalars", evidence=(
         "the definition of a finite product (Karr's convention for every integer bound) and its "
         "multiplicativity; check_identity at m = -2..4 on sympy's products",
         "the tests accept the peeled product and the scalars taken out, and refuse a wrong last factor "
@@ -594,9 +592,9 @@ def _derivative_of_sum_validity() -> Verdict:
     terms = [w[0] ** 2 * w[1], 3 * w[0] * w[2], w[1] - w[0] ** 3]
     instances = [check_identity(sp.diff(sp.Add(*terms[:k]), w[0]), sp.Add(*[sp.diff(t, w[0]) for t in terms[:k]]))
                  for k in (1, 2, 3)]
-    return conclude("d/du sum_i F_i = sum_i dF_i/du, every bound m", evidence=[
+    return conjunction(instances, label="d/du sum_i F_i = sum_i dF_i/du, every bound m", evidence=[
         "induction on the bound m: base m = 0, step an exact zero with the sum up to m opaque",
-        "check_identity with 1, 2, 3 terms"], premises=instances)
+        "check_identity with 1, 2, 3 terms"])
 
 
 def _derivative_of_add(before, after):
@@ -635,9 +633,9 @@ def _jet_rules_validity() -> Verdict:
     w = sp.symbols("w1:3", real=True)
     instance = check_identity(sp.diff((w[0] ** 2 + w[1]) * (w[0] - 3 * w[1]), w[0]),
                               2 * w[0] * (w[0] - 3 * w[1]) + (w[0] ** 2 + w[1]))
-    return conclude("(A + B)' = A' + B', (A_1 ... A_r)' = sum_k A_1 ... A_k' ... A_r", evidence=[
+    return conjunction([instance], label="(A + B)' = A' + B', (A_1 ... A_r)' = sum_k A_1 ... A_k' ... A_r", evidence=[
         "exact zeros on generic cubics (every 1-jet), products of 2, 3 and 4 factors (more: the "
-        "2-factor rule repeatedly)", "check_identity on polynomials"], premises=[instance])
+        "2-factor rule repeatedly)", "check_identity on polynomials"])
 
 
 # entries known not to depend on the coordinate θ_a: the data, and the other parameter families
@@ -674,7 +672,7 @@ def _constant_and_coordinate_validity() -> Verdict:
     w = sp.symbols("w1:4", real=True)
     c = sp.Symbol("c", real=True)
     table = [sp.diff(w[b], w[a]) - sp.KroneckerDelta(a, b) for b in range(3) for a in range(3)]
-    return exact_zeros("d c/du = 0, d w_b/d w_a = delta_ab", [sp.diff(c, w[0]), *table],
+    return zeros("d c/du = 0, d w_b/d w_a = delta_ab", [sp.diff(c, w[0]), *table],
                        evidence=("sympy's derivatives of a constant and of 3 coordinates, every pair",))
 
 
@@ -692,7 +690,7 @@ def _relu_derivative_validity() -> Verdict:
     u = sp.Symbol("u", real=True)
     s = _jet(u, name="s")
     regions = [sp.expand(sp.diff(indicator * s, u) - indicator * sp.diff(s, u)) for indicator in (1, 0)]
-    return exact_zeros("d/du ReLU(s(u)) = 1[s > 0] s'(u) off the kink", regions, evidence=(
+    return zeros("d/du ReLU(s(u)) = 1[s > 0] s'(u) off the kink", regions, evidence=(
         "on each open sign region of s the identity is an exact zero for a generic cubic s",))
 
 
@@ -764,7 +762,7 @@ def _delta_contraction_validity() -> Verdict:
             total = sum(sp.KroneckerDelta(j, target) * a[j - 1] for j in range(1, top + 1))
             if total != a[target - 1]:
                 return Verdict(Status.REFUTED, "delta contraction", witness={"m": top, "l": target})
-    return exact_zeros("sum_j delta_jl a_j = a_l for 1 <= l <= m, every m", cases, evidence=(
+    return zeros("sum_j delta_jl a_j = a_l for 1 <= l <= m, every m", cases, evidence=(
         "induction on m: base and the three cases of the step settled exactly",
         "every l at m = 1..4 evaluated exactly"))
 
@@ -809,9 +807,9 @@ def _sum_of_terms_validity() -> Verdict:
     a = sp.symbols("a1:4", real=True)
     b = sp.symbols("b1:4", real=True)
     instance = check_identity(sp.Add(*[x + y for x, y in zip(a, b)]), sp.Add(*a) + sp.Add(*b))
-    return conclude("sum_i (a_i + b_i + ...) = sum_i a_i + sum_i b_i + ..., every bound m", evidence=[
+    return conjunction([instance], label="sum_i (a_i + b_i + ...) = sum_i a_i + sum_i b_i + ..., every bound m", evidence=[
         "induction on the bound m for 2, 3 and 4 terms (more terms: the 2-term case repeatedly)",
-        "check_identity at m = 3"], premises=[instance])
+        "check_identity at m = 3"])
 
 
 def _indicator_derivative(before, after):
@@ -823,7 +821,7 @@ def _indicator_derivative(before, after):
 
 def _indicator_derivative_validity() -> Verdict:
     u = sp.Symbol("u", real=True)
-    return exact_zeros("d/du 1[s(u) > 0] = 0 off the kink", [sp.diff(sp.Integer(value), u) for value in (0, 1)], evidence=(
+    return zeros("d/du 1[s(u) > 0] = 0 off the kink", [sp.diff(sp.Integer(value), u) for value in (0, 1)], evidence=(
         "on each open sign region of s the indicator is the constant 0 or 1",))
 
 
@@ -1048,7 +1046,7 @@ def _sum_interchange_validity() -> Verdict:
              _sum_interchange(Sum("i", "d", Sum("i", "k", body)), Sum("i", "k", Sum("i", "d", body))) is not None]
     if not all(tests):
         return Verdict(Status.UNDECIDED, "interchange of finite sums", reason="the test of a use misjudges a known case")
-    return conclude("sum_i sum_j F_ij = sum_j sum_i F_ij, every m and n", [_sum_of_terms_validity(), *instances], evidence=(
+    return conjunction([_sum_of_terms_validity(), *instances], label="sum_i sum_j F_ij = sum_j sum_i F_ij, every m and n", evidence=(
         "induction on m: the step's new terms are taken out of the sum over j by the sum of terms",
         "check_identity at every m, n <= 3 on generic indeterminates",
         "the test accepts the sums swapped with their bounds, and refuses the bounds swapped, a bound that "
@@ -1096,7 +1094,7 @@ def _bound_renaming_validity() -> Verdict:
              _bound_renaming(Sum(j, "h", body), Sum(l, "d", renamed)) is not None]
     if not all(tests):
         return Verdict(Status.UNDECIDED, "renaming a summation index", reason="the test of a use misjudges a known case")
-    return conclude("sum_j F(j) = sum_l F(l), l fresh", instances, evidence=(
+    return conjunction(instances, label="sum_j F(j) = sum_l F(l), l fresh", evidence=(
         "a finite sum is F(1) + ... + F(m), whatever the name of its index: expanded exactly at m = 1, 2, 3",
         "the test accepts a fresh name and refuses a name free in the sum, a name bound in the summand, "
         "a changed summand and another bound"))

@@ -23,11 +23,15 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from symbolic.kernel import statements as _statements
 from symbolic.relu import ReLU, leaky_relu
 
 
 # the inputs (x, and the second token x' of an attention score) and the targets: no map on parameters moves them
 DATA_FAMILIES = frozenset({"x", "x'", "y"})
+
+# every transformation built: the kernel refuses a definition of a name one maps or is parametrised by
+TRANSFORMATIONS: list = []
 
 
 # --- a permuted index: π_m(j), the image of the index j under a permutation π_m of {1, …, m} ------------
@@ -225,8 +229,10 @@ class Transformation:
     images: tuple
     layer_variables: tuple = ()
     outputs: tuple = ()
+    abbreviations: tuple = ()        # scalar names of the images that are defined, not parameters (P_k)
 
     def __post_init__(self):
+        TRANSFORMATIONS.append(self)
         # an image speaks only of its pattern's indices and layers: any other name would be caught by
         # the sums of the term T is applied to
         for pattern, image in self.images:
@@ -581,7 +587,7 @@ def _index_text(indices) -> str:
 def latex(term, *, tight: bool = False, names: dict | None = None) -> str:
     """The term as LaTeX math; ``tight`` wraps sums in parentheses; ``names`` maps subterms to
     the short names a document defines for them (s_{nl} for a pre-activation)."""
-    from symbolic.latex import to_latex
+    from symbolic.printing.sympy_latex import to_latex
     names = names or {}
     if term in names:
         return names[term]
@@ -775,3 +781,7 @@ def first_subterm(term, wanted):
         if found is not None:
             return found
     return None
+
+
+# the kernel prints an index-level statement with this language's notation
+_statements.INDEX_TERM_PRINTER[0] = latex

@@ -20,7 +20,7 @@ import sympy as sp
 
 from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Fn, Function, Mul, Relu, Sum, Transformation, \
     layer_text, permuted
-from symbolic.kernel.derivations import definition
+from symbolic.kernel.derivations import definitions, hypothesis
 from symbolic.networks.rescaling import ALPHA
 
 N = sp.Symbol("N", positive=True, integer=True)
@@ -103,13 +103,15 @@ class DeepNetwork:
         self.bias_layer_offset = bias_layer_offset
         layers = (LAYER, LAYER + 1, DEPTH - 1)
         self.T = Transformation("T", self.images(), ("p",),
-                                tuple((self.layer(k, False).family, self.layer(k, True).family) for k in layers))
+                                tuple((self.layer(k, False).family, self.layer(k, True).family) for k in layers),
+                                abbreviations=("P",))
         self.function = Function("L", in_loss(self.output()))
         k = LAYER
-        self.input_definition = definition(f"{name}^(0) at theta", self.layer(0, False), x("j"), ("n", "j"))
-        self.input_definition_T = definition(f"{name}^(0) at T theta", self.layer(0, True), x("j"), ("n", "j"))
-        self.layer_definition = definition(f"{name}^(k+1) at theta", self.layer(k + 1, False), self.unit(k, False), ("n", "j"))
-        self.layer_definition_T = definition(f"{name}^(k+1) at T theta", self.layer(k + 1, True), self.unit(k, True), ("n", "j"))
+        # the layers at θ and at Tθ, each one name defined at layer 0 and at layer k + 1
+        self.input_definition, self.layer_definition = definitions(f"{name}^(k) at theta", [
+            (self.layer(0, False), x("j"), ("n", "j")), (self.layer(k + 1, False), self.unit(k, False), ("n", "j"))])
+        self.input_definition_T, self.layer_definition_T = definitions(f"{name}^(k) at T theta", [
+            (self.layer(0, True), x("j"), ("n", "j")), (self.layer(k + 1, True), self.unit(k, True), ("n", "j"))])
 
     def images(self) -> tuple:
         """T: θ^{(p)} ↦ α_p θ^{(p)}, b^{(p)} ↦ P_p b^{(p)} (an offset other than 0 is a wrong map, for
@@ -152,10 +154,10 @@ class DeepNetwork:
 
 
 # P_0 = 1, P_{k+1} = P_k α_{k+1}, P_K = P_{K-1} α_K; the hypothesis ∏ α = 1 as α_K = P_{K-1}⁻¹
-P_START = definition("P_0 = 1", Const(P[0]), Const(sp.S.One))
-P_NEXT = definition("P_(k+1) = P_k alpha_(k+1)", Const(P[LAYER + 1]), Const(P[LAYER] * A[LAYER + 1]))
-P_LAST = definition("P_K = P_(K-1) alpha_K", Const(P[DEPTH]), Const(P[DEPTH - 1] * A[DEPTH]))
-PRODUCT_ONE = definition("the hypothesis prod_k alpha_k = 1, as alpha_K = 1/P_(K-1)", Const(A[DEPTH]), Const(1 / P[DEPTH - 1]))
+P_START, P_NEXT, P_LAST = definitions("P_k = alpha_1 ... alpha_k", [
+    (Const(P[0]), Const(sp.S.One), ()), (Const(P[LAYER + 1]), Const(P[LAYER] * A[LAYER + 1]), ()),
+    (Const(P[DEPTH]), Const(P[DEPTH - 1] * A[DEPTH]), ())])
+PRODUCT_ONE = hypothesis("prod_k alpha_k = 1, as alpha_K = 1/P_(K-1)", Const(A[DEPTH]), Const(1 / P[DEPTH - 1]))
 
 
 class PerNeuronDeepNetwork(DeepNetwork):
@@ -190,7 +192,7 @@ class PerNeuronDeepNetwork(DeepNetwork):
 
 
 # c^{(0)}_j = 1: the inputs are not rescaled
-NEURON_START = definition("c^(0)_j = 1", Const(NEURON_SCALE[0, UNIT]), Const(sp.S.One), ("j",))
+NEURON_START = hypothesis("c^(0)_j = 1", Const(NEURON_SCALE[0, UNIT]), Const(sp.S.One), ("j",))
 DEEP = DeepNetwork("z", bias=False)
 DEEP_BIAS = DeepNetwork("u", bias=True)
 DEEP_NEURON = PerNeuronDeepNetwork("a", bias=False)

@@ -17,7 +17,7 @@ import sympy as sp
 from symbolic.decision.zero import is_rational_zero, is_sign
 from symbolic.every_size.index_rules import _constants, _either_way
 from symbolic.every_size.index_terms import Const, Entry, Mul, SpectralNorm, free_indices, permuted, substitute_index
-from symbolic.kernel.certificates import conclude, exact_zeros
+from symbolic.kernel import conjunction, zeros
 from symbolic.kernel.derivations import Rule, axiom
 from symbolic.verdict import Status, Verdict
 
@@ -129,8 +129,13 @@ def _moves_polynomials(altered: sp.Matrix, matrix: sp.Matrix) -> bool:
 
 def _same_polynomials(claim: str, pairs) -> Verdict:
     """Each (label, matrix, reference): the Gram polynomials of the matrix are the reference's."""
-    return exact_zeros(claim, [(f"{label}, Gram matrix {k + 1}", left - right) for label, matrix, reference in pairs
-                               for k, (left, right) in enumerate(zip(_gram_polynomials(matrix), reference))])
+    return zeros(claim, [(f"{label}, Gram matrix {k + 1}", left - right) for label, matrix, reference in pairs
+                               for k, (left, right) in enumerate(zip(_gram_polynomials(matrix), reference))],
+                       instance_checked=(INSTANCES,))
+
+
+# the validity of the spectral-norm rules is checked on these instances only, not for every size
+INSTANCES = "spectral-norm rules: the Gram polynomials of generic 2x3 and 3x1 matrices"
 
 
 @functools.cache
@@ -156,7 +161,7 @@ def _spectral_norm_homogeneity_validity() -> Verdict:
              _spectral_norm_homogeneity(_norm(Mul((column_scale, _W))), Mul((column_scale, _norm(_W)))) is not None]
     if not all(tests):
         return Verdict(Status.UNDECIDED, "spectral norm homogeneity", reason="the test of a use misjudges a known case")
-    return exact_zeros("||c A||_2 = c ||A||_2 for c > 0", polynomials, evidence=(
+    return zeros("||c A||_2 = c ||A||_2 for c > 0", polynomials, instance_checked=(INSTANCES,), evidence=(
         "det(lambda I - Gram(cA)) = c^(2n) det((lambda/c^2) I - Gram(A)) for both Gram matrices of a generic 2x3 "
         "matrix and a generic vector of 3: the eigenvalues scale by c^2, and sqrt(c^2 lambda) = c sqrt(lambda), c > 0",
         "the test accepts c > 0 free of the bound indices and refuses -c, a real r and a c_b of the column index"))
@@ -183,7 +188,7 @@ def _spectral_norm_of_a_sign_validity() -> Verdict:
              _spectral_norm_of_a_sign(_norm(Mul((Const(sp.Symbol("r", real=True)), _W))), _norm(_W)) is not None]
     if not (moved and all(tests)):
         return Verdict(Status.UNDECIDED, "spectral norm of a sign", reason="the test of a use misjudges a known case")
-    return conclude("||diag(s) A||_2 = ||A diag(s)||_2 = ||A||_2 for s^2 = 1", [signed], evidence=(
+    return conjunction([signed], label="||diag(s) A||_2 = ||A diag(s)||_2 = ||A||_2 for s^2 = 1", evidence=(
         "every sign vector on the rows and on the columns of a generic 2x3 matrix and of a generic vector of 3: "
         "both Gram polynomials exact zeros apart (an orthogonal D on one side)",
         "a sign of one entry alone moves them; the test accepts a sign of one bound index and refuses one of "
@@ -209,7 +214,7 @@ def _spectral_norm_of_a_permutation_validity() -> Verdict:
                                              _norm(Mul((_W, Entry("u", ("b",)))))) is not None]
     if not (moved and all(tests)):
         return Verdict(Status.UNDECIDED, "spectral norm of a permutation", reason="the test of a use misjudges a known case")
-    return conclude("||A Q||_2 = ||Q A||_2 = ||A||_2 for a permutation matrix Q", [reordered], evidence=(
+    return conjunction([reordered], label="||A Q||_2 = ||Q A||_2 = ||A||_2 for a permutation matrix Q", evidence=(
         "every order of the rows and of the columns of a generic 2x3 matrix and of a generic vector of 3: both "
         "Gram polynomials exact zeros apart (an orthogonal Q on one side)",
         "a map of the columns that is not onto moves them; the test accepts pi_m of the range m of a bound "

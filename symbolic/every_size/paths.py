@@ -23,7 +23,7 @@ from symbolic.every_size.index_rules import ACTIVATION_HOMOGENEITY, ARITHMETIC, 
 from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Mul, Sum, children, layer_text, rebuild, \
     substitute_index, substitute_layer
 from symbolic.every_size.networks import A, DEEP_BIAS, DEPTH, LAYER, P, P_LAST, P_NEXT, P_START, PRODUCT_ONE
-from symbolic.kernel.derivations import definition, induction, instantiate, lemma
+from symbolic.kernel.derivations import definitions, induction, instantiate, lemma
 
 
 class DeepPaths:
@@ -33,10 +33,10 @@ class DeepPaths:
     def __init__(self, name: str, edge, degree: int):
         self.name, self.edge, self.degree, self.T = name, edge, degree, DEEP_BIAS.T
         k = LAYER
-        self.start = definition(f"{name}^(0) at theta", self.reaching(0, False), Const(sp.S.One), ("j",))
-        self.start_T = definition(f"{name}^(0) at T theta", self.reaching(0, True), Const(sp.S.One), ("j",))
-        self.next = definition(f"{name}^(k+1) at theta", self.reaching(k + 1, False), self.through(k, False), ("j",))
-        self.next_T = definition(f"{name}^(k+1) at T theta", self.reaching(k + 1, True), self.through(k, True), ("j",))
+        self.start, self.next = definitions(f"{name}^(k) at theta", [
+            (self.reaching(0, False), Const(sp.S.One), ("j",)), (self.reaching(k + 1, False), self.through(k, False), ("j",))])
+        self.start_T, self.next_T = definitions(f"{name}^(k) at T theta", [
+            (self.reaching(0, True), Const(sp.S.One), ("j",)), (self.reaching(k + 1, True), self.through(k, True), ("j",))])
 
     def reaching(self, k, at_T: bool, unit: str = "j") -> Entry:
         """ω^{(k)}_unit at θ, \\tilde ω^{(k)}_unit at Tθ: the sum over the paths that reach the unit."""

@@ -23,7 +23,7 @@ from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Funct
     Transformation, expand, latex, replace_first
 from symbolic.every_size.laws import derivative_chain, invariance_lemma, loss_chain
 from symbolic.every_size.networks import N, in_loss
-from symbolic.kernel import by_procedure, check_identity, conclude
+from symbolic.kernel import check_identity, conjunction
 from symbolic.decision.domain import evaluated
 from symbolic.kernel.derivations import prove
 from symbolic.networks.model import Abs, Dense, LeakyReLU, Model, ReLU, entry_symbol
@@ -316,7 +316,7 @@ def _row(claim: str, derived: Verdict, instances: list, evidence: str, widths: s
                                   f"{refuted.reason or refuted.claim}, re-verified exactly")
         return Verdict(Status.UNDECIDED, claim, reason=derived.reason)
     seen = tuple(f"instance: {v.claim}; {v.evidence[-1]}" for v in instances if v.evidence)
-    return conclude(claim, [derived, *instances], evidence=(evidence, *derived.evidence, *seen))
+    return conjunction([derived, *instances], label=claim, evidence=(evidence, *derived.evidence, *seen))
 
 
 def check_all_sizes(spec: dict, concrete_check=None) -> AllSizesReport:
@@ -360,12 +360,11 @@ def check_all_sizes(spec: dict, concrete_check=None) -> AllSizesReport:
             report.rows.append((claim, Verdict(Status.UNDECIDED, statement, reason=f"L(T theta) = L(theta) "
                                                f"is not proved: {loss_verdict.reason}")))
             continue
-        derived = conclude(statement, [derivative_chain(c, loss, T, rule).check() for c in orders],
-                           evidence=(f"{len(orders)} chains, one per coordinate" + (" pair" if claim == "Hessian" else ""),))
+        derived = conjunction([derivative_chain(c, loss, T, rule).check() for c in orders], label=statement, evidence=(f"{len(orders)} chains, one per coordinate" + (" pair" if claim == "Hessian" else ""),))
         instances = []
         if claim in concrete:
             seen = concrete[claim]
-            instances.append(by_procedure("check_symmetry at concrete widths", f"{claim} law at widths 2",
-                                          True, evidence=seen.evidence) if seen.status is Status.PROVED else seen)
+            instances.append(conjunction([seen], label=f"{claim} law at widths 2") if seen.status is Status.PROVED
+                             else seen)
         report.rows.append((claim, _row(statement, derived, instances, "the chain rule through L o T = L")))
     return report

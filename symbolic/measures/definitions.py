@@ -99,7 +99,7 @@ class CoordinatewiseSharpness:
     the max over a ball (``norm`` 2) or a box (``norm`` "inf") of ``Sharpness``, or the Gaussian
     average of ``AverageSharpness`` (``gaussian``); ``normalizer`` is a function of the loss value
     L(θ) alone.  One rule for every coordinate is what lets the change of variables be argued for
-    every size (``symbolic.kernel.change_of_variables``)."""
+    every size (``symbolic.every_size.change_of_variables``)."""
 
     scale: Callable
     norm: object = 2

@@ -44,7 +44,8 @@ from symbolic.numerics.gaussian import expectation_bounds
 from symbolic.relu import ReLU
 from symbolic.networks.symmetry_groups import GROUPS, SymmetryGroup, canonical
 from symbolic.report import counted
-from symbolic.verdict import Status, Verdict
+from symbolic.kernel import Fact, by_oracle
+from symbolic.verdict import Holds, Status, Verdict
 from symbolic.decision.witness import mpmath_function
 from symbolic.decision.fraction_field import is_zero_fraction
 from symbolic.errors import CheckerError
@@ -889,6 +890,34 @@ def check_invariance(measure, group, *, seed: int = 0) -> Outcome:
     """
     measure, group = _as_measure(measure), _as_group(group)
     claim = f"{measure.key} is invariant under {group.key}"
+    statement = Fact("invariant", (measure.key, group.key), reading=f"M(T theta) = M(theta) for M = {measure.key}, "
+                     f"T in {group.key}, at every theta, every data set and every group element, at {group.sizes}")
+    # the kernel runs the procedure itself on the statement; the steps shown are those of its run
+    verdict = by_oracle("measure invariance procedure", statement, label=claim, seed=seed, measure=measure,
+                        group=group)
+    steps, not_applicable, sizes = verdict.details.pop("argument")
+    return Outcome(verdict, steps, not_applicable, sizes)
+
+
+def decide_invariance(statement, *, seed: int = 0, measure=None, group=None):
+    """Oracle 'measure invariance procedure': Fact("invariant", (measure key, group key)) — the
+    steps of the symbolic proof at the group's sizes, each an exact test, and a witness recomputed
+    on a concrete network that compared something (``measure``/``group``: the objects the keys name,
+    for a measure or group a user built)."""
+    measure_key, group_key = statement.arguments
+    measure, group = measure if measure is not None else _as_measure(measure_key), \
+        group if group is not None else _as_group(group_key)
+    if (measure.key, group.key) != (measure_key, group_key):
+        return Verdict(Status.UNDECIDED, statement.text, reason="the objects are not the ones the statement names",
+                       details={"argument": ([], "", [])})
+    outcome = _invariance_outcome(measure, group, statement.text, seed)
+    outcome.verdict.details["argument"] = (outcome.steps, outcome.not_applicable, outcome.sizes)
+    return outcome.verdict
+
+
+def _invariance_outcome(measure, group, claim: str, seed: int) -> Outcome:
+    """The procedure of ``check_invariance``: its answer (Holds, or a REFUTED/UNDECIDED verdict)
+    with the steps of the argument."""
     broken, symmetry_steps = symmetry_precondition(group.key)
     if broken is not None:
         text, witness = broken
@@ -926,8 +955,7 @@ def check_invariance(measure, group, *, seed: int = 0) -> Outcome:
                               "network at a random point and group element", holds=True))
             evidence = (f"exact identity at {group.sizes} (symbolic data, every activation pattern)",
                         f"witness on {network.model.name}: {values[0].text} at both points")
-            return Outcome(Verdict(Status.PROVED, claim, evidence=evidence,
-                                   details={"witness_point": witness}), steps, sizes=group.size_list)
+            return Outcome(Holds(evidence=evidence, details={"witness_point": witness}), steps, sizes=group.size_list)
         reason = ("the witness compared nothing (both values 0)" if trivial else
                   "the exact identity holds but the witness did not confirm it")
         return Outcome(Verdict(Status.UNDECIDED, claim, reason=reason, witness=witness), steps,

@@ -40,7 +40,8 @@ from symbolic.networks.model import Abs as AbsLayer, Activation, Dense, LeakyReL
 from symbolic.networks.symmetry import Symmetry, SymmetryReport, check_symmetry
 from symbolic.numerics.log_scale_jacobian import (NoExactDerivative, OnKink, certified_rank, is_exact, sample,
                                                   symbolic_slopes)
-from symbolic.verdict import Status, Verdict, worst
+from symbolic.kernel import Fact, by_oracle, conjunction
+from symbolic.verdict import Holds, Status, Verdict, worst
 
 RANK_POINTS = 3          # parameter points whose rows are stacked, at most
 GROUP_PARAMETER = sp.Symbol("c", positive=True)
@@ -319,13 +320,44 @@ def generator_symmetry(model: Model, exponents: list, name: str) -> Symmetry:
 
 # --- 2. maximality ------------------------------------------------------------------------------------
 
-def maximality(model: Model, basis: list, generators_are_symmetries: bool,
-               seed: int) -> tuple[Verdict, int | None]:
-    """dim ≤ n − rank J with rows stacked from up to RANK_POINTS points, stopping when the bound
-    meets the number of generators."""
-    n, k = len(model.parameters), len(basis)
+def maximality(model: Model, basis: list, generator_proofs: list, seed: int) -> tuple[Verdict, int | None]:
+    """The generators span the Lie algebra: dim ≤ k by the rank bound (an oracle the kernel runs),
+    and dim ≥ k by the k generators, each proved to leave f and L unchanged (``generator_proofs``:
+    the verdicts of f_{Tθ} = f_θ and L(Tθ) = L(θ) of every generator)."""
+    k = len(basis)
     claim = (f"maximality: the Lie algebra of the positive diagonal rescalings leaving f unchanged is "
              f"the span of the {k} generators")
+    bound_verdict, bound = dimension_bound(model, basis, seed, label=claim)
+    if bound_verdict.status is not Status.PROVED:
+        return bound_verdict, bound
+    if not all(p.status is Status.PROVED for p in generator_proofs):
+        return Verdict(Status.UNDECIDED, claim, reason=bound_verdict.evidence[0] + ", but not every generator is "
+                       "proved to leave the prediction unchanged"), bound
+    evidence = (bound_verdict.evidence[0] + f", and the {k} generators, proved symmetries, give dim >= {k}",
+                *bound_verdict.evidence[1:])
+    return conjunction([bound_verdict, *generator_proofs], label=claim, evidence=evidence,
+                       details={"bound": bound}), bound
+
+
+def dimension_bound(model: Model, basis: list, seed: int, label: str = "") -> tuple[Verdict, int | None]:
+    """dim ≤ len(basis) for the Lie algebra of positive diagonal rescalings leaving f unchanged,
+    by the rank bound (the oracle below); with the bound n − rank J found."""
+    statement = Fact("dimension at most", (model, tuple(tuple(G) for G in basis)),
+                     reading=f"the Lie algebra of the positive diagonal rescalings leaving f unchanged has "
+                             f"dimension at most {len(basis)}, each of these generators in it to first order")
+    verdict = by_oracle("log-scale Jacobian rank bound", statement, label=label, seed=seed)
+    return verdict, verdict.details.get("bound")
+
+
+def decide_dimension_bound(statement, seed: int = 0):
+    """Oracle 'log-scale Jacobian rank bound': Fact("dimension at most", (model, basis)) — the Lie
+    algebra of positive diagonal rescalings leaving f unchanged has dimension at most len(basis),
+    and every vector of basis is in it to first order (J G = 0) — by dim ≤ n − rank J, J the
+    log-scale derivative stacked from up to RANK_POINTS points (an exact rank, or one certified by
+    arb pivots excluding 0), stopping when the bound meets len(basis)."""
+    model, basis = statement.arguments
+    n, k = len(model.parameters), len(basis)
+    claim = statement.text
     rng = random.Random(seed)
     slopes = symbolic_slopes(model, rng)
     rows, rank, exact, points = [], 0, True, 0
@@ -333,7 +365,7 @@ def maximality(model: Model, basis: list, generators_are_symmetries: bool,
         try:
             point = sample(model, n, rng, slopes)
         except (OnKink, NoExactDerivative) as error:
-            return Verdict(Status.UNDECIDED, claim, reason=str(error)), None
+            return Verdict(Status.UNDECIDED, claim, reason=str(error))
         points += 1
         rows += point.rows
         # each generator is in the kernel of J: an independent check of the solved system
@@ -341,8 +373,8 @@ def maximality(model: Model, basis: list, generators_are_symmetries: bool,
             for G in basis:
                 if any(sum((row[p] * G[p] for p in range(n)), flint.fmpq(0)) != 0 for row in point.rows):
                     return Verdict(Status.UNDECIDED, claim, reason=(
-                        f"J G != 0 for the generator {G}: the exponent system and the derivative "
-                        "disagree")), None
+                        f"J G != 0 for the generator {list(G)}: the exponent system and the derivative "
+                        "disagree"))
         rank, exact = certified_rank(rows)
         if n - rank <= k:
             break
@@ -352,20 +384,15 @@ def maximality(model: Model, basis: list, generators_are_symmetries: bool,
     how = (f"{rank_text} of the {len(rows)} x {n} log-scale derivative J (theta_p df/dtheta_p) at "
            f"{points} rational parameter point(s), each with {n} rational inputs off every kink: "
            f"dim <= {n} - {rank} = {bound}")
-    if bound == k and generators_are_symmetries:
-        return Verdict(Status.PROVED, claim, evidence=(
-            how + f", and the {k} generators, proved symmetries, give dim >= {k}",
-            ("no generator to check against J" if not k else
-             "J G_k = 0 exactly for every generator" if exact else
-             "J is not rational (tanh): only its rank is used"))), bound
     if bound == k:
-        return Verdict(Status.UNDECIDED, claim, reason=how + ", but not every generator is proved "
-                       "to leave the prediction unchanged"), bound
+        return Holds(evidence=(how, ("no generator to check against J" if not k else
+                                     "J G_k = 0 exactly for every generator" if exact else
+                                     "J is not rational (tanh): only its rank is used")), details={"bound": bound})
     if bound < k:
-        return Verdict(Status.UNDECIDED, claim, reason=how + f", below the {k} generators found: "
-                       "the evidence disagrees"), bound
-    return Verdict(Status.UNDECIDED, claim, reason=how + f": {bound - k} more dimension(s) than the "
-                   f"{k} generators found are not excluded"), bound
+        return Verdict(Status.UNDECIDED, claim, details={"bound": bound}, reason=how + f", below the {k} generators "
+                       "found: the evidence disagrees")
+    return Verdict(Status.UNDECIDED, claim, details={"bound": bound}, reason=how + f": {bound - k} more dimension(s) "
+                   f"than the {k} generators found are not excluded")
 
 
 # --- 3. discrete symmetries ---------------------------------------------------------------------------
@@ -424,41 +451,58 @@ FLAT_DATA_FACTOR = 3     # data points per parameter at the minimum, so that H h
 
 def flat_directions(model: Model, basis: list, seed: int) -> tuple[Verdict | None, dict]:
     """At a random interpolating minimum with N = 3n data points: H·(G_k∘θ₀) = 0 exactly for every
-    generator, and dim ker H against rank{G_k∘θ₀}.  Without a generator there is nothing to check
-    and without a rational Hessian (tanh) nothing exact: then only the numbers are given (with
-    tanh rank H ≥ r certified, so dim ker H ≤ n − r)."""
-    n = len(model.parameters)
+    generator, and dim ker H against rank{G_k∘θ₀} (an oracle the kernel runs).  Without a generator
+    there is nothing to check and without a rational Hessian (tanh) nothing exact: then only the
+    numbers are given (with tanh rank H ≥ r certified, so dim ker H ≤ n − r)."""
     claim = "flat directions: every generator is in the Hessian's kernel at an interpolating minimum"
+    statement = Fact("flat directions", (model, tuple(tuple(G) for G in basis)),
+                     reading="at an interpolating minimum, H (G_k theta) = 0 for every generator G_k and dim ker H "
+                             ">= rank{G_k theta}")
+    verdict = by_oracle("exact flat directions", statement, label=claim, seed=seed)
+    numbers = verdict.details.get("numbers", {})
+    if verdict.details.get("nothing to check"):
+        return None, numbers
+    return verdict, numbers
+
+
+def decide_flat_directions(statement, seed: int = 0):
+    """Oracle 'exact flat directions': Fact("flat directions", (model, basis)), decided at a random
+    interpolating minimum with N = 3n data points by the exact rational Hessian."""
+    model, basis = statement.arguments
+    n = len(model.parameters)
+    claim = statement.text
     rng = random.Random(seed + 1)
     try:
         point = sample(model, FLAT_DATA_FACTOR * n, rng, symbolic_slopes(model, rng), log_scale=False)
     except (OnKink, NoExactDerivative) as error:
-        return Verdict(Status.UNDECIDED, claim, reason=str(error)), {}
+        return Verdict(Status.UNDECIDED, claim, reason=str(error))
     count = len(point.rows)
     directions = [[G[p] * point.theta[p] for p in range(n)] for G in basis]
     numbers = {"predicted": _rank(directions), "parameters": n, "data_points": count}
     if not is_exact(point.rows):
         # rank H = rank of the gradient rows (H is their Gram matrix up to 2/N)
         numbers["hessian_kernel_at_most"] = n - certified_rank(point.rows)[0]
-        return None, numbers
+        return Verdict(Status.UNDECIDED, claim, reason="no rational Hessian (tanh): only the numbers",
+                       details={"numbers": numbers, "nothing to check": True})
     hessian = interpolation_hessian(point.rows)
     for G, v in zip(basis, directions):
         product = hessian * flint.fmpq_mat(n, 1, [flint.fmpq(e) for e in v])
         if any(product[a, 0] != 0 for a in range(n)):
             return Verdict(Status.REFUTED, claim, witness={"theta": [str(t) for t in point.theta],
-                                                           "generator": G},
-                           reason="H (G theta) != 0 at this minimum (exact)"), numbers
+                                                           "generator": list(G)},
+                           reason="H (G theta) != 0 at this minimum (exact)", details={"numbers": numbers})
     numbers["hessian_kernel"] = kernel = n - hessian.rank()
     if not basis:
-        return None, numbers        # no generator: nothing to check, only the numbers to show
+        return Verdict(Status.UNDECIDED, claim, reason="no generator: nothing to check",
+                       details={"numbers": numbers, "nothing to check": True})
     if kernel < numbers["predicted"]:
-        return Verdict(Status.REFUTED, claim,
-                       reason=f"dim ker H = {kernel} < {numbers['predicted']}"), numbers
-    return Verdict(Status.PROVED, claim, evidence=(
+        return Verdict(Status.REFUTED, claim, details={"numbers": numbers},
+                       reason=f"dim ker H = {kernel} < {numbers['predicted']}")
+    return Holds(evidence=(
         f"exact: H (G_k theta_0) = 0 for all {len(basis)} generators at a random interpolating minimum "
         f"with N = {count} data points; predicted flat directions rank{{G_k theta_0}} = "
         f"{numbers['predicted']} (the dimension, theta_0 having no zero entry), dim ker H = {n} - "
-        f"rank H = {kernel}",)), numbers
+        f"rank H = {kernel}",), details={"numbers": numbers})
 
 
 def interpolation_hessian(gradients) -> flint.fmpq_mat:
@@ -504,8 +548,8 @@ def discover_symmetries(model: Model, *, loss: str = "any", sizes=(1,), seed: in
         symmetry = generator_symmetry(model, exponents, f"T_{k + 1}")
         check = check_symmetry(model, symmetry, loss=loss, sizes=sizes, seed=seed, timeout=timeout)
         report.generators.append(Generator(exponents, symmetry, check))
-    symmetries = all(g.is_symmetry for g in report.generators)
-    result = budgeted(lambda: maximality(model, basis, symmetries, seed), "the rank bound")
+    proofs = [v for g in report.generators for claim, _, v in g.report.rows if claim in ("prediction", "loss")]
+    result = budgeted(lambda: maximality(model, basis, proofs, seed), "the rank bound")
     if result is not None:
         report.maximality, report.upper_bound = result
     report.discrete_searched = discrete

@@ -27,6 +27,7 @@ permutation).  ``check_symmetry`` answers, each claim with a Verdict:
 """
 from __future__ import annotations
 
+import dataclasses
 import html
 import json
 import random
@@ -40,14 +41,14 @@ import sympy as sp
 from symbolic.networks.activation_patterns import NoPatternForm, exact_laws, nonlinear_sites, transport
 from symbolic.decision.budget import BudgetExhausted, check_budget, time_budget
 from symbolic.derivation import Derivation
-from symbolic.decision.identity import check_identity
+from symbolic.kernel import Fact, by_oracle, conjunction, identity, infer, scheme
 from symbolic.latex import render, to_latex
 from symbolic.networks.model import LeakyReLU, Model, ModelError, Nonlinearity
 from symbolic.networks.model import Abs as AbsLayer, ReLU as ReLULayer, Tanh as TanhLayer
 from symbolic.numerics.real_network import HIGH_DPS, LOW_DPS, directional_derivative, measure
 from symbolic.relu import canonical_relu_form, to_relu_form
 from symbolic.report import counted
-from symbolic.verdict import Status, Verdict, worst
+from symbolic.verdict import Holds, Status, Verdict, worst
 from symbolic.decision.witness import compare_at, substitute_functions
 
 LOSSES = ("any", "mse")
@@ -112,6 +113,9 @@ class Symmetry:
 
     def tensors(self) -> dict[str, sp.Matrix]:
         return {key: self.model[key].xreplace(self.images) for key in self.model.tensors}
+
+    def __repr__(self):
+        return f"{self.name}: " + ", ".join(f"{key} -> {sp.sstr(value.tolist())}" for key, value in self.mapping.items())
 
     def monomial_form(self):
         """[(m_p, q(p))] with (Tθ)_p = m_p·θ_q(p), q a permutation of the parameters, m_p ≠ 0
@@ -315,8 +319,8 @@ def _mp(value):
     return mpmath.mpmathify(sp.N(value, 60))
 
 
-def _law_verdict(claim, latex, holds, entry, witness_result, exact_evidence, why_no_exact=None):
-    """PROVED: exact identity and a witness residual that is rounding noise; REFUTED: a difference
+def _law_answer(claim, latex, holds, entry, witness_result, exact_evidence, why_no_exact=None):
+    """Holds: exact identity and a witness residual that is rounding noise; REFUTED: a difference
     on the real loss that is stable across precisions; else UNDECIDED with the reason."""
     details = {"latex": latex}
     if witness_result is None:
@@ -326,8 +330,8 @@ def _law_verdict(claim, latex, holds, entry, witness_result, exact_evidence, why
     described = (f"{float(residual.low):.1e} at {LOW_DPS} digits, {float(residual.high):.1e} at "
                  f"{HIGH_DPS} digits (sides of size {float(residual.scale):.1e})")
     if holds and residual.noise:
-        return Verdict(Status.PROVED, claim, residual=float(residual.low), details=details,
-                       evidence=(*exact_evidence, f"mpmath.diff on the real loss: residual {described}"))
+        return Holds(residual=float(residual.low), details=details,
+                     evidence=(*exact_evidence, f"mpmath.diff on the real loss: residual {described}"))
     if not holds and residual.stable:
         why = f"the exact identity fails at {entry}; " if entry else (why_no_exact or "") + "; "
         return Verdict(Status.REFUTED, claim, witness=witness, residual=float(residual.low),
@@ -383,24 +387,28 @@ def sides_at(lhs, rhs, witness: dict) -> str:
     return f"{values[0]} against {values[1]}"
 
 
-def _check_identity(lhs, rhs, claim: str, seed: int) -> Verdict:
-    """check_identity with the symbols renamed to plain identifiers (W1_{1,2} → W1_1_2) on the
-    way in and back on the way out: mpmath evaluation of expressions whose symbol names are not
-    identifiers is slow (every evaluation renames them)."""
+def _plain_names(lhs, rhs) -> dict:
+    """Each symbol renamed to a plain identifier (W1_{1,2} → W1_1_2), or kept when that would clash:
+    mpmath evaluation of expressions whose symbol names are not identifiers is slow."""
     symbols = sorted(sp.sympify(lhs).free_symbols | sp.sympify(rhs).free_symbols, key=str)
     plain = {s: sp.Symbol(re.sub(r"\W", "_", s.name).strip("_").replace("__", "_"), **s.assumptions0)
              for s in symbols}
     if len({p.name for p in plain.values()}) != len(symbols) or \
             any(not p.name.isidentifier() for p in plain.values()):
         plain = {s: s for s in symbols}     # a clash: keep the names
-    verdict = check_identity(sp.sympify(lhs).xreplace(plain), sp.sympify(rhs).xreplace(plain),
-                             claim=claim, seed=seed)
+    return plain
+
+
+def _check_identity(lhs, rhs, claim: str, seed: int) -> Verdict:
+    """The kernel's exact identity test on the sides with plain symbol names (``_plain_names``),
+    a witness named back in the original symbols."""
+    plain = _plain_names(lhs, rhs)
+    verdict = identity(sp.sympify(lhs).xreplace(plain), sp.sympify(rhs).xreplace(plain), label=claim, seed=seed)
     if not verdict.witness:
         return verdict
     back = {p: s for s, p in plain.items()}
     witness = {back.get(k, k): v for k, v in verdict.witness.items()}
-    return Verdict(verdict.status, verdict.claim, witness=witness, reason=verdict.reason,
-                   evidence=verdict.evidence, residual=verdict.residual, details=verdict.details)
+    return dataclasses.replace(verdict, witness=witness)
 
 
 def prediction_invariance(model, symmetry, seed=0) -> Verdict:
@@ -431,9 +439,7 @@ def prediction_invariance(model, symmetry, seed=0) -> Verdict:
              "is exactly at its kink" if points else
              "no point on a kink was constructed" if nonlinear_sites(model) else
              "the model has no nonlinearity, hence no kink")
-    evidence = (*verdict.evidence, kinks)
-    return Verdict(Status.PROVED, claim, evidence=evidence, residual=verdict.residual,
-                   details={"latex": latex})
+    return conjunction([verdict], label=claim, evidence=(*verdict.evidence, kinks), details={"latex": latex})
 
 
 def _cancelled(symmetry, lhs, rhs) -> str:
@@ -450,14 +456,25 @@ def _cancelled(symmetry, lhs, rhs) -> str:
 
 
 def _with(verdict: Verdict, latex: str, reason: str | None = None) -> Verdict:
-    return Verdict(verdict.status, verdict.claim, witness=verdict.witness,
-                   reason=verdict.reason if reason is None else reason,
-                   evidence=verdict.evidence, residual=verdict.residual,
-                   details={**verdict.details, "latex": latex})
+    return dataclasses.replace(verdict, reason=verdict.reason if reason is None else reason,
+                               details={**verdict.details, "latex": latex})
 
 
 def loss_invariance(model, symmetry, n, loss, seed=0) -> Verdict:
     """L(Tθ) = L(θ) for an undefined ℓ of the N predictions ("any") or the MSE ("mse")."""
+    lhs, rhs, what, math = _loss_sides(model, symmetry, n, loss)
+    claim = f"loss: L({symmetry.name} theta) = L(theta), {what}, N={n}"
+    latex = r"L(%s\theta) = L(\theta),\ L = %s,\ N = %d" % (symmetry.name, math, n)
+    verdict = _check_identity(lhs, rhs, claim, seed)
+    if verdict.status is Status.REFUTED:
+        return _with(verdict, latex, reason=f"{verdict.reason}: L(T theta) = "
+                                            f"{sides_at(lhs, rhs, verdict.witness)}"
+                                            f"{_cancelled(symmetry, lhs, rhs)}")
+    return _with(verdict, latex)
+
+
+def _loss_sides(model, symmetry, n, loss):
+    """L(Tθ) and L(θ) for N symbolic inputs, with the loss's description in words and in math."""
     inputs = [model.input(k + 1) for k in range(n)]
     images = symmetry.tensors()
 
@@ -474,33 +491,33 @@ def loss_invariance(model, symmetry, n, loss, seed=0) -> Verdict:
         lhs, rhs = (sp.Add(*[(p - y) ** 2 for p, y in zip(predictions(values), targets)]) / n
                     for values in (images, None))
         what, math = "mean squared error, symbolic targets", r"\tfrac1N\sum_n (f(x_n) - y_n)^2"
-    claim = f"loss: L({symmetry.name} theta) = L(theta), {what}, N={n}"
-    latex = r"L(%s\theta) = L(\theta),\ L = %s,\ N = %d" % (symmetry.name, math, n)
-    verdict = _check_identity(lhs, rhs, claim, seed)
-    if verdict.status is Status.REFUTED:
-        return _with(verdict, latex, reason=f"{verdict.reason}: L(T theta) = "
-                                            f"{sides_at(lhs, rhs, verdict.witness)}"
-                                            f"{_cancelled(symmetry, lhs, rhs)}")
-    return _with(verdict, latex)
+    return lhs, rhs, what, math
 
 
-def derivative_law(model, symmetry, n, loss, order, seed=0, loss_verdict=None) -> Verdict:
-    """The gradient (order 1) or Hessian (order 2) law at N data points, at every θ off the kink
-    set: regularity transport, the exact identity on the pattern form, and the mpmath witness.
-
-    Where regularity transport or the pattern form fails (a sign flip through abs maps s to −s),
-    the chain rule gives the law from ``loss_verdict``, the verdict of L(Tθ) = L(θ) for the
-    same loss and N: when it is PROVED at every θ and Tθ = Mθ with M an invertible (monomial)
-    matrix, differentiating L(Mθ) = L(θ) gives Mᵀ∇L(Mθ) = ∇L(θ) and MᵀH(Mθ)M = H(θ) wherever L
-    is differentiable (at θ exactly when at Mθ); the mpmath witness is still required."""
+def _law_names(symmetry, n, loss, order):
     what = "gradient" if order == 1 else "Hessian"
     name = symmetry.name
     claim = (f"{what} law: " + (f"grad L({name} theta) = M^-T grad L(theta)" if order == 1 else
                                 f"H({name} theta) = M^-T H(theta) M^-1") + f", {loss} loss, N={n}")
     latex = ((r"\nabla L(%s\theta) = M^{-T}\,\nabla L(\theta)" if order == 1 else
               r"H_L(%s\theta) = M^{-T} H_L(\theta)\, M^{-1}") % name) + r",\ N = %d" % n
-    monomial = symmetry.monomial_form()
-    if monomial is None:
+    return what, claim, latex
+
+
+def law_statement(model, symmetry, n, loss, order) -> Fact:
+    """The gradient (order 1) or Hessian (order 2) law of ``symmetry`` for ``model`` at N data
+    points, at every θ off the kink set, as a statement about these objects."""
+    what, claim, _ = _law_names(symmetry, n, loss, order)
+    return Fact(f"{what} law", (model, symmetry, n, loss), reading=claim.split(": ", 1)[1])
+
+
+def decide_derivative_law(statement, seed: int = 0):
+    """Oracle 'exact derivative law of a model': regularity transport, the exact Laurent-polynomial
+    identity of every entry on the pattern form, and the mpmath witness on the real loss."""
+    model, symmetry, n, loss = statement.arguments
+    order = 1 if statement.predicate == "gradient law" else 2
+    what, claim, latex = _law_names(symmetry, n, loss, order)
+    if symmetry.monomial_form() is None:
         return Verdict(Status.UNDECIDED, claim, details={"latex": latex},
                        reason="the law is checked for maps T theta = M theta with M a monomial matrix "
                               "(scalings by monomials in the group parameters, permutations); this "
@@ -514,26 +531,72 @@ def derivative_law(model, symmetry, n, loss, order, seed=0, loss_verdict=None) -
             holds, entry = exact_laws(model, symmetry, n, loss)[order]
         except NoPatternForm as error:
             why_no_exact = f"no exact pattern form: {error}"
-    witness = numeric_law(model, symmetry, n, loss, order, monomial, seed)
+    witness = numeric_law(model, symmetry, n, loss, order, symmetry.monomial_form(), seed)
     exact_evidence = (f"exact Laurent-polynomial identity of every {what} entry on the pattern form "
                       "(all activation patterns), "
                       + ("a generic quadratic of the predictions (every 2-jet of every smooth loss)"
                          if loss == "any" else "mean squared error with symbolic targets"),
                       f"regularity transport: {how}")
-    if holds is None and loss_verdict is not None and loss_verdict.status is Status.PROVED:
+    answer = _law_answer(claim, latex, holds, entry, witness, exact_evidence, why_no_exact)
+    if holds is None and isinstance(answer, Verdict):
+        answer.details["no exact route"] = why_no_exact
+    return answer
+
+
+def _chain_rule_of_a_linear_map(premises, *, model, symmetry, n, loss, order, seed):
+    """From L(Tθ) = L(θ) at every θ (the premise, for this model, map, loss and N) and Tθ = Mθ with
+    M an invertible monomial matrix: differentiating gives Mᵀ∇L(Mθ) = ∇L(θ) and MᵀH(Mθ)M = H(θ)
+    wherever L is differentiable (at θ exactly when at Mθ, M being a linear bijection); the mpmath
+    witness on the real loss must still agree."""
+    lhs, rhs, _, _ = _loss_sides(model, symmetry, n, loss)
+    plain = _plain_names(lhs, rhs)
+    statement = premises[0].statement
+    if not (getattr(statement, "lhs", None) == sp.sympify(lhs).xreplace(plain)
+            and getattr(statement, "rhs", None) == sp.sympify(rhs).xreplace(plain)):
+        return "the premise is not L(T theta) = L(theta) for this model, map, loss and N"
+    monomial = symmetry.monomial_form()
+    if monomial is None:
+        return "T theta = M theta with M an invertible monomial matrix does not hold"
+    residual, _ = numeric_law(model, symmetry, n, loss, order, monomial, seed) or (None, None)
+    if residual is None or not residual.noise:
+        return "the mpmath witness on the real loss does not agree"
+    return law_statement(model, symmetry, n, loss, order)
+
+
+CHAIN_RULE_OF_A_LINEAR_MAP = scheme("chain rule for a linear map", _chain_rule_of_a_linear_map,
+                                    "L(M theta) = L(theta) for all theta, M linear and invertible, gives "
+                                    "M^T grad L(M theta) = grad L(theta) and M^T H(M theta) M = H(theta) "
+                                    "wherever L is differentiable, at theta exactly when at M theta")
+
+
+def derivative_law(model, symmetry, n, loss, order, seed=0, loss_verdict=None) -> Verdict:
+    """The gradient (order 1) or Hessian (order 2) law at N data points, at every θ off the kink
+    set: regularity transport, the exact identity on the pattern form, and the mpmath witness.
+
+    Where regularity transport or the pattern form fails (a sign flip through abs maps s to −s),
+    the chain rule gives the law from ``loss_verdict``, the verdict of L(Tθ) = L(θ) for the
+    same loss and N: when it is PROVED at every θ and Tθ = Mθ with M an invertible (monomial)
+    matrix, differentiating L(Mθ) = L(θ) gives Mᵀ∇L(Mθ) = ∇L(θ) and MᵀH(Mθ)M = H(θ) wherever L
+    is differentiable (at θ exactly when at Mθ); the mpmath witness is still required."""
+    _, claim, latex = _law_names(symmetry, n, loss, order)
+    verdict = by_oracle("exact derivative law of a model", law_statement(model, symmetry, n, loss, order),
+                        label=claim, seed=seed)
+    if "no exact route" in verdict.details and loss_verdict is not None and loss_verdict.status is Status.PROVED:
         # the chain rule for the linear map T, from the proved L∘T = L
-        holds = True
-        law = ("M^T grad L(M theta) = grad L(theta)" if order == 1 else
-               "M^T H(M theta) M = H(theta)")
-        exact_evidence = (f"chain rule: L(T theta) = L(theta) is proved at every theta (the loss "
-                          f"claim, N={n}) and T theta = M theta is linear with M an invertible "
-                          f"monomial matrix, so differentiating gives {law} wherever L is "
-                          "differentiable", f"the pattern route did not apply: {why_no_exact}")
-    verdict = _law_verdict(claim, latex, holds, entry, witness, exact_evidence, why_no_exact)
+        law = "M^T grad L(M theta) = grad L(theta)" if order == 1 else "M^T H(M theta) M = H(theta)"
+        chained = infer(CHAIN_RULE_OF_A_LINEAR_MAP, [loss_verdict], label=claim, evidence=(
+            f"chain rule: L(T theta) = L(theta) is proved at every theta (the loss claim, N={n}) and "
+            f"T theta = M theta is linear with M an invertible monomial matrix, so differentiating gives "
+            f"{law} wherever L is differentiable", f"the pattern route did not apply: {verdict.reason}"),
+            details={"latex": latex}, model=model, symmetry=symmetry, n=n, loss=loss, order=order, seed=seed)
+        verdict = chained if chained.status is Status.PROVED else Verdict(
+            Status.UNDECIDED, claim, residual=verdict.residual, details=verdict.details,
+            reason=f"L(T theta) = L(theta) is proved, but the chain rule for the linear map is not established "
+                   f"here ({chained.reason}): the evidence disagrees")
     if verdict.witness:
         # the witness names the loss's constants; say which loss they belong to
         verdict = _with(verdict, latex, reason=f"{verdict.reason}; real loss: {REAL_LOSS[loss]}")
-    return verdict
+    return _with(verdict, latex)
 
 
 # --- the report -------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import flint
+import sympy as sp
 
 
 @dataclass(frozen=True)
@@ -136,3 +137,75 @@ def count_above_by_characteristic_polynomial(matrix, bound) -> int:
 def rank(matrix) -> int:
     """The rank of a rational symmetric matrix, from its inertia."""
     return inertia(matrix).rank
+
+
+# --- the oracles the kernel runs on a statement (symbolic.kernel.oracles) --------------------------
+
+def decide_inertia(statement):
+    """Oracle 'exact inertia': Fact("eigenvalues above", (H, M, n)) — the rational symmetric matrix
+    H has exactly n eigenvalues (with multiplicity) greater than M — by the exact LDLᵀ count,
+    confirmed by Descartes' rule on the characteristic polynomial."""
+    from symbolic.verdict import Holds, Status, Verdict
+    if getattr(statement, "predicate", None) != "eigenvalues above" or len(statement.arguments) != 3:
+        return Verdict(Status.UNDECIDED, statement.text, reason="exact inertia decides 'eigenvalues above' facts")
+    matrix, bound, count = statement.arguments
+    rows = [[Fraction(int(sp.Rational(e).p), int(sp.Rational(e).q)) for e in row] for row in _rows(matrix)]
+    bound = Fraction(int(sp.Rational(bound).p), int(sp.Rational(bound).q))
+    by_pivots, by_polynomial = count_above(rows, bound), count_above_by_characteristic_polynomial(rows, bound)
+    if by_pivots != by_polynomial:
+        return Verdict(Status.UNDECIDED, statement.text,
+                       reason=f"the two exact counts disagree: {by_pivots} by pivots, {by_polynomial} by Descartes")
+    if by_pivots == count:
+        return Holds((f"{count} eigenvalues above {bound}: exact LDL^T pivots and Descartes' rule agree",))
+    return Verdict(Status.UNDECIDED, statement.text, reason=f"{by_pivots} eigenvalues lie above {bound}, not {count}")
+
+
+def decide_rank(statement):
+    """Oracle 'exact linear algebra', by exact elimination over the rationals (python-flint):
+    Fact("rank", (A, r)) — the rational matrix A has rank r; Fact("null vectors", (A, vectors)) —
+    A v = 0 for every listed rational vector v; Fact("determinant", (A, δ)) — det A = δ."""
+    from symbolic.verdict import Holds, Status, Verdict
+    predicate, arguments = getattr(statement, "predicate", None), getattr(statement, "arguments", ())
+    if predicate == "null vectors" and len(arguments) == 2:
+        rows = [[_fraction(e) for e in row] for row in _rows(arguments[0])]
+        for vector in arguments[1]:
+            vector = [_fraction(e) for e in vector]
+            if len(vector) != (len(rows[0]) if rows else 0):
+                return Verdict(Status.UNDECIDED, statement.text, reason="a vector of the wrong size")
+            product = [sum(a * x for a, x in zip(row, vector)) for row in rows]
+            if any(product):
+                return Verdict(Status.UNDECIDED, statement.text, reason=f"A v != 0 for v = {vector}")
+        return Holds((f"A v = 0 exactly for {len(arguments[1])} vectors",))
+    if predicate == "determinant" and len(arguments) == 2:
+        rows = _rows(arguments[0])
+        if any(len(row) != len(rows) for row in rows):
+            return Verdict(Status.UNDECIDED, statement.text, reason="the matrix is not square")
+        flat = [flint.fmpq(int(sp.Rational(e).p), int(sp.Rational(e).q)) for row in rows for e in row]
+        value = flint.fmpq_mat(len(rows), len(rows), flat).det() if rows else flint.fmpq(1)
+        found = Fraction(int(value.p), int(value.q))
+        if found == _fraction(arguments[1]):
+            return Holds((f"det = {found} by exact elimination over the rationals",))
+        return Verdict(Status.UNDECIDED, statement.text, reason=f"the determinant is {found}, not {arguments[1]}")
+    if predicate != "rank" or len(arguments) != 2:
+        return Verdict(Status.UNDECIDED, statement.text,
+                       reason="exact linear algebra decides 'rank', 'null vectors' and 'determinant' facts")
+    matrix, wanted = statement.arguments
+    rows = _rows(matrix)
+    if not rows:
+        found = 0
+    else:
+        flat = [flint.fmpq(int(sp.Rational(e).p), int(sp.Rational(e).q)) for row in rows for e in row]
+        found = flint.fmpq_mat(len(rows), len(rows[0]), flat).rank()
+    if found == wanted:
+        return Holds((f"rank {found} by exact elimination over the rationals",))
+    return Verdict(Status.UNDECIDED, statement.text, reason=f"the rank is {found}, not {wanted}")
+
+
+def _fraction(value) -> Fraction:
+    value = sp.Rational(value) if not isinstance(value, Fraction) else value
+    return Fraction(int(value.numerator if isinstance(value, Fraction) else value.p),
+                    int(value.denominator if isinstance(value, Fraction) else value.q))
+
+
+def _rows(matrix) -> list:
+    return [list(matrix.row(i)) for i in range(matrix.rows)] if hasattr(matrix, "rows") else [list(r) for r in matrix]

@@ -10,8 +10,8 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
-from symbolic.verdict import Status, Verdict
-from symbolic.kernel.certificates import by_procedure
+from symbolic.kernel import conjunction
+from symbolic.verdict import Holds, Status, Verdict
 
 KINK_MARGIN = Fraction(1, 20)
 
@@ -31,6 +31,10 @@ class Instance:
     u: list
     w: list
     constants: list      # 2n + n² loss constants for the generic and smooth losses
+
+    def __str__(self) -> str:
+        # the exact instance is the statement's argument; its printing names it by its size and alpha
+        return f"instance(d={self.d}, h={self.h}, N={self.n}, alpha={self.alpha})"
 
     def as_witness(self) -> dict:
         names = parameter_names(self.d, self.h, self.bias)
@@ -221,28 +225,51 @@ def hessian_residual(function, theta, scale, claimed, rng):
     return measure(both_sides)
 
 
-def derivative_verdict(claim, holds, entry, residual, informative, witness, exact_evidence,
-                       witness_method="mpmath.diff on the real ReLU loss") -> Verdict:
-    """PROVED needs the exact test and a witness residual that is rounding noise at one
-    informative point at least; REFUTED needs the exact test to fail and a difference that is
-    stable across precisions.  A witness that compared nothing (both sides 0 wherever it looked)
-    agrees with nothing: the claim stays UNDECIDED."""
+def witness_answer(claim, residual, informative, witness_method="mpmath.diff on the real ReLU loss",
+                   instance=None, point=None):
+    """The two-precision agreement's answer on its most telling residual: Holds when it is rounding
+    noise at one informative point at least; otherwise UNDECIDED, its details saying whether the
+    difference was stable across precisions (a real difference).  A witness that compared nothing
+    (both sides 0 wherever it looked) agrees with nothing."""
     if residual is None or informative == 0:
         return Verdict(Status.UNDECIDED, claim, details={"informative_points": 0},
-                       reason=f"exact test says {'zero' if holds else 'non-zero'}, but the witness "
-                              f"compared nothing: both sides were 0 at every point it tried")
+                       reason="the witness compared nothing: both sides were 0 at every point it tried")
     details = {"residual_low_dps": float(residual.low), "residual_high_dps": float(residual.high),
-               "size_of_sides": float(residual.scale), "informative_points": informative}
+               "size_of_sides": float(residual.scale), "informative_points": informative,
+               "stable": residual.stable}
+    if instance is not None:
+        details["witness"] = instance.as_witness()
+    elif point is not None:
+        details["witness"] = dict(point)
     described = (f"{float(residual.low):.1e} at {LOW_DPS} digits, {float(residual.high):.1e} at "
                  f"{HIGH_DPS} digits (sides of size {float(residual.scale):.1e})")
     points = f"{informative} informative point{'s' if informative != 1 else ''}"
-    if holds and residual.noise:
-        return by_procedure("pattern-form exact test", claim, True, residual=float(residual.low), details=details,
-                            evidence=(exact_evidence, f"{witness_method} at {points}: residual {described}"))
-    if not holds and residual.stable:
-        return Verdict(Status.REFUTED, claim, witness=witness, residual=float(residual.low),
-                       details=details, reason=f"the exact identity fails at entry {entry}; "
-                                               f"{witness_method}: the two sides differ by {described}")
+    if residual.noise:
+        return Holds((f"{witness_method} at {points}: residual {described}",), residual=float(residual.low),
+                     details=details)
     return Verdict(Status.UNDECIDED, claim, residual=float(residual.low), details=details,
-                   reason=f"exact test says {'zero' if holds else 'non-zero'} but the witness "
-                          f"residual at {points} is {described}: the evidence disagrees")
+                   reason=f"{witness_method} at {points}: residual {described}, "
+                          + ("a difference stable across precisions" if residual.stable else "not rounding noise"))
+
+
+def derivative_identity(claim, exact: Verdict, agreement: Verdict, witness=None, fails_at=None) -> Verdict:
+    """A derivative identity from two kernel verdicts: ``exact``, the exact test on its statement,
+    and ``agreement``, the two-precision numeric agreement on the real loss.  PROVED (their
+    conjunction) needs both; REFUTED needs the exact test to fail (its details name the failing
+    entry, or ``fails_at`` names it when the exact test is a conjunction of complete exact zero
+    tests) and the witness to see a difference stable across precisions."""
+    details = {k: v for k, v in agreement.details.items() if k != "witness"}
+    if exact.status is Status.PROVED and agreement.status is Status.PROVED:
+        return conjunction([exact, agreement], label=claim, residual=agreement.residual, details=details)
+    if agreement.details.get("informative_points") == 0:
+        return Verdict(Status.UNDECIDED, claim, details=details, reason=(
+            f"exact test says {'zero' if exact.status is Status.PROVED else 'non-zero'}, but "
+            f"{agreement.reason}"))
+    entry = exact.details.get("fails_at", fails_at) if exact.status is not Status.PROVED else None
+    if (exact.status is Status.REFUTED or entry is not None) and agreement.details.get("stable"):
+        return Verdict(Status.REFUTED, claim, witness=witness or agreement.details.get("witness"),
+                       residual=agreement.residual, details=details,
+                       reason=f"the exact identity fails at entry {entry}; {agreement.reason}")
+    return Verdict(Status.UNDECIDED, claim, residual=agreement.residual, details=details,
+                   reason=f"the evidence disagrees: exact test: {exact.reason or 'holds'}; witness: "
+                          f"{agreement.reason or 'agrees'}")

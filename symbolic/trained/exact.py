@@ -13,7 +13,8 @@ from math import gcd, lcm
 import flint
 import numpy as np
 
-from symbolic.trained.network import Conv, Dense, Diagonal, Flatten, LeakyReLU, MaxPool, ReLU
+from symbolic.trained.network import (AveragePool, Conv, Dense, Diagonal, Flatten, LeakyReLU, MaxPool, ReLU, Standardize,
+                                      Sum)
 
 
 @dataclass
@@ -23,6 +24,7 @@ class ExactTensor:
     integers: np.ndarray
     scale: Fraction
     _matrix: object = None          # the integers as a flint matrix, once made
+    _transpose: object = None       # the transpose (of a weight), once made, with its own flint matrix
 
     @property
     def shape(self) -> tuple:
@@ -39,6 +41,12 @@ class ExactTensor:
         if self._matrix is None:
             self._matrix = flint.fmpz_mat(self.integers.tolist())
         return self._matrix
+
+    def transposed(self) -> "ExactTensor":
+        """The transpose of a 2-d tensor, kept (a weight's flint matrix is then made once per run)."""
+        if self._transpose is None:
+            self._transpose = ExactTensor(self.integers.T, self.scale)
+        return self._transpose
 
     def rationals(self) -> list[Fraction]:
         return [int(v) * self.scale for v in self.integers.ravel()]
@@ -109,6 +117,13 @@ def _patches(x: np.ndarray, kernel, strides, pads, dilations, fill) -> np.ndarra
 
 
 def conv(x: ExactTensor, weight: ExactTensor, layer: Conv) -> ExactTensor:
+    if layer.groups > 1:                # each group of output channels reads its group of input channels
+        inputs, outputs = x.shape[1] // layer.groups, weight.shape[0] // layer.groups
+        parts = [conv(ExactTensor(x.integers[:, g * inputs:(g + 1) * inputs], x.scale),
+                      ExactTensor(weight.integers[g * outputs:(g + 1) * outputs], weight.scale),
+                      Conv(None, None, layer.strides, layer.pads, layer.dilations)) for g in range(layer.groups)]
+        channels = concatenate([ExactTensor(p.integers.transpose(1, 0, 2, 3), p.scale) for p in parts])
+        return ExactTensor(channels.integers.transpose(1, 0, 2, 3), channels.scale)
     out_channels, _, kh, kw = weight.shape
     patches = _patches(x.integers, (kh, kw), layer.strides, layer.pads, layer.dilations, 0)
     n, oh, ow = patches.shape[:3]
@@ -117,7 +132,7 @@ def conv(x: ExactTensor, weight: ExactTensor, layer: Conv) -> ExactTensor:
     return ExactTensor(product.integers.reshape(n, oh, ow, out_channels).transpose(0, 3, 1, 2), product.scale)
 
 
-def pool(x: ExactTensor, layer: MaxPool, summed: bool = False) -> ExactTensor:
+def pool(x: ExactTensor, layer, summed: bool = False) -> ExactTensor:
     """Max pooling (padding never wins: it is below every entry), or with ``summed`` the sum over
     each window (the path-counting reading of a max-pooling layer, padding 0)."""
     fill = 0 if summed else (min(x.integers.ravel().tolist(), default=0) - 1)
@@ -134,15 +149,17 @@ def leaky(x: ExactTensor, slope: float) -> ExactTensor:
     return ExactTensor(np.where(negative, x.integers * q, x.integers * p), g)
 
 
-def forward(layers, parameters: list[ExactTensor], inputs: ExactTensor, path_counting: bool = False) -> ExactTensor:
+def forward(network, parameters: list[ExactTensor], inputs: ExactTensor, path_counting: bool = False) -> ExactTensor:
     """The network's outputs on the inputs, exactly.  ``parameters`` are the layers' parameter
-    tensors in θ's order.  With ``path_counting`` the rectifiers are left out and max-pooling sums
-    its window: the linear network whose output counts paths (for the path norm)."""
-    x, supply = inputs, iter(parameters)
-    for layer in layers:
+    tensors in θ's order.  With ``path_counting`` the rectifiers and the input's normalisation are
+    left out and max-pooling sums its window: the linear network whose output counts paths (for the
+    path norm)."""
+    supply = iter(parameters)
+
+    def apply(layer, inputs):
+        x = inputs[0]
         if isinstance(layer, Dense):
-            weight = next(supply)
-            x = matmul(x, ExactTensor(weight.integers.T, weight.scale))
+            x = matmul(x, next(supply).transposed())
             if layer.bias is not None:
                 x = add(x, next(supply))
         elif isinstance(layer, Conv):
@@ -155,15 +172,35 @@ def forward(layers, parameters: list[ExactTensor], inputs: ExactTensor, path_cou
             trailing = (1,) * (x.integers.ndim - 2)
             x = ExactTensor(x.integers * scale.integers.reshape(-1, *trailing), x.scale * scale.scale)
             x = add(x, ExactTensor(shift.integers.reshape(-1, *trailing), shift.scale))
+        elif isinstance(layer, Standardize) and not path_counting:
+            scale, shift = from_rationals(layer.scale.ravel(), layer.scale.shape), \
+                from_rationals(layer.shift.ravel(), layer.shift.shape)
+            x = add(ExactTensor(x.integers * scale.integers, x.scale * scale.scale), shift)
+        elif isinstance(layer, Sum):
+            x = add(x, inputs[1])
         elif isinstance(layer, ReLU) and not path_counting:
             x = ExactTensor(np.where(x.integers < 0, 0, x.integers), x.scale)
         elif isinstance(layer, LeakyReLU) and not path_counting:
             x = leaky(x, layer.slope)
         elif isinstance(layer, MaxPool):
             x = pool(x, layer, summed=path_counting)
+        elif isinstance(layer, AveragePool):
+            # the window's sum over its size k; counting paths, each path's fixed coefficient 1/k squared
+            window = layer.kernel[0] * layer.kernel[1]
+            total = pool(x, layer, summed=True)
+            x = ExactTensor(total.integers, total.scale / (window ** 2 if path_counting else window))
         elif isinstance(layer, Flatten):
             x = ExactTensor(x.integers.reshape(x.shape[0], -1), x.scale)
-    return x
+        return x
+    return network.evaluate(apply, inputs)
+
+
+def concatenate(tensors: list[ExactTensor]) -> ExactTensor:
+    """The tensors one after the other along the first axis, on one common scale."""
+    scale = tensors[0].scale
+    for t in tensors[1:]:
+        scale = _common(scale, t.scale)[0]
+    return ExactTensor(np.concatenate([t.integers * int(t.scale / scale) for t in tensors]), scale)
 
 
 def first_difference(x: ExactTensor, y: ExactTensor):
@@ -187,10 +224,11 @@ def squared(t: ExactTensor) -> ExactTensor:
     return ExactTensor(t.integers * t.integers, t.scale ** 2)
 
 
-def path_norm_squared(layers, parameters: list[ExactTensor], input_shape: tuple) -> Fraction:
+def path_norm_squared(network, parameters: list[ExactTensor], input_shape: tuple) -> Fraction:
     """Σ over input-to-output paths (a bias starting its own path) of ∏ θ_e²: the output sum of the
     linear network with squared parameters on an input of ones.  A max-pooling window counts every
-    path through it (the pooling summed); a Diagonal layer's scale is a weight, its shift a bias."""
+    path through it (the pooling summed); an average pool's fixed coefficient 1/k enters squared; a
+    Diagonal layer's scale is a weight, its shift a bias."""
     ones = ExactTensor(np.ones((1, *input_shape), dtype=np.int64).astype(object), Fraction(1))
-    out = forward(layers, [squared(p) for p in parameters], ones, path_counting=True)
+    out = forward(network, [squared(p) for p in parameters], ones, path_counting=True)
     return sum((int(v) for v in out.integers.ravel()), 0) * out.scale

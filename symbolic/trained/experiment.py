@@ -11,6 +11,7 @@ from symbolic.trained import exact
 from symbolic.trained.onnx_import import UnsupportedModel, import_network, load_model, onnxruntime_outputs
 from symbolic.trained.rescaling import exact_parameters, parameter_factors, scaled, write_twin
 
+EXACT_CHUNK = 200             # examples per chunk of the exact forward passes
 REFERENCE_TOLERANCE = 1e-3    # relative to max(1, max |output|): float32 rounding, not a misread layer
 
 
@@ -47,6 +48,7 @@ class Run:
     outputs: object                         # f_θ(x_n), exact
     reference_deviation: float              # max |f_θ(x_n) − onnxruntime's output|
     twins: list
+    original: list                          # the exact tensors of θ
     measures: dict = field(default_factory=dict)   # key -> (Value at θ, [Value at each T_α θ])
     loss: float | None = None
 
@@ -75,48 +77,65 @@ def read_data(network, x: np.ndarray, y: np.ndarray, loss: str) -> tuple:
         if y.ndim != 1 or np.any(y != np.round(y)) or np.any(y < 0) or np.any(y >= outputs):
             raise DataError(f"cross_entropy needs y of shape (N,) with class labels 0..{outputs - 1}")
         return x, y.astype(np.int64)
+    if network.reading.get("ending"):
+        raise DataError(f"the model ends in {network.reading['ending']}: the logits before it are read with "
+                        "--loss cross_entropy")
+    if y.ndim == 1 and y.dtype.kind in "iu" and outputs > 1:
+        raise DataError(f"y holds integer class labels and the model has {outputs} outputs: use --loss cross_entropy")
     if y.reshape(len(y), -1).shape[1] != outputs:
         raise DataError(f"y has shape {y.shape}; the model has {outputs} outputs")
     return x, y.reshape(len(y), outputs).astype(np.float64)
 
 
 def output_count(network) -> int:
-    from symbolic.trained.onnx_import import output_shape
-    shape = network.input_shape
-    for layer in network.layers:
-        shape = output_shape(layer, shape)
+    from symbolic.trained.onnx_import import network_shapes
+    shape = network_shapes(network)[-1]
     if len(shape) != 1:
         raise UnsupportedModel(f"the network's output has shape {shape}; a vector per example is read")
     return shape[0]
 
 
-def load_network(path: str):
-    """The ONNX model and the network read from it."""
+def load_network(path: str, output: str | None = None):
+    """The ONNX model and the network read from it (up to the output named, or the one the loss needs)."""
     model = load_model(path)
-    return model, import_network(model)
+    return model, import_network(model, output)
+
+
+def reference(model, network, x) -> np.ndarray:
+    """onnxruntime's values of the tensor read, on the data, in batches of a fixed batch size."""
+    return onnxruntime_outputs(model, x, network.reading.get("batch"), network.reading.get("tensor"))
 
 
 def build_twins(model, network, x, y, alphas, group: str) -> Run:
     """Check the import against onnxruntime on the data (checked by ``read_data``), then for every α
     build T_α θ exactly, compare its outputs with θ's exactly, and run its ONNX copy under onnxruntime."""
-    inputs = exact.from_floats(x)
+    expected = reference(model, network, x)           # onnxruntime first: it refuses before any exact arithmetic
     original = exact_parameters(network)
-    outputs = exact.forward(network.layers, original, inputs)
-    reference = onnxruntime_outputs(model, x)
-    deviation = float(np.max(np.abs(outputs.to_float() - reference), initial=0.0))
-    tolerance = REFERENCE_TOLERANCE * max(1.0, float(np.max(np.abs(reference), initial=0)))
+    tolerance = REFERENCE_TOLERANCE * max(1.0, float(np.max(np.abs(expected), initial=0)))
+    factors = [parameter_factors(network, group, alpha) for alpha in alphas]
+    parameters = [[scaled(t, f) for t, f in zip(original, fs)] for fs in factors]
+    # the examples streamed in chunks: θ's and every T_α θ's exact outputs compared chunk by chunk
+    pieces, differences = [], [None] * len(alphas)
+    for start in range(0, len(x), EXACT_CHUNK):
+        inputs = exact.from_floats(x[start:start + EXACT_CHUNK])
+        outputs = exact.forward(network, original, inputs)
+        pieces.append(outputs)
+        for k, twin in enumerate(parameters):
+            if differences[k] is None:
+                difference = exact.first_difference(outputs, exact.forward(network, twin, inputs))
+                if difference is not None:
+                    (example, *rest), before, after = difference
+                    differences[k] = ((start + example, *rest), before, after)
+    outputs = exact.concatenate(pieces)
+    deviation = float(np.max(np.abs(outputs.to_float() - expected), initial=0.0))
     if not deviation <= tolerance:
         raise ImportMismatch(f"the imported network differs from onnxruntime by {deviation:.3g} on the data")
     twins = []
-    for alpha in alphas:
-        factors = parameter_factors(network, group, alpha)
-        parameters = [scaled(t, f) for t, f in zip(original, factors)]
-        difference = exact.first_difference(outputs, exact.forward(network.layers, parameters, inputs))
-        onnx_twin = write_twin(model, network, factors)
-        float_deviation = float(np.max(np.abs(onnxruntime_outputs(onnx_twin, x) - reference), initial=0.0))
-        twins.append(Twin(alpha, factors, parameters, difference, onnx_twin, float_deviation,
-                          float_deviation <= tolerance))
-    return Run(network, model, x, y, outputs, deviation, twins)
+    for alpha, fs, twin, difference in zip(alphas, factors, parameters, differences):
+        onnx_twin = write_twin(model, network, fs, original, twin)
+        float_deviation = float(np.max(np.abs(reference(onnx_twin, network, x) - expected), initial=0.0))
+        twins.append(Twin(alpha, fs, twin, difference, onnx_twin, float_deviation, float_deviation <= tolerance))
+    return Run(network, model, x, y, outputs, deviation, twins, original)
 
 
 def measure(run: Run, keys, loss: str) -> None:
@@ -130,7 +149,7 @@ def measure(run: Run, keys, loss: str) -> None:
     gap = float(np.max(np.abs(objective.outputs(theta) - exact_outputs), initial=0.0))
     if not gap <= 1e-9 * max(1.0, float(np.max(np.abs(exact_outputs), initial=0.0))):
         raise ImportMismatch(f"the JAX network differs from the exact one by {gap:.3g} on the data")
-    points = [MeasureContext(run.network, objective, theta, exact_parameters(run.network))]
+    points = [MeasureContext(run.network, objective, theta, run.original)]
     for twin in run.twins:
         twin_theta = np.concatenate([t.to_float().ravel() for t in twin.parameters])
         points.append(MeasureContext(run.network, objective, twin_theta, twin.parameters))

@@ -94,7 +94,7 @@ class MeasureContext:
         return Value(float(square), "exact", {"formula": "‖θ‖₂²"}, square)
 
     def path_norm(self) -> Value:
-        square = exact.path_norm_squared(self.network.layers, self.parameters, self.network.input_shape)
+        square = exact.path_norm_squared(self.network, self.parameters, self.network.input_shape)
         return Value(float(square) ** 0.5, "exact",
                      {"formula": "(Σ_paths ∏ θ_e²)^½, max-pooling counting every path through its window",
                       "square": str(square) if len(str(square)) < 80 else None}, square)

@@ -1,12 +1,16 @@
-"""The imported network: a chain of layers, each affine layer with float64 parameters that are
-dyadic rationals, so that every weight is also an exact number.
+"""The imported network: layers in the order the data flow through them, each affine layer with
+float64 parameters that are dyadic rationals, so that every weight is also an exact number.  Each
+layer reads earlier values (value 0 is the input, value k + 1 the output of layer k): a chain reads
+the previous value, a residual ``Sum`` reads two.
 
 Affine layers carry the parameters θ (in chain order, each layer's weight then its bias):
     Dense     y = W x + b                       W: (out, in)
-    Conv      y = W ⋆ x + b  (NCHW, group 1)    W: (out, in, kh, kw)
+    Conv      y = W ⋆ x + b  (NCHW, g groups)   W: (out, in / g, kh, kw)
     Diagonal  y_c = a_c x_c + c_c               an inference-mode BatchNormalization,
                                                 a = γ/√(var+ε), c = β − a·mean (rounded to float64)
-The others are positively homogeneous and carry none: ReLU, LeakyReLU (slope < 1), MaxPool, Flatten.
+The others are positively homogeneous and carry none: ReLU, LeakyReLU (slope < 1), MaxPool, AveragePool, Flatten,
+Sum (a + b, the skip connection of a residual block).  ``Standardize`` is the normalisation an
+exporter writes at the input, x ⊙ scale + shift with fixed exact constants (not parameters).
 """
 from __future__ import annotations
 
@@ -30,6 +34,7 @@ class Conv:
     pads: tuple            # (top, left, bottom, right), as ONNX orders them
     dilations: tuple
     source: dict = field(default_factory=dict)
+    groups: int = 1        # output channel j reads the input channels of its group only
 
 
 @dataclass
@@ -57,8 +62,28 @@ class MaxPool:
 
 
 @dataclass(frozen=True)
+class AveragePool:
+    """The mean over each window (padding, if any, counted in the divisor); a global average pool
+    is one window the size of the image."""
+    kernel: tuple
+    strides: tuple
+    pads: tuple            # (top, left, bottom, right)
+
+
+@dataclass(frozen=True)
 class Flatten:
     pass
+
+
+@dataclass(frozen=True)
+class Sum:
+    pass
+
+
+@dataclass
+class Standardize:
+    scale: np.ndarray      # Fractions, broadcast against (1, *input_shape)
+    shift: np.ndarray
 
 
 AFFINE = (Dense, Conv, Diagonal)
@@ -75,11 +100,29 @@ def layer_parameters(layer) -> list[np.ndarray]:
 
 @dataclass
 class TrainedNetwork:
-    """A chain of layers applied to inputs of shape (N, *input_shape)."""
+    """Layers applied to inputs of shape (N, *input_shape); ``sources[k]`` are the values layer k
+    reads (None: a chain, each layer reading the previous value); the output is the last value."""
 
     layers: list
     input_shape: tuple
     input_dtype: np.dtype = np.dtype(np.float32)
+    sources: list | None = None
+    reading: dict = field(default_factory=dict)     # what the import read, for the report
+
+    def wiring(self) -> list[tuple]:
+        return self.sources if self.sources is not None else [(k,) for k in range(len(self.layers))]
+
+    def evaluate(self, apply, x):
+        """The last value of the graph: ``apply(layer, inputs)`` computes each layer's output."""
+        wiring = self.wiring()
+        last_read = {s: k for k, sources in enumerate(wiring) for s in sources}
+        values = {0: x}
+        for k, (layer, sources) in enumerate(zip(self.layers, wiring)):
+            values[k + 1] = apply(layer, [values[s] for s in sources])
+            for s in set(sources):
+                if last_read[s] == k:           # no later layer reads it: let it go
+                    del values[s]
+        return values[len(self.layers)]
 
     @property
     def affine_layers(self) -> list:

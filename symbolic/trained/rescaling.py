@@ -2,7 +2,8 @@
 
 Every affine layer k gets a positive factor per output unit (or channel), s_k; the layer's weights
 become W_k[j, i] · s_k[j] / s_{k−1}[i] and its bias b_k[j] · s_k[j], with s_0 = 1 on the inputs
-and s = 1 on the outputs of the last Dense/Conv layer.  A Diagonal layer (a batch normalization)
+and s = 1 on the network's outputs.  A skip connection a + b keeps f unchanged only if a's and b's
+units take the same factors: the groups are restricted to that, the ties read from the graph.  A Diagonal layer (a batch normalization)
 passes its input's factors on: scale unchanged, shift times the factor.  ReLU, LeakyReLU, max-pooling
 and flattening commute with positive factors, so the twin computes exactly the same function.
 
@@ -19,8 +20,8 @@ from math import lcm
 import numpy as np
 
 from symbolic.trained.exact import ExactTensor, from_floats
-from symbolic.trained.network import Conv, Dense, Diagonal, Flatten, TrainedNetwork
-from symbolic.trained.onnx_import import output_shape
+from symbolic.trained.network import Conv, Dense, Diagonal, Flatten, Sum, TrainedNetwork
+from symbolic.trained.onnx_import import network_shapes
 
 GROUPS = ("layerwise", "per_neuron")
 
@@ -41,40 +42,92 @@ def _unit_factors(values: list) -> tuple[list, np.ndarray]:
     return table, np.array([index[f] for f in values], dtype=np.int64)
 
 
-def _hidden_factors(group: str, alpha: Fraction, units: int) -> list:
+def _hidden_factor(group: str, alpha: Fraction, unit: int) -> Fraction:
     if group == "layerwise":
-        return [alpha] * units
-    return [alpha if j % 2 == 0 else 1 / alpha for j in range(units)]
+        return alpha
+    return alpha if unit % 2 == 0 else 1 / alpha
+
+
+class _Units:
+    """Each value's units (its channels, or its features) as slots; a skip connection a + b ties the
+    slots of a and b unit by unit (their factors must agree for f to stay unchanged through the sum)."""
+
+    def __init__(self):
+        self.parent, self.unit = [], []
+
+    def new(self, count: int) -> np.ndarray:
+        start = len(self.parent)
+        self.parent += list(range(start, start + count))
+        self.unit += list(range(count))
+        return np.arange(start, start + count)
+
+    def root(self, slot: int) -> int:
+        while self.parent[slot] != slot:
+            self.parent[slot] = self.parent[self.parent[slot]]
+            slot = self.parent[slot]
+        return slot
+
+    def tie(self, a: int, b: int) -> None:
+        a, b = self.root(a), self.root(b)
+        if a != b:
+            self.parent[max(a, b)] = min(a, b)      # the earlier slot speaks for the class
+
+
+def unit_slots(network: TrainedNetwork) -> tuple[_Units, list[np.ndarray]]:
+    """The slots of every value's units, derived from the graph: a Dense or Conv layer makes new
+    units; a Flatten spreads a channel's slot over its positions; a sum ties its two inputs; every
+    other layer keeps its input's units."""
+    units, shapes = _Units(), network_shapes(network)
+    slots = [units.new(shapes[0][0])]
+    for k, (layer, sources) in enumerate(zip(network.layers, network.wiring())):
+        inputs = [slots[s] for s in sources]
+        if isinstance(layer, (Dense, Conv)):
+            slots.append(units.new(layer.weight.shape[0]))
+        elif isinstance(layer, Flatten):
+            shape = shapes[sources[0]]
+            slots.append(np.repeat(inputs[0], int(np.prod(shape[1:], dtype=np.int64))))
+        elif isinstance(layer, Sum):
+            for a, b in zip(inputs[0].tolist(), inputs[1].tolist()):
+                units.tie(a, b)
+            slots.append(inputs[0])
+        else:
+            slots.append(inputs[0])
+    return units, slots
 
 
 def parameter_factors(network: TrainedNetwork, group: str, alpha: Fraction) -> list[Factors]:
-    """For each parameter tensor, its exact factors: T θ = factors ⊙ θ.  Flatten spreads a
-    channel's factor over the channel's positions."""
+    """For each parameter tensor, its exact factors: T θ = factors ⊙ θ.  A unit's factor is 1 if
+    its class holds an input or an output unit, else the group's factor for the unit that speaks for
+    the class; a weight W[j, i] takes factor(j) / factor(i), a bias factor(j)."""
     if group not in GROUPS:
         raise ValueError(f"unknown group {group!r}; choose from {', '.join(GROUPS)}")
-    mixing = [layer for layer in network.layers if isinstance(layer, (Dense, Conv))]
-    shape = network.input_shape
-    incoming = [Fraction(1)] * shape[0]
+    units, slots = unit_slots(network)
+    fixed = {units.root(int(s)) for s in np.concatenate([slots[0], slots[-1]]).tolist()}
+
+    def factor(slot: int) -> Fraction:
+        root = units.root(slot)
+        return Fraction(1) if root in fixed else _hidden_factor(group, alpha, units.unit[root])
+
     factors = []
-    for layer in network.layers:
+    for k, (layer, sources) in enumerate(zip(network.layers, network.wiring())):
+        incoming = [factor(int(s)) for s in slots[sources[0]].tolist()]
         if isinstance(layer, (Dense, Conv)):
-            units = layer.weight.shape[0]
-            outgoing = [Fraction(1)] * units if layer is mixing[-1] else _hidden_factors(group, alpha, units)
+            outgoing = [factor(int(s)) for s in slots[k + 1].tolist()]
             out_table, out_codes = _unit_factors(outgoing)
             in_table, in_codes = _unit_factors(incoming)
-            # W[j, i] · outgoing[j] / incoming[i]: the code of the pair (j, i)
-            codes = out_codes[:, None] * len(in_table) + in_codes[None, :]
+            # the input unit W[j, i] reads: i itself, or in a grouped convolution i of j's group
+            groups, count = getattr(layer, "groups", 1), layer.weight.shape[0]
+            reads = (np.arange(count)[:, None] // (count // groups)) * layer.weight.shape[1] \
+                + np.arange(layer.weight.shape[1])[None, :]
+            # W[j, i] · outgoing[j] / incoming[read]: the code of the pair
+            codes = out_codes[:, None] * len(in_table) + in_codes[reads]
             codes = np.broadcast_to(codes.reshape(codes.shape + (1,) * (layer.weight.ndim - 2)), layer.weight.shape)
             factors.append(Factors(tuple(o / i for o in out_table for i in in_table), codes))
             if layer.bias is not None:
                 factors.append(Factors(tuple(out_table), out_codes))
-            incoming = outgoing
         elif isinstance(layer, Diagonal):
             table, codes = _unit_factors(incoming)
             factors += [Factors((Fraction(1),), np.zeros(len(incoming), dtype=np.int64)), Factors(tuple(table), codes)]
-        elif isinstance(layer, Flatten):
-            incoming = [f for f in incoming for _ in range(int(np.prod(shape[1:], dtype=np.int64)))]
-        shape = output_shape(layer, shape)
     return factors
 
 
@@ -95,7 +148,8 @@ def exact_twin(network: TrainedNetwork, group: str, alpha: Fraction) -> list[Exa
             zip(exact_parameters(network), parameter_factors(network, group, alpha))]
 
 
-def write_twin(model, network: TrainedNetwork, factors: list[Factors]):
+def write_twin(model, network: TrainedNetwork, factors: list[Factors], original: list[ExactTensor] | None = None,
+               twin: list[ExactTensor] | None = None):
     """A copy of the ONNX model with the parameters T θ = factors ⊙ θ, each rounded to its
     initializer's type.  A batch normalization's β and running mean take its shift's factor
     (γ and the variance are unchanged), so that its shift β − a·mean takes that factor too."""
@@ -103,23 +157,31 @@ def write_twin(model, network: TrainedNetwork, factors: list[Factors]):
 
     from onnx import numpy_helper
     out = copy.deepcopy(model)
-    initializers = {t.name: t for t in out.graph.initializer}
-    supply = iter(zip(exact_parameters(network), factors))
+    # a parameter is stored in an initializer, or in a Constant node's value
+    stored = {t.name: t for t in out.graph.initializer}
+    for node in out.graph.node:
+        if node.op_type == "Constant" and node.output[0] not in stored:
+            value = next((a for a in node.attribute if a.name == "value"), None)
+            if value is not None:
+                stored[node.output[0]] = value.t
+    original = original or exact_parameters(network)
+    # T θ, exactly: the twin's tensors when they are given, else made here
+    supply = iter(zip(twin if twin is not None else [scaled(t, f) for t, f in zip(original, factors)], factors))
 
     def replace(name, values):
-        old = numpy_helper.to_array(initializers[name])
-        new = numpy_helper.from_array(np.asarray(values).reshape(old.shape).astype(old.dtype), name)
-        initializers[name].CopyFrom(new)
+        old = numpy_helper.to_array(stored[name])
+        new = numpy_helper.from_array(np.asarray(values).reshape(old.shape).astype(old.dtype), stored[name].name)
+        stored[name].CopyFrom(new)
 
     def rescaled_original(name, factor):
-        return scaled(from_floats(numpy_helper.to_array(initializers[name])), factor).to_float()
+        return scaled(from_floats(numpy_helper.to_array(stored[name])), factor).to_float()
 
     for layer in network.layers:
         if isinstance(layer, (Dense, Conv)):
-            weight = scaled(*next(supply)).to_float()
+            weight = next(supply)[0].to_float()
             replace(layer.source["weight"], weight.T if layer.source.get("transposed") else weight)
             if layer.bias is not None:
-                replace(layer.source["bias"], scaled(*next(supply)).to_float())
+                replace(layer.source["bias"], next(supply)[0].to_float())
         elif isinstance(layer, Diagonal):
             next(supply)
             _, shift_factor = next(supply)

@@ -5,7 +5,7 @@ S_θ = {δ : ‖(δ_a / s(θ_a))_a‖_p ≤ ρ}, p = 2 or ∞, and a coordinate 
 or M(θ) = E L(θ + δ) − L(θ) with independent δ_a ~ N(0, σ² s(θ_a)²).
 
 For T with (Tθ)_a = t_a θ_{σ(a)}, its scales positive or signs (t_a² = 1) and σ the identity or a
-bijection of the coordinates (``symbolic.kernel.relabelling``), the argument does not depend on
+bijection of the coordinates (``symbolic.every_size.relabelling``), the argument does not depend on
 the sizes:
   (1) L(Tθ') = L(θ') for every θ': a kernel theorem for this T and this L, at every size, which takes
       no free index over a range (``Theorem.ranges``);
@@ -30,9 +30,9 @@ import sympy as sp
 
 from symbolic.decision.zero import is_sign
 from symbolic.every_size.index_terms import Function, Transformation
-from symbolic.kernel.certificates import check_identity, conclude
+from symbolic.kernel import check_identity, conjunction
 from symbolic.kernel.derivations import is_theorem, unmapped_families
-from symbolic.kernel.relabelling import not_a_relabelling, relabelled_families, relabelling_evidence
+from symbolic.every_size.relabelling import not_a_relabelling, relabelled_families, relabelling_evidence
 from symbolic.verdict import Status, Verdict
 
 
@@ -130,4 +130,4 @@ def change_of_variables(claim: str, invariance, function: Function, transformati
         evidence.append(f"the normalizer {normalizer(sp.Symbol('L'))} is a function of L(theta) alone")
     evidence.append("delta -> T delta, linear and invertible, maps the perturbations at theta onto those at T theta, and "
                     "L(T theta + T delta) = L(T(theta + delta)) = L(theta + delta)")
-    return conclude(claim, premises, evidence)
+    return conjunction(premises, label=claim, evidence=evidence)

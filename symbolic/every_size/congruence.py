@@ -3,7 +3,7 @@ generalized eigenvalues of (H, G) at Tθ and at θ agree; and a matrix similar t
 and a relabelling.
 
 Let (Tθ)_a = t_a θ_{σ(a)} with non-zero scales and σ the identity or a bijection of the coordinates
-(``symbolic.kernel.relabelling``; Q its permutation matrix, Q_{a,σ(a)} = 1).  Suppose that for every
+(``symbolic.every_size.relabelling``; Q its permutation matrix, Q_{a,σ(a)} = 1).  Suppose that for every
 pair of coordinates (a, b), each of the matrices M = H and M = G obeys
 
     M_ab(Tθ) = t_a⁻¹ t_b⁻¹ M_{σ(a)σ(b)}(θ),
@@ -25,9 +25,9 @@ import sympy as sp
 
 from symbolic.decision.zero import is_rational_zero, is_sign
 from symbolic.every_size.index_terms import Const, Entry, Function, Mul, Transformation, summation_bounds
-from symbolic.kernel.certificates import check_identity, conclude
+from symbolic.kernel import check_identity, conjunction
 from symbolic.kernel.derivations import is_theorem
-from symbolic.kernel.relabelling import not_a_relabelling, relabelling_evidence
+from symbolic.every_size.relabelling import not_a_relabelling, relabelling_evidence
 from symbolic.verdict import Status, Verdict
 
 _COLUMN_INDICES = {"i": "k", "j": "l"}
@@ -64,7 +64,8 @@ def determinant_multiplicativity() -> Verdict:
         Q = sp.Matrix(3, 3, lambda i, j: 1 if order[i] == j else 0)
         verdicts.append(check_identity((D * Q * M * Q.T * D).det(), D.det() ** 2 * M.det(),
                                        claim=f"det(DQ M (DQ)^T) = det(D)^2 det(M), sigma = {order}"))
-    return conclude("det(P M P^T) = det(P)^2 det(M), and det(Q)^2 = 1", verdicts, evidence=(
+    return conjunction(verdicts, label="det(P M P^T) = det(P)^2 det(M), and det(Q)^2 = 1", instance_checked=(
+        "det(P M P^T) = det(P)^2 det(M): generic P, M of orders 1 and 2, P = D Q at order 3",), evidence=(
         "the multiplicativity of the determinant, for every order; checked exactly on generic matrices of "
         "orders 1 and 2, and at order 3 on P = DQ for every permutation matrix Q (det(Q) = +-1)",))
 
@@ -148,7 +149,7 @@ def pencil_congruence(claim: str, transformation: Transformation, function: Func
     if isinstance(laws, Verdict):
         return laws
     names = " and ".join(name for name, _, _ in matrices)
-    return conclude(claim, [determinant_multiplicativity(), *laws], evidence=(
+    return conjunction([determinant_multiplicativity(), *laws], label=claim, evidence=(
         f"{names}: M_ab(T theta) = t_a^-1 t_b^-1 M_(sigma(a) sigma(b))(theta) for each ordered pair of "
         f"${transformation.name}$'s parameter families, kernel theorems for every size, the scales and sigma read "
         f"from ${transformation.name}$ (the scales non-zero, by sympy's assumptions)",
@@ -167,7 +168,7 @@ def sign_similarity(claim: str, transformation: Transformation, function: Functi
     laws = _congruence_laws(claim, transformation, function, [matrix], signs_only=True)
     if isinstance(laws, Verdict):
         return laws
-    return conclude(claim, laws, evidence=(
+    return conjunction(laws, label=claim, evidence=(
         f"{matrix[0]}_ab(T theta) = t_a^-1 t_b^-1 {matrix[0]}_(sigma(a) sigma(b))(theta) for each ordered pair "
         f"of ${transformation.name}$'s parameter families, kernel theorems for every size, each scale a sign "
         "(its square exactly 1)", *relabelling_evidence(transformation, function),

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from symbolic.every_size.attention_rules import mixing
 from symbolic.every_size.index_terms import Const, Entry, Eval, Function, Mul, Sum, Transformation, renamed_scalar
-from symbolic.kernel.certificates import conclude
-from symbolic.kernel.congruence import determinant_multiplicativity
+from symbolic.kernel import conjunction
+from symbolic.every_size.congruence import determinant_multiplicativity
 from symbolic.kernel.derivations import is_theorem, unmapped_families
 from symbolic.verdict import Status, Verdict
 
@@ -194,7 +194,7 @@ def mixing_pencil_congruence(claim: str, transformation: Transformation, functio
                                f"is not {name}(theta) = M^T {name}(T theta) M with M read from ${transformation.name}$")
             premises.append(theorem.verdict)
     names = " and ".join(name for name, _, _ in matrices)
-    return conclude(claim, premises, evidence=(
+    return conjunction(premises, label=claim, evidence=(
         f"${transformation.name}$ read from its definition: "
         + ", ".join(f"{p.family} {readings[p][0]}" for p in patterns) + "; no image reads another family, so "
         "T theta = M theta with M block-diagonal",

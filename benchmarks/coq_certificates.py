@@ -1,0 +1,119 @@
+"""Benchmark: Coq re-checking the identities the default run proves, beside the run itself.
+
+    python benchmarks/coq_certificates.py [RESULT ...] [--batch N] [--seconds S]
+
+Every result of ``python -m proofs`` runs at its default sizes in this process while
+``symbolic.coq.recording`` records each identity the decision procedure proves; then the distinct
+identities of each result are printed as Coq lemmas and checked by coqc in batches.  The table
+gives per result the identities proved, how many Coq checked, how many fall outside the fragment,
+how many it refused, the run's own time (the peer: the kernel deciding the same claims and the
+rest of the script) and Coq's CPU time in total and per checked identity.  The most common reasons
+for falling outside the fragment follow.  An output is kept in benchmarks/results/.
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import platform
+import sys
+import time
+
+from proofs.commands import cli, registry
+from symbolic.coq import library
+from symbolic.coq.recording import BATCH, recording
+from symbolic.coq.runner import SECONDS_PER_CLAIM, certify
+
+
+def distinct(claims: list) -> list:
+    """The claims with each printed (lhs, rhs) once, in their order."""
+    seen = {}
+    for lhs, rhs in claims:
+        seen.setdefault((str(lhs), str(rhs)), (lhs, rhs))
+    return list(seen.values())
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("results", nargs="*", help="results to run (default: all)")
+    parser.add_argument("--batch", type=int, default=BATCH, help=f"lemmas per coqc call (default {BATCH})")
+    parser.add_argument("--seconds", type=float, default=SECONDS_PER_CLAIM,
+                        help=f"Coq's time cap per lemma (default {SECONDS_PER_CLAIM:g})")
+    args = parser.parse_args(argv)
+    if library.coqc() is None:
+        print("coq_certificates: coqc is not installed (Debian: apt-get install coq)", file=sys.stderr)
+        return 2
+    defaults = cli.build_parser().parse_args([])
+    rows, reasons = [], collections.Counter()
+    for name in args.results or registry.names():
+        script = registry.load(name)
+        # the run itself, recording the identities it proves
+        started, cpu = time.perf_counter(), time.process_time()
+        with recording() as recorder:
+            script.run(cli.sweep(script, defaults), seed=0, timeout=None)
+        run_wall, run_cpu = time.perf_counter() - started, time.process_time() - cpu
+        # Coq's pass over the distinct identities, batch by batch
+        claims = distinct(recorder.claims)
+        answers, coq_cpu, coq_wall, calls = [], 0.0, 0.0, 0
+        for start in range(0, len(claims), args.batch):
+            batch = certify(claims[start:start + args.batch], args.seconds)
+            answers += batch.answers
+            coq_cpu, coq_wall, calls = coq_cpu + batch.cpu_seconds, coq_wall + batch.wall_seconds, calls + batch.calls
+        checked = sum(a.checked for a in answers)
+        refused = sum(a.refused for a in answers)
+        reasons.update(a.result.removeprefix("outside the fragment (").split(" (")[0].split(": ")[0].rstrip(")")[:90]
+                       for a in answers if not a.checked and not a.refused)
+        rows.append((name, len(recorder.claims), len(claims), checked, len(claims) - checked - refused, refused,
+                     run_cpu, run_wall, coq_cpu, coq_wall, calls))
+        print(f"  {name}: {checked}/{len(claims)} checked", file=sys.stderr, flush=True)
+    print_table(rows)
+    if reasons:
+        print("\noutside the fragment, most common reasons:")
+        for reason, count in reasons.most_common(6):
+            print(f"  {count:4d}  {reason}")
+    return 0
+
+
+def print_table(rows: list) -> None:
+    header = ("result", "proved", "distinct", "checked", "outside", "refused", "run CPU s", "run s",
+              "coq CPU s", "coq s", "coq ms/claim", "calls")
+    total = ["total"] + [sum(row[i] for row in rows) for i in range(1, len(rows[0]))] if rows else []
+    lines = []
+    for row in rows + ([tuple(total)] if rows else []):
+        name, proved, unique, checked, outside, refused, run_cpu, run_wall, coq_cpu, coq_wall, calls = row
+        per_claim = f"{1000 * coq_cpu / checked:.0f}" if checked else "-"
+        lines.append((name, proved, unique, checked, outside, refused, f"{run_cpu:.1f}", f"{run_wall:.1f}",
+                      f"{coq_cpu:.1f}", f"{coq_wall:.1f}", per_claim, calls))
+    widths = [max(len(str(x)) for x in column) for column in zip(header, *lines)]
+    print(f"Coq {coq_version()} re-checking the default run's proved identities; "
+          f"{processor()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+          f"{time.strftime('%Y-%m-%d')}")
+    for line in [header, tuple("-" * w for w in widths), *lines]:
+        print("  ".join(str(x).rjust(w) if i else str(x).ljust(w) for i, (x, w) in enumerate(zip(line, widths))))
+    if rows:
+        inside = total[3] + total[5]
+        share = f"{100 * total[3] / inside:.1f} %" if inside else "-"
+        print(f"\nchecked: {total[3]} of the {inside} distinct identities inside the fragment ({share}), "
+              f"{total[5]} refused; {total[4]} outside.  Coq's pass: {total[8]:.1f} s CPU against "
+              f"{total[6]:.1f} s CPU for the run itself.")
+
+
+def processor() -> str:
+    """The CPU's model name (Linux), else the machine type."""
+    try:
+        with open("/proc/cpuinfo") as info:
+            names = [line.split(":", 1)[1].strip() for line in info if line.startswith("model name")]
+    except OSError:
+        names = []
+    return names[0] if names else platform.machine()
+
+
+def coq_version() -> str:
+    import subprocess
+    done = subprocess.run([library.coqc(), "--version"], capture_output=True, text=True, check=False)
+    words = done.stdout.split()
+    return words[words.index("version") + 1] if "version" in words else "?"
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,88 @@
+"""python -m proofs trust: what a PROVED verdict rests on, printed from the code.
+
+The kernel's files with their line counts (the code that mints theorems), the axioms and
+definitions the every-size chains may use (with the rules whose validity is checked on instances
+only), the inference schemes, and the oracles the kernel runs on a statement.  ``--markdown``
+prints the same as the tables of the README's trust section.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+
+from proofs.commands.arguments import Parser
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+KERNEL = os.path.join("symbolic", "kernel")
+
+# the modules that declare axioms, definitions and schemes: importing them declares what they hold
+DECLARING = ("symbolic.every_size.index_rules", "symbolic.every_size.norm_rules",
+             "symbolic.every_size.attention_rules", "symbolic.every_size.networks", "symbolic.every_size.paths",
+             "symbolic.every_size.congruence", "symbolic.every_size.mixing_congruence",
+             "symbolic.every_size.change_of_variables", "symbolic.networks.symmetry", "proofs.all_sizes",
+             "proofs.measures_all_sizes")
+
+
+def kernel_files() -> list[tuple[str, int]]:
+    """Each file of the kernel with its number of lines."""
+    folder = os.path.join(ROOT, KERNEL)
+    return [(os.path.join(KERNEL, name), sum(1 for _ in open(os.path.join(folder, name), encoding="utf-8")))
+            for name in sorted(os.listdir(folder)) if name.endswith(".py")]
+
+
+def trusted_base() -> dict:
+    for module in DECLARING:
+        importlib.import_module(module)
+    from symbolic.kernel import derivations, oracles, rules
+    axioms = derivations.axioms()
+    checked_on_instances = []
+    for rule in axioms:
+        validity = rule.validity()
+        caveats = validity.rests_on.get("instance_checked", []) if validity.status.name == "PROVED" else []
+        checked_on_instances += [(rule.name, caveat) for caveat in caveats]
+    return {
+        "kernel": kernel_files(),
+        "axioms": sorted({rule.name for rule in axioms if not rule.name.startswith("definition of ")}),
+        "definitions": sorted({rule.name for rule in axioms if rule.name.startswith("definition of ")}),
+        "instance_checked": sorted(set(checked_on_instances)),
+        "schemes": sorted((s.name, s.conclude.__module__) for s in rules._SCHEMES.values()),
+        "oracles": [(o.name, f"{o.module}.{o.function}", o.decides) for o in oracles.ORACLES.values()],
+    }
+
+
+def render(base: dict, markdown: bool) -> str:
+    total = sum(lines for _, lines in base["kernel"])
+    out = [f"kernel: {total} lines in {len(base['kernel'])} files"]
+    out += [f"  {path}: {lines}" for path, lines in base["kernel"]]
+    out.append(f"axioms (rewrite rules, each with a validity check): {len(base['axioms'])}")
+    out += [f"  {name}" for name in base["axioms"]]
+    out.append(f"definitions (each a fresh name): {len(base['definitions'])}")
+    out += [f"  {name}" for name in base["definitions"]]
+    out.append("rules valid for every size but checked on instances only:")
+    out += [f"  {name}: {caveat}" for name, caveat in base["instance_checked"]] or ["  none"]
+    out.append(f"inference schemes: {len(base['schemes'])}")
+    out += [f"  {name} ({module})" for name, module in base["schemes"]]
+    out.append(f"oracles the kernel runs on a statement: {len(base['oracles'])}")
+    out += [f"  {name} ({where}): {decides}" for name, where, decides in base["oracles"]]
+    if not markdown:
+        return "\n".join(out)
+    rows = ["| part | count | what |", "|---|---|---|",
+            f"| kernel (`symbolic/kernel/`) | {total} lines, {len(base['kernel'])} files | "
+            + ", ".join(f"`{os.path.basename(p)}` {n}" for p, n in base["kernel"]) + " |",
+            f"| axioms | {len(base['axioms'])} | rewrite rules, each with a validity check |",
+            f"| definitions | {len(base['definitions'])} | each introduces a fresh name once |",
+            f"| checked on instances only | {len(base['instance_checked'])} | "
+            + "; ".join(f"{n} ({c})" for n, c in base["instance_checked"]) + " |",
+            f"| inference schemes | {len(base['schemes'])} | " + ", ".join(n for n, _ in base["schemes"]) + " |",
+            f"| oracles | {len(base['oracles'])} | " + ", ".join(n for n, _, _ in base["oracles"]) + " |"]
+    return "\n".join(rows)
+
+
+def main(argv: list[str]) -> int:
+    parser = Parser(prog="python -m proofs trust", description=__doc__.split("\n\n")[0],
+                    formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--markdown", action="store_true", help="the summary as a Markdown table")
+    args = parser.parse_args(argv)
+    print(render(trusted_base(), args.markdown))
+    return 0

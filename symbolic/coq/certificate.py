@@ -1,0 +1,181 @@
+"""A Coq lemma and its proof script for one identity claim lhs = rhs.
+
+Two strategies, tried in this order inside one ``first [...]`` under a time cap:
+
+  guided   every Max, Min and Abs rewritten into ReLU atoms, every positive scale pulled out of
+           each ReLU (ReLU(c z) = c ReLU(z) for c > 0, with ``field`` checking the argument is
+           c z), each atom's argument put in one canonical form (sign-normalised with
+           ReLU(-z) = -z + ReLU(z)), the arguments of each undefined function (a loss l) too
+           (``f_equal``), then one ``field`` with the atoms opaque;
+  split    a case split on the sign of every atom's argument, each region closed by
+           ``field``/``ring``/``lra``, empty regions by ``nra`` or ``psatz`` (degree 3, then 4).
+
+The guide is computed here with sympy, but it only *proposes* steps: each one is an ``assert`` that
+Coq proves before it is used, so a wrong proposal makes the proof fail, never a false lemma pass.
+"""
+from __future__ import annotations
+
+import sympy as sp
+from sympy.core.function import AppliedUndef
+
+from symbolic.coq.printer import Printer, Statement, statement
+from symbolic.relu import ReLU, split_positive_factor
+
+# What every batch of certificates starts with: the rewriting lemmas and the closing tactics.
+HEADER = r"""Require Import Reals Lra Psatz.
+Open Scope R_scope.
+
+(* ReLU(c z) = c ReLU(z) for c > 0 *)
+Lemma relu_hom (c z : R) : 0 < c -> Rmax (c * z) 0 = c * Rmax z 0.
+Proof. intros Hc. unfold Rmax. destruct (Rle_dec (c * z) 0), (Rle_dec z 0); nra. Qed.
+(* ReLU(-z) = -z + ReLU(z): of z and -z one atom is kept *)
+Lemma relu_flip (z : R) : Rmax (- z) 0 = - z + Rmax z 0.
+Proof. unfold Rmax. destruct (Rle_dec (- z) 0), (Rle_dec z 0); lra. Qed.
+(* Max, Min and Abs in ReLU form *)
+Lemma max_relu (a b : R) : Rmax a b = b + Rmax (a - b) 0.
+Proof. unfold Rmax. destruct (Rle_dec a b), (Rle_dec (a - b) 0); lra. Qed.
+Lemma min_relu (a b : R) : Rmin a b = a - Rmax (a - b) 0.
+Proof. unfold Rmin, Rmax. destruct (Rle_dec a b), (Rle_dec (a - b) 0); lra. Qed.
+Lemma abs_relu (z : R) : Rabs z = Rmax z 0 + Rmax (- z) 0.
+Proof. unfold Rabs, Rmax. destruct (Rcase_abs z), (Rle_dec z 0), (Rle_dec (- z) 0); lra. Qed.
+
+(* a denominator is non-zero by a premise or by a sign fact *)
+Ltac nonzero := first [ assumption | intro; lra | intro; nra ].
+(* one field (or ring, lra) with every non-arithmetic subterm an atom *)
+Ltac close := first [ field; repeat split; nonzero | ring | lra ].
+(* 0 < c for a product of positive factors *)
+Ltac pos := repeat first [ apply Rmult_lt_0_compat | apply Rinv_0_lt_compat | apply pow_lt ];
+            first [ assumption | lra ].
+(* the sign split: a case on the argument of every Max, Min and Abs *)
+Ltac split_signs := unfold Rmax, Rmin, Rabs; repeat match goal with
+  | |- context [Rle_dec ?u ?v] => destruct (Rle_dec u v)
+  | |- context [Rcase_abs ?u] => destruct (Rcase_abs u)
+  end.
+Ltac leaf := first [ close | nra | (exfalso; nra) | psatz R 3 | (exfalso; psatz R 3) | psatz R 4 ].
+"""
+
+
+class Guide:
+    """The guided strategy's steps: each rewrites every occurrence of one subterm in the goal."""
+
+    def __init__(self, printer: Printer):
+        self.printer = printer
+        self.steps: list[str] = []
+        self.done: dict[str, sp.Expr] = {}     # printed old subterm -> its replacement
+
+    def text(self, e: sp.Expr) -> str:
+        return self.printer.term(e)
+
+    def step(self, old: str, new: sp.Expr, proof: str) -> sp.Expr:
+        """Coq proves old = new, then rewrites every occurrence of old in the goal."""
+        number = len(self.steps)
+        self.steps.append(f"assert (E{number} : {old} = {self.text(new)}) by ({proof}); rewrite E{number}")
+        self.done[old] = new
+        return new
+
+    def rewrite(self, e: sp.Expr) -> sp.Expr:
+        """e with its ReLU, Max, Min and Abs nodes in canonical ReLU form, bottom-up; the rebuilt
+        nodes keep their structure (evaluate=False), so their text is the goal's text."""
+        if e.is_Atom:
+            return e
+        args = [self.rewrite(a) for a in e.args]
+        if isinstance(e, (sp.Max, sp.Min)):
+            # max(a, b, c) is printed max(a, max(b, c)): pair by pair, the inner pair first
+            return self.extremum(isinstance(e, sp.Max), args)
+        node = e if all(a is b for a, b in zip(args, e.args)) else e.func(*args, evaluate=False)
+        if self.text(node) in self.done:
+            return self.done[self.text(node)]
+        if isinstance(node, ReLU):
+            return self.relu(node)
+        if isinstance(node, sp.Abs):
+            return self.absolute(node)
+        if isinstance(node, AppliedUndef):
+            return self.application(node)
+        return node
+
+    def relu(self, node: ReLU) -> sp.Expr:
+        """ReLU(A) -> c ReLU(z) (or c (-z + ReLU(z)) when A = -c z), z canonical, c > 0."""
+        argument = node.args[0]
+        scale, rest = split_positive_factor(sp.expand(argument))
+        rest = sp.expand(rest)
+        if rest.is_Number:
+            return node                 # a constant rectifier: left to the split
+        flip = rest.could_extract_minus_sign()
+        z = sp.expand(-rest) if flip else rest
+        atom = ReLU(z)
+        body = sp.Add(sp.Mul(-1, z, evaluate=False), atom, evaluate=False) if flip else atom
+        new = body if scale == 1 else sp.Mul(scale, body, evaluate=False)
+        if self.text(new) == self.text(node):
+            return node
+        a, c, zt = self.text(argument), self.text(scale), self.text(z)
+        inner = f"(- {zt})" if flip else zt
+        if scale == 1:
+            proof = f"replace {a} with {inner} by close"
+        else:
+            proof = f"replace {a} with ({c} * {inner}) by close; rewrite (relu_hom {c} {inner}) by pos"
+        proof += f"; rewrite (relu_flip {zt}); close" if flip else "; close"
+        return self.step(self.text(node), new, proof)
+
+    def extremum(self, is_max: bool, args: list) -> sp.Expr:
+        if len(args) == 1:
+            return args[0]
+        a, b = args[0], self.extremum(is_max, args[1:])
+        old = f"({'Rmax' if is_max else 'Rmin'} {self.text(a)} {self.text(b)})"
+        if old in self.done:
+            return self.done[old]
+        x = sp.expand(a - b)
+        lemma = "max_relu" if is_max else "min_relu"
+        proof = (f"rewrite ({lemma} {self.text(a)} {self.text(b)}); "
+                 f"replace ({self.text(a)} - {self.text(b)}) with {self.text(x)} by close; close")
+        if is_max:
+            # max(a, b) = b + ReLU(a - b)
+            self.step(old, sp.Add(b, ReLU(x), evaluate=False), proof)
+            new = sp.Add(b, self.rewrite(ReLU(x)), evaluate=False)
+        else:
+            # min(a, b) = a - ReLU(a - b)
+            self.step(old, sp.Add(a, sp.Mul(-1, ReLU(x), evaluate=False), evaluate=False), proof)
+            new = sp.Add(a, sp.Mul(-1, self.rewrite(ReLU(x)), evaluate=False), evaluate=False)
+        self.done[old] = new
+        return new
+
+    def absolute(self, node: sp.Abs) -> sp.Expr:
+        # |z| = ReLU(z) + ReLU(-z)
+        (z,) = node.args
+        positive, negative = sp.expand(z), sp.expand(-z)
+        new = sp.Add(ReLU(positive), ReLU(negative), evaluate=False)
+        self.step(self.text(node), new, f"rewrite (abs_relu {self.text(z)}); "
+                  f"replace (- {self.text(z)}) with {self.text(negative)} by close; "
+                  f"replace {self.text(z)} with {self.text(positive)} by close; close")
+        result = sp.Add(self.rewrite(ReLU(positive)), self.rewrite(ReLU(negative)), evaluate=False)
+        self.done[self.text(node)] = result
+        return result
+
+    def application(self, node: AppliedUndef) -> sp.Expr:
+        """f(A, ...) -> f(z, ...), each argument z canonical: equal arguments, equal values."""
+        new = node.func(*[sp.expand(a) for a in node.args])
+        if self.text(new) == self.text(node):
+            return node
+        return self.step(self.text(node), new, "f_equal; close")
+
+
+def guided_script(lhs: sp.Expr, rhs: sp.Expr, printer: Printer) -> str:
+    """The guided strategy as one tactic: the rewriting steps, then one field."""
+    guide = Guide(printer)
+    guide.rewrite(lhs)
+    guide.rewrite(rhs)
+    return "; ".join(guide.steps + ["close"])
+
+
+def proof_script(lhs: sp.Expr, rhs: sp.Expr, printer: Printer, seconds: float) -> str:
+    """Guided first, then the sign split, within a time cap of ``seconds``."""
+    printer.record_premises = False      # the script's terms are not part of the claim
+    guided = guided_script(lhs, rhs, printer)
+    return f"Timeout {max(1, round(seconds))} (first [ ({guided}) | (split_signs; leaf) ])."
+
+
+def certificate(lhs, rhs, name: str, seconds: float = 10.0) -> str:
+    """The Coq lemma for lhs = rhs with its proof; raises OutsideFragment outside the fragment."""
+    lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
+    printer = Printer()
+    claim: Statement = statement(lhs, rhs, printer)
+    return claim.lemma(name, proof_script(lhs, rhs, printer, seconds))

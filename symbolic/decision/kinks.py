@@ -1,0 +1,104 @@
+"""Witness points where counterexamples hide: on the kinks and at the edges of the domain.
+
+A claim about sign, Heaviside, ReLU, Abs, max, min, floor or a Piecewise is often false only where
+an argument is exactly 0 (``exp(sign(x)^2) = e`` fails at x = 0 alone), or, for floor, ceiling and
+Mod, at an integer value of it; a claim with roots is often defined only where a radicand is 0
+(``sqrt(x^2 - 1) + sqrt(1 - x^2)`` at x = ±1).  Random points never land there.  So for each such
+argument s and target k (0, and −1, 1, 2 for the integer-valued constructs) one symbol is solved
+for from s = k, the others fixed at a base point; the real roots are exact: rationals, or
+algebraic numbers (√2), which the caller compares exactly.
+
+The points are hints, as every witness is: the caller keeps only those that honour every symbol's
+facts and lie in the domain as written, and re-verifies the claim there.
+"""
+from __future__ import annotations
+
+import sympy as sp
+
+from symbolic.decision.fragment import _COMPARISONS
+from symbolic.relu import ReLU
+
+MAX_ARGUMENTS = 8    # kink arguments tried per claim
+MAX_POINTS = 8       # points returned per claim
+MAX_DEGREE = 4       # s = k is solved exactly for polynomials up to this degree in the symbol
+INTEGER_TARGETS = (0, 1, -1, 2)
+
+
+def kink_arguments(exprs) -> list[tuple[sp.Expr, tuple]]:
+    """(s, targets) for each kink argument of the expressions, in the order met."""
+    found: dict = {}
+
+    def add(argument, targets):
+        argument = sp.expand(argument) if argument.is_polynomial() else argument
+        if argument.free_symbols and argument not in found:
+            found[argument] = targets
+
+    for expr in exprs:
+        for node in sp.preorder_traversal(expr):
+            if isinstance(node, (ReLU, sp.Abs, sp.sign, sp.Heaviside)):
+                add(node.args[0], (0,))
+            elif isinstance(node, (sp.Max, sp.Min)):
+                for other in node.args[1:]:
+                    add(node.args[0] - other, (0,))
+            elif isinstance(node, (sp.floor, sp.ceiling)):
+                add(node.args[0], INTEGER_TARGETS)
+            elif isinstance(node, sp.Mod):
+                add(node.args[0] / node.args[1], INTEGER_TARGETS)
+            elif isinstance(node, sp.Pow) and node.exp.is_Rational and not node.exp.is_Integer:
+                add(node.base, (0,))
+            elif isinstance(node, _COMPARISONS):
+                add(node.lhs - node.rhs, (0,))
+    return list(found.items())[:MAX_ARGUMENTS]
+
+
+def _linear_root(argument: sp.Expr, target, symbol: sp.Symbol, fixed: dict):
+    """The root of a linear argument a·v + b = target, read off its terms (no polynomial
+    arithmetic), or None when the argument is not a sum of rational multiples of symbols."""
+    slope, rest = sp.S.Zero, sp.S.Zero
+    for term in sp.Add.make_args(argument):
+        coefficient, factor = term.as_coeff_Mul()
+        if not coefficient.is_Rational:
+            return None
+        if factor is symbol:
+            slope += coefficient
+        elif factor is sp.S.One:
+            rest += coefficient
+        elif factor.is_Symbol and factor in fixed and sp.sympify(fixed[factor]).is_Rational:
+            rest += coefficient * fixed[factor]
+        else:
+            return None
+    return (target - rest) / slope if slope != 0 else None
+
+
+def solutions(argument: sp.Expr, target, symbol: sp.Symbol, base: dict) -> list:
+    """Exact real values v with argument = target at base ∪ {symbol: v}."""
+    fixed = {s: v for s, v in base.items() if s != symbol}
+    root = _linear_root(argument, target, symbol, fixed)
+    if root is not None:
+        return [root]
+    try:
+        numerator, _ = sp.fraction(sp.together(argument.xreplace(fixed) - target))
+        polynomial = sp.Poly(numerator, symbol)
+        if polynomial.degree() < 1 or polynomial.degree() > MAX_DEGREE or \
+                not polynomial.domain.is_QQ and not polynomial.domain.is_ZZ:
+            return []
+        return polynomial.real_roots()
+    except (sp.PolynomialError, ValueError, TypeError, ArithmeticError, NotImplementedError):
+        return []    # no exact roots to offer: the point is a hint, and there is none here
+
+
+def kink_points(exprs, symbols, base: dict) -> list[dict]:
+    """Points where a kink argument takes one of its targets: one symbol solved for at a time,
+    the others at ``base`` (a point of their ranges)."""
+    points = []
+    for argument, targets in kink_arguments(exprs):
+        variables = sorted(argument.free_symbols & set(symbols), key=sp.default_sort_key)
+        for target in targets:
+            for variable in variables[:2]:
+                for root in solutions(argument, target, variable, base):
+                    point = dict(base) | {variable: root}
+                    if point not in points:
+                        points.append(point)
+                    if len(points) >= MAX_POINTS:
+                        return points
+    return points

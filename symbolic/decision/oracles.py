@@ -1,0 +1,78 @@
+"""The oracles the kernel runs on a statement (``symbolic.kernel.oracles``) for the exact tests of
+this package: each reads the statement, runs its test, and answers Holds or a verdict that is no
+proof."""
+from __future__ import annotations
+
+import sympy as sp
+
+from symbolic.decision.positivity import is_manifestly_nonnegative
+from symbolic.decision.zero import is_rational_zero
+from symbolic.verdict import Holds, Status, Verdict
+
+
+
+
+def decide_zero(statement):
+    """Oracle 'exact zero test': lhs - rhs of an Equation is 0 as a rational function."""
+    difference = sp.sympify(statement.lhs) - sp.sympify(statement.rhs)
+    if is_rational_zero(difference):
+        return Holds(("exact zero test: lhs - rhs is 0 as a rational function",))
+    return Verdict(Status.UNDECIDED, statement.text, reason="lhs - rhs is not an exact zero")
+
+
+def _exact_value(expr):
+    value = sp.nsimplify(expr, rational=True) if isinstance(expr, float) else sp.sympify(expr)
+    return value if value.is_Rational else None
+
+
+_COMPARE = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+            ">=": lambda a, b: a >= b, "!=": lambda a, b: a != b, "=": lambda a, b: a == b}
+
+
+def decide_rational_relation(statement):
+    """Oracle 'exact rational comparison': both sides of an Equation or Relation are exact
+    rationals (no symbol, no float), compared exactly."""
+    lhs, rhs = (_exact_value(side) for side in (statement.lhs, statement.rhs))
+    relation = getattr(statement, "relation", "=")
+    if lhs is None or rhs is None:
+        return Verdict(Status.UNDECIDED, statement.text, reason="a side is not an exact rational")
+    if _COMPARE[relation](lhs, rhs):
+        return Holds((f"exact rationals compared: {lhs} {relation} {rhs}",))
+    return Verdict(Status.UNDECIDED, statement.text, reason=f"exact rationals compared: not {lhs} {relation} {rhs}")
+
+
+def decide_by_assumptions(statement):
+    """Oracle 'sympy assumptions': lhs R 0 (R one of >, >=, <, <=, !=) read from sympy's
+    assumptions on the symbols of lhs (rhs must be 0)."""
+    relation = getattr(statement, "relation", None)
+    expr = sp.sympify(statement.lhs) - sp.sympify(statement.rhs)
+    known = {">": expr.is_positive, ">=": expr.is_nonnegative, "<": expr.is_negative,
+             "<=": expr.is_nonpositive, "!=": expr.is_nonzero}.get(relation)
+    if known is True:
+        return Holds((f"sympy's assumptions give {statement.text}",))
+    return Verdict(Status.UNDECIDED, statement.text, reason="sympy's assumptions do not settle the sign")
+
+
+def decide_exact_evaluation(statement):
+    """Oracle 'exact evaluation': an Equation or Relation whose sides have no free symbol, their
+    difference evaluated exactly (sympy's exact arithmetic, an algebraic number's sign by its
+    adaptive-precision evaluation)."""
+    lhs, rhs = sp.sympify(statement.lhs), sp.sympify(statement.rhs)
+    if lhs.free_symbols or rhs.free_symbols or lhs.has(sp.Float) or rhs.has(sp.Float):
+        return Verdict(Status.UNDECIDED, statement.text, reason="a side is not an exact number")
+    difference = lhs - rhs
+    relation = getattr(statement, "relation", "=")
+    holds = {"=": difference.is_zero, "!=": difference.is_nonzero, "<": difference.is_negative,
+             "<=": difference.is_nonpositive, ">": difference.is_positive, ">=": difference.is_nonnegative}[relation]
+    if holds is True:
+        return Holds(("both sides evaluated exactly",))
+    return Verdict(Status.UNDECIDED, statement.text, reason="exact evaluation does not give the relation")
+
+
+def decide_nonnegative(statement):
+    """Oracle 'manifest sign test': a Relation lhs >= rhs with lhs - rhs manifestly >= 0."""
+    if getattr(statement, "relation", None) != ">=":
+        return Verdict(Status.UNDECIDED, statement.text, reason="the manifest sign test decides lhs >= rhs only")
+    if is_manifestly_nonnegative(sp.sympify(statement.lhs) - sp.sympify(statement.rhs)):
+        return Holds(("manifest sign test: lhs - rhs is a sum of non-negative terms",))
+    return Verdict(Status.UNDECIDED, statement.text, reason="lhs - rhs is not manifestly >= 0")

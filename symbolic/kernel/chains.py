@@ -1,0 +1,250 @@
+"""Chains of rewrites: a rule, its instances, and the check of a chain t_0 = t_1 = … = t_m, which
+mints the index-level theorem t_0 = t_m for every size."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+
+from symbolic.every_size.index_terms import OVER_LAYERS, Eval, \
+    SpectralNorm, Sum, Transformation, children, difference, free_indices
+from symbolic.kernel.names import defined_in, transformed_names
+from symbolic.kernel.rules import issued as is_certified
+from symbolic.kernel.statements import IndexEquation
+from symbolic.kernel.theorem import RestsOn, _mint
+from symbolic.verdict import Status, Verdict
+
+
+_AXIOMS: dict[int, object] = {}          # the rules declared as axioms, by identity
+_LEMMAS: dict[int, object] = {}          # the rules the kernel made from theorems, by identity
+_THEOREMS: dict[int, object] = {}        # the theorems the kernel proved, by identity
+_DEFINED: dict = {}                      # defined term -> its definition
+_HYPOTHESES: dict = {}                   # the hypotheses (rules a theorem holds under), by identity
+_DEFINITION_RULES: dict = {}             # id of a definition's rule -> (the name it introduced, the rule)
+
+
+@dataclass(frozen=True, eq=False)
+class Rule:
+    """``justify(before, after)`` is None when before = after is an instance of the rule, else
+    the reason it is not; rules are equations, so either side may be the one rewritten.  A rule
+    whose side condition speaks of the range of an index the rewritten subterm leaves free (a delta
+    contracted onto it) also has ``in_scope(before, after, scope)``: ``scope`` maps each index bound
+    above the subterm, in the whole term, to the size of its binder (None for a layer variable); and
+    ``assumes(before, after, scope)``, the ranges {index: size} it takes for indices free in the whole
+    term, which the theorem the chain proves then carries (``Theorem.ranges``)."""
+
+    name: str
+    statement: str                               # LaTeX math
+    justify: Callable = field(compare=False)
+    validity: Callable = field(compare=False)    # () -> Verdict, for all sizes
+    condition: str = ""                          # LaTeX text with inline math: when it applies
+    in_scope: Callable | None = field(default=None, compare=False)
+    assumes: Callable | None = field(default=None, compare=False)
+    hypotheses: tuple = field(default=(), compare=False)      # the statements a theorem using it holds under
+    definitions: tuple = field(default=(), compare=False)     # the definitions a theorem using it speaks with
+
+    @property
+    def as_text(self) -> str:
+        """The rule for a document: its name, its equation, its side condition."""
+        return r"\emph{%s}: $%s$%s" % (self.name, self.statement,
+                                        f", {self.condition}" if self.condition else "")
+
+    def applies(self, before, after) -> str | None:
+        return self.judged(before, after)[0]
+
+    def judged(self, before, after) -> tuple:
+        """(None, the ranges the step assumes of indices free in the whole term) when before = after
+        is an instance of the rule somewhere inside, else (the reason, {})."""
+        reasons = []
+        for path, b, a in difference(before, after):
+            reason = self.justify(b, a)
+            scope = binders_above(before, path) if reason is None else {}
+            # the side condition on the indices the subterm leaves free, read where they are bound
+            if reason is None and self.in_scope is not None:
+                reason = self.in_scope(b, a, scope)
+            if reason is None:
+                return None, (self.assumes(b, a, scope) if self.assumes is not None else {})
+            reasons.append(reason)
+        return (reasons[0] if reasons else "the step changes nothing"), {}
+
+
+def binders_above(term, path: tuple) -> dict:
+    """The indices bound above the subterm at ``path`` (child positions from ``term``), each with the
+    size of its binder, the innermost binder of a name winning: a sum's bound, a spectral norm's
+    ranges; a sum or a product over the layers binds its variable to no size of an index (None)."""
+    scope: dict = {}
+    for position in path:
+        if isinstance(term, Sum):
+            scope[term.index] = term.size
+        elif isinstance(term, SpectralNorm):
+            scope.update(dict(term.ranges))
+        elif isinstance(term, OVER_LAYERS):
+            scope[term.variable] = None
+        term = children(term)[position]
+    return scope
+
+
+# the modules whose rules may be axioms: the trusted base, listed in the README
+AXIOM_MODULES = ("symbolic.every_size.index_rules", "symbolic.every_size.norm_rules",
+                 "symbolic.every_size.attention_rules", "symbolic.kernel.definitions")
+
+
+def axiom(rule: Rule) -> Rule:
+    """Declare a rewrite rule an axiom: it may then justify chain steps, provided its validity
+    check comes out certified.  Only rules whose matching and validity code live in
+    ``AXIOM_MODULES`` are taken: an axiom is part of the trusted base (``axioms()``)."""
+    for part in (rule.justify, rule.validity):
+        if getattr(part, "__module__", None) not in AXIOM_MODULES:
+            raise ValueError(f"{rule.name}: an axiom's code must be in {', '.join(AXIOM_MODULES)}")
+    _AXIOMS[id(rule)] = rule
+    return rule
+
+
+def axioms() -> list[Rule]:
+    return list(_AXIOMS.values())
+
+
+@dataclass(frozen=True, eq=False)
+class Theorem:
+    """lhs = rhs for every size and every value of the indices in ``for_all``; made only by the
+    kernel (``is_theorem``)."""
+    claim: str
+    lhs: object
+    rhs: object
+    for_all: tuple
+    verdict: Verdict
+    schema: tuple | None = None           # an induction's (variable, layer -> (lhs, rhs))
+    ranges: tuple = ()                    # (index, size): a free index the proof took to run over 1..size
+    hypotheses: tuple = ()                # the statements it holds under (IndexEquation), e.g. prod alpha = 1
+    definitions: tuple = ()               # the definitions its names are read with (IndexEquation defined = meaning)
+
+
+def is_theorem(theorem) -> bool:
+    return isinstance(theorem, Theorem) and _THEOREMS.get(id(theorem)) is theorem
+
+
+def _issue(label, lhs, rhs, ranges, hypotheses, rests_on, evidence, details, definitions=()) -> Verdict:
+    """The PROVED verdict of the index-level theorem lhs = rhs, for every size."""
+    statement = IndexEquation(lhs, rhs, tuple(sorted(dict(ranges).items())), tuple(hypotheses), tuple(definitions))
+    theorem = _mint(statement, rests_on, sizes="all", evidence=evidence)
+    return Verdict(Status.PROVED, evidence=tuple(evidence), details=dict(details), theorem=theorem, label=label)
+
+
+def _hypotheses_of(rules) -> tuple:
+    """The hypotheses a chain's rules carry: a hypothesis rule's own, a lemma's theorem's."""
+    return tuple(dict.fromkeys(h for rule in rules for h in getattr(rule, "hypotheses", ())))
+
+
+def _theorem(claim, lhs, rhs, verdict, schema=None, ranges=(), hypotheses=(), definitions=()) -> Theorem:
+    theorem = Theorem(claim, lhs, rhs, tuple(sorted(free_indices(lhs) | free_indices(rhs))), verdict, schema,
+                      tuple(sorted(dict(ranges).items())), tuple(hypotheses), tuple(definitions))
+    _THEOREMS[id(theorem)] = theorem
+    return theorem
+
+
+@dataclass
+class Chain:
+    """t_0 = t_1 = … = t_m, each step justified by a rule; ``prove`` checks it."""
+
+    claim: str
+    start: object
+    steps: list = field(default_factory=list)       # (rule, term, note)
+
+    def then(self, rule: Rule, term, note: str = "") -> "Chain":
+        self.steps.append((rule, term, note))
+        return self
+
+    @property
+    def end(self):
+        return self.steps[-1][1] if self.steps else self.start
+
+    @property
+    def rules(self) -> list[Rule]:
+        return list(dict.fromkeys(rule for rule, _, _ in self.steps))
+
+    def lifted(self, context) -> "Chain":
+        """The same steps inside a larger term: ``context(t)`` for every t."""
+        chain = Chain(self.claim, context(self.start))
+        for rule, term, note in self.steps:
+            chain.then(rule, context(term), note)
+        return chain
+
+    def check(self) -> Verdict:
+        return prove(self)[0]
+
+    def step_verdicts(self) -> list[Verdict]:
+        """One verdict per step: the chain's certified verdict for every step when it is proved;
+        else PROVED-free: UNDECIDED at the refused step with the reason, the others not reached."""
+        verdict = self.check()
+        if verdict.status is Status.PROVED:
+            return [verdict] * len(self.steps)
+        refused = verdict.details.get("refused_step", 0)
+        return [Verdict(Status.UNDECIDED, f"step {number}", reason=verdict.reason if number == refused
+                        else "not certified: the chain is refused" + (f" at step {refused}" if refused else ""))
+                for number in range(1, len(self.steps) + 1)]
+
+
+def _refused(claim, reason, **details) -> tuple[Verdict, None]:
+    return Verdict(Status.UNDECIDED, claim, reason=reason, details=details), None
+
+
+def prove(chain: Chain, hypotheses=()) -> tuple[Verdict, Theorem | None]:
+    """Check every step of the chain against its rule, and every rule: an axiom or a lemma whose
+    validity is certified, or one of ``hypotheses`` (an induction's, while its step is checked).
+    PROVED gives the theorem start = end."""
+    if not chain.steps:
+        return _refused(chain.claim, "a chain without steps proves nothing")
+    current, ranges = chain.start, {}
+    for number, (rule, term, note) in enumerate(chain.steps, start=1):
+        label = f"{rule.name}: {note}" if note else rule.name
+        known = (any(rule is h for h in hypotheses) or _AXIOMS.get(id(rule)) is rule or _LEMMAS.get(id(rule)) is rule
+                 or _HYPOTHESES.get(id(rule)) is rule)
+        if not known:
+            return _refused(chain.claim, f"step {number} ({rule.name}) refused: the rule is neither an axiom "
+                            "nor a lemma made by the kernel from a theorem", refused_step=number, rule=rule.name)
+        reason, assumed = rule.judged(current, term)
+        # a transformation that maps a defined name, or takes one as a parameter, speaks of no map
+        touched = sorted(set().union(*[defined_in(t) for t in transformations_in(term)]) if reason is None else ())
+        if touched:
+            reason = (f"the transformation maps or is parametrised by {', '.join(touched)}, a name a definition "
+                      "introduced")
+        # the ranges the steps take of free indices: one range per index, carried by the theorem
+        clash = [index for index, size in assumed.items() if ranges.setdefault(index, size) != size]
+        if reason is None and clash:
+            reason = f"the index {clash[0]} is taken to run over two ranges"
+        if reason is not None:
+            return _refused(chain.claim, f"step {number} ({label}) refused: {reason}",
+                            refused_step=number, rule=rule.name)
+        current = term
+    rests_on = RestsOn()
+    for rule in chain.rules:
+        if any(rule is h for h in hypotheses) or _HYPOTHESES.get(id(rule)) is rule:
+            continue
+        validity = rule.validity()
+        if not is_certified(validity):
+            why = validity.reason or "its validity verdict was not issued by the kernel"
+            return _refused(chain.claim, f"the rule {rule.name} is not valid: {why}",
+                            rules=[r.name for r in chain.rules])
+        # an axiom rests on itself and on what its validity check rests on; a lemma on its theorem
+        own = RestsOn(lemmas=(rule.name,)) if _LEMMAS.get(id(rule)) is rule else RestsOn(rules=(rule.name,))
+        rests_on = rests_on | own | validity.theorem.rests_on
+    # a definition of a name a transformation maps, or takes as a parameter, is no abbreviation
+    for rule in chain.rules:
+        introduced = _DEFINITION_RULES.get(id(rule), (None, None))
+        if introduced[1] is rule and introduced[0] in transformed_names():
+            return _refused(chain.claim, f"the rule {rule.name} defines {introduced[0]}, which a transformation maps "
+                            "or takes as a parameter", rules=[r.name for r in chain.rules])
+    rules = [r.name for r in chain.rules]
+    assumed = _hypotheses_of(chain.rules)
+    used = tuple(dict.fromkeys(d for rule in chain.rules for d in rule.definitions))
+    verdict = _issue(chain.claim, chain.start, chain.end, ranges, assumed, rests_on,
+                     (f"{len(chain.steps)} rewrite steps, each an instance of its rule", "rules used: " + ", ".join(rules)),
+                     {"rules": rules}, used)
+    return verdict, _theorem(chain.claim, chain.start, chain.end, verdict, ranges=ranges, hypotheses=assumed,
+                             definitions=used)
+
+
+def transformations_in(term) -> set:
+    """The transformations a term evaluates at (the T of (g)(Tθ), ∂[…](Tθ))."""
+    found = {term.point} if isinstance(term, Eval) and isinstance(term.point, Transformation) else set()
+    return found.union(*[transformations_in(child) for child in children(term)]) if children(term) else found

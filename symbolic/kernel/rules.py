@@ -1,0 +1,218 @@
+"""The kernel's rules for statements about the objects they name: each computes the statement it
+mints from what it checked, and returns a verdict.
+
+- ``by_oracle(name, statement)``: the kernel runs the named oracle on the statement;
+- ``identity(lhs, rhs)``: the exact identity test on lhs = rhs, as written;
+- ``zeros``, ``nonnegatives``: conjunctions of exact zero tests and manifest sign tests;
+- ``conjunction(premises)``: the conjunction of the premises' statements;
+- ``refutation(statement, witness)``: not S, from a point where S fails, evaluated here exactly;
+- ``infer(scheme, premises, ...)``: the conclusion a named inference scheme computes from its
+  premises' statements, when the scheme's side conditions hold.
+
+A PROVED verdict carries its theorem; its claim is printed from the theorem's statement, after a
+label that names the result (``Verdict.label``).  REFUTED and UNDECIDED answers pass through.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import sympy as sp
+
+from symbolic.kernel.oracles import ORACLES
+from symbolic.kernel.statements import Equation, Negation, Relation, Statement, conjunction_of
+from symbolic.kernel.theorem import RestsOn, _mint, is_theorem
+from symbolic.verdict import Holds, Status, Verdict
+
+
+def issued(verdict) -> bool:
+    """Whether ``verdict`` is PROVED by a theorem the kernel minted (any other PROVED is forged)."""
+    return (isinstance(verdict, Verdict) and verdict.status is Status.PROVED and is_theorem(verdict.theorem)
+            and verdict.claim.endswith(verdict.theorem.statement.text))
+
+
+def refuse_forged(verdict):
+    """The verdict, or, for a PROVED verdict the kernel did not issue (built by hand), an UNDECIDED
+    one saying so: what every output path prints or passes on."""
+    if isinstance(verdict, Verdict) and verdict.status is Status.PROVED and not issued(verdict):
+        return Verdict(Status.UNDECIDED, str(getattr(verdict, "claim", "")),
+                       reason="refused: a PROVED verdict the kernel did not issue", details={"forged": True})
+    return verdict
+
+
+def _verdict(theorem, label="", evidence=(), residual=None, details=None, reason="") -> Verdict:
+    return Verdict(Status.PROVED, evidence=tuple(evidence) or theorem.evidence, residual=residual,
+                   details=dict(details or {}), reason=reason, theorem=theorem, label=label)
+
+
+def _undecided(label: str, statement, reason: str, **details) -> Verdict:
+    claim = label or (statement.text if isinstance(statement, Statement) else str(statement))
+    return Verdict(Status.UNDECIDED, claim, reason=reason, details=details)
+
+
+# --- oracles -----------------------------------------------------------------------------------------
+
+def by_oracle(name: str, statement: Statement, *, label: str = "", evidence=(), details=None,
+              **parameters) -> Verdict:
+    """Run the oracle ``name`` on ``statement``: PROVED (a theorem of that very statement, resting
+    on the oracle) when it answers Holds; its REFUTED or UNDECIDED answer otherwise."""
+    oracle = ORACLES.get(name)
+    if oracle is None:
+        return _undecided(label, statement, f"'{name}' is not an oracle the kernel runs")
+    if not isinstance(statement, Statement):
+        return _undecided(label, statement, "an oracle decides a statement (a term), not text")
+    answer = oracle.decide()(statement, **parameters)
+    if isinstance(answer, Verdict) and answer.status is not Status.PROVED:
+        return answer if not label else Verdict(answer.status, label, witness=answer.witness, reason=answer.reason,
+                                                evidence=answer.evidence, residual=answer.residual,
+                                                details=answer.details)
+    if not isinstance(answer, Holds):
+        return _undecided(label, statement, f"the oracle '{name}' gave no answer the kernel reads")
+    theorem = _mint(statement, RestsOn(oracles=(name,)), evidence=(*answer.evidence, *evidence))
+    return _verdict(theorem, label, (*answer.evidence, *evidence, f"taken on the word of the oracle: {name}"),
+                    answer.residual, {**answer.details, **(details or {})}, answer.reason)
+
+
+def identity(lhs, rhs, *, label: str = "", evidence=(), **options) -> Verdict:
+    """lhs = rhs for every admissible value of its symbols, by the exact identity test (options: a
+    time budget, a seed, the procedure)."""
+    if "claim" in options:
+        label = options.pop("claim") or label
+    return by_oracle("exact identity test", Equation(lhs, rhs), label=label, evidence=evidence, **options)
+
+
+def zeros(label: str, equations, evidence=(), residual=None, details=None, instance_checked=()) -> Verdict:
+    """Every equation holds by the exact zero test; an item is an Equation, a pair (lhs, rhs), or an
+    expression (= 0), or any of these after a name: (name, item)."""
+    named = [(item[0] if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str) else "", _equation(item))
+             for item in equations]
+    if not named:
+        return _undecided(label, label, "no equation to test: an empty test compares nothing")
+    verdicts = [by_oracle("exact zero test", equation, label=name) for name, equation in named]
+    return conjunction(verdicts, label=label, evidence=(
+        f"{len(verdicts)} exact zero test{'s' if len(verdicts) > 1 else ''}", *evidence), residual=residual,
+        details=details, instance_checked=instance_checked)
+
+
+def _equation(item) -> Equation:
+    if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str):
+        item = item[1]             # a named item: the name is for the reader of the code
+    if isinstance(item, Equation):
+        return item
+    if isinstance(item, tuple) and len(item) == 2:
+        return Equation(*item)
+    return Equation(sp.sympify(item), sp.S.Zero)
+
+
+def nonnegatives(label: str, expressions, evidence=(), details=None) -> Verdict:
+    """Every expression is >= 0, by the manifest sign test."""
+    statements = [Relation(sp.sympify(e), ">=", sp.S.Zero) for e in expressions]
+    if not statements:
+        return _undecided(label, label, "no expression to test: an empty test compares nothing")
+    verdicts = [by_oracle("manifest sign test", statement) for statement in statements]
+    return conjunction(verdicts, label=label, evidence=evidence, details=details)
+
+
+# --- combining theorems ------------------------------------------------------------------------------
+
+def conjunction(premises, *, label: str = "", evidence=(), residual=None, details=None,
+                instance_checked=()) -> Verdict:
+    """The conjunction of the premises' statements: PROVED when every premise is PROVED by a kernel
+    theorem; else the worst premise (REFUTED keeps its witness), named by ``label``.
+    ``instance_checked`` names what the conjunction stands for only on these instances (a rule
+    valid for every size, its validity checked at some sizes): every theorem resting on it says so."""
+    premises = list(premises)
+    if not premises:
+        return _undecided(label, label, "no premise: a conclusion needs at least one checked premise")
+    for status in (Status.REFUTED, Status.UNDECIDED):
+        bad = next((p for p in premises if p.status is status), None)
+        if bad is not None:
+            return Verdict(status, label or bad.claim, witness=bad.witness,
+                           reason=f"{bad.claim}: {bad.reason}" if label else bad.reason,
+                           evidence=bad.evidence, details=dict(details or {}))
+    forged = next((p for p in premises if not issued(p)), None)
+    if forged is not None:
+        return _undecided(label, label, f"the premise '{forged.claim}' is PROVED but was not issued by the kernel")
+    if residual is None:
+        residual = max((p.residual for p in premises if p.residual is not None), default=None)
+    statement = conjunction_of(p.theorem.statement for p in premises)
+    rests_on = RestsOn.union(p.theorem.rests_on for p in premises) | RestsOn(instance_checked=tuple(instance_checked))
+    theorem = _mint(statement, rests_on, sizes=_common_sizes(premises))
+    reason = "; ".join(dict.fromkeys(p.reason for p in premises if p.reason))
+    return _verdict(theorem, label, tuple(evidence) or tuple(dict.fromkeys(e for p in premises for e in p.evidence)),
+                    residual, details, reason)
+
+
+def _common_sizes(premises) -> str:
+    sizes = {p.theorem.sizes for p in premises}
+    return sizes.pop() if len(sizes) == 1 else ""
+
+
+def refutation(statement: Statement, witness: dict, *, label: str = "") -> Verdict:
+    """not S, for an equation or relation S: both sides evaluated here, exactly, at ``witness``
+    (every free symbol given an exact value), are defined and S fails there."""
+    if not isinstance(statement, (Equation, Relation)):
+        return _undecided(label, statement, "a refutation by a point needs an equation or a relation")
+    sides = [sp.sympify(side).xreplace({sp.sympify(k) if isinstance(k, str) else k: sp.sympify(v)
+                                       for k, v in witness.items()}) for side in (statement.lhs, statement.rhs)]
+    if any(side.free_symbols for side in sides):
+        return _undecided(label, statement, "the point leaves a symbol free")
+    if not all(side.is_real is True and side.is_finite is True for side in sides):
+        return _undecided(label, statement, "a side is not a finite real number at the point")
+    difference = sides[0] - sides[1]
+    relation = "=" if isinstance(statement, Equation) else statement.relation
+    fails = {"=": difference.is_zero is False, "!=": difference.is_zero is True,
+             "<": difference.is_nonnegative is True, "<=": difference.is_positive is True,
+             ">": difference.is_nonpositive is True, ">=": difference.is_negative is True}[relation]
+    if not fails:
+        return _undecided(label, statement, "the statement is not shown false at the point")
+    negation = Negation(statement, tuple(witness.items()))
+    shown = ", ".join(f"{k} = {v}" for k, v in witness.items())
+    theorem = _mint(negation, RestsOn(rules=("refutation by an exact point",)),
+                    evidence=(f"counterexample, evaluated exactly: {shown}",))
+    return _verdict(theorem, label)
+
+
+# --- inference schemes --------------------------------------------------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class Scheme:
+    """A rule of inference outside the kernel's primitives: ``conclude(premises, **arguments)``
+    computes the conclusion (a Statement) from the premises' verdicts, or returns the reason it
+    does not apply; ``argument`` is its soundness argument, in words."""
+    name: str
+    conclude: Callable
+    argument: str
+
+
+_SCHEMES: dict[int, Scheme] = {}
+
+# the modules whose inference schemes the kernel takes: part of the trusted base
+SCHEME_MODULES = ("symbolic.every_size.congruence", "symbolic.every_size.mixing_congruence",
+                  "symbolic.every_size.change_of_variables", "symbolic.networks.symmetry")
+
+
+def scheme(name: str, conclude: Callable, argument: str) -> Scheme:
+    """Declare an inference scheme; only code in SCHEME_MODULES may be one."""
+    if getattr(conclude, "__module__", None) not in SCHEME_MODULES:
+        raise ValueError(f"{name}: an inference scheme's code must be in {', '.join(SCHEME_MODULES)}")
+    declared = Scheme(name, conclude, argument)
+    _SCHEMES[id(declared)] = declared
+    return declared
+
+
+def infer(rule: Scheme, premises, *, label: str = "", evidence=(), details=None, sizes: str = "",
+          **arguments) -> Verdict:
+    """The conclusion ``rule`` computes from ``premises`` (each PROVED by a kernel theorem)."""
+    if _SCHEMES.get(id(rule)) is not rule:
+        return _undecided(label, label, "not an inference scheme declared to the kernel")
+    premises = list(premises)
+    combined = conjunction(premises, label=label) if premises else None
+    if combined is not None and combined.status is not Status.PROVED:
+        return combined
+    conclusion = rule.conclude(premises, **arguments)
+    if not isinstance(conclusion, Statement):
+        return _undecided(label, label, f"{rule.name} does not apply: {conclusion}")
+    rests = RestsOn(rules=(rule.name,)) | (combined.theorem.rests_on if combined is not None else RestsOn())
+    theorem = _mint(conclusion, rests, sizes=sizes)
+    return _verdict(theorem, label, evidence, combined.residual if combined is not None else None, details)

@@ -1,0 +1,191 @@
+"""The statements a theorem can have: terms, printed for the reader from what was checked.
+
+A statement is data, never text: an equation of sympy expressions (for every admissible value of
+its symbols, each with its sympy assumptions), a relation, an index-level equation (for every size
+and every value of its free indices), a fact decided by a named oracle, a conjunction, a negation,
+or the conclusion of a named inference scheme.  The text and the LaTeX a user reads are printed
+from the statement; nothing is passed in beside it.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import sympy as sp
+
+# how an index-level term is printed: set by the term language (symbolic.every_size.index_terms),
+# which the kernel does not import
+INDEX_TERM_PRINTER = [str]
+
+RELATIONS = {"<": "<", "<=": r"\le", ">": ">", ">=": r"\ge", "!=": r"\ne"}
+
+
+class Statement:
+    """A proposition; ``text`` and ``latex`` print it."""
+
+    @functools.cached_property
+    def text(self) -> str:
+        return self._text()
+
+    @functools.cached_property
+    def latex(self) -> str:
+        return self._latex()
+
+    def __str__(self) -> str:
+        return self.text
+
+    def parts(self) -> tuple:
+        """The conjuncts (a statement that is no conjunction is its own single part)."""
+        return (self,)
+
+
+def _sympy_text(expr) -> str:
+    return sp.sstr(expr)
+
+
+def _sympy_latex(expr) -> str:
+    return sp.latex(expr)
+
+
+@dataclass(frozen=True, eq=False)
+class Equation(Statement):
+    """lhs = rhs for every admissible real value of the free symbols (their sympy assumptions
+    included: α positive, n integer, …), the sides as written."""
+    lhs: object
+    rhs: object
+
+    def _text(self):
+        return f"{_sympy_text(self.lhs)} = {_sympy_text(self.rhs)}"
+
+    def _latex(self):
+        return f"{_sympy_latex(self.lhs)} = {_sympy_latex(self.rhs)}"
+
+
+@dataclass(frozen=True, eq=False)
+class Relation(Statement):
+    """lhs R rhs (R one of <, <=, >, >=, !=) for every admissible value of the free symbols."""
+    lhs: object
+    relation: str
+    rhs: object
+
+    def __post_init__(self):
+        if self.relation not in RELATIONS:
+            raise ValueError(f"unknown relation {self.relation!r}")
+
+    def _text(self):
+        return f"{_sympy_text(self.lhs)} {self.relation} {_sympy_text(self.rhs)}"
+
+    def _latex(self):
+        return f"{_sympy_latex(self.lhs)} {RELATIONS[self.relation]} {_sympy_latex(self.rhs)}"
+
+
+@dataclass(frozen=True, eq=False)
+class Fact(Statement):
+    """``predicate(arguments)``: a property of exact objects that a named oracle decides (the rank
+    of a rational matrix, an eigenvalue enclosure, …); ``arguments`` are the objects themselves,
+    ``reading`` the words that say what the predicate means."""
+    predicate: str
+    arguments: tuple
+    reading: str = ""
+
+    def _text(self):
+        shown = ", ".join(_argument_text(a) for a in self.arguments)
+        return f"{self.predicate}({shown})" + (f": {self.reading}" if self.reading else "")
+
+    def _latex(self):
+        return r"\text{%s}" % _tex_escape(self.text)
+
+
+def _argument_text(argument) -> str:
+    if isinstance(argument, sp.MatrixBase):
+        return "[" + "; ".join(", ".join(_sympy_text(e) for e in argument.row(i)) for i in range(argument.rows)) + "]"
+    if isinstance(argument, (tuple, list)):
+        return "(" + ", ".join(_argument_text(a) for a in argument) + ")"
+    if isinstance(argument, dict):
+        return "{" + ", ".join(f"{k}: {_argument_text(v)}" for k, v in argument.items()) + "}"
+    return _sympy_text(argument) if isinstance(argument, sp.Basic) else str(argument)
+
+
+@dataclass(frozen=True, eq=False)
+class IndexEquation(Statement):
+    """lhs = rhs of index-level terms, for every size and every value of the free indices
+    (``ranges``: a free index the proof took to run over 1..size), under ``hypotheses``, its
+    defined names read with ``definitions`` (each an IndexEquation defined = meaning)."""
+    lhs: object
+    rhs: object
+    ranges: tuple = ()
+    hypotheses: tuple = ()
+    definitions: tuple = ()
+
+    def _text(self):
+        return self._latex()
+
+    def _latex(self):
+        latex = INDEX_TERM_PRINTER[0]
+        body = f"{latex(self.lhs)} = {latex(self.rhs)}"
+        if self.ranges:
+            body += r"\ (" + ", ".join(f"1 \\le {index} \\le {size}" for index, size in self.ranges) + ")"
+        if self.hypotheses:
+            body = r"\text{if } " + r",\ ".join(h.latex for h in self.hypotheses) + r"\text{: } " + body
+        if self.definitions:
+            body += r"\ \text{where } " + r",\ ".join(d.latex.replace(" = ", " := ", 1) for d in self.definitions)
+        return body
+
+
+@dataclass(frozen=True, eq=False)
+class Conjunction(Statement):
+    """Every one of ``conjuncts`` (flattened: a conjunction of conjunctions is one conjunction)."""
+    conjuncts: tuple
+
+    def parts(self):
+        return self.conjuncts
+
+    def _text(self):
+        return " and ".join(_grouped(part.text, part) for part in self.conjuncts)
+
+    def _latex(self):
+        return r"\ \wedge\ ".join(part.latex for part in self.conjuncts)
+
+
+def _grouped(text: str, part: Statement) -> str:
+    return f"({text})" if isinstance(part, (Conjunction, Conclusion)) else text
+
+
+def conjunction_of(statements) -> Statement:
+    """The conjunction of the statements, flattened; a single statement stands for itself."""
+    parts = tuple(part for statement in statements for part in statement.parts())
+    return parts[0] if len(parts) == 1 else Conjunction(parts)
+
+
+@dataclass(frozen=True, eq=False)
+class Negation(Statement):
+    """not ``statement``: it fails at the exact point ``witness`` (symbol -> exact value)."""
+    statement: Statement
+    witness: tuple = ()
+
+    def _text(self):
+        return f"not ({self.statement.text})"
+
+    def _latex(self):
+        return r"\neg\,(%s)" % self.statement.latex
+
+
+@dataclass(frozen=True, eq=False)
+class Conclusion(Statement):
+    """What a named inference scheme concludes from its premises; ``reading`` is the scheme's own
+    printing of the conclusion, computed by the scheme from the premises' statements."""
+    scheme: str
+    reading: str
+    premises: tuple = ()
+
+    def _text(self):
+        return self.reading
+
+    def _latex(self):
+        return r"\text{%s}" % _tex_escape(self.reading)
+
+
+def _tex_escape(text: str) -> str:
+    for special in "\\&%$#_{}~^":
+        text = text.replace(special, "\\" + special if special not in "\\~^" else " ")
+    return text

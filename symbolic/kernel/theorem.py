@@ -1,0 +1,74 @@
+"""The theorem type: a checked statement and what it rests on, made only by the kernel.
+
+As in LCF, a ``Theorem`` is an abstract value: ``_mint`` is its one constructor, called only by
+the kernel's rules (``symbolic.kernel.rules``, ``symbolic.kernel.derivations``), each of which
+computes the statement it mints from what it checked.  The kernel remembers what it minted, so a
+theorem built by hand (or copied with ``dataclasses.replace``) is not one (``is_theorem``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from symbolic.kernel.statements import Statement
+
+_MINTED: dict[int, "Theorem"] = {}       # every theorem the kernel made, by identity
+
+
+@dataclass(frozen=True)
+class RestsOn:
+    """What a theorem rests on, as Lean's ``#print axioms`` lists it: the axioms and inference
+    rules used, the oracles (procedures outside the kernel) taken on their word, the lemmas cited,
+    and the rules whose validity is checked on instances only."""
+    rules: tuple = ()
+    oracles: tuple = ()
+    lemmas: tuple = ()
+    instance_checked: tuple = ()
+
+    def __or__(self, other: "RestsOn") -> "RestsOn":
+        return RestsOn(*(tuple(dict.fromkeys((*a, *b))) for a, b in
+                         zip((self.rules, self.oracles, self.lemmas, self.instance_checked),
+                             (other.rules, other.oracles, other.lemmas, other.instance_checked))))
+
+    @staticmethod
+    def union(parts) -> "RestsOn":
+        total = RestsOn()
+        for part in parts:
+            total = total | part
+        return total
+
+    def as_json(self) -> dict:
+        return {"rules": list(self.rules), "oracles": list(self.oracles), "lemmas": list(self.lemmas),
+                **({"instance_checked": list(self.instance_checked)} if self.instance_checked else {})}
+
+    @property
+    def empty(self) -> bool:
+        return not (self.rules or self.oracles or self.lemmas)
+
+
+@dataclass(frozen=True, eq=False)
+class Theorem:
+    """``statement`` holds, resting on ``rests_on``; ``sizes`` is "all" for a statement proved for
+    every size (an index-level equation), "" for one about the objects it names."""
+    statement: Statement
+    rests_on: RestsOn = field(default_factory=RestsOn)
+    sizes: str = ""
+    evidence: tuple = ()
+
+    def __reduce__(self):
+        # a theorem a worker process minted (``--jobs``, ``--dask``) arrives minted: unpickling runs
+        # code of the sender's choosing anyway, so this opens no door a pickle does not already open
+        return _mint, (self.statement, self.rests_on, self.sizes, self.evidence)
+
+
+def _mint(statement: Statement, rests_on: RestsOn, sizes: str = "", evidence=()) -> Theorem:
+    """The one constructor of a theorem: for the kernel's rules only."""
+    if not isinstance(statement, Statement):
+        raise TypeError("a theorem's statement is a term (symbolic.kernel.statements), not text")
+    theorem = Theorem(statement, rests_on, sizes, tuple(evidence))
+    _MINTED[id(theorem)] = theorem
+    return theorem
+
+
+def is_theorem(theorem) -> bool:
+    """Whether ``theorem`` is a theorem the kernel minted (the very object, not a copy)."""
+    return isinstance(theorem, Theorem) and _MINTED.get(id(theorem)) is theorem

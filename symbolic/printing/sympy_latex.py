@@ -1,0 +1,17 @@
+"""The project's LaTeX printer of sympy expressions: sympy's own, with indicators for Heaviside.
+It stands on the ground floor (sympy only), so that the term language can print with it."""
+from __future__ import annotations
+
+import sympy as sp
+from sympy.printing.latex import LatexPrinter
+
+
+class _Printer(LatexPrinter):
+    def _print_Heaviside(self, expr, exp=None):
+        body = r"\mathbf{1}\left[%s > 0\right]" % self._print(expr.args[0])
+        return body if exp is None else r"\left(%s\right)^{%s}" % (body, exp)
+
+
+def to_latex(expr, **settings) -> str:
+    """sympy.latex with the project's conventions (indicators, not θ, for Heaviside)."""
+    return _Printer(settings).doprint(sp.sympify(expr))
