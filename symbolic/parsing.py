@@ -8,10 +8,12 @@ ParseError that says where.
 The expression is kept as written: every node is built with ``evaluate=False``, so ``x/x``
 stays x·x⁻¹ (undefined at 0) and ``relu(a*x)/a`` keeps its a.  The checker rewrites a copy
 (``symbolic.decision.domain.evaluated``).  A constant is bounded in size before it is built:
-``((2^64)^64)^64`` is refused, naming the literal, rather than computed.
+``((2^64)^64)^64`` is refused, naming the literal, rather than computed (``LIMITS``: the rule on
+numbers and sizes).
 """
 from __future__ import annotations
 
+import math
 import re
 
 import sympy as sp
@@ -19,14 +21,22 @@ import sympy as sp
 import symbolic.verdict as _verdict
 from symbolic.decision.domain import evaluated
 from symbolic.relu import ReLU
+from symbolic.errors import CheckerError
 
 MAX_LENGTH = 20_000
 MAX_DEPTH = 100
-MAX_DIGITS = 1_000        # digits of a number literal, and the largest power of ten it may carry
-# digits of a constant the text builds (2^4000): below Python's 4300-digit limit on int ↔ str
-MAX_CONSTANT_DIGITS = 4_000
+MAX_DIGITS = 4_000        # digits of any number, written or built (below Python's 4300-digit int ↔ str limit)
+MAX_EXPONENT = 64         # |exponent| of a power of an expression with symbols
 MAX_ARGUMENTS = 1_000     # arguments of one max/min
-LOG10_2 = 0.30103
+LOG10_2 = math.log10(2)
+
+# The one rule on numbers and sizes, stated here and quoted word for word by ``check --help``, by
+# the documentation and, clause by clause, by the error that refuses an expression.
+NUMBER_RULE = f"every number, written or built, has at most {MAX_DIGITS:,} digits (1e300 and 10^300 alike)"
+EXPONENT_RULE = f"a power of an expression with symbols has an exponent of at most {MAX_EXPONENT} in absolute value"
+SIZE_RULE = (f"an expression has at most {MAX_LENGTH:,} characters, nesting depth {MAX_DEPTH} and "
+             f"{MAX_ARGUMENTS:,} arguments of one max/min")
+LIMITS = f"{NUMBER_RULE}; {EXPONENT_RULE}; {SIZE_RULE}."
 
 
 def _written(function):
@@ -76,10 +86,11 @@ def constant_digits(expr: sp.Expr) -> float:
 
 
 def constant_bits(expr: sp.Expr) -> float:
-    """Bits of the numbers of expr, added over sums and products (common denominators and
-    products add sizes) and multiplied by a power's exponent; symbols count 0."""
+    """Bits of the numbers of expr (log2 of a numerator or denominator), added over sums and
+    products (common denominators and products add sizes) and multiplied by a power's exponent;
+    symbols count 0."""
     if expr.is_Rational:
-        return max(int(expr.p).bit_length(), int(expr.q).bit_length())
+        return max(math.log2(abs(int(expr.p)) or 1), math.log2(int(expr.q)))
     if isinstance(expr, sp.Pow):
         base, exponent = expr.args
         if not exponent.is_number:
@@ -95,7 +106,7 @@ _TOKEN = re.compile(r"\s*(?:(\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+
                     r"|([A-Za-z_][A-Za-z0-9_]*)|(\*\*|[-+*/^(),]))")
 
 
-class ParseError(ValueError):
+class ParseError(CheckerError, ValueError):
     """Text that is not an expression the checker accepts."""
 
 
@@ -116,13 +127,21 @@ def _tokenize(text: str) -> list[tuple[str, str, int]]:
     return tokens
 
 
+def _too_many_digits(shown: str, column: int) -> ParseError:
+    return ParseError(f"the number {shown} at column {column} would have more than {MAX_DIGITS:,} "
+                      f"digits: {NUMBER_RULE}")
+
+
 def _number(text: str, column: int) -> sp.Rational:
-    """An exact rational from a decimal literal, refused when absurdly long or large."""
+    """An exact rational from a decimal literal, refused (before it is built) when its numerator
+    or denominator would have more than MAX_DIGITS digits."""
     mantissa, _, exponent = text.lower().partition("e")
-    if len(mantissa.replace(".", "")) > MAX_DIGITS:
-        raise ParseError(f"number at column {column} has more than {MAX_DIGITS} digits")
-    if exponent and abs(int(exponent)) > MAX_DIGITS:
-        raise ParseError(f"number at column {column} has an exponent beyond ±{MAX_DIGITS}")
+    whole, _, fraction = mantissa.partition(".")
+    written = whole + fraction
+    shift = int(exponent or 0) - len(fraction) if len(exponent.lstrip("+-0")) <= 6 else None
+    # the value is int(written) · 10^shift: the digits of its numerator and its denominator
+    if shift is None or max(len(written), len(written.lstrip("0")) + shift, 1 - shift) > MAX_DIGITS:
+        raise _too_many_digits(text if len(text) < 40 else text[:37] + "...", column)
     return sp.Rational(text)
 
 
@@ -154,7 +173,7 @@ class _Parser:
     def sum(self):
         self.depth += 1
         if self.depth > MAX_DEPTH:
-            raise ParseError("expression nested too deeply")
+            raise ParseError(f"expression nested too deeply: {SIZE_RULE}")
         column = self.peek()[2]
         terms = [self.product()]
         bits = constant_bits(terms[0])
@@ -183,11 +202,9 @@ class _Parser:
     def bounded(bits: float, parts: list, column: int) -> float:
         """bits, unless the numbers of the sum or product of parts would be too large to build
         (refused, naming the expression)."""
-        if bits * LOG10_2 > MAX_CONSTANT_DIGITS:
+        if bits * LOG10_2 >= MAX_DIGITS - 1e-9:      # log10 ≥ MAX_DIGITS: one digit more
             text = " · ".join(str(p) for p in parts[:3]) + (" · ..." if len(parts) > 3 else "")
-            shown = text if len(text) < 80 else text[:77] + "..."
-            raise ParseError(f"the number {shown} at column {column} would have more than "
-                             f"{MAX_CONSTANT_DIGITS} digits")
+            raise _too_many_digits(text if len(text) < 80 else text[:77] + "...", column)
         return bits
 
     def unary(self):
@@ -195,7 +212,7 @@ class _Parser:
             operator = self.take()[1]
             self.depth += 1
             if self.depth > MAX_DEPTH:
-                raise ParseError("expression nested too deeply")
+                raise ParseError(f"expression nested too deeply: {SIZE_RULE}")
             operand = self.unary()
             self.depth -= 1
             return _neg(operand) if operator == "-" else operand
@@ -208,15 +225,17 @@ class _Parser:
             self.take()
             self.depth += 1
             if self.depth > MAX_DEPTH:
-                raise ParseError("expression nested too deeply")
+                raise ParseError(f"expression nested too deeply: {SIZE_RULE}")
             exponent = self.unary()
             self.depth -= 1
-            if exponent.is_number and constant_digits(exponent) > 6:
-                raise ParseError(f"exponent too large at column {column}")
-            value = evaluated(exponent) if exponent.is_number else None
-            if value is not None and value.is_Number and abs(value) > 64:
-                raise ParseError(f"exponent too large at column {column}")
             power = sp.Pow(base, exponent, evaluate=False)
+            if exponent.is_number and not base.is_number:
+                # a power of an expression with symbols: its exponent is bounded
+                value = evaluated(exponent) if constant_digits(exponent) < 7 else None
+                if value is None or (value.is_Number and abs(value) > MAX_EXPONENT):
+                    shown = str(exponent) if len(str(exponent)) < 40 else str(exponent)[:37] + "..."
+                    raise ParseError(f"the exponent {shown} at column {column} is too large: "
+                                     f"{EXPONENT_RULE}")
             self.bounded(constant_bits(power), [power], column)
             return power
         return base
@@ -255,7 +274,7 @@ class _Parser:
         if arity is None and len(args) < 2:
             raise ParseError(f"{name} takes at least 2 arguments")
         if len(args) > MAX_ARGUMENTS:
-            raise ParseError(f"{name} takes at most {MAX_ARGUMENTS} arguments, got {len(args)}")
+            raise ParseError(f"{name} has {len(args)} arguments: {SIZE_RULE}")
         return function(*args)
 
 
@@ -268,7 +287,7 @@ def parse_expression(text: str, *, positive=(), nonnegative=(), integer=(), nega
     if not isinstance(text, str):
         raise ParseError("expected a string")
     if len(text) > MAX_LENGTH:
-        raise ParseError(f"expression longer than {MAX_LENGTH} characters")
+        raise ParseError(f"expression of {len(text):,} characters: {SIZE_RULE}")
     if not text.strip():
         raise ParseError("empty expression")
     table = {} if symbols is None else symbols
@@ -285,7 +304,7 @@ def parse_expression(text: str, *, positive=(), nonnegative=(), integer=(), nega
     try:
         return _Parser(text, table).parse()
     except RecursionError:
-        raise ParseError("expression nested too deeply") from None
+        raise ParseError(f"expression nested too deeply: {SIZE_RULE}") from None
 
 
 # a verdict's claim 'lhs = rhs' is read back for display by this parser

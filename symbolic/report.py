@@ -7,6 +7,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from symbolic.derivation import Derivation
+from symbolic.display import counted, report_text  # noqa: F401 - counted: where callers find it
 from symbolic.kernel import refuse_forged
 from symbolic.verdict import Status, Verdict
 
@@ -44,11 +45,6 @@ def all_sizes_text(verdict) -> str:
     return "all, resting on instance checks of " + "; ".join(checked) if checked else "all"
 
 
-def counted(number: int, noun: str, plural: str | None = None) -> str:
-    """'1 box', '3 boxes': a count with its noun in the right number."""
-    return f"{number} {noun if number == 1 else plural or noun + 's'}"
-
-
 # called with each new ClaimResult of a run on one process; the command line sets it to draw its
 # progress bar
 progress_hook = None
@@ -81,6 +77,10 @@ def run_check(check) -> tuple:
 class Report:
     derivation: Derivation
     results: list = field(default_factory=list)
+
+    def __str__(self) -> str:
+        """The report as ``python -m proofs RESULT`` prints it (``symbolic.display``)."""
+        return report_text(self)
 
     def record(self, theorem: str, claim: str, sizes: tuple, check, for_all_sizes: bool = False) -> Verdict:
         """Run one check, time it, and keep its row (``for_all_sizes``: the sizes were symbols)."""

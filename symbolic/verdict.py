@@ -9,6 +9,7 @@ from fractions import Fraction
 
 import sympy as sp
 
+from symbolic.errors import CheckerError
 from symbolic.kernel.theorem import is_theorem
 
 
@@ -21,7 +22,7 @@ LONG_NUMBER = 24       # a value longer than this prints as p/q with places to b
 CLAIM_READER = [None]
 
 
-class ForgedVerdict(TypeError):
+class ForgedVerdict(CheckerError, TypeError):
     """A PROVED verdict without a theorem the kernel minted."""
 
 
@@ -76,6 +77,10 @@ class Verdict:
     @property
     def proved(self) -> bool:
         return self.status is Status.PROVED
+
+    def __str__(self) -> str:
+        from symbolic.display.verdicts import verdict_text   # the text the command line prints
+        return verdict_text(self)
 
     def describe(self) -> str:
         line = f"{self.status.name}: {self.claim}" if self.claim else self.status.name

@@ -54,7 +54,7 @@ def test_check_proves_refutes_and_exits_accordingly(cli):
 
 @pytest.mark.parametrize("text", [
     "__import__('os').system('touch pwned')", "x.__class__", "lambda: 1", "x; y",
-    "ReLU(x", "", "unknownfn(x)", "2**1000", "0^-1", "log(0)",
+    "ReLU(x", "", "unknownfn(x)", "2**20000", "x**65", "0^-1", "log(0)",
 ])
 def test_check_rejects_malformed_text_without_running_it(cli, text):
     from conftest import ROOT
@@ -72,14 +72,13 @@ def test_every_entry_point_rejects_bad_arguments_in_one_line(cli, args):
 
 
 def test_output_names_checked_steps_and_logical_glue(cli):
-    result = cli("theorem1", "--size", "1,1,1")
+    result = cli("theorem1", "--size", "1,1,1", "--steps")
     assert "[checked, PROVED]" in result.stdout and "[logical glue]" in result.stdout
 
 
 def test_progress_bar_draws_on_a_terminal(capsys, monkeypatch):
     from proofs.commands import cli as cli_module
     from symbolic.report import ClaimResult
-    from symbolic import Status, Verdict
     monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
     progress = cli_module._Progress(2)
     progress.enabled = True
@@ -154,7 +153,6 @@ def test_progress_bar_fits_the_terminal_and_moves_with_claims(capsys, monkeypatc
     import os
     from proofs.commands import cli as cli_module
     from symbolic.report import ClaimResult
-    from symbolic import Status, Verdict
     monkeypatch.setattr(cli_module.shutil, "get_terminal_size",
                         lambda fallback=None: os.terminal_size((columns, 24)))
     progress = cli_module._Progress(2, [27, 1])

@@ -11,7 +11,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def readme_spec() -> str:
-    text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    text = open(os.path.join(ROOT, "docs", "networks.md"), encoding="utf-8").read()
     return re.search(r"<!-- symmetry-spec -->\s*```toml\n(.*?)```", text, re.S).group(1)
 
 

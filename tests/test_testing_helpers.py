@@ -29,7 +29,7 @@ def test_failure_message_shows_status_witness_and_both_sides_as_in_the_readme():
     point = {a: sp.Rational(witness["a"]), s: sp.Rational(witness["s"])}
     lhs, rhs = ReLU(a * s).xreplace(point), (a * ReLU(s)).xreplace(point)
     assert lhs != rhs and f"there lhs = {lhs}, rhs = {rhs}" in message
-    readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    readme = open(os.path.join(ROOT, "docs", "regression_tests.md"), encoding="utf-8").read()
     shown = re.search(r"<!-- helper-failure -->\s*```\n(.*?)```", readme, re.S).group(1)
     assert shown.strip() == message.strip()
 
@@ -80,9 +80,9 @@ def test_assert_symmetry_failure_lists_each_failing_claim_with_its_witness():
 
 def test_the_readme_helper_example_runs_on_its_own():
     # the block imports all it uses (ReLU the function, ReLULayer the layer) and every assert holds
-    readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    readme = open(os.path.join(ROOT, "docs", "regression_tests.md"), encoding="utf-8").read()
     code = re.search(r"<!-- helper-example -->\s*```python\n(.*?)```", readme, re.S).group(1)
     namespace = {}
-    exec(compile(code, "README.md", "exec"), namespace)
+    exec(compile(code, "docs/regression_tests.md", "exec"), namespace)
     assert namespace["ReLU"] is ReLU and namespace["ReLULayer"] is ReLULayer
     assert isinstance(namespace["T"], Symmetry)

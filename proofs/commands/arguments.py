@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import argparse
 
+from symbolic.errors import CheckerError
 from symbolic.verdict import Status
 
 EXIT_CODES = {Status.PROVED: 0, Status.REFUTED: 1, Status.UNDECIDED: 3}
 EXIT_USAGE = 2
 EXIT_INTERNAL_ERROR = 4       # a bug of the checker: never a verdict's code
+EXIT_CLOSED_PIPE = 141        # the output's reader went away (| head): 128 + SIGPIPE, as any Unix tool
 
 MAX_SECONDS = 10 ** 6         # a time budget beyond this (11 days) is a typo, not a budget
 
 
-class UsageError(Exception):
+class UsageError(CheckerError):
     """Bad arguments or bad input: reported in one line, exit code 2."""
 
 

@@ -4,13 +4,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 
 import sympy as sp
+from sympy.core.facts import InconsistentAssumptions
 
 from symbolic import check_identity
+from symbolic.display import verdict_text
 from symbolic.decision.budget import BudgetExhausted, time_budget
-from symbolic.parsing import MAX_ARGUMENTS, MAX_CONSTANT_DIGITS, MAX_DEPTH, MAX_DIGITS, \
-    MAX_LENGTH, ParseError, parse_expression
+from symbolic.decision.identity import PROCEDURES
+from symbolic.parsing import LIMITS, ParseError, parse_expression
 from symbolic.verdict import Status, Verdict
 from symbolic.decision.witness import exact_value, mp_value, substitute_functions
 from symbolic.coq.runner import with_coq
@@ -19,24 +22,26 @@ from proofs.commands.arguments import EXIT_CODES, EXIT_INTERNAL_ERROR, Parser, U
 
 DEFAULT_SECONDS = 60.0
 
+LIMITS_TEXT = textwrap.fill(LIMITS, 96, initial_indent="  limits        ", subsequent_indent=" " * 16)
+
 GRAMMAR = f"""\
 expressions:
-  numbers       2, 1/3, 0.25, 1e-3 (exact rationals; at most {MAX_DIGITS} digits)
+  numbers       2, 1/3, 0.25, 1e-3 (exact rationals)
   symbols       names such as x, a1, w_ij: real numbers unless --positive, --nonnegative,
                 --negative, --integer or --rational says more
-  operators     + - * / and ** or ^ (integer powers up to 64), parentheses; an expression
+  operators     + - * / and ** or ^, parentheses; an expression
                 may start with a minus: check '-relu(-x)' 'min(x, 0)'
   functions     relu(s), max(a, b, ...), min(a, b, ...), abs(s), leaky_relu(s, slope),
                 sign(s), heaviside(s) (1/2 at 0),
                 exp, log, sqrt, tanh, sin, cos, sigmoid, softplus (outside real arithmetic:
                 decided only by the exact zero test and the sign split)
-  limits        {MAX_LENGTH} characters, nesting depth {MAX_DEPTH}, {MAX_ARGUMENTS} arguments of
-                max/min, constants of at most {MAX_CONSTANT_DIGITS} digits
+{LIMITS_TEXT}
 The claim is LHS = RHS, as written (nothing is simplified before the check), at every point of
 the symbols' ranges where both sides as written are defined: no denominator vanishes, no even
 root or non-integer power of a negative number, no log of a non-positive one.
 
-exit codes: 0 PROVED, 1 REFUTED, 3 UNDECIDED, 2 bad usage or input, 4 internal error
+exit codes: 0 PROVED, 1 REFUTED, 3 UNDECIDED, 2 bad usage or input, 4 internal error,
+  141 the reader of the output closed the pipe
 examples:
   python -m proofs check 'relu(a*x)' 'a*relu(x)' --positive a
   python -m proofs check 'relu(n)*relu(1-n)' 0 --integer n
@@ -72,6 +77,9 @@ def build_parser() -> Parser:
                         metavar="SECONDS", help="time budget for reading and deciding the claim "
                                                 f"(default {DEFAULT_SECONDS:g}); past it the "
                                                 "answer is UNDECIDED")
+    parser.add_argument("--procedure", choices=PROCEDURES, default="all",
+                        help="all (default): the sign split and Z3, each confirming the other; "
+                             "split or z3: that procedure's verdict alone")
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
     parser.add_argument("--certify", choices=["coq"], help="re-check a PROVED claim with Coq (coqc): a "
                         "refusal makes the verdict UNDECIDED, exit 4")
@@ -87,12 +95,27 @@ def _parse_claim(args) -> tuple:
         rhs = parse_expression(args.rhs, symbols=symbols)
     except ParseError as error:
         raise UsageError(f"cannot read the expression: {error}") from None
+    except InconsistentAssumptions:
+        raise UsageError(_contradiction(args)) from None
     present = {str(s) for s in lhs.free_symbols | rhs.free_symbols}
     for option in FACT_OPTIONS:
         for name in getattr(args, option):
             if name not in present:
                 raise UsageError(f"--{option} names {name!r}, which does not occur in the claim")
     return lhs, rhs
+
+
+# facts no real number has at once
+CONTRADICTIONS = (("positive", "negative"), ("nonnegative", "negative"))
+
+
+def _contradiction(args) -> str:
+    """The message for assumptions no value satisfies (--positive x --negative x)."""
+    for first, second in CONTRADICTIONS:
+        for name in getattr(args, first):
+            if name in getattr(args, second):
+                return f"the assumptions on {name!r} contradict each other: --{first} and --{second}"
+    return "the assumptions on the symbols contradict each other"
 
 
 def _exact_text(value) -> str:
@@ -124,7 +147,8 @@ def main(argv: list[str]) -> int:
         lhs = rhs = None
     else:
         try:
-            verdict = check_identity(lhs, rhs, timeout=args.timeout, claim=claim)
+            verdict = check_identity(lhs, rhs, timeout=args.timeout, claim=claim,
+                                     procedure=args.procedure)
         except (TypeError, ValueError) as error:
             raise UsageError(f"cannot check this claim: {error}") from None
         if args.certify == "coq":
@@ -146,13 +170,7 @@ def main(argv: list[str]) -> int:
                           "evidence": list(verdict.evidence),
                           **({"coq": verdict.details["coq"]} if "coq" in verdict.details else {})}))
     else:
-        print(verdict.describe())
-        if values:
-            print(f"  at the witness: lhs = {values['lhs']}, rhs = {values['rhs']}")
-        for line in verdict.evidence:
-            print(f"  evidence: {line}")
-        if "coq" in verdict.details:
-            print(f"  coq: {verdict.details['coq']}")
+        print(verdict_text(verdict, values))        # print(verdict) shows the same
     if verdict.details.get("disagreement"):
         print(f"proofs check: the kernel and Coq disagree on {claim}", file=sys.stderr)
         return EXIT_INTERNAL_ERROR

@@ -1,6 +1,7 @@
 """The command line: run the proof scripts and print a verdict table.
 
     python -m proofs                       every result at its default sizes
+    python -m proofs theorem1 --steps      one result, with its derivation steps
     python -m proofs theorem1 --json       one result, as JSON
     python -m proofs --size 8,8,8 theorem3 exactly these sizes
     python -m proofs --latex out/          one LaTeX derivation per result, compiled to PDF
@@ -13,30 +14,33 @@
     python -m proofs --certify coq            every identity the run proves re-checked by Coq
 
 Exit code: 0 every claim PROVED, 1 some claim REFUTED, 3 some UNDECIDED and none REFUTED,
-2 bad usage or bad input, 4 an internal error of the checker.
+2 bad usage or bad input, 4 an internal error of the checker, 141 the output's reader closed
+the pipe (as for any Unix tool).
 """
 from __future__ import annotations
 
 import argparse
 import importlib
 import json
+import os
 import re
 import shutil
 import sys
 import textwrap
 import time
 
-from symbolic.derivation import summarize_sizes
-from symbolic.report import counted
+from symbolic import display
+from symbolic.display import counted
 from symbolic.verdict import Status, worst
 
 from symbolic.coq.recording import Recorder
-from symbolic.latex import to_plain
 
 from proofs.commands import parallel, registry
-from proofs.commands.arguments import EXIT_CODES, EXIT_INTERNAL_ERROR, EXIT_USAGE, Parser, UsageError, positive_int, \
-    positive_seconds, size_triple
+from proofs.commands.arguments import EXIT_CLOSED_PIPE, EXIT_CODES, EXIT_INTERNAL_ERROR, EXIT_USAGE, Parser, \
+    UsageError, positive_int, positive_seconds, size_triple
 from symbolic import report as report_module
+
+PROGRESS_AFTER = 2.0      # seconds of a run before its progress line shows (on a terminal only)
 
 # Subcommands: the name typed after ``python -m proofs`` and the module whose main(argv) runs it.
 SUBCOMMANDS = {
@@ -81,9 +85,9 @@ def help_epilog() -> str:
     lines += [""] + textwrap.wrap(
         "exit codes: {} every claim PROVED, {} some claim REFUTED, {} some UNDECIDED and none "
         "REFUTED, {} bad usage or bad input (one line on stderr), {} an internal error of the "
-        "checker (never a verdict)".format(
+        "checker (never a verdict), {} the reader of the output closed the pipe".format(
             EXIT_CODES[Status.PROVED], EXIT_CODES[Status.REFUTED], EXIT_CODES[Status.UNDECIDED],
-            EXIT_USAGE, EXIT_INTERNAL_ERROR),
+            EXIT_USAGE, EXIT_INTERNAL_ERROR, EXIT_CLOSED_PIPE),
         96, subsequent_indent="  ")
     return "\n".join(lines)
 
@@ -113,7 +117,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
                         help="time budget per claim; a claim that exceeds it is UNDECIDED")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random witness points")
-    parser.add_argument("--json", action="store_true", help="print a JSON list instead of a table")
+    parser.add_argument("--steps", action="store_true",
+                        help="print each result's derivation steps (checked, or logical glue) "
+                             "before the summary line; with --json, an object of the claims and the "
+                             "derivations' steps")
+    parser.add_argument("--json", action="store_true",
+                        help="print a JSON list of every claim, nothing cut, instead of a table")
     parser.add_argument("--latex", metavar="DIR",
                         help="write one LaTeX derivation per result into DIR and compile it")
     parser.add_argument("--list", action="store_true", help="list the results and exit")
@@ -158,38 +167,12 @@ def sweep(script, args) -> list[tuple[int, int, int]]:
     return sizes
 
 
-def print_table(results, out=sys.stdout) -> None:
-    groups: dict[tuple[str, str], list] = {}
-    for row in results:
-        groups.setdefault((row.theorem, row.claim), []).append(row)
-    header = ("result", "claim", "sizes", "verdict", "seconds")
-    lines = []
-    for (theorem, claim), rows in groups.items():
-        sizes = summarize_sizes([(r.d, r.h, r.n) for r in rows]) or "-"
-        lines.append((theorem, claim, sizes, worst(r.verdict for r in rows).name,
-                      f"{sum(r.seconds for r in rows):.2f}"))
-    widths = [max(len(str(x)) for x in column) for column in zip(header, *lines)]
-    for line in [header, tuple("-" * w for w in widths), *lines]:
-        print("  ".join(str(x).ljust(w) for x, w in zip(line, widths)).rstrip(), file=out)
-    problems = [r for r in results if r.verdict.status is not Status.PROVED]
-    for row in problems[:20]:
-        print(f"\n{row.verdict.status.name} {row.theorem} {row.claim} (d={row.d}, h={row.h}, "
-              f"N={row.n}): {row.verdict.reason}", file=out)
-        if row.verdict.witness:
-            print("  witness: " + ", ".join(f"{k} = {v}" for k, v in row.verdict.witness.items()),
-                  file=out)
-    counts = {s: sum(r.verdict.status is s for r in results) for s in Status}
-    print(f"\n{counted(len(results), 'claim')}: {counts[Status.PROVED]} proved, {counts[Status.REFUTED]} "
-          f"refuted, {counts[Status.UNDECIDED]} undecided", file=out)
-
-
-def print_steps(derivations, out=sys.stdout) -> None:
-    """Each derivation's steps, saying which the CAS checked and which are logical glue."""
-    for derivation in derivations:
-        print(f"\n{derivation.name}: derivation steps", file=out)
-        for number, step in enumerate(derivation.steps, start=1):
-            how = f"checked, {step.status.name}" if step.checked else "logical glue"
-            print(f"  ({number}) [{how}] {to_plain(step.reason)}", file=out)
+def print_table(results, derivations=(), show_steps: bool = False, out=None) -> None:
+    """The verdict table fitted to the output's width, the derivation steps when asked for, and
+    the summary line last (``symbolic.display``)."""
+    out = sys.stdout if out is None else out
+    print(display.results_text(results, derivations, width=display.output_width(out),
+                               show_steps=show_steps), file=out)
 
 
 class _Progress:
@@ -200,8 +183,9 @@ class _Progress:
     result has is known only when it ends, so after k claims of a result run at s sizes the bar
     stands at k/(k + s) of its share, and jumps to the share's end when the result is done."""
 
-    def __init__(self, total: int, sizes: list[int] | None = None):
+    def __init__(self, total: int, sizes: list[int] | None = None, after: float = 0.0):
         self.total, self.done, self.claims, self.start = total, 0, 0, time.monotonic()
+        self.after, self.drawn = after, False       # drawn only once a run has lasted `after` s
         self.sizes = sizes or [1] * total
         self.claims_in_result = 0
         self.enabled = sys.stderr.isatty()
@@ -213,7 +197,8 @@ class _Progress:
         return (self.done + within) / self.total
 
     def draw(self, label: str) -> None:
-        if self.enabled:
+        if self.enabled and time.monotonic() - self.start >= self.after:
+            self.drawn = True
             columns = shutil.get_terminal_size((80, 24)).columns - 1
             width = max(10, min(30, columns // 4))
             filled = int(width * self.fraction())
@@ -233,7 +218,7 @@ class _Progress:
         self.draw(name)
 
     def close(self) -> None:
-        if self.enabled:
+        if self.drawn:
             columns = shutil.get_terminal_size((80, 24)).columns - 1
             print("\r" + " " * columns + "\r", end="", file=sys.stderr, flush=True)
 
@@ -245,7 +230,7 @@ def run_results(args) -> int:
         raise UsageError(f"unknown result {unknown[0]!r}; choose from {', '.join(registry.names())}")
     scripts = [registry.load(n) for n in names]
     plans = [(script, sweep(script, args)) for script in scripts]
-    progress = _Progress(len(plans), [len(sizes) for _, sizes in plans])
+    progress = _Progress(len(plans), [len(sizes) for _, sizes in plans], after=PROGRESS_AFTER)
     report_module.progress_hook = progress.claim_done
     reports = []
     # Coq's pass records the identities the run proves: the claims run here, in one process
@@ -268,11 +253,14 @@ def run_results(args) -> int:
     results = [row for report in reports for row in report.results]
     if recorder is not None:
         print(recorder.certify_rows(), file=sys.stderr)
-    if args.json:
+    if args.json and args.steps:
+        print(json.dumps({"claims": [r.as_json() for r in results],
+                          "derivations": display.steps_json([report.derivation for report in reports])},
+                         indent=1))
+    elif args.json:
         print(json.dumps([r.as_json() for r in results], indent=1))
     else:
-        print_table(results)
-        print_steps([report.derivation for report in reports])
+        print_table(results, [report.derivation for report in reports], show_steps=args.steps)
     if args.latex:
         from proofs.commands.latex_output import write_documents
         try:
@@ -287,30 +275,48 @@ def run_results(args) -> int:
     return EXIT_CODES[worst(r.verdict for r in results)]
 
 
+def closed_pipe() -> int:
+    """The reader of the output went away (``python -m proofs --list | head -3``): stop without a
+    word, with the status of any Unix tool whose output pipe closed (128 + SIGPIPE).  What is left
+    in stdout's buffer goes nowhere, so that Python's flush at exit cannot complain."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return EXIT_CLOSED_PIPE
+
+
+def dispatch(argv: list[str]) -> int:
+    """Run a subcommand, list the results, or run them: the exit code."""
+    if argv and argv[0] in SUBCOMMANDS:
+        return importlib.import_module(SUBCOMMANDS[argv[0]]).main(argv[1:])
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.list:
+        others = [f"--{name.replace('_', '-')}" if name != "results" else "RESULT"
+                  for name, value in vars(args).items()
+                  if name != "list" and value not in (parser.get_default(name), None, [], False)]
+        if others:
+            raise UsageError(f"--list takes no other arguments, got {others[0]}")
+        for name in registry.names():
+            print(f"{name:<16} {registry.load(name).TITLE}")
+        return 0
+    return run_results(args)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
-        if argv and argv[0] in SUBCOMMANDS:
-            return importlib.import_module(SUBCOMMANDS[argv[0]]).main(argv[1:])
-        parser = build_parser()
-        args = parser.parse_args(argv)
-        if args.list:
-            others = [f"--{name.replace('_', '-')}" if name != "results" else "RESULT"
-                      for name, value in vars(args).items()
-                      if name != "list" and value not in (parser.get_default(name), None, [], False)]
-            if others:
-                raise UsageError(f"--list takes no other arguments, got {others[0]}")
-            for name in registry.names():
-                print(f"{name:<16} {registry.load(name).TITLE}")
-            return 0
-        return run_results(args)
+        status = dispatch(argv)
+        sys.stdout.flush()          # a closed pipe shows here, not in Python's flush at exit
+        return status
     except UsageError as error:
         print(f"proofs: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("proofs: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        return closed_pipe()
     except Exception as error:  # noqa: BLE001 - a bug is reported as one, never as a verdict
         print(f"proofs: internal error: {type(error).__name__}: {error}", file=sys.stderr)
         return EXIT_INTERNAL_ERROR
-

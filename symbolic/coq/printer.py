@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
+from symbolic.errors import CheckerError
 from symbolic.relu import ReLU
 
 # words a symbol may not be named in Coq: keywords, and the names the certificates use
@@ -34,7 +35,7 @@ NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 PREFIXES = ("H", "E", "R")                  # the hypotheses', the steps' and the stdlib's names
 
 
-class OutsideFragment(ValueError):
+class OutsideFragment(CheckerError, ValueError):
     """The term has a construct the certificates do not state in Coq (the reason says which)."""
 
 

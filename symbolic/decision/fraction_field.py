@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import flint
 import sympy as sp
+from symbolic.errors import CheckerError
 
 
-class NotRational(Exception):
+class NotRational(CheckerError):
     """The expression has a float or another constant that is not a rational number."""
 
 

@@ -12,10 +12,11 @@ from dataclasses import dataclass
 import sympy as sp
 from sympy.functions.elementary.piecewise import ExprCondPair
 
+from symbolic.errors import CheckerError
 from symbolic.relu import ReLU
 
 
-class OutsideFragment(Exception):
+class OutsideFragment(CheckerError):
     """The expression uses a construct that the solvers' real arithmetic does not express exactly."""
 
 

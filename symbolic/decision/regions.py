@@ -24,12 +24,13 @@ from symbolic.decision.assumptions import point_in_ranges, symbol_range
 from symbolic.decision.budget import check_budget, remaining
 from symbolic.decision.fragment import OutsideFragment
 from symbolic.relu import canonical_relu_form, relu_atoms
+from symbolic.errors import CheckerError
 
 # at most this many seconds of Z3 for one region question
 REGION_SECONDS = 2.0
 
 
-class SplitTooLarge(Exception):
+class SplitTooLarge(CheckerError):
     """The split would examine more regions than it was allowed."""
 
 

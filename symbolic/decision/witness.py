@@ -17,6 +17,7 @@ import sympy as sp
 from sympy.core.function import AppliedUndef
 
 from symbolic.decision.assumptions import sample_point
+from symbolic.errors import CheckerError
 from symbolic.relu import ReLU
 
 
@@ -151,11 +152,11 @@ def _mp_number(value, dps: int):
     return mpmath.mpmathify(value)
 
 
-class _NotRational(Exception):
+class _NotRational(CheckerError):
     """A construct the rational evaluator does not read (sqrt, exp, a Piecewise, ...)."""
 
 
-class _Undefined(Exception):
+class _Undefined(CheckerError):
     """The expression has no value at the point (a division by 0, a Mod by 0)."""
 
 

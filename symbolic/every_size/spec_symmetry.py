@@ -29,12 +29,13 @@ from symbolic.kernel.derivations import prove
 from symbolic.networks.model import Abs, Dense, LeakyReLU, Model, ReLU, entry_symbol
 from symbolic.parsing import ParseError, parse_expression
 from symbolic.verdict import Status, Verdict, worst
+from symbolic.errors import CheckerError
 
 ACTIVATIONS = ("relu", "leaky_relu", "abs")
 INSTANCE_WIDTH = 2          # a named width at the instance cross-check
 
 
-class OutsideFragment(ValueError):
+class OutsideFragment(CheckerError, ValueError):
     """The spec is not in the fragment the every-size proof covers (one line, for stderr)."""
 
 

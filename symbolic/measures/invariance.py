@@ -48,13 +48,14 @@ from symbolic.kernel import Fact, by_oracle
 from symbolic.verdict import Holds, Status, Verdict
 from symbolic.decision.witness import mpmath_function
 from symbolic.decision.fraction_field import is_zero_fraction
+from symbolic.errors import CheckerError
 
 PRECISION = 200       # bits of the arb enclosures
 WITNESS_TRIES = 5
 AGREEMENT = 1e-40     # a witness agrees when its two enclosures overlap and are this narrow
 
 
-class Kink(Exception):
+class Kink(CheckerError):
     """A pre-activation is exactly 0 at the point: the Hessian is not defined there."""
 
 

@@ -25,6 +25,7 @@ from symbolic.decision.budget import check_budget
 from symbolic.networks.model import Abs as AbsLayer, LeakyReLU, Model, Nonlinearity, RealFunctions, ReLU as ReLULayer
 from symbolic.decision.zero import is_rational_zero
 from symbolic.relu import canonical_relu_form
+from symbolic.errors import CheckerError
 
 PIECEWISE_LINEAR = (ReLULayer, LeakyReLU, AbsLayer)     # activations with a pattern form
 
@@ -121,7 +122,7 @@ def site_name(layer, site) -> str:
 
 # --- the pattern form, as exact polynomials -------------------------------------------------------
 
-class NoPatternForm(Exception):
+class NoPatternForm(CheckerError):
     """A nonlinearity without linear pieces (tanh), or a map that is not a Laurent polynomial."""
 
 

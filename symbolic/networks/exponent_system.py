@@ -20,11 +20,12 @@ import flint
 
 from symbolic.networks.model import LeakyReLU, Model, Nonlinearity, Tanh
 from symbolic.networks.model import Abs as AbsLayer, ReLU as ReLULayer
+from symbolic.errors import CheckerError
 
 HOMOGENEOUS = (ReLULayer, LeakyReLU, AbsLayer)   # σ(c·a) = c·σ(a) for every c > 0
 
 
-class NotHomogeneous(Exception):
+class NotHomogeneous(CheckerError):
     """An activation of the model whose scaling behaviour the system does not know."""
 
 

@@ -26,9 +26,10 @@ import sympy as sp
 
 from symbolic.networks.network import validate_sizes
 from symbolic.relu import ReLU as relu_function, leaky_relu, to_relu_form
+from symbolic.errors import CheckerError
 
 
-class ModelError(ValueError):
+class ModelError(CheckerError, ValueError):
     """A layer list that does not describe a network (shapes, names, sizes)."""
 
 

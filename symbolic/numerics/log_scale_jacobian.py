@@ -26,15 +26,16 @@ import sympy as sp
 from symbolic.decision.budget import check_budget
 from symbolic.networks.model import Abs as AbsLayer, LeakyReLU, Model, Nonlinearity, Tanh
 from symbolic.networks.model import ReLU as ReLULayer
+from symbolic.errors import CheckerError
 
 ARB_PRECISION = 256
 
 
-class OnKink(Exception):
+class OnKink(CheckerError):
     """A nonlinearity's input is at (or, for a ball, possibly at) its kink."""
 
 
-class NoExactDerivative(Exception):
+class NoExactDerivative(CheckerError):
     """A leaky slope that is neither rational nor a symbol: no exact arithmetic for it here."""
 
 

@@ -1,0 +1,16 @@
+"""A verdict as text: what ``python -m proofs check`` prints and ``print(verdict)`` shows.  It
+reads the verdict it is given and imports nothing of the project, so that ``symbolic.verdict`` can
+delegate to it."""
+from __future__ import annotations
+
+
+def verdict_text(verdict, values: dict | None = None) -> str:
+    """A verdict as ``python -m proofs check`` prints it: the verdict line, the two sides' values
+    at a witness when given, one line per piece of evidence, Coq's answer when it was asked."""
+    lines = [verdict.describe()]
+    if values:
+        lines.append(f"  at the witness: lhs = {values['lhs']}, rhs = {values['rhs']}")
+    lines += [f"  evidence: {line}" for line in verdict.evidence]
+    if "coq" in verdict.details:
+        lines.append(f"  coq: {verdict.details['coq']}")
+    return "\n".join(lines)
