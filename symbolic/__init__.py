@@ -15,12 +15,13 @@ from symbolic.networks.model import (Abs, AvgPool1d, Conv1d, Dense, LeakyReLU, M
 from symbolic.networks.model import ReLU as ReLULayer
 from symbolic.networks.discovery import discover_symmetries
 from symbolic.networks.symmetry import Symmetry, check_symmetry, permutation_matrix, positive_scales
+from symbolic.parsing import parse_expression      # also how a verdict reads a claim back for display
 from symbolic.relu import ReLU, leaky_relu, to_relu_form
 from symbolic.verdict import Status, Verdict
 
 __all__ = [
     # the decision procedure and its answers
-    "check_identity", "Verdict", "Status", "ReLU", "leaky_relu", "to_relu_form",
+    "check_identity", "parse_expression", "Verdict", "Status", "ReLU", "leaky_relu", "to_relu_form",
     # networks by their layers
     "Model", "ModelError", "Dense", "Conv1d", "ReLULayer", "LeakyReLU", "Abs", "Tanh", "Maxout",
     "MaxPool1d", "AvgPool1d", "Residual",

@@ -115,6 +115,7 @@ from symbolic.verdict import Holds, Status, Verdict
 from symbolic.decision.witness import WITNESS_DPS, algebraic_value, compare_at, concrete_functions, \
     exact_value, exactly_zero, mp_value, substitute_functions
 from symbolic.decision.zero import is_rational_zero
+from symbolic.errors import CheckerError
 
 RANDOM_POINTS = 8
 SPLIT_REGIONS = 24
@@ -127,7 +128,7 @@ NOISE = 10 ** -(WITNESS_DPS // 2)
 PROCEDURES = ("all", "split", "z3")
 
 
-class _Undecidable(Exception):
+class _Undecidable(CheckerError):
     """The procedure cannot settle the claim; the message says why."""
 
 

@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from symbolic.errors import CheckerError
 from symbolic.trained import exact
 from symbolic.trained.onnx_import import UnsupportedModel, import_network, load_model, onnxruntime_outputs
 from symbolic.trained.rescaling import exact_parameters, parameter_factors, scaled, write_twin
@@ -15,11 +16,11 @@ EXACT_CHUNK = 200             # examples per chunk of the exact forward passes
 REFERENCE_TOLERANCE = 1e-3    # relative to max(1, max |output|): float32 rounding, not a misread layer
 
 
-class DataError(ValueError):
+class DataError(CheckerError, ValueError):
     """DATA.npz does not fit the model (shape, NaN, labels): one line, exit code 2."""
 
 
-class ImportMismatch(RuntimeError):
+class ImportMismatch(CheckerError, RuntimeError):
     """The imported network does not compute what onnxruntime computes: a bug of the import."""
 
 

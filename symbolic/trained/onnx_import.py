@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from symbolic.errors import CheckerError
 from symbolic.trained.network import (AveragePool, Conv, Dense, Diagonal, Flatten, LeakyReLU, MaxPool, ReLU, Standardize, Sum,
                                       TrainedNetwork)
 
@@ -33,7 +34,7 @@ PASS_THROUGH = ("Identity", "Dropout", "Cast")
 FLOAT_TYPES = {1: 32, 10: 16, 11: 64, 16: 16}       # ONNX element types read as floats, and their bits
 
 
-class UnsupportedModel(ValueError):
+class UnsupportedModel(CheckerError, ValueError):
     """A file that is not ONNX, or a graph this import does not read: one line, exit code 2."""
 
 
