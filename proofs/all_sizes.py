@@ -23,6 +23,8 @@ instance.
 """
 from __future__ import annotations
 
+import dataclasses
+
 import functools
 
 import sympy as sp
@@ -36,6 +38,7 @@ from symbolic.every_size.index_terms import Add, Const, Deriv, Entry, Indicator,
     latex, replace_first
 from symbolic.every_size.networks import A, DEEP, DEEP_BIAS, DEEP_NEURON, DEEP_NEURON_BIAS, DEPTH, DeepNetwork, LAYER, \
     LOSS_FUNCTION, N, P, P_LAST, PRODUCT_ONE, T_ALPHA, T_NEURON, PerNeuronDeepNetwork, one_layer_map, prediction, x
+from symbolic.coq import library
 from symbolic.kernel import check_identity, conjunction, zeros
 from symbolic.every_size.laws import derivative_chain, invariance_lemma, loss_chain
 from symbolic.kernel.derivations import Rule, induction, instantiate, lemma, prove
@@ -593,7 +596,20 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
         r"$L$ twice differentiable at $T\theta$; since $L = L\circ T^{-1}$ with $T^{-1}$ linear, that "
         r"holds exactly when $L$ is twice differentiable at $\theta$.")
     derivation.notes.append(_controls_note())
+    # the rows the Coq development proves for every size, re-checked by coqc (one compile a process)
+    for row in report.results:
+        row.verdict = coq_checked(row.claim, row.verdict)
     return report
+
+
+def coq_checked(claim: str, verdict: Verdict) -> Verdict:
+    """A proved every-size row with Coq's answer: "coq": "checked" and the Coq theorems named in
+    its evidence when the Coq development proves it (``symbolic.coq.library``); unchanged otherwise."""
+    status = library.row_status(claim) if verdict.status is Status.PROVED else None
+    if status is None:
+        return verdict
+    return dataclasses.replace(verdict, details={**verdict.details, "coq": status},
+                               evidence=(*verdict.evidence, *library.row_evidence(claim)))
 
 
 def layer_wise_rows(network, seed: int) -> dict:

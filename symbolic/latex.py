@@ -200,6 +200,7 @@ def render(derivation: Derivation) -> str:
         lines += [r"%s & $%s$ \\" % (escape(label), to_latex(sp.Float(value, 3)))
                   for label, value in derivation.residuals]
         lines.append(r"\end{tabular}")
+    lines += _rests_on(derivation)
     if derivation.notes:
         lines.append(r"\section*{Notes}")
         lines += [note + r"\par" for note in derivation.notes]
@@ -207,6 +208,23 @@ def render(derivation: Derivation) -> str:
               r"\textbf{%s}: %s" % (derivation.status.name, escape(derivation.title)),
               r"\end{document}", ""]
     return "\n".join(lines)
+
+
+def _rests_on(derivation: Derivation) -> list[str]:
+    """What the proved checks rest on, as Lean's #print axioms lists it: the kernel's rules and
+    axioms, the oracles taken on their word, the lemmas, the rules checked on instances only."""
+    parts = {"rules": {}, "oracles": {}, "lemmas": {}, "instance_checked": {}}
+    for step in derivation.steps:
+        for verdict in step.verdicts:
+            for kind, names in verdict.rests_on.items():
+                parts[kind].update(dict.fromkeys(names))
+    if not any(parts.values()):
+        return []
+    titles = {"rules": "Rules and axioms", "oracles": "Oracles (taken on their word)", "lemmas": "Lemmas",
+              "instance_checked": "Valid for every size, checked on instances only"}
+    items = [r"\item \textbf{%s}: %s." % (titles[kind], escape(", ".join(names)))
+             for kind, names in parts.items() if names]
+    return [r"\section*{What the proof rests on}", r"{\raggedright", r"\begin{itemize}", *items, r"\end{itemize}\par}"]
 
 
 def _refuted_and_undecided(derivation: Derivation) -> list[str]:

@@ -35,6 +35,7 @@ class ClaimResult:
             "residual": v.residual, "reason": v.reason or None,
             "evidence": list(v.evidence),
             **({"statement": v.statement.text, "rests_on": v.rests_on} if v.status is Status.PROVED else {}),
+            **({"coq": v.details["coq"]} if "coq" in v.details else {}),
         }
 
 

@@ -1,6 +1,7 @@
 """The invariance audit: the cells the issue names, each re-verified here from scratch, and the
 whole matrix through the command line (JSON, exit codes, one compiled LaTeX document)."""
 import json
+import time
 import re
 
 import sympy as sp
@@ -303,3 +304,16 @@ def test_reverification_catches_a_wrong_hessian_or_loss():
     n = len(point.theta)
     assert not reverified(group, [dataclasses.replace(point, hessian=point.hessian + sp.eye(n) / 10 ** 9)], [])
     assert not reverified(group, [dataclasses.replace(point, loss=point.loss + sp.Rational(1, 10 ** 12))], [])
+
+
+def test_a_cell_past_its_time_budget_is_undecided_and_the_audit_goes_on(cli, tmp_path):
+    # L^10 is invariant, but its exact zero test takes minutes: the cell's budget stops it
+    path = tmp_path / "slow.py"
+    path.write_text("def tenth_power(p):\n    return p.loss ** 10\n")
+    start = time.monotonic()
+    done = cli("audit", "--measure-module", f"{path}:tenth_power", "--group", "layerwise", "--cell-seconds", "3",
+               "--json", "--jobs", "1")
+    (row,) = json.loads(done.stdout)
+    assert row["status"] == "undecided" and "time budget of 3 s ran out" in row["reason"], row
+    # 3 s for the cell, the rest loading the project and the group's proofs (a loaded machine takes longer)
+    assert time.monotonic() - start < 120

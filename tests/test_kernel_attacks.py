@@ -221,3 +221,10 @@ def test_a_conjunction_needs_every_premise_and_a_refutation_a_failing_point():
     assert refutation(Equation(x ** 2, x), {x: 2}).status is Status.PROVED
     assert refutation(Equation(x ** 2, x), {x: 1}).status is Status.UNDECIDED
     assert refutation(Equation(1 / x, x), {x: 0}).status is Status.UNDECIDED      # a side undefined there
+
+
+def test_the_latex_document_lists_what_the_proofs_rest_on():
+    from proofs import theorem1_observational_equivalence as theorem1
+    from symbolic.latex import render
+    text = render(theorem1.run([(1, 1, 1)]).derivation)
+    assert r"\section*{What the proof rests on}" in text and "exact identity test" in text

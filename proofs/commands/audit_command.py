@@ -29,13 +29,14 @@ import sys
 import time
 from dataclasses import dataclass
 
+from symbolic.decision.budget import BudgetExhausted, time_budget
 from symbolic.measures.invariance import Outcome, check_invariance
 from symbolic.measures.definitions import MEASURES, Measure
 from symbolic.networks.symmetry_groups import GROUPS
 from symbolic.report import counted
 from symbolic.verdict import Status, Verdict
 
-from proofs.commands.arguments import Parser, UsageError, positive_int
+from proofs.commands.arguments import Parser, UsageError, positive_int, positive_seconds
 from proofs.commands.parallel import default_jobs
 from proofs.measures_all_sizes import EVERY_SIZE, every_size_verdict
 
@@ -127,6 +128,8 @@ def build_parser() -> Parser:
     parser.add_argument("--group", action="append", metavar="KEY",
                         help=f"audit only this group (repeatable): {', '.join(GROUPS)}")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random witness points")
+    parser.add_argument("--cell-seconds", type=positive_seconds, default=CELL_SECONDS, metavar="SECONDS",
+                        help=f"each cell's time budget (default {CELL_SECONDS:g}): a cell past it is UNDECIDED")
     parser.add_argument("--jobs", type=positive_int, default=default_jobs(), metavar="N",
                         help="check the cells in N processes (default: the number of cores); "
                              "the cells, their verdicts and their order do not depend on N")
@@ -215,11 +218,22 @@ def _tasks(measures, groups, jobs) -> list[tuple[int, ...]]:
             for g in order for part in range(parts)]
 
 
+# each cell's time budget (``--cell-seconds``): past it the cell is UNDECIDED, the audit goes on
+CELL_SECONDS = 300.0
+_cell_seconds = CELL_SECONDS
+
+
 def check_cell(measure, group, seed: int) -> Cell:
-    """One cell and the seconds it took; a user's measure that fails is a UsageError."""
+    """One cell and the seconds it took, within its time budget; a user's measure that fails is a
+    UsageError."""
     start = time.perf_counter()
     try:
-        outcome = check_invariance(measure, group, seed=seed)
+        with time_budget(_cell_seconds):
+            outcome = check_invariance(measure, group, seed=seed)
+    except BudgetExhausted:
+        key = measure.key if isinstance(measure, Measure) else measure
+        outcome = Outcome(Verdict(Status.UNDECIDED, f"{key} is invariant under {group}",
+                                  reason=f"the cell's time budget of {_cell_seconds:g} s ran out"))
     except Exception as error:
         if isinstance(measure, Measure) and measure.source.endswith(f":{measure.key}"):
             # the user's function failed on a MeasurePoint or returned the wrong kind
@@ -319,6 +333,8 @@ def main(argv: list[str]) -> int:
             os.makedirs(args.latex, exist_ok=True)
         except OSError as error:
             raise UsageError(f"cannot write into {args.latex}: {error.strerror}") from None
+    global _cell_seconds
+    _cell_seconds = args.cell_seconds          # the workers, forked, inherit it
     cells = run_audit(measures + own, groups, args.seed, args.jobs)
     attach_every_size(cells, {**MEASURES, **{m.key: m for m in own}})
     measures = measures + [m.key for m in own]
