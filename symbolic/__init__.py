@@ -7,17 +7,36 @@ symmetries, and the invariance of measures under them.
 ``ReLU`` is the rectifier max(s, 0) as a sympy function (for claims); the ReLU *layer* of a
 ``Model`` is ``ReLULayer`` here (``symbolic.networks.model.ReLU`` in its own module).
 """
+import importlib
+
 from symbolic.kernel import check_identity
-from symbolic.measures.definitions import MEASURES, MeasurePoint
-from symbolic.measures.invariance import check_invariance
-from symbolic.networks.model import (Abs, AvgPool1d, Conv1d, Dense, LeakyReLU, Maxout, MaxPool1d, Model,
-                                     ModelError, Residual, Tanh)
-from symbolic.networks.model import ReLU as ReLULayer
-from symbolic.networks.discovery import discover_symmetries
-from symbolic.networks.symmetry import Symmetry, check_symmetry, permutation_matrix, positive_scales
 from symbolic.parsing import parse_expression      # also how a verdict reads a claim back for display
 from symbolic.relu import ReLU, leaky_relu, to_relu_form
 from symbolic.verdict import Status, Verdict
+
+# the networks, their symmetries and the measures, imported on first use: a claim checked from the
+# command line does not pay for them
+_ON_FIRST_USE = {
+    **dict.fromkeys(("MEASURES", "MeasurePoint"), "symbolic.measures.definitions"),
+    "check_invariance": "symbolic.measures.invariance",
+    **dict.fromkeys(("Abs", "AvgPool1d", "Conv1d", "Dense", "LeakyReLU", "Maxout", "MaxPool1d", "Model",
+                     "ModelError", "Residual", "Tanh"), "symbolic.networks.model"),
+    "discover_symmetries": "symbolic.networks.discovery",
+    **dict.fromkeys(("Symmetry", "check_symmetry", "permutation_matrix", "positive_scales"),
+                    "symbolic.networks.symmetry"),
+}
+
+
+def __getattr__(name):
+    if name == "ReLULayer":
+        value = importlib.import_module("symbolic.networks.model").ReLU
+    elif name in _ON_FIRST_USE:
+        value = getattr(importlib.import_module(_ON_FIRST_USE[name]), name)
+    else:
+        raise AttributeError(f"module 'symbolic' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     # the decision procedure and its answers
