@@ -71,7 +71,8 @@ class Derivation:
     every_size: bool = False     # proved with the sizes as symbols; ``sizes`` are the cross-check's
 
     def add(self, statement: str, reason: str, verdicts=(), sizes=()) -> Step:
-        step = Step(statement, reason, list(verdicts), list(sizes))
+        # a PROVED the kernel did not issue is never a step's evidence (nor printed as one)
+        step = Step(statement, reason, [v.refused_if_forged() for v in verdicts], list(sizes))
         self.steps.append(step)
         return step
 

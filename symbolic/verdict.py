@@ -80,7 +80,14 @@ class Verdict:
 
     def __str__(self) -> str:
         from symbolic.display.verdicts import verdict_text   # the text the command line prints
-        return verdict_text(self)
+        return verdict_text(self.refused_if_forged())
+
+    def refused_if_forged(self) -> "Verdict":
+        """This verdict, or, for a PROVED the kernel did not mint (built past the constructor's
+        check), an UNDECIDED saying so: what every display prints."""
+        if self.status is Status.PROVED and not is_theorem(self.theorem):
+            return Verdict(Status.UNDECIDED, str(self.claim), reason="refused: a PROVED verdict the kernel did not issue")
+        return self
 
     def describe(self) -> str:
         line = f"{self.status.name}: {self.claim}" if self.claim else self.status.name

@@ -150,6 +150,13 @@ def test_every_output_path_refuses_a_hand_made_proved_verdict():
     # the pytest helpers
     with pytest.raises(AssertionError, match="did not issue"):
         _refuse_forged(forged)
+    # print(verdict), the command line's text, and a derivation's step (the LaTeX document)
+    assert str(forged).startswith("UNDECIDED") and "did not issue" in str(forged)
+    derivation = Derivation(name="t", title="t", source="t", statement="t")
+    step = derivation.add("1 = 2", "by hand", [forged])
+    assert step.verdicts[0].status is Status.UNDECIDED
+    from symbolic.latex import render
+    assert r"\textbf{PROVED}" not in render(derivation).split(r"\section*{Derivation}")[1]
 
 
 def test_an_oracle_runs_its_test_on_the_statement_it_is_given():
