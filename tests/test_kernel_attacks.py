@@ -17,7 +17,9 @@ from symbolic.verdict import ForgedVerdict
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# each attack prints one JSON line: {"refused": bool, "why": text}
+# each attack ends with ``verdict`` (refused when it is not PROVED), or ``free_text`` (whether a
+# PROVED says what was not checked), or a definition refused with a ValueError; it prints one JSON
+# line: {"refused": bool, "why": text}
 ATTACKS = {
     # one family defined twice under two index names: 0 = A_i = A_j = 1
     "two definitions of one family": """
@@ -45,8 +47,6 @@ ATTACKS = {
         chain = Chain("f(5W) = f(W)", five.apply(W))
         chain.then(zero, Mul((Const(sp.Integer(5)), Const(sp.S.Zero)))).then(ARITHMETIC, Const(sp.S.Zero)).then(zero, W)
         verdict = chain.check()
-        assert verdict.status is not Status.PROVED, verdict.claim
-        raise ValueError("refused: " + verdict.reason)
     """,
     # alpha := 1, then the wrong-scale map (alpha^2 on W, alpha^5 on v) would pass Theorem 1
     "the group parameter defined as 1": """
@@ -58,8 +58,6 @@ ATTACKS = {
         from symbolic.every_size.networks import one_layer_map
         wrong = one_layer_map("T", Const(ALPHA ** 2), Const(ALPHA ** 5))
         verdict = all_sizes.invariance_chain("Theorem 1 for alpha^2, alpha^5", wrong).check()
-        assert verdict.status is not Status.PROVED, verdict.claim
-        raise ValueError("refused: " + verdict.reason)
     """,
     # a user's own family: U := 0, then U -> 5U
     "a user family defined, then mapped": """
@@ -72,26 +70,29 @@ ATTACKS = {
         chain.then(zero, Mul((Const(sp.Integer(5)), Const(sp.S.Zero)))).then(ARITHMETIC, Const(sp.S.Zero))
         chain.then(zero, Entry("U", ("i",)))
         verdict = chain.check()
-        assert verdict.status is not Status.PROVED, verdict.claim
-        raise ValueError("refused: " + verdict.reason)
     """,
     # the claim a reader sees is the statement checked: a label cannot turn 0 = 0 into 1 = 2
     "free text as a claim": """
         from symbolic.kernel import conjunction, zeros
         verdict = conjunction([zeros("0 = 0", [sp.S.Zero])], label="1 = 2")
-        assert verdict.statement.text == "0 = 0" and verdict.claim.endswith(": 0 = 0"), verdict.claim
-        raise ValueError("refused: the statement printed is 0 = 0")
+        # proved, but of what it checked: the claim printed is the statement 0 = 0, after its label
+        free_text = not (verdict.statement.text == "0 = 0" and verdict.claim.endswith(": 0 = 0"))
     """,
 }
 
 PRELUDE = """
 import json, sympy as sp
 from symbolic.verdict import Status
+free_text = None
 try:
 {body}
-    print(json.dumps({{"refused": False, "why": "accepted"}}))
-except (ValueError, AssertionError) as error:
+except ValueError as error:          # a definition refused
     print(json.dumps({{"refused": True, "why": str(error)}}))
+else:
+    if free_text is not None:
+        print(json.dumps({{"refused": not free_text, "why": verdict.claim}}))
+    else:
+        print(json.dumps({{"refused": verdict.status is not Status.PROVED, "why": verdict.claim + " " + verdict.reason}}))
 """
 
 
