@@ -11,7 +11,7 @@ from symbolic.networks.model import Dense, Model, ModelError, ReLU
 from symbolic.networks.symmetry import Symmetry, check_symmetry, positive_scales
 from symbolic.verdict import Status
 
-from proofs.commands.symmetry_command import build_model
+from proofs.commands.symmetry_command import LAYERS, build_model
 
 
 def two_outputs(outputs=2):
@@ -112,3 +112,17 @@ def test_the_spec_accepts_two_outputs_last(tmp_path):
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "overall: PROVED" in result.stdout
+
+
+def test_symmetry_help_lists_every_layer_type_with_its_fields():
+    result = subprocess.run([sys.executable, "-m", "proofs", "symmetry", "--help"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    text = result.stdout
+    lines = text.splitlines()
+    for kind, (_, fields) in {**LAYERS, "residual": (None, {"layers.layers": None})}.items():
+        # the type's line names each of its fields
+        line = next(line for line in lines if line.split()[:1] == [kind])
+        assert all(field in line for field in fields), (kind, line)
+    assert 'slope ("1/100")' in text and "bias (none)" in text
+    assert "docs/spec_reference.md" in text
