@@ -64,7 +64,6 @@ def test_maxout_and_residual():
 
 
 @pytest.mark.parametrize("inputs, layers, message", [
-    (2, [Dense(2, "W"), ReLU()], "one output value"),
     (2, [Dense(2, "W"), Dense(1, "W")], "used by two layers"),
     (2, [Dense(0, "W")], "positive integer"),
     (2, [Dense(1, "x1")], "must be a name"),

@@ -6,7 +6,8 @@
 
     [[layers]]
     type = "dense"                  # dense, conv1d, relu, leaky_relu, abs, tanh, maxout,
-    units = 2                       # maxpool1d, avgpool1d, residual (with [[layers.layers]])
+    units = 2                       # maxpool1d, avgpool1d, residual (with [[layers.layers]]);
+                                    # the last layer may have any width K: K outputs
     weight = "W1"
     bias = "b1"
 
@@ -30,8 +31,10 @@ Expressions are parsed without eval.  A bad spec is bad input: one line on stder
 """
 from __future__ import annotations
 
+import argparse
 import json
 import sys
+import textwrap
 
 import sympy as sp
 
@@ -55,6 +58,7 @@ MAX_N = 4
 MAX_PARAMETERS = 60
 MAX_INPUTS = 32
 MAX_LAYERS = 20
+HELP_WIDTH = 100
 
 # layer type → (class, {field: kind}); kind is "size", "name", "optional name" or "number"
 LAYERS = {
@@ -69,6 +73,59 @@ LAYERS = {
     "maxpool1d": (layers_module.MaxPool1d, {"size": "size"}),
     "avgpool1d": (layers_module.AvgPool1d, {"size": "size"}),
 }
+
+
+# what --help says of each layer type: its fields with their defaults, and the layer it builds
+# (the same as docs/spec_reference.md)
+LAYER_HELP = {
+    "dense": ("units; weight; bias (none)",
+              "x -> x W + b, W of shape (inputs, units): a scale per unit multiplies column j (c_j); "
+              "any width last: the network then has that many outputs"),
+    "conv1d": ("channels; kernel; weight; bias (none)",
+               "a valid 1-d convolution, stride 1, weight of shape (channels, input channels x kernel): "
+               "a scale per output channel multiplies row i (c_i)"),
+    "relu": ("none", "max(s, 0) at every value"),
+    "leaky_relu": ('slope ("1/100")', "max(s, 0) - slope max(-s, 0); a whole number, a string such as "
+                                     '"1/10", or a name'),
+    "abs": ("none", "|s| at every value"),
+    "tanh": ("none", "tanh(s) at every value (no pattern form: its derivative laws are REFUTED or "
+                     "UNDECIDED)"),
+    "maxout": ("pieces", "the maximum of each group of `pieces` consecutive channels"),
+    "maxpool1d": ("size", "the maximum over windows of `size` positions, without overlap"),
+    "avgpool1d": ("size", "the mean over windows of `size` positions, without overlap"),
+    "residual": ("[[layers.layers]]", "x + block(x), the block a list of layers that keeps the shape "
+                                      "(nested at most 4 deep)"),
+}
+
+
+def spec_help() -> str:
+    """The spec's keys and every layer type with its fields and defaults, for --help."""
+    width = max(len(kind) for kind in LAYER_HELP)
+    indent = " " * (width + 4)
+    layers = "\n".join(f"  {kind.ljust(width)}  {fields}\n" + textwrap.fill(what, HELP_WIDTH, initial_indent=indent,
+                                                                         subsequent_indent=indent)
+                        for kind, (fields, what) in LAYER_HELP.items())
+    keys = [
+        ("inputs = 2", "input width d, or [channels, length] (required)"),
+        ("sizes = [1, 2]", f"numbers of data points N, from 1 to {MAX_N} (default [1, 2]; [1] with --discover)"),
+        ('loss = "any"', '"any": every loss of the K N predictions; "mse": (1/N) sum_n (f(x_n) - y_n)^2, '
+                         "with K > 1 outputs (1/N) sum_n 1/2 sum_k (f_k(x_n) - y_(n,k))^2 (default \"any\")"),
+        ("[[layers]]", f"first to last, at most {MAX_LAYERS}; a table with a type and its fields (below)"),
+        ("[group]", 'positive = ["c"], real = [...]: the group parameters (default none)'),
+        ("[map]", 'the image of entry (i, j): W1 = "c_j * W1", v = "v / c_i", P = { entry = "P", '
+                  "columns = [2, 1] } (required, except with --discover)"),
+    ]
+    key_width = max(len(key) for key, _ in keys) + 4
+    top = "\n".join(textwrap.fill(what, HELP_WIDTH, initial_indent=f"  {key}".ljust(key_width),
+                                  subsequent_indent=" " * key_width) for key, what in keys)
+    closing = textwrap.fill(
+        f"At most {MAX_PARAMETERS} parameters and {MAX_INPUTS} inputs; indices count from 1. --all-sizes "
+        "covers dense, relu, leaky_relu and abs with one output unit, positive group parameters and no "
+        "permutation; --discover covers every layer "
+        "type above (tanh asks for scale 1). The full reference, with an example: docs/spec_reference.md.",
+        HELP_WIDTH)
+    return "The spec (TOML):\n" + top + "\n\nLayer types (type = ...), fields (default) and the layer:\n" + \
+        layers + "\n\n" + closing
 
 
 def _layer(spec, where: str, depth: int = 0):
@@ -266,8 +323,10 @@ def read_spec(path: str) -> dict:
 
 def main(argv: list[str]) -> int:
     parser = Parser(prog="python -m proofs symmetry",
-                    description="Check that a map of the parameters is a symmetry of a model "
-                                "described in a TOML file, and the gradient and Hessian laws it implies.")
+                    description=textwrap.fill(
+                        "Check that a map of the parameters is a symmetry of a model described in a "
+                        "TOML file, and the gradient and Hessian laws it implies.", HELP_WIDTH),
+                    epilog=spec_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("spec", metavar="SPEC", help="the TOML description of the layers and the map")
     parser.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
                         help="time budget per claim; a claim that exceeds it is UNDECIDED")

@@ -49,7 +49,7 @@ def nonlinear_sites(model: Model, values: dict | None = None, x=None) -> dict:
     """site → (layer, inputs) for the real forward pass at θ (or at the tensors ``values``)."""
     recorder = _Recorder()
     tensors = {**model.tensors, **(values or {})}
-    model.forward(model.input() if x is None else x,
+    model.forward_outputs(model.input() if x is None else x,
                   {k: t.tolist() for k, t in tensors.items()}, recorder)
     return recorder.sites
 
@@ -130,7 +130,8 @@ class PatternForm:
     """The network on an activation pattern, over python-flint's fmpq_mpoly.
 
     Generators: the parameters, the inputs x_{n,·} of N data points, a pattern indeterminate per
-    data point and site (σ for a unit, τ per candidate for a max), the loss coefficients, symbolic
+    data point and site (σ for a unit, τ per candidate for a max), the loss coefficients (one per
+    prediction, and per pair, for each of the K·N predictions: K outputs at N points), symbolic
     leaky slopes, and each group parameter g with a partner ḡ standing for 1/g."""
 
     def __init__(self, model: Model, symmetry, n: int, loss: str):
@@ -144,9 +145,11 @@ class PatternForm:
         inputs = [str(s) for k in range(n) for row in model.input(k + 1) for s in row]
         patterns = [f"pattern_{k}_{m}_{c}" for k in range(n) for m, (_, cands) in
                     enumerate(self.sites.values()) for c in range(len(cands))]
-        coefficients = ([f"c_{k}" for k in range(n)] +
-                        [f"C_{k}_{m}" for k in range(n) for m in range(k, n)]) if loss == "any" \
-            else [f"y_{k}" for k in range(n)]
+        # one coefficient per prediction: the K·N predictions, point by point, output by output
+        count = n * model.outputs
+        coefficients = ([f"c_{k}" for k in range(count)] +
+                        [f"C_{k}_{m}" for k in range(count) for m in range(k, count)]) if loss == "any" \
+            else [f"y_{k}" for k in range(count)]
         slopes = sorted({str(layer.slope) for layer, _ in self.sites.values()
                          if isinstance(layer, LeakyReLU) and sp.sympify(layer.slope).is_Symbol})
         self.group = [str(g) for g in symmetry.group]
@@ -188,14 +191,16 @@ class PatternForm:
         predictions = []
         for k in range(self.n):
             x = [[self.gens[str(s)] for s in row] for row in self.model.input(k + 1)]
-            predictions.append(self.model.forward(x, tensors, _Pattern(self, k, transported)))
+            predictions += self.model.forward_outputs(x, tensors, _Pattern(self, k, transported))
         g = self.gens
+        count = len(predictions)
         if self.loss == "mse":
-            return sum(((p - g[f"y_{k}"]) ** 2 for k, p in enumerate(predictions)), 0) * \
-                flint.fmpq(1, self.n)
+            # (1/N) Σ_n Σ_k (f_k − y)², halved for K > 1 outputs (the loss of check_symmetry)
+            weight = flint.fmpq(1, self.n) * (1 if self.model.outputs == 1 else flint.fmpq(1, 2))
+            return sum(((p - g[f"y_{k}"]) ** 2 for k, p in enumerate(predictions)), 0) * weight
         linear = sum((g[f"c_{k}"] * p for k, p in enumerate(predictions)), 0)
         quadratic = sum((g[f"C_{k}_{m}"] * predictions[k] * predictions[m]
-                         for k in range(self.n) for m in range(k, self.n)), 0)
+                         for k in range(count) for m in range(k, count)), 0)
         return linear + quadratic * flint.fmpq(1, 2)
 
     def is_zero(self, poly) -> bool:

@@ -476,7 +476,9 @@ def decide_flat_directions(statement, seed: int = 0):
         point = sample(model, FLAT_DATA_FACTOR * n, rng, symbolic_slopes(model, rng), log_scale=False)
     except (OnKink, NoExactDerivative) as error:
         return Verdict(Status.UNDECIDED, claim, reason=str(error))
-    count = len(point.rows)
+    # with K outputs, K gradient rows per data point: the MSE's Hessian is still their Gram matrix
+    # (up to a positive factor), so its kernel is theirs
+    count = len(point.inputs)
     directions = [[G[p] * point.theta[p] for p in range(n)] for G in basis]
     numbers = {"predicted": _rank(directions), "parameters": n, "data_points": count}
     if not is_exact(point.rows):

@@ -5,8 +5,8 @@ The forward pass runs on ``Scale`` elements: each value of the network is replac
 log-scale, a linear form in the exponents s (a parameter has s_p, an input 0).  A product adds the
 forms; a sum asks its terms to carry the same form (a linear equation); a positively homogeneous
 activation (ReLU, leaky ReLU of any slope, |·|) keeps the form, since σ(e^u·a) = e^u·σ(a); a max asks
-its candidates for one form; tanh, homogeneous of no degree, asks for the form 0; the output's form
-is 0.  Every solution s of the equations is a rescaling under which f is invariant (by induction
+its candidates for one form; tanh, homogeneous of no degree, asks for the form 0; each of the K
+outputs' forms is 0.  Every solution s of the equations is a rescaling under which f is invariant (by induction
 along the forward pass); the solution space is therefore contained in the Lie algebra of the
 group.  That it is all of it is not claimed here: ``symbolic.numerics.log_scale_jacobian`` bounds
 the algebra from above.
@@ -97,9 +97,10 @@ class ExponentSystem:
                             for i in range(rows)]
             index += rows * columns
         signal = [[Scale(self, {}) for _ in row] for row in model.input()]
-        output = model.forward(signal, params, _Scaling(self))
-        # the output is unchanged
-        self.equal(output.form, {})
+        # every output is unchanged (with K outputs, K equations; an output bias b_k, a sum's term
+        # next to the weighted units, is thereby asked for the form 0: it adds no scale)
+        for output in model.forward_outputs(signal, params, _Scaling(self)):
+            self.equal(output.form, {})
 
     def unit_scale(self, value: Scale) -> Scale:
         """A new unknown u for the scale of a nonlinearity's input, tied to it by an equation."""

@@ -13,7 +13,9 @@ of length 1, a 1-D signal with C channels and L positions is C lists of L values
 - ``Residual(*layers)``: x + block(x); the block must keep the shape.
 
 ``Model(inputs, layers)`` names one real symbol per parameter entry (``W1_{i,j}``, ``b1_{j}``) and
-per input value; ``model.prediction()`` is f_θ(x) with the real activations.  The same forward
+per input value.  The last layer's values, channel by channel, are the K outputs (``model.outputs``;
+``Dense(K, ...)`` last gives K); ``model.predictions()`` is the vector f_θ(x) = (f_1, …, f_K) with
+the real activations, and ``model.prediction()`` its one entry when K = 1.  The same forward
 pass runs on any ring elements through a ``Nonlinearity`` object: the real functions here, the
 activation-pattern form in ``symbolic.networks.symmetry``.
 """
@@ -334,8 +336,9 @@ class Model:
                 shape = layer.output_shape(shape)
             except ModelError as error:
                 raise ModelError(f"layer {position} ({type(layer).__name__}): {error}") from None
-        if shape != (1, 1):
-            raise ModelError(f"the last layer must give one output value, it gives shape {shape}")
+        # the prediction is the last signal, flattened channel by channel: K values
+        self.output_shape = shape
+        self.outputs = shape[0] * shape[1]
 
     def __repr__(self):
         return (f"Model(inputs={self.input_shape}, layers=["
@@ -366,18 +369,34 @@ class Model:
             return sp.Symbol("x_{" + ",".join(map(str, index)) + "}", real=True)
         return [[name(c, t) for t in range(length)] for c in range(channels)]
 
-    def forward(self, signal, params: dict, nonlinearity: Nonlinearity):
-        """The output value for an input signal, parameters given as nested lists per name."""
+    def forward_outputs(self, signal, params: dict, nonlinearity: Nonlinearity) -> list:
+        """The K output values for an input signal, parameters given as nested lists per name."""
         for k, layer in enumerate(self.layers):
             signal = layer.forward(signal, params, nonlinearity, (k,))
-        return signal[0][0]
+        return [value for channel in signal for value in channel]
 
-    def prediction(self, x=None, values: dict | None = None) -> sp.Expr:
-        """f_θ(x) with the real activations; ``values`` replaces tensors by matrices (e.g. Tθ)."""
+    def forward(self, signal, params: dict, nonlinearity: Nonlinearity):
+        """The output value of a model with one output (``forward_outputs`` for K > 1)."""
+        return self._only(self.forward_outputs(signal, params, nonlinearity))
+
+    def predictions(self, x=None, values: dict | None = None) -> list[sp.Expr]:
+        """(f_1, …, f_K)(x) with the real activations; ``values`` replaces tensors by matrices
+        (e.g. Tθ)."""
         x = self.input() if x is None else x
         tensors = {**self.tensors, **(values or {})}
         params = {name: tensor.tolist() for name, tensor in tensors.items()}
-        return self.forward(x, params, RealFunctions())
+        return self.forward_outputs(x, params, RealFunctions())
+
+    def prediction(self, x=None, values: dict | None = None) -> sp.Expr:
+        """f_θ(x) of a model with one output (``predictions`` for K > 1)."""
+        return self._only(self.predictions(x, values))
+
+    def _only(self, outputs: list):
+        # a caller that knows one output only must not silently read the first of several
+        if len(outputs) != 1:
+            raise ModelError(f"the model has {len(outputs)} outputs; this use of it takes one "
+                             "(ask for the vector of outputs)")
+        return outputs[0]
 
     def latex(self) -> str:
         return r" \to ".join(r"\text{%s}" % layer.describe().replace("_", r"\_") for layer in self.layers)

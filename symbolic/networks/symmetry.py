@@ -10,6 +10,11 @@ permutation).  ``check_symmetry`` answers, each claim with a Verdict:
    and exact agreement at points where a pre-activation is exactly zero);
 2. loss: L(Tθ) = L(θ) for every loss ℓ of the N predictions (an undefined function ℓ, refuted by a
    concrete one), or for the mean squared error with symbolic targets;
+
+   with K > 1 outputs the prediction is the vector (f_1, …, f_K): claim 1 is one identity per
+   output, combined by the kernel's conjunction; "any" is an undefined ℓ of all K·N predictions;
+   "mse" is L = (1/N) Σ_n ½ Σ_k (f_k(x_n) − y_{n,k})² (for K = 1 the ½ is left out:
+   L = (1/N) Σ_n (f(x_n) − y_n)², as before), and the laws of 3 are those of these losses;
 3. when T is linear, Tθ = Mθ with M a monomial matrix (scalings and permutations), the laws it
    implies: ∇L(Tθ) = M^{-T}∇L(θ) and H(Tθ) = M^{-T}H(θ)M^{-1}, at every θ off the kink set.
    They are checked, not assumed (``symbolic.networks.activation_patterns`` for the exact part):
@@ -212,11 +217,20 @@ class _Mpmath(Nonlinearity):
         return _mp(value)
 
 
+def mse_weight(outputs: int):
+    """The weight of the squared errors of one data point in the MSE: 1 for one output (the
+    paper's (f(x_n) − y_n)²), ½ for K > 1 outputs (½ Σ_k (f_k(x_n) − y_{n,k})²)."""
+    return 1 if outputs == 1 else sp.Rational(1, 2)
+
+
 # the witness's name for the n-th constant of the real loss, and what the constants are
 LOSS_CONSTANT = {"mse": "loss target", "any": "loss coefficient"}
-REAL_LOSS = {"mse": "L = (1/N) sum_n (f(x_n) - y_n)^2 with loss target n = y_n",
+REAL_LOSS = {"mse": "L = (1/N) sum_n (f(x_n) - y_n)^2 with loss target n = y_n (with K > 1 outputs: "
+                    "(1/N) sum_n 1/2 sum_k (f_k(x_n) - y_(n,k))^2, the K N predictions and targets "
+                    "numbered point by point, output by output)",
              "any": "the smooth loss L = sum_n sin(a_n f(x_n)) + exp(sum_n a_(N+1-n) f(x_n) / (4N)), "
-                    "standing for every loss, with loss coefficient n = a_n"}
+                    "standing for every loss, with loss coefficient n = a_n (with K > 1 outputs the "
+                    "sums run over the K N predictions, numbered point by point, output by output)"}
 
 
 def real_loss(model, inputs, loss, constants, slopes):
@@ -229,11 +243,13 @@ def real_loss(model, inputs, loss, constants, slopes):
         for name, (rows, cols) in shapes.items():
             values[name] = [[theta[k + i * cols + j] for j in range(cols)] for i in range(rows)]
             k += rows * cols
-        predictions = [model.forward([[_mp(v) for v in row] for row in x], values, functions)
-                       for x in inputs]
+        # the K·N predictions, data point by data point, output by output
+        predictions = [p for x in inputs
+                       for p in model.forward_outputs([[_mp(v) for v in row] for row in x], values, functions)]
         c = [_mp(v) for v in constants]
         if loss == "mse":
-            return sum((p - y) ** 2 for p, y in zip(predictions, c)) / len(predictions)
+            return (sum((p - y) ** 2 for p, y in zip(predictions, c)) * mse_weight(model.outputs)
+                    / len(inputs))
         # a smooth, non-polynomial loss standing for 'any loss'
         return (sum(mpmath.sin(a * p) for a, p in zip(c, predictions))
                 + mpmath.exp(sum(a * p for a, p in zip(c[::-1], predictions)) / (4 * len(c))))
@@ -267,7 +283,7 @@ def numeric_law(model, symmetry, n, loss, order, monomial, seed):
             clear = clear and _clear_of_kinks(site_theta, point) and _clear_of_kinks(site_image, point)
         if not clear:
             continue
-        constants = [_rational(rng, -2, 2) for _ in range(n)]
+        constants = [_rational(rng, -2, 2) for _ in range(n * model.outputs)]
         L = real_loss(model, inputs, loss, constants, slopes)
         values = {**{q: _as_sympy(theta[q]) for q in parameters},
                   **{g: _as_sympy(v) for g, v in group.items()}}
@@ -412,29 +428,43 @@ def _check_identity(lhs, rhs, claim: str, seed: int) -> Verdict:
 
 
 def prediction_invariance(model, symmetry, seed=0) -> Verdict:
-    """f_{Tθ}(x) = f_θ(x) for symbolic θ, x and group parameters, kinks included."""
+    """f_{Tθ}(x) = f_θ(x) for symbolic θ, x and group parameters, kinks included.  With K > 1
+    outputs, one identity per output f_k, combined by the kernel's conjunction."""
     x = model.input()
-    lhs, rhs = model.prediction(x, symmetry.tensors()), model.prediction(x)
+    images, originals = model.predictions(x, symmetry.tensors()), model.predictions(x)
     claim = f"prediction: f_({symmetry.name} theta)(x) = f_theta(x) at every x"
     latex = r"f_{%s\theta}(x) = f_\theta(x)\quad\forall x" % symmetry.name
-    verdict = _check_identity(lhs, rhs, claim, seed)
-    if verdict.status is Status.REFUTED:
-        verdict = _with(verdict, latex, reason=f"{verdict.reason}: f_(T theta)(x) = "
-                                               f"{sides_at(lhs, rhs, verdict.witness)}"
-                                               f"{_cancelled(symmetry, lhs, rhs)}")
-    if verdict.status is not Status.PROVED:
-        return _with(verdict, latex)
+    several = len(images) > 1
+    identities = []
+    for k, (lhs, rhs) in enumerate(zip(images, originals), start=1):
+        # each output's identity; a refuted one names its output
+        label = f"prediction, output {k}: f_{k}({symmetry.name} theta)(x) = f_{k}(theta)(x) at every x" \
+            if several else claim
+        verdict = _check_identity(lhs, rhs, label, seed)
+        if verdict.status is Status.REFUTED:
+            name = f"f_{k}(T theta)(x)" if several else "f_(T theta)(x)"
+            return _with(verdict, latex, reason=f"{verdict.reason}: {name} = "
+                                                f"{sides_at(lhs, rhs, verdict.witness)}"
+                                                f"{_cancelled(symmetry, lhs, rhs)}")
+        if verdict.status is not Status.PROVED:
+            return _with(verdict, latex)
+        identities.append(verdict)
+    verdict = identities[0] if not several else conjunction(
+        identities, label=claim, evidence=(f"one exact identity per output, {len(identities)} outputs",
+                                           *identities[0].evidence))
     rng = random.Random(seed)
     points = _kink_points(model, symmetry, rng)
     for point in points:
         # names outside θ, x and the group (a leaky slope written as a name) get a value too
-        others = (sp.sympify(lhs).free_symbols | sp.sympify(rhs).free_symbols) - set(point)
+        others = set().union(*(sp.sympify(e).free_symbols for e in (*images, *originals))) - set(point)
         point.update({s: sp.Rational(rng.randint(1, 99), rng.randint(1, 9))
                       for s in sorted(others, key=sp.default_sort_key)})
-        if compare_at(lhs, rhs, point).differ:
-            return Verdict(Status.REFUTED, claim, witness=point, details={"latex": latex},
-                           reason=f"the predictions differ at a kink: f_(T theta)(x) = "
-                                  f"{sides_at(lhs, rhs, point)}")
+        for k, (lhs, rhs) in enumerate(zip(images, originals), start=1):
+            if compare_at(lhs, rhs, point).differ:
+                name = f"f_{k}(T theta)(x)" if several else "f_(T theta)(x)"
+                return Verdict(Status.REFUTED, claim, witness=point, details={"latex": latex},
+                               reason=f"the predictions differ at a kink: {name} = "
+                                      f"{sides_at(lhs, rhs, point)}")
     kinks = (f"agrees exactly at {counted(len(points), 'point')} where the input of the first nonlinearity "
              "is exactly at its kink" if points else
              "no point on a kink was constructed" if nonlinear_sites(model) else
@@ -478,19 +508,30 @@ def _loss_sides(model, symmetry, n, loss):
     inputs = [model.input(k + 1) for k in range(n)]
     images = symmetry.tensors()
 
+    outputs = model.outputs
+
     def predictions(values):
-        # the canonical ReLU form is an exact rewrite; it lets ℓ's arguments compare structurally
-        return [sp.expand(canonical_relu_form(to_relu_form(model.prediction(x, values))))
-                for x in inputs]
+        # the K·N predictions, point by point, output by output; the canonical ReLU form is an
+        # exact rewrite that lets ℓ's arguments compare structurally
+        return [sp.expand(canonical_relu_form(to_relu_form(p)))
+                for x in inputs for p in model.predictions(x, values)]
     if loss == "any":
         ell = sp.Function("ell")
         lhs, rhs = ell(*predictions(images)), ell(*predictions(None))
-        what, math = "every loss ell of the predictions", r"\ell(f(x_1), \dots, f(x_N))"
+        what, math = (("every loss ell of the predictions", r"\ell(f(x_1), \dots, f(x_N))") if outputs == 1 else
+                      (f"every loss ell of the {outputs} N predictions",
+                       r"\ell(f_1(x_1), \dots, f_{%d}(x_N))" % outputs))
     else:
-        targets = [sp.Symbol(f"y_{{{k + 1}}}", real=True) for k in range(n)]
-        lhs, rhs = (sp.Add(*[(p - y) ** 2 for p, y in zip(predictions(values), targets)]) / n
+        # y_{n} for one output, y_{n,k} for K > 1; ½ Σ_k over the outputs, the mean over the points
+        targets = [sp.Symbol(f"y_{{{k + 1}}}" if outputs == 1 else f"y_{{{k + 1},{o + 1}}}", real=True)
+                   for k in range(n) for o in range(outputs)]
+        weight = mse_weight(outputs)
+        lhs, rhs = (weight * sp.Add(*[(p - y) ** 2 for p, y in zip(predictions(values), targets)]) / n
                     for values in (images, None))
-        what, math = "mean squared error, symbolic targets", r"\tfrac1N\sum_n (f(x_n) - y_n)^2"
+        what, math = (("mean squared error, symbolic targets", r"\tfrac1N\sum_n (f(x_n) - y_n)^2")
+                      if outputs == 1 else
+                      (f"mean squared error over {outputs} outputs, symbolic targets",
+                       r"\tfrac1N\sum_n \tfrac12\sum_k (f_k(x_n) - y_{n,k})^2"))
     return lhs, rhs, what, math
 
 

@@ -5,7 +5,7 @@ Let s ∈ ℝⁿ be in the Lie algebra of the positive diagonal rescalings that 
 f(e^{λs}·θ, x) = f(θ, x) for every λ, θ and x.  At a point (θ₀, x) where f is differentiable in θ,
 the derivative at λ = 0 gives Σ_p s_p·θ₀_p·∂f/∂θ_p(θ₀, x) = 0: s lies in the kernel of the
 matrix J with rows (θ₀_p·∂f/∂θ_p(θ₀, x_k))_p, one per input x_k (rows from several θ₀ may be
-stacked).
+stacked); with K outputs, one row per output f_j and input x_k (s leaves every output unchanged).
 Hence dim(algebra) ≤ n − rank J.  A point on a kink is refused (f need not be differentiable
 there); a degenerate point (a dead unit) only lowers the rank, which raises the bound: it stays
 sound, it only proves less.
@@ -135,7 +135,13 @@ def symbolic_slopes(model: Model, rng: random.Random) -> dict:
 
 
 def output_jet(model: Model, theta: list, x: list, slopes: dict, log_scale: bool) -> Jet:
-    """f(θ, x) and its derivatives: θ_p·∂f/∂θ_p (``log_scale``) or ∂f/∂θ_p."""
+    """f(θ, x) and its derivatives, for a model with one output (``output_jets`` for K > 1)."""
+    return model._only(output_jets(model, theta, x, slopes, log_scale))
+
+
+def output_jets(model: Model, theta: list, x: list, slopes: dict, log_scale: bool) -> list[Jet]:
+    """f_k(θ, x) and its derivatives, one jet per output k: θ_p·∂f_k/∂θ_p (``log_scale``) or
+    ∂f_k/∂θ_p."""
     params, index = {}, 0
     for name, (rows, columns) in model.shapes.items():
         params[name] = [[Jet(theta[index + i * columns + j],
@@ -143,7 +149,7 @@ def output_jet(model: Model, theta: list, x: list, slopes: dict, log_scale: bool
                               else flint.fmpq(1)}) for j in range(columns)] for i in range(rows)]
         index += rows * columns
     signal = [[Jet(v, {}) for v in row] for row in x]
-    return model.forward(signal, params, _Differentiable(slopes))
+    return model.forward_outputs(signal, params, _Differentiable(slopes))
 
 
 @dataclass
@@ -152,12 +158,14 @@ class Sample:
 
     theta: list
     inputs: list
-    rows: list            # one row per input, n entries (fmpq, or arb with tanh)
+    rows: list            # one row per input and output, n entries (fmpq, or arb with tanh)
 
 
 def sample(model: Model, count: int, rng: random.Random, slopes: dict, log_scale: bool = True,
            attempts: int = 50) -> Sample:
-    """A random θ (no zero entry) and ``count`` random inputs, none of them on a kink."""
+    """A random θ (no zero entry) and random inputs, none of them on a kink, until there are at
+    least ``count`` rows: an input gives one row per output (K rows with K outputs; an invariant
+    s has J s = 0 for each output f_k, so every row bounds the algebra)."""
     n = len(model.parameters)
     channels, length = model.input_shape
     previous = flint.ctx.prec
@@ -170,13 +178,13 @@ def sample(model: Model, count: int, rng: random.Random, slopes: dict, log_scale
                 check_budget()
                 x = [[_random_rational(rng) for _ in range(length)] for _ in range(channels)]
                 try:
-                    jet = output_jet(model, theta, x, slopes, log_scale)
+                    jets = output_jets(model, theta, x, slopes, log_scale)
                 except OnKink:
                     misses += 1
                     continue
                 inputs.append(x)
-                rows.append([jet.tangent.get(p, 0) for p in range(n)])
-            if len(rows) == count:
+                rows += [[jet.tangent.get(p, 0) for p in range(n)] for jet in jets]
+            if len(rows) >= count:
                 return Sample(theta, inputs, rows)
     finally:
         flint.ctx.prec = previous

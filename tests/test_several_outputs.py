@@ -1,0 +1,128 @@
+"""A network with several outputs: a two-output ReLU net with an output bias, checked, discovered and
+read from a spec."""
+import subprocess
+import sys
+
+import pytest
+import sympy as sp
+
+from symbolic.networks.discovery import discover_symmetries
+from symbolic.networks.model import Dense, Model, ModelError, ReLU
+from symbolic.networks.symmetry import Symmetry, check_symmetry, positive_scales
+from symbolic.verdict import Status
+
+from proofs.commands.symmetry_command import LAYERS, build_model
+
+
+def two_outputs(outputs=2):
+    return Model(2, [Dense(2, "W", bias="b"), ReLU(), Dense(outputs, "V", bias="d")])
+
+
+def per_unit_rescaling(model, broken=False):
+    c = positive_scales("c", 2)
+    C = sp.diag(*c)
+    mapping = {"W": model["W"] * C, "b": model["b"] * C, "V": C.inv() * model["V"]}
+    if broken:
+        # the output bias scaled too: the first output changes
+        mapping["d"] = model["d"].applyfunc(lambda e: c[0] * e)
+    return Symmetry(model, mapping)
+
+
+def test_the_prediction_is_a_vector_of_the_last_layer():
+    model = two_outputs()
+    assert model.outputs == 2
+    W, b, V, d = model["W"], model["b"], model["V"], model["d"]
+    x = [row[0] for row in model.input()]
+    hidden = [sp.Max(sum(x[i] * W[i, j] for i in range(2)) + b[0, j], 0) for j in range(2)]
+    for k, f_k in enumerate(model.predictions()):
+        expected = sum(hidden[j] * V[j, k] for j in range(2)) + d[0, k]
+        # exact rational values at points that reach both sides of each unit's kink
+        values = [(f_k.xreplace(point), expected.xreplace(point)) for point in _points(model)]
+        assert all(a.is_Rational and a == e for a, e in values)
+    with pytest.raises(ModelError, match="2 outputs"):
+        model.prediction()
+
+
+def _points(model):
+    symbols = [*model.parameters, *(s for row in model.input() for s in row)]
+    return [{s: sp.Rational((7 * k + 3 * m) % 11 - 5, 1 + m % 3) for m, s in enumerate(symbols)} for k in range(4)]
+
+
+@pytest.mark.parametrize("loss", ["any", "mse"])
+def test_check_symmetry_proves_the_rescaling_per_unit(loss):
+    model = two_outputs()
+    report = check_symmetry(model, per_unit_rescaling(model), loss=loss, sizes=(1, 2))
+    assert report.status is Status.PROVED, report.table()
+    claims = {claim for claim, _, _ in report.rows}
+    assert claims == {"prediction", "loss", "gradient", "Hessian"}
+    for _, _, verdict in report.rows:
+        assert verdict.rests_on
+    # the prediction is one identity per output, combined
+    assert "one exact identity per output, 2 outputs" in report["prediction"].evidence
+
+
+def test_a_broken_rescaling_is_refuted_with_a_witness_that_holds():
+    model = two_outputs()
+    broken = per_unit_rescaling(model, broken=True)
+    report = check_symmetry(model, broken, sizes=(1,))
+    verdict = report["prediction"]
+    assert verdict.status is Status.REFUTED
+    # re-verified: at the witness the first output of T theta differs from that of theta (the
+    # witness gives a value to every symbol of that output)
+    assert "f_1(T theta)(x)" in verdict.reason
+    point = {s: sp.Rational(v) for s, v in verdict.witness.items() if isinstance(s, sp.Symbol)}
+    image = model.predictions(values=broken.tensors())[0].xreplace(point)
+    original = model.predictions()[0].xreplace(point)
+    assert image.is_Rational and original.is_Rational and image != original
+    assert report.verdict("loss", 1).status is Status.REFUTED
+
+
+def test_discovery_finds_one_scale_per_hidden_unit_as_for_one_output():
+    two, one = discover_symmetries(two_outputs(), discrete=False), discover_symmetries(two_outputs(1), discrete=False)
+    assert two.dimension == one.dimension == 2
+    for report in (two, one):
+        assert all(g.status is Status.PROVED for g in report.generators), report.table()
+        assert report.maximality.status is Status.PROVED and report.maximality.rests_on
+    model_two, model_one = two.model, one.model
+
+    def exponents(report, model):
+        by_symbol = [dict(zip(model.parameters, g.exponents)) for g in report.generators]
+        return [({str(s): e[s] for s in [*model["W"], *model["b"]]},
+                 [{e[s] for s in model["V"].row(j)} for j in range(2)], {e[s] for s in model["d"]})
+                for e in by_symbol]
+    found_two, found_one = exponents(two, model_two), exponents(one, model_one)
+    # the same exponents on the hidden layer, each row of V scaled alike, the output bias never
+    assert sorted(str(f[0]) for f in found_two) == sorted(str(f[0]) for f in found_one)
+    for incoming, rows, bias in found_two:
+        assert all(len(row) == 1 for row in rows) and bias == {0}
+        assert [row.pop() for row in rows] == [-incoming["W_{1,%d}" % (j + 1)] for j in range(2)]
+
+
+def test_the_spec_accepts_two_outputs_last(tmp_path):
+    spec = {"inputs": 2, "layers": [{"type": "dense", "units": 2, "weight": "W", "bias": "b"},
+                                    {"type": "relu"},
+                                    {"type": "dense", "units": 2, "weight": "V", "bias": "d"}]}
+    assert build_model(spec).outputs == 2
+    path = tmp_path / "two.toml"
+    path.write_text('inputs = 2\nsizes = [1]\n[[layers]]\ntype = "dense"\nunits = 2\nweight = "W"\n'
+                    'bias = "b"\n[[layers]]\ntype = "relu"\n[[layers]]\ntype = "dense"\nunits = 2\n'
+                    'weight = "V"\nbias = "d"\n[group]\npositive = ["c"]\n[map]\nW = "c_j * W"\n'
+                    'b = "c_j * b"\nV = "V / c_i"\n')
+    result = subprocess.run([sys.executable, "-m", "proofs", "symmetry", str(path)],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "overall: PROVED" in result.stdout
+
+
+def test_symmetry_help_lists_every_layer_type_with_its_fields():
+    result = subprocess.run([sys.executable, "-m", "proofs", "symmetry", "--help"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    text = result.stdout
+    lines = text.splitlines()
+    for kind, (_, fields) in {**LAYERS, "residual": (None, {"layers.layers": None})}.items():
+        # the type's line names each of its fields
+        line = next(line for line in lines if line.split()[:1] == [kind])
+        assert all(field in line for field in fields), (kind, line)
+    assert 'slope ("1/100")' in text and "bias (none)" in text
+    assert "docs/spec_reference.md" in text
