@@ -84,3 +84,13 @@ def test_transcendental_user_measures():
         is Status.PROVED
     undecided = check_invariance(lambda p: sp.sin(p.theta[0]), "layerwise").verdict
     assert undecided.status is Status.UNDECIDED and "no separating point" in undecided.reason
+
+
+def test_a_measure_is_decided_as_it_is_defined_not_by_its_name():
+    # a measure named like an invariant one but defined otherwise: the statement holds the measure
+    # itself, so the kernel's oracle decides this one (θ_1 alone moves under the layer-wise map)
+    import dataclasses
+    from symbolic.measures.definitions import MEASURES
+    impostor = dataclasses.replace(MEASURES["path_norm"], evaluate=lambda point: point.theta[0] ** 2)
+    assert check_invariance("path_norm", "layerwise").verdict.status is Status.PROVED
+    assert check_invariance(impostor, "layerwise").verdict.status is not Status.PROVED

@@ -88,12 +88,22 @@ class Fact(Statement):
     arguments: tuple
     reading: str = ""
 
+    def __reduce__(self):
+        # sent to another process (``--jobs``), an object known by its key (a measure, a symmetry
+        # group, whose functions may not pickle) travels as its key, which is how it prints
+        return Fact, (self.predicate, tuple(_by_key(a) for a in self.arguments), self.reading)
+
     def _text(self):
         shown = ", ".join(_argument_text(a) for a in self.arguments)
         return f"{self.predicate}({shown})" + (f": {self.reading}" if self.reading else "")
 
     def _latex(self):
         return r"\text{%s}" % _tex_escape(self.text)
+
+
+def _by_key(argument):
+    key = getattr(argument, "key", None)
+    return key if isinstance(key, str) and not isinstance(argument, sp.Basic) else argument
 
 
 def _argument_text(argument) -> str:
@@ -103,7 +113,11 @@ def _argument_text(argument) -> str:
         return "(" + ", ".join(_argument_text(a) for a in argument) + ")"
     if isinstance(argument, dict):
         return "{" + ", ".join(f"{k}: {_argument_text(v)}" for k, v in argument.items()) + "}"
-    return _sympy_text(argument) if isinstance(argument, sp.Basic) else str(argument)
+    if isinstance(argument, sp.Basic):
+        return _sympy_text(argument)
+    # an object of the project with a key (a measure, a symmetry group) prints as its key
+    key = getattr(argument, "key", None)
+    return str(key) if isinstance(key, str) else str(argument)
 
 
 @dataclass(frozen=True, eq=False)

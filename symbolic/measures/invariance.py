@@ -890,26 +890,20 @@ def check_invariance(measure, group, *, seed: int = 0) -> Outcome:
     """
     measure, group = _as_measure(measure), _as_group(group)
     claim = f"{measure.key} is invariant under {group.key}"
-    statement = Fact("invariant", (measure.key, group.key), reading=f"M(T theta) = M(theta) for M = {measure.key}, "
+    statement = Fact("invariant", (measure, group), reading=f"M(T theta) = M(theta) for M = {measure.key}, "
                      f"T in {group.key}, at every theta, every data set and every group element, at {group.sizes}")
     # the kernel runs the procedure itself on the statement; the steps shown are those of its run
-    verdict = by_oracle("measure invariance procedure", statement, label=claim, seed=seed, measure=measure,
-                        group=group)
+    verdict = by_oracle("measure invariance procedure", statement, label=claim, seed=seed)
     steps, not_applicable, sizes = verdict.details.pop("argument")
     return Outcome(verdict, steps, not_applicable, sizes)
 
 
-def decide_invariance(statement, *, seed: int = 0, measure=None, group=None):
-    """Oracle 'measure invariance procedure': Fact("invariant", (measure key, group key)) — the
-    steps of the symbolic proof at the group's sizes, each an exact test, and a witness recomputed
-    on a concrete network that compared something (``measure``/``group``: the objects the keys name,
-    for a measure or group a user built)."""
-    measure_key, group_key = statement.arguments
-    measure, group = measure if measure is not None else _as_measure(measure_key), \
-        group if group is not None else _as_group(group_key)
-    if (measure.key, group.key) != (measure_key, group_key):
-        return Verdict(Status.UNDECIDED, statement.text, reason="the objects are not the ones the statement names",
-                       details={"argument": ([], "", [])})
+def decide_invariance(statement, *, seed: int = 0):
+    """Oracle 'measure invariance procedure': Fact("invariant", (measure, group)) — the steps of the
+    symbolic proof at the group's sizes, each an exact test, and a witness recomputed on a concrete
+    network that compared something.  The statement holds the measure and the group themselves, so
+    a measure or a group a user built is the one decided."""
+    measure, group = statement.arguments
     outcome = _invariance_outcome(measure, group, statement.text, seed)
     outcome.verdict.details["argument"] = (outcome.steps, outcome.not_applicable, outcome.sizes)
     return outcome.verdict
