@@ -126,3 +126,13 @@ def test_symmetry_help_lists_every_layer_type_with_its_fields():
         assert all(field in line for field in fields), (kind, line)
     assert 'slope ("1/100")' in text and "bias (none)" in text
     assert "docs/spec_reference.md" in text
+
+
+def test_a_group_parameter_named_like_a_parameter_is_refused():
+    import pytest
+    import sympy as sp
+    from symbolic import Dense, Model, ModelError, ReLULayer, Symmetry
+    model = Model(1, [Dense(1, "W"), ReLULayer(), Dense(2, "V", bias="c")])
+    clash = sp.Symbol("c_{1}", positive=True)          # the output bias c is c_{1} too, but real
+    with pytest.raises(ModelError, match="has the name of a parameter"):
+        Symmetry(model, {"W": model["W"] * clash, "V": model["V"] / clash})

@@ -110,7 +110,12 @@ class Symmetry:
         parameters = set(model.parameters)
         self.group = sorted({s for e in self.images.values() for s in e.free_symbols} - parameters,
                             key=sp.default_sort_key)
+        taken = {p.name for p in parameters}
         for symbol in self.group:
+            # a group parameter printed like a parameter of the model would make two symbols one name
+            if symbol.name in taken:
+                raise ModelError(f"the group parameter {symbol} has the name of a parameter of the model; "
+                                 "rename one of them")
             if symbol.name.startswith("x_"):
                 raise ModelError(f"the map uses the input {symbol}; a symmetry acts on parameters")
             if not symbol.is_real:
