@@ -82,11 +82,19 @@ class Verdict:
         from symbolic.display.verdicts import verdict_text   # the text the command line prints
         return verdict_text(self.refused_if_forged())
 
+    @property
+    def minted(self) -> bool:
+        """PROVED by a theorem the kernel minted, the claim printed from its statement (a verdict
+        built past the constructor's check is not)."""
+        return (self.status is Status.PROVED and is_theorem(self.theorem)
+                and str(self.claim).endswith(self.theorem.statement.text))
+
     def refused_if_forged(self) -> "Verdict":
-        """This verdict, or, for a PROVED the kernel did not mint (built past the constructor's
-        check), an UNDECIDED saying so: what every display prints."""
-        if self.status is Status.PROVED and not is_theorem(self.theorem):
-            return Verdict(Status.UNDECIDED, str(self.claim), reason="refused: a PROVED verdict the kernel did not issue")
+        """This verdict, or, for a PROVED the kernel did not mint, an UNDECIDED saying so: what every
+        output prints or passes on."""
+        if self.status is Status.PROVED and not self.minted:
+            return Verdict(Status.UNDECIDED, str(self.claim), details={"forged": True},
+                           reason="refused: a PROVED verdict the kernel did not issue")
         return self
 
     def describe(self) -> str:

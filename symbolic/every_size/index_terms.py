@@ -30,8 +30,9 @@ from symbolic.relu import ReLU, leaky_relu
 # the inputs (x, and the second token x' of an attention score) and the targets: no map on parameters moves them
 DATA_FAMILIES = frozenset({"x", "x'", "y"})
 
-# every transformation built: the kernel refuses a definition of a name one maps or is parametrised by
-TRANSFORMATIONS: list = []
+# every transformation built, each once (equal maps are one): the kernel refuses a definition of a
+# name one maps or is parametrised by
+TRANSFORMATIONS: dict = {}
 
 
 # --- a permuted index: π_m(j), the image of the index j under a permutation π_m of {1, …, m} ------------
@@ -232,7 +233,7 @@ class Transformation:
     abbreviations: tuple = ()        # scalar names of the images that are defined, not parameters (P_k)
 
     def __post_init__(self):
-        TRANSFORMATIONS.append(self)
+        TRANSFORMATIONS[self] = None
         # an image speaks only of its pattern's indices and layers: any other name would be caught by
         # the sums of the term T is applied to
         for pattern, image in self.images:

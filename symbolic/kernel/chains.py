@@ -130,9 +130,10 @@ def _issue(label, lhs, rhs, ranges, hypotheses, rests_on, evidence, details, def
     return Verdict(Status.PROVED, evidence=tuple(evidence), details=dict(details), theorem=theorem, label=label)
 
 
-def _hypotheses_of(rules) -> tuple:
-    """The hypotheses a chain's rules carry: a hypothesis rule's own, a lemma's theorem's."""
-    return tuple(dict.fromkeys(h for rule in rules for h in getattr(rule, "hypotheses", ())))
+def _carried(rules, kind: str) -> tuple:
+    """What a chain's rules carry into its theorem, each once: their ``hypotheses`` (a hypothesis
+    rule's own, a lemma's theorem's) or their ``definitions``."""
+    return tuple(dict.fromkeys(item for rule in rules for item in getattr(rule, kind)))
 
 
 def _theorem(claim, lhs, rhs, verdict, schema=None, ranges=(), hypotheses=(), definitions=()) -> Theorem:
@@ -235,8 +236,7 @@ def prove(chain: Chain, hypotheses=()) -> tuple[Verdict, Theorem | None]:
             return _refused(chain.claim, f"the rule {rule.name} defines {introduced[0]}, which a transformation maps "
                             "or takes as a parameter", rules=[r.name for r in chain.rules])
     rules = [r.name for r in chain.rules]
-    assumed = _hypotheses_of(chain.rules)
-    used = tuple(dict.fromkeys(d for rule in chain.rules for d in rule.definitions))
+    assumed, used = _carried(chain.rules, "hypotheses"), _carried(chain.rules, "definitions")
     verdict = _issue(chain.claim, chain.start, chain.end, ranges, assumed, rests_on,
                      (f"{len(chain.steps)} rewrite steps, each an instance of its rule", "rules used: " + ", ".join(rules)),
                      {"rules": rules}, used)

@@ -14,6 +14,7 @@ label that names the result (``Verdict.label``).  REFUTED and UNDECIDED answers 
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Callable
 
@@ -21,23 +22,19 @@ import sympy as sp
 
 from symbolic.kernel.oracles import ORACLES
 from symbolic.kernel.statements import Equation, Negation, Relation, Statement, conjunction_of
-from symbolic.kernel.theorem import RestsOn, _mint, is_theorem
+from symbolic.kernel.theorem import RestsOn, _mint
 from symbolic.verdict import Holds, Status, Verdict
 
 
 def issued(verdict) -> bool:
     """Whether ``verdict`` is PROVED by a theorem the kernel minted (any other PROVED is forged)."""
-    return (isinstance(verdict, Verdict) and verdict.status is Status.PROVED and is_theorem(verdict.theorem)
-            and verdict.claim.endswith(verdict.theorem.statement.text))
+    return isinstance(verdict, Verdict) and verdict.minted
 
 
 def refuse_forged(verdict):
     """The verdict, or, for a PROVED verdict the kernel did not issue (built by hand), an UNDECIDED
-    one saying so: what every output path prints or passes on."""
-    if isinstance(verdict, Verdict) and verdict.status is Status.PROVED and not issued(verdict):
-        return Verdict(Status.UNDECIDED, str(getattr(verdict, "claim", "")),
-                       reason="refused: a PROVED verdict the kernel did not issue", details={"forged": True})
-    return verdict
+    one saying so (``Verdict.refused_if_forged``): what every output path prints or passes on."""
+    return verdict.refused_if_forged() if isinstance(verdict, Verdict) else verdict
 
 
 def _verdict(theorem, label="", evidence=(), residual=None, details=None, reason="") -> Verdict:
@@ -63,9 +60,7 @@ def by_oracle(name: str, statement: Statement, *, label: str = "", evidence=(), 
         return _undecided(label, statement, "an oracle decides a statement (a term), not text")
     answer = oracle.decide()(statement, **parameters)
     if isinstance(answer, Verdict) and answer.status is not Status.PROVED:
-        return answer if not label else Verdict(answer.status, label, witness=answer.witness, reason=answer.reason,
-                                                evidence=answer.evidence, residual=answer.residual,
-                                                details=answer.details)
+        return dataclasses.replace(answer, claim=label) if label else answer
     if not isinstance(answer, Holds):
         return _undecided(label, statement, f"the oracle '{name}' gave no answer the kernel reads")
     theorem = _mint(statement, RestsOn(oracles=(name,)), evidence=(*answer.evidence, *evidence))
@@ -84,8 +79,7 @@ def identity(lhs, rhs, *, label: str = "", evidence=(), **options) -> Verdict:
 def zeros(label: str, equations, evidence=(), residual=None, details=None, instance_checked=()) -> Verdict:
     """Every equation holds by the exact zero test; an item is an Equation, a pair (lhs, rhs), or an
     expression (= 0), or any of these after a name: (name, item)."""
-    named = [(item[0] if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str) else "", _equation(item))
-             for item in equations]
+    named = [_named_equation(item) for item in equations]
     if not named:
         return _undecided(label, label, "no equation to test: an empty test compares nothing")
     verdicts = [by_oracle("exact zero test", equation, label=name) for name, equation in named]
@@ -94,14 +88,16 @@ def zeros(label: str, equations, evidence=(), residual=None, details=None, insta
         details=details, instance_checked=instance_checked)
 
 
-def _equation(item) -> Equation:
+def _named_equation(item) -> tuple[str, Equation]:
+    """(its name or "", the equation) of an item of ``zeros``."""
+    name = ""
     if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str):
-        item = item[1]             # a named item: the name is for the reader of the code
+        name, item = item
     if isinstance(item, Equation):
-        return item
+        return name, item
     if isinstance(item, tuple) and len(item) == 2:
-        return Equation(*item)
-    return Equation(sp.sympify(item), sp.S.Zero)
+        return name, Equation(*item)
+    return name, Equation(sp.sympify(item), sp.S.Zero)
 
 
 def nonnegatives(label: str, expressions, evidence=(), details=None) -> Verdict:

@@ -563,7 +563,8 @@ def decide_derivative_law(statement, seed: int = 0):
     model, symmetry, n, loss = statement.arguments
     order = 1 if statement.predicate == "gradient law" else 2
     what, claim, latex = _law_names(symmetry, n, loss, order)
-    if symmetry.monomial_form() is None:
+    monomial = symmetry.monomial_form()
+    if monomial is None:
         return Verdict(Status.UNDECIDED, claim, details={"latex": latex},
                        reason="the law is checked for maps T theta = M theta with M a monomial matrix "
                               "(scalings by monomials in the group parameters, permutations); this "
@@ -577,7 +578,7 @@ def decide_derivative_law(statement, seed: int = 0):
             holds, entry = exact_laws(model, symmetry, n, loss)[order]
         except NoPatternForm as error:
             why_no_exact = f"no exact pattern form: {error}"
-    witness = numeric_law(model, symmetry, n, loss, order, symmetry.monomial_form(), seed)
+    witness = numeric_law(model, symmetry, n, loss, order, monomial, seed)
     exact_evidence = (f"exact Laurent-polynomial identity of every {what} entry on the pattern form "
                       "(all activation patterns), "
                       + ("a generic quadratic of the predictions (every 2-jet of every smooth loss)"
