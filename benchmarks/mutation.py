@@ -74,8 +74,10 @@ MUTANTS = [
            "                                                   facts=facts, closed=False,\n",
            "step 6: the split is a closed partition (the kink belongs to a region)"),
     Mutant("outside-split-strict", IDENTITY,
-           "                                                   closed=True, max_regions=SPLIT_REGIONS):",
-           "                                                   closed=False, max_regions=SPLIT_REGIONS):",
+           "                                                   facts=facts, closed=True,\n"
+           "                                                   max_regions=SPLIT_REGIONS):",
+           "                                                   facts=facts, closed=False,\n"
+           "                                                   max_regions=SPLIT_REGIONS):",
            "step 6 outside the fragment: the closed partition"),
     Mutant("leaf-denominator-vacuous", IDENTITY,
            "    return is_rational_zero(denominator)",
@@ -118,8 +120,8 @@ MUTANTS = [
            '        if answer.result in ("unsat", "unknown"):\n            return _Opinion("zero"',
            "step 7: Z3's unknown is no answer"),
     Mutant("model-not-reverified", IDENTITY,
-           "            if value is not None and value != target and point_in_ranges(point) and \\",
-           "            if value is not None and point_in_ranges(point) and \\",
+           "    if value is not None:\n        return value != target\n",
+           "    if value is not None:\n        return True\n",
            "step 7: a Z3 model counts only where it separates, re-verified exactly"),
     # --- regions: dropped only with a certificate ------------------------------------------------------
     Mutant("unknown-region-dropped", REGIONS,

@@ -101,6 +101,13 @@ def test_outside_the_fragment_a_claim_false_exactly_at_a_kink_is_refuted_by_the_
     assert status(sp.exp(KINK_BUMP) + ReLU(n), 1 + ReLU(n), "split") is Status.REFUTED
 
 
+def test_outside_the_fragment_the_split_alone_holds_the_kink(monkeypatch):
+    # the kink witnesses off (the random points, which miss the kink, on): the split's own closed
+    # regions must see the point where the sides differ
+    monkeypatch.setattr(identity, "kink_points", lambda *args: [])
+    assert status(sp.exp(KINK_BUMP) + ReLU(n), 1 + ReLU(n), "split") is Status.REFUTED
+
+
 def test_a_closed_region_holds_its_kink():
     kink = [sp.GreaterThan(-c, 0, evaluate=False)]
     assert examine(kink, [c]).empty is False    # c ≥ 0 and −c ≥ 0: the point c = 0
