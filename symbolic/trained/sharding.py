@@ -1,0 +1,49 @@
+"""The data sharded over Dask workers: each worker holds some batches of the examples and computes
+their shares of L, of its gradient and of its Hessian-vector products; the client sums them.  Where
+the data outgrow one machine, every measure then runs unchanged: it sees one ``Objective``.
+
+The batches are scattered once, round robin over the workers, and stay there; each call sends θ
+and v (scattered once per call when they are large), one task per batch on the worker that holds
+it, and sums the parts in batch order, so the sums are those of one process, term for term."""
+from __future__ import annotations
+
+import math
+import uuid
+
+import numpy as np
+
+from symbolic.trained.autodiff import BATCH, BatchFunctions, batches_of
+
+_FUNCTIONS: dict = {}          # on a worker: the compiled functions of each sharded objective, by its token
+SCATTER_BYTES = 1 << 20        # a vector this large is scattered once per call; a smaller one rides in the tasks
+
+
+def _on_worker(token: str, spec: tuple, kind: str, dtype, vectors: tuple, batch: tuple):
+    """One function on one batch, on the worker that holds the batch (compiled once per worker)."""
+    if token not in _FUNCTIONS:
+        _FUNCTIONS[token] = BatchFunctions(*spec)
+    return _FUNCTIONS[token](kind, dtype, vectors, batch)
+
+
+class DaskBatches:
+    """The batches on the workers of a Dask client, at most ``batch`` examples each and at least one
+    batch per worker."""
+
+    def __init__(self, client, network, loss: str, x: np.ndarray, y: np.ndarray, batch: int = BATCH):
+        workers = sorted(client.scheduler_info()["workers"])
+        if not workers:
+            raise RuntimeError("the Dask cluster has no workers")
+        size = max(1, min(batch, math.ceil(len(x) / len(workers))))
+        self.client, self.token = client, uuid.uuid4().hex
+        self.spec = client.scatter((network, loss), broadcast=True, hash=False)
+        self.batches = [(client.scatter(part, workers=[workers[k % len(workers)]], hash=False),
+                         workers[k % len(workers)])
+                        for k, part in enumerate(batches_of(x, y, size))]
+
+    def each(self, kind: str, dtype, vectors: tuple) -> list:
+        if sum(np.asarray(v).nbytes for v in vectors) >= SCATTER_BYTES:
+            vectors = tuple(self.client.scatter(list(vectors), broadcast=True, hash=False))
+        futures = [self.client.submit(_on_worker, self.token, self.spec, kind, dtype, vectors, part,
+                                      workers=[worker], pure=False)
+                   for part, worker in self.batches]
+        return self.client.gather(futures)
