@@ -57,9 +57,7 @@ def test_each_sharded_quantity_is_the_one_process_sum(client):
         expected_value, expected_gradient = local.value_and_gradient(theta, dtype)
         assert value == expected_value and gradient.tolist() == expected_gradient.tolist()
         assert sharded.hvp(theta, v, dtype).tolist() == local.hvp(theta, v, dtype).tolist()
-    assert sharded.quadratic_form(theta, v) == local.quadratic_form(theta, v)
-    assert sharded.outputs(theta).tolist() == local.outputs(theta).tolist()
-    assert sharded.radial_derivatives(theta).tolist() == local.radial_derivatives(theta).tolist()
+    # (the outputs, the loss alone and the radial derivatives: through the measures, below)
     # and against the data whole in one batch: the same numbers but for the order of the sum
     whole = Objective(run.network, run.x, run.y, "cross_entropy")
     assert np.allclose(sharded.hvp(theta, v), whole.hvp(theta, v), rtol=1e-12, atol=1e-14)

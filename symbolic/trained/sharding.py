@@ -7,19 +7,21 @@ and v (scattered once per call when they are large), one task per batch on the w
 it, and sums the parts in batch order, so the sums are those of one process, term for term."""
 from __future__ import annotations
 
+import hashlib
 import math
-import uuid
+import pickle
 
 import numpy as np
 
 from symbolic.trained.autodiff import BATCH, BatchFunctions, batches_of
 
-_FUNCTIONS: dict = {}          # on a worker: the compiled functions of each sharded objective, by its token
+_FUNCTIONS: dict = {}          # on a worker: the compiled functions of each network and loss, by their digest
 SCATTER_BYTES = 1 << 20        # a vector this large is scattered once per call; a smaller one rides in the tasks
 
 
 def _on_worker(token: str, spec: tuple, kind: str, dtype, vectors: tuple, batch: tuple):
-    """One function on one batch, on the worker that holds the batch (compiled once per worker)."""
+    """One function on one batch, on the worker that holds the batch (compiled once per worker and
+    network: a later run on the same cluster reuses it)."""
     if token not in _FUNCTIONS:
         _FUNCTIONS[token] = BatchFunctions(*spec)
     return _FUNCTIONS[token](kind, dtype, vectors, batch)
@@ -34,7 +36,8 @@ class DaskBatches:
         if not workers:
             raise RuntimeError("the Dask cluster has no workers")
         size = max(1, min(batch, math.ceil(len(x) / len(workers))))
-        self.client, self.token = client, uuid.uuid4().hex
+        # the token names the network and the loss by their content
+        self.client, self.token = client, hashlib.sha256(pickle.dumps((network, loss))).hexdigest()
         self.spec = client.scatter((network, loss), broadcast=True, hash=False)
         self.batches = [(client.scatter(part, workers=[workers[k % len(workers)]], hash=False),
                          workers[k % len(workers)])
