@@ -15,6 +15,7 @@ from symbolic.trained.experiment import build_twins, measure, read_data
 from symbolic.trained.measures import KEYS
 from symbolic.trained.onnx_export import export_chain
 from symbolic.trained.onnx_import import import_network
+from symbolic.trained.sharding import on_dask
 
 distributed = pytest.importorskip("dask.distributed", reason="the dask extra is not installed")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -48,7 +49,7 @@ def test_each_sharded_quantity_is_the_one_process_sum(client):
     run = run_of()
     theta, v = run.network.flat_parameters(), RNG.standard_normal(run.network.parameter_count)
     # 90 examples on 2 workers: 2 batches of 45; one process with the same batches sums the same terms
-    sharded = Objective(run.network, run.x, run.y, "cross_entropy", cluster=client)
+    sharded = Objective(run.network, run.x, run.y, "cross_entropy", shards=on_dask(client))
     local = Objective(run.network, run.x, run.y, "cross_entropy", batch=45)
     assert len(sharded.batches.batches) == 2
     assert {worker for _, worker in sharded.batches.batches} == set(client.scheduler_info()["workers"])

@@ -151,19 +151,19 @@ class LocalBatches:
 class Objective:
     """L(θ) = (1/N) Σ_n ℓ_n(θ) on fixed data, with its derivatives, the data streamed in batches of
     at most ``batch`` examples; every quantity is a sum (or a concatenation) over the batches, so the
-    batches may live on other machines (``cluster``, a Dask client: ``symbolic.trained.sharding``).
+    batches may live on other machines: ``shards(network, loss, x, y, batch)`` places them (e.g.
+    ``symbolic.trained.sharding.on_dask(client)``), each placement with ``each(kind, dtype, vectors)``.
     ``dtype`` float32 computes a product in float32 (the estimates and the ascent's search)."""
 
     def __init__(self, network: TrainedNetwork, x: np.ndarray, y: np.ndarray, loss: str, batch: int = BATCH,
-                 cluster=None):
+                 shards=None):
         x, y = np.asarray(x, dtype=np.float64), np.asarray(y)
         self.examples = n = len(x)
         self.size = network.parameter_count
-        if cluster is None:
+        if shards is None:
             self.batches = LocalBatches(BatchFunctions(network, loss), batches_of(x, y, max(1, min(batch, n))))
         else:
-            from symbolic.trained.sharding import DaskBatches
-            self.batches = DaskBatches(cluster, network, loss, x, y, batch)
+            self.batches = shards(network, loss, x, y, batch)
 
     def _sum(self, kind, dtype, *vectors):
         parts = self.batches.each(kind, dtype, vectors)

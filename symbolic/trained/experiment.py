@@ -146,7 +146,11 @@ def measure(run: Run, keys, loss: str, cluster=None, batch: int | None = None) -
     rounding apart)."""
     from symbolic.trained.autodiff import BATCH, Objective
     from symbolic.trained.measures import MeasureContext
-    objective = Objective(run.network, run.x, run.y, loss, batch=batch or BATCH, cluster=cluster)
+    shards = None
+    if cluster is not None:
+        from symbolic.trained.sharding import on_dask
+        shards = on_dask(cluster)
+    objective = Objective(run.network, run.x, run.y, loss, batch=batch or BATCH, shards=shards)
     theta = run.network.flat_parameters()
     exact_outputs = run.outputs.to_float()
     gap = float(np.max(np.abs(objective.outputs(theta) - exact_outputs), initial=0.0))

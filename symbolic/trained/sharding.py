@@ -27,6 +27,11 @@ def _on_worker(token: str, spec: tuple, kind: str, dtype, vectors: tuple, batch:
     return _FUNCTIONS[token](kind, dtype, vectors, batch)
 
 
+def on_dask(client):
+    """The placement of an ``Objective``'s batches on the workers of a Dask client."""
+    return lambda network, loss, x, y, batch: DaskBatches(client, network, loss, x, y, batch)
+
+
 class DaskBatches:
     """The batches on the workers of a Dask client, at most ``batch`` examples each and at least one
     batch per worker."""
