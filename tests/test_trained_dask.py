@@ -81,3 +81,13 @@ def test_the_command_with_dask_measures_what_one_process_measures(client, tmp_pa
         assert [sharded["measures"][key]["original"], *sharded["measures"][key]["rescaled"]] == \
             [before.value, after[0].value], key
     assert sharded["measures"]["weight_norm"]["ratio"][0] != 1
+
+
+def test_a_cluster_without_workers_is_one_line_exit_2(tmp_path, capsys):
+    onnx.save(MODEL, str(tmp_path / "model.onnx"))
+    np.savez(tmp_path / "data.npz", x=X, y=LABELS)
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None) as empty:
+        assert main(["rescale", str(tmp_path / "model.onnx"), "--data", str(tmp_path / "data.npz"),
+                     "--loss", "cross_entropy", "--dask", empty.scheduler_address]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.splitlines() == ["proofs: error: the Dask cluster has no workers"]

@@ -305,6 +305,8 @@ def _cluster(address: str | None):
     from proofs.commands.parallel import _dask_client
     client = _dask_client(address)
     try:
+        if not client.scheduler_info()["workers"]:
+            raise UsageError("the Dask cluster has no workers")
         yield client
     finally:
         client.close()
@@ -324,16 +326,17 @@ def main(argv: list[str]) -> int:
         raise UsageError(EXTRA_MISSING) from None
     from symbolic.trained.experiment import DataError, ImportMismatch, build_twins, load_network, measure, read_data
     from symbolic.trained.onnx_import import UnsupportedModel
+    from symbolic.trained.sharding import ClusterError
     x, y = read_npz(args.data)
     try:
         model, network = load_network(args.model, args.output)
         loss = args.loss or ("cross_entropy" if network.reading.get("ending") else "mse")
         x, y = read_data(network, x, y, loss)
         group = audit_group(network, args.group)
-        run = build_twins(model, network, x, y, alphas, args.group)
-        with _cluster(args.dask) as cluster:
+        with _cluster(args.dask) as cluster:           # reached (or refused) before any exact arithmetic
+            run = build_twins(model, network, x, y, alphas, args.group)
             measure(run, keys, loss, cluster=cluster)
-    except (UnsupportedModel, DataError) as error:
+    except (UnsupportedModel, DataError, ClusterError) as error:
         raise UsageError(str(error)) from None
     except ImportMismatch as error:
         print(f"proofs: internal error: {error}", file=sys.stderr)

@@ -13,10 +13,16 @@ import pickle
 
 import numpy as np
 
+from symbolic.errors import CheckerError
 from symbolic.trained.autodiff import BATCH, BatchFunctions, batches_of
 
 _FUNCTIONS: dict = {}          # on a worker: the compiled functions of each network and loss, by their digest
 SCATTER_BYTES = 1 << 20        # a vector this large is scattered once per call; a smaller one rides in the tasks
+
+
+class ClusterError(CheckerError, ValueError):
+    """The Dask cluster cannot take the batches (no workers, the project missing on a worker): one
+    line, exit code 2."""
 
 
 def _on_worker(token: str, spec: tuple, kind: str, dtype, vectors: tuple, batch: tuple):
@@ -39,7 +45,7 @@ class DaskBatches:
     def __init__(self, client, network, loss: str, x: np.ndarray, y: np.ndarray, batch: int = BATCH):
         workers = sorted(client.scheduler_info()["workers"])
         if not workers:
-            raise RuntimeError("the Dask cluster has no workers")
+            raise ClusterError("the Dask cluster has no workers")
         size = max(1, min(batch, math.ceil(len(x) / len(workers))))
         # the token names the network and the loss by their content
         self.client, self.token = client, hashlib.sha256(pickle.dumps((network, loss))).hexdigest()
@@ -54,4 +60,8 @@ class DaskBatches:
         futures = [self.client.submit(_on_worker, self.token, self.spec, kind, dtype, vectors, part,
                                       workers=[worker], pure=False)
                    for part, worker in self.batches]
-        return self.client.gather(futures)
+        try:
+            return self.client.gather(futures)
+        except ImportError as error:
+            raise ClusterError(f"a Dask worker cannot import this project ({error}): install it on every "
+                               "worker") from None
