@@ -86,7 +86,7 @@ def test_the_command_with_dask_measures_what_one_process_measures(client, tmp_pa
 def test_a_cluster_without_workers_is_one_line_exit_2(tmp_path, capsys):
     onnx.save(MODEL, str(tmp_path / "model.onnx"))
     np.savez(tmp_path / "data.npz", x=X, y=LABELS)
-    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None) as empty:
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0") as empty:
         assert main(["rescale", str(tmp_path / "model.onnx"), "--data", str(tmp_path / "data.npz"),
                      "--loss", "cross_entropy", "--dask", empty.scheduler_address]) == 2
     err = capsys.readouterr().err.strip()
