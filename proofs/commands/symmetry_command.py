@@ -1,12 +1,13 @@
 """python -m proofs symmetry SPEC: check a symmetry of a model described in a small TOML file.
 
-    inputs = 2                      # input width d, or [channels, length]
+    inputs = 2                      # input width d, [channels, length] or [channels, height, width]
     sizes = [1, 2]                  # numbers of data points N for the loss and the laws (optional)
     loss = "any"                    # "any" (every loss of the predictions) or "mse" (optional)
 
     [[layers]]
-    type = "dense"                  # dense, conv1d, relu, leaky_relu, abs, tanh, maxout,
-    units = 2                       # maxpool1d, avgpool1d, residual (with [[layers.layers]]);
+    type = "dense"                  # dense, conv1d, conv2d, relu, leaky_relu, abs, tanh, maxout,
+    units = 2                       # maxpool1d, avgpool1d, maxpool2d, avgpool2d, flatten,
+                                    # residual (with [[layers.layers]]);
                                     # the last layer may have any width K: K outputs
     weight = "W1"
     bias = "b1"
@@ -39,7 +40,7 @@ import textwrap
 import sympy as sp
 
 from symbolic.decision.domain import evaluated
-from symbolic.networks import model as layers_module
+from symbolic.networks import grid_layers, model as layers_module
 from symbolic.networks.model import Model, ModelError, entry_symbol
 from symbolic.parsing import ParseError, parse_expression
 from symbolic.networks.symmetry import Symmetry, check_symmetry
@@ -72,6 +73,12 @@ LAYERS = {
     "maxout": (layers_module.Maxout, {"pieces": "size"}),
     "maxpool1d": (layers_module.MaxPool1d, {"size": "size"}),
     "avgpool1d": (layers_module.AvgPool1d, {"size": "size"}),
+    "conv2d": (grid_layers.Conv2d, {"channels": "size", "kernel": "pair", "weight": "name",
+                                    "bias": "optional name", "stride": "optional pair",
+                                    "padding": "optional pair"}),
+    "maxpool2d": (grid_layers.MaxPool2d, {"kernel": "pair", "stride": "optional pair"}),
+    "avgpool2d": (grid_layers.AvgPool2d, {"kernel": "pair", "stride": "optional pair"}),
+    "flatten": (grid_layers.Flatten, {}),
 }
 
 
@@ -93,6 +100,14 @@ LAYER_HELP = {
     "maxout": ("pieces", "the maximum of each group of `pieces` consecutive channels"),
     "maxpool1d": ("size", "the maximum over windows of `size` positions, without overlap"),
     "avgpool1d": ("size", "the mean over windows of `size` positions, without overlap"),
+    "conv2d": ("channels; kernel (a number or [kh, kw]); weight; bias (none); stride (1); padding (0)",
+               "a 2-d convolution with zero padding, on an image [channels, height, width], weight of shape "
+               "(channels, input channels x kh x kw): a scale per output channel multiplies row i (c_i)"),
+    "maxpool2d": ("kernel (a number or [kh, kw]); stride (the kernel)",
+                  "the maximum over each window of kh x kw positions inside the image"),
+    "avgpool2d": ("kernel (a number or [kh, kw]); stride (the kernel)",
+                  "the mean over each window of kh x kw positions inside the image"),
+    "flatten": ("none", "the values channel by channel, each row by row, as a vector"),
     "residual": ("[[layers.layers]]", "x + block(x), the block a list of layers that keeps the shape "
                                       "(nested at most 4 deep)"),
 }
@@ -106,7 +121,8 @@ def spec_help() -> str:
                                                                          subsequent_indent=indent)
                         for kind, (fields, what) in LAYER_HELP.items())
     keys = [
-        ("inputs = 2", "input width d, or [channels, length] (required)"),
+        ("inputs = 2", "input width d, [channels, length], or [channels, height, width] for an image "
+                       "(required)"),
         ("sizes = [1, 2]", f"numbers of data points N, from 1 to {MAX_N} (default [1, 2]; [1] with --discover)"),
         ('loss = "any"', '"any": every loss of the K N predictions; "mse": (1/N) sum_n (f(x_n) - y_n)^2, '
                          "with K > 1 outputs (1/N) sum_n 1/2 sum_k (f_k(x_n) - y_(n,k))^2 (default \"any\")"),
@@ -153,7 +169,7 @@ def _layer(spec, where: str, depth: int = 0):
     arguments = {}
     for name, field_kind in fields.items():
         if name not in spec:
-            if field_kind in ("optional name", "number"):
+            if field_kind in ("optional name", "number", "optional pair"):
                 continue
             raise UsageError(f"{where}: a {kind} layer needs {name!r}")
         value = spec[name]
@@ -163,8 +179,20 @@ def _layer(spec, where: str, depth: int = 0):
             raise UsageError(f"{where}: {name} must be a string, got {value!r}")
         if field_kind == "number":
             value = _number(value, f"{where}: {name}")
+        if field_kind.endswith("pair"):
+            value = _pair(value, f"{where}: {name}")
         arguments[name] = value
     return cls(**arguments)
+
+
+def _pair(value, where: str):
+    """A whole number, or a list of two (rows, columns)."""
+    if isinstance(value, list) and len(value) == 2 and all(isinstance(k, int) and not isinstance(k, bool)
+                                                           for k in value):
+        return tuple(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise UsageError(f"{where} must be a whole number or a list of two, such as [2, 3], got {value!r}")
 
 
 def _number(value, where: str) -> sp.Expr:
@@ -189,8 +217,10 @@ def build_model(spec: dict) -> Model:
     if isinstance(inputs, list):
         inputs = tuple(inputs)
     if not (isinstance(inputs, int) and not isinstance(inputs, bool)) and not (
-            isinstance(inputs, tuple) and len(inputs) == 2 and all(isinstance(k, int) for k in inputs)):
-        raise UsageError(f"inputs must be a width or [channels, length], got {spec.get('inputs')!r}")
+            isinstance(inputs, tuple) and len(inputs) in (2, 3)
+            and all(isinstance(k, int) and not isinstance(k, bool) for k in inputs)):
+        raise UsageError(f"inputs must be a width, [channels, length] or [channels, height, width], "
+                         f"got {spec.get('inputs')!r}")
     try:
         model = Model(inputs, [_layer(s, f"layers[{k + 1}]") for k, s in enumerate(layers)])
     except ModelError as error:

@@ -12,9 +12,10 @@ function unchanged, found rather than supplied, each proved, the continuous part
    certified lower bound on it with tanh.  When n − rank J = k, the algebra is exactly the span of
    the generators: the identity component of the group of positive diagonal rescalings is
    {θ ↦ ∏_k c_k^{G_k}·θ}, of dimension k.
-3. Discrete.  For each hidden layer (a dense layer, at most one activation, a dense layer): the
-   permutations of its units, and the sign flip of a unit when the activation is odd (flip its
-   incoming weights, bias and outgoing weights) or even (incoming weights and bias).  The
+3. Discrete.  For each hidden layer (a dense layer or a convolution, layers acting on each channel
+   alone, a dense layer or a convolution; ``symbolic.networks.discrete_symmetries``): the
+   permutations of its units or channels, and the sign flip of one when the layers between are odd
+   (flip its incoming weights, bias and outgoing weights) or even (incoming weights and bias).  The
    transposition (1 2), the cycle (1 2 … h) and the flip of unit 1 generate (ℤ₂)^h ⋊ S_h (S_h
    without flips); each generator is proved a symmetry by ``check_symmetry``, so the group they
    generate is one of symmetries.  That there are no other discrete symmetries is not claimed.
@@ -36,7 +37,8 @@ from symbolic.decision.budget import BudgetExhausted, time_budget
 from symbolic.derivation import Derivation
 from symbolic.latex import render
 from symbolic.networks.exponent_system import ExponentSystem, NotHomogeneous
-from symbolic.networks.model import Abs as AbsLayer, Activation, Dense, LeakyReLU, Model, Tanh
+from symbolic.networks.discrete_symmetries import COMPLETENESS, discrete_kinds, hidden_layers
+from symbolic.networks.model import Model
 from symbolic.networks.symmetry import Symmetry, SymmetryReport, check_symmetry
 from symbolic.numerics.log_scale_jacobian import (NoExactDerivative, OnKink, certified_rank, is_exact, sample,
                                                   symbolic_slopes)
@@ -90,44 +92,6 @@ class DiscreteKind:
 
 
 @dataclass
-class HiddenLayer:
-    first: Dense
-    activation: Activation | None
-    second: Dense
-    position: int
-
-    @property
-    def units(self) -> int:
-        return self.first.units
-
-    @property
-    def parity(self) -> str | None:
-        """'odd' (tanh, no activation, leaky slope 1), 'even' (|·|, leaky slope −1) or None."""
-        layer = self.activation
-        if layer is None or isinstance(layer, Tanh):
-            return "odd"
-        if isinstance(layer, AbsLayer):
-            return "even"
-        if isinstance(layer, LeakyReLU) and sp.sympify(layer.slope).is_number:
-            return {1: "odd", -1: "even"}.get(sp.sympify(layer.slope))
-        return None
-
-    @property
-    def name(self) -> str:
-        return (f"hidden layer {self.first.weight} -> {self.second.weight} "
-                f"({self.units} units{', ' + self.activation.describe() if self.activation else ''})")
-
-    @property
-    def structure(self) -> str:
-        h = self.units
-        permutations = f"S_{h}" if h > 1 else ""
-        if self.parity is None:
-            return permutations or "trivial"
-        flips = "Z_2" if h == 1 else f"(Z_2)^{h}"
-        return f"{flips} ⋊ {permutations}" if permutations else flips
-
-
-@dataclass
 class DiscoveryReport:
     model: Model
     generators: list = field(default_factory=list)
@@ -143,6 +107,11 @@ class DiscoveryReport:
     @property
     def dimension(self) -> int:
         return len(self.generators)
+
+    @property
+    def discrete_completeness(self) -> str:
+        """Whether the list of discrete symmetries is claimed complete, and why."""
+        return "not searched" if not self.discrete_searched else COMPLETENESS
 
     @property
     def discrete_structure(self) -> str:
@@ -182,6 +151,8 @@ class DiscoveryReport:
                 "parameters": len(parameters)},
             "discrete": {
                 "structure": self.discrete_structure,
+                "complete": False,
+                "completeness": self.discrete_completeness,
                 "layers": [{"layer": layer.name, "units": layer.units, "structure": layer.structure}
                            for layer in self.hidden_layers],
                 "generators": [{"kind": d.kind, "layer": d.layer, "representative": d.representative,
@@ -228,7 +199,8 @@ class DiscoveryReport:
         maximal = "proved maximal" if self.maximality is not None and self.maximality.proved else \
             "a lower bound (maximality not proved)"
         out.append(f"\ndimension of the group of positive rescalings: {self.dimension} ({maximal})")
-        out.append(f"discrete symmetries found: {self.discrete_structure}")
+        out.append(f"discrete symmetries found: {self.discrete_structure}"
+                   + (f" ({self.discrete_completeness})" if self.discrete_searched else ""))
         out.append(f"overall: {self.status.name}")
         return "\n".join(out)
 
@@ -396,53 +368,6 @@ def decide_dimension_bound(statement, seed: int = 0):
 
 
 # --- 3. discrete symmetries ---------------------------------------------------------------------------
-
-def hidden_layers(model: Model) -> list[HiddenLayer]:
-    """Dense, at most one elementwise activation, Dense, at the top level of the model."""
-    found, layers = [], model.layers
-    for position, layer in enumerate(layers):
-        if not isinstance(layer, Dense):
-            continue
-        following = layers[position + 1:position + 3]
-        if following and isinstance(following[0], Dense):
-            found.append(HiddenLayer(layer, None, following[0], position))
-        elif len(following) == 2 and isinstance(following[0], Activation) and isinstance(following[1], Dense):
-            found.append(HiddenLayer(layer, following[0], following[1], position))
-    return found
-
-
-def relabelling(model: Model, layer: HiddenLayer, permutation: list, flip: bool, name: str) -> Symmetry:
-    """New unit j is old unit permutation[j]; with ``flip``, unit 1 changes sign (the outgoing
-    weights too when the activation is odd)."""
-    W, V = model[layer.first.weight], model[layer.second.weight]
-    sign = [-1 if flip and j == 0 else 1 for j in range(layer.units)]
-    mapping = {layer.first.weight: sp.Matrix(W.rows, W.cols, lambda i, j: sign[j] * W[i, permutation[j]])}
-    if layer.first.bias:
-        b = model[layer.first.bias]
-        mapping[layer.first.bias] = sp.Matrix(1, b.cols, lambda i, j: sign[j] * b[0, permutation[j]])
-    outgoing = sign if layer.parity == "odd" else [1] * layer.units
-    mapping[layer.second.weight] = sp.Matrix(V.rows, V.cols, lambda i, j: outgoing[i] * V[permutation[i], j])
-    return Symmetry(model, mapping, name=name)
-
-
-def discrete_kinds(model: Model, layers: list[HiddenLayer]):
-    """(kind, layer name, representative, symmetry) for the generators of each layer's group."""
-    for index, layer in enumerate(layers):
-        h = layer.units
-        identity = list(range(h))
-        if h >= 2:
-            swap = [1, 0] + identity[2:]
-            yield "transposition", layer.name, "units (1 2)", relabelling(
-                model, layer, swap, False, f"P_{index + 1}")
-        if h >= 3:
-            cycle = identity[1:] + [0]
-            yield "cycle", layer.name, f"units (1 2 ... {h})", relabelling(
-                model, layer, cycle, False, f"C_{index + 1}")
-        if layer.parity is not None:
-            what = "incoming, bias and outgoing" if layer.parity == "odd" else "incoming and bias"
-            yield "sign flip", layer.name, f"unit 1 ({layer.parity} activation: {what})", relabelling(
-                model, layer, identity, True, f"F_{index + 1}")
-
 
 # --- 4. flat directions -------------------------------------------------------------------------------
 
