@@ -7,6 +7,7 @@
     [[layers]]
     type = "dense"                  # dense, conv1d, conv2d, relu, leaky_relu, abs, tanh, maxout,
     units = 2                       # maxpool1d, avgpool1d, maxpool2d, avgpool2d, flatten,
+                                    # batchnorm, layernorm, batchnorm_train,
                                     # residual (with [[layers.layers]]);
                                     # the last layer may have any width K: K outputs
     weight = "W1"
@@ -40,7 +41,7 @@ import textwrap
 import sympy as sp
 
 from symbolic.decision.domain import evaluated
-from symbolic.networks import grid_layers, model as layers_module
+from symbolic.networks import grid_layers, model as layers_module, normalization
 from symbolic.networks.model import Model, ModelError, entry_symbol
 from symbolic.parsing import ParseError, parse_expression
 from symbolic.networks.symmetry import Symmetry, check_symmetry
@@ -61,7 +62,8 @@ MAX_INPUTS = 32
 MAX_LAYERS = 20
 HELP_WIDTH = 100
 
-# layer type → (class, {field: kind}); kind is "size", "name", "optional name" or "number"
+# layer type → (class, {field: kind}); kind is "size", "name", "optional name", "number", "pair"
+# (a whole number or a list of two) or "optional pair"
 LAYERS = {
     "dense": (layers_module.Dense, {"units": "size", "weight": "name", "bias": "optional name"}),
     "conv1d": (layers_module.Conv1d, {"channels": "size", "kernel": "size", "weight": "name",
@@ -79,6 +81,9 @@ LAYERS = {
     "maxpool2d": (grid_layers.MaxPool2d, {"kernel": "pair", "stride": "optional pair"}),
     "avgpool2d": (grid_layers.AvgPool2d, {"kernel": "pair", "stride": "optional pair"}),
     "flatten": (grid_layers.Flatten, {}),
+    "batchnorm": (normalization.BatchNorm, {"scale": "name", "shift": "optional name"}),
+    "layernorm": (normalization.LayerNorm, {"eps": "number"}),
+    "batchnorm_train": (normalization.BatchNormTrain, {"eps": "number"}),
 }
 
 
@@ -108,6 +113,13 @@ LAYER_HELP = {
     "avgpool2d": ("kernel (a number or [kh, kw]); stride (the kernel)",
                   "the mean over each window of kh x kw positions inside the image"),
     "flatten": ("none", "the values channel by channel, each row by row, as a vector"),
+    "batchnorm": ("scale; shift (none)",
+                  "batch normalisation in inference form, per channel: s -> gamma_c s + beta_c, gamma (scale) "
+                  "and beta (shift) of shape (channels, 1)"),
+    "layernorm": ("eps (0)", "(z_j - mean)/sqrt(variance + eps) over all values of one example; eps a "
+                             "rational >= 0 such as \"1/100000\""),
+    "batchnorm_train": ("eps (0)", "per channel, (z - mean)/sqrt(variance + eps) over the N examples of the "
+                                   "batch (and the positions): N >= 2"),
     "residual": ("[[layers.layers]]", "x + block(x), the block a list of layers that keeps the shape "
                                       "(nested at most 4 deep)"),
 }
@@ -381,7 +393,11 @@ def main(argv: list[str]) -> int:
     if args.discover:
         return discover_command.run(spec, model, loss, _sizes(spec) if "sizes" in spec else None, args)
     symmetry = build_symmetry(model, spec)
-    report = check_symmetry(model, symmetry, loss=loss, sizes=_sizes(spec), seed=args.seed,
+    sizes = _sizes(spec)
+    if model.batch_dependent and min(sizes) < 2:
+        raise UsageError(f"a batchnorm_train layer normalises over the batch of N data points: sizes must be "
+                         f"at least 2, got {sizes}")
+    report = check_symmetry(model, symmetry, loss=loss, sizes=sizes, seed=args.seed,
                             timeout=args.timeout)
     return show_report(report, args)
 

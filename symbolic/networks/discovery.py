@@ -455,6 +455,9 @@ def discover_symmetries(model: Model, *, loss: str = "any", sizes=(1,), seed: in
     and ``sizes`` as there, ``timeout`` seconds per claim) and the continuous part maximal.  A step
     whose budget runs out is UNDECIDED with the reason."""
     report = DiscoveryReport(model)
+    if model.batch_dependent:
+        # a batch normalised over N data points needs two of them at least
+        sizes = tuple(sorted({max(n, 2) for n in sizes}))
 
     def budgeted(step, what):
         try:

@@ -48,6 +48,10 @@ class Nonlinearity:
     def maximum(self, layer, site, candidates):
         raise NotImplementedError
 
+    def power(self, layer, site, value, exponent):
+        """value ** exponent for a normalisation (exponent −1/2: one over a standard deviation)."""
+        raise NotImplementedError(f"no power for {layer.describe()} here")
+
     def constant(self, value):
         return value
 
@@ -68,6 +72,11 @@ class RealFunctions(Nonlinearity):
             values = paired + ([values[-1]] if len(values) % 2 else [])
         return values[0]
 
+    def power(self, layer, site, value, exponent):
+        # the base with its common factor pulled out, so that sqrt(c²·X) is c·sqrt(X) for c > 0
+        # (sympy's own rule for a positive factor of a product): an identity
+        return sp.Pow(sp.factor_terms(sp.expand(value)), exponent)
+
 
 # --- layers -----------------------------------------------------------------------------------
 
@@ -81,10 +90,16 @@ class Layer:
     def parameter_shapes(self, shape) -> dict:
         return {}
 
+    batch = False       # True when the output at one example depends on the others of the batch
+
     def forward(self, signal, params, nonlinearity, path, shape=None):
         """The output signal; ``shape`` is the input's shape (a 2-D layer reads its height and
         width there, the signal holding each channel's positions row by row)."""
         raise NotImplementedError
+
+    def forward_batch(self, signals, params, nonlinearity, path, shape=None):
+        """The output signals of a batch of examples: each on its own, unless the layer mixes them."""
+        return [self.forward(signal, params, nonlinearity, path, shape) for signal in signals]
 
     def describe(self) -> str:
         return type(self).__name__
@@ -298,6 +313,18 @@ class Residual(Layer):
             inner_shape = None if shape is None else layer.output_shape(inner_shape)
         return [[a + b for a, b in zip(skip, branch)] for skip, branch in zip(signal, inner)]
 
+    @property
+    def batch(self):
+        return any(layer.batch for layer in self.layers)
+
+    def forward_batch(self, signals, params, nonlinearity, path, shape=None):
+        inner, inner_shape = signals, shape
+        for k, layer in enumerate(self.layers):
+            inner = layer.forward_batch(inner, params, nonlinearity, path + (k,), inner_shape)
+            inner_shape = None if shape is None else layer.output_shape(inner_shape)
+        return [[[a + b for a, b in zip(skip, branch)] for skip, branch in zip(signal, result)]
+                for signal, result in zip(signals, inner)]
+
     def describe(self):
         return "Residual(" + ", ".join(layer.describe() for layer in self.layers) + ")"
 
@@ -412,6 +439,26 @@ class Model:
             signal = layer.forward(signal, params, nonlinearity, (k,), shape)
             shape = layer.output_shape(shape)
         return [value for channel in signal for value in channel]
+
+    @property
+    def batch_dependent(self) -> bool:
+        """A layer normalises over the batch: f at x_n depends on the other examples."""
+        return any(layer.batch for layer in self.layers)
+
+    def forward_batch_outputs(self, signals: list, params: dict, nonlinearity: Nonlinearity) -> list:
+        """The K output values of each example of a batch (the same as ``forward_outputs`` example
+        by example unless a layer normalises over the batch)."""
+        shape = self.input_grid
+        for k, layer in enumerate(self.layers):
+            signals = layer.forward_batch(signals, params, nonlinearity, (k,), shape)
+            shape = layer.output_shape(shape)
+        return [[value for channel in signal for value in channel] for signal in signals]
+
+    def batch_predictions(self, inputs: list, values: dict | None = None) -> list[list[sp.Expr]]:
+        """[(f_1, …, f_K)(x_n)] for the batch ``inputs`` with the real activations."""
+        tensors = {**self.tensors, **(values or {})}
+        params = {name: tensor.tolist() for name, tensor in tensors.items()}
+        return self.forward_batch_outputs(inputs, params, RealFunctions())
 
     def forward(self, signal, params: dict, nonlinearity: Nonlinearity):
         """The output value of a model with one output (``forward_outputs`` for K > 1)."""

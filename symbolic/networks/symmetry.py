@@ -60,6 +60,7 @@ LOSSES = ("any", "mse")
 KINK_POINTS = 3
 WITNESS_POINTS = 3
 KINK_MARGIN = Fraction(1, 20)
+BATCH = 2               # the batch of the prediction claim of a model that normalises over its batch
 
 
 def positive_scales(name: str, count: int) -> list[sp.Symbol]:
@@ -188,9 +189,14 @@ def _as_sympy(value: Fraction) -> sp.Rational:
 
 def _clear_of_kinks(sites, point) -> bool:
     for _, candidates in sites.values():
-        values = sorted(c.xreplace(point) for c in candidates)
+        values = [c.xreplace(point) for c in candidates]
         if not all(v.is_Rational for v in values):
-            return False
+            # after a normalisation a value is algebraic: 30 digits place it against a margin of
+            # 1/20 (this only chooses the witness's points)
+            values = [sp.N(v, 30) for v in values]
+            if not all(v.is_real and v.is_Number for v in values):
+                return False
+        values = sorted(values)
         if len(values) == 1 and abs(values[0]) <= KINK_MARGIN:
             return False
         if len(values) > 1 and values[-1] - values[-2] <= KINK_MARGIN:
@@ -217,6 +223,9 @@ class _Mpmath(Nonlinearity):
 
     def maximum(self, layer, site, candidates):
         return max(candidates)
+
+    def power(self, layer, site, value, exponent):
+        return mpmath.power(value, _mp(exponent))
 
     def constant(self, value):
         return _mp(value)
@@ -248,9 +257,9 @@ def real_loss(model, inputs, loss, constants, slopes):
         for name, (rows, cols) in shapes.items():
             values[name] = [[theta[k + i * cols + j] for j in range(cols)] for i in range(rows)]
             k += rows * cols
-        # the K·N predictions, data point by data point, output by output
-        predictions = [p for x in inputs
-                       for p in model.forward_outputs([[_mp(v) for v in row] for row in x], values, functions)]
+        # the K·N predictions, data point by data point, output by output (the N points one batch)
+        batch = [[[_mp(v) for v in row] for row in x] for x in inputs]
+        predictions = [p for outputs in model.forward_batch_outputs(batch, values, functions) for p in outputs]
         c = [_mp(v) for v in constants]
         if loss == "mse":
             return (sum((p - y) ** 2 for p, y in zip(predictions, c)) * mse_weight(model.outputs)
@@ -280,8 +289,9 @@ def numeric_law(model, symmetry, n, loss, order, monomial, seed):
         group = {g: _group_value(g, rng) for g in symmetry.group}
         slopes = {a: _as_sympy(_rational(rng, 0, 1)) for a in slope_symbols}
         inputs = [[[_rational(rng) for _ in row] for row in model.input()] for _ in range(n)]
-        clear = True
-        for x in inputs:
+        clear = True if not model.batch_dependent else _batch_clear_of_kinks(model, symmetry, theta, group,
+                                                                              slopes, inputs)
+        for x in inputs if not model.batch_dependent else ():
             point = {s: _as_sympy(v) for s, v in {**theta, **group}.items()}
             point.update(slopes)
             point.update({s: _as_sympy(v) for s, v in zip(generic_x, [v for row in x for v in row])})
@@ -331,6 +341,41 @@ def numeric_law(model, symmetry, n, loss, order, monomial, seed):
     return worst_case
 
 
+class _Margins(_Mpmath):
+    """The real network in mpmath, remembering how close each nonlinearity came to its kink."""
+
+    def __init__(self, slopes: dict):
+        super().__init__(slopes)
+        self.closest = mpmath.inf
+
+    def unit(self, layer, site, s):
+        if not isinstance(layer, TanhLayer):
+            self.closest = min(self.closest, abs(s))
+        return super().unit(layer, site, s)
+
+    def maximum(self, layer, site, candidates):
+        ordered = sorted(candidates)
+        if len(ordered) > 1:
+            self.closest = min(self.closest, ordered[-1] - ordered[-2])
+        return super().maximum(layer, site, candidates)
+
+
+def _batch_clear_of_kinks(model, symmetry, theta, group, slopes, inputs) -> bool:
+    """Every nonlinearity of the batch, at θ and at Tθ, at least KINK_MARGIN from its kink (a
+    model that normalises over the batch: its sites are those of the whole batch)."""
+    values = {**{q: _as_sympy(v) for q, v in theta.items()}, **{g: _as_sympy(v) for g, v in group.items()},
+              **slopes}
+    batch = [[[_mp(v) for v in row] for row in x] for x in inputs]
+    for tensors in (model.tensors, symmetry.tensors()):
+        margins = _Margins(slopes)
+        params = {name: [[_mp(e.xreplace(values)) for e in row] for row in tensor.tolist()]
+                  for name, tensor in tensors.items()}
+        model.forward_batch_outputs(batch, params, margins)
+        if margins.closest <= _mp(KINK_MARGIN):
+            return False
+    return True
+
+
 def _mp(value):
     if isinstance(value, Fraction):
         return mpmath.mpf(value.numerator) / value.denominator
@@ -371,6 +416,8 @@ def _law_answer(claim, latex, holds, entry, witness_result, exact_evidence, why_
 def _kink_points(model, symmetry, rng) -> list[dict]:
     """Random rational points where the first nonlinearity's input is exactly zero (for a max:
     two candidates tie), found by solving for one input coordinate."""
+    if model.batch_dependent:
+        return []               # the sites of one example are not those of a batch
     sites = nonlinear_sites(model)
     if not sites:
         return []
@@ -435,10 +482,21 @@ def _check_identity(lhs, rhs, claim: str, seed: int) -> Verdict:
 def prediction_invariance(model, symmetry, seed=0) -> Verdict:
     """f_{Tθ}(x) = f_θ(x) for symbolic θ, x and group parameters, kinks included.  With K > 1
     outputs, one identity per output f_k, combined by the kernel's conjunction."""
-    x = model.input()
-    images, originals = model.predictions(x, symmetry.tensors()), model.predictions(x)
-    claim = f"prediction: f_({symmetry.name} theta)(x) = f_theta(x) at every x"
-    latex = r"f_{%s\theta}(x) = f_\theta(x)\quad\forall x" % symmetry.name
+    if model.batch_dependent:
+        # a layer normalises over the batch: the predictions of a batch of BATCH inputs, point by
+        # point, output by output
+        batch = [model.input(k + 1) for k in range(BATCH)]
+        images, originals = ([p for outputs in model.batch_predictions(batch, values) for p in outputs]
+                             for values in (symmetry.tensors(), None))
+        claim = (f"prediction: f_({symmetry.name} theta)(x_n; x_1, ..., x_{BATCH}) = "
+                 f"f_theta(x_n; x_1, ..., x_{BATCH}) at every batch of {BATCH} inputs")
+        latex = r"f_{%s\theta}(x_n; x_1, \dots, x_%d) = f_\theta(x_n; x_1, \dots, x_%d)\quad\forall x" % (
+            symmetry.name, BATCH, BATCH)
+    else:
+        x = model.input()
+        images, originals = model.predictions(x, symmetry.tensors()), model.predictions(x)
+        claim = f"prediction: f_({symmetry.name} theta)(x) = f_theta(x) at every x"
+        latex = r"f_{%s\theta}(x) = f_\theta(x)\quad\forall x" % symmetry.name
     several = len(images) > 1
     identities = []
     for k, (lhs, rhs) in enumerate(zip(images, originals), start=1):
@@ -519,7 +577,7 @@ def _loss_sides(model, symmetry, n, loss):
         # the K·N predictions, point by point, output by output; the canonical ReLU form is an
         # exact rewrite that lets ℓ's arguments compare structurally
         return [sp.expand(canonical_relu_form(to_relu_form(p)))
-                for x in inputs for p in model.predictions(x, values)]
+                for outputs in model.batch_predictions(inputs, values) for p in outputs]
     if loss == "any":
         ell = sp.Function("ell")
         lhs, rhs = ell(*predictions(images)), ell(*predictions(None))
@@ -569,7 +627,8 @@ def decide_derivative_law(statement, seed: int = 0):
                        reason="the law is checked for maps T theta = M theta with M a monomial matrix "
                               "(scalings by monomials in the group parameters, permutations); this "
                               "map is not of that form")
-    assignment, how = transport(model, symmetry)
+    assignment, how = (None, "a layer normalises over the batch: no pattern form") if model.batch_dependent \
+        else transport(model, symmetry)
     holds, entry, why_no_exact = None, "", None
     if assignment is None:
         why_no_exact = how
@@ -793,6 +852,9 @@ def check_symmetry(model: Model, symmetry: Symmetry = None, *, loss: str = "any"
     for n in sizes:
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ValueError(f"sizes are numbers of data points N >= 1, got {n!r}")
+        if n < 2 and model.batch_dependent:
+            raise ValueError(f"the model normalises over its batch of N data points (a batch of one has "
+                             f"no spread): sizes are N >= 2, got {n!r}")
     report = SymmetryReport(model, symmetry)
 
     def record(claim, n, check, statement):
