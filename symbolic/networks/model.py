@@ -52,6 +52,10 @@ class Nonlinearity:
         """value ** exponent for a normalisation (exponent −1/2: one over a standard deviation)."""
         raise NotImplementedError(f"no power for {layer.describe()} here")
 
+    def softmax(self, layer, site, scores):
+        """exp(s_i) / Σ_j exp(s_j) for an attention head's scores."""
+        raise NotImplementedError(f"no softmax for {layer.describe()} here")
+
     def constant(self, value):
         return value
 
@@ -77,6 +81,13 @@ class RealFunctions(Nonlinearity):
         # (sympy's own rule for a positive factor of a product): an identity
         return sp.Pow(sp.factor_terms(sp.expand(value)), exponent)
 
+    def softmax(self, layer, site, scores):
+        # each score as one reduced rational function, so that scores equal as functions are one
+        # exponential (an identity)
+        exponentials = [sp.exp(sp.cancel(sp.expand(s))) for s in scores]
+        total = sp.Add(*exponentials)
+        return [e / total for e in exponentials]
+
 
 # --- layers -----------------------------------------------------------------------------------
 
@@ -91,6 +102,7 @@ class Layer:
         return {}
 
     batch = False       # True when the output at one example depends on the others of the batch
+    saturates = False   # True for a softmax: random points of moderate size saturate it
 
     def forward(self, signal, params, nonlinearity, path, shape=None):
         """The output signal; ``shape`` is the input's shape (a 2-D layer reads its height and

@@ -227,6 +227,12 @@ class _Mpmath(Nonlinearity):
     def power(self, layer, site, value, exponent):
         return mpmath.power(value, _mp(exponent))
 
+    def softmax(self, layer, site, scores):
+        top = max(scores)
+        exponentials = [mpmath.exp(s - top) for s in scores]
+        total = sum(exponentials)
+        return [e / total for e in exponentials]
+
     def constant(self, value):
         return _mp(value)
 

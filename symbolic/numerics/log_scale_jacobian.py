@@ -119,6 +119,21 @@ class _Differentiable(Nonlinearity):
         root = flint.arb(value.value).rsqrt()
         return Jet(root, {p: v * root * root * root * flint.fmpq(-1, 2) for p, v in value.tangent.items()})
 
+    def softmax(self, layer, site, scores):
+        # w_i = e^{s_i} / Σ_j e^{s_j}, dw_i = w_i (ds_i − Σ_j w_j ds_j), as arb balls
+        exponentials = [flint.arb(s.value).exp() for s in scores]
+        total = sum(exponentials[1:], exponentials[0])
+        weights = [e / total for e in exponentials]
+        mean = {}
+        for w, s in zip(weights, scores):
+            for p, v in s.tangent.items():
+                mean[p] = mean[p] + w * v if p in mean else w * v
+        jets = []
+        for w, s in zip(weights, scores):
+            tangent = {p: w * (s.tangent.get(p, 0) - m) for p, m in mean.items()}
+            jets.append(Jet(w, tangent))
+        return jets
+
     def constant(self, value):
         value = sp.Rational(value)
         return flint.fmpq(int(value.p), int(value.q))
@@ -189,19 +204,22 @@ def sample(model: Model, count: int, rng: random.Random, slopes: dict, log_scale
     s has J s = 0 for each output f_k, so every row bounds the algebra)."""
     n = len(model.parameters)
     channels, length = model.input_shape
+    # a softmax of large scores saturates (its derivative below any precision): small values there
+    draw = (lambda r: _random_rational(r) / 40) if any(layer.saturates for layer in model.layers) \
+        else _random_rational
     previous = flint.ctx.prec
     flint.ctx.prec = ARB_PRECISION
     try:
         for _ in range(attempts):
-            theta = [_random_rational(rng) for _ in range(n)]
+            theta = [draw(rng) for _ in range(n)]
             inputs, rows, misses = [], [], 0
             while len(rows) < count and misses < attempts * count:
                 check_budget()
-                x = [[_random_rational(rng) for _ in range(length)] for _ in range(channels)]
+                x = [[draw(rng) for _ in range(length)] for _ in range(channels)]
                 try:
                     if model.batch_dependent:
                         # a layer normalises over the batch: the outputs of a batch of BATCH inputs
-                        x = [x] + [[[_random_rational(rng) for _ in range(length)] for _ in range(channels)]
+                        x = [x] + [[[draw(rng) for _ in range(length)] for _ in range(channels)]
                                    for _ in range(BATCH - 1)]
                         jets = batch_output_jets(model, theta, x, slopes, log_scale)
                     else:
