@@ -23,6 +23,7 @@ _ON_FIRST_USE = {
                      "ModelError", "Residual", "Tanh"), "symbolic.networks.model"),
     **dict.fromkeys(("AvgPool2d", "Conv2d", "Flatten", "MaxPool2d"), "symbolic.networks.grid_layers"),
     **dict.fromkeys(("BatchNorm", "BatchNormTrain", "LayerNorm"), "symbolic.networks.normalization"),
+    "Attention": "symbolic.networks.attention_head",
     "discover_symmetries": "symbolic.networks.discovery",
     **dict.fromkeys(("Symmetry", "check_symmetry", "permutation_matrix", "positive_scales"),
                     "symbolic.networks.symmetry"),
@@ -46,7 +47,7 @@ __all__ = [
     # networks by their layers
     "Model", "ModelError", "Dense", "Conv1d", "ReLULayer", "LeakyReLU", "Abs", "Tanh", "Maxout",
     "MaxPool1d", "AvgPool1d", "Residual", "Conv2d", "MaxPool2d", "AvgPool2d", "Flatten",
-    "BatchNorm", "LayerNorm", "BatchNormTrain",
+    "BatchNorm", "LayerNorm", "BatchNormTrain", "Attention",
     # symmetries
     "Symmetry", "check_symmetry", "positive_scales", "permutation_matrix", "discover_symmetries",
     # measures and their invariance

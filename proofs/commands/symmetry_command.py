@@ -7,7 +7,7 @@
     [[layers]]
     type = "dense"                  # dense, conv1d, conv2d, relu, leaky_relu, abs, tanh, maxout,
     units = 2                       # maxpool1d, avgpool1d, maxpool2d, avgpool2d, flatten,
-                                    # batchnorm, layernorm, batchnorm_train,
+                                    # batchnorm, layernorm, batchnorm_train, attention,
                                     # residual (with [[layers.layers]]);
                                     # the last layer may have any width K: K outputs
     weight = "W1"
@@ -41,7 +41,7 @@ import textwrap
 import sympy as sp
 
 from symbolic.decision.domain import evaluated
-from symbolic.networks import grid_layers, model as layers_module, normalization
+from symbolic.networks import attention_head, grid_layers, model as layers_module, normalization
 from symbolic.networks.model import Model, ModelError, entry_symbol
 from symbolic.parsing import ParseError, parse_expression
 from symbolic.networks.symmetry import Symmetry, check_symmetry
@@ -84,6 +84,8 @@ LAYERS = {
     "batchnorm": (normalization.BatchNorm, {"scale": "name", "shift": "optional name"}),
     "layernorm": (normalization.LayerNorm, {"eps": "number"}),
     "batchnorm_train": (normalization.BatchNormTrain, {"eps": "number"}),
+    "attention": (attention_head.Attention, {"head": "size", "query": "name", "key": "name", "value": "name",
+                                             "values": "optional size"}),
 }
 
 
@@ -120,6 +122,10 @@ LAYER_HELP = {
                              "rational >= 0 such as \"1/100000\""),
     "batchnorm_train": ("eps (0)", "per channel, (z - mean)/sqrt(variance + eps) over the N examples of the "
                                    "batch (and the positions): N >= 2"),
+    "attention": ("head; query; key; value; values (the head)",
+                  "a softmax attention head over the positions (tokens) of a [features, tokens] signal: out_t = "
+                  "sum_s softmax_s(q_t . k_s) v_s, q = x W_Q, k = x W_K (shape (features, head)), v = x W_V "
+                  "(shape (features, values)); --discover finds W_Q -> W_Q A, W_K -> W_K A^-T, A in GL(head)"),
     "residual": ("[[layers.layers]]", "x + block(x), the block a list of layers that keeps the shape "
                                       "(nested at most 4 deep)"),
 }
@@ -181,11 +187,11 @@ def _layer(spec, where: str, depth: int = 0):
     arguments = {}
     for name, field_kind in fields.items():
         if name not in spec:
-            if field_kind in ("optional name", "number", "optional pair"):
+            if field_kind in ("optional name", "number", "optional pair", "optional size"):
                 continue
             raise UsageError(f"{where}: a {kind} layer needs {name!r}")
         value = spec[name]
-        if field_kind == "size" and (isinstance(value, bool) or not isinstance(value, int)):
+        if field_kind.endswith("size") and (isinstance(value, bool) or not isinstance(value, int)):
             raise UsageError(f"{where}: {name} must be a whole number, got {value!r}")
         if field_kind.endswith("name") and not isinstance(value, str):
             raise UsageError(f"{where}: {name} must be a string, got {value!r}")

@@ -501,18 +501,18 @@ class Model:
 
 def _check_layer(layer: Layer) -> None:
     """Sizes are positive integers and names are plain identifiers."""
-    for field_name in ("units", "channels", "kernel", "pieces", "size"):
-        # a pair (a 2-d kernel) is checked by the layer itself
-        if hasattr(layer, field_name) and not isinstance(getattr(layer, field_name), (tuple, list)):
+    for field_name in ("units", "channels", "kernel", "pieces", "size", "head", "values"):
+        # a pair (a 2-d kernel) is checked by the layer itself; an optional size may be None
+        if hasattr(layer, field_name) and not isinstance(getattr(layer, field_name), (tuple, list, type(None))):
             try:
                 validate_sizes(**{f"{type(layer).__name__}.{field_name}": getattr(layer, field_name)})
             except ValueError as error:
                 raise ModelError(str(error)) from None
-    for field_name in ("weight", "bias"):
+    for field_name in ("weight", "bias", "scale", "shift", "query", "key", "value"):
         if not hasattr(layer, field_name):
             continue
         name = getattr(layer, field_name)
-        if name is None and field_name == "bias":
+        if name is None and field_name in ("bias", "shift"):
             continue
         if not isinstance(name, str) or not name.isidentifier() or name.startswith("x"):
             raise ModelError(f"{type(layer).__name__}.{field_name} must be a name (letters, digits, "

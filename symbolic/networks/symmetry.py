@@ -76,6 +76,22 @@ def permutation_matrix(permutation) -> sp.Matrix:
     return sp.Matrix(n, n, lambda i, j: int(permutation[i] == j))
 
 
+def linear_matrix(symmetry) -> sp.Matrix:
+    """M with Tθ = Mθ for a linear map: M[p, q] the coefficient of θ_q in the image of θ_p."""
+    parameters = symmetry.model.parameters
+    return sp.Matrix(len(parameters), len(parameters),
+                     lambda p, q: sp.expand(symmetry.images[parameters[p]]).coeff(parameters[q]))
+
+
+def invertible_linear(symmetry) -> bool:
+    """T is linear, Tθ = Mθ, and det M is a non-zero rational times a Laurent monomial in the group
+    parameters: M is invertible wherever they are defined (and positive ones non-zero)."""
+    if not symmetry.is_linear():
+        return False
+    positive = [g for g in symmetry.group if g.is_positive]
+    return _is_laurent_monomial(sp.factor(linear_matrix(symmetry).det()), positive)
+
+
 def _is_laurent_monomial(factor, group) -> bool:
     """factor = q·∏ g^k with q a non-zero rational, g group parameters and k integers: non-zero
     wherever the group parameters are, so M is invertible there."""
@@ -308,13 +324,17 @@ def numeric_law(model, symmetry, n, loss, order, monomial, seed):
         L = real_loss(model, inputs, loss, constants, slopes)
         values = {**{q: _as_sympy(theta[q]) for q in parameters},
                   **{g: _as_sympy(v) for g, v in group.items()}}
-        factors = [m.xreplace(values) for m, _ in monomial]
+        factors = [m.xreplace(values) for m, _ in monomial] if monomial is not None else None
+        inverse = None if monomial is not None else linear_matrix(symmetry).xreplace(values).inv()
         image = [symmetry.images[p].xreplace(values) for p in parameters]
         u = [_rational(rng) for _ in parameters]
         w = [_rational(rng) for _ in parameters]
         base = [theta[p] for p in parameters]
 
         def pulled_back(direction):
+            if inverse is not None:
+                # a linear map that mixes: M^{-1}u exactly
+                return [_mp(e) for e in inverse * sp.Matrix([_as_sympy(d) for d in direction])]
             # (M^{-1}u)_q(p) = u_p / m_p
             result = [None] * len(parameters)
             for (_, q), m, value in zip(monomial, factors, direction):
@@ -628,10 +648,18 @@ def decide_derivative_law(statement, seed: int = 0):
     order = 1 if statement.predicate == "gradient law" else 2
     what, claim, latex = _law_names(symmetry, n, loss, order)
     monomial = symmetry.monomial_form()
+    if monomial is None and invertible_linear(symmetry):
+        # a linear map that mixes parameters (an attention head's shear): no pattern-form route; the
+        # witness may refute, and derivative_law may conclude by the chain rule from L∘T = L
+        why = "T theta = M theta mixes parameters (M invertible, not monomial): no pattern-form route"
+        witness = numeric_law(model, symmetry, n, loss, order, None, seed)
+        answer = _law_answer(claim, latex, None, "", witness, (), why)
+        answer.details["no exact route"] = why
+        return answer
     if monomial is None:
         return Verdict(Status.UNDECIDED, claim, details={"latex": latex},
-                       reason="the law is checked for maps T theta = M theta with M a monomial matrix "
-                              "(scalings by monomials in the group parameters, permutations); this "
+                       reason="the law is checked for maps T theta = M theta with M an invertible matrix "
+                              "(scalings by monomials in the group parameters, permutations, mixings); this "
                               "map is not of that form")
     assignment, how = (None, "a layer normalises over the batch: no pattern form") if model.batch_dependent \
         else transport(model, symmetry)
@@ -657,7 +685,8 @@ def decide_derivative_law(statement, seed: int = 0):
 
 def _chain_rule_of_a_linear_map(premises, *, model, symmetry, n, loss, order, seed):
     """From L(Tθ) = L(θ) at every θ (the premise, for this model, map, loss and N) and Tθ = Mθ with
-    M an invertible monomial matrix: differentiating gives Mᵀ∇L(Mθ) = ∇L(θ) and MᵀH(Mθ)M = H(θ)
+    M an invertible matrix (monomial, or with det M a non-zero constant times a monomial in positive
+    group parameters): differentiating gives Mᵀ∇L(Mθ) = ∇L(θ) and MᵀH(Mθ)M = H(θ)
     wherever L is differentiable (at θ exactly when at Mθ, M being a linear bijection); the mpmath
     witness on the real loss must still agree."""
     lhs, rhs, _, _ = _loss_sides(model, symmetry, n, loss)
@@ -667,8 +696,8 @@ def _chain_rule_of_a_linear_map(premises, *, model, symmetry, n, loss, order, se
             and getattr(statement, "rhs", None) == sp.sympify(rhs).xreplace(plain)):
         return "the premise is not L(T theta) = L(theta) for this model, map, loss and N"
     monomial = symmetry.monomial_form()
-    if monomial is None:
-        return "T theta = M theta with M an invertible monomial matrix does not hold"
+    if monomial is None and not invertible_linear(symmetry):
+        return "T theta = M theta with M an invertible matrix does not hold"
     residual, _ = numeric_law(model, symmetry, n, loss, order, monomial, seed) or (None, None)
     if residual is None or not residual.noise:
         return "the mpmath witness on the real loss does not agree"
@@ -698,7 +727,7 @@ def derivative_law(model, symmetry, n, loss, order, seed=0, loss_verdict=None) -
         law = "M^T grad L(M theta) = grad L(theta)" if order == 1 else "M^T H(M theta) M = H(theta)"
         chained = infer(CHAIN_RULE_OF_A_LINEAR_MAP, [loss_verdict], label=claim, evidence=(
             f"chain rule: L(T theta) = L(theta) is proved at every theta (the loss claim, N={n}) and "
-            f"T theta = M theta is linear with M an invertible monomial matrix, so differentiating gives "
+            f"T theta = M theta is linear with M an invertible matrix, so differentiating gives "
             f"{law} wherever L is differentiable", f"the pattern route did not apply: {verdict.reason}"),
             details={"latex": latex}, model=model, symmetry=symmetry, n=n, loss=loss, order=order, seed=seed)
         verdict = chained if chained.status is Status.PROVED else Verdict(
