@@ -174,3 +174,22 @@ def test_bad_image_specs_are_one_line_and_exit_2(tmp_path, capsys, old, new, mes
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "Traceback" not in err
     assert __import__("re").search(message, err), err
+
+
+def test_all_sizes_names_the_layer_it_does_not_cover(tmp_path, capsys):
+    assert main(["symmetry", write(tmp_path, SPEC), "--all-sizes"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "inputs: a signal of channels ([1, 1, 3])" in err
+    vector = ('inputs = "d"\n[[layers]]\ntype = "dense"\nunits = "h"\nweight = "W"\n[[layers]]\ntype = "layernorm"\n'
+              '[[layers]]\ntype = "dense"\nunits = 1\nweight = "v"\n[group]\npositive = ["c"]\n[map]\nW = "c * W"\n')
+    assert main(["symmetry", write(tmp_path, vector), "--all-sizes"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "a layernorm layer is outside what --all-sizes covers (dense layers" in err, err
+
+
+def test_the_limits_of_the_command_line_say_why(tmp_path, capsys):
+    large = SPEC.replace("inputs = [1, 1, 3]", "inputs = [1, 7, 7]")          # 49 inputs
+    assert main(["symmetry", write(tmp_path, large)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "49 inputs" in err and "at most 120 parameters and 48 inputs" in err
+    assert "within about a minute on 2 cores" in err and len(err.splitlines()) == 1
