@@ -193,3 +193,17 @@ def test_the_limits_of_the_command_line_say_why(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert "49 inputs" in err and "at most 120 parameters and 48 inputs" in err
     assert "within about a minute on 2 cores" in err and len(err.splitlines()) == 1
+
+
+def test_the_spec_reference_lists_every_layer_with_its_fields():
+    from pathlib import Path
+
+    from proofs.commands.symmetry_command import LAYERS
+    text = (Path(__file__).resolve().parent.parent / "docs" / "spec_reference.md").read_text(encoding="utf-8")
+    layers = text.split("## Layers", 1)[1]
+    # the layers' table (the first), and the coverage table after it: each names every type
+    tables = layers.split("### What `--discover` and `--all-sizes` cover", 1)
+    for kind, (_, fields) in LAYERS.items():
+        row = next(line for line in tables[0].splitlines() if line.startswith(f"| `{kind}` |"))
+        assert all(f"`{field}`" in row for field in fields), (kind, row)
+        assert f"`{kind}`" in tables[1].split("###", 1)[0], kind

@@ -155,10 +155,13 @@ def spec_help() -> str:
     top = "\n".join(textwrap.fill(what, HELP_WIDTH, initial_indent=f"  {key}".ljust(key_width),
                                   subsequent_indent=" " * key_width) for key, what in keys)
     closing = textwrap.fill(
-        f"At most {MAX_PARAMETERS} parameters and {MAX_INPUTS} inputs; indices count from 1. --all-sizes "
-        "covers dense, relu, leaky_relu and abs with one output unit, positive group parameters and no "
-        "permutation; --discover covers every layer "
-        "type above (tanh asks for scale 1). The full reference, with an example: docs/spec_reference.md.",
+        f"At most {MAX_PARAMETERS} parameters and {MAX_INPUTS} inputs (what the procedures decide within about a "
+        "minute on 2 cores); indices count from 1. --all-sizes covers dense, relu, leaky_relu and abs with one "
+        "output unit, a vector input, positive group parameters and no permutation; --discover covers every "
+        "layer type above: the positive rescalings (tanh, a softmax's scores and a normalisation with eps > 0 "
+        "ask for scale 1, a normalisation with eps = 0 absorbs the scale of the layer before), an attention "
+        "head's GL(head), and the swaps and sign flips of the units or channels of each hidden layer. The full "
+        "reference, with an example: docs/spec_reference.md.",
         HELP_WIDTH)
     return "The spec (TOML):\n" + top + "\n\nLayer types (type = ...), fields (default) and the layer:\n" + \
         layers + "\n\n" + closing
