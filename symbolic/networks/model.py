@@ -82,9 +82,9 @@ class RealFunctions(Nonlinearity):
         return sp.Pow(sp.factor_terms(sp.expand(value)), exponent)
 
     def softmax(self, layer, site, scores):
-        # each score as one reduced rational function, so that scores equal as functions are one
-        # exponential (an identity)
-        exponentials = [sp.exp(sp.cancel(sp.expand(s))) for s in scores]
+        # each score expanded, so that scores equal as polynomials are one exponential (an identity;
+        # no cancelling of a denominator, which could define the claim where it is not)
+        exponentials = [sp.exp(sp.expand(s)) for s in scores]
         total = sp.Add(*exponentials)
         return [e / total for e in exponentials]
 
