@@ -39,6 +39,29 @@ class Statement:
         return (self,)
 
 
+def _frozen(value):
+    """``value`` as the statement keeps it: a mutable matrix, list, dict or set copied into an
+    immutable one (element by element), so that changing the caller's object afterwards cannot
+    change what a theorem says was checked."""
+    if isinstance(value, sp.MatrixBase) and not isinstance(value, sp.ImmutableMatrix):
+        return sp.ImmutableMatrix(value)
+    if isinstance(value, (tuple, list)):
+        return tuple(_frozen(item) for item in value)
+    if isinstance(value, dict):
+        return {key: _frozen(item) for key, item in value.items()}
+    if isinstance(value, (set, frozenset)):
+        return frozenset(_frozen(item) for item in value)
+    if type(value).__name__ == "ndarray" and hasattr(value, "setflags"):    # a numpy array
+        value = value.copy()
+        value.setflags(write=False)
+    return value
+
+
+def _freeze_fields(statement, *names) -> None:
+    for name in names:
+        object.__setattr__(statement, name, _frozen(getattr(statement, name)))
+
+
 def _sympy_text(expr) -> str:
     return sp.sstr(expr)
 
@@ -53,6 +76,9 @@ class Equation(Statement):
     included: α positive, n integer, …), the sides as written."""
     lhs: object
     rhs: object
+
+    def __post_init__(self):
+        _freeze_fields(self, "lhs", "rhs")
 
     def _text(self):
         return f"{_sympy_text(self.lhs)} = {_sympy_text(self.rhs)}"
@@ -71,6 +97,7 @@ class Relation(Statement):
     def __post_init__(self):
         if self.relation not in RELATIONS:
             raise ValueError(f"unknown relation {self.relation!r}")
+        _freeze_fields(self, "lhs", "rhs")
 
     def _text(self):
         return f"{_sympy_text(self.lhs)} {self.relation} {_sympy_text(self.rhs)}"
@@ -87,6 +114,9 @@ class Fact(Statement):
     predicate: str
     arguments: tuple
     reading: str = ""
+
+    def __post_init__(self):
+        _freeze_fields(self, "arguments")
 
     def __reduce__(self):
         # sent to another process (``--jobs``), an object known by its key (a measure, a symmetry

@@ -1,0 +1,104 @@
+"""Attacks on the kernel and the checker from a user's side (public functions, dataclass fields,
+pickling, sympy's own evaluation and assumptions): each one got a PROVED of a false statement, or a
+PROVED whose statement was not what had been checked, before the fix beside it."""
+from __future__ import annotations
+
+import copy
+import pickle
+
+import pytest
+import sympy as sp
+
+from symbolic import ReLU
+from symbolic.kernel import Equation, Fact, Relation, RestsOn, Theorem, by_oracle, is_theorem, nonnegatives
+from symbolic.verdict import ForgedVerdict, Status, Verdict
+
+x = sp.Symbol("x", real=True)
+
+
+# --- a theorem built by hand is not laundered into a minted one ------------------------------------
+
+@pytest.mark.parametrize("launder", [lambda t: pickle.loads(pickle.dumps(t)), copy.copy, copy.deepcopy],
+                         ids=["pickle", "copy", "deepcopy"])
+def test_a_hand_made_theorem_does_not_come_back_minted_from_a_copy(launder):
+    forged = Theorem(Equation(sp.S.Zero, sp.S.One), RestsOn(rules=("my rule",)))
+    with pytest.raises(TypeError, match="did not mint"):
+        launder(forged)
+    with pytest.raises(ForgedVerdict):
+        Verdict(Status.PROVED, theorem=forged)
+
+
+def test_a_minted_theorem_still_travels_minted():
+    proved = by_oracle("exact zero test", Equation((x + 1) ** 2, x ** 2 + 2 * x + 1))
+    assert proved.status is Status.PROVED
+    for copied in (pickle.loads(pickle.dumps(proved.theorem)), copy.deepcopy(proved.theorem)):
+        assert is_theorem(copied) and copied.statement.text == proved.theorem.statement.text
+
+
+# --- what a theorem says cannot change after it was checked ---------------------------------------
+
+def test_changing_a_matrix_after_its_proof_does_not_change_the_theorem():
+    identity = sp.Matrix([[1, 0], [0, 1]])
+    proved = by_oracle("exact linear algebra", Fact("determinant", (identity, 1)))
+    assert proved.status is Status.PROVED
+    identity[1, 1] = 5                           # the author reuses the matrix
+    kept = proved.theorem.statement.arguments[0]
+    assert kept.tolist() == [[1, 0], [0, 1]]
+    again = Verdict(Status.PROVED, theorem=pickle.loads(pickle.dumps(proved.theorem)))
+    assert again.claim == "determinant([1, 0; 0, 1], 1)"
+    # the negative control: the matrix as it is now is not of determinant 1
+    assert by_oracle("exact linear algebra", Fact("determinant", (identity, 1))).status is Status.UNDECIDED
+
+
+def test_the_containers_of_a_statement_are_copies():
+    vectors = [[1, -1]]
+    statement = Fact("null vectors", (sp.Matrix([[1, 1]]), vectors))
+    vectors[0][1] = 7
+    assert statement.arguments[1] == ((1, -1),)
+    sides = Equation(sp.Matrix([x]), sp.Matrix([x]))
+    assert isinstance(sides.lhs, sp.ImmutableMatrix)
+
+
+# --- the oracles decide the statement they are given, and only what they can read ---------------
+
+@pytest.mark.parametrize("statement", [Equation(0.1 + 0.2, 0.3), Relation(1.0000000000000002, "<=", 1),
+                                       Equation(1.0000000000000002, 1)], ids=str)
+def test_a_floating_point_number_is_no_exact_rational(statement):
+    # 0.1 + 0.2 == 0.30000000000000004 != 0.3: no rounding makes two different floats equal
+    verdict = by_oracle("exact rational comparison", statement)
+    assert verdict.status is Status.UNDECIDED and "exact rational" in verdict.reason
+
+
+def test_exact_rationals_are_still_compared():
+    assert by_oracle("exact rational comparison", Relation(sp.Rational(1, 3), "<", sp.Rational(1, 2))).proved
+    refused = by_oracle("exact rational comparison", Relation(sp.Rational(1, 2), "<", sp.Rational(1, 3)))
+    assert refused.status is Status.UNDECIDED
+
+
+def test_sympy_assumptions_are_read_only_for_the_facts_the_checker_honours():
+    irrational = sp.Symbol("r", irrational=True)
+    # sympy takes r**2 to be irrational, so r**2 - 2 != 0; r = sqrt(2) is irrational and r**2 = 2
+    assert (irrational ** 2 - 2).is_nonzero is True
+    assert (irrational ** 2 - 2).subs(irrational, sp.sqrt(2)) == 0
+    verdict = by_oracle("sympy assumptions", Relation(irrational ** 2 - 2, "!=", sp.S.Zero))
+    assert verdict.status is Status.UNDECIDED and "irrational" in verdict.reason
+    positive = sp.Symbol("p", positive=True)
+    assert by_oracle("sympy assumptions", Relation(positive + 1, ">", sp.S.Zero)).proved
+
+
+@pytest.mark.parametrize("square", [sp.Symbol("z", imaginary=True) ** 2, sp.Pow(sp.I * x, 2, evaluate=False),
+                                    sp.Pow(sp.I, 2, evaluate=False),
+                                    sp.Pow(sp.Pow(-1, sp.Rational(1, 2), evaluate=False), 2, evaluate=False),
+                                    ReLU(sp.I)], ids=str)
+def test_the_square_of_a_number_that_is_not_real_is_not_manifestly_nonnegative(square):
+    value = sp.sympify(square).subs(sp.Symbol("z", imaginary=True), sp.I).subs(x, 1).doit()
+    assert value.is_nonnegative is not True       # -1, or not a real number at all
+    assert nonnegatives("a square", [square]).status is Status.UNDECIDED
+
+
+def test_real_squares_and_rectifiers_are_still_manifestly_nonnegative():
+    y = sp.Symbol("y")                            # a plain symbol is a real variable
+    f = sp.Function("f")
+    verdict = nonnegatives("squares", [x ** 2 + ReLU(x) * (x - 1) ** 2, y ** 2, f(x) ** 2, sp.Abs(sp.I * x)])
+    assert verdict.proved
+    assert nonnegatives("a difference", [x ** 2 - 1]).status is Status.UNDECIDED
