@@ -102,3 +102,91 @@ def test_real_squares_and_rectifiers_are_still_manifestly_nonnegative():
     verdict = nonnegatives("squares", [x ** 2 + ReLU(x) * (x - 1) ** 2, y ** 2, f(x) ** 2, sp.Abs(sp.I * x)])
     assert verdict.proved
     assert nonnegatives("a difference", [x ** 2 - 1]).status is Status.UNDECIDED
+
+
+# --- what the printed statement says is what was checked -------------------------------------------
+
+def test_the_printed_statement_says_what_its_symbols_range_over():
+    a, n = sp.Symbol("a", positive=True), sp.Symbol("n", integer=True)
+    proved = by_oracle("exact identity test", Equation(ReLU(a * x) + n - n, a * ReLU(x)))
+    # ReLU(a*x) = a*ReLU(x) is false at a = -1: the claim read must say a > 0
+    assert proved.proved and proved.claim == "ReLU(a*x) = a*ReLU(x) for a > 0"
+    assert r"\text{for } a > 0" in proved.theorem.statement.latex
+    general = sp.Symbol("a", real=True)
+    assert by_oracle("exact identity test", Equation(ReLU(general * x), general * ReLU(x))).status is Status.REFUTED
+    assert Relation(n, ">=", a).text == "n >= a for a > 0, n integer"
+
+
+@pytest.mark.parametrize("name, lhs, rhs", [("I", lambda s: s ** 2, lambda s: sp.Abs(s) ** 2),
+                                            ("oo", lambda s: sp.Add(s, -s, evaluate=False), lambda s: 0),
+                                            ("nan", lambda s: sp.Mul(s, 0, evaluate=False), lambda s: 0),
+                                            ("x = 0 and y", lambda s: s, lambda s: s)])
+def test_a_symbol_that_prints_as_what_it_is_not_is_refused(name, lhs, rhs):
+    # a real symbol named I makes 'I**2 = Abs(I)**2' read -1 = 1; one named 'oo' makes oo - oo = 0
+    symbol = sp.Symbol(name, real=True)
+    verdict = by_oracle("exact identity test", Equation(lhs(symbol), rhs(symbol)))
+    assert verdict.status is Status.UNDECIDED and "would print as something it is not" in verdict.reason
+    renamed = sp.Symbol("t", real=True)
+    assert by_oracle("exact identity test", Equation(lhs(renamed), rhs(renamed))).proved
+
+
+def test_the_command_line_refuses_a_symbol_named_like_the_imaginary_unit(cli):
+    refused = cli("check", "I^2", "abs(I)^2")
+    assert refused.returncode == 3 and "UNDECIDED" in refused.stdout and "'I'" in refused.stdout
+    renamed = cli("check", "J^2", "abs(J)^2")
+    assert renamed.returncode == 0 and renamed.stdout.startswith("PROVED")
+
+
+# --- only the kernel's own modules declare axioms and schemes; only its induction, hypotheses -------
+
+def _zero_to_one():
+    from symbolic.every_size.index_terms import Const
+    return Const(sp.S.Zero), Const(sp.S.One)
+
+
+def _name(text):
+    from symbolic.every_size.index_terms import Const
+    return Const(sp.Symbol(text))
+
+
+def test_a_rule_passed_as_an_induction_hypothesis_proves_nothing():
+    from symbolic.kernel.chains import Chain, Rule, prove
+    zero, one = _zero_to_one()
+    anything = Rule("anything", "", lambda before, after: None, lambda: None)
+    chain = Chain("0 = 1", zero).then(anything, one)
+    with pytest.raises(TypeError):
+        prove(chain, hypotheses=(anything,))         # PROVED '0 = 1', resting on nothing, before the fix
+    assert prove(chain)[0].status is Status.UNDECIDED
+
+
+def test_an_axiom_is_not_assembled_from_the_parts_of_other_rules():
+    from symbolic.kernel.chains import Chain, Rule, axiom
+    from symbolic.kernel.definitions import definition, hypothesis
+    zero, one = _zero_to_one()
+    assumed = hypothesis("zero is one", zero, one)                 # printed 'if 0 = 1' where it is used
+    defined = definition("a red-team name", _name("redteam_name"), one)
+    with pytest.raises(ValueError, match="axiom"):
+        axiom(Rule("anything", "", assumed.justify, defined.validity))
+    # the hypothesis itself still proves 0 = 1 only under it
+    verdict = Chain("0 = 1", zero).then(assumed, one).check()
+    assert verdict.proved and verdict.theorem.statement.hypotheses
+
+
+def test_a_function_given_the_name_of_a_trusted_module_is_not_its_code():
+    from symbolic.kernel.chains import Rule, axiom
+    from symbolic.kernel.rules import scheme
+
+    def justify(before, after):
+        return None
+
+    def validity():
+        return by_oracle("exact zero test", Equation(sp.S.Zero, sp.S.Zero))
+
+    def conclude(premises):
+        return Equation(sp.S.Zero, sp.S.One)
+    justify.__module__ = validity.__module__ = "symbolic.every_size.index_rules"
+    conclude.__module__ = "symbolic.networks.symmetry"
+    with pytest.raises(ValueError, match="axiom"):
+        axiom(Rule("anything", "", justify, validity))
+    with pytest.raises(ValueError, match="scheme"):
+        scheme("anything", conclude, "none")

@@ -62,12 +62,72 @@ def _freeze_fields(statement, *names) -> None:
         object.__setattr__(statement, name, _frozen(getattr(statement, name)))
 
 
+# the names sympy prints for numbers that are not real (the imaginary unit, the infinities, NaN): a
+# real symbol so named would print a statement about those numbers, which is not what was checked
+NOT_REAL_NAMES = frozenset({"I", "oo", "zoo", "nan"})
+
+
+def misread_symbol(statement) -> str | None:
+    """The name of a symbol of the statement that would print as something it is not: a name
+    sympy prints for a number that is not real (I, oo, zoo, nan), or one holding a space or a
+    relation sign (a symbol 'x = 0' prints an equation); None when every name reads as itself."""
+    for symbol in _symbols_of(statement):
+        name = str(symbol)
+        if name in NOT_REAL_NAMES or any(c.isspace() or c in "=<>!" for c in name):
+            return name
+    return None
+
+
+def _symbols_of(value) -> set:
+    if isinstance(value, sp.Basic):
+        return value.free_symbols
+    if isinstance(value, Statement):
+        parts = [getattr(value, name) for name in ("lhs", "rhs", "arguments", "statement", "witness")
+                 if hasattr(value, name)]
+        return _symbols_of(tuple(parts) + tuple(value.parts() if isinstance(value, Conjunction) else ()))
+    if isinstance(value, dict):
+        return _symbols_of(tuple(value) + tuple(value.values()))
+    if isinstance(value, (tuple, list, set, frozenset)):
+        return set().union(*[_symbols_of(item) for item in value]) if value else set()
+    return set()
+
+
 def _sympy_text(expr) -> str:
     return sp.sstr(expr)
 
 
 def _sympy_latex(expr) -> str:
     return sp.latex(expr)
+
+
+# the facts of a symbol a statement's 'for …' prints (the first that holds of each kind): the
+# printed claim says what the symbols range over, as the check read it
+_SIGNS = (("positive", "> 0", "> 0"), ("negative", "< 0", "< 0"), ("zero", "= 0", "= 0"),
+          ("nonnegative", ">= 0", r"\ge 0"), ("nonpositive", "<= 0", r"\le 0"), ("nonzero", "!= 0", r"\ne 0"))
+_KINDS = (("even", "even", r"\text{even}"), ("odd", "odd", r"\text{odd}"),
+          ("integer", "integer", r"\in \mathbb{Z}"), ("rational", "rational", r"\in \mathbb{Q}"))
+
+
+def _ranges(sides, latex: bool = False) -> str:
+    """What the sympy facts on the sides' symbols restrict them to, as 'a, b > 0, n integer'
+    ('' for symbols that range over all the reals)."""
+    symbols = sorted(set().union(*[sp.sympify(side).free_symbols for side in sides]), key=sp.default_sort_key)
+    groups: dict = {}
+    for symbol in symbols:
+        facts = symbol.assumptions0
+        for table in (_SIGNS, _KINDS):
+            found = next((shown for key, *shown in table if facts.get(key) is True), None)
+            if found is not None:
+                groups.setdefault(found[latex], []).append(_sympy_latex(symbol) if latex else _sympy_text(symbol))
+    return (r",\ " if latex else ", ").join(f"{', '.join(names)} {condition}" for condition, names in groups.items())
+
+
+def _for(sides, latex: bool = False) -> str:
+    """The statement's 'for …' (its symbols' ranges), or nothing."""
+    ranges = _ranges(sides, latex)
+    if not ranges:
+        return ""
+    return r"\quad\text{for } " + ranges if latex else " for " + ranges
 
 
 @dataclass(frozen=True, eq=False)
@@ -81,10 +141,10 @@ class Equation(Statement):
         _freeze_fields(self, "lhs", "rhs")
 
     def _text(self):
-        return f"{_sympy_text(self.lhs)} = {_sympy_text(self.rhs)}"
+        return f"{_sympy_text(self.lhs)} = {_sympy_text(self.rhs)}" + _for((self.lhs, self.rhs))
 
     def _latex(self):
-        return f"{_sympy_latex(self.lhs)} = {_sympy_latex(self.rhs)}"
+        return f"{_sympy_latex(self.lhs)} = {_sympy_latex(self.rhs)}" + _for((self.lhs, self.rhs), latex=True)
 
 
 @dataclass(frozen=True, eq=False)
@@ -100,10 +160,11 @@ class Relation(Statement):
         _freeze_fields(self, "lhs", "rhs")
 
     def _text(self):
-        return f"{_sympy_text(self.lhs)} {self.relation} {_sympy_text(self.rhs)}"
+        return f"{_sympy_text(self.lhs)} {self.relation} {_sympy_text(self.rhs)}" + _for((self.lhs, self.rhs))
 
     def _latex(self):
-        return f"{_sympy_latex(self.lhs)} {RELATIONS[self.relation]} {_sympy_latex(self.rhs)}"
+        return (f"{_sympy_latex(self.lhs)} {RELATIONS[self.relation]} {_sympy_latex(self.rhs)}"
+                + _for((self.lhs, self.rhs), latex=True))
 
 
 @dataclass(frozen=True, eq=False)
