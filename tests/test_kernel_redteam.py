@@ -190,3 +190,24 @@ def test_a_function_given_the_name_of_a_trusted_module_is_not_its_code():
         axiom(Rule("anything", "", justify, validity))
     with pytest.raises(ValueError, match="scheme"):
         scheme("anything", conclude, "none")
+
+
+# --- a refutation's point honours the claim's facts and its domain as written ----------------------
+
+def test_a_point_that_breaks_a_symbols_facts_refutes_nothing():
+    from symbolic.kernel import refutation
+    a = sp.Symbol("a", positive=True)
+    # ReLU(a*x) = a*ReLU(x) holds for every a > 0: a = -1 is no counterexample
+    refused = refutation(Equation(ReLU(a * x), a * ReLU(x)), {a: -1, x: 1})
+    assert refused.status is Status.UNDECIDED and "does not honour" in refused.reason
+    # the negative control: a false claim about a > 0, refuted at a point with a > 0
+    assert refutation(Equation(ReLU(x + a), ReLU(x) + ReLU(a)), {a: 1, x: -1}).proved
+    assert refutation(Equation(ReLU(x + a), ReLU(x) + ReLU(a)), {"a": 1, "x": -1}).proved
+
+
+def test_a_point_outside_the_domain_as_written_refutes_nothing():
+    from symbolic.kernel import refutation
+    # sqrt(x)**2 = |x| holds wherever sqrt(x) is real; at x = -1 sympy evaluates it to (i)**2 = -1
+    refused = refutation(Equation(sp.Pow(sp.sqrt(x), 2, evaluate=False), sp.Abs(x)), {x: -1})
+    assert refused.status is Status.UNDECIDED
+    assert refutation(Equation(sp.Pow(sp.sqrt(x), 2, evaluate=False), sp.Abs(x) + 1), {x: 4}).proved

@@ -157,11 +157,19 @@ def refutation(statement: Statement, witness: dict, *, label: str = "") -> Verdi
     if misread_symbol(statement) is not None:
         return _undecided(label, statement, f"the symbol named '{misread_symbol(statement)}' would print as "
                           "something it is not: rename it")
-    sides = [sp.sympify(side).xreplace({sp.sympify(k) if isinstance(k, str) else k: sp.sympify(v)
-                                       for k, v in witness.items()}) for side in (statement.lhs, statement.rhs)]
+    written = [sp.sympify(side) for side in (statement.lhs, statement.rhs)]
+    # a name given as text is the statement's symbol of that name (never text read as an expression)
+    by_name = {str(s): s for side in written for s in side.free_symbols}
+    point = {by_name.get(k, sp.Symbol(k)) if isinstance(k, str) else k: sp.sympify(v) for k, v in witness.items()}
+    sides = [side.xreplace(point) for side in written]
     if any(side.free_symbols for side in sides):
         return _undecided(label, statement, "the point leaves a symbol free")
-    if not all(side.is_real is True and side.is_finite is True for side in sides):
+    # the point honours every fact of its symbols: a = -1 refutes nothing about a positive a
+    broken = next((s for s in sorted(set(by_name.values()), key=str) if not _honours(s, point[s])), None)
+    if broken is not None:
+        return _undecided(label, statement, f"the value {point[broken]} of {broken} does not honour its facts")
+    # every subterm of the sides as written is defined there (sqrt(x)**2 at x = -1 is outside the claim)
+    if not all(_defined_at(side, point) for side in written):
         return _undecided(label, statement, "a side is not a finite real number at the point")
     difference = sides[0] - sides[1]
     relation = "=" if isinstance(statement, Equation) else statement.relation
@@ -175,6 +183,18 @@ def refutation(statement: Statement, witness: dict, *, label: str = "") -> Verdi
     theorem = _mint(negation, RestsOn(rules=("refutation by an exact point",)),
                     evidence=(f"counterexample, evaluated exactly: {shown}",))
     return _verdict(theorem, label)
+
+
+def _honours(symbol, value) -> bool:
+    """Whether the value has every fact sympy's assumptions give the symbol (positive, integer, …)."""
+    return all(getattr(value, f"is_{fact}", None) is truth for fact, truth in symbol.assumptions0.items()
+               if truth is not None)
+
+
+def _defined_at(side, point) -> bool:
+    """Whether every subterm of the side as written is a finite real number at the point."""
+    return all(node.xreplace(point).is_real is True and node.xreplace(point).is_finite is True
+               for node in sp.preorder_traversal(side) if isinstance(node, sp.Expr))
 
 
 # --- inference schemes --------------------------------------------------------------------------------
