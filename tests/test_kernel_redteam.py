@@ -211,3 +211,19 @@ def test_a_point_outside_the_domain_as_written_refutes_nothing():
     refused = refutation(Equation(sp.Pow(sp.sqrt(x), 2, evaluate=False), sp.Abs(x)), {x: -1})
     assert refused.status is Status.UNDECIDED
     assert refutation(Equation(sp.Pow(sp.sqrt(x), 2, evaluate=False), sp.Abs(x) + 1), {x: 4}).proved
+
+
+# --- a measure of one's own does not print as the project's ----------------------------------------
+
+def test_a_measure_of_ones_own_under_a_project_key_is_named_as_ones_own():
+    from symbolic.measures.definitions import MEASURES, Measure
+    from symbolic.measures.invariance import check_invariance
+
+    def weight_norm(point):          # a constant: invariant, unlike the project's weight norm
+        return sp.Integer(1)
+    impostor = Measure("weight_norm", "weight norm", MEASURES["weight_norm"].formula, weight_norm)
+    for measure in (weight_norm, impostor):
+        verdict = check_invariance(measure, "layerwise").verdict
+        assert verdict.proved and verdict.claim.startswith("weight_norm (the caller's own definition) is invariant")
+        assert "M = weight_norm (the caller's own definition)" in verdict.theorem.statement.text
+    assert check_invariance("weight_norm", "layerwise").verdict.status is Status.REFUTED
