@@ -227,3 +227,13 @@ def test_a_measure_of_ones_own_under_a_project_key_is_named_as_ones_own():
         assert verdict.proved and verdict.claim.startswith("weight_norm (the caller's own definition) is invariant")
         assert "M = weight_norm (the caller's own definition)" in verdict.theorem.statement.text
     assert check_invariance("weight_norm", "layerwise").verdict.status is Status.REFUTED
+
+
+def test_an_every_size_statement_says_the_signs_of_its_scalars():
+    from symbolic.every_size.index_terms import Const, Mul
+    from symbolic.kernel.derivations import definition
+    alpha = sp.Symbol("alpha_redteam", positive=True)
+    name = sp.Symbol("redteam_scaled")
+    defined = definition("a scaled name", Const(name), Mul((Const(alpha), Const(sp.Symbol("u")))))
+    statement = defined.validity().theorem.statement
+    assert statement.latex.endswith(r"\quad\text{for } \alpha_{redteam} > 0")

@@ -16,6 +16,8 @@ import sympy as sp
 # how an index-level term is printed: set by the term language (symbolic.every_size.index_terms),
 # which the kernel does not import
 INDEX_TERM_PRINTER = [str]
+# the sympy symbols of an index-level term's scalars (α in α W_ij): set by the same language
+INDEX_TERM_SYMBOLS = [lambda term: set()]
 
 RELATIONS = {"<": "<", "<=": r"\le", ">": ">", ">=": r"\ge", "!=": r"\ne"}
 
@@ -108,14 +110,13 @@ _KINDS = (("even", "even", r"\text{even}"), ("odd", "odd", r"\text{odd}"),
           ("integer", "integer", r"\in \mathbb{Z}"), ("rational", "rational", r"\in \mathbb{Q}"))
 
 
-def _ranges(sides, latex: bool = False) -> str:
-    """What the sympy facts on the sides' symbols restrict them to, as 'a, b > 0, n integer'
-    ('' for symbols that range over all the reals)."""
-    symbols = sorted(set().union(*[sp.sympify(side).free_symbols for side in sides]), key=sp.default_sort_key)
+def _ranges(symbols, latex: bool = False, tables=(_SIGNS, _KINDS)) -> str:
+    """What the sympy facts on the symbols restrict them to, as 'a, b > 0, n integer' ('' for
+    symbols that range over all the reals)."""
     groups: dict = {}
-    for symbol in symbols:
+    for symbol in sorted(symbols, key=sp.default_sort_key):
         facts = symbol.assumptions0
-        for table in (_SIGNS, _KINDS):
+        for table in tables:
             found = next((shown for key, *shown in table if facts.get(key) is True), None)
             if found is not None:
                 groups.setdefault(found[latex], []).append(_sympy_latex(symbol) if latex else _sympy_text(symbol))
@@ -124,7 +125,7 @@ def _ranges(sides, latex: bool = False) -> str:
 
 def _for(sides, latex: bool = False) -> str:
     """The statement's 'for …' (its symbols' ranges), or nothing."""
-    ranges = _ranges(sides, latex)
+    ranges = _ranges(set().union(*[sp.sympify(side).free_symbols for side in sides]), latex)
     if not ranges:
         return ""
     return r"\quad\text{for } " + ranges if latex else " for " + ranges
@@ -230,6 +231,10 @@ class IndexEquation(Statement):
         body = f"{latex(self.lhs)} = {latex(self.rhs)}"
         if self.ranges:
             body += r"\ (" + ", ".join(f"1 \\le {index} \\le {size}" for index, size in self.ranges) + ")"
+        # the signs its scalars are taken to have (α > 0); its indices are integers by their nature
+        signs = _ranges(INDEX_TERM_SYMBOLS[0](self.lhs) | INDEX_TERM_SYMBOLS[0](self.rhs), latex=True, tables=(_SIGNS,))
+        if signs:
+            body += r"\quad\text{for } " + signs
         if self.hypotheses:
             body = r"\text{if } " + r",\ ".join(h.latex for h in self.hypotheses) + r"\text{: } " + body
         if self.definitions:
