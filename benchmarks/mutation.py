@@ -387,7 +387,7 @@ MUTANTS = [
            "    if not all(side.is_real is True and side.is_finite is True for side in sides):\n",
            "kernel: a refutation's point lies in the domain of both sides as written", tests=(REDTEAM,)),
     Mutant("kernel-statement-hides-assumptions", "symbolic/kernel/statements.py",
-           "    ranges = _ranges(sides, latex)\n",
+           "    ranges = _ranges(set().union(*[sp.sympify(side).free_symbols for side in sides]), latex)\n",
            "    ranges = \"\"\n",
            "kernel: a printed equation says what its symbols range over", tests=(REDTEAM,)),
     Mutant("kernel-symbol-printed-as-a-constant", "symbolic/kernel/statements.py",
