@@ -94,6 +94,7 @@ rests on a re-verified point, and anything its own argument does not settle is U
 """
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -132,7 +133,7 @@ class _Undecidable(CheckerError):
     """The procedure cannot settle the claim; the message says why."""
 
 
-def _holds(claim: str, evidence, reason: str = "", residual: float | None = None,
+def _holds(evidence, reason: str = "", residual: float | None = None,
            details: dict | None = None) -> Verdict:
     """The one place this module concludes that the claim holds: every proof of ``check_identity``
     ends here, with the evidence that its exact test and its independent comparison produced.  The
@@ -196,23 +197,30 @@ def check_identity(lhs, rhs, *, timeout: float | None = None, seed: int = 0,
     if procedure not in PROCEDURES:
         raise ValueError(f"unknown procedure {procedure!r}: one of {', '.join(PROCEDURES)}")
     written = as_expression(lhs), as_expression(rhs)
-    claim = claim or f"{written[0]} = {written[1]}"
     try:
         with time_budget(timeout):
             return _Decision(*written, claim, random.Random(seed), procedure).run()
     except BudgetExhausted:
         if timeout is None:
             raise    # an enclosing budget ran out: it is the caller's to report
-        return Verdict(Status.UNDECIDED, claim, reason=f"time budget of {timeout} s ran out")
+        return Verdict(Status.UNDECIDED, _claim_text(claim, written),
+                       reason=f"time budget of {timeout} s ran out")
     except _Undecidable as why:
-        return Verdict(Status.UNDECIDED, claim, reason=str(why))
+        return Verdict(Status.UNDECIDED, _claim_text(claim, written), reason=str(why))
     except (RecursionError, MemoryError) as error:
-        return Verdict(Status.UNDECIDED, claim, reason=f"internal error: {type(error).__name__}",
-                       details={"internal_error": True})
+        return Verdict(Status.UNDECIDED, _claim_text(claim, written),
+                       reason=f"internal error: {type(error).__name__}", details={"internal_error": True})
     except Exception as error:  # noqa: BLE001 - an internal error is never a verdict
-        return Verdict(Status.UNDECIDED, claim,
+        return Verdict(Status.UNDECIDED, _claim_text(claim, written),
                        reason=f"internal error: {type(error).__name__}: {error}",
                        details={"internal_error": True})
+
+
+def _claim_text(claim: str | None, written: tuple) -> str:
+    """The claim as the verdict names it: the caller's name for it, else 'lhs = rhs' as written
+    (printing a sympy expression costs more than many a decision: a PROVED, which carries no
+    text of its own, never prints it)."""
+    return claim or f"{written[0]} = {written[1]}"
 
 
 @dataclass
@@ -251,7 +259,7 @@ class _Decision:
         except ValueError as why:    # a side undefined at every point (1/(x − x) is zoo)
             self.empty = self.empty or f"the domain as written is empty: {why}"
             self.lhs, self.rhs = lhs, rhs
-        self.claim, self.rng = claim, rng
+        self.named, self.written, self.rng = claim, (lhs, rhs), rng
         self.use_split, self.use_solver = procedure in ("all", "split"), procedure in ("all", "z3")
         # "z3" is Z3 alone; "all" asks cvc5 too
         self.solvers = SOLVERS if procedure == "all" else SOLVERS[:1]
@@ -265,6 +273,11 @@ class _Decision:
         self.solver_answers: list = []
 
     # -- verdicts ---------------------------------------------------------------------------
+    @functools.cached_property
+    def claim(self) -> str:
+        """The claim's text, printed once and only for a verdict that carries it."""
+        return _claim_text(self.named, self.written)
+
     def refuted_at(self, point: dict, reason: str) -> Verdict | None:
         """REFUTED if the point honours every fact and separates the ORIGINAL sides."""
         full = {s: point.get(s, symbol_range(s).member()) for s in self.symbols}
@@ -377,10 +390,13 @@ class _Decision:
         algebraic = [p for p in kinks if p not in rational]
         randoms = [sample_point(self.symbols, self.rng, scale=9 if trial % 2 else 99)
                    for trial in range(RANDOM_POINTS)]
+        self.points_at_hand = []    # rational points of the domain: hints for the split's regions
         for point in (*rational, *randoms, *algebraic):
             check_budget()
             if not (point_in_ranges(point) and self.domain.admits(point)):
                 continue
+            if point not in algebraic:
+                self.points_at_hand.append(point)
             separation = compare_at(*self.concrete, point)
             if not separation.defined:
                 continue
@@ -483,7 +499,7 @@ class _Decision:
             return self.undecided("the exact test gives zero but no independent confirmation "
                                   "compared anything", evidence)
         self.require_domain_point()
-        return _holds(self.claim, evidence)
+        return _holds(evidence)
 
     # -- the fragment: parts, split and solver ------------------------------------------------
     def ask_solver(self, module, left, right, symbols, seconds):
@@ -574,7 +590,8 @@ class _Decision:
             start = [c for c in self.region if getattr(c, "lhs", c).free_symbols <= set(part.symbols)]
             for region, remainder in sign_branches(expr, part.symbols, settled=is_rational_zero,
                                                    region=start, facts=facts, closed=True,
-                                                   max_regions=SPLIT_REGIONS):
+                                                   max_regions=SPLIT_REGIONS,
+                                                   hints=self.points_at_hand):
                 leaves += 1
                 # a symbol the region pins to one value (n ≥ 0 and −n ≥ 0) is substituted
                 remainder = remainder.xreplace(pinned_values(region, part.symbols))
@@ -692,7 +709,7 @@ class _Decision:
         words = " and ".join(f"{name}'s" for name in names) or "a solver's"
         reason = (f"on {words} word alone for {len(alone)} of {len(parts)} part(s): the "
                   "project's own procedure did not show it") if alone else ""
-        return _holds(self.claim, evidence, reason=reason)
+        return _holds(evidence, reason=reason)
 
     # -- outside the fragment: exact test and split only -------------------------------------
     def outside_fragment(self, difference, why) -> Verdict:
@@ -715,7 +732,7 @@ class _Decision:
             if self.informative == 0:
                 return self.undecided("the split gives zero but no independent witness compared "
                                       "anything")
-            return _holds(self.claim, (
+            return _holds((
                 f"exact zero test on every region of the sign split ({leaves} regions; outside "
                 f"the solvers' fragment: {why})", self.witness_line))
         for region in failing:

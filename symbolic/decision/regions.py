@@ -44,13 +44,14 @@ class RegionFact:
 
 
 def sign_branches(expr: sp.Expr, symbols, settled=lambda e: False, region=None, facts=None,
-                  closed=False, max_regions=None):
+                  closed=False, max_regions=None, hints=()):
     """Yield (region, reduced) for each non-empty-or-unknown region of the sign split of expr's
     innermost ReLU arguments: on {s > 0} ReLU(s) is s, on {s < 0} it is 0 (``closed``: {s ≥ 0}
     and {s < 0}, a partition with no kink left over).  A branch whose expression is ``settled``
     is not split further.  Regions shown empty (with a certificate) are dropped; ``facts``, a
     list, receives the RegionFact of every region examined; past ``max_regions`` of them the
-    split stops with SplitTooLarge."""
+    split stops with SplitTooLarge.  ``hints``, points already at hand, are tried inside each
+    region before Z3 is asked (``examine``)."""
     check_budget()
     region = [] if region is None else region
     if facts is not None and max_regions is not None and len(facts) >= max_regions:
@@ -64,13 +65,13 @@ def sign_branches(expr: sp.Expr, symbols, settled=lambda e: False, region=None, 
     positive = sp.GreaterThan(argument, 0, evaluate=False) if closed else argument
     for constraint, value in ((positive, argument), (negative_side(argument, closed), sp.S.Zero)):
         branch = region + [constraint]
-        fact = examine(branch, symbols)
+        fact = examine(branch, symbols, hints)
         if facts is not None:
             facts.append(fact)
         if fact.empty is True:
             continue
         reduced = canonical_relu_form(expr.xreplace({atom: value}))
-        yield from sign_branches(reduced, symbols, settled, branch, facts, closed, max_regions)
+        yield from sign_branches(reduced, symbols, settled, branch, facts, closed, max_regions, hints)
 
 
 def negative_side(argument: sp.Expr, closed: bool):
@@ -171,9 +172,14 @@ def _seconds() -> float:
     return REGION_SECONDS if left is None else max(min(REGION_SECONDS, left), 0.001)
 
 
-def examine(region: list, symbols) -> RegionFact:
-    """Decide whether the region is empty, with a checked point or a certificate."""
+def examine(region: list, symbols, hints=()) -> RegionFact:
+    """Decide whether the region is empty, with a checked point or a certificate: first the
+    ``hints`` (points at hand, each checked exactly), then Z3."""
     check_budget()
+    # a point at hand inside the region shows it non-empty with no solver asked
+    for hint in hints:
+        if set(symbols) <= set(hint) and inside(region, symbols, hint):
+            return RegionFact(False, "a point at hand inside, checked exactly", dict(hint))
     facts_strict, facts_closed = range_constraints(symbols)
     strict = [sign_polynomial(c) for c in region + facts_strict if not _is_closed(c)]
     closed = [c.lhs for c in region if _is_closed(c)] + facts_closed

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import sympy as sp
 
+from symbolic.decision.fraction_field import is_zero_fraction
+
 _EXACT_GROUNDS = ("ZZ", "QQ")
 
 
@@ -37,7 +39,12 @@ def is_rational_zero(expr: sp.Expr) -> bool:
         return False    # floating-point arithmetic rounds: (x + 1e-30)(x + 1) - x^2 - x - 1e-30 expands to 0
     if _nonzero_somewhere(expr):
         return False
-    # expansion is an exact rewrite: terms that cancel term by term need no common denominator
+    # one exact normal form first: numerator/denominator in python-flint's polynomials, with the
+    # same reading (generators as independent indeterminates, rational coefficients only)
+    if is_zero_fraction(expr):
+        return True
+    # sympy's arithmetic where flint's reading is too literal (√x·√x is x for sympy, two
+    # generators for flint): expansion is an exact rewrite: terms that cancel term by term need no common denominator
     if sp.expand(expr) == 0:
         return True
     numerator, _ = sp.fraction(sp.together(expr))
