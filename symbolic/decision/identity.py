@@ -610,7 +610,6 @@ class _Decision:
     def leaf_opinion(self, part: _Part, region, remainder) -> _Opinion:
         """A leaf with a non-zero remainder: 'nonzero' if a point of the region's interior
         (checked exactly) separates the part from its target, else no opinion."""
-        why = f"on the region {describe(region)} the difference reduces to {remainder}"
         interior = [c.lhs if isinstance(c, sp.GreaterThan) else c for c in region]
         point = examine(interior, part.symbols).point
         if point is not None and not any(symbol_range(s).integral for s in part.symbols) and \
@@ -618,8 +617,9 @@ class _Decision:
             value = exact_value(part.expr, point)
             if value is not None and value != part.target:
                 return _Opinion("nonzero", point, [f"sign split: a region's interior point "
-                                                   f"separates, checked exactly: {point}"], why)
-        return _Opinion("unknown", reason=why)
+                                                   f"separates, checked exactly: {point}"])
+        return _Opinion("unknown", reason=f"on the region {describe(region)} the difference "
+                                          f"reduces to {remainder}")
 
     def decide_part(self, part: _Part, split: bool = True) -> _Opinion:
         """The part's opinion: the project's split first (an exact test), the solvers only where
@@ -795,6 +795,8 @@ def _vacuous_or_zero(remainder: sp.Expr) -> bool:
         return True
     if is_rational_zero(remainder):
         return True
+    if not any(power.exp.is_negative for power in remainder.atoms(sp.Pow)):
+        return False    # no division: its denominator is a non-zero constant
     _, denominator = sp.fraction(sp.together(remainder))
     return is_rational_zero(denominator)
 

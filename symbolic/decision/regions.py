@@ -23,6 +23,7 @@ import sympy as sp
 from symbolic.decision.assumptions import point_in_ranges, symbol_range
 from symbolic.decision.budget import check_budget, remaining
 from symbolic.decision.fragment import OutsideFragment
+from symbolic.decision.witness import exact_value
 from symbolic.relu import canonical_relu_form, relu_atoms
 from symbolic.errors import CheckerError
 
@@ -130,8 +131,15 @@ def range_constraints(symbols) -> tuple[list, list]:
 @functools.lru_cache(maxsize=4096)
 def sign_polynomial(constraint: sp.Expr) -> sp.Expr:
     """p·q for constraint = p/q: the same sign wherever the constraint is defined."""
+    if not _has_denominator(constraint):
+        return sp.expand(constraint)     # q = 1: the polynomial itself
     numerator, denominator = sp.fraction(sp.together(constraint))
     return sp.expand(numerator * denominator)
+
+
+def _has_denominator(expr: sp.Expr) -> bool:
+    """A power with a negative exponent anywhere in expr (a division)."""
+    return any(power.exp.is_negative for power in expr.atoms(sp.Pow))
 
 
 def is_linear(constraint: sp.Expr) -> bool:
@@ -150,7 +158,10 @@ def inside(region, symbols, point) -> bool:
     if not point_in_ranges({s: point[s] for s in symbols if s in point}):
         return False
     for c in region:
-        value = (c.lhs if _is_closed(c) else c).xreplace(point)
+        # exact rational arithmetic (None where c is undefined at the point)
+        value = exact_value(c.lhs if _is_closed(c) else c, point)
+        if value is None:
+            return False
         if not (value.is_Rational and (value >= 0 if _is_closed(c) else value > 0)):
             return False
     return True
