@@ -43,7 +43,9 @@ The procedure and why each answer is sound, step by step, with the check that en
    argument that cancels to a constant is evaluated: an argument identically 0 where defined
    (``relu((x**2-1)/(x-1) - x - 1)``) is never split on.
 4. Exact zero test.  If D is zero as a rational function in which the remaining ReLU atoms are
-   independent indeterminates (``is_rational_zero``), it is zero at every point: the claim holds.
+   independent indeterminates (``is_rational_zero``: one normal form in python-flint's
+   polynomials first, sympy's expansion where it could relate generators), it is zero at every
+   point: the claim holds.
 5. Independent parts.  D = c + Σ D_k(X_k) with disjoint symbol sets (``independent_parts``); D
    vanishes exactly when every D_k equals its value c_k at a reference point q_k and
    c + Σ c_k = 0.  Each part is decided on its own (steps 6–7).
@@ -53,7 +55,9 @@ The procedure and why each answer is sound, step by step, with the check that en
    {s < 0} of the domain: on the first ReLU(s) is s, on the second it is 0, at EVERY point,
    kinks included, integer points included.  So a part that reduces to an exact zero on every
    region of the partition is zero everywhere it is defined, with no density or continuity
-   argument needed.  A region is dropped only with a certificate of emptiness
+   argument needed.  A region is entered once a point inside it is checked exactly (a point
+   at hand, a kink or a random point of the domain, before Z3 is asked for one); it is
+   dropped only with a certificate of emptiness
    (``regions.examine``: Farkas multipliers checked exactly, or Z3's unsat, named in the
    evidence).  A leaf whose remainder is undefined on its whole region (a denominator, of the
    remainder or of the claim as written, vanishes there) asserts nothing.  Over the integers
