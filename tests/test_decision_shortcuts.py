@@ -91,3 +91,4 @@ def test_claims_through_the_exact_zero_test():
     assert refuted.status is Status.REFUTED
     at = refuted.witness
     assert ReLU(at[x] + at[y]) != ReLU(at[x]) + ReLU(at[y])
+
