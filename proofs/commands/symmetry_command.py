@@ -30,6 +30,9 @@ Conventions: indices count from 1 (``permutation_matrix`` in Python counts from 
 is (inputs, units), so a scale per unit is ``c_j``; a conv1d weight is (channels, input channels ×
 kernel), so a scale per output channel is ``c_i``; ``sizes`` are from 1 to 4.
 Expressions are parsed without eval.  A bad spec is bad input: one line on stderr, exit 2.
+
+``symmetry MODEL.onnx --discover`` takes the layers from an exported ONNX graph instead
+(``symbolic.networks.onnx_architecture``), under the same limits.
 """
 from __future__ import annotations
 
@@ -162,7 +165,9 @@ def spec_help() -> str:
         "output unit, a vector input, positive group parameters and no permutation; --discover covers every "
         "layer type above: the positive rescalings (tanh, a softmax's scores and a normalisation with eps > 0 "
         "ask for scale 1, a normalisation with eps = 0 absorbs the scale of the layer before), an attention "
-        "head's GL(head), and the swaps and sign flips of the units or channels of each hidden layer. The full "
+        "head's GL(head), and the swaps and sign flips of the units or channels of each hidden layer. "
+        "MODEL.onnx --discover reads the layers from an exported ONNX graph instead (Gemm/MatMul, Conv, "
+        "BatchNormalization, Relu, LeakyRelu, the pools, Flatten, a skip connection's Add). The full "
         "reference, with an example: docs/spec_reference.md.",
         HELP_WIDTH)
     return "The spec (TOML):\n" + top + "\n\nLayer types (type = ...), fields (default) and the layer:\n" + \
