@@ -44,14 +44,31 @@ def residual_net():
     return g.model([g.gemm(g.node("LeakyRelu", [h], alpha=0.1), f32(1, 3))])
 
 
+def nested_residual_net():
+    """x + (y + Linear(ReLU(y))) with y = Linear(ReLU(x)): a skip connection inside a skip connection, on
+    inputs normalised by (x - 1/2) / 2."""
+    g = Graph(["batch", 2])
+    x = g.node("Div", [g.node("Sub", [g.input, g.init(np.float32([0.5, 0.5]))]), g.init(np.float32([2, 2]))])
+    x = g.gemm(x, f32(2, 2))
+    y = g.gemm(g.node("Relu", [x]), f32(2, 2))
+    inner = g.node("Add", [y, g.gemm(g.node("Relu", [y]), f32(2, 2))])
+    return g.model([g.gemm(g.node("Add", [x, inner]), f32(1, 2))])
+
+
 def saved(tmp_path, model, name="model.onnx"):
     path = str(tmp_path / name)
     onnx.save(model, path)
     return path
 
 
-@pytest.mark.parametrize("build", [small_mlp, small_cnn, residual_net])
-def test_the_read_model_computes_what_onnxruntime_computes(build):
+def unchanged(x):
+    return x
+
+
+@pytest.mark.parametrize("build, normalised", [(small_mlp, unchanged), (small_cnn, unchanged), (residual_net, unchanged),
+                                               (nested_residual_net, lambda x: (x - 0.5) / 2)])
+def test_the_read_model_computes_what_onnxruntime_computes(build, normalised):
+    """At the trained weights, on the input as the model sees it (after a normalisation left out)."""
     graph = build()
     architecture = read_architecture(graph)
     model = architecture.model
@@ -60,6 +77,7 @@ def test_the_read_model_computes_what_onnxruntime_computes(build):
     expected = onnxruntime_outputs(graph, inputs, tensor=_logits(graph))
     values = architecture.trained_values()
     for x, reference in zip(inputs, expected):
+        x = normalised(x.astype(np.float64))
         signal = [[sp.Rational(float(v)) for v in channel.reshape(-1)] for channel in
                   (x if x.ndim > 1 else x.reshape(-1, 1))]
         outputs = model.predictions(signal, values)
@@ -81,6 +99,10 @@ def test_layers_are_read_as_the_symmetry_layers():
     assert isinstance(residual.layers[1], layers_module.Residual)
     assert [type(layer) for layer in residual.layers[1].layers] == [layers_module.ReLU, layers_module.Dense]
     assert residual.layers[3].slope == sp.Rational(float(np.float32(0.1)))       # the float32 slope, exactly
+    nested = read_architecture(nested_residual_net())
+    outer = nested.model.layers[1]
+    assert isinstance(outer, layers_module.Residual) and isinstance(outer.layers[-1], layers_module.Residual)
+    assert any("normalisation of the input is left out" in note for note in nested.notes)
 
 
 def test_an_mlp_prints_its_group_proved_and_for_every_width(tmp_path, capsys):

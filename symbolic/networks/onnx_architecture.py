@@ -85,7 +85,7 @@ def read_architecture(onnx_model) -> Architecture:
     for k, (layer, sources) in enumerate(zip(network.layers, wiring)):
         node = described.get(k + 1, f"layer {k + 1}")
         if isinstance(layer, trained.Sum):
-            layers[start[min(sources)]:] = [_residual(layers[start[min(sources)]:], sources, k, wiring, readers, node)]
+            layers[start[min(sources)]:] = [_residual(layers[start[min(sources)]:], sources, k, readers, node)]
         elif sources != (k,):
             raise UnsupportedArchitecture(f"{node}: it reads an earlier value than the previous layer's; only a skip "
                                           "connection (an Add closing a block) is read as a branch")
@@ -122,15 +122,14 @@ def _node_descriptions(onnx_model, values: dict) -> dict:
     return described
 
 
-def _residual(block: list, sources: tuple, k: int, wiring: list, readers: dict, node: str):
-    """The Sum of layer k as x + block(x): the layers between the skip's value and k form a chain
-    that nothing else reads."""
+def _residual(block: list, sources: tuple, k: int, readers: dict, node: str):
+    """The Sum of layer k as x + block(x): the skip's value x is read by the block's first layer and the
+    Sum only, and nothing after the Sum reads a value inside the block (a skip connection inside it is
+    already a residual of the block)."""
     skip, last = min(sources), max(sources)
-    inner = range(skip + 1, last + 1)
-    is_chain = (last == k and skip < last and all(wiring[v - 1] == (v - 1,) for v in inner)
-                and all(readers.get(v) == [v] for v in range(skip + 1, last))
-                and readers.get(skip) == [skip, k])
-    if not is_chain or not block:
+    is_block = (last == k and skip < last and readers.get(skip) == [skip, k]
+                and all(reader <= k for v in range(skip + 1, last + 1) for reader in readers.get(v, [])))
+    if not is_block or not block:
         raise UnsupportedArchitecture(f"{node}: an Add of two branches that is not a skip connection around a chain "
                                       "of layers")
     return layers_module.Residual(*block)
