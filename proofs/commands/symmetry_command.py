@@ -30,6 +30,9 @@ Conventions: indices count from 1 (``permutation_matrix`` in Python counts from 
 is (inputs, units), so a scale per unit is ``c_j``; a conv1d weight is (channels, input channels ×
 kernel), so a scale per output channel is ``c_i``; ``sizes`` are from 1 to 4.
 Expressions are parsed without eval.  A bad spec is bad input: one line on stderr, exit 2.
+
+``symmetry MODEL.onnx --discover`` takes the layers from an exported ONNX graph instead
+(``symbolic.networks.onnx_architecture``), under the same limits.
 """
 from __future__ import annotations
 
@@ -42,10 +45,12 @@ import sympy as sp
 
 from symbolic.decision.domain import evaluated
 from symbolic.networks import attention_head, grid_layers, model as layers_module, normalization
+from symbolic.networks.discovery import discover_symmetries
 from symbolic.networks.model import Model, ModelError, entry_symbol
 from symbolic.parsing import ParseError, parse_expression
 from symbolic.networks.symmetry import Symmetry, check_symmetry
 from symbolic.every_size.spec_symmetry import OutsideFragment
+from symbolic.verdict import worst
 
 from proofs.commands import discover_command
 from proofs.commands.arguments import EXIT_CODES, Parser, UsageError, positive_seconds, show_report
@@ -160,7 +165,9 @@ def spec_help() -> str:
         "output unit, a vector input, positive group parameters and no permutation; --discover covers every "
         "layer type above: the positive rescalings (tanh, a softmax's scores and a normalisation with eps > 0 "
         "ask for scale 1, a normalisation with eps = 0 absorbs the scale of the layer before), an attention "
-        "head's GL(head), and the swaps and sign flips of the units or channels of each hidden layer. The full "
+        "head's GL(head), and the swaps and sign flips of the units or channels of each hidden layer. "
+        "MODEL.onnx --discover reads the layers from an exported ONNX graph instead (Gemm/MatMul, Conv, "
+        "BatchNormalization, Relu, LeakyRelu, the pools, Flatten, a skip connection's Add). The full "
         "reference, with an example: docs/spec_reference.md.",
         HELP_WIDTH)
     return "The spec (TOML):\n" + top + "\n\nLayer types (type = ...), fields (default) and the layer:\n" + \
@@ -248,6 +255,12 @@ def build_model(spec: dict) -> Model:
         model = Model(inputs, [_layer(s, f"layers[{k + 1}]") for k, s in enumerate(layers)])
     except ModelError as error:
         raise UsageError(str(error)) from None
+    check_limits(model)
+    return model
+
+
+def check_limits(model: Model) -> None:
+    """The sizes the command line checks: a model beyond them is bad input, with the reason."""
     # counted from the shapes, before any symbol is made
     count = sum(rows * columns for rows, columns in model.shapes.values())
     inputs = model.input_shape[0] * model.input_shape[1]
@@ -257,7 +270,6 @@ def build_model(spec: dict) -> Model:
                          "about a minute on 2 cores (the exact identity tests grow with the parameters and the "
                          "kinks, discovery proves one generator per unit); use the Python API with a timeout for "
                          "more, or --all-sizes for every width at once")
-    return model
 
 
 def _permutation(value, length: int, where: str) -> list[int]:
@@ -382,7 +394,8 @@ def main(argv: list[str]) -> int:
                         "Check that a map of the parameters is a symmetry of a model described in a "
                         "TOML file, and the gradient and Hessian laws it implies.", HELP_WIDTH),
                     epilog=spec_help(), formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("spec", metavar="SPEC", help="the TOML description of the layers and the map")
+    parser.add_argument("spec", metavar="SPEC", help="the TOML description of the layers and the map, or an "
+                        "exported MODEL.onnx (with --discover: the symmetries of its architecture)")
     parser.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
                         help="time budget per claim; a claim that exceeds it is UNDECIDED")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random witness points")
@@ -393,6 +406,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--all-sizes", action="store_true",
                         help="prove the laws for every width and every N (widths may be names)")
     args = parser.parse_args(argv)
+    if args.spec.lower().endswith(".onnx"):
+        return onnx_main(args)
     spec = read_spec(args.spec)
     if args.all_sizes:
         return all_sizes_main(spec, args)
@@ -413,6 +428,50 @@ def main(argv: list[str]) -> int:
     report = check_symmetry(model, symmetry, loss=loss, sizes=sizes, seed=args.seed,
                             timeout=args.timeout)
     return show_report(report, args)
+
+
+def onnx_main(args) -> int:
+    """MODEL.onnx --discover: the architecture read from the graph, its group discovered and proved at the
+    model's own widths, then, where its layers allow, the rescaling of its hidden units for every width."""
+    if not args.discover or args.all_sizes:
+        raise UsageError(f"{args.spec}: an ONNX model is checked with --discover (its architecture's group; "
+                         "--all-sizes follows by itself where its layers allow)")
+    from symbolic.networks.onnx_architecture import UnsupportedArchitecture, every_width_spec, read_architecture
+    from symbolic.trained.onnx_import import UnsupportedModel, load_model
+    try:
+        architecture = read_architecture(load_model(args.spec))
+    except (UnsupportedModel, UnsupportedArchitecture) as error:
+        raise UsageError(f"{args.spec}: {error}") from None
+    model = architecture.model
+    if len(model.layers) > MAX_LAYERS:
+        raise UsageError(f"{args.spec}: {len(model.layers)} layers; the command line reads at most {MAX_LAYERS}")
+    check_limits(model)
+    for note in architecture.notes:
+        print(f"note: {note}", file=sys.stderr)
+    report = discover_symmetries(model, loss="any", sizes=discover_command.DEFAULT_SIZES, seed=args.seed,
+                                 timeout=args.timeout)
+    spec, statement = every_width_spec(architecture)
+    every_width = None if spec is None else check_symmetry(spec, sizes="all", seed=args.seed, timeout=args.timeout)
+    status = report.status if every_width is None else worst([report, every_width])
+    if args.json:
+        print(json.dumps({**report.as_json(), "every_width": {
+            "applies": spec is not None, "statement": statement, "spec": spec,
+            "status": None if every_width is None else every_width.status.value,
+            "claims": None if every_width is None else every_width.as_json()}}, indent=1))
+    else:
+        print(report.table())
+        if every_width is None:
+            print(f"for every width: no: {statement}")
+        else:
+            print(f"for every width: {statement}")
+            print(every_width.table())
+    if args.latex:
+        try:
+            with open(args.latex, "w", encoding="utf-8") as handle:
+                handle.write(report.latex())
+        except OSError as error:
+            raise UsageError(f"cannot write {args.latex}: {error.strerror}") from None
+    return EXIT_CODES[status]
 
 
 def all_sizes_main(spec: dict, args) -> int:
