@@ -18,7 +18,7 @@ from __future__ import annotations
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
-from symbolic.coq.printer import Printer, Statement, statement
+from symbolic.coq.printer import OutsideFragment, Printer, Statement, statement
 from symbolic.relu import ReLU, split_positive_factor
 
 # What every batch of certificates starts with: the rewriting lemmas and the closing tactics.
@@ -91,6 +91,8 @@ class Guide:
             return self.absolute(node)
         if isinstance(node, AppliedUndef):
             return self.application(node)
+        if isinstance(node, sp.Pow) and node.exp == sp.S.Half:
+            return self.root(node)
         return node
 
     def relu(self, node: ReLU) -> sp.Expr:
@@ -158,6 +160,14 @@ class Guide:
         return self.step(self.text(node), new, "f_equal; close")
 
 
+    def root(self, node: sp.Pow) -> sp.Expr:
+        """sqrt(A) -> sqrt(z), z canonical: equal arguments, equal roots."""
+        new = sp.Pow(sp.expand(node.base), sp.S.Half, evaluate=False)
+        if self.text(new) == self.text(node):
+            return node
+        return self.step(self.text(node), new, "f_equal; close")
+
+
 def guided_script(lhs: sp.Expr, rhs: sp.Expr, printer: Printer) -> str:
     """The guided strategy as one tactic: the rewriting steps, then one field."""
     guide = Guide(printer)
@@ -173,9 +183,27 @@ def proof_script(lhs: sp.Expr, rhs: sp.Expr, printer: Printer, seconds: float) -
     return f"Timeout {max(1, round(seconds))} (first [ ({guided}) | (split_signs; leaf) ])."
 
 
+def roots_as_atoms(lhs: sp.Expr, rhs: sp.Expr) -> None:
+    """The strategies read a square root as an atom, its argument in canonical form: a claim that
+    holds only through what a root is (sqrt(a^2) = a for a > 0) is outside what they prove, and is
+    said to be (OutsideFragment), rather than sent to Coq to be refused for the tactics' sake."""
+    roots = sorted((lhs.atoms(sp.Pow) | rhs.atoms(sp.Pow)) - {p for p in lhs.atoms(sp.Pow) | rhs.atoms(sp.Pow)
+                                                               if abs(p.exp) != sp.S.Half}, key=sp.default_sort_key)
+    if not roots:
+        return
+    atoms: dict = {}
+    for root in roots:
+        atoms.setdefault((sp.expand(root.base), root.exp), sp.Dummy("root"))
+    replaced = [side.xreplace({root: atoms[(sp.expand(root.base), root.exp)] for root in roots}) for side in (lhs, rhs)]
+    if sp.expand(sp.together(replaced[0] - replaced[1])) != 0:
+        raise OutsideFragment("a square root that is no atom of the claim: the claim holds, if it does, through "
+                              "what a root is, which the certificates do not prove")
+
+
 def certificate(lhs, rhs, name: str, seconds: float = 10.0) -> str:
     """The Coq lemma for lhs = rhs with its proof; raises OutsideFragment outside the fragment."""
     lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
+    roots_as_atoms(lhs, rhs)
     printer = Printer()
     claim: Statement = statement(lhs, rhs, printer)
     return claim.lemma(name, proof_script(lhs, rhs, printer, seconds))

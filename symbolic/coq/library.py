@@ -139,11 +139,13 @@ def row_evidence(claim: str) -> list[str]:
     return [f"Coq: {', '.join(f'{LIBRARY}.{name}' for name in names)}"] if names else []
 
 
-def _compile(folder: Path) -> str | None:
-    """Copy the sources into folder and compile them in order; the first refusal, or None."""
-    for source in source_files():
+def _compile(folder: Path, only: tuple = ()) -> str | None:
+    """Copy the sources (``only`` those files, if given) into folder and compile them in order; the
+    first refusal, or None."""
+    sources = [source for source in source_files() if not only or source.name in only]
+    for source in sources:
         shutil.copy(source, folder / source.name)
-    for source in source_files():
+    for source in sources:
         try:
             done = subprocess.run([coqc(), "-q", "-Q", ".", LIBRARY, source.name], cwd=folder, check=False,
                                   capture_output=True, text=True, timeout=COMPILE_SECONDS)
