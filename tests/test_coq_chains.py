@@ -7,7 +7,8 @@ import pytest
 import sympy as sp
 
 from proofs import all_sizes
-from symbolic.coq import library
+from symbolic import ReLU
+from symbolic.coq import library, recording
 from symbolic.coq.chains import CHECKED, NotExported, check_exports, export_chain
 from symbolic.every_size.index_rules import ARITHMETIC, HOMOGENEITY
 from symbolic.every_size.index_terms import Const, Entry, Eval, Function, Mul, Relu, Sum
@@ -16,6 +17,9 @@ from symbolic.kernel.chains import Chain, Rule, proof_of
 needs_coq = pytest.mark.skipif(library.coqc() is None,
                                reason="coqc is not installed (Debian: apt-get install coq); no chain can be "
                                       "checked here")
+
+
+x, a = sp.Symbol("x", real=True), sp.Symbol("a", positive=True)
 
 
 def kernel_chain(verdict):
@@ -95,3 +99,23 @@ def test_half_of_the_every_size_rows_are_exported_and_checked_none_refused(cli):
     assert any(a and a.startswith("not exported: ") for a in answers)
     exported = [row for row in rows if any("exported and re-checked step by step" in e for e in row["evidence"])]
     assert exported and all(row["coq"] == CHECKED for row in exported)
+
+
+@needs_coq
+def test_the_coq_pass_answers_the_same_in_turn_side_by_side_and_on_dask():
+    from dask import distributed
+
+    from proofs.commands.parallel import coq_mapper
+    chains = [kernel_chain(all_sizes.theorem1_loss()[0]), kernel_chain(all_sizes.per_neuron_loss()[0])]
+    recorded = {id(chain): (chain, ()) for chain in chains}
+    claims = [(ReLU(a * x), a * ReLU(x)), (ReLU(x), x)]
+
+    def answers(mapper):
+        batches = list(mapper(recording._certify_batch, [(claims[:1], 5), (claims[1:], 5)]))
+        return ([answer.result[:7] for batch in batches for answer in batch.answers],
+                list(recording.chain_pass(recorded, mapper).answers.values()))
+    in_turn = answers(map)
+    assert in_turn == (["checked", "refused"], [CHECKED, CHECKED])
+    assert answers(coq_mapper(2)) == in_turn
+    with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster:
+        assert answers(coq_mapper(1, cluster.scheduler_address)) == in_turn

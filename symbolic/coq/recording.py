@@ -9,6 +9,7 @@ a ``with`` block in one process, to see each row as it is made; nothing else is 
 from __future__ import annotations
 
 import dataclasses
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -83,9 +84,10 @@ class Recorder:
             Report.record = self._original
             self._original = None
 
-    def certify_rows(self, seconds: float = 10.0) -> str:
-        """Coq's pass over the recorded claims and chains, the rows' verdicts updated; its summary."""
-        answers, batch, chains = coq_pass(self, seconds)
+    def certify_rows(self, seconds: float = 10.0, mapper=map) -> str:
+        """Coq's pass over the recorded claims and chains, the rows' verdicts updated; its summary.
+        ``mapper(function, items)`` runs the coqc batches: in turn (``map``), or in parallel."""
+        answers, batch, chains = coq_pass(self, seconds, mapper)
         return summary(answers, batch) + "\n" + chain_summary(chains)
 
 
@@ -99,7 +101,12 @@ def recording():
         recorder.stop()
 
 
-def coq_pass(recorder: Recorder, seconds: float = 10.0) -> tuple[list[Answer], Batch, "ChainPass"]:
+def _certify_batch(arguments) -> Batch:
+    claims, seconds = arguments
+    return certify(claims, seconds)
+
+
+def coq_pass(recorder: Recorder, seconds: float = 10.0, mapper=map) -> tuple[list[Answer], Batch, "ChainPass"]:
     """Coq's answer on each recorded claim (the same claim once) and on each recorded chain, and the
     rows' verdicts updated: a PROVED row one of whose claims or chains Coq refused becomes UNDECIDED
     (``combine``)."""
@@ -111,14 +118,15 @@ def coq_pass(recorder: Recorder, seconds: float = 10.0) -> tuple[list[Answer], B
             unique[key] = len(order)
             order.append(number)
     total = Batch([])
-    for start in range(0, len(order), BATCH):
-        batch = certify([recorder.claims[n] for n in order[start:start + BATCH]], seconds)
+    batches = [([recorder.claims[n] for n in order[start:start + BATCH]], seconds) for start in range(0, len(order), BATCH)]
+    started = time.perf_counter()
+    for batch in mapper(_certify_batch, batches):
         total.answers += batch.answers
         total.cpu_seconds += batch.cpu_seconds
-        total.wall_seconds += batch.wall_seconds
         total.calls += batch.calls
+    total.wall_seconds = time.perf_counter() - started
     answers = [total.answers[unique[(str(lhs), str(rhs))]] for lhs, rhs in recorder.claims]
-    chains = chain_pass(recorder.chains)
+    chains = chain_pass(recorder.chains, mapper)
     for row, indices, keys, reasons in recorder.rows:
         if row.verdict.status is not Status.PROVED or not (indices or keys or reasons):
             continue
@@ -160,18 +168,27 @@ class ChainPass:
     calls: int = 0
 
 
-def chain_pass(recorded: dict) -> ChainPass:
-    """Export every recorded chain that has a Coq counterpart and check them in one coqc call."""
+CHAINS_PER_CALL = 40             # exported chains per coqc call when the calls run side by side
+
+
+def chain_pass(recorded: dict, mapper=map) -> ChainPass:
+    """Export every recorded chain that has a Coq counterpart and check them, one coqc call per
+    group of chains (one group when the batches run in turn)."""
     exports, answers = {}, {}
     for key, (chain, ranges) in recorded.items():
         try:
             exports[key] = export_chain(chain, f"chain_{len(exports)}", ranges)
         except NotExported as why:
             answers[key] = f"not exported: {why}"
-    checked = check_exports(list(exports.values()))
-    answers.update({key: checked.answers[export.name] for key, export in exports.items()})
-    return ChainPass({key: chain for key, (chain, _) in recorded.items()}, answers, checked.cpu_seconds,
-                     checked.wall_seconds, checked.calls)
+    listed = list(exports.values())
+    # each call compiles the rules' library first (about 2 s): a group is worth it from 40 chains on
+    groups = 1 if mapper is map else max(1, -(-len(listed) // CHAINS_PER_CALL))
+    started = time.perf_counter()
+    results = list(mapper(check_exports, [listed[k::groups] for k in range(groups)]))
+    by_name = {name: answer for result in results for name, answer in result.answers.items()}
+    answers.update({key: by_name[export.name] for key, export in exports.items()})
+    return ChainPass({key: chain for key, (chain, _) in recorded.items()}, answers,
+                     sum(r.cpu_seconds for r in results), time.perf_counter() - started, sum(r.calls for r in results))
 
 
 def chain_summary(chains: ChainPass) -> str:
