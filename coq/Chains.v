@@ -62,31 +62,51 @@ Qed.
 Lemma signZ_nonzero (e : Z) : powerRZ (-1) e <> 0.
 Proof. apply powerRZ_NOR. lra. Qed.
 
-(** The reciprocal square root, total as Coq's [sqrt] and [/] are: 0 where s <= 0. *)
-Definition rsqrt (s : R) : R := / sqrt s.
+(** A square root: any function that is the non-negative root of every t >= 0 and 0 below, as
+    Coq's [sqrt] is.  The rules are proved for every such function, so they rest on no property of
+    the standard library's [sqrt] (whose construction uses a third axiom of the reals). *)
+Definition is_root (root : R -> R) : Prop :=
+  (forall t, 0 <= t -> 0 <= root t /\ root t * root t = t) /\ (forall t, t < 0 -> root t = 0).
 
-(** Rule "root homogeneity" for the square root: sqrt (k s) = m sqrt s for m > 0 with m m = k,
-    every s (for s < 0 both sides are 0, as Coq's sqrt is). *)
-Lemma sqrt_hom (k m s : R) : 0 < m -> m * m = k -> sqrt (k * s) = m * sqrt s.
+(** Rule "root homogeneity" for the square root: root (k s) = m root s for m > 0 with m m = k,
+    every s (below 0 both sides are 0). *)
+Lemma root_hom (root : R -> R) (k m s : R) :
+  is_root root -> 0 < m -> m * m = k -> root (k * s) = m * root s.
 Proof.
-  intros Hm Hk. rewrite <- Hk.
-  (* sqrt (m m s) = sqrt (m m) sqrt s, and sqrt (m m) = m as m > 0 *)
-  rewrite sqrt_mult_alt by nra. rewrite sqrt_square by lra. reflexivity.
+  intros [Hpos Hneg] Hm Hk. subst k.
+  destruct (Rlt_or_le s 0) as [Hs|Hs].
+  - (* s < 0: k s < 0 too, and both roots are 0 *)
+    assert (Hmm : 0 < m * m) by (apply Rmult_lt_0_compat; lra).
+    assert (Hks : m * m * s < 0) by nra.
+    rewrite (Hneg s Hs), (Hneg (m * m * s) Hks). ring.
+  - (* s >= 0: root (k s) and m root s are non-negative with the same square k s, so equal *)
+    destruct (Hpos s Hs) as [H0 H2].
+    assert (Hmm : 0 <= m * m) by nra.
+    destruct (Hpos (m * m * s)) as [H0' H2']; [apply Rmult_le_pos; lra|].
+    apply Rsqr_inj; [exact H0' | apply Rmult_le_pos; lra |].
+    unfold Rsqr. rewrite H2'.
+    replace (m * root s * (m * root s)) with (m * m * (root s * root s)) by ring.
+    rewrite H2. reflexivity.
 Qed.
 
-(** Rule "root homogeneity" for the reciprocal square root: rsqrt (k s) = m rsqrt s for m > 0
-    with m m k = 1, every s. *)
-Lemma rsqrt_hom (k m s : R) : 0 < m -> m * m * k = 1 -> rsqrt (k * s) = m * rsqrt s.
+(** Rule "root homogeneity" for the reciprocal square root / root: / root (k s) = m / root s for
+    m > 0 with m m k = 1, every s (both sides 0 where root s = 0, Coq's / 0 being 0). *)
+Lemma rroot_hom_inv (root : R -> R) (k m s : R) :
+  is_root root -> 0 < m -> m * m * k = 1 -> / root (k * s) = m * / root s.
 Proof.
-  intros Hm Hk. unfold rsqrt.
-  (* k = (1/m)(1/m), so sqrt (k s) = (1/m) sqrt s *)
-  assert (Hk' : k = / m * / m) by (apply (Rmult_eq_reg_l (m * m)); [rewrite Hk; field; lra | nra]).
-  rewrite (sqrt_hom k (/ m) s) by (try apply Rinv_0_lt_compat; lra).
-  (* then 1 / ((1/m) sqrt s) = m / sqrt s, both 0 when sqrt s = 0 *)
-  destruct (Req_dec (sqrt s) 0) as [H0|H0].
+  intros Hroot Hm Hk.
+  (* k = (1/m)(1/m), so root (k s) = (1/m) root s *)
+  assert (Hk' : / m * / m = k) by (apply (Rmult_eq_reg_l (m * m)); [rewrite Hk; field; lra | nra]).
+  rewrite (root_hom root k (/ m) s Hroot) by (try apply Rinv_0_lt_compat; lra).
+  destruct (Req_dec (root s) 0) as [H0|H0].
   - rewrite H0, Rmult_0_r, Rinv_0. ring.
   - field. split; lra.
 Qed.
+
+(** The same, for the reciprocal root as a function of its own (an atom of the arithmetic). *)
+Lemma rroot_hom (root rroot : R -> R) (k m s : R) :
+  is_root root -> (forall t, rroot t = / root t) -> 0 < m -> m * m * k = 1 -> rroot (k * s) = m * rroot s.
+Proof. intros Hroot Hr Hm Hk. rewrite !Hr. apply rroot_hom_inv; assumption. Qed.
 
 (** Rule "reindexing": a sum over 0..m-1 read through a permutation pi of 0..m-1 is the same sum;
     proved through lists, where a permutation is [Permutation] of the standard library. *)

@@ -99,6 +99,11 @@ def test_half_of_the_every_size_rows_are_exported_and_checked_none_refused(cli):
     assert any(a and a.startswith("not exported: ") for a in answers)
     exported = [row for row in rows if any("exported and re-checked step by step" in e for e in row["evidence"])]
     assert exported and all(row["coq"] == CHECKED for row in exported)
+    # det(P M P^T) = det(P)^2 det(M), checked by the kernel on orders 1 to 3, is proved for every order in Coq
+    spectra = [row for row in rows if row["claim"].startswith("metric_hessian_spectrum invariant under layerwise")]
+    assert spectra and spectra[0]["sizes"] == "all"
+    assert "proved for every order in Coq: Sharp.Matrices.det_congruence" in spectra[0]["evidence"]
+    assert any(row["sizes"].startswith("all, resting on instance checks of spectral-norm") for row in rows)
 
 
 @needs_coq

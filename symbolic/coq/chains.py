@@ -33,10 +33,10 @@ from symbolic.every_size.index_rules import RECIPROCAL_ROOT, SQUARE_ROOT
 SECONDS_PER_CHAIN = 60               # a cap on the check of one chain
 CHECKED = "checked"
 
-# the index-level functions with a Coq function: name -> Coq name
-FUNCTIONS = {SQUARE_ROOT: "sqrt", RECIPROCAL_ROOT: "rsqrt"}
+# the square root and its reciprocal: Coq variables with the hypotheses that say what they are
+ROOTS = (SQUARE_ROOT, RECIPROCAL_ROOT)
 # Coq names the export itself uses
-RESERVED = frozenset({"sum", "relu", "step", "leaky", "rsqrt", "sqrt", "Rabs", "INR", "hole", "R", "nat", "fun",
+RESERVED = frozenset({"sum", "relu", "step", "leaky", "is_root", "sqrt", "Rabs", "INR", "hole", "R", "nat", "fun",
                       "forall", "in", "let", "match", "end", "with", "as", "at", "if", "then", "else", "for",
                       "Type", "Prop", "Set", "S", "O", "pos", "nonzero", "arithmetic", "delta", "seq", "map",
                       "In", "permutation", "sum_list", "powerRZ", "square_one", "Z"})
@@ -172,6 +172,17 @@ class TermPrinter:
         self.sizes.add(name)
         return name
 
+    def root(self, name: str) -> str:
+        """The Coq function of a root: ``root`` with the hypothesis ``is_root root`` (the non-negative
+        root of t >= 0, 0 below, as Coq's sqrt), its reciprocal ``rroot`` with rroot t = / root t."""
+        root = self.names.name(("function", "root"), "root", "R -> R")
+        self.names.assume(f"is_root {root}")
+        if name == SQUARE_ROOT:
+            return root
+        reciprocal = self.names.name(("function", "rroot"), "rroot", "R -> R")
+        self.names.assume(f"forall t, {reciprocal} t = / {root} t")
+        return reciprocal
+
     def index(self, index: str) -> str:
         if index in self.bound:
             return self.bound[index]
@@ -226,10 +237,10 @@ class TermPrinter:
                 raise NotExported(f"the activation {term.kind}")
             return f"(Rabs {self.term(term.arg, below(0))})"
         if isinstance(term, Fn):
-            if term.name in FUNCTIONS:
+            if term.name in ROOTS:
                 if len(term.args) != 1:
                     raise NotExported(f"{term.name} of {len(term.args)} arguments")
-                function = FUNCTIONS[term.name]
+                function = self.root(term.name)
             else:
                 arity = len(term.args)
                 function = self.names.name(("function", term.name, arity), term.name,
@@ -282,8 +293,13 @@ def leaf_tactic(rule_name: str, before, after, printer: TermPrinter) -> str:
         left, right, back = _oriented(before, after, lambda t: isinstance(t, Fn))
         k, s = left.args[0].factors
         m = right.factors[0]
-        lemma = "sqrt_hom" if left.name == SQUARE_ROOT else "rsqrt_hom"
-        return _lemma_tactic(f"{lemma} {term(k)} {term(m)} {term(s)} ltac:(pos) ltac:(arithmetic)", back)
+        root = printer.root(SQUARE_ROOT)
+        if left.name == SQUARE_ROOT:
+            lemma = f"root_hom {root} {term(k)} {term(m)} {term(s)} ltac:(assumption)"
+        else:
+            lemma = f"rroot_hom {root} {printer.root(RECIPROCAL_ROOT)} {term(k)} {term(m)} {term(s)} ltac:(assumption) " \
+                    "ltac:(assumption)"
+        return _lemma_tactic(f"{lemma} ltac:(pos) ltac:(arithmetic)", back)
     if rule_name == "reindexing":
         # the side whose summand reads π_m(j) where the other reads j
         left, right, back = _oriented(before, after, lambda t: t.body == substitute_index(
