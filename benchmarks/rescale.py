@@ -5,8 +5,10 @@
   lanczos    the Hessian's eigenvalue of largest modulus from at most 50 Hessian-vector products
              (symbolic.trained.estimates.lanczos_extreme), against the dense eigensolver
              (numpy.linalg.eigvalsh on the Hessian built from n products) at sizes where it fits;
-  hvp/grad   the cost of one Hessian-vector product as a multiple of one gradient (both jitted,
-             median of repeated calls) on an MLP with over 100k parameters and 1,000 examples;
+  products   the cost of each product the measures use as a multiple of one float64 gradient
+             (jitted, median of repeated calls, wall and CPU seconds) on MLPs of 0.1M and 1M
+             parameters and 1,000 examples: the Hessian-vector product (forward over reverse) and
+             the quadratic form vᵀHv (forward over forward), each in float64 and float32;
   command    the whole `python -m proofs rescale` on that MLP (exported to ONNX, all eight
              measures, α = 10), wall-clock seconds against the 60 s budget.
 The MLPs have random (He-initialized) weights and a teacher network's targets; only speed and
@@ -88,16 +90,32 @@ def lanczos_rows(sizes, examples, rng):
     return rows
 
 
+def median_cpu_seconds(function, repeats: int) -> float:
+    function()                                   # compile
+    times = []
+    for _ in range(repeats):
+        start = time.process_time()
+        function()
+        times.append(time.process_time() - start)
+    return float(np.median(times))
+
+
 def product_costs(widths, examples, rng, repeats):
+    """Each product's median wall and CPU seconds: (name, wall, cpu) rows, the float64 gradient first."""
     model = mlp(widths, rng)
     network = import_network(model)
     x, y = data(widths, examples, rng)
     objective = Objective(network, x, y, "mse")
     theta = network.flat_parameters()
     v = rng.standard_normal(theta.size)
-    gradient = median_seconds(lambda: objective.value_and_gradient(theta)[1].block_until_ready(), repeats)
-    product = median_seconds(lambda: objective.hvp(theta, v).block_until_ready(), repeats)
-    return model, x, y, theta.size, gradient, product
+    products = [("gradient float64", lambda: objective.value_and_gradient(theta)),
+                ("gradient float32", lambda: objective.value_and_gradient(theta, np.float32)),
+                ("HVP float64", lambda: objective.hvp(theta, v)),
+                ("HVP float32", lambda: objective.hvp(theta, v, np.float32)),
+                ("vᵀHv float64", lambda: objective.quadratic_form(theta, v)),
+                ("vᵀHv float32", lambda: objective.quadratic_form(theta, v, np.float32))]
+    rows = [(name, median_seconds(work, repeats), median_cpu_seconds(work, repeats)) for name, work in products]
+    return model, x, y, theta.size, rows
 
 
 def command_seconds(model, x, y):
@@ -135,11 +153,13 @@ def main() -> None:
     rows = lanczos_rows(sizes, examples, rng)
     table([header] + [(r[0], r[1], f"{r[2]:.6g}", f"{r[3]:.6g}", f"{r[4]:.1e}", f"{r[5]:.1e}", r[6],
                        f"{r[7]:.2f}", f"{r[8]:.2f}", f"{r[9]:.1f}") for r in rows])
-    widths = (784, 128, 10)
-    model, x, y, n, gradient, product = product_costs(widths, examples, rng, 5 if args.quick else 15)
-    print(f"\nOne Hessian-vector product against one gradient: MLP {'x'.join(map(str, widths))}, "
-          f"{n} parameters, {examples} examples (median)")
-    table([("gradient s", "HVP s", "HVP/gradient"), (f"{gradient:.4f}", f"{product:.4f}", f"{product / gradient:.2f}")])
+    for widths in ((784, 1000, 200, 10), (784, 128, 10)):
+        model, x, y, n, rows = product_costs(widths, examples, rng, 3 if args.quick else 9)
+        print(f"\nEach product against one float64 gradient: MLP {'x'.join(map(str, widths))}, "
+              f"{n} parameters, {examples} examples (median)")
+        _, gradient_wall, gradient_cpu = rows[0]
+        table([("product", "wall s", "CPU s", "CPU/gradient")] +
+              [(name, f"{wall:.4f}", f"{cpu:.4f}", f"{cpu / gradient_cpu:.2f}") for name, wall, cpu in rows])
     wall, cpu, out = command_seconds(model, x, y)
     print("\nThe whole `python -m proofs rescale` on that MLP (all eight measures, α = 10)")
     table([("wall s", "CPU s (all processes)", "budget s", "wall/budget"),

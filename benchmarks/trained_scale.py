@@ -10,15 +10,19 @@ ONNX, then the command's steps are timed one by one —
             comparison and its ONNX copy under onnxruntime
   measures  all eight measures at θ and at T_α θ (JAX compilation included)
   audit     the audit's verdicts on the eight cells the run prints (decided in this process)
-— with the peak resident memory, and the memory per parameter above the process's footprint with its
-libraries and the data (kB/par: the peak of the whole run; twin: the peak up to the exact twin).  Then the eigenvalue of largest modulus of the Hessian at θ two ways on the same
-Hessian-vector products: the project's Lanczos (with its residual bound) and the power iteration
+— each in wall seconds and in CPU seconds of the process (all its threads: readable when other jobs
+load the machine), with the peak resident memory, and the memory per parameter above the process's
+footprint with its libraries and the data (kB/par: the peak of the whole run; twin: the peak up to
+the exact twin).  Then the eigenvalue of largest modulus of the Hessian at θ two ways on the same
+Hessian-vector products (float32, as the measure computes them): the project's Lanczos as the
+measure runs it (its residual bound measured with a float64 product) and the power iteration
 PyHessian runs (stop when the estimate's relative change is below 1e-3, at most 100 products).
 Random He-initialized weights and a teacher network's targets: speed only, not training.
 """
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import platform
@@ -55,6 +59,19 @@ def power_iteration(hvp, n: int, rng) -> tuple[float, int]:
     return estimate, POWER_STEPS
 
 
+class Clock:
+    """Wall and CPU seconds (process time: every thread of the process) of each step."""
+
+    def __init__(self):
+        self.wall, self.cpu = {}, {}
+
+    def __call__(self, step: str, work):
+        wall, cpu = time.perf_counter(), time.process_time()
+        result = work()
+        self.wall[step], self.cpu[step] = time.perf_counter() - wall, time.process_time() - cpu
+        return result
+
+
 def one_size(size: float, examples: int) -> dict:
     """The timed steps for one MLP (run in its own process)."""
     from fractions import Fraction
@@ -64,7 +81,7 @@ def one_size(size: float, examples: int) -> dict:
     from symbolic.trained.autodiff import Objective
     from symbolic.trained.estimates import lanczos_extreme
     from symbolic.trained.experiment import build_twins, measure, read_data
-    from symbolic.trained.measures import KEYS
+    from symbolic.trained.measures import KEYS, LANCZOS_TOLERANCE
     from symbolic.trained.onnx_import import import_network
     rng = np.random.default_rng(0)
     widths = WIDTHS[size]
@@ -75,38 +92,39 @@ def one_size(size: float, examples: int) -> dict:
     del teacher
     baseline = peak_mb()                  # the process with its libraries and the data
     model = mlp(widths, rng)
-    times = {}
-    start = time.perf_counter()
-    network = import_network(model)
-    x, y = read_data(network, x, y, "mse")
-    times["read"] = time.perf_counter() - start
-    start = time.perf_counter()
-    run = build_twins(model, network, x, y, [Fraction(10)], "layerwise")
-    times["twin"] = time.perf_counter() - start
+    clock = Clock()
+
+    def read():
+        network = import_network(model)
+        return network, read_data(network, x, y, "mse")
+    network, (x, y) = clock("read", read)
+    run = clock("twin", lambda: build_twins(model, network, x, y, [Fraction(10)], "layerwise"))
     twin_peak = peak_mb()
     assert run.twins[0].predictions_identical
-    start = time.perf_counter()
-    measure(run, KEYS, "mse")
-    times["measures"] = time.perf_counter() - start
-    start = time.perf_counter()
-    audit_verdicts(list(KEYS), audit_group(network, "layerwise"))
-    times["audit"] = time.perf_counter() - start
+    clock("measures", lambda: measure(run, KEYS, "mse"))
+    clock("audit", lambda: audit_verdicts(list(KEYS), audit_group(network, "layerwise")))
     peak = peak_mb()
-    # the top eigenvalue, two ways on the same products
+    # the top eigenvalue, two ways on the same float32 products
     objective = Objective(network, x, y, "mse")
     theta = network.flat_parameters()
-    hvp = lambda v: np.asarray(objective.hvp(theta, v))  # noqa: E731
+    hvp = lambda v: objective.hvp(theta, v, np.float32)  # noqa: E731
     hvp(np.zeros(theta.size))                                      # compile
-    start = time.perf_counter()
-    ritz = lanczos_extreme(hvp, theta.size, np.random.default_rng(1))
-    lanczos_seconds = time.perf_counter() - start
-    start = time.perf_counter()
-    power, power_products = power_iteration(hvp, theta.size, np.random.default_rng(1))
-    power_seconds = time.perf_counter() - start
-    return {"parameters": network.parameter_count, "examples": examples, "times": times,
-            "total": sum(times.values()), "peak_mb": peak, "kb_per_parameter": (peak - baseline) * 1024 /
-            network.parameter_count, "twin_kb_per_parameter": (twin_peak - baseline) * 1024 / network.parameter_count, "lanczos": [abs(ritz.value), ritz.residual, ritz.products, lanczos_seconds],
-            "power": [abs(power), power_products, power_seconds]}
+    objective.hvp(theta, np.zeros(theta.size))
+    ritz = clock("lanczos", lambda: lanczos_extreme(hvp, theta.size, np.random.default_rng(1), tolerance=LANCZOS_TOLERANCE,
+                                                    residual_hvp=lambda v: objective.hvp(theta, v)))
+    power, power_products = clock("power", lambda: power_iteration(hvp, theta.size, np.random.default_rng(1)))
+    steps = ("read", "twin", "measures", "audit")
+    return {"parameters": network.parameter_count, "examples": examples,
+            "wall": clock.wall, "cpu": clock.cpu, "total": sum(clock.wall[k] for k in steps),
+            "total_cpu": sum(clock.cpu[k] for k in steps), "peak_mb": peak,
+            "kb_per_parameter": (peak - baseline) * 1024 / network.parameter_count,
+            "twin_kb_per_parameter": (twin_peak - baseline) * 1024 / network.parameter_count,
+            "lanczos": [abs(ritz.value), ritz.residual, ritz.products], "power": [abs(power), power_products]}
+
+
+def seconds(result: dict, step: str) -> str:
+    """A step's wall and CPU seconds, as ``wall/cpu``."""
+    return f"{result['wall'][step]:>5.1f}/{result['cpu'][step]:<5.1f}"
 
 
 def main() -> None:
@@ -118,10 +136,11 @@ def main() -> None:
     if args.one is not None:
         print(json.dumps(one_size(args.one, args.examples)))
         return
-    print(f"# {platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
-    print(f"{'params':>9} {'N':>5} {'read s':>7} {'twin s':>7} {'meas. s':>8} {'audit s':>8} {'total s':>8} "
-          f"{'peak MB':>8} {'kB/par':>7} {'twin':>5} | {'λ Lanczos':>10} {'±bound':>8} {'HVPs':>5} {'s':>6} | "
-          f"{'λ power':>10} {'HVPs':>5} {'s':>6} {'rel.diff':>9}")
+    print(f"# {platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+          f"load average {os.getloadavg()[0]:.1f} at the start; each step: wall s / CPU s")
+    print(f"{'params':>9} {'N':>5} {'read s':>7} {'twin s':>11} {'meas. s':>11} {'audit s':>11} {'total s':>11} "
+          f"{'peak MB':>8} {'kB/par':>7} {'twin':>5} | {'λ Lanczos':>10} {'±bound':>8} {'HVPs':>5} {'s':>11} | "
+          f"{'λ power':>10} {'HVPs':>5} {'s':>11} {'rel.diff':>9}")
     for size in (float(s) for s in args.sizes.split(",")):
         size = 0.1 if size == 0.1 else int(size)
         result = subprocess.run([sys.executable, __file__, "--one", str(size), "--examples", str(args.examples)],
@@ -130,11 +149,15 @@ def main() -> None:
             print(f"size {size}M failed: {result.stderr.strip().splitlines()[-1:]}")
             continue
         r = json.loads(result.stdout.strip().splitlines()[-1])
-        t, (lam, bound, products, lanczos_s), (power, power_products, power_s) = r["times"], r["lanczos"], r["power"]
-        print(f"{r['parameters']:>9} {r['examples']:>5} {t['read']:>7.2f} {t['twin']:>7.1f} {t['measures']:>8.1f} "
-              f"{t['audit']:>8.2f} {r['total']:>8.1f} {r['peak_mb']:>8.0f} {r['kb_per_parameter']:>7.2f} {r['twin_kb_per_parameter']:>5.2f} | "
-              f"{lam:>10.5g} {bound:>8.1e} {products:>5} {lanczos_s:>6.1f} | {power:>10.5g} {power_products:>5} "
-              f"{power_s:>6.1f} {(power - lam) / lam:>9.1e}", flush=True)
+        wall = r["wall"]
+        (lam, bound, products), (power, power_products) = r["lanczos"], r["power"]
+        pair = functools.partial(seconds, r)
+        print(f"{r['parameters']:>9} {r['examples']:>5} {wall['read']:>7.2f} {pair('twin'):>11} {pair('measures'):>11} "
+              f"{pair('audit'):>11} {r['total']:>5.1f}/{r['total_cpu']:<5.1f} {r['peak_mb']:>8.0f} "
+              f"{r['kb_per_parameter']:>7.2f} {r['twin_kb_per_parameter']:>5.2f} | {lam:>10.5g} {bound:>8.1e} "
+              f"{products:>5} {pair('lanczos'):>11} | {power:>10.5g} {power_products:>5} {pair('power'):>11} "
+              f"{(power - lam) / lam:>9.1e}", flush=True)
+    print(f"# load average {os.getloadavg()[0]:.1f} at the end")
 
 
 if __name__ == "__main__":

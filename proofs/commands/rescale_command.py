@@ -3,6 +3,7 @@
     python -m proofs rescale model.onnx --data data.npz --alpha 10
     python -m proofs rescale model.onnx --data data.npz --alpha 0.1 --alpha 10 --group per_neuron --json
     python -m proofs rescale model.onnx --data data.npz --loss cross_entropy --out twin.onnx --plot sweep.png
+    python -m proofs rescale model.onnx --data big.npz --dask tcp://host:8786   the data sharded over Dask workers
 
 DATA.npz holds arrays x (N examples of the model's input shape) and y (targets for mse, class labels
 for cross_entropy).  The graph is read as torch, Keras 3 and skl2onnx export it (docs/trained_models.md
@@ -22,6 +23,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from contextlib import contextmanager
 from fractions import Fraction
 from functools import lru_cache
 
@@ -70,6 +72,10 @@ def build_parser() -> Parser:
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     parser.add_argument("--out", metavar="TWIN.onnx", help="write the twin of the first α as ONNX")
     parser.add_argument("--plot", metavar="FILE.png", help="plot every measure's ratio against α")
+    parser.add_argument("--dask", metavar="ADDRESS",
+                        help="shard the examples over the workers of the Dask scheduler at ADDRESS, e.g. "
+                             "tcp://host:8786: each computes its batches' shares of the loss, the gradient and "
+                             "the Hessian-vector products, summed here (needs the 'dask' extra)")
     return parser
 
 
@@ -289,6 +295,23 @@ def plot(report: dict, path: str) -> None:
     plt.close(figure)
 
 
+@contextmanager
+def _cluster(address: str | None):
+    """The Dask client of --dask (the sweeps' own), closed after the run, or None: the data stay in
+    this process."""
+    if address is None:
+        yield None
+        return
+    from proofs.commands.parallel import _dask_client
+    client = _dask_client(address)
+    try:
+        if not client.scheduler_info()["workers"]:
+            raise UsageError("the Dask cluster has no workers")
+        yield client
+    finally:
+        client.close()
+
+
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     alphas = [positive_rational(a) for a in (args.alpha or ["10"])]
@@ -303,15 +326,17 @@ def main(argv: list[str]) -> int:
         raise UsageError(EXTRA_MISSING) from None
     from symbolic.trained.experiment import DataError, ImportMismatch, build_twins, load_network, measure, read_data
     from symbolic.trained.onnx_import import UnsupportedModel
+    from symbolic.trained.sharding import ClusterError
     x, y = read_npz(args.data)
     try:
         model, network = load_network(args.model, args.output)
         loss = args.loss or ("cross_entropy" if network.reading.get("ending") else "mse")
         x, y = read_data(network, x, y, loss)
         group = audit_group(network, args.group)
-        run = build_twins(model, network, x, y, alphas, args.group)
-        measure(run, keys, loss)
-    except (UnsupportedModel, DataError) as error:
+        with _cluster(args.dask) as cluster:           # reached (or refused) before any exact arithmetic
+            run = build_twins(model, network, x, y, alphas, args.group)
+            measure(run, keys, loss, cluster=cluster)
+    except (UnsupportedModel, DataError, ClusterError) as error:
         raise UsageError(str(error)) from None
     except ImportMismatch as error:
         print(f"proofs: internal error: {error}", file=sys.stderr)

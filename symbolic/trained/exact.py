@@ -13,8 +13,8 @@ from math import gcd, lcm
 import flint
 import numpy as np
 
-from symbolic.trained.network import (AveragePool, Conv, Dense, Diagonal, Flatten, LeakyReLU, MaxPool, ReLU, Standardize,
-                                      Sum)
+from symbolic.trained.network import (AveragePool, Conv, Dense, Diagonal, Flatten, LeakyReLU, MaxPool, Permute, ReLU,
+                                      Standardize, Sum)
 
 
 @dataclass
@@ -191,6 +191,8 @@ def forward(network, parameters: list[ExactTensor], inputs: ExactTensor, path_co
             x = ExactTensor(total.integers, total.scale / (window ** 2 if path_counting else window))
         elif isinstance(layer, Flatten):
             x = ExactTensor(x.integers.reshape(x.shape[0], -1), x.scale)
+        elif isinstance(layer, Permute):
+            x = ExactTensor(np.transpose(x.integers, (0, *(axis + 1 for axis in layer.axes))), x.scale)
         return x
     return network.evaluate(apply, inputs)
 

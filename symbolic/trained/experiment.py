@@ -139,12 +139,18 @@ def build_twins(model, network, x, y, alphas, group: str) -> Run:
     return Run(network, model, x, y, outputs, deviation, twins, original)
 
 
-def measure(run: Run, keys, loss: str) -> None:
-    """Every measure at θ and at every T_α θ (θ' rounded to float64 for the derivatives).  The JAX
-    network must compute the exact network's outputs first (float64 rounding apart)."""
-    from symbolic.trained.autodiff import Objective
+def measure(run: Run, keys, loss: str, cluster=None, batch: int | None = None) -> None:
+    """Every measure at θ and at every T_α θ (θ' rounded to float64 for the derivatives), the data
+    in this process or sharded over the workers of ``cluster`` (a Dask client), in batches of at most
+    ``batch`` examples.  The JAX network must compute the exact network's outputs first (float64
+    rounding apart)."""
+    from symbolic.trained.autodiff import BATCH, Objective
     from symbolic.trained.measures import MeasureContext
-    objective = Objective(run.network, run.x, run.y, loss)
+    shards = None
+    if cluster is not None:
+        from symbolic.trained.sharding import on_dask
+        shards = on_dask(cluster)
+    objective = Objective(run.network, run.x, run.y, loss, batch=batch or BATCH, shards=shards)
     theta = run.network.flat_parameters()
     exact_outputs = run.outputs.to_float()
     gap = float(np.max(np.abs(objective.outputs(theta) - exact_outputs), initial=0.0))

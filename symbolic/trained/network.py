@@ -9,7 +9,8 @@ Affine layers carry the parameters θ (in chain order, each layer's weight then 
     Diagonal  y_c = a_c x_c + c_c               an inference-mode BatchNormalization,
                                                 a = γ/√(var+ε), c = β − a·mean (rounded to float64)
 The others are positively homogeneous and carry none: ReLU, LeakyReLU (slope < 1), MaxPool, AveragePool, Flatten,
-Sum (a + b, the skip connection of a residual block).  ``Standardize`` is the normalisation an
+Sum (a + b, the skip connection of a residual block), Permute (the axes of each example reordered: the
+Transposes a channels-last export writes around its convolutions).  ``Standardize`` is the normalisation an
 exporter writes at the input, x ⊙ scale + shift with fixed exact constants (not parameters).
 """
 from __future__ import annotations
@@ -78,6 +79,12 @@ class Flatten:
 @dataclass(frozen=True)
 class Sum:
     pass
+
+
+@dataclass(frozen=True)
+class Permute:
+    """Each example's axes reordered: output axis k is input axis ``axes[k]`` (the batch stays first)."""
+    axes: tuple
 
 
 @dataclass

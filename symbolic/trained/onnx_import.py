@@ -5,7 +5,8 @@ What is read (anything else raises ``UnsupportedModel``, one line naming the nod
     layers      Gemm, MatMul (+ Add of a bias), Conv (+ Add of a bias), BatchNormalization (inference),
                 Relu, LeakyRelu, MaxPool, AveragePool, GlobalAveragePool, Flatten, Reshape to
                 (batch, features) checked against the real shapes, Add of two tensors of one shape
-                (a skip connection)
+                (a skip connection), Transpose of the data that keeps the batch first (the NHWC ↔ NCHW
+                of a channels-last export)
     no-ops      Identity, Dropout (inference), Cast to the same or a wider float type
     constants   what depends only on constants and shapes is folded here: Constant, Shape, Gather,
                 Unsqueeze, Squeeze, Concat, Slice, Cast, Identity, Reshape, and Transpose (a weight
@@ -21,14 +22,14 @@ from __future__ import annotations
 import numpy as np
 
 from symbolic.errors import CheckerError
-from symbolic.trained.network import (AveragePool, Conv, Dense, Diagonal, Flatten, LeakyReLU, MaxPool, ReLU, Standardize, Sum,
-                                      TrainedNetwork)
+from symbolic.trained.network import (AveragePool, Conv, Dense, Diagonal, Flatten, LeakyReLU, MaxPool, Permute, ReLU,
+                                      Standardize, Sum, TrainedNetwork)
 
 FOLDED = ("Constant", "Shape", "Gather", "Unsqueeze", "Squeeze", "Concat", "Slice", "Cast", "Identity",
           "Reshape", "Transpose")
 LAYERS = ("Gemm", "MatMul", "Add", "Conv", "BatchNormalization", "Relu", "LeakyRelu", "MaxPool", "AveragePool",
           "GlobalAveragePool", "Flatten",
-          "Reshape", "Identity", "Dropout", "Cast", "Sub", "Div", "Mul", "Shape", "Constant")
+          "Reshape", "Transpose", "Identity", "Dropout", "Cast", "Sub", "Div", "Mul", "Shape", "Constant")
 ENDINGS = ("Softmax", "LogSoftmax")
 PASS_THROUGH = ("Identity", "Dropout", "Cast")
 FLOAT_TYPES = {1: 32, 10: 16, 11: 64, 16: 16}       # ONNX element types read as floats, and their bits
@@ -336,8 +337,6 @@ class _Reader:
             return self.residual(node, data)
         if op in ("Add", "Mul") and len(data) == 1 and len(inputs) == 2 and inputs[1] == data[0]:
             inputs = [inputs[1], inputs[0]]             # c + x = x + c, c · x = x · c
-        if op == "Transpose":
-            raise UnsupportedModel(f"{_name(node)}: a Transpose of the data is not read (of a weight it is)")
         if len(data) != 1 or inputs[0] != data[0]:
             raise UnsupportedModel(f"{_name(node)}: reads {len(data)} data tensors at its inputs "
                                    f"{', '.join(inputs)}; it is read with the data as its first input only")
@@ -403,6 +402,12 @@ class _Reader:
                                            "(count_include_pad = 0) are not read")
                 kernel = tuple(a["kernel_shape"])
                 layer = AveragePool(kernel, tuple(a.get("strides", (1,) * len(kernel))), pads)
+        elif op == "Transpose":
+            perm = list(a["perm"]) if "perm" in a else list(range(len(shape) + 1))[::-1]   # default: reversed
+            if perm[:1] != [0]:
+                raise UnsupportedModel(f"{_name(node)}: a Transpose that moves the batch axis is not read "
+                                       f"(perm {perm}); one that reorders each example's axes is")
+            layer = Permute(tuple(axis - 1 for axis in perm[1:]))
         elif op == "Flatten":
             if a.get("axis", 1) != 1:
                 raise UnsupportedModel(f"{_name(node)}: only axis = 1 is read")
@@ -562,6 +567,10 @@ def output_shape(layer, shape: tuple) -> tuple:
         return (shape[0], *out)
     if isinstance(layer, Flatten):
         return (int(np.prod(shape)),)
+    if isinstance(layer, Permute):
+        if sorted(layer.axes) != list(range(len(shape))):
+            fail(f"a permutation of {len(layer.axes)} axes")
+        return tuple(shape[axis] for axis in layer.axes)
     return shape
 
 

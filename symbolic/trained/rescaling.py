@@ -20,7 +20,8 @@ from math import lcm
 import numpy as np
 
 from symbolic.trained.exact import ExactTensor, from_floats
-from symbolic.trained.network import Conv, Dense, Diagonal, Flatten, Sum, TrainedNetwork
+from symbolic.trained.network import Conv, Dense, Diagonal, Flatten, Permute, Sum, TrainedNetwork
+from symbolic.trained.onnx_import import UnsupportedModel
 from symbolic.trained.onnx_import import network_shapes
 
 GROUPS = ("layerwise", "per_neuron")
@@ -73,24 +74,47 @@ class _Units:
             self.parent[max(a, b)] = min(a, b)      # the earlier slot speaks for the class
 
 
+def _per_channel(slots: np.ndarray, layer) -> np.ndarray:
+    """The slot of each channel (axis 0) of a value whose slots are given position by position; a
+    layer that mixes positions (a Conv, a batch norm) needs one slot per channel."""
+    by_channel = slots.reshape(len(slots), -1)
+    if np.any(by_channel != by_channel[:, :1]):
+        raise UnsupportedModel(f"a {type(layer).__name__} layer reads a value whose axis 0 is not its channels "
+                               "(a Transpose before it left the data channels-last)")
+    return by_channel[:, 0]
+
+
 def unit_slots(network: TrainedNetwork) -> tuple[_Units, list[np.ndarray]]:
-    """The slots of every value's units, derived from the graph: a Dense or Conv layer makes new
-    units; a Flatten spreads a channel's slot over its positions; a sum ties its two inputs; every
-    other layer keeps its input's units."""
+    """The slots of every value's units, derived from the graph: one slot per channel (axis 0), or
+    one per position after a Permute that moved the channels; the inputs share one slot (all fixed).
+    A Dense or Conv layer makes new units; a Flatten spreads a channel's slot over its positions; a
+    Permute moves the slots with the axes; a sum ties its two inputs; every other layer keeps its
+    input's units."""
     units, shapes = _Units(), network_shapes(network)
-    slots = [units.new(shapes[0][0])]
+    slots = [np.repeat(units.new(1), shapes[0][0])]
     for k, (layer, sources) in enumerate(zip(network.layers, network.wiring())):
-        inputs = [slots[s] for s in sources]
+        inputs, shape = [slots[s] for s in sources], shapes[sources[0]]
         if isinstance(layer, (Dense, Conv)):
+            if isinstance(layer, Conv):
+                _per_channel(inputs[0], layer)
             slots.append(units.new(layer.weight.shape[0]))
         elif isinstance(layer, Flatten):
-            shape = shapes[sources[0]]
-            slots.append(np.repeat(inputs[0], int(np.prod(shape[1:], dtype=np.int64))))
+            full = inputs[0].reshape(inputs[0].shape + (1,) * (len(shape) - inputs[0].ndim))
+            slots.append(np.broadcast_to(full, shape).ravel())
+        elif isinstance(layer, Permute):
+            full = inputs[0].reshape(inputs[0].shape + (1,) * (len(shape) - inputs[0].ndim))
+            moved = np.transpose(np.broadcast_to(full, shape), layer.axes)
+            # back to one slot per channel when each channel's positions share one
+            by_channel = moved.reshape(len(moved), -1)
+            slots.append(by_channel[:, 0].copy() if np.all(by_channel == by_channel[:, :1]) else moved)
         elif isinstance(layer, Sum):
-            for a, b in zip(inputs[0].tolist(), inputs[1].tolist()):
-                units.tie(a, b)
+            a, b = (np.broadcast_to(s.reshape(s.shape + (1,) * (len(shape) - s.ndim)), shape) for s in inputs)
+            for first, second in zip(a.ravel().tolist(), b.ravel().tolist()):
+                units.tie(first, second)
             slots.append(inputs[0])
         else:
+            if isinstance(layer, Diagonal):
+                _per_channel(inputs[0], layer)
             slots.append(inputs[0])
     return units, slots
 
@@ -102,7 +126,7 @@ def parameter_factors(network: TrainedNetwork, group: str, alpha: Fraction) -> l
     if group not in GROUPS:
         raise ValueError(f"unknown group {group!r}; choose from {', '.join(GROUPS)}")
     units, slots = unit_slots(network)
-    fixed = {units.root(int(s)) for s in np.concatenate([slots[0], slots[-1]]).tolist()}
+    fixed = {units.root(int(s)) for s in np.concatenate([slots[0].ravel(), slots[-1].ravel()]).tolist()}
 
     def factor(slot: int) -> Fraction:
         root = units.root(slot)
@@ -110,7 +134,10 @@ def parameter_factors(network: TrainedNetwork, group: str, alpha: Fraction) -> l
 
     factors = []
     for k, (layer, sources) in enumerate(zip(network.layers, network.wiring())):
-        incoming = [factor(int(s)) for s in slots[sources[0]].tolist()]
+        if not isinstance(layer, (Dense, Conv, Diagonal)):
+            continue
+        read = slots[sources[0]] if isinstance(layer, Dense) else _per_channel(slots[sources[0]], layer)
+        incoming = [factor(int(s)) for s in read.tolist()]
         if isinstance(layer, (Dense, Conv)):
             outgoing = [factor(int(s)) for s in slots[k + 1].tolist()]
             out_table, out_codes = _unit_factors(outgoing)
