@@ -137,20 +137,40 @@ def rests_on_reals_only(axioms: list[str]) -> bool:
     return set(axioms) <= REALS_AXIOMS
 
 
+def _needs_mathcomp(name: str) -> bool:
+    return f"{name.split('.')[0]}.v" in NEEDS_MATHCOMP
+
+
 @functools.cache
-def check_library() -> dict[str, str]:
+def check_library(matrices: bool = True) -> dict[str, str]:
     """Each theorem of THEOREMS -> "checked", or why not (coqc missing, a file refused, an axiom
-    beyond the reals'), compiled once per process."""
+    beyond the reals'), compiled once per process; ``matrices=False`` leaves out the files that need
+    mathcomp (slow to load), whose theorems the every-size rows do not cite."""
+    theorems = [name for name in THEOREMS if matrices or not _needs_mathcomp(name)]
     if coqc() is None:
-        return dict.fromkeys(THEOREMS, "not checked: coqc is not installed (Debian: apt-get install coq)")
-    missing = [] if mathcomp() else [name for name in THEOREMS if f"{name.split('.')[0]}.v" in NEEDS_MATHCOMP]
+        return dict.fromkeys(theorems, "not checked: coqc is not installed (Debian: apt-get install coq)")
+    missing = [] if matrices and mathcomp() else [name for name in theorems if _needs_mathcomp(name)]
     with tempfile.TemporaryDirectory(prefix="coq-library-") as folder:
-        failure = _compile(Path(folder))
+        failure = _compile(Path(folder), skip=() if matrices else NEEDS_MATHCOMP)
         if failure:
-            return dict.fromkeys(THEOREMS, failure)
-        results = assumptions(Path(folder), [name for name in THEOREMS if name not in missing])
+            return dict.fromkeys(theorems, failure)
+        results = assumptions(Path(folder), [name for name in theorems if name not in missing])
     return {**results, **dict.fromkeys(missing, "not checked: mathcomp is not installed "
                                                 "(Debian: apt-get install libcoq-mathcomp-algebra)")}
+
+
+@functools.cache
+def check_matrices() -> dict[str, str]:
+    """The theorems of the files that need mathcomp -> "checked" or why not, those files alone compiled."""
+    theorems = [name for names in INSTANCE_RULES.values() for name in names]
+    if coqc() is None:
+        return dict.fromkeys(theorems, "not checked: coqc is not installed (Debian: apt-get install coq)")
+    if not mathcomp():
+        return dict.fromkeys(theorems, "not checked: mathcomp is not installed "
+                                       "(Debian: apt-get install libcoq-mathcomp-algebra)")
+    with tempfile.TemporaryDirectory(prefix="coq-matrices-") as folder:
+        failure = _compile(Path(folder), only=NEEDS_MATHCOMP)
+        return dict.fromkeys(theorems, failure) if failure else assumptions(Path(folder), theorems)
 
 
 def instance_rules_proved(checked: tuple) -> dict[str, str]:
@@ -159,7 +179,7 @@ def instance_rules_proved(checked: tuple) -> dict[str, str]:
     proved = {}
     for entry in checked:
         names = INSTANCE_RULES.get(entry, ())
-        if names and all(check_library()[name] == "checked" for name in names):
+        if names and all(check_matrices()[name] == "checked" for name in names):
             proved[entry] = f"proved for every order in Coq: {', '.join(f'{LIBRARY}.{name}' for name in names)}"
     return proved
 
@@ -170,7 +190,7 @@ def row_status(claim: str) -> str | None:
     names = EVERY_SIZE.get(claim)
     if names is None:
         return None
-    results = check_library()
+    results = check_library(matrices=False)
     failures = [f"{name}: {results[name]}" for name in names if results[name] != "checked"]
     return failures[0] if failures else "checked"
 
@@ -181,10 +201,10 @@ def row_evidence(claim: str) -> list[str]:
     return [f"Coq: {', '.join(f'{LIBRARY}.{name}' for name in names)}"] if names else []
 
 
-def _compile(folder: Path, only: tuple = ()) -> str | None:
-    """Copy the sources (``only`` those files, if given) into folder and compile them in order; the
-    first refusal, or None."""
-    sources = [source for source in source_files() if (not only or source.name in only)
+def _compile(folder: Path, only: tuple = (), skip: tuple = ()) -> str | None:
+    """Copy the sources (``only`` those files, if given; never those in ``skip``) into folder and
+    compile them in order; the first refusal, or None."""
+    sources = [source for source in source_files() if (not only or source.name in only) and source.name not in skip
                and (source.name not in NEEDS_MATHCOMP or mathcomp())]
     for source in sources:
         shutil.copy(source, folder / source.name)
