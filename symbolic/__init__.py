@@ -21,6 +21,9 @@ _ON_FIRST_USE = {
     "check_invariance": "symbolic.measures.invariance",
     **dict.fromkeys(("Abs", "AvgPool1d", "Conv1d", "Dense", "LeakyReLU", "Maxout", "MaxPool1d", "Model",
                      "ModelError", "Residual", "Tanh"), "symbolic.networks.model"),
+    **dict.fromkeys(("AvgPool2d", "Conv2d", "Flatten", "MaxPool2d"), "symbolic.networks.grid_layers"),
+    **dict.fromkeys(("BatchNorm", "BatchNormTrain", "LayerNorm"), "symbolic.networks.normalization"),
+    "Attention": "symbolic.networks.attention_head",
     "discover_symmetries": "symbolic.networks.discovery",
     **dict.fromkeys(("Symmetry", "check_symmetry", "permutation_matrix", "positive_scales"),
                     "symbolic.networks.symmetry"),
@@ -43,7 +46,8 @@ __all__ = [
     "check_identity", "parse_expression", "Verdict", "Status", "ReLU", "leaky_relu", "to_relu_form",
     # networks by their layers
     "Model", "ModelError", "Dense", "Conv1d", "ReLULayer", "LeakyReLU", "Abs", "Tanh", "Maxout",
-    "MaxPool1d", "AvgPool1d", "Residual",
+    "MaxPool1d", "AvgPool1d", "Residual", "Conv2d", "MaxPool2d", "AvgPool2d", "Flatten",
+    "BatchNorm", "LayerNorm", "BatchNormTrain", "Attention",
     # symmetries
     "Symmetry", "check_symmetry", "positive_scales", "permutation_matrix", "discover_symmetries",
     # measures and their invariance

@@ -1,12 +1,14 @@
 """python -m proofs symmetry SPEC: check a symmetry of a model described in a small TOML file.
 
-    inputs = 2                      # input width d, or [channels, length]
+    inputs = 2                      # input width d, [channels, length] or [channels, height, width]
     sizes = [1, 2]                  # numbers of data points N for the loss and the laws (optional)
     loss = "any"                    # "any" (every loss of the predictions) or "mse" (optional)
 
     [[layers]]
-    type = "dense"                  # dense, conv1d, relu, leaky_relu, abs, tanh, maxout,
-    units = 2                       # maxpool1d, avgpool1d, residual (with [[layers.layers]]);
+    type = "dense"                  # dense, conv1d, conv2d, relu, leaky_relu, abs, tanh, maxout,
+    units = 2                       # maxpool1d, avgpool1d, maxpool2d, avgpool2d, flatten,
+                                    # batchnorm, layernorm, batchnorm_train, attention,
+                                    # residual (with [[layers.layers]]);
                                     # the last layer may have any width K: K outputs
     weight = "W1"
     bias = "b1"
@@ -39,7 +41,7 @@ import textwrap
 import sympy as sp
 
 from symbolic.decision.domain import evaluated
-from symbolic.networks import model as layers_module
+from symbolic.networks import attention_head, grid_layers, model as layers_module, normalization
 from symbolic.networks.model import Model, ModelError, entry_symbol
 from symbolic.parsing import ParseError, parse_expression
 from symbolic.networks.symmetry import Symmetry, check_symmetry
@@ -55,12 +57,15 @@ except ModuleNotFoundError:     # Python 3.10
 
 MAX_SPEC_BYTES = 100_000
 MAX_N = 4
-MAX_PARAMETERS = 60
-MAX_INPUTS = 32
+# what the procedures decide within about a minute on 2 cores (benchmarks/spec_limits.py: a ReLU net
+# with 120 parameters is checked in 9 s and discovered in 74 s, one with 48 inputs in seconds)
+MAX_PARAMETERS = 120
+MAX_INPUTS = 48
 MAX_LAYERS = 20
 HELP_WIDTH = 100
 
-# layer type → (class, {field: kind}); kind is "size", "name", "optional name" or "number"
+# layer type → (class, {field: kind}); kind is "size", "name", "optional name", "number", "pair"
+# (a whole number or a list of two) or "optional pair"
 LAYERS = {
     "dense": (layers_module.Dense, {"units": "size", "weight": "name", "bias": "optional name"}),
     "conv1d": (layers_module.Conv1d, {"channels": "size", "kernel": "size", "weight": "name",
@@ -72,6 +77,17 @@ LAYERS = {
     "maxout": (layers_module.Maxout, {"pieces": "size"}),
     "maxpool1d": (layers_module.MaxPool1d, {"size": "size"}),
     "avgpool1d": (layers_module.AvgPool1d, {"size": "size"}),
+    "conv2d": (grid_layers.Conv2d, {"channels": "size", "kernel": "pair", "weight": "name",
+                                    "bias": "optional name", "stride": "optional pair",
+                                    "padding": "optional pair"}),
+    "maxpool2d": (grid_layers.MaxPool2d, {"kernel": "pair", "stride": "optional pair"}),
+    "avgpool2d": (grid_layers.AvgPool2d, {"kernel": "pair", "stride": "optional pair"}),
+    "flatten": (grid_layers.Flatten, {}),
+    "batchnorm": (normalization.BatchNorm, {"scale": "name", "shift": "optional name"}),
+    "layernorm": (normalization.LayerNorm, {"eps": "number"}),
+    "batchnorm_train": (normalization.BatchNormTrain, {"eps": "number"}),
+    "attention": (attention_head.Attention, {"head": "size", "query": "name", "key": "name", "value": "name",
+                                             "values": "optional size"}),
 }
 
 
@@ -93,6 +109,25 @@ LAYER_HELP = {
     "maxout": ("pieces", "the maximum of each group of `pieces` consecutive channels"),
     "maxpool1d": ("size", "the maximum over windows of `size` positions, without overlap"),
     "avgpool1d": ("size", "the mean over windows of `size` positions, without overlap"),
+    "conv2d": ("channels; kernel (a number or [kh, kw]); weight; bias (none); stride (1); padding (0)",
+               "a 2-d convolution with zero padding, on an image [channels, height, width], weight of shape "
+               "(channels, input channels x kh x kw): a scale per output channel multiplies row i (c_i)"),
+    "maxpool2d": ("kernel (a number or [kh, kw]); stride (the kernel)",
+                  "the maximum over each window of kh x kw positions inside the image"),
+    "avgpool2d": ("kernel (a number or [kh, kw]); stride (the kernel)",
+                  "the mean over each window of kh x kw positions inside the image"),
+    "flatten": ("none", "the values channel by channel, each row by row, as a vector"),
+    "batchnorm": ("scale; shift (none)",
+                  "batch normalisation in inference form, per channel: s -> gamma_c s + beta_c, gamma (scale) "
+                  "and beta (shift) of shape (channels, 1)"),
+    "layernorm": ("eps (0)", "(z_j - mean)/sqrt(variance + eps) over all values of one example; eps a "
+                             "rational >= 0 such as \"1/100000\""),
+    "batchnorm_train": ("eps (0)", "per channel, (z - mean)/sqrt(variance + eps) over the N examples of the "
+                                   "batch (and the positions): N >= 2"),
+    "attention": ("head; query; key; value; values (the head)",
+                  "a softmax attention head over the positions (tokens) of a [features, tokens] signal: out_t = "
+                  "sum_s softmax_s(q_t . k_s) v_s, q = x W_Q, k = x W_K (shape (features, head)), v = x W_V "
+                  "(shape (features, values)); --discover finds W_Q -> W_Q A, W_K -> W_K A^-T, A in GL(head)"),
     "residual": ("[[layers.layers]]", "x + block(x), the block a list of layers that keeps the shape "
                                       "(nested at most 4 deep)"),
 }
@@ -106,7 +141,8 @@ def spec_help() -> str:
                                                                          subsequent_indent=indent)
                         for kind, (fields, what) in LAYER_HELP.items())
     keys = [
-        ("inputs = 2", "input width d, or [channels, length] (required)"),
+        ("inputs = 2", "input width d, [channels, length], or [channels, height, width] for an image "
+                       "(required)"),
         ("sizes = [1, 2]", f"numbers of data points N, from 1 to {MAX_N} (default [1, 2]; [1] with --discover)"),
         ('loss = "any"', '"any": every loss of the K N predictions; "mse": (1/N) sum_n (f(x_n) - y_n)^2, '
                          "with K > 1 outputs (1/N) sum_n 1/2 sum_k (f_k(x_n) - y_(n,k))^2 (default \"any\")"),
@@ -119,10 +155,13 @@ def spec_help() -> str:
     top = "\n".join(textwrap.fill(what, HELP_WIDTH, initial_indent=f"  {key}".ljust(key_width),
                                   subsequent_indent=" " * key_width) for key, what in keys)
     closing = textwrap.fill(
-        f"At most {MAX_PARAMETERS} parameters and {MAX_INPUTS} inputs; indices count from 1. --all-sizes "
-        "covers dense, relu, leaky_relu and abs with one output unit, positive group parameters and no "
-        "permutation; --discover covers every layer "
-        "type above (tanh asks for scale 1). The full reference, with an example: docs/spec_reference.md.",
+        f"At most {MAX_PARAMETERS} parameters and {MAX_INPUTS} inputs (what the procedures decide within about a "
+        "minute on 2 cores); indices count from 1. --all-sizes covers dense, relu, leaky_relu and abs with one "
+        "output unit, a vector input, positive group parameters and no permutation; --discover covers every "
+        "layer type above: the positive rescalings (tanh, a softmax's scores and a normalisation with eps > 0 "
+        "ask for scale 1, a normalisation with eps = 0 absorbs the scale of the layer before), an attention "
+        "head's GL(head), and the swaps and sign flips of the units or channels of each hidden layer. The full "
+        "reference, with an example: docs/spec_reference.md.",
         HELP_WIDTH)
     return "The spec (TOML):\n" + top + "\n\nLayer types (type = ...), fields (default) and the layer:\n" + \
         layers + "\n\n" + closing
@@ -153,18 +192,30 @@ def _layer(spec, where: str, depth: int = 0):
     arguments = {}
     for name, field_kind in fields.items():
         if name not in spec:
-            if field_kind in ("optional name", "number"):
+            if field_kind in ("optional name", "number", "optional pair", "optional size"):
                 continue
             raise UsageError(f"{where}: a {kind} layer needs {name!r}")
         value = spec[name]
-        if field_kind == "size" and (isinstance(value, bool) or not isinstance(value, int)):
+        if field_kind.endswith("size") and (isinstance(value, bool) or not isinstance(value, int)):
             raise UsageError(f"{where}: {name} must be a whole number, got {value!r}")
         if field_kind.endswith("name") and not isinstance(value, str):
             raise UsageError(f"{where}: {name} must be a string, got {value!r}")
         if field_kind == "number":
             value = _number(value, f"{where}: {name}")
+        if field_kind.endswith("pair"):
+            value = _pair(value, f"{where}: {name}")
         arguments[name] = value
     return cls(**arguments)
+
+
+def _pair(value, where: str):
+    """A whole number, or a list of two (rows, columns)."""
+    if isinstance(value, list) and len(value) == 2 and all(isinstance(k, int) and not isinstance(k, bool)
+                                                           for k in value):
+        return tuple(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise UsageError(f"{where} must be a whole number or a list of two, such as [2, 3], got {value!r}")
 
 
 def _number(value, where: str) -> sp.Expr:
@@ -189,19 +240,23 @@ def build_model(spec: dict) -> Model:
     if isinstance(inputs, list):
         inputs = tuple(inputs)
     if not (isinstance(inputs, int) and not isinstance(inputs, bool)) and not (
-            isinstance(inputs, tuple) and len(inputs) == 2 and all(isinstance(k, int) for k in inputs)):
-        raise UsageError(f"inputs must be a width or [channels, length], got {spec.get('inputs')!r}")
+            isinstance(inputs, tuple) and len(inputs) in (2, 3)
+            and all(isinstance(k, int) and not isinstance(k, bool) for k in inputs)):
+        raise UsageError(f"inputs must be a width, [channels, length] or [channels, height, width], "
+                         f"got {spec.get('inputs')!r}")
     try:
         model = Model(inputs, [_layer(s, f"layers[{k + 1}]") for k, s in enumerate(layers)])
     except ModelError as error:
         raise UsageError(str(error)) from None
     # counted from the shapes, before any symbol is made
     count = sum(rows * columns for rows, columns in model.shapes.values())
-    if count > MAX_PARAMETERS or model.input_shape[0] * model.input_shape[1] > MAX_INPUTS:
-        raise UsageError(f"the model has {count} parameters and {model.input_shape[0]} x "
-                         f"{model.input_shape[1]} inputs; the command line checks at most "
-                         f"{MAX_PARAMETERS} parameters and {MAX_INPUTS} inputs (use the Python API "
-                         "with a timeout for more)")
+    inputs = model.input_shape[0] * model.input_shape[1]
+    if count > MAX_PARAMETERS or inputs > MAX_INPUTS:
+        raise UsageError(f"the model has {count} parameters and {inputs} inputs; the command line checks at most "
+                         f"{MAX_PARAMETERS} parameters and {MAX_INPUTS} inputs, what its procedures decide within "
+                         "about a minute on 2 cores (the exact identity tests grow with the parameters and the "
+                         "kinks, discovery proves one generator per unit); use the Python API with a timeout for "
+                         "more, or --all-sizes for every width at once")
     return model
 
 
@@ -351,7 +406,11 @@ def main(argv: list[str]) -> int:
     if args.discover:
         return discover_command.run(spec, model, loss, _sizes(spec) if "sizes" in spec else None, args)
     symmetry = build_symmetry(model, spec)
-    report = check_symmetry(model, symmetry, loss=loss, sizes=_sizes(spec), seed=args.seed,
+    sizes = _sizes(spec)
+    if model.batch_dependent and min(sizes) < 2:
+        raise UsageError(f"a batchnorm_train layer normalises over the batch of N data points: sizes must be "
+                         f"at least 2, got {sizes}")
+    report = check_symmetry(model, symmetry, loss=loss, sizes=sizes, seed=args.seed,
                             timeout=args.timeout)
     return show_report(report, args)
 

@@ -69,6 +69,10 @@ def read_network(spec: dict) -> Network:
         raise OutsideFragment(f"unknown key {sorted(unknown)[0]!r} at the top of the spec")
     if spec.get("loss", "any") != "any":
         raise OutsideFragment("--all-sizes proves the laws for every loss: leave loss out or set \"any\"")
+    if isinstance(spec.get("inputs"), list):
+        raise OutsideFragment(f"inputs: a signal of channels ({spec['inputs']!r}) is outside what --all-sizes covers "
+                              "(a vector input of width d, a whole number or a name); check it at fixed widths "
+                              "(symmetry SPEC, or SPEC --discover)")
     inputs = _width(spec.get("inputs"), "inputs")
     layers = []
     for number, layer in enumerate(spec.get("layers") or [], start=1):
@@ -94,8 +98,9 @@ def read_network(spec: dict) -> Network:
                 raise OutsideFragment(f"{where}: unknown key for a {kind} layer")
             layers[-1].activation = (kind, slope)
         else:
-            raise OutsideFragment(f"{where}: --all-sizes covers dense, relu, leaky_relu and abs layers, "
-                                  f"not {kind!r}")
+            raise OutsideFragment(f"{where}: a {kind} layer is outside what --all-sizes covers (dense layers "
+                                  f"with or without bias, relu, leaky_relu and abs after each, one output unit); "
+                                  f"check it at fixed widths (symmetry SPEC, or SPEC --discover)")
     if not layers:
         raise OutsideFragment("the spec needs at least one [[layers]] table")
     if layers[-1].units != "1":

@@ -50,6 +50,10 @@ ORACLES = {oracle.name: oracle for oracle in (
     Oracle("log-scale Jacobian rank bound", "symbolic.networks.discovery", "decide_dimension_bound",
            "the dimension of the Lie algebra of positive diagonal rescalings leaving f unchanged is at most "
            "n - rank J, J the log-scale derivative at rational points (exact rank, or certified by arb pivots)"),
+    Oracle("linear-symmetry Jacobian rank bound", "symbolic.networks.discovery", "decide_linear_dimension_bound",
+           "the dimension of the Lie algebra of the linear symmetries spanned by the positive diagonal rescalings "
+           "and the right multiplications of an attention head's W_Q and W_K is at most dim - rank J, J the "
+           "derivative along that family at rational points (rank certified by arb pivots)"),
     Oracle("exact flat directions", "symbolic.networks.discovery", "decide_flat_directions",
            "H (G theta) = 0 and dim ker H >= rank{G theta} at a random interpolating minimum, by the exact "
            "rational Hessian"),

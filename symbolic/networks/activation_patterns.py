@@ -238,6 +238,12 @@ class _Pattern(Nonlinearity):
             return (2 * sigma - 1) * s
         raise NoPatternForm(f"{layer.describe()} is not piecewise linear")
 
+    def softmax(self, layer, site, scores):
+        raise NoPatternForm(f"{layer.describe()} takes a softmax: no polynomial on a pattern")
+
+    def power(self, layer, site, value, exponent):
+        raise NoPatternForm(f"{layer.describe()} takes a square root: no polynomial on a pattern")
+
     def maximum(self, layer, site, candidates):
         if len(candidates) == 1:
             return candidates[0]

@@ -12,9 +12,10 @@ function unchanged, found rather than supplied, each proved, the continuous part
    certified lower bound on it with tanh.  When n − rank J = k, the algebra is exactly the span of
    the generators: the identity component of the group of positive diagonal rescalings is
    {θ ↦ ∏_k c_k^{G_k}·θ}, of dimension k.
-3. Discrete.  For each hidden layer (a dense layer, at most one activation, a dense layer): the
-   permutations of its units, and the sign flip of a unit when the activation is odd (flip its
-   incoming weights, bias and outgoing weights) or even (incoming weights and bias).  The
+3. Discrete.  For each hidden layer (a dense layer or a convolution, layers acting on each channel
+   alone, a dense layer or a convolution; ``symbolic.networks.discrete_symmetries``): the
+   permutations of its units or channels, and the sign flip of one when the layers between are odd
+   (flip its incoming weights, bias and outgoing weights) or even (incoming weights and bias).  The
    transposition (1 2), the cycle (1 2 … h) and the flip of unit 1 generate (ℤ₂)^h ⋊ S_h (S_h
    without flips); each generator is proved a symmetry by ``check_symmetry``, so the group they
    generate is one of symmetries.  That there are no other discrete symmetries is not claimed.
@@ -36,7 +37,10 @@ from symbolic.decision.budget import BudgetExhausted, time_budget
 from symbolic.derivation import Derivation
 from symbolic.latex import render
 from symbolic.networks.exponent_system import ExponentSystem, NotHomogeneous
-from symbolic.networks.model import Abs as AbsLayer, Activation, Dense, LeakyReLU, Model, Tanh
+from symbolic.networks.attention_head import SHEAR_PARAMETER, Attention, attention_layers, is_diagonal, \
+    score_algebra
+from symbolic.networks.discrete_symmetries import COMPLETENESS, discrete_kinds, hidden_layers
+from symbolic.networks.model import Model
 from symbolic.networks.symmetry import Symmetry, SymmetryReport, check_symmetry
 from symbolic.numerics.log_scale_jacobian import (NoExactDerivative, OnKink, certified_rank, is_exact, sample,
                                                   symbolic_slopes)
@@ -73,6 +77,27 @@ def _invariance(report: SymmetryReport) -> Status:
 
 
 @dataclass
+class Shear:
+    """An off-diagonal generator of an attention head's GL(k): W_Q ↦ W_Q(I + tX_Q), W_K ↦ W_K(I + tX_K)."""
+
+    layer: Attention
+    X: tuple
+    symmetry: Symmetry
+    report: SymmetryReport
+
+    @property
+    def status(self) -> Status:
+        return self.report.status
+
+    def describe(self) -> str:
+        def term(name, X):
+            k = len(X)
+            entries = [f"{'+' if X[a][b] > 0 else '-'} t E_{a + 1}{b + 1}" for a in range(k) for b in range(k) if X[a][b]]
+            return f"{name} -> {name}(I {' '.join(entries)})"
+        return f"t real: {term(self.layer.query, self.X[0])}, {term(self.layer.key, self.X[1])}"
+
+
+@dataclass
 class DiscreteKind:
     """One generator of a hidden layer's discrete group (a transposition, a cycle, a flip)."""
 
@@ -90,47 +115,10 @@ class DiscreteKind:
 
 
 @dataclass
-class HiddenLayer:
-    first: Dense
-    activation: Activation | None
-    second: Dense
-    position: int
-
-    @property
-    def units(self) -> int:
-        return self.first.units
-
-    @property
-    def parity(self) -> str | None:
-        """'odd' (tanh, no activation, leaky slope 1), 'even' (|·|, leaky slope −1) or None."""
-        layer = self.activation
-        if layer is None or isinstance(layer, Tanh):
-            return "odd"
-        if isinstance(layer, AbsLayer):
-            return "even"
-        if isinstance(layer, LeakyReLU) and sp.sympify(layer.slope).is_number:
-            return {1: "odd", -1: "even"}.get(sp.sympify(layer.slope))
-        return None
-
-    @property
-    def name(self) -> str:
-        return (f"hidden layer {self.first.weight} -> {self.second.weight} "
-                f"({self.units} units{', ' + self.activation.describe() if self.activation else ''})")
-
-    @property
-    def structure(self) -> str:
-        h = self.units
-        permutations = f"S_{h}" if h > 1 else ""
-        if self.parity is None:
-            return permutations or "trivial"
-        flips = "Z_2" if h == 1 else f"(Z_2)^{h}"
-        return f"{flips} ⋊ {permutations}" if permutations else flips
-
-
-@dataclass
 class DiscoveryReport:
     model: Model
     generators: list = field(default_factory=list)
+    shears: list = field(default_factory=list)              # Shear: an attention head's off-diagonal part
     maximality: Verdict | None = None
     upper_bound: int | None = None
     discrete: list = field(default_factory=list)            # DiscreteKind
@@ -142,7 +130,12 @@ class DiscoveryReport:
 
     @property
     def dimension(self) -> int:
-        return len(self.generators)
+        return len(self.generators) + len(self.shears)
+
+    @property
+    def discrete_completeness(self) -> str:
+        """Whether the list of discrete symmetries is claimed complete, and why."""
+        return "not searched" if not self.discrete_searched else COMPLETENESS
 
     @property
     def discrete_structure(self) -> str:
@@ -154,7 +147,7 @@ class DiscoveryReport:
     @property
     def status(self) -> Status:
         parts = [v for v in (self.failure, self.maximality, self.flat_directions) if v is not None]
-        parts += self.generators + self.discrete
+        parts += self.generators + self.shears + self.discrete
         return worst(parts) if parts else Status.UNDECIDED
 
     # --- renderings ---
@@ -177,11 +170,16 @@ class DiscoveryReport:
                 "map": self.changed_tensors(g.symmetry),
                 "status": g.status.value,
                 "claims": g.report.as_json()["claims"]} for g in self.generators],
+            "shears": [{
+                "name": s.symmetry.name, "layer": s.layer.describe(), "map": self.changed_tensors(s.symmetry),
+                "status": s.status.value, "claims": s.report.as_json()["claims"]} for s in self.shears],
             "maximality": None if self.maximality is None else {
                 **_verdict_json(self.maximality), "upper_bound": self.upper_bound,
                 "parameters": len(parameters)},
             "discrete": {
                 "structure": self.discrete_structure,
+                "complete": False,
+                "completeness": self.discrete_completeness,
                 "layers": [{"layer": layer.name, "units": layer.units, "structure": layer.structure}
                            for layer in self.hidden_layers],
                 "generators": [{"kind": d.kind, "layer": d.layer, "representative": d.representative,
@@ -203,8 +201,13 @@ class DiscoveryReport:
             support = ", ".join(f"{p}^{k}" if k != 1 else str(p)
                                 for p, k in zip(parameters, g.exponents) if k)
             lines.append((f"generator {g.symmetry.name}", _shorten("c on " + support), g.status.name))
+        for s in self.shears:
+            lines.append((f"generator {s.symmetry.name}", _shorten(s.describe()), s.status.name))
         if self.maximality is not None:
-            detail = (f"dim <= n - rank J = {len(parameters)} - {len(parameters) - self.upper_bound} = "
+            # the family's size: n parameters, and with attention heads their right multiplications
+            m, name = (len(family_directions(self.model, ())), "m") if attention_layers(self.model) else \
+                (len(parameters), "n")
+            detail = (f"dim <= {name} - rank J = {m} - {m - self.upper_bound} = "
                       f"{self.upper_bound}, {self.dimension} generators proved" if self.maximality.proved
                       else self.maximality.reason)
             lines.append(("maximality", _shorten(detail), self.maximality.status.name))
@@ -227,8 +230,16 @@ class DiscoveryReport:
                for line in [header, tuple("-" * w for w in widths), *lines]]
         maximal = "proved maximal" if self.maximality is not None and self.maximality.proved else \
             "a lower bound (maximality not proved)"
-        out.append(f"\ndimension of the group of positive rescalings: {self.dimension} ({maximal})")
-        out.append(f"discrete symmetries found: {self.discrete_structure}")
+        group = ("positive rescalings" if not self.shears else
+                 "linear symmetries (positive rescalings and the attention heads' GL(k))")
+        out.append(f"\ndimension of the group of {group}: {self.dimension} ({maximal})")
+        for layer in attention_layers(self.model):
+            k = layer.head
+            shears = sum(1 for s in self.shears if s.layer is layer)
+            out.append(f"attention head {layer.query}, {layer.key}: W_Q -> W_Q A, W_K -> W_K A^-T, A in GL({k}), "
+                       f"dimension {k * k}: {k} positive rescalings of its columns and {shears} shears found")
+        out.append(f"discrete symmetries found: {self.discrete_structure}"
+                   + (f" ({self.discrete_completeness})" if self.discrete_searched else ""))
         out.append(f"overall: {self.status.name}")
         return "\n".join(out)
 
@@ -320,14 +331,23 @@ def generator_symmetry(model: Model, exponents: list, name: str) -> Symmetry:
 
 # --- 2. maximality ------------------------------------------------------------------------------------
 
-def maximality(model: Model, basis: list, generator_proofs: list, seed: int) -> tuple[Verdict, int | None]:
+def maximality(model: Model, basis: list, generator_proofs: list, seed: int,
+               shears=()) -> tuple[Verdict, int | None]:
     """The generators span the Lie algebra: dim ≤ k by the rank bound (an oracle the kernel runs),
     and dim ≥ k by the k generators, each proved to leave f and L unchanged (``generator_proofs``:
-    the verdicts of f_{Tθ} = f_θ and L(Tθ) = L(θ) of every generator)."""
-    k = len(basis)
-    claim = (f"maximality: the Lie algebra of the positive diagonal rescalings leaving f unchanged is "
-             f"the span of the {k} generators")
-    bound_verdict, bound = dimension_bound(model, basis, seed, label=claim)
+    the verdicts of f_{Tθ} = f_θ and L(Tθ) = L(θ) of every generator).  With an attention head, the
+    algebra is that of the linear symmetries in the family of the positive diagonal rescalings and
+    the right multiplications of its W_Q and W_K, and ``shears`` are its off-diagonal generators."""
+    k = len(basis) + len(shears)
+    if attention_layers(model):
+        claim = (f"maximality: the Lie algebra of the linear symmetries in the family of the positive diagonal "
+                 f"rescalings and the right multiplications of each attention head's query and key weights is the "
+                 f"span of the {k} generators")
+        bound_verdict, bound = linear_dimension_bound(model, basis, shears, seed, label=claim)
+    else:
+        claim = (f"maximality: the Lie algebra of the positive diagonal rescalings leaving f unchanged is "
+                 f"the span of the {k} generators")
+        bound_verdict, bound = dimension_bound(model, basis, seed, label=claim)
     if bound_verdict.status is not Status.PROVED:
         return bound_verdict, bound
     if not all(p.status is Status.PROVED for p in generator_proofs):
@@ -395,54 +415,81 @@ def decide_dimension_bound(statement, seed: int = 0):
                    f"than the {k} generators found are not excluded")
 
 
+def shear_symmetry(model: Model, layer: Attention, X, name: str) -> Symmetry:
+    """W_Q ↦ W_Q(I + tX_Q), W_K ↦ W_K(I + tX_K), t real."""
+    k = layer.head
+    XQ, XK = (sp.Matrix(M) for M in X)
+    return Symmetry(model, {layer.query: model[layer.query] * (sp.eye(k) + SHEAR_PARAMETER * XQ),
+                            layer.key: model[layer.key] * (sp.eye(k) + SHEAR_PARAMETER * XK)}, name=name)
+
+
+def family_directions(model: Model, shears) -> list:
+    """The family of linear vector fields the bound speaks of: each parameter's own direction
+    θ_p e_p, then for every attention head the off-diagonal right multiplications W ↦ W E_ab of its
+    W_Q and W_K, each as [(p, q)]: the field moves θ_p by θ_q."""
+    parameters = model.parameters
+    index = {s: p for p, s in enumerate(parameters)}
+    fields = [[(p, p)] for p in range(len(parameters))]
+    for layer in attention_layers(model):
+        k = layer.head
+        for name in (layer.query, layer.key):
+            W = model[name]
+            for a in range(k):
+                for b in range(k):
+                    if a != b:
+                        # (W E_ab)_{i,b} = W_{i,a}: entry (i, b) moves by entry (i, a)
+                        fields.append([(index[W[i, b]], index[W[i, a]]) for i in range(W.rows)])
+    return fields
+
+
+def linear_dimension_bound(model: Model, basis: list, shears, seed: int, label: str = ""):
+    """dim ≤ len(basis) + len(shears) for the Lie algebra of the linear symmetries in the family of
+    ``family_directions``, by the rank bound (an oracle the kernel runs)."""
+    statement = Fact("linear dimension at most", (model, tuple(tuple(G) for G in basis),
+                                                  tuple(repr(X) for X in shears)),
+                     reading=f"the Lie algebra of the linear symmetries spanned by the positive diagonal rescalings and "
+                             f"the right multiplications of each attention head's query and key weights has dimension "
+                             f"at most {len(basis) + len(shears)}")
+    verdict = by_oracle("linear-symmetry Jacobian rank bound", statement, label=label, seed=seed)
+    return verdict, verdict.details.get("bound")
+
+
+def decide_linear_dimension_bound(statement, seed: int = 0):
+    """Oracle 'linear-symmetry Jacobian rank bound': a field X of the family is in the algebra only
+    if ∂f/∂θ(θ₀, x)·Xθ₀ = 0 at every point where f is differentiable (the derivative at λ = 0 of
+    f(e^{λX}θ₀, x) = f(θ₀, x)), so dim ≤ m − rank J, J's columns ∂f/∂θ·X_jθ₀ for the m fields X_j,
+    rows at up to RANK_POINTS parameter points with n inputs each (a rank certified from below)."""
+    model, basis, shears = statement.arguments
+    fields = family_directions(model, shears)
+    n, m, k = len(model.parameters), len(fields), len(basis) + len(shears)
+    claim = statement.text
+    rng = random.Random(seed)
+    slopes = symbolic_slopes(model, rng)
+    rows, rank, points = [], 0, 0
+    for _ in range(RANK_POINTS):
+        try:
+            point = sample(model, n, rng, slopes, log_scale=False)
+        except (OnKink, NoExactDerivative) as error:
+            return Verdict(Status.UNDECIDED, claim, reason=str(error))
+        points += 1
+        rows += [[sum((row[p] * point.theta[q] for p, q in field), 0) for field in fields] for row in point.rows]
+        rank, exact = certified_rank(rows)
+        if m - rank <= k:
+            break
+    bound = m - rank
+    how = (f"rank >= {rank} (certified by pivots, or exact) of the {len(rows)} x {m} derivative of f along the "
+           f"{m} fields of the family (each parameter's scale, and the off-diagonal right multiplications of "
+           f"W_Q and W_K) at {points} rational parameter point(s): dim <= {m} - {rank} = {bound}")
+    if bound == k:
+        return Holds(evidence=(how,), details={"bound": bound})
+    if bound < k:
+        return Verdict(Status.UNDECIDED, claim, details={"bound": bound},
+                       reason=how + f", below the {k} generators found: the evidence disagrees")
+    return Verdict(Status.UNDECIDED, claim, details={"bound": bound},
+                   reason=how + f": {bound - k} more dimension(s) than the {k} generators found are not excluded")
+
+
 # --- 3. discrete symmetries ---------------------------------------------------------------------------
-
-def hidden_layers(model: Model) -> list[HiddenLayer]:
-    """Dense, at most one elementwise activation, Dense, at the top level of the model."""
-    found, layers = [], model.layers
-    for position, layer in enumerate(layers):
-        if not isinstance(layer, Dense):
-            continue
-        following = layers[position + 1:position + 3]
-        if following and isinstance(following[0], Dense):
-            found.append(HiddenLayer(layer, None, following[0], position))
-        elif len(following) == 2 and isinstance(following[0], Activation) and isinstance(following[1], Dense):
-            found.append(HiddenLayer(layer, following[0], following[1], position))
-    return found
-
-
-def relabelling(model: Model, layer: HiddenLayer, permutation: list, flip: bool, name: str) -> Symmetry:
-    """New unit j is old unit permutation[j]; with ``flip``, unit 1 changes sign (the outgoing
-    weights too when the activation is odd)."""
-    W, V = model[layer.first.weight], model[layer.second.weight]
-    sign = [-1 if flip and j == 0 else 1 for j in range(layer.units)]
-    mapping = {layer.first.weight: sp.Matrix(W.rows, W.cols, lambda i, j: sign[j] * W[i, permutation[j]])}
-    if layer.first.bias:
-        b = model[layer.first.bias]
-        mapping[layer.first.bias] = sp.Matrix(1, b.cols, lambda i, j: sign[j] * b[0, permutation[j]])
-    outgoing = sign if layer.parity == "odd" else [1] * layer.units
-    mapping[layer.second.weight] = sp.Matrix(V.rows, V.cols, lambda i, j: outgoing[i] * V[permutation[i], j])
-    return Symmetry(model, mapping, name=name)
-
-
-def discrete_kinds(model: Model, layers: list[HiddenLayer]):
-    """(kind, layer name, representative, symmetry) for the generators of each layer's group."""
-    for index, layer in enumerate(layers):
-        h = layer.units
-        identity = list(range(h))
-        if h >= 2:
-            swap = [1, 0] + identity[2:]
-            yield "transposition", layer.name, "units (1 2)", relabelling(
-                model, layer, swap, False, f"P_{index + 1}")
-        if h >= 3:
-            cycle = identity[1:] + [0]
-            yield "cycle", layer.name, f"units (1 2 ... {h})", relabelling(
-                model, layer, cycle, False, f"C_{index + 1}")
-        if layer.parity is not None:
-            what = "incoming, bias and outgoing" if layer.parity == "odd" else "incoming and bias"
-            yield "sign flip", layer.name, f"unit 1 ({layer.parity} activation: {what})", relabelling(
-                model, layer, identity, True, f"F_{index + 1}")
-
 
 # --- 4. flat directions -------------------------------------------------------------------------------
 
@@ -530,6 +577,9 @@ def discover_symmetries(model: Model, *, loss: str = "any", sizes=(1,), seed: in
     and ``sizes`` as there, ``timeout`` seconds per claim) and the continuous part maximal.  A step
     whose budget runs out is UNDECIDED with the reason."""
     report = DiscoveryReport(model)
+    if model.batch_dependent:
+        # a batch normalised over N data points needs two of them at least
+        sizes = tuple(sorted({max(n, 2) for n in sizes}))
 
     def budgeted(step, what):
         try:
@@ -550,8 +600,18 @@ def discover_symmetries(model: Model, *, loss: str = "any", sizes=(1,), seed: in
         symmetry = generator_symmetry(model, exponents, f"T_{k + 1}")
         check = check_symmetry(model, symmetry, loss=loss, sizes=sizes, seed=seed, timeout=timeout)
         report.generators.append(Generator(exponents, symmetry, check))
-    proofs = [v for g in report.generators for claim, _, v in g.report.rows if claim in ("prediction", "loss")]
-    result = budgeted(lambda: maximality(model, basis, proofs, seed), "the rank bound")
+    # an attention head's GL(k) beyond its diagonal: the off-diagonal solutions of its score algebra
+    for layer in attention_layers(model):
+        for X in score_algebra(model, layer):
+            if is_diagonal(X):
+                continue            # a column of W_Q up, of W_K down: a positive rescaling, found above
+            symmetry = shear_symmetry(model, layer, X, f"S_{len(report.shears) + 1}")
+            check = check_symmetry(model, symmetry, loss=loss, sizes=sizes, seed=seed, timeout=timeout)
+            report.shears.append(Shear(layer, X, symmetry, check))
+    proofs = [v for g in report.generators + report.shears for claim, _, v in g.report.rows
+              if claim in ("prediction", "loss")]
+    shears = [s.X for s in report.shears]
+    result = budgeted(lambda: maximality(model, basis, proofs, seed, shears), "the rank bound")
     if result is not None:
         report.maximality, report.upper_bound = result
     report.discrete_searched = discrete

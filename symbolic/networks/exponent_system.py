@@ -5,7 +5,8 @@ The forward pass runs on ``Scale`` elements: each value of the network is replac
 log-scale, a linear form in the exponents s (a parameter has s_p, an input 0).  A product adds the
 forms; a sum asks its terms to carry the same form (a linear equation); a positively homogeneous
 activation (ReLU, leaky ReLU of any slope, |·|) keeps the form, since σ(e^u·a) = e^u·σ(a); a max asks
-its candidates for one form; tanh, homogeneous of no degree, asks for the form 0; each of the K
+its candidates for one form; a power a^q of a positive value (a normalisation's 1/sqrt(σ² + ε))
+multiplies it by q; a softmax asks every score for the form 0; tanh, homogeneous of no degree, asks for the form 0; each of the K
 outputs' forms is 0.  Every solution s of the equations is a rescaling under which f is invariant (by induction
 along the forward pass); the solution space is therefore contained in the Lie algebra of the
 group.  That it is all of it is not claimed here: ``symbolic.numerics.log_scale_jacobian`` bounds
@@ -76,6 +77,17 @@ class _Scaling(Nonlinearity):
             self.system.equal(candidates[0].form, other.form)
         return self.system.unit_scale(candidates[0])
 
+    def softmax(self, layer, site, scores):
+        # exp(c·s) = exp(s) for all s only when c = 1: every score keeps its scale; the weights
+        # are not rescaled
+        for score in scores:
+            self.system.equal(score.form, {})
+        return [Scale(self.system, {}) for _ in scores]
+
+    def power(self, layer, site, value, exponent):
+        # (e^w·a)^q = e^{q·w}·a^q for a > 0: a new log-scale u with den(q)·u = num(q)·w
+        return self.system.power_scale(value, Fraction(exponent.p, exponent.q))
+
     def constant(self, value):
         return value
 
@@ -108,6 +120,13 @@ class ExponentSystem:
         self.unit_count += 1
         self.equal(value.form, u)
         return Scale(self, u)
+
+    def power_scale(self, value: Scale, exponent: Fraction) -> Scale:
+        """A new unknown u for the log-scale of value^exponent: denominator·u = numerator·form."""
+        u = self.size + self.unit_count
+        self.unit_count += 1
+        self.equal({p: k * exponent.numerator for p, k in value.form.items()}, {u: exponent.denominator})
+        return Scale(self, {u: 1})
 
     def equal(self, left: dict, right: dict) -> None:
         self.equations.add((tuple(sorted(left.items())), tuple(sorted(right.items()))))

@@ -27,7 +27,7 @@ from functools import cached_property
 import sympy as sp
 
 from symbolic.networks.network import validate_sizes
-from symbolic.relu import ReLU as relu_function, leaky_relu, to_relu_form
+from symbolic.relu import ReLU as relu_function, leaky_relu
 from symbolic.errors import CheckerError
 
 
@@ -48,6 +48,14 @@ class Nonlinearity:
     def maximum(self, layer, site, candidates):
         raise NotImplementedError
 
+    def power(self, layer, site, value, exponent):
+        """value ** exponent for a normalisation (exponent −1/2: one over a standard deviation)."""
+        raise NotImplementedError(f"no power for {layer.describe()} here")
+
+    def softmax(self, layer, site, scores):
+        """exp(s_i) / Σ_j exp(s_j) for an attention head's scores."""
+        raise NotImplementedError(f"no softmax for {layer.describe()} here")
+
     def constant(self, value):
         return value
 
@@ -60,7 +68,25 @@ class RealFunctions(Nonlinearity):
         return layer.real(s)
 
     def maximum(self, layer, site, candidates):
-        return to_relu_form(sp.Max(*candidates)) if len(candidates) > 1 else candidates[0]
+        # a balanced tree of pairs in the network's order of the candidates (sympy's Max would sort
+        # them by their printed form, so that f_θ and f_{Tθ} could pair them differently)
+        values = list(candidates)
+        while len(values) > 1:
+            paired = [b + relu_function(a - b) for a, b in zip(values[::2], values[1::2])]
+            values = paired + ([values[-1]] if len(values) % 2 else [])
+        return values[0]
+
+    def power(self, layer, site, value, exponent):
+        # the base with its common factor pulled out, so that sqrt(c²·X) is c·sqrt(X) for c > 0
+        # (sympy's own rule for a positive factor of a product): an identity
+        return sp.Pow(sp.factor_terms(sp.expand(value)), exponent)
+
+    def softmax(self, layer, site, scores):
+        # each score expanded, so that scores equal as polynomials are one exponential (an identity;
+        # no cancelling of a denominator, which could define the claim where it is not)
+        exponentials = [sp.exp(sp.expand(s)) for s in scores]
+        total = sp.Add(*exponentials)
+        return [e / total for e in exponentials]
 
 
 # --- layers -----------------------------------------------------------------------------------
@@ -75,8 +101,17 @@ class Layer:
     def parameter_shapes(self, shape) -> dict:
         return {}
 
-    def forward(self, signal, params, nonlinearity, path):
+    batch = False       # True when the output at one example depends on the others of the batch
+    saturates = False   # True for a softmax: random points of moderate size saturate it
+
+    def forward(self, signal, params, nonlinearity, path, shape=None):
+        """The output signal; ``shape`` is the input's shape (a 2-D layer reads its height and
+        width there, the signal holding each channel's positions row by row)."""
         raise NotImplementedError
+
+    def forward_batch(self, signals, params, nonlinearity, path, shape=None):
+        """The output signals of a batch of examples: each on its own, unless the layer mixes them."""
+        return [self.forward(signal, params, nonlinearity, path, shape) for signal in signals]
 
     def describe(self) -> str:
         return type(self).__name__
@@ -95,12 +130,12 @@ class Dense(Layer):
         return (self.units, 1)
 
     def parameter_shapes(self, shape):
-        shapes = {self.weight: (shape[0] * shape[1], self.units)}
+        shapes = {self.weight: (values_in(shape), self.units)}
         if self.bias:
             shapes[self.bias] = (1, self.units)
         return shapes
 
-    def forward(self, signal, params, nonlinearity, path):
+    def forward(self, signal, params, nonlinearity, path, shape=None):
         x = [value for channel in signal for value in channel]
         W = params[self.weight]
         out = []
@@ -127,6 +162,7 @@ class Conv1d(Layer):
     bias: str | None = None
 
     def output_shape(self, shape):
+        one_dimensional(self, shape)
         if shape[1] < self.kernel:
             raise ModelError(f"Conv1d kernel {self.kernel} is longer than its input ({shape[1]} positions)")
         return (self.channels, shape[1] - self.kernel + 1)
@@ -137,7 +173,7 @@ class Conv1d(Layer):
             shapes[self.bias] = (self.channels, 1)
         return shapes
 
-    def forward(self, signal, params, nonlinearity, path):
+    def forward(self, signal, params, nonlinearity, path, shape=None):
         K = params[self.weight]
         length = len(signal[0]) - self.kernel + 1
         out = []
@@ -164,7 +200,7 @@ class Activation(Layer):
     def real(self, s):
         raise NotImplementedError
 
-    def forward(self, signal, params, nonlinearity, path):
+    def forward(self, signal, params, nonlinearity, path, shape=None):
         return [[nonlinearity.unit(self, (path, c, t), s) for t, s in enumerate(channel)]
                 for c, channel in enumerate(signal)]
 
@@ -206,9 +242,9 @@ class Maxout(Layer):
         if shape[0] % self.pieces:
             raise ModelError(f"Maxout({self.pieces}) needs a multiple of {self.pieces} channels, "
                              f"got {shape[0]}")
-        return (shape[0] // self.pieces, shape[1])
+        return (shape[0] // self.pieces, *shape[1:])
 
-    def forward(self, signal, params, nonlinearity, path):
+    def forward(self, signal, params, nonlinearity, path, shape=None):
         groups = range(len(signal) // self.pieces)
         return [[nonlinearity.maximum(self, (path, g, t), [signal[g * self.pieces + m][t]
                                                           for m in range(self.pieces)])
@@ -223,11 +259,12 @@ class MaxPool1d(Layer):
     size: int
 
     def output_shape(self, shape):
+        one_dimensional(self, shape)
         if shape[1] < self.size:
             raise ModelError(f"MaxPool1d({self.size}) is wider than its input ({shape[1]} positions)")
         return (shape[0], shape[1] // self.size)
 
-    def forward(self, signal, params, nonlinearity, path):
+    def forward(self, signal, params, nonlinearity, path, shape=None):
         return [[nonlinearity.maximum(self, (path, c, t), channel[t * self.size:(t + 1) * self.size])
                  for t in range(len(channel) // self.size)] for c, channel in enumerate(signal)]
 
@@ -240,11 +277,12 @@ class AvgPool1d(Layer):
     size: int
 
     def output_shape(self, shape):
+        one_dimensional(self, shape)
         if shape[1] < self.size:
             raise ModelError(f"AvgPool1d({self.size}) is wider than its input ({shape[1]} positions)")
         return (shape[0], shape[1] // self.size)
 
-    def forward(self, signal, params, nonlinearity, path):
+    def forward(self, signal, params, nonlinearity, path, shape=None):
         weight = nonlinearity.constant(sp.Rational(1, self.size))
         return [[weight * sum(channel[t * self.size:(t + 1) * self.size], 0)
                  for t in range(len(channel) // self.size)] for channel in signal]
@@ -280,14 +318,42 @@ class Residual(Layer):
             shape = layer.output_shape(shape)
         return shapes
 
-    def forward(self, signal, params, nonlinearity, path):
-        inner = signal
+    def forward(self, signal, params, nonlinearity, path, shape=None):
+        inner, inner_shape = signal, shape
         for k, layer in enumerate(self.layers):
-            inner = layer.forward(inner, params, nonlinearity, path + (k,))
+            inner = layer.forward(inner, params, nonlinearity, path + (k,), inner_shape)
+            inner_shape = None if shape is None else layer.output_shape(inner_shape)
         return [[a + b for a, b in zip(skip, branch)] for skip, branch in zip(signal, inner)]
+
+    @property
+    def batch(self):
+        return any(layer.batch for layer in self.layers)
+
+    def forward_batch(self, signals, params, nonlinearity, path, shape=None):
+        inner, inner_shape = signals, shape
+        for k, layer in enumerate(self.layers):
+            inner = layer.forward_batch(inner, params, nonlinearity, path + (k,), inner_shape)
+            inner_shape = None if shape is None else layer.output_shape(inner_shape)
+        return [[[a + b for a, b in zip(skip, branch)] for skip, branch in zip(signal, result)]
+                for signal, result in zip(signals, inner)]
 
     def describe(self):
         return "Residual(" + ", ".join(layer.describe() for layer in self.layers) + ")"
+
+
+def values_in(shape) -> int:
+    """The number of values of a signal of this shape: channels × positions."""
+    count = 1
+    for size in shape:
+        count *= size
+    return count
+
+
+def one_dimensional(layer: Layer, shape) -> None:
+    """A 1-d layer reads (channels, length); a 2-d signal needs a 2-d layer or ``Flatten``."""
+    if len(shape) != 2:
+        raise ModelError(f"{type(layer).__name__} takes a 1-d signal (channels, length), got the shape "
+                         f"{shape}: use its 2-d form or flatten first")
 
 
 def _merge(shapes: dict, new: dict) -> None:
@@ -315,16 +381,22 @@ class Model:
 
     def __init__(self, inputs, layers):
         shape = (inputs, 1) if isinstance(inputs, int) else tuple(inputs)
-        if len(shape) != 2:
-            raise ModelError(f"inputs is a width or (channels, length), got {inputs!r}")
+        if len(shape) not in (2, 3):
+            raise ModelError(f"inputs is a width, (channels, length) or (channels, height, width), "
+                             f"got {inputs!r}")
         try:
-            validate_sizes(channels=shape[0], length=shape[1])
+            validate_sizes(**dict(zip(("channels", "length") if len(shape) == 2 else
+                                      ("channels", "height", "width"), shape)))
         except ValueError as error:
             raise ModelError(str(error)) from None
         layers = tuple(layers)
         if not layers:
             raise ModelError("a model needs at least one layer")
-        self.input_shape, self.layers = shape, layers
+        # the input as given (``input_grid``), and as a signal: channels of positions, an image's
+        # positions row by row (``input_shape`` = (channels, positions))
+        self.input_grid = shape
+        self.input_shape = (shape[0], values_in(shape[1:]))
+        self.layers = layers
         self.shapes: dict = {}
         for position, layer in enumerate(layers, start=1):
             if not isinstance(layer, Layer):
@@ -338,10 +410,10 @@ class Model:
                 raise ModelError(f"layer {position} ({type(layer).__name__}): {error}") from None
         # the prediction is the last signal, flattened channel by channel: K values
         self.output_shape = shape
-        self.outputs = shape[0] * shape[1]
+        self.outputs = values_in(shape)
 
     def __repr__(self):
-        return (f"Model(inputs={self.input_shape}, layers=["
+        return (f"Model(inputs={self.input_grid}, layers=["
                 + ", ".join(layer.describe() for layer in self.layers) + "])")
 
     @cached_property
@@ -362,18 +434,43 @@ class Model:
     def input(self, n: int | None = None) -> list[list[sp.Symbol]]:
         """The symbolic input (x_{i} or x_{c,t}; with n, the n-th data point x_{n,i})."""
         channels, length = self.input_shape
+        width = self.input_grid[2] if len(self.input_grid) == 3 else None
 
         def name(c, t):
-            index = [c + 1] if length == 1 else [c + 1, t + 1]
+            # x_{c,i,j} for an image (row i, column j), x_{c,t} for a 1-d signal, x_{c} for a vector
+            index = [c + 1] if length == 1 and width is None else \
+                [c + 1, t + 1] if width is None else [c + 1, t // width + 1, t % width + 1]
             index = ([n] if n is not None else []) + index
             return sp.Symbol("x_{" + ",".join(map(str, index)) + "}", real=True)
         return [[name(c, t) for t in range(length)] for c in range(channels)]
 
     def forward_outputs(self, signal, params: dict, nonlinearity: Nonlinearity) -> list:
         """The K output values for an input signal, parameters given as nested lists per name."""
+        shape = self.input_grid
         for k, layer in enumerate(self.layers):
-            signal = layer.forward(signal, params, nonlinearity, (k,))
+            signal = layer.forward(signal, params, nonlinearity, (k,), shape)
+            shape = layer.output_shape(shape)
         return [value for channel in signal for value in channel]
+
+    @property
+    def batch_dependent(self) -> bool:
+        """A layer normalises over the batch: f at x_n depends on the other examples."""
+        return any(layer.batch for layer in self.layers)
+
+    def forward_batch_outputs(self, signals: list, params: dict, nonlinearity: Nonlinearity) -> list:
+        """The K output values of each example of a batch (the same as ``forward_outputs`` example
+        by example unless a layer normalises over the batch)."""
+        shape = self.input_grid
+        for k, layer in enumerate(self.layers):
+            signals = layer.forward_batch(signals, params, nonlinearity, (k,), shape)
+            shape = layer.output_shape(shape)
+        return [[value for channel in signal for value in channel] for signal in signals]
+
+    def batch_predictions(self, inputs: list, values: dict | None = None) -> list[list[sp.Expr]]:
+        """[(f_1, …, f_K)(x_n)] for the batch ``inputs`` with the real activations."""
+        tensors = {**self.tensors, **(values or {})}
+        params = {name: tensor.tolist() for name, tensor in tensors.items()}
+        return self.forward_batch_outputs(inputs, params, RealFunctions())
 
     def forward(self, signal, params: dict, nonlinearity: Nonlinearity):
         """The output value of a model with one output (``forward_outputs`` for K > 1)."""
@@ -404,17 +501,18 @@ class Model:
 
 def _check_layer(layer: Layer) -> None:
     """Sizes are positive integers and names are plain identifiers."""
-    for field_name in ("units", "channels", "kernel", "pieces", "size"):
-        if hasattr(layer, field_name):
+    for field_name in ("units", "channels", "kernel", "pieces", "size", "head", "values"):
+        # a pair (a 2-d kernel) is checked by the layer itself; an optional size may be None
+        if hasattr(layer, field_name) and not isinstance(getattr(layer, field_name), (tuple, list, type(None))):
             try:
                 validate_sizes(**{f"{type(layer).__name__}.{field_name}": getattr(layer, field_name)})
             except ValueError as error:
                 raise ModelError(str(error)) from None
-    for field_name in ("weight", "bias"):
+    for field_name in ("weight", "bias", "scale", "shift", "query", "key", "value"):
         if not hasattr(layer, field_name):
             continue
         name = getattr(layer, field_name)
-        if name is None and field_name == "bias":
+        if name is None and field_name in ("bias", "shift"):
             continue
         if not isinstance(name, str) or not name.isidentifier() or name.startswith("x"):
             raise ModelError(f"{type(layer).__name__}.{field_name} must be a name (letters, digits, "

@@ -60,6 +60,7 @@ LOSSES = ("any", "mse")
 KINK_POINTS = 3
 WITNESS_POINTS = 3
 KINK_MARGIN = Fraction(1, 20)
+BATCH = 2               # the batch of the prediction claim of a model that normalises over its batch
 
 
 def positive_scales(name: str, count: int) -> list[sp.Symbol]:
@@ -73,6 +74,22 @@ def permutation_matrix(permutation) -> sp.Matrix:
     if sorted(permutation) != list(range(n)):
         raise ValueError(f"not a permutation of 0..{n - 1}: {list(permutation)}")
     return sp.Matrix(n, n, lambda i, j: int(permutation[i] == j))
+
+
+def linear_matrix(symmetry) -> sp.Matrix:
+    """M with Tθ = Mθ for a linear map: M[p, q] the coefficient of θ_q in the image of θ_p."""
+    parameters = symmetry.model.parameters
+    return sp.Matrix(len(parameters), len(parameters),
+                     lambda p, q: sp.expand(symmetry.images[parameters[p]]).coeff(parameters[q]))
+
+
+def invertible_linear(symmetry) -> bool:
+    """T is linear, Tθ = Mθ, and det M is a non-zero rational times a Laurent monomial in the group
+    parameters: M is invertible wherever they are defined (and positive ones non-zero)."""
+    if not symmetry.is_linear():
+        return False
+    positive = [g for g in symmetry.group if g.is_positive]
+    return _is_laurent_monomial(sp.factor(linear_matrix(symmetry).det()), positive)
 
 
 def _is_laurent_monomial(factor, group) -> bool:
@@ -188,9 +205,14 @@ def _as_sympy(value: Fraction) -> sp.Rational:
 
 def _clear_of_kinks(sites, point) -> bool:
     for _, candidates in sites.values():
-        values = sorted(c.xreplace(point) for c in candidates)
+        values = [c.xreplace(point) for c in candidates]
         if not all(v.is_Rational for v in values):
-            return False
+            # after a normalisation a value is algebraic: 30 digits place it against a margin of
+            # 1/20 (this only chooses the witness's points)
+            values = [sp.N(v, 30) for v in values]
+            if not all(v.is_real and v.is_Number for v in values):
+                return False
+        values = sorted(values)
         if len(values) == 1 and abs(values[0]) <= KINK_MARGIN:
             return False
         if len(values) > 1 and values[-1] - values[-2] <= KINK_MARGIN:
@@ -217,6 +239,15 @@ class _Mpmath(Nonlinearity):
 
     def maximum(self, layer, site, candidates):
         return max(candidates)
+
+    def power(self, layer, site, value, exponent):
+        return mpmath.power(value, _mp(exponent))
+
+    def softmax(self, layer, site, scores):
+        top = max(scores)
+        exponentials = [mpmath.exp(s - top) for s in scores]
+        total = sum(exponentials)
+        return [e / total for e in exponentials]
 
     def constant(self, value):
         return _mp(value)
@@ -248,9 +279,9 @@ def real_loss(model, inputs, loss, constants, slopes):
         for name, (rows, cols) in shapes.items():
             values[name] = [[theta[k + i * cols + j] for j in range(cols)] for i in range(rows)]
             k += rows * cols
-        # the K·N predictions, data point by data point, output by output
-        predictions = [p for x in inputs
-                       for p in model.forward_outputs([[_mp(v) for v in row] for row in x], values, functions)]
+        # the K·N predictions, data point by data point, output by output (the N points one batch)
+        batch = [[[_mp(v) for v in row] for row in x] for x in inputs]
+        predictions = [p for outputs in model.forward_batch_outputs(batch, values, functions) for p in outputs]
         c = [_mp(v) for v in constants]
         if loss == "mse":
             return (sum((p - y) ** 2 for p, y in zip(predictions, c)) * mse_weight(model.outputs)
@@ -280,8 +311,9 @@ def numeric_law(model, symmetry, n, loss, order, monomial, seed):
         group = {g: _group_value(g, rng) for g in symmetry.group}
         slopes = {a: _as_sympy(_rational(rng, 0, 1)) for a in slope_symbols}
         inputs = [[[_rational(rng) for _ in row] for row in model.input()] for _ in range(n)]
-        clear = True
-        for x in inputs:
+        clear = True if not model.batch_dependent else _batch_clear_of_kinks(model, symmetry, theta, group,
+                                                                              slopes, inputs)
+        for x in inputs if not model.batch_dependent else ():
             point = {s: _as_sympy(v) for s, v in {**theta, **group}.items()}
             point.update(slopes)
             point.update({s: _as_sympy(v) for s, v in zip(generic_x, [v for row in x for v in row])})
@@ -292,13 +324,17 @@ def numeric_law(model, symmetry, n, loss, order, monomial, seed):
         L = real_loss(model, inputs, loss, constants, slopes)
         values = {**{q: _as_sympy(theta[q]) for q in parameters},
                   **{g: _as_sympy(v) for g, v in group.items()}}
-        factors = [m.xreplace(values) for m, _ in monomial]
+        factors = [m.xreplace(values) for m, _ in monomial] if monomial is not None else None
+        inverse = None if monomial is not None else linear_matrix(symmetry).xreplace(values).inv()
         image = [symmetry.images[p].xreplace(values) for p in parameters]
         u = [_rational(rng) for _ in parameters]
         w = [_rational(rng) for _ in parameters]
         base = [theta[p] for p in parameters]
 
         def pulled_back(direction):
+            if inverse is not None:
+                # a linear map that mixes: M^{-1}u exactly
+                return [_mp(e) for e in inverse * sp.Matrix([_as_sympy(d) for d in direction])]
             # (M^{-1}u)_q(p) = u_p / m_p
             result = [None] * len(parameters)
             for (_, q), m, value in zip(monomial, factors, direction):
@@ -329,6 +365,41 @@ def numeric_law(model, symmetry, n, loss, order, monomial, seed):
         if residual.stable or evaluated == WITNESS_POINTS:
             break
     return worst_case
+
+
+class _Margins(_Mpmath):
+    """The real network in mpmath, remembering how close each nonlinearity came to its kink."""
+
+    def __init__(self, slopes: dict):
+        super().__init__(slopes)
+        self.closest = mpmath.inf
+
+    def unit(self, layer, site, s):
+        if not isinstance(layer, TanhLayer):
+            self.closest = min(self.closest, abs(s))
+        return super().unit(layer, site, s)
+
+    def maximum(self, layer, site, candidates):
+        ordered = sorted(candidates)
+        if len(ordered) > 1:
+            self.closest = min(self.closest, ordered[-1] - ordered[-2])
+        return super().maximum(layer, site, candidates)
+
+
+def _batch_clear_of_kinks(model, symmetry, theta, group, slopes, inputs) -> bool:
+    """Every nonlinearity of the batch, at θ and at Tθ, at least KINK_MARGIN from its kink (a
+    model that normalises over the batch: its sites are those of the whole batch)."""
+    values = {**{q: _as_sympy(v) for q, v in theta.items()}, **{g: _as_sympy(v) for g, v in group.items()},
+              **slopes}
+    batch = [[[_mp(v) for v in row] for row in x] for x in inputs]
+    for tensors in (model.tensors, symmetry.tensors()):
+        margins = _Margins(slopes)
+        params = {name: [[_mp(e.xreplace(values)) for e in row] for row in tensor.tolist()]
+                  for name, tensor in tensors.items()}
+        model.forward_batch_outputs(batch, params, margins)
+        if margins.closest <= _mp(KINK_MARGIN):
+            return False
+    return True
 
 
 def _mp(value):
@@ -371,6 +442,8 @@ def _law_answer(claim, latex, holds, entry, witness_result, exact_evidence, why_
 def _kink_points(model, symmetry, rng) -> list[dict]:
     """Random rational points where the first nonlinearity's input is exactly zero (for a max:
     two candidates tie), found by solving for one input coordinate."""
+    if model.batch_dependent:
+        return []               # the sites of one example are not those of a batch
     sites = nonlinear_sites(model)
     if not sites:
         return []
@@ -435,10 +508,21 @@ def _check_identity(lhs, rhs, claim: str, seed: int) -> Verdict:
 def prediction_invariance(model, symmetry, seed=0) -> Verdict:
     """f_{Tθ}(x) = f_θ(x) for symbolic θ, x and group parameters, kinks included.  With K > 1
     outputs, one identity per output f_k, combined by the kernel's conjunction."""
-    x = model.input()
-    images, originals = model.predictions(x, symmetry.tensors()), model.predictions(x)
-    claim = f"prediction: f_({symmetry.name} theta)(x) = f_theta(x) at every x"
-    latex = r"f_{%s\theta}(x) = f_\theta(x)\quad\forall x" % symmetry.name
+    if model.batch_dependent:
+        # a layer normalises over the batch: the predictions of a batch of BATCH inputs, point by
+        # point, output by output
+        batch = [model.input(k + 1) for k in range(BATCH)]
+        images, originals = ([p for outputs in model.batch_predictions(batch, values) for p in outputs]
+                             for values in (symmetry.tensors(), None))
+        claim = (f"prediction: f_({symmetry.name} theta)(x_n; x_1, ..., x_{BATCH}) = "
+                 f"f_theta(x_n; x_1, ..., x_{BATCH}) at every batch of {BATCH} inputs")
+        latex = r"f_{%s\theta}(x_n; x_1, \dots, x_%d) = f_\theta(x_n; x_1, \dots, x_%d)\quad\forall x" % (
+            symmetry.name, BATCH, BATCH)
+    else:
+        x = model.input()
+        images, originals = model.predictions(x, symmetry.tensors()), model.predictions(x)
+        claim = f"prediction: f_({symmetry.name} theta)(x) = f_theta(x) at every x"
+        latex = r"f_{%s\theta}(x) = f_\theta(x)\quad\forall x" % symmetry.name
     several = len(images) > 1
     identities = []
     for k, (lhs, rhs) in enumerate(zip(images, originals), start=1):
@@ -519,7 +603,7 @@ def _loss_sides(model, symmetry, n, loss):
         # the K·N predictions, point by point, output by output; the canonical ReLU form is an
         # exact rewrite that lets ℓ's arguments compare structurally
         return [sp.expand(canonical_relu_form(to_relu_form(p)))
-                for x in inputs for p in model.predictions(x, values)]
+                for outputs in model.batch_predictions(inputs, values) for p in outputs]
     if loss == "any":
         ell = sp.Function("ell")
         lhs, rhs = ell(*predictions(images)), ell(*predictions(None))
@@ -564,12 +648,21 @@ def decide_derivative_law(statement, seed: int = 0):
     order = 1 if statement.predicate == "gradient law" else 2
     what, claim, latex = _law_names(symmetry, n, loss, order)
     monomial = symmetry.monomial_form()
+    if monomial is None and invertible_linear(symmetry):
+        # a linear map that mixes parameters (an attention head's shear): no pattern-form route; the
+        # witness may refute, and derivative_law may conclude by the chain rule from L∘T = L
+        why = "T theta = M theta mixes parameters (M invertible, not monomial): no pattern-form route"
+        witness = numeric_law(model, symmetry, n, loss, order, None, seed)
+        answer = _law_answer(claim, latex, None, "", witness, (), why)
+        answer.details["no exact route"] = why
+        return answer
     if monomial is None:
         return Verdict(Status.UNDECIDED, claim, details={"latex": latex},
-                       reason="the law is checked for maps T theta = M theta with M a monomial matrix "
-                              "(scalings by monomials in the group parameters, permutations); this "
+                       reason="the law is checked for maps T theta = M theta with M an invertible matrix "
+                              "(scalings by monomials in the group parameters, permutations, mixings); this "
                               "map is not of that form")
-    assignment, how = transport(model, symmetry)
+    assignment, how = (None, "a layer normalises over the batch: no pattern form") if model.batch_dependent \
+        else transport(model, symmetry)
     holds, entry, why_no_exact = None, "", None
     if assignment is None:
         why_no_exact = how
@@ -592,7 +685,8 @@ def decide_derivative_law(statement, seed: int = 0):
 
 def _chain_rule_of_a_linear_map(premises, *, model, symmetry, n, loss, order, seed):
     """From L(Tθ) = L(θ) at every θ (the premise, for this model, map, loss and N) and Tθ = Mθ with
-    M an invertible monomial matrix: differentiating gives Mᵀ∇L(Mθ) = ∇L(θ) and MᵀH(Mθ)M = H(θ)
+    M an invertible matrix (monomial, or with det M a non-zero constant times a monomial in positive
+    group parameters): differentiating gives Mᵀ∇L(Mθ) = ∇L(θ) and MᵀH(Mθ)M = H(θ)
     wherever L is differentiable (at θ exactly when at Mθ, M being a linear bijection); the mpmath
     witness on the real loss must still agree."""
     lhs, rhs, _, _ = _loss_sides(model, symmetry, n, loss)
@@ -602,8 +696,8 @@ def _chain_rule_of_a_linear_map(premises, *, model, symmetry, n, loss, order, se
             and getattr(statement, "rhs", None) == sp.sympify(rhs).xreplace(plain)):
         return "the premise is not L(T theta) = L(theta) for this model, map, loss and N"
     monomial = symmetry.monomial_form()
-    if monomial is None:
-        return "T theta = M theta with M an invertible monomial matrix does not hold"
+    if monomial is None and not invertible_linear(symmetry):
+        return "T theta = M theta with M an invertible matrix does not hold"
     residual, _ = numeric_law(model, symmetry, n, loss, order, monomial, seed) or (None, None)
     if residual is None or not residual.noise:
         return "the mpmath witness on the real loss does not agree"
@@ -633,7 +727,7 @@ def derivative_law(model, symmetry, n, loss, order, seed=0, loss_verdict=None) -
         law = "M^T grad L(M theta) = grad L(theta)" if order == 1 else "M^T H(M theta) M = H(theta)"
         chained = infer(CHAIN_RULE_OF_A_LINEAR_MAP, [loss_verdict], label=claim, evidence=(
             f"chain rule: L(T theta) = L(theta) is proved at every theta (the loss claim, N={n}) and "
-            f"T theta = M theta is linear with M an invertible monomial matrix, so differentiating gives "
+            f"T theta = M theta is linear with M an invertible matrix, so differentiating gives "
             f"{law} wherever L is differentiable", f"the pattern route did not apply: {verdict.reason}"),
             details={"latex": latex}, model=model, symmetry=symmetry, n=n, loss=loss, order=order, seed=seed)
         verdict = chained if chained.status is Status.PROVED else Verdict(
@@ -793,6 +887,9 @@ def check_symmetry(model: Model, symmetry: Symmetry = None, *, loss: str = "any"
     for n in sizes:
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ValueError(f"sizes are numbers of data points N >= 1, got {n!r}")
+        if n < 2 and model.batch_dependent:
+            raise ValueError(f"the model normalises over its batch of N data points (a batch of one has "
+                             f"no spread): sizes are N >= 2, got {n!r}")
     report = SymmetryReport(model, symmetry)
 
     def record(claim, n, check, statement):

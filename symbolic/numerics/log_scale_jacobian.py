@@ -29,6 +29,7 @@ from symbolic.networks.model import ReLU as ReLULayer
 from symbolic.errors import CheckerError
 
 ARB_PRECISION = 256
+BATCH = 3               # inputs per batch of a model that normalises over its batch
 
 
 class OnKink(CheckerError):
@@ -111,6 +112,28 @@ class _Differentiable(Nonlinearity):
                 return candidate
         raise OnKink
 
+    def power(self, layer, site, value, exponent):
+        # a normalisation's 1/sqrt(v), v > 0: d(v^(-1/2)) = -(1/2) v^(-3/2) dv, as arb balls
+        if exponent != sp.Rational(-1, 2) or not _certainly_positive(value.value):
+            raise OnKink
+        root = flint.arb(value.value).rsqrt()
+        return Jet(root, {p: v * root * root * root * flint.fmpq(-1, 2) for p, v in value.tangent.items()})
+
+    def softmax(self, layer, site, scores):
+        # w_i = e^{s_i} / Σ_j e^{s_j}, dw_i = w_i (ds_i − Σ_j w_j ds_j), as arb balls
+        exponentials = [flint.arb(s.value).exp() for s in scores]
+        total = sum(exponentials[1:], exponentials[0])
+        weights = [e / total for e in exponentials]
+        mean = {}
+        for w, s in zip(weights, scores):
+            for p, v in s.tangent.items():
+                mean[p] = mean[p] + w * v if p in mean else w * v
+        jets = []
+        for w, s in zip(weights, scores):
+            tangent = {p: w * (s.tangent.get(p, 0) - m) for p, m in mean.items()}
+            jets.append(Jet(w, tangent))
+        return jets
+
     def constant(self, value):
         value = sp.Rational(value)
         return flint.fmpq(int(value.p), int(value.q))
@@ -152,6 +175,19 @@ def output_jets(model: Model, theta: list, x: list, slopes: dict, log_scale: boo
     return model.forward_outputs(signal, params, _Differentiable(slopes))
 
 
+def batch_output_jets(model: Model, theta: list, batch: list, slopes: dict, log_scale: bool) -> list[Jet]:
+    """The jets of every output of every input of a batch, for a model that normalises over it."""
+    params, index = {}, 0
+    for name, (rows, columns) in model.shapes.items():
+        params[name] = [[Jet(theta[index + i * columns + j],
+                             {index + i * columns + j: theta[index + i * columns + j] if log_scale
+                              else flint.fmpq(1)}) for j in range(columns)] for i in range(rows)]
+        index += rows * columns
+    signals = [[[Jet(v, {}) for v in row] for row in x] for x in batch]
+    return [jet for outputs in model.forward_batch_outputs(signals, params, _Differentiable(slopes))
+            for jet in outputs]
+
+
 @dataclass
 class Sample:
     """A rational parameter point θ and inputs off every kink, with the derivative rows there."""
@@ -168,17 +204,26 @@ def sample(model: Model, count: int, rng: random.Random, slopes: dict, log_scale
     s has J s = 0 for each output f_k, so every row bounds the algebra)."""
     n = len(model.parameters)
     channels, length = model.input_shape
+    # a softmax of large scores saturates (its derivative below any precision): small values there
+    draw = (lambda r: _random_rational(r) / 40) if any(layer.saturates for layer in model.layers) \
+        else _random_rational
     previous = flint.ctx.prec
     flint.ctx.prec = ARB_PRECISION
     try:
         for _ in range(attempts):
-            theta = [_random_rational(rng) for _ in range(n)]
+            theta = [draw(rng) for _ in range(n)]
             inputs, rows, misses = [], [], 0
             while len(rows) < count and misses < attempts * count:
                 check_budget()
-                x = [[_random_rational(rng) for _ in range(length)] for _ in range(channels)]
+                x = [[draw(rng) for _ in range(length)] for _ in range(channels)]
                 try:
-                    jets = output_jets(model, theta, x, slopes, log_scale)
+                    if model.batch_dependent:
+                        # a layer normalises over the batch: the outputs of a batch of BATCH inputs
+                        x = [x] + [[[draw(rng) for _ in range(length)] for _ in range(channels)]
+                                   for _ in range(BATCH - 1)]
+                        jets = batch_output_jets(model, theta, x, slopes, log_scale)
+                    else:
+                        jets = output_jets(model, theta, x, slopes, log_scale)
                 except OnKink:
                     misses += 1
                     continue
