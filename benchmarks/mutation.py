@@ -59,6 +59,7 @@ INDEX_RULES = "symbolic/every_size/index_rules.py"
 KERNEL_TESTS = "tests/test_kernel.py"
 KERNEL_ATTACKS = "tests/test_kernel_attacks.py"
 RULES = "symbolic/kernel/rules.py"
+REDTEAM = "tests/test_kernel_redteam.py"
 CHANGE_OF_VARIABLES = "symbolic/every_size/change_of_variables.py"
 CONGRUENCE = "symbolic/every_size/congruence.py"
 MEASURE_TESTS = "tests/test_measures_all_sizes.py"
@@ -358,6 +359,54 @@ MUTANTS = [
            "            if not is_theorem(self.theorem):\n",
            "            if False:\n",
            "a PROVED verdict carries a theorem the kernel minted", tests=(KERNEL_ATTACKS,)),
+    # --- the attacks from a user's side (tests/test_kernel_redteam.py) ------------------------------------
+    Mutant("kernel-pickle-mints-a-hand-made-theorem", "symbolic/kernel/theorem.py",
+           "        if not is_theorem(self):\n",
+           "        if False:\n",
+           "kernel: a copy or a pickle of a hand-made theorem is no theorem", tests=(REDTEAM,)),
+    Mutant("kernel-statement-keeps-a-mutable-matrix", "symbolic/kernel/statements.py",
+           "        return sp.ImmutableMatrix(value)\n",
+           "        return value\n",
+           "kernel: a statement keeps its own immutable copy of a matrix", tests=(REDTEAM,)),
+    Mutant("kernel-axiom-from-any-caller", "symbolic/kernel/chains.py",
+           "        if not (code_in(part, AXIOM_MODULES) and called_from(AXIOM_MODULES)):\n",
+           "        if not code_in(part, AXIOM_MODULES):\n",
+           "kernel: an axiom is declared by the trusted modules' own code", tests=(REDTEAM,)),
+    Mutant("kernel-code-by-its-module-name", RULES,
+           "    return code is not None and _is_file_of(code.co_filename, module, modules)\n",
+           "    return module in modules\n",
+           "kernel: a function's code is read from its file, not its __module__", tests=(REDTEAM,),
+           equivalent="a second guard: called_from already refuses an axiom or a scheme declared outside the "
+                      "trusted modules, and their own code passes only their own functions"),
+    Mutant("kernel-refutation-ignores-facts", RULES,
+           "    if broken is not None:\n",
+           "    if False:\n",
+           "kernel: a refutation's point honours its symbols' facts", tests=(REDTEAM,)),
+    Mutant("kernel-refutation-ignores-the-domain", RULES,
+           "    if not all(_defined_at(side, point) for side in written):\n",
+           "    if not all(side.is_real is True and side.is_finite is True for side in sides):\n",
+           "kernel: a refutation's point lies in the domain of both sides as written", tests=(REDTEAM,)),
+    Mutant("kernel-statement-hides-assumptions", "symbolic/kernel/statements.py",
+           "    ranges = _ranges(set().union(*[sp.sympify(side).free_symbols for side in sides]), latex)\n",
+           "    ranges = \"\"\n",
+           "kernel: a printed equation says what its symbols range over", tests=(REDTEAM,)),
+    Mutant("kernel-symbol-printed-as-a-constant", "symbolic/kernel/statements.py",
+           "        if name in NOT_REAL_NAMES or any(c.isspace() or c in \"=<>!\" for c in name):\n",
+           "        if False:\n",
+           "kernel: a symbol named I, oo, zoo or nan is refused", tests=(REDTEAM,)),
+    Mutant("rational-comparison-rounds-floats", "symbolic/decision/oracles.py",
+           "    if isinstance(expr, float):\n        return None\n",
+           "    if isinstance(expr, float):\n        return sp.nsimplify(expr, rational=True)\n",
+           "oracles: a float is no exact rational", tests=(REDTEAM,)),
+    Mutant("assumptions-oracle-reads-every-fact", "symbolic/decision/oracles.py",
+           "    if fact is not None:\n        return Verdict(Status.UNDECIDED, statement.text, reason=f\"a symbol carries",
+           "    if False:\n        return Verdict(Status.UNDECIDED, statement.text, reason=f\"a symbol carries",
+           "oracles: sympy's assumptions are read for the honoured facts only", tests=(REDTEAM,)),
+    Mutant("square-of-any-base", "symbolic/decision/positivity.py",
+           "            # the square of a real number only: (I*x)**2 and z**2 for an imaginary z are negative\n"
+           "            return is_real_where_defined(base)\n",
+           "            return True\n",
+           "manifest sign test: only the square of a real base is non-negative", tests=(REDTEAM,)),
     Mutant("kernel-a-name-defined-twice", "symbolic/kernel/definitions.py",
            "    if introduced in _INTRODUCED:\n",
            "    if False:\n",

@@ -38,8 +38,8 @@ def test_the_verdict_shows_the_claim_as_written():
     a, s = sp.Symbol("a", positive=True), sp.Symbol("s", real=True)
     verdict = check_identity(ReLU(a * s), a * ReLU(s))
     assert verdict.status is Status.PROVED
-    assert verdict.claim == "ReLU(a*s) = a*ReLU(s)"
-    assert r"\operatorname{ReLU}\left(a s\right) = a \operatorname{ReLU}\left(s\right)" == \
+    assert verdict.claim == "ReLU(a*s) = a*ReLU(s) for a > 0"
+    assert r"\operatorname{ReLU}\left(a s\right) = a \operatorname{ReLU}\left(s\right)\quad\text{for } a > 0" == \
         verdict.claim_latex()
 
 

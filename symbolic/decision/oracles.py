@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sympy as sp
 
+from symbolic.decision.assumptions import unsupported_fact
 from symbolic.decision.positivity import is_manifestly_nonnegative
 from symbolic.decision.zero import is_rational_zero
 from symbolic.verdict import Holds, Status, Verdict
@@ -21,7 +22,10 @@ def decide_zero(statement):
 
 
 def _exact_value(expr):
-    value = sp.nsimplify(expr, rational=True) if isinstance(expr, float) else sp.sympify(expr)
+    # a float is no exact rational: 0.1 + 0.2 is not 0.3, and no rounding may make it one
+    if isinstance(expr, float):
+        return None
+    value = sp.sympify(expr)
     return value if value.is_Rational else None
 
 
@@ -46,6 +50,12 @@ def decide_by_assumptions(statement):
     assumptions on the symbols of lhs (rhs must be 0)."""
     relation = getattr(statement, "relation", None)
     expr = sp.sympify(statement.lhs) - sp.sympify(statement.rhs)
+    # only the sign, integer, parity and rationality facts: sympy mis-reads others (r irrational
+    # makes r**2 irrational for it, so r**2 - 2 != 0, false at r = sqrt(2))
+    fact = next((f for f in map(unsupported_fact, sorted(expr.free_symbols, key=str)) if f), None)
+    if fact is not None:
+        return Verdict(Status.UNDECIDED, statement.text, reason=f"a symbol carries the fact {fact}, "
+                       "which this oracle does not read")
     known = {">": expr.is_positive, ">=": expr.is_nonnegative, "<": expr.is_negative,
              "<=": expr.is_nonpositive, "!=": expr.is_nonzero}.get(relation)
     if known is True:

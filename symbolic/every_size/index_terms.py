@@ -784,5 +784,13 @@ def first_subterm(term, wanted):
     return None
 
 
-# the kernel prints an index-level statement with this language's notation
+def scalar_symbols(term) -> set:
+    """The sympy symbols of the term's scalars (α of α W_ij, N of 1/N)."""
+    if isinstance(term, Const):
+        return set(term.expr.free_symbols)
+    return set().union(*[scalar_symbols(child) for child in children(term)])
+
+
+# the kernel prints an index-level statement with this language's notation, and its scalars' signs
 _statements.INDEX_TERM_PRINTER[0] = latex
+_statements.INDEX_TERM_SYMBOLS[0] = scalar_symbols

@@ -9,7 +9,7 @@ from typing import Callable
 from symbolic.every_size.index_terms import OVER_LAYERS, Eval, \
     SpectralNorm, Sum, Transformation, children, difference, free_indices
 from symbolic.kernel.names import defined_in, transformed_names
-from symbolic.kernel.rules import issued as is_certified
+from symbolic.kernel.rules import called_from, code_in, issued as is_certified
 from symbolic.kernel.statements import IndexEquation
 from symbolic.kernel.theorem import RestsOn, _mint
 from symbolic.verdict import Status, Verdict
@@ -94,9 +94,9 @@ AXIOM_MODULES = ("symbolic.every_size.index_rules", "symbolic.every_size.norm_ru
 def axiom(rule: Rule) -> Rule:
     """Declare a rewrite rule an axiom: it may then justify chain steps, provided its validity
     check comes out certified.  Only rules whose matching and validity code live in
-    ``AXIOM_MODULES`` are taken: an axiom is part of the trusted base (``axioms()``)."""
+    ``AXIOM_MODULES`` are taken, declared there: an axiom is part of the trusted base (``axioms()``)."""
     for part in (rule.justify, rule.validity):
-        if getattr(part, "__module__", None) not in AXIOM_MODULES:
+        if not (code_in(part, AXIOM_MODULES) and called_from(AXIOM_MODULES)):
             raise ValueError(f"{rule.name}: an axiom's code must be in {', '.join(AXIOM_MODULES)}")
     _AXIOMS[id(rule)] = rule
     return rule
@@ -193,10 +193,15 @@ def _refused(claim, reason, **details) -> tuple[Verdict, None]:
     return Verdict(Status.UNDECIDED, claim, reason=reason, details=details), None
 
 
-def prove(chain: Chain, hypotheses=()) -> tuple[Verdict, Theorem | None]:
+def prove(chain: Chain) -> tuple[Verdict, Theorem | None]:
     """Check every step of the chain against its rule, and every rule: an axiom or a lemma whose
-    validity is certified, or one of ``hypotheses`` (an induction's, while its step is checked).
-    PROVED gives the theorem start = end."""
+    validity is certified.  PROVED gives the theorem start = end."""
+    return _prove(chain, ())
+
+
+def _prove(chain: Chain, hypotheses) -> tuple[Verdict, Theorem | None]:
+    """``prove``, where the rules ``hypotheses`` (an induction's, while the kernel checks its step)
+    are taken too: for the kernel's induction only, whose theorem is the one that carries them."""
     if not chain.steps:
         return _refused(chain.claim, "a chain without steps proves nothing")
     current, ranges = chain.start, {}

@@ -6,7 +6,7 @@ from typing import Callable
 import sympy as sp
 
 from symbolic.every_size.index_terms import substitute_layer
-from symbolic.kernel.chains import Chain, Rule, Theorem, _issue, _refused, _theorem, is_theorem, prove
+from symbolic.kernel.chains import Chain, Rule, Theorem, _issue, _prove, _refused, _theorem, is_theorem, prove
 from symbolic.kernel.matching import _is_instance
 from symbolic.kernel.statements import Relation
 from symbolic.kernel.theorem import RestsOn
@@ -40,7 +40,7 @@ def induction(claim: str, lhs, rhs, variable: sp.Symbol, base: Chain, step: Call
     step_chain = step(hypothesis)
     if (step_chain.start, step_chain.end) != step_statement:
         return _refused(claim, "the step chain does not prove S(k + 1)")
-    step_verdict, step_theorem = prove(step_chain, hypotheses=(hypothesis,))
+    step_verdict, step_theorem = _prove(step_chain, (hypothesis,))
     if step_verdict.status is not Status.PROVED:
         return _refused(claim, f"induction step: {step_verdict.reason}")
     ranges = dict(base_theorem.ranges)

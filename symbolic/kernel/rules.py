@@ -15,13 +15,15 @@ label that names the result (``Verdict.label``).  REFUTED and UNDECIDED answers 
 from __future__ import annotations
 
 import dataclasses
+import os
+import sys
 from dataclasses import dataclass
 from typing import Callable
 
 import sympy as sp
 
 from symbolic.kernel.oracles import ORACLES
-from symbolic.kernel.statements import Equation, Negation, Relation, Statement, conjunction_of
+from symbolic.kernel.statements import Equation, Negation, Relation, Statement, conjunction_of, misread_symbol
 from symbolic.kernel.theorem import RestsOn, _mint
 from symbolic.verdict import Holds, Status, Verdict
 
@@ -58,6 +60,9 @@ def by_oracle(name: str, statement: Statement, *, label: str = "", evidence=(), 
         return _undecided(label, statement, f"'{name}' is not an oracle the kernel runs")
     if not isinstance(statement, Statement):
         return _undecided(label, statement, "an oracle decides a statement (a term), not text")
+    if misread_symbol(statement) is not None:
+        return _undecided(label, statement, f"the symbol named '{misread_symbol(statement)}' would print as "
+                          "something it is not: rename it")
     answer = oracle.decide()(statement, **parameters)
     if isinstance(answer, Verdict) and answer.status is not Status.PROVED:
         return dataclasses.replace(answer, claim=label) if label else answer
@@ -149,11 +154,22 @@ def refutation(statement: Statement, witness: dict, *, label: str = "") -> Verdi
     (every free symbol given an exact value), are defined and S fails there."""
     if not isinstance(statement, (Equation, Relation)):
         return _undecided(label, statement, "a refutation by a point needs an equation or a relation")
-    sides = [sp.sympify(side).xreplace({sp.sympify(k) if isinstance(k, str) else k: sp.sympify(v)
-                                       for k, v in witness.items()}) for side in (statement.lhs, statement.rhs)]
+    if misread_symbol(statement) is not None:
+        return _undecided(label, statement, f"the symbol named '{misread_symbol(statement)}' would print as "
+                          "something it is not: rename it")
+    written = [sp.sympify(side) for side in (statement.lhs, statement.rhs)]
+    # a name given as text is the statement's symbol of that name (never text read as an expression)
+    by_name = {str(s): s for side in written for s in side.free_symbols}
+    point = {by_name.get(k, sp.Symbol(k)) if isinstance(k, str) else k: sp.sympify(v) for k, v in witness.items()}
+    sides = [side.xreplace(point) for side in written]
     if any(side.free_symbols for side in sides):
         return _undecided(label, statement, "the point leaves a symbol free")
-    if not all(side.is_real is True and side.is_finite is True for side in sides):
+    # the point honours every fact of its symbols: a = -1 refutes nothing about a positive a
+    broken = next((s for s in sorted(set(by_name.values()), key=str) if not _honours(s, point[s])), None)
+    if broken is not None:
+        return _undecided(label, statement, f"the value {point[broken]} of {broken} does not honour its facts")
+    # every subterm of the sides as written is defined there (sqrt(x)**2 at x = -1 is outside the claim)
+    if not all(_defined_at(side, point) for side in written):
         return _undecided(label, statement, "a side is not a finite real number at the point")
     difference = sides[0] - sides[1]
     relation = "=" if isinstance(statement, Equation) else statement.relation
@@ -167,6 +183,18 @@ def refutation(statement: Statement, witness: dict, *, label: str = "") -> Verdi
     theorem = _mint(negation, RestsOn(rules=("refutation by an exact point",)),
                     evidence=(f"counterexample, evaluated exactly: {shown}",))
     return _verdict(theorem, label)
+
+
+def _honours(symbol, value) -> bool:
+    """Whether the value has every fact sympy's assumptions give the symbol (positive, integer, …)."""
+    return all(getattr(value, f"is_{fact}", None) is truth for fact, truth in symbol.assumptions0.items()
+               if truth is not None)
+
+
+def _defined_at(side, point) -> bool:
+    """Whether every subterm of the side as written is a finite real number at the point."""
+    return all(node.xreplace(point).is_real is True and node.xreplace(point).is_finite is True
+               for node in sp.preorder_traversal(side) if isinstance(node, sp.Expr))
 
 
 # --- inference schemes --------------------------------------------------------------------------------
@@ -188,9 +216,31 @@ SCHEME_MODULES = ("symbolic.every_size.congruence", "symbolic.every_size.mixing_
                   "symbolic.every_size.change_of_variables", "symbolic.networks.symmetry")
 
 
+def code_in(function, modules) -> bool:
+    """Whether ``function``'s code was written in one of ``modules``: its ``__module__`` (which any
+    function may be given) is one of them, and its code object comes from that module's file (a
+    cached function is read through its cache)."""
+    for _ in range(8):
+        function = getattr(function, "__wrapped__", function)
+    module, code = getattr(function, "__module__", None), getattr(function, "__code__", None)
+    return code is not None and _is_file_of(code.co_filename, module, modules)
+
+
+def called_from(modules) -> bool:
+    """Whether the function that calls the caller is code of one of ``modules`` (its frame's module,
+    and the file its code was read from): a rule declared there, not by a script of a user."""
+    frame = sys._getframe(2)
+    return _is_file_of(frame.f_code.co_filename, frame.f_globals.get("__name__"), modules)
+
+
+def _is_file_of(filename: str, module, modules) -> bool:
+    source = getattr(sys.modules.get(module), "__file__", None) if module in modules else None
+    return source is not None and os.path.realpath(filename) == os.path.realpath(source)
+
+
 def scheme(name: str, conclude: Callable, argument: str) -> Scheme:
-    """Declare an inference scheme; only code in SCHEME_MODULES may be one."""
-    if getattr(conclude, "__module__", None) not in SCHEME_MODULES:
+    """Declare an inference scheme; only code in SCHEME_MODULES may be one, and declare it."""
+    if not (code_in(conclude, SCHEME_MODULES) and called_from(SCHEME_MODULES)):
         raise ValueError(f"{name}: an inference scheme's code must be in {', '.join(SCHEME_MODULES)}")
     declared = Scheme(name, conclude, argument)
     _SCHEMES[id(declared)] = declared

@@ -16,6 +16,8 @@ import sympy as sp
 # how an index-level term is printed: set by the term language (symbolic.every_size.index_terms),
 # which the kernel does not import
 INDEX_TERM_PRINTER = [str]
+# the sympy symbols of an index-level term's scalars (α in α W_ij): set by the same language
+INDEX_TERM_SYMBOLS = [lambda term: set()]
 
 RELATIONS = {"<": "<", "<=": r"\le", ">": ">", ">=": r"\ge", "!=": r"\ne"}
 
@@ -39,12 +41,94 @@ class Statement:
         return (self,)
 
 
+def _frozen(value):
+    """``value`` as the statement keeps it: a mutable matrix, list, dict or set copied into an
+    immutable one (element by element), so that changing the caller's object afterwards cannot
+    change what a theorem says was checked."""
+    if isinstance(value, sp.MatrixBase) and not isinstance(value, sp.ImmutableMatrix):
+        return sp.ImmutableMatrix(value)
+    if isinstance(value, (tuple, list)):
+        return tuple(_frozen(item) for item in value)
+    if isinstance(value, dict):
+        return {key: _frozen(item) for key, item in value.items()}
+    if isinstance(value, (set, frozenset)):
+        return frozenset(_frozen(item) for item in value)
+    if type(value).__name__ == "ndarray" and hasattr(value, "setflags"):    # a numpy array
+        value = value.copy()
+        value.setflags(write=False)
+    return value
+
+
+def _freeze_fields(statement, *names) -> None:
+    for name in names:
+        object.__setattr__(statement, name, _frozen(getattr(statement, name)))
+
+
+# the names sympy prints for numbers that are not real (the imaginary unit, the infinities, NaN): a
+# real symbol so named would print a statement about those numbers, which is not what was checked
+NOT_REAL_NAMES = frozenset({"I", "oo", "zoo", "nan"})
+
+
+def misread_symbol(statement) -> str | None:
+    """The name of a symbol of the statement that would print as something it is not: a name
+    sympy prints for a number that is not real (I, oo, zoo, nan), or one holding a space or a
+    relation sign (a symbol 'x = 0' prints an equation); None when every name reads as itself."""
+    for symbol in _symbols_of(statement):
+        name = str(symbol)
+        if name in NOT_REAL_NAMES or any(c.isspace() or c in "=<>!" for c in name):
+            return name
+    return None
+
+
+def _symbols_of(value) -> set:
+    if isinstance(value, sp.Basic):
+        return value.free_symbols
+    if isinstance(value, Statement):
+        parts = [getattr(value, name) for name in ("lhs", "rhs", "arguments", "statement", "witness")
+                 if hasattr(value, name)]
+        return _symbols_of(tuple(parts) + tuple(value.parts() if isinstance(value, Conjunction) else ()))
+    if isinstance(value, dict):
+        return _symbols_of(tuple(value) + tuple(value.values()))
+    if isinstance(value, (tuple, list, set, frozenset)):
+        return set().union(*[_symbols_of(item) for item in value]) if value else set()
+    return set()
+
+
 def _sympy_text(expr) -> str:
     return sp.sstr(expr)
 
 
 def _sympy_latex(expr) -> str:
     return sp.latex(expr)
+
+
+# the facts of a symbol a statement's 'for …' prints (the first that holds of each kind): the
+# printed claim says what the symbols range over, as the check read it
+_SIGNS = (("positive", "> 0", "> 0"), ("negative", "< 0", "< 0"), ("zero", "= 0", "= 0"),
+          ("nonnegative", ">= 0", r"\ge 0"), ("nonpositive", "<= 0", r"\le 0"), ("nonzero", "!= 0", r"\ne 0"))
+_KINDS = (("even", "even", r"\text{even}"), ("odd", "odd", r"\text{odd}"),
+          ("integer", "integer", r"\in \mathbb{Z}"), ("rational", "rational", r"\in \mathbb{Q}"))
+
+
+def _ranges(symbols, latex: bool = False, tables=(_SIGNS, _KINDS)) -> str:
+    """What the sympy facts on the symbols restrict them to, as 'a, b > 0, n integer' ('' for
+    symbols that range over all the reals)."""
+    groups: dict = {}
+    for symbol in sorted(symbols, key=sp.default_sort_key):
+        facts = symbol.assumptions0
+        for table in tables:
+            found = next((shown for key, *shown in table if facts.get(key) is True), None)
+            if found is not None:
+                groups.setdefault(found[latex], []).append(_sympy_latex(symbol) if latex else _sympy_text(symbol))
+    return (r",\ " if latex else ", ").join(f"{', '.join(names)} {condition}" for condition, names in groups.items())
+
+
+def _for(sides, latex: bool = False) -> str:
+    """The statement's 'for …' (its symbols' ranges), or nothing."""
+    ranges = _ranges(set().union(*[sp.sympify(side).free_symbols for side in sides]), latex)
+    if not ranges:
+        return ""
+    return r"\quad\text{for } " + ranges if latex else " for " + ranges
 
 
 @dataclass(frozen=True, eq=False)
@@ -54,11 +138,14 @@ class Equation(Statement):
     lhs: object
     rhs: object
 
+    def __post_init__(self):
+        _freeze_fields(self, "lhs", "rhs")
+
     def _text(self):
-        return f"{_sympy_text(self.lhs)} = {_sympy_text(self.rhs)}"
+        return f"{_sympy_text(self.lhs)} = {_sympy_text(self.rhs)}" + _for((self.lhs, self.rhs))
 
     def _latex(self):
-        return f"{_sympy_latex(self.lhs)} = {_sympy_latex(self.rhs)}"
+        return f"{_sympy_latex(self.lhs)} = {_sympy_latex(self.rhs)}" + _for((self.lhs, self.rhs), latex=True)
 
 
 @dataclass(frozen=True, eq=False)
@@ -71,12 +158,14 @@ class Relation(Statement):
     def __post_init__(self):
         if self.relation not in RELATIONS:
             raise ValueError(f"unknown relation {self.relation!r}")
+        _freeze_fields(self, "lhs", "rhs")
 
     def _text(self):
-        return f"{_sympy_text(self.lhs)} {self.relation} {_sympy_text(self.rhs)}"
+        return f"{_sympy_text(self.lhs)} {self.relation} {_sympy_text(self.rhs)}" + _for((self.lhs, self.rhs))
 
     def _latex(self):
-        return f"{_sympy_latex(self.lhs)} {RELATIONS[self.relation]} {_sympy_latex(self.rhs)}"
+        return (f"{_sympy_latex(self.lhs)} {RELATIONS[self.relation]} {_sympy_latex(self.rhs)}"
+                + _for((self.lhs, self.rhs), latex=True))
 
 
 @dataclass(frozen=True, eq=False)
@@ -87,6 +176,9 @@ class Fact(Statement):
     predicate: str
     arguments: tuple
     reading: str = ""
+
+    def __post_init__(self):
+        _freeze_fields(self, "arguments")
 
     def __reduce__(self):
         # sent to another process (``--jobs``), an object known by its key (a measure, a symmetry
@@ -139,6 +231,10 @@ class IndexEquation(Statement):
         body = f"{latex(self.lhs)} = {latex(self.rhs)}"
         if self.ranges:
             body += r"\ (" + ", ".join(f"1 \\le {index} \\le {size}" for index, size in self.ranges) + ")"
+        # the signs its scalars are taken to have (α > 0); its indices are integers by their nature
+        signs = _ranges(INDEX_TERM_SYMBOLS[0](self.lhs) | INDEX_TERM_SYMBOLS[0](self.rhs), latex=True, tables=(_SIGNS,))
+        if signs:
+            body += r"\quad\text{for } " + signs
         if self.hypotheses:
             body = r"\text{if } " + r",\ ".join(h.latex for h in self.hypotheses) + r"\text{: } " + body
         if self.definitions:

@@ -56,7 +56,10 @@ class Theorem:
 
     def __reduce__(self):
         # a theorem a worker process minted (``--jobs``, ``--dask``) arrives minted: unpickling runs
-        # code of the sender's choosing anyway, so this opens no door a pickle does not already open
+        # code of the sender's choosing anyway, so this opens no door a pickle does not already open;
+        # a theorem built by hand is refused, so that no copy or pickle of it comes back minted
+        if not is_theorem(self):
+            raise TypeError("a theorem the kernel did not mint cannot be pickled or copied")
         return _mint, (self.statement, self.rests_on, self.sizes, self.evidence)
 
 

@@ -27,6 +27,7 @@ expectations from ``symbolic.numerics.gaussian``).
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from dataclasses import dataclass, field
@@ -827,21 +828,30 @@ def _recheck_values(theta, expression, points, expected) -> bool:
 
 # ------------------------------------------------------------------ the verdict
 
+OWN_DEFINITION = "(the caller's own definition)"
+
+
 def _as_measure(measure) -> Measure:
-    if isinstance(measure, Measure):
-        return measure
     if isinstance(measure, str):
         if measure not in MEASURES:
             raise ValueError(f"unknown measure {measure!r}; choose from {', '.join(MEASURES)}")
         return MEASURES[measure]
-    if callable(measure):
+    if callable(measure) and not isinstance(measure, Measure):
         name = getattr(measure, "__name__", "measure")
-        return Measure(name, name.replace("_", " "), r"M(\theta)", measure)
-    raise TypeError("a measure is a key, a Measure or a function of a MeasurePoint")
+        measure = Measure(name, name.replace("_", " "), r"M(\theta)", measure)
+    if not isinstance(measure, Measure):
+        raise TypeError("a measure is a key, a Measure or a function of a MeasurePoint")
+    # a verdict names its measure by its key: a measure of one's own under a key of the project's
+    # would print a statement about the project's measure, so it is named as one's own
+    if MEASURES.get(measure.key, measure) is not measure:
+        measure = dataclasses.replace(measure, key=f"{measure.key} {OWN_DEFINITION}")
+    return measure
 
 
 def _as_group(group) -> SymmetryGroup:
     if isinstance(group, SymmetryGroup):
+        if GROUPS.get(group.key, group) is not group:
+            group = dataclasses.replace(group, key=f"{group.key} {OWN_DEFINITION}")
         return group
     if group not in GROUPS:
         raise ValueError(f"unknown group {group!r}; choose from {', '.join(GROUPS)}")
