@@ -192,7 +192,10 @@ TRUE = [
     theorem1(2, 2), theorem1(3, 2),
     (ReLU(c * ReLU(a * x) * y), c * a * ReLU(ReLU(x) * y)),
     (sp.sqrt(x ** 2 + y ** 2) * (x + 1), x * sp.sqrt(x ** 2 + y ** 2) + sp.sqrt(y ** 2 + x ** 2)),
-    (sp.exp(x) / sp.sqrt(sp.pi), sp.exp(x) / sp.sqrt(sp.pi)),
+    (sp.exp(x) / sp.sqrt(sp.pi), sp.exp(x) / sp.sqrt(sp.pi)), (sp.exp(x * (x + 1)), sp.exp(x ** 2 + x)),
+    # a Max whose arguments differ by a number: the rectifier of that number decided by lra
+    (sp.Max(sp.Add(x, -3, evaluate=False), sp.Add(x, sp.Rational(1, 2), evaluate=False), evaluate=False),
+     sp.Add(x, sp.Rational(1, 2), evaluate=False)),
 ]
 FALSE = [
     (ReLU(r * x), r * ReLU(x)), (ReLU(x), x), (sp.Max(x, y), x), (sp.Abs(x), x), (f(2 * x), 2 * f(x)),
@@ -247,6 +250,9 @@ def test_a_false_claim_with_roots_forced_through_the_printer_is_refused(tmp_path
     # what the certificates do not prove of roots is said to be outside, before any coqc call
     with pytest.raises(OutsideFragment, match="square root"):
         certificate(lhs, rhs, "false_root")
+    # a true claim that holds through what exp is, not with exp as an atom: outside, not refused
+    with pytest.raises(OutsideFragment, match="no atom of the claim"):
+        certificate(sp.exp(x) * sp.exp(y), sp.exp(x + y), "exp_sum")
     printer = Printer()
     lemma = statement(lhs, rhs, printer).lemma("false_root", proof_script(lhs, rhs, printer, 5))
     refused, message, _ = runner._run(tmp_path, [(0, lemma)], timeout=60)
