@@ -387,3 +387,16 @@ def test_a_chain_step_needs_its_rules_validity(monkeypatch):
     monkeypatch.setitem(derivations._AXIOMS, id(invalid), invalid)
     verdict = Chain("invalid", start).then(invalid, end).check()
     assert verdict.status is Status.UNDECIDED and "not valid" in verdict.reason
+
+
+def test_a_region_of_unknown_emptiness_is_kept_with_or_without_points_at_hand():
+    # exp is outside Z3's fragment: neither region can be examined, so neither may be dropped
+    # (its remainder 2 − exp(x) is no zero); a point at hand inside one of them shows it non-empty
+    expr = ReLU(sp.exp(x) - 2) - sp.exp(x) + 2
+    facts = []
+    branches = list(regions.sign_branches(expr, [x], closed=True, facts=facts))
+    assert [remainder for _, remainder in branches] == [0, 2 - sp.exp(x)]
+    assert [fact.empty for fact in facts] == [None, None]
+    hinted = []
+    branches = list(regions.sign_branches(expr, [x], closed=True, facts=hinted, hints=[{x: sp.S.Zero}]))
+    assert len(branches) == 2 and [fact.empty for fact in hinted] == [None, False]

@@ -16,7 +16,6 @@ from symbolic.decision.identity import PROCEDURES
 from symbolic.parsing import LIMITS, ParseError, parse_expression
 from symbolic.verdict import Status, Verdict
 from symbolic.decision.witness import exact_value, mp_value, substitute_functions
-from symbolic.coq.runner import with_coq
 
 from proofs.commands.arguments import EXIT_CODES, EXIT_INTERNAL_ERROR, Parser, UsageError, positive_seconds
 
@@ -152,6 +151,7 @@ def main(argv: list[str]) -> int:
         except (TypeError, ValueError) as error:
             raise UsageError(f"cannot check this claim: {error}") from None
         if args.certify == "coq":
+            from symbolic.coq.runner import with_coq     # Coq's runner, only when it is asked for
             verdict = with_coq(verdict)
     if verdict.details.get("internal_error"):
         print(f"proofs check: internal error while checking {claim}: {verdict.reason}",

@@ -29,16 +29,14 @@ import sys
 import textwrap
 import time
 
-from symbolic import display
-from symbolic.display import counted
 from symbolic.verdict import Status, worst
 
-from symbolic.coq.recording import Recorder
-
-from proofs.commands import parallel, registry
+from proofs.commands import registry
 from proofs.commands.arguments import EXIT_CLOSED_PIPE, EXIT_CODES, EXIT_INTERNAL_ERROR, EXIT_USAGE, Parser, \
     UsageError, positive_int, positive_seconds, size_triple
-from symbolic import report as report_module
+
+# the display, the process pool, the report and Coq's recorder are imported where a run of the
+# results needs them: a subcommand (``check``) does not pay for them
 
 PROGRESS_AFTER = 2.0      # seconds of a run before its progress line shows (on a terminal only)
 
@@ -126,6 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--latex", metavar="DIR",
                         help="write one LaTeX derivation per result into DIR and compile it")
     parser.add_argument("--list", action="store_true", help="list the results and exit")
+    from proofs.commands import parallel
     parser.add_argument("--jobs", type=positive_int, default=parallel.default_jobs(), metavar="N",
                         help="check the claims in N processes (default: the number of cores); "
                              "the results and their order do not depend on N")
@@ -170,6 +169,7 @@ def sweep(script, args) -> list[tuple[int, int, int]]:
 def print_table(results, derivations=(), show_steps: bool = False, out=None) -> None:
     """The verdict table fitted to the output's width, the derivation steps when asked for, and
     the summary line last (``symbolic.display``)."""
+    from symbolic import display
     out = sys.stdout if out is None else out
     print(display.results_text(results, derivations, width=display.output_width(out),
                                show_steps=show_steps), file=out)
@@ -197,6 +197,7 @@ class _Progress:
         return (self.done + within) / self.total
 
     def draw(self, label: str) -> None:
+        from symbolic.display import counted
         if self.enabled and time.monotonic() - self.start >= self.after:
             self.drawn = True
             columns = shutil.get_terminal_size((80, 24)).columns - 1
@@ -224,6 +225,10 @@ class _Progress:
 
 
 def run_results(args) -> int:
+    from symbolic import display
+    from symbolic import report as report_module
+    from symbolic.coq.recording import Recorder
+    from proofs.commands import parallel
     names = args.results or registry.names()
     unknown = [n for n in names if n not in registry.names()]
     if unknown:

@@ -31,11 +31,18 @@ def _generators(expr: sp.Expr, found: dict) -> None:
 
 def is_zero_fraction(expr: sp.Expr) -> bool:
     """True when expr is the zero rational function of its symbols and generators."""
+    return fraction_reading(expr) is True
+
+
+def fraction_reading(expr: sp.Expr) -> bool | None:
+    """Whether expr is the zero rational function of its symbols and generators: True or False,
+    or None when it cannot be read as one (a float, a constant such as π, a division by the
+    zero polynomial)."""
     expr = sp.sympify(expr)
     found: dict = {}
     _generators(expr, found)
     if not found:
-        return expr == 0
+        return expr == 0 if expr.is_Rational else None
     names = tuple(f"g{k}" for k in range(len(found)))
     context = flint.fmpq_mpoly_ctx.get(names, "lex")
     gens = dict(zip(found, context.gens()))
@@ -79,7 +86,7 @@ def is_zero_fraction(expr: sp.Expr) -> bool:
     try:
         numerator, denominator = build(expr)
     except (NotRational, ZeroDivisionError):
-        return False
+        return None
     if denominator.is_zero():
-        return False
+        return None
     return numerator.is_zero()

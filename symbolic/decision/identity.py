@@ -43,7 +43,9 @@ The procedure and why each answer is sound, step by step, with the check that en
    argument that cancels to a constant is evaluated: an argument identically 0 where defined
    (``relu((x**2-1)/(x-1) - x - 1)``) is never split on.
 4. Exact zero test.  If D is zero as a rational function in which the remaining ReLU atoms are
-   independent indeterminates (``is_rational_zero``), it is zero at every point: the claim holds.
+   independent indeterminates (``is_rational_zero``: one normal form in python-flint's
+   polynomials first, sympy's expansion where it could relate generators), it is zero at every
+   point: the claim holds.
 5. Independent parts.  D = c + Σ D_k(X_k) with disjoint symbol sets (``independent_parts``); D
    vanishes exactly when every D_k equals its value c_k at a reference point q_k and
    c + Σ c_k = 0.  Each part is decided on its own (steps 6–7).
@@ -53,7 +55,9 @@ The procedure and why each answer is sound, step by step, with the check that en
    {s < 0} of the domain: on the first ReLU(s) is s, on the second it is 0, at EVERY point,
    kinks included, integer points included.  So a part that reduces to an exact zero on every
    region of the partition is zero everywhere it is defined, with no density or continuity
-   argument needed.  A region is dropped only with a certificate of emptiness
+   argument needed.  A region is entered once a point inside it is checked exactly (a point
+   at hand, a kink or a random point of the domain, before Z3 is asked for one); it is
+   dropped only with a certificate of emptiness
    (``regions.examine``: Farkas multipliers checked exactly, or Z3's unsat, named in the
    evidence).  A leaf whose remainder is undefined on its whole region (a denominator, of the
    remainder or of the claim as written, vanishes there) asserts nothing.  Over the integers
@@ -94,6 +98,7 @@ rests on a re-verified point, and anything its own argument does not settle is U
 """
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -132,7 +137,7 @@ class _Undecidable(CheckerError):
     """The procedure cannot settle the claim; the message says why."""
 
 
-def _holds(claim: str, evidence, reason: str = "", residual: float | None = None,
+def _holds(evidence, reason: str = "", residual: float | None = None,
            details: dict | None = None) -> Verdict:
     """The one place this module concludes that the claim holds: every proof of ``check_identity``
     ends here, with the evidence that its exact test and its independent comparison produced.  The
@@ -196,23 +201,30 @@ def check_identity(lhs, rhs, *, timeout: float | None = None, seed: int = 0,
     if procedure not in PROCEDURES:
         raise ValueError(f"unknown procedure {procedure!r}: one of {', '.join(PROCEDURES)}")
     written = as_expression(lhs), as_expression(rhs)
-    claim = claim or f"{written[0]} = {written[1]}"
     try:
         with time_budget(timeout):
             return _Decision(*written, claim, random.Random(seed), procedure).run()
     except BudgetExhausted:
         if timeout is None:
             raise    # an enclosing budget ran out: it is the caller's to report
-        return Verdict(Status.UNDECIDED, claim, reason=f"time budget of {timeout} s ran out")
+        return Verdict(Status.UNDECIDED, _claim_text(claim, written),
+                       reason=f"time budget of {timeout} s ran out")
     except _Undecidable as why:
-        return Verdict(Status.UNDECIDED, claim, reason=str(why))
+        return Verdict(Status.UNDECIDED, _claim_text(claim, written), reason=str(why))
     except (RecursionError, MemoryError) as error:
-        return Verdict(Status.UNDECIDED, claim, reason=f"internal error: {type(error).__name__}",
-                       details={"internal_error": True})
+        return Verdict(Status.UNDECIDED, _claim_text(claim, written),
+                       reason=f"internal error: {type(error).__name__}", details={"internal_error": True})
     except Exception as error:  # noqa: BLE001 - an internal error is never a verdict
-        return Verdict(Status.UNDECIDED, claim,
+        return Verdict(Status.UNDECIDED, _claim_text(claim, written),
                        reason=f"internal error: {type(error).__name__}: {error}",
                        details={"internal_error": True})
+
+
+def _claim_text(claim: str | None, written: tuple) -> str:
+    """The claim as the verdict names it: the caller's name for it, else 'lhs = rhs' as written
+    (printing a sympy expression costs more than many a decision: a PROVED, which carries no
+    text of its own, never prints it)."""
+    return claim or f"{written[0]} = {written[1]}"
 
 
 @dataclass
@@ -251,7 +263,7 @@ class _Decision:
         except ValueError as why:    # a side undefined at every point (1/(x − x) is zoo)
             self.empty = self.empty or f"the domain as written is empty: {why}"
             self.lhs, self.rhs = lhs, rhs
-        self.claim, self.rng = claim, rng
+        self.named, self.written, self.rng = claim, (lhs, rhs), rng
         self.use_split, self.use_solver = procedure in ("all", "split"), procedure in ("all", "z3")
         # "z3" is Z3 alone; "all" asks cvc5 too
         self.solvers = SOLVERS if procedure == "all" else SOLVERS[:1]
@@ -265,6 +277,11 @@ class _Decision:
         self.solver_answers: list = []
 
     # -- verdicts ---------------------------------------------------------------------------
+    @functools.cached_property
+    def claim(self) -> str:
+        """The claim's text, printed once and only for a verdict that carries it."""
+        return _claim_text(self.named, self.written)
+
     def refuted_at(self, point: dict, reason: str) -> Verdict | None:
         """REFUTED if the point honours every fact and separates the ORIGINAL sides."""
         full = {s: point.get(s, symbol_range(s).member()) for s in self.symbols}
@@ -377,10 +394,13 @@ class _Decision:
         algebraic = [p for p in kinks if p not in rational]
         randoms = [sample_point(self.symbols, self.rng, scale=9 if trial % 2 else 99)
                    for trial in range(RANDOM_POINTS)]
+        self.points_at_hand = []    # rational points of the domain: hints for the split's regions
         for point in (*rational, *randoms, *algebraic):
             check_budget()
             if not (point_in_ranges(point) and self.domain.admits(point)):
                 continue
+            if point not in algebraic:
+                self.points_at_hand.append(point)
             separation = compare_at(*self.concrete, point)
             if not separation.defined:
                 continue
@@ -483,7 +503,7 @@ class _Decision:
             return self.undecided("the exact test gives zero but no independent confirmation "
                                   "compared anything", evidence)
         self.require_domain_point()
-        return _holds(self.claim, evidence)
+        return _holds(evidence)
 
     # -- the fragment: parts, split and solver ------------------------------------------------
     def ask_solver(self, module, left, right, symbols, seconds):
@@ -574,7 +594,8 @@ class _Decision:
             start = [c for c in self.region if getattr(c, "lhs", c).free_symbols <= set(part.symbols)]
             for region, remainder in sign_branches(expr, part.symbols, settled=is_rational_zero,
                                                    region=start, facts=facts, closed=True,
-                                                   max_regions=SPLIT_REGIONS):
+                                                   max_regions=SPLIT_REGIONS,
+                                                   hints=self.points_at_hand):
                 leaves += 1
                 # a symbol the region pins to one value (n ≥ 0 and −n ≥ 0) is substituted
                 remainder = remainder.xreplace(pinned_values(region, part.symbols))
@@ -593,7 +614,6 @@ class _Decision:
     def leaf_opinion(self, part: _Part, region, remainder) -> _Opinion:
         """A leaf with a non-zero remainder: 'nonzero' if a point of the region's interior
         (checked exactly) separates the part from its target, else no opinion."""
-        why = f"on the region {describe(region)} the difference reduces to {remainder}"
         interior = [c.lhs if isinstance(c, sp.GreaterThan) else c for c in region]
         point = examine(interior, part.symbols).point
         if point is not None and not any(symbol_range(s).integral for s in part.symbols) and \
@@ -601,8 +621,9 @@ class _Decision:
             value = exact_value(part.expr, point)
             if value is not None and value != part.target:
                 return _Opinion("nonzero", point, [f"sign split: a region's interior point "
-                                                   f"separates, checked exactly: {point}"], why)
-        return _Opinion("unknown", reason=why)
+                                                   f"separates, checked exactly: {point}"])
+        return _Opinion("unknown", reason=f"on the region {describe(region)} the difference "
+                                          f"reduces to {remainder}")
 
     def decide_part(self, part: _Part, split: bool = True) -> _Opinion:
         """The part's opinion: the project's split first (an exact test), the solvers only where
@@ -692,7 +713,7 @@ class _Decision:
         words = " and ".join(f"{name}'s" for name in names) or "a solver's"
         reason = (f"on {words} word alone for {len(alone)} of {len(parts)} part(s): the "
                   "project's own procedure did not show it") if alone else ""
-        return _holds(self.claim, evidence, reason=reason)
+        return _holds(evidence, reason=reason)
 
     # -- outside the fragment: exact test and split only -------------------------------------
     def outside_fragment(self, difference, why) -> Verdict:
@@ -715,7 +736,7 @@ class _Decision:
             if self.informative == 0:
                 return self.undecided("the split gives zero but no independent witness compared "
                                       "anything")
-            return _holds(self.claim, (
+            return _holds((
                 f"exact zero test on every region of the sign split ({leaves} regions; outside "
                 f"the solvers' fragment: {why})", self.witness_line))
         for region in failing:
@@ -778,6 +799,8 @@ def _vacuous_or_zero(remainder: sp.Expr) -> bool:
         return True
     if is_rational_zero(remainder):
         return True
+    if not any(power.exp.is_negative for power in remainder.atoms(sp.Pow)):
+        return False    # no division: its denominator is a non-zero constant
     _, denominator = sp.fraction(sp.together(remainder))
     return is_rational_zero(denominator)
 

@@ -52,21 +52,30 @@ def kink_arguments(exprs) -> list[tuple[sp.Expr, tuple]]:
 
 
 def _linear_root(argument: sp.Expr, target, symbol: sp.Symbol, fixed: dict):
-    """The root of a linear argument a·v + b = target, read off its terms (no polynomial
-    arithmetic), or None when the argument is not a sum of rational multiples of symbols."""
+    """The root of an argument a·v + b = target that is linear in v once the other symbols take
+    their fixed rational values, read off its terms (no polynomial arithmetic): each term a
+    rational times distinct symbols, v among them at most once.  None for any other argument."""
     slope, rest = sp.S.Zero, sp.S.Zero
     for term in sp.Add.make_args(argument):
         coefficient, factor = term.as_coeff_Mul()
         if not coefficient.is_Rational:
             return None
-        if factor is symbol:
-            slope += coefficient
-        elif factor is sp.S.One:
-            rest += coefficient
-        elif factor.is_Symbol and factor in fixed and sp.sympify(fixed[factor]).is_Rational:
-            rest += coefficient * fixed[factor]
-        else:
+        value, degree = coefficient, 0
+        for part in sp.Mul.make_args(factor):
+            if part is symbol:
+                degree += 1
+            elif part is sp.S.One:
+                continue
+            elif part.is_Symbol and part in fixed and sp.sympify(fixed[part]).is_Rational:
+                value *= fixed[part]
+            else:
+                return None
+        if degree > 1:
             return None
+        if degree:
+            slope += value
+        else:
+            rest += value
     return (target - rest) / slope if slope != 0 else None
 
 

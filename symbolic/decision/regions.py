@@ -23,6 +23,7 @@ import sympy as sp
 from symbolic.decision.assumptions import point_in_ranges, symbol_range
 from symbolic.decision.budget import check_budget, remaining
 from symbolic.decision.fragment import OutsideFragment
+from symbolic.decision.witness import exact_value
 from symbolic.relu import canonical_relu_form, relu_atoms
 from symbolic.errors import CheckerError
 
@@ -44,13 +45,14 @@ class RegionFact:
 
 
 def sign_branches(expr: sp.Expr, symbols, settled=lambda e: False, region=None, facts=None,
-                  closed=False, max_regions=None):
+                  closed=False, max_regions=None, hints=()):
     """Yield (region, reduced) for each non-empty-or-unknown region of the sign split of expr's
     innermost ReLU arguments: on {s > 0} ReLU(s) is s, on {s < 0} it is 0 (``closed``: {s ≥ 0}
     and {s < 0}, a partition with no kink left over).  A branch whose expression is ``settled``
     is not split further.  Regions shown empty (with a certificate) are dropped; ``facts``, a
     list, receives the RegionFact of every region examined; past ``max_regions`` of them the
-    split stops with SplitTooLarge."""
+    split stops with SplitTooLarge.  ``hints``, points already at hand, are tried inside each
+    region before Z3 is asked (``examine``)."""
     check_budget()
     region = [] if region is None else region
     if facts is not None and max_regions is not None and len(facts) >= max_regions:
@@ -64,13 +66,13 @@ def sign_branches(expr: sp.Expr, symbols, settled=lambda e: False, region=None, 
     positive = sp.GreaterThan(argument, 0, evaluate=False) if closed else argument
     for constraint, value in ((positive, argument), (negative_side(argument, closed), sp.S.Zero)):
         branch = region + [constraint]
-        fact = examine(branch, symbols)
+        fact = examine(branch, symbols, hints)
         if facts is not None:
             facts.append(fact)
         if fact.empty is True:
             continue
         reduced = canonical_relu_form(expr.xreplace({atom: value}))
-        yield from sign_branches(reduced, symbols, settled, branch, facts, closed, max_regions)
+        yield from sign_branches(reduced, symbols, settled, branch, facts, closed, max_regions, hints)
 
 
 def negative_side(argument: sp.Expr, closed: bool):
@@ -129,8 +131,15 @@ def range_constraints(symbols) -> tuple[list, list]:
 @functools.lru_cache(maxsize=4096)
 def sign_polynomial(constraint: sp.Expr) -> sp.Expr:
     """p·q for constraint = p/q: the same sign wherever the constraint is defined."""
+    if not _has_denominator(constraint):
+        return sp.expand(constraint)     # q = 1: the polynomial itself
     numerator, denominator = sp.fraction(sp.together(constraint))
     return sp.expand(numerator * denominator)
+
+
+def _has_denominator(expr: sp.Expr) -> bool:
+    """A power with a negative exponent anywhere in expr (a division)."""
+    return any(power.exp.is_negative for power in expr.atoms(sp.Pow))
 
 
 def is_linear(constraint: sp.Expr) -> bool:
@@ -149,7 +158,10 @@ def inside(region, symbols, point) -> bool:
     if not point_in_ranges({s: point[s] for s in symbols if s in point}):
         return False
     for c in region:
-        value = (c.lhs if _is_closed(c) else c).xreplace(point)
+        # exact rational arithmetic (None where c is undefined at the point)
+        value = exact_value(c.lhs if _is_closed(c) else c, point)
+        if value is None:
+            return False
         if not (value.is_Rational and (value >= 0 if _is_closed(c) else value > 0)):
             return False
     return True
@@ -171,9 +183,14 @@ def _seconds() -> float:
     return REGION_SECONDS if left is None else max(min(REGION_SECONDS, left), 0.001)
 
 
-def examine(region: list, symbols) -> RegionFact:
-    """Decide whether the region is empty, with a checked point or a certificate."""
+def examine(region: list, symbols, hints=()) -> RegionFact:
+    """Decide whether the region is empty, with a checked point or a certificate: first the
+    ``hints`` (points at hand, each checked exactly), then Z3."""
     check_budget()
+    # a point at hand inside the region shows it non-empty with no solver asked
+    for hint in hints:
+        if set(symbols) <= set(hint) and inside(region, symbols, hint):
+            return RegionFact(False, "a point at hand inside, checked exactly", dict(hint))
     facts_strict, facts_closed = range_constraints(symbols)
     strict = [sign_polynomial(c) for c in region + facts_strict if not _is_closed(c)]
     closed = [c.lhs for c in region if _is_closed(c)] + facts_closed

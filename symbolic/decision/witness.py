@@ -223,14 +223,17 @@ def exact_value(expr: sp.Expr, point: dict):
     arithmetic left unevaluated as written (10^-64·10^-64) is carried out exactly: in Python's
     exact fractions for the piecewise-rational constructs, else by sympy's own evaluation."""
     expr = sp.sympify(expr)
-    if all(v.is_Rational for v in point.values()) and expr.free_symbols <= set(point):
+    if all(v.is_Rational for v in point.values()):
         function = _rational_function(expr)
         if function is not None:
             try:
                 value = function({s: Fraction(int(v.p), int(v.q)) for s, v in point.items()})
             except _Undefined:
                 return None
-            return sp.Rational(value.numerator, value.denominator)
+            except KeyError:
+                pass     # a symbol without a value at the point: sympy's substitution below
+            else:
+                return sp.Rational(value.numerator, value.denominator)
     value = substituted(expr, point)
     if value is None or value.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
         return None

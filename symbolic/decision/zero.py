@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import sympy as sp
 
+from symbolic.decision.fraction_field import fraction_reading
+
 _EXACT_GROUNDS = ("ZZ", "QQ")
 
 
@@ -37,7 +39,15 @@ def is_rational_zero(expr: sp.Expr) -> bool:
         return False    # floating-point arithmetic rounds: (x + 1e-30)(x + 1) - x^2 - x - 1e-30 expands to 0
     if _nonzero_somewhere(expr):
         return False
-    # expansion is an exact rewrite: terms that cancel term by term need no common denominator
+    # one exact normal form first: numerator/denominator in python-flint's polynomials, with the
+    # same reading (generators as independent indeterminates, rational coefficients only)
+    reading = fraction_reading(expr)
+    if reading is True:
+        return True
+    if reading is False and not _expansion_relates_generators(expr):
+        return False    # sympy's expansion below would read the same generators: not zero
+    # sympy's arithmetic where flint's reading is too literal (√x·√x is x for sympy, two
+    # generators for flint): expansion is an exact rewrite: terms that cancel term by term need no common denominator
     if sp.expand(expr) == 0:
         return True
     numerator, _ = sp.fraction(sp.together(expr))
@@ -51,6 +61,22 @@ def is_rational_zero(expr: sp.Expr) -> bool:
     except (sp.PolynomialError, sp.polys.polyerrors.GeneratorsNeeded):
         return False
     return _exact_domain(poly.domain) and poly.is_zero
+
+
+def _expansion_relates_generators(expr: sp.Expr) -> bool:
+    """Could sympy's expansion equate what flint reads as independent generators?  Yes where a
+    power has a non-integer exponent (√x·√x = x), where exp or log is taken (exp(x + y) =
+    exp(x)·exp(y), log(a·b) = log a + log b for positive a, b), and where a function's argument
+    is not in expanded form (ReLU(x(y + 1)) and ReLU(xy + x) are one generator after expansion),
+    or is no expression at all (a Piecewise's pairs)."""
+    for node in sp.preorder_traversal(expr):
+        if node.is_Pow and not node.exp.is_Integer:
+            return True
+        if isinstance(node, (sp.exp, sp.log)):
+            return True
+        if node.is_Function and any(not isinstance(a, sp.Expr) or sp.expand(a) != a for a in node.args):
+            return True
+    return False
 
 
 # a fixed point with pairwise different, non-integer coordinates
