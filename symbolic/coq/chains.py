@@ -25,6 +25,7 @@ from pathlib import Path
 import sympy as sp
 
 from symbolic.coq import library
+from symbolic.errors import CheckerError
 from symbolic.coq.printer import OutsideFragment, Printer
 from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Fn, Indicator, Mul, Relu, Sum, \
     children, difference, permutation_of, permuted, substitute_index
@@ -42,7 +43,7 @@ RESERVED = frozenset({"sum", "relu", "step", "leaky", "is_root", "sqrt", "Rabs",
                       "In", "permutation", "sum_list", "powerRZ", "square_one", "Z"})
 
 
-class NotExported(Exception):
+class NotExported(CheckerError):
     """The chain has a rule or a term with no Coq counterpart here (the message says which)."""
 
 
