@@ -21,7 +21,7 @@ import time
 
 from proofs.commands import cli, registry
 from symbolic.coq import library
-from symbolic.coq.recording import BATCH, recording
+from symbolic.coq.recording import BATCH, chain_pass, recording
 from symbolic.coq.runner import SECONDS_PER_CLAIM, certify
 
 
@@ -44,7 +44,7 @@ def main(argv: list[str]) -> int:
         print("coq_certificates: coqc is not installed (Debian: apt-get install coq)", file=sys.stderr)
         return 2
     defaults = cli.build_parser().parse_args([])
-    rows, reasons = [], collections.Counter()
+    rows, reasons, chain_rows = [], collections.Counter(), []
     for name in args.results or registry.names():
         script = registry.load(name)
         # the run itself, recording the identities it proves
@@ -66,7 +66,21 @@ def main(argv: list[str]) -> int:
         rows.append((name, len(recorder.claims), len(claims), checked, len(claims) - checked - refused, refused,
                      run_cpu, run_wall, coq_cpu, coq_wall, calls))
         print(f"  {name}: {checked}/{len(claims)} checked", file=sys.stderr, flush=True)
+        # the kernel's chains of its theorems for every size, exported and checked in one coqc call
+        if recorder.chains:
+            chains = chain_pass(recorder.chains)
+            answers = list(chains.answers.values())
+            chain_rows.append((name, len(answers), answers.count("checked"),
+                               sum(a.startswith("not exported") for a in answers),
+                               sum(a.startswith("refused") for a in answers), chains.cpu_seconds, chains.wall_seconds))
     print_table(rows)
+    if chain_rows:
+        print("\nthe kernel's chains exported to Coq (symbolic.coq.chains), one coqc call per result:")
+        header = ("result", "chains", "checked", "not exported", "refused", "coq CPU s", "coq s")
+        lines = [(n, c, k, x, r, f"{cpu:.1f}", f"{wall:.1f}") for n, c, k, x, r, cpu, wall in chain_rows]
+        widths = [max(len(str(v)) for v in column) for column in zip(header, *lines)]
+        for line in [header, tuple("-" * w for w in widths), *lines]:
+            print("  ".join(str(v).rjust(w) if i else str(v).ljust(w) for i, (v, w) in enumerate(zip(line, widths))))
     if reasons:
         print("\noutside the fragment, most common reasons:")
         for reason, count in reasons.most_common(6):

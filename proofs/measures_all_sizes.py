@@ -474,7 +474,8 @@ def same_action(every: EverySize) -> list[Verdict]:
             verdicts.append(Verdict(Status.UNDECIDED, claim, reason=str(error)))
             continue
         action = group.action(family)
-        verdicts.append(zeros(claim, [(f"entry ({r + 1}, {c + 1})", kernel[r, c] - action[r, c])
+        # each entry of the kernel's matrix against the group's, the two sides as they are
+        verdicts.append(zeros(claim, [(f"entry ({r + 1}, {c + 1})", (kernel[r, c], action[r, c]))
                                             for r in range(len(entries)) for c in range(len(entries))]))
     return verdicts
 
@@ -519,7 +520,7 @@ def _same_linear_action(every: EverySize, group, family) -> Verdict:
     if len(rows) != len(parameters):
         return Verdict(Status.UNDECIDED, claim, reason="the kernel's map does not list every parameter")
     action = group.action(family)
-    return zeros(claim, [(f"entry ({r + 1}, {c + 1})", sp.cancel(kernel[r, c] - action[r, c]))
+    return zeros(claim, [(f"entry ({r + 1}, {c + 1})", (kernel[r, c], action[r, c]))
                                for r in range(len(parameters)) for c in range(len(parameters))] + hypotheses,
                        evidence=("each image expanded at the family's sizes, read in the group's parameters, a "
                                  "linear form whose coefficients are the group's matrix row",

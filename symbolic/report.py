@@ -43,6 +43,8 @@ def all_sizes_text(verdict) -> str:
     """"all", or, for a theorem resting on a rule whose validity is checked on instances only,
     "all, resting on instance checks of …"."""
     checked = verdict.rests_on.get("instance_checked") if verdict.status is Status.PROVED else None
+    # a rule Coq proved for every order (``--certify coq``) rests on its proof, not on its instances
+    checked = [entry for entry in checked or () if entry not in verdict.details.get("coq_every_order", ())]
     return "all, resting on instance checks of " + "; ".join(checked) if checked else "all"
 
 

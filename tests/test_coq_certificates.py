@@ -11,6 +11,8 @@ import sympy as sp
 from proofs.commands import check_command
 from symbolic import ReLU, check_identity, leaky_relu
 from symbolic.coq import library
+from symbolic.coq import runner
+from symbolic.coq.certificate import certificate, proof_script
 from symbolic.coq.printer import OutsideFragment, Printer, statement
 from symbolic.coq.runner import Answer, certify, combine, with_coq
 from symbolic.testing import assert_proved
@@ -153,13 +155,21 @@ def test_every_denominator_and_sign_fact_becomes_a_hypothesis():
 
 
 @pytest.mark.parametrize("term, reason", [
-    (sp.sqrt(x), "square root"), (x ** sp.Rational(3, 2), "non-integer power"), (sp.exp(x), "outside"),
-    (sp.Float(0.5) * x, "not rational"), (sp.Symbol("n", integer=True) * x, "integers"), (sp.pi * x, "not rational"),
+    (sp.sqrt(x), "square root"), (x ** sp.Rational(3, 2), "non-integer power"), (sp.sin(x), "outside"),
+    (1 / sp.sqrt(x ** 2 + y), "square root"),
+    (sp.Float(0.5) * x, "not rational"), (sp.Symbol("n", integer=True) * x, "integers"), (sp.E * x, "not rational"),
     (sp.Heaviside(x), "outside"), (sp.sign(x), "outside"),
 ])
 def test_constructs_outside_the_fragment_are_named(term, reason):
     with pytest.raises(OutsideFragment, match=reason):
         statement(term, x)
+
+
+def test_square_roots_of_what_is_never_negative_exp_and_pi_are_printed():
+    # a root whose argument is >= 0 at every value (a sum of squares), or > 0 under a reciprocal
+    assert Printer().term(sp.sqrt(x ** 2 + y ** 2)) == "(sqrt ((x ^ 2) + (y ^ 2)))"
+    assert Printer().term(1 / sp.sqrt(x ** 2 + 1)) == "(/ sqrt (1 + (x ^ 2)))"
+    assert Printer().term(sp.exp(x) * sp.pi) == "(PI * (exp x))"
 
 
 # --- Coq's answers ----------------------------------------------------------------------------
@@ -181,6 +191,11 @@ TRUE = [
     (f(ReLU(a * x) / a), f(ReLU(x))), (sp.Max(a * x, a * y, 0) / a, sp.Max(x, y, 0)),
     theorem1(2, 2), theorem1(3, 2),
     (ReLU(c * ReLU(a * x) * y), c * a * ReLU(ReLU(x) * y)),
+    (sp.sqrt(x ** 2 + y ** 2) * (x + 1), x * sp.sqrt(x ** 2 + y ** 2) + sp.sqrt(y ** 2 + x ** 2)),
+    (sp.exp(x) / sp.sqrt(sp.pi), sp.exp(x) / sp.sqrt(sp.pi)), (sp.exp(x * (x + 1)), sp.exp(x ** 2 + x)),
+    # a Max whose arguments differ by a number: the rectifier of that number decided by lra
+    (sp.Max(sp.Add(x, -3, evaluate=False), sp.Add(x, sp.Rational(1, 2), evaluate=False), evaluate=False),
+     sp.Add(x, sp.Rational(1, 2), evaluate=False)),
 ]
 FALSE = [
     (ReLU(r * x), r * ReLU(x)), (ReLU(x), x), (sp.Max(x, y), x), (sp.Abs(x), x), (f(2 * x), 2 * f(x)),
@@ -227,6 +242,21 @@ def test_the_command_line_certifies_and_exits_4_on_a_disagreement(cli, monkeypat
     monkeypatch.setattr(procedure, "check_identity", lambda lhs, rhs, **_: Holds(evidence=("wrong",)))
     assert check_command.main(["relu(x)", "x", "--certify", "coq"]) == 4
     assert "disagree" in capsys.readouterr().err
+
+
+@needs_coq
+def test_a_false_claim_with_roots_forced_through_the_printer_is_refused(tmp_path):
+    lhs, rhs = sp.sqrt(x ** 2 + 1) + 1, sp.sqrt(x ** 2 + 1)
+    # what the certificates do not prove of roots is said to be outside, before any coqc call
+    with pytest.raises(OutsideFragment, match="square root"):
+        certificate(lhs, rhs, "false_root")
+    # a true claim that holds through what exp is, not with exp as an atom: outside, not refused
+    with pytest.raises(OutsideFragment, match="no atom of the claim"):
+        certificate(sp.exp(x) * sp.exp(y), sp.exp(x + y), "exp_sum")
+    printer = Printer()
+    lemma = statement(lhs, rhs, printer).lemma("false_root", proof_script(lhs, rhs, printer, 5))
+    refused, message, _ = runner._run(tmp_path, [(0, lemma)], timeout=60)
+    assert refused == 0 and message
 
 
 @needs_coq

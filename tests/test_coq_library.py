@@ -27,6 +27,13 @@ def test_every_row_of_the_table_is_checked():
     assert library.row_evidence("rule: sum factor, valid for every size") == ["Coq: Sharp.Prelude.sum_factor"]
 
 
+def test_without_mathcomp_its_theorems_say_so_and_the_others_are_checked(monkeypatch):
+    monkeypatch.setattr(library, "mathcomp", lambda: False)
+    results = library.check_library.__wrapped__()
+    assert results["Matrices.det_congruence"].startswith("not checked: mathcomp is not installed")
+    assert results["Theorem1.theorem1_loss"] == "checked"
+
+
 def test_an_axiom_beyond_the_reals_and_a_missing_theorem_are_reported():
     # negative controls: a lemma proved from a false axiom, and a name the development lacks
     with tempfile.TemporaryDirectory() as folder:

@@ -257,7 +257,8 @@ def run_results(args) -> int:
             recorder.stop()
     results = [row for report in reports for row in report.results]
     if recorder is not None:
-        print(recorder.certify_rows(), file=sys.stderr)
+        # the proof scripts ran here; Coq's batches run side by side with --jobs, or on Dask workers
+        print(recorder.certify_rows(mapper=parallel.coq_mapper(args.jobs, args.dask)), file=sys.stderr)
     if args.json and args.steps:
         print(json.dumps({"claims": [r.as_json() for r in results],
                           "derivations": display.steps_json([report.derivation for report in reports])},

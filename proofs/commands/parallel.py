@@ -179,3 +179,22 @@ def _on_dask(client, tasks, seed, timeout):
             raise UsageError(f"a Dask worker cannot import this project ({error}): install it "
                              f"on every worker") from None
         yield futures[future], result
+
+
+def coq_mapper(jobs: int, address=None):
+    """How Coq's pass runs its coqc batches: in turn (``map``), in ``jobs`` threads (each batch is
+    one coqc process), or on the Dask cluster at ``address`` (coqc installed on its workers)."""
+    if address is not None:
+        client = _dask_client(address)
+
+        def on_dask(function, items):
+            return client.gather(client.map(function, list(items), pure=False))
+        return on_dask
+    if jobs <= 1:
+        return map
+
+    def in_threads(function, items):
+        from concurrent.futures import ThreadPoolExecutor
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            return list(pool.map(function, items))
+    return in_threads

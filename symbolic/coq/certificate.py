@@ -18,7 +18,7 @@ from __future__ import annotations
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
-from symbolic.coq.printer import Printer, Statement, statement
+from symbolic.coq.printer import OutsideFragment, Printer, Statement, statement
 from symbolic.relu import ReLU, split_positive_factor
 
 # What every batch of certificates starts with: the rewriting lemmas and the closing tactics.
@@ -38,6 +38,9 @@ Lemma min_relu (a b : R) : Rmin a b = a - Rmax (a - b) 0.
 Proof. unfold Rmin, Rmax. destruct (Rle_dec a b), (Rle_dec (a - b) 0); lra. Qed.
 Lemma abs_relu (z : R) : Rabs z = Rmax z 0 + Rmax (- z) 0.
 Proof. unfold Rabs, Rmax. destruct (Rcase_abs z), (Rle_dec z 0), (Rle_dec (- z) 0); lra. Qed.
+(* the rectifier of a number is its value *)
+Lemma relu_num (z v : R) : (z <= 0 /\ v = 0) \/ (0 < z /\ v = z) -> Rmax z 0 = v.
+Proof. unfold Rmax. destruct (Rle_dec z 0); lra. Qed.
 
 (* a denominator is non-zero by a premise or by a sign fact *)
 Ltac nonzero := first [ assumption | intro; lra | intro; nra ].
@@ -91,6 +94,10 @@ class Guide:
             return self.absolute(node)
         if isinstance(node, AppliedUndef):
             return self.application(node)
+        if isinstance(node, sp.Pow) and node.exp == sp.S.Half:
+            return self.root(node)
+        if isinstance(node, sp.exp):
+            return self.exponential(node)
         return node
 
     def relu(self, node: ReLU) -> sp.Expr:
@@ -126,7 +133,11 @@ class Guide:
         x = sp.expand(a - b)
         lemma = "max_relu" if is_max else "min_relu"
         proof = (f"rewrite ({lemma} {self.text(a)} {self.text(b)}); "
-                 f"replace ({self.text(a)} - {self.text(b)}) with {self.text(x)} by close; close")
+                 f"replace ({self.text(a)} - {self.text(b)}) with {self.text(x)} by close; ")
+        if x.is_Number:
+            # the rectifier of a number: its value, decided by lra
+            proof += f"rewrite (relu_num {self.text(x)} {self.text(ReLU(x))}) by lra; "
+        proof += "close"
         if is_max:
             # max(a, b) = b + ReLU(a - b)
             self.step(old, sp.Add(b, ReLU(x), evaluate=False), proof)
@@ -158,6 +169,21 @@ class Guide:
         return self.step(self.text(node), new, "f_equal; close")
 
 
+    def exponential(self, node: sp.exp) -> sp.Expr:
+        """exp(A) -> exp(z), z canonical: equal arguments, equal values."""
+        new = sp.exp(sp.expand(node.args[0]), evaluate=False)
+        if self.text(new) == self.text(node):
+            return node
+        return self.step(self.text(node), new, "f_equal; close")
+
+    def root(self, node: sp.Pow) -> sp.Expr:
+        """sqrt(A) -> sqrt(z), z canonical: equal arguments, equal roots."""
+        new = sp.Pow(sp.expand(node.base), sp.S.Half, evaluate=False)
+        if self.text(new) == self.text(node):
+            return node
+        return self.step(self.text(node), new, "f_equal; close")
+
+
 def guided_script(lhs: sp.Expr, rhs: sp.Expr, printer: Printer) -> str:
     """The guided strategy as one tactic: the rewriting steps, then one field."""
     guide = Guide(printer)
@@ -173,9 +199,32 @@ def proof_script(lhs: sp.Expr, rhs: sp.Expr, printer: Printer, seconds: float) -
     return f"Timeout {max(1, round(seconds))} (first [ ({guided}) | (split_signs; leaf) ])."
 
 
+def roots_as_atoms(lhs: sp.Expr, rhs: sp.Expr) -> None:
+    """The strategies read a square root and an exp as atoms, their arguments in canonical form: a
+    claim that holds only through what they are (sqrt(a^2) = a for a > 0, exp(2 f) = exp(f)^2) is
+    outside what they prove, and is said to be (OutsideFragment), rather than sent to Coq to be
+    refused for the tactics' sake."""
+    powers = lhs.atoms(sp.Pow) | rhs.atoms(sp.Pow)
+    roots = [p for p in powers if abs(p.exp) == sp.S.Half] + list(lhs.atoms(sp.exp) | rhs.atoms(sp.exp))
+    if not roots:
+        return
+    atoms: dict = {}
+
+    def key(atom):
+        # an atom with its argument in canonical form, as the guided strategy writes it
+        return (type(atom), sp.expand(atom.args[0]), atom.exp if isinstance(atom, sp.Pow) else None)
+    for root in roots:
+        atoms.setdefault(key(root), sp.Dummy("atom"))
+    replaced = [side.xreplace({root: atoms[key(root)] for root in roots}) for side in (lhs, rhs)]
+    if sp.expand(sp.together(replaced[0] - replaced[1])) != 0:
+        raise OutsideFragment("a square root or an exp that is no atom of the claim: the claim holds, if it does, "
+                              "through what a root or exp is, which the certificates do not prove")
+
+
 def certificate(lhs, rhs, name: str, seconds: float = 10.0) -> str:
     """The Coq lemma for lhs = rhs with its proof; raises OutsideFragment outside the fragment."""
     lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
+    roots_as_atoms(lhs, rhs)
     printer = Printer()
     claim: Statement = statement(lhs, rhs, printer)
     return claim.lemma(name, proof_script(lhs, rhs, printer, seconds))

@@ -86,10 +86,26 @@ FURTHER: tuple[str, ...] = (
     "Theorem2_4.theorem2_det", "Theorem2_4.scale_compose", "Theorem2_4.theorem4_W", "Theorem2_4.theorem4_v",
     f"{_PRE}.leaky_pos_hom", f"{_PRE}.relu_derivative_pos", f"{_PRE}.relu_derivative_neg",
     f"{_PRE}.step_derivative", f"{_PART}.partial_comp",
+    # the rules exported chains cite beyond the prelude's (``symbolic.coq.chains``)
+    "Chains.abs_pos_hom", "Chains.abs_sign", "Chains.signZ_square", "Chains.signZ_cases", "Chains.root_hom",
+    "Chains.rroot_hom", "Chains.sum_reindex",
 )
 
+# the rules that are valid for every size but that the kernel checks on instances only (their
+# ``instance_checked`` entries, as the theorems resting on them list them) -> the Coq theorems that
+# prove them for every order (mathcomp's matrices, over every commutative ring)
+INSTANCE_RULES: dict[str, tuple[str, ...]] = {
+    "det(P M P^T) = det(P)^2 det(M): generic P, M of orders 1 and 2, P = D Q at order 3":
+        ("Matrices.det_congruence",),
+    "A B^T = I for B = A^(-T): orders 1 to 3": ("Matrices.inverse_pair",),
+}
+
+# the files that need mathcomp (Debian: libcoq-mathcomp-algebra), compiled only where it is installed
+NEEDS_MATHCOMP = ("Matrices.v",)
+
 THEOREMS: tuple[str, ...] = tuple(dict.fromkeys([name for names in EVERY_SIZE.values() for name in names]
-                                                + list(FURTHER)))
+                                                + list(FURTHER)
+                                                + [name for names in INSTANCE_RULES.values() for name in names]))
 
 MARK = "@@ "                        # printed before each theorem's assumptions
 
@@ -97,6 +113,18 @@ MARK = "@@ "                        # printed before each theorem's assumptions
 def coqc() -> str | None:
     """The path of coqc, or None where Coq is not installed."""
     return shutil.which("coqc")
+
+
+@functools.cache
+def mathcomp() -> bool:
+    """Whether coqc finds mathcomp's matrices."""
+    if coqc() is None:
+        return False
+    with tempfile.TemporaryDirectory(prefix="coq-mathcomp-") as folder:
+        (Path(folder) / "Probe.v").write_text("From mathcomp Require Import matrix.\n")
+        done = subprocess.run([coqc(), "-q", "Probe.v"], cwd=folder, capture_output=True, text=True, check=False,
+                              timeout=COMPILE_SECONDS)
+    return done.returncode == 0
 
 
 def source_files() -> list[Path]:
@@ -109,17 +137,51 @@ def rests_on_reals_only(axioms: list[str]) -> bool:
     return set(axioms) <= REALS_AXIOMS
 
 
+def _needs_mathcomp(name: str) -> bool:
+    return f"{name.split('.')[0]}.v" in NEEDS_MATHCOMP
+
+
 @functools.cache
-def check_library() -> dict[str, str]:
+def check_library(matrices: bool = True) -> dict[str, str]:
     """Each theorem of THEOREMS -> "checked", or why not (coqc missing, a file refused, an axiom
-    beyond the reals'), compiled once per process."""
+    beyond the reals'), compiled once per process; ``matrices=False`` leaves out the files that need
+    mathcomp (slow to load), whose theorems the every-size rows do not cite."""
+    theorems = [name for name in THEOREMS if matrices or not _needs_mathcomp(name)]
     if coqc() is None:
-        return dict.fromkeys(THEOREMS, "not checked: coqc is not installed (Debian: apt-get install coq)")
+        return dict.fromkeys(theorems, "not checked: coqc is not installed (Debian: apt-get install coq)")
+    missing = [] if matrices and mathcomp() else [name for name in theorems if _needs_mathcomp(name)]
     with tempfile.TemporaryDirectory(prefix="coq-library-") as folder:
-        failure = _compile(Path(folder))
+        failure = _compile(Path(folder), skip=() if matrices else NEEDS_MATHCOMP)
         if failure:
-            return dict.fromkeys(THEOREMS, failure)
-        return assumptions(Path(folder), THEOREMS)
+            return dict.fromkeys(theorems, failure)
+        results = assumptions(Path(folder), [name for name in theorems if name not in missing])
+    return {**results, **dict.fromkeys(missing, "not checked: mathcomp is not installed "
+                                                "(Debian: apt-get install libcoq-mathcomp-algebra)")}
+
+
+@functools.cache
+def check_matrices() -> dict[str, str]:
+    """The theorems of the files that need mathcomp -> "checked" or why not, those files alone compiled."""
+    theorems = [name for names in INSTANCE_RULES.values() for name in names]
+    if coqc() is None:
+        return dict.fromkeys(theorems, "not checked: coqc is not installed (Debian: apt-get install coq)")
+    if not mathcomp():
+        return dict.fromkeys(theorems, "not checked: mathcomp is not installed "
+                                       "(Debian: apt-get install libcoq-mathcomp-algebra)")
+    with tempfile.TemporaryDirectory(prefix="coq-matrices-") as folder:
+        failure = _compile(Path(folder), only=NEEDS_MATHCOMP)
+        return dict.fromkeys(theorems, failure) if failure else assumptions(Path(folder), theorems)
+
+
+def instance_rules_proved(checked: tuple) -> dict[str, str]:
+    """The rules among a theorem's ``instance_checked`` entries that the development proves for every
+    order -> the evidence line naming the Coq theorems (those Coq has checked in this process)."""
+    proved = {}
+    for entry in checked:
+        names = INSTANCE_RULES.get(entry, ())
+        if names and all(check_matrices()[name] == "checked" for name in names):
+            proved[entry] = f"proved for every order in Coq: {', '.join(f'{LIBRARY}.{name}' for name in names)}"
+    return proved
 
 
 def row_status(claim: str) -> str | None:
@@ -128,7 +190,7 @@ def row_status(claim: str) -> str | None:
     names = EVERY_SIZE.get(claim)
     if names is None:
         return None
-    results = check_library()
+    results = check_library(matrices=False)
     failures = [f"{name}: {results[name]}" for name in names if results[name] != "checked"]
     return failures[0] if failures else "checked"
 
@@ -139,11 +201,14 @@ def row_evidence(claim: str) -> list[str]:
     return [f"Coq: {', '.join(f'{LIBRARY}.{name}' for name in names)}"] if names else []
 
 
-def _compile(folder: Path) -> str | None:
-    """Copy the sources into folder and compile them in order; the first refusal, or None."""
-    for source in source_files():
+def _compile(folder: Path, only: tuple = (), skip: tuple = ()) -> str | None:
+    """Copy the sources (``only`` those files, if given; never those in ``skip``) into folder and
+    compile them in order; the first refusal, or None."""
+    sources = [source for source in source_files() if (not only or source.name in only) and source.name not in skip
+               and (source.name not in NEEDS_MATHCOMP or mathcomp())]
+    for source in sources:
         shutil.copy(source, folder / source.name)
-    for source in source_files():
+    for source in sources:
         try:
             done = subprocess.run([coqc(), "-q", "-Q", ".", LIBRARY, source.name], cwd=folder, check=False,
                                   capture_output=True, text=True, timeout=COMPILE_SECONDS)

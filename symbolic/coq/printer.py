@@ -1,16 +1,18 @@
 """sympy terms as Coq terms over R: the fragment a certificate can state.
 
-The fragment: rational numbers, real symbols (their sign facts become hypotheses), +, ·, integer
-powers, division, ReLU (``Rmax s 0``), Max, Min, Abs (``Rabs``) and undefined functions such as a
-loss ℓ (Coq variables of type R -> ... -> R).  Anything else raises ``OutsideFragment`` with the
+The fragment: rational numbers, π, real symbols (their sign facts become hypotheses), +, ·, integer
+powers, division, exp, ReLU (``Rmax s 0``), Max, Min, Abs (``Rabs``) and undefined functions such as
+a loss ℓ (Coq variables of type R -> ... -> R).  Anything else raises ``OutsideFragment`` with the
 reason.  Every term is printed fully parenthesised, node by node, so that the printed text of a
 term is the text of its children put together: a certificate can rewrite one subterm and know the
 text of the result.
 
 Coq's division is total (x / 0 = 0), so every denominator as written gets a premise "B <> 0";
 with those premises the lemma speaks of exactly the points where both sides as written are
-defined.  Square roots and non-integer powers are refused (Coq's sqrt of a negative is 0: the
-claim's domain is not stated), and so are integer symbols (the claim ranges over Z, not R).
+defined.  A square root is printed where its argument is >= 0 for every value of the symbols
+(sympy's assumptions say so: a sum of squares); other square roots and non-integer powers are
+refused (Coq's sqrt of a negative is 0: the claim's domain is not stated), and so are integer
+symbols (the claim ranges over Z, not R).
 """
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ from symbolic.relu import ReLU
 RESERVED = frozenset([
     "as", "at", "cofix", "else", "end", "exists", "exists2", "fix", "for", "forall", "fun", "if",
     "IF", "in", "let", "match", "mod", "return", "then", "using", "where", "with", "Type", "Prop",
-    "Set", "SProp", "R", "Rmax", "Rmin", "Rabs", "IZR", "pow", "sqrt", "relu_hom", "relu_flip",
+    "Set", "SProp", "R", "Rmax", "Rmin", "Rabs", "IZR", "pow", "sqrt", "exp", "PI", "relu_hom", "relu_flip",
     "max_relu", "min_relu", "abs_relu", "nonzero", "close", "pos", "split_signs", "leaf", "guided",
     "O", "S", "nat",
 ])
@@ -135,12 +137,23 @@ class Printer:
             return f"(Rabs {self.term(e.args[0])})"
         if isinstance(e, AppliedUndef):
             return self.application(e)
+        if e is sp.pi:
+            return "PI"
+        if isinstance(e, sp.exp):
+            return f"(exp {self.term(e.args[0])})"
         if isinstance(e, sp.NumberSymbol) or e.is_number:
             raise OutsideFragment(f"the constant {e} is not rational")
         raise OutsideFragment(f"{type(e).__name__} is outside Coq's fragment here")
 
     def power(self, e: sp.Pow) -> str:
         base, exponent = e.args
+        if exponent == sp.S.Half and base.is_nonnegative is True:
+            # a square root of what is >= 0 at every value of its symbols (a sum of squares, say):
+            # Coq's total sqrt is the real square root there, so the lemma states the claim as written
+            return f"(sqrt {self.term(base)})"
+        if exponent == -sp.S.Half and base.is_positive is True:
+            # the reciprocal of the square root of what is > 0 at every value of its symbols
+            return f"(/ sqrt {self.term(base)})"
         if not exponent.is_Integer:
             kind = "a square root" if exponent in (sp.S.Half, -sp.S.Half) else "a non-integer power"
             raise OutsideFragment(f"{kind} ({e}): its domain is not stated (Coq's sqrt of a negative is 0)")

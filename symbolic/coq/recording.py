@@ -1,16 +1,24 @@
 """Coq's pass over a run: every equation a PROVED row's theorem states (its statement's parts,
-the premises' equations included) is recorded with the row, then re-checked by Coq in batches.
+the premises' equations included) is recorded with the row, then re-checked by Coq in batches; every
+index-level equation it states (a theorem for every size) has its kernel chain exported to Coq
+(``symbolic.coq.chains``) and re-checked step by step.
 
 The recording reads the statements the kernel minted: it wraps ``Report.record`` for the length of
 a ``with`` block in one process, to see each row as it is made; nothing else is changed.
 """
 from __future__ import annotations
 
+import dataclasses
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from symbolic.coq import library
+from symbolic.coq.chains import CHECKED, NotExported, check_exports, export_chain
 from symbolic.coq.runner import Answer, Batch, certify, combine
 from symbolic.kernel import Equation
+from symbolic.kernel.chains import proof_of
+from symbolic.kernel.statements import IndexEquation
 from symbolic.report import Report
 from symbolic.verdict import Status
 
@@ -24,13 +32,35 @@ def equations_of(verdict) -> list:
     return [(part.lhs, part.rhs) for part in verdict.statement.parts() if isinstance(part, Equation)]
 
 
+def chains_of(verdict) -> tuple[list, list]:
+    """(the chains the kernel checked for the index-level equations a PROVED verdict's statement
+    states, the reasons its other index-level parts are not exported): an equation proved by a
+    chain has the chain; one proved otherwise (an induction on the layer, its instance) says how."""
+    if verdict.status is not Status.PROVED:
+        return [], []
+    chains, reasons = [], []
+    for part in verdict.statement.parts():
+        if not isinstance(part, IndexEquation):
+            continue
+        proof = proof_of(part)
+        if proof is None:
+            reasons.append("not exported: a theorem proved in another process")
+        elif proof[0] == "chain":
+            chains.append((proof[1], part.ranges))
+        elif proof[0] != "definition":          # a definition is Coq's definition of the same name
+            reasons.append("not exported: " + {"induction": "induction on a layer",
+                                               "instance": "the instance of a theorem for every layer"}[proof[0]])
+    return chains, reasons
+
+
 @dataclass
 class Recorder:
-    """The proved identities of a run, and which of them each row states; ``start()`` begins
-    recording in this process, ``stop()`` ends it."""
+    """The proved identities of a run, the chains of its theorems for every size, and which of them
+    each row states; ``start()`` begins recording in this process, ``stop()`` ends it."""
 
     claims: list = field(default_factory=list)           # (lhs, rhs) of each equation proved
-    rows: list = field(default_factory=list)             # (row, indices into claims)
+    rows: list = field(default_factory=list)             # (row, indices into claims, chain keys, reasons)
+    chains: dict = field(default_factory=dict)           # id of a chain -> (the chain, its ranges)
     _original: object = None
 
     def start(self) -> Recorder:
@@ -40,7 +70,11 @@ class Recorder:
             verdict = original_record(report, *args, **kwargs)
             start = len(recorder.claims)
             recorder.claims += equations_of(verdict)
-            recorder.rows.append((report.results[-1], list(range(start, len(recorder.claims)))))
+            chains, reasons = chains_of(verdict)
+            for chain, ranges in chains:
+                recorder.chains.setdefault(id(chain), (chain, ranges))
+            recorder.rows.append((report.results[-1], list(range(start, len(recorder.claims))),
+                                  [id(chain) for chain, _ in chains], reasons))
             return verdict
         self._original = original_record
         Report.record = record
@@ -51,10 +85,11 @@ class Recorder:
             Report.record = self._original
             self._original = None
 
-    def certify_rows(self, seconds: float = 10.0) -> str:
-        """Coq's pass over the recorded claims, the rows' verdicts updated; its summary line."""
-        answers, batch = coq_pass(self, seconds)
-        return summary(answers, batch)
+    def certify_rows(self, seconds: float = 10.0, mapper=map) -> str:
+        """Coq's pass over the recorded claims and chains, the rows' verdicts updated; its summary.
+        ``mapper(function, items)`` runs the coqc batches: in turn (``map``), or in parallel."""
+        answers, batch, chains = coq_pass(self, seconds, mapper)
+        return summary(answers, batch) + "\n" + chain_summary(chains)
 
 
 @contextmanager
@@ -67,9 +102,15 @@ def recording():
         recorder.stop()
 
 
-def coq_pass(recorder: Recorder, seconds: float = 10.0) -> tuple[list[Answer], Batch]:
-    """Coq's answer on each recorded claim (the same claim once), and the rows' verdicts updated:
-    a PROVED row one of whose claims Coq refused becomes UNDECIDED (``combine``)."""
+def _certify_batch(arguments) -> Batch:
+    claims, seconds = arguments
+    return certify(claims, seconds)
+
+
+def coq_pass(recorder: Recorder, seconds: float = 10.0, mapper=map) -> tuple[list[Answer], Batch, "ChainPass"]:
+    """Coq's answer on each recorded claim (the same claim once) and on each recorded chain, and the
+    rows' verdicts updated: a PROVED row one of whose claims or chains Coq refused becomes UNDECIDED
+    (``combine``)."""
     unique: dict[tuple[str, str], int] = {}
     order = []
     for number, (lhs, rhs) in enumerate(recorder.claims):
@@ -78,28 +119,100 @@ def coq_pass(recorder: Recorder, seconds: float = 10.0) -> tuple[list[Answer], B
             unique[key] = len(order)
             order.append(number)
     total = Batch([])
-    for start in range(0, len(order), BATCH):
-        batch = certify([recorder.claims[n] for n in order[start:start + BATCH]], seconds)
+    batches = [([recorder.claims[n] for n in order[start:start + BATCH]], seconds) for start in range(0, len(order), BATCH)]
+    started = time.perf_counter()
+    for batch in mapper(_certify_batch, batches):
         total.answers += batch.answers
         total.cpu_seconds += batch.cpu_seconds
-        total.wall_seconds += batch.wall_seconds
         total.calls += batch.calls
+    total.wall_seconds = time.perf_counter() - started
     answers = [total.answers[unique[(str(lhs), str(rhs))]] for lhs, rhs in recorder.claims]
-    for row, indices in recorder.rows:
-        if row.verdict.status is not Status.PROVED or not indices:
+    chains = chain_pass(recorder.chains, mapper)
+    for row, _, _, _ in recorder.rows:
+        every_order(row)
+    for row, indices, keys, reasons in recorder.rows:
+        if row.verdict.status is not Status.PROVED or not (indices or keys or reasons):
             continue
         mine = [answers[n] for n in indices]
-        refused = [a for a in mine if a.refused]
+        refused = [a for a in mine if a.refused] + [Answer(chains.answers[k]) for k in keys
+                                                    if chains.answers[k].startswith("refused")]
         outside = [a for a in mine if not a.checked and not a.refused]
+        not_exported = [chains.answers[k] for k in keys if chains.answers[k].startswith("not ")] + reasons
         if refused:
             answer = refused[0]
+        elif not_exported and row.verdict.details.get("coq") == CHECKED:
+            # a row the Coq development proves for every size (``symbolic.coq.library``) stays checked
+            continue
+        elif not_exported:
+            answer = Answer(not_exported[0])
         elif outside:
             answer = Answer(f"{len(mine) - len(outside)} of {len(mine)} identities checked, "
                             f"the others {outside[0].result}")
         else:
-            answer = Answer("checked")
-        row.verdict = combine(row.verdict, answer)
-    return answers, total
+            answer = Answer(CHECKED)
+        verdict = combine(row.verdict, answer)
+        if keys and answer.checked:
+            steps = sum(len(chains.chains[k].steps) for k in keys)
+            verdict = dataclasses.replace(verdict, evidence=(
+                *verdict.evidence, f"Coq: {len(keys)} kernel chain{'s' * (len(keys) > 1)} exported and re-checked "
+                                   f"step by step ({steps} steps)"))
+        row.verdict = verdict
+    return answers, total, chains
+
+
+def every_order(row) -> None:
+    """A PROVED row resting on instance checks of a rule that the Coq development proves for every
+    order: the rule named in ``details["coq_every_order"]`` (its sizes then say "all") and the Coq
+    theorems in its evidence."""
+    verdict = row.verdict
+    checked = verdict.rests_on.get("instance_checked") if verdict.status is Status.PROVED else None
+    proved = library.instance_rules_proved(tuple(checked or ()))
+    if proved:
+        row.verdict = dataclasses.replace(verdict, details={**verdict.details, "coq_every_order": tuple(proved)},
+                                          evidence=(*verdict.evidence, *proved.values()))
+
+
+@dataclass
+class ChainPass:
+    """Coq's answer on each recorded chain: "checked", "refused at step K (…)" or "not exported: …"."""
+
+    chains: dict
+    answers: dict
+    cpu_seconds: float = 0.0
+    wall_seconds: float = 0.0
+    calls: int = 0
+
+
+CHAINS_PER_CALL = 40             # exported chains per coqc call when the calls run side by side
+
+
+def chain_pass(recorded: dict, mapper=map) -> ChainPass:
+    """Export every recorded chain that has a Coq counterpart and check them, one coqc call per
+    group of chains (one group when the batches run in turn)."""
+    exports, answers = {}, {}
+    for key, (chain, ranges) in recorded.items():
+        try:
+            exports[key] = export_chain(chain, f"chain_{len(exports)}", ranges)
+        except NotExported as why:
+            answers[key] = f"not exported: {why}"
+    listed = list(exports.values())
+    # each call compiles the rules' library first (about 2 s): a group is worth it from 40 chains on
+    groups = 1 if mapper is map else max(1, -(-len(listed) // CHAINS_PER_CALL))
+    started = time.perf_counter()
+    results = list(mapper(check_exports, [listed[k::groups] for k in range(groups)]))
+    by_name = {name: answer for result in results for name, answer in result.answers.items()}
+    answers.update({key: by_name[export.name] for key, export in exports.items()})
+    return ChainPass({key: chain for key, (chain, _) in recorded.items()}, answers,
+                     sum(r.cpu_seconds for r in results), time.perf_counter() - started, sum(r.calls for r in results))
+
+
+def chain_summary(chains: ChainPass) -> str:
+    """One line: how many chains Coq re-checked, how many are not exported, how many it refused."""
+    checked = sum(answer == CHECKED for answer in chains.answers.values())
+    refused = sum(answer.startswith("refused") for answer in chains.answers.values())
+    return (f"coq: {len(chains.answers)} kernel chains: {checked} exported and checked, "
+            f"{len(chains.answers) - checked - refused} not exported, {refused} refused "
+            f"({chains.calls} coqc calls, {chains.cpu_seconds:.1f} s CPU, {chains.wall_seconds:.1f} s)")
 
 
 def summary(answers: list[Answer], batch: Batch) -> str:

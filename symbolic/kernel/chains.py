@@ -17,10 +17,12 @@ from symbolic.verdict import Status, Verdict
 
 _AXIOMS: dict[int, object] = {}          # the rules declared as axioms, by identity
 _LEMMAS: dict[int, object] = {}          # the rules the kernel made from theorems, by identity
+_LEMMA_SOURCES: dict[int, tuple] = {}    # id of a lemma -> (its rule, "instance" or "evaluation", its theorem)
 _THEOREMS: dict[int, object] = {}        # the theorems the kernel proved, by identity
 _DEFINED: dict = {}                      # defined term -> its definition
 _HYPOTHESES: dict = {}                   # the hypotheses (rules a theorem holds under), by identity
 _DEFINITION_RULES: dict = {}             # id of a definition's rule -> (the name it introduced, the rule)
+_PROOFS: dict = {}                       # id of an index-level statement -> (the statement, how it was proved)
 
 
 @dataclass(frozen=True, eq=False)
@@ -123,10 +125,12 @@ def is_theorem(theorem) -> bool:
     return isinstance(theorem, Theorem) and _THEOREMS.get(id(theorem)) is theorem
 
 
-def _issue(label, lhs, rhs, ranges, hypotheses, rests_on, evidence, details, definitions=()) -> Verdict:
-    """The PROVED verdict of the index-level theorem lhs = rhs, for every size."""
+def _issue(label, lhs, rhs, ranges, hypotheses, rests_on, evidence, details, definitions=(), proof=None) -> Verdict:
+    """The PROVED verdict of the index-level theorem lhs = rhs, for every size; ``proof`` says how
+    it was proved (a checked chain, an induction, …), kept for a second checker to re-check."""
     statement = IndexEquation(lhs, rhs, tuple(sorted(dict(ranges).items())), tuple(hypotheses), tuple(definitions))
     theorem = _mint(statement, rests_on, sizes="all", evidence=evidence)
+    _PROOFS[id(statement)] = (statement, proof)
     return Verdict(Status.PROVED, evidence=tuple(evidence), details=dict(details), theorem=theorem, label=label)
 
 
@@ -244,9 +248,25 @@ def _prove(chain: Chain, hypotheses) -> tuple[Verdict, Theorem | None]:
     assumed, used = _carried(chain.rules, "hypotheses"), _carried(chain.rules, "definitions")
     verdict = _issue(chain.claim, chain.start, chain.end, ranges, assumed, rests_on,
                      (f"{len(chain.steps)} rewrite steps, each an instance of its rule", "rules used: " + ", ".join(rules)),
-                     {"rules": rules}, used)
+                     {"rules": rules}, used, proof=("chain", chain))
     return verdict, _theorem(chain.claim, chain.start, chain.end, verdict, ranges=ranges, hypotheses=assumed,
                              definitions=used)
+
+
+def proof_of(statement) -> tuple | None:
+    """How the kernel proved an index-level statement it minted in this process: ("chain", the
+    checked chain), ("induction", layer variable, base chain, step chain, the hypothesis rule),
+    ("instance", the induction's theorem, the layer), ("definition", name); None when it did not
+    (a statement that came from another process, say)."""
+    found = _PROOFS.get(id(statement))
+    return found[1] if found is not None and found[0] is statement else None
+
+
+def source_of(rule) -> tuple | None:
+    """("instance", the theorem) for a lemma whose steps are instances of a theorem lhs = rhs,
+    ("evaluation", the theorem) for a lemma g(Tθ) = g(θ) read from one; None for any other rule."""
+    found = _LEMMA_SOURCES.get(id(rule))
+    return found[1:] if found is not None and found[0] is rule else None
 
 
 def transformations_in(term) -> set:

@@ -62,7 +62,7 @@ def definitions(name: str, clauses) -> list[Rule]:
     for defined, meaning, for_all in clauses:
         _DEFINED[defined] = meaning
         verdict = _issue(f"definition: {name}", defined, meaning, (), (), RestsOn(rules=(f"definition of {name}",)),
-                         ("a definition introduces a fresh name",), {})
+                         ("a definition introduces a fresh name",), {}, proof=("definition", name))
 
         def justify(before, after, defined=defined, meaning=meaning, for_all=for_all):
             return None if _is_instance(defined, meaning, before, after, set(for_all)) else \

@@ -53,7 +53,7 @@ def induction(claim: str, lhs, rhs, variable: sp.Symbol, base: Chain, step: Call
     verdict = _issue(claim, lhs, rhs, ranges, assumed, rests_on,
                      (f"induction on {variable}: base ({len(base.steps)} steps) and step "
                       f"({len(step_chain.steps)} steps, the hypothesis used) checked", "rules used: " + ", ".join(rules)),
-                     {"rules": rules}, used)
+                     {"rules": rules}, used, proof=("induction", variable, base, step_chain, hypothesis))
     return verdict, _theorem(claim, lhs, rhs, verdict, schema=(variable, statement), ranges=ranges, hypotheses=assumed,
                              definitions=used)
 
@@ -75,5 +75,5 @@ def instantiate(theorem: Theorem, value: sp.Expr, assumption: str = "") -> Theor
     assumed = (*theorem.hypotheses, *((Relation(value, ">=", sp.S.Zero),) if value.is_nonnegative is not True else ()))
     rests_on = theorem.verdict.theorem.rests_on | RestsOn(rules=("instance of a theorem for every layer",))
     verdict = _issue(note, lhs, rhs, theorem.ranges, assumed, rests_on, (note, *theorem.verdict.evidence),
-                     dict(theorem.verdict.details), theorem.definitions)
+                     dict(theorem.verdict.details), theorem.definitions, proof=("instance", theorem, value))
     return _theorem(note, lhs, rhs, verdict, ranges=theorem.ranges, hypotheses=assumed, definitions=theorem.definitions)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from symbolic.every_size.index_terms import DATA_FAMILIES, Deriv, Entry, Eval, \
     children, index_variable
-from symbolic.kernel.chains import _LEMMAS, Rule, Theorem, is_theorem
+from symbolic.kernel.chains import _LEMMA_SOURCES, _LEMMAS, Rule, Theorem, is_theorem
 from symbolic.kernel.matching import _instance_binding, _is_instance
 from symbolic.kernel.names import defined_in
 from symbolic.verdict import Status, Verdict
@@ -40,6 +40,7 @@ def lemma(theorem: Theorem, name: str, statement: str, for_all: tuple = ()) -> R
     rule = Rule(name, statement, justify, lambda: theorem.verdict, in_scope=in_scope, assumes=assumes,
                 hypotheses=theorem.hypotheses, definitions=theorem.definitions)
     _LEMMAS[id(rule)] = rule
+    _LEMMA_SOURCES[id(rule)] = (rule, "instance", theorem)
     return rule
 
 
@@ -101,6 +102,7 @@ def evaluation_lemma(theorem: Theorem, function, transformation, name: str, stat
     rule = Rule(name, statement, justify, lambda: theorem.verdict, hypotheses=theorem.hypotheses,
                 definitions=theorem.definitions)
     _LEMMAS[id(rule)] = rule
+    _LEMMA_SOURCES[id(rule)] = (rule, "evaluation", theorem, function, transformation)
     return rule
 
 

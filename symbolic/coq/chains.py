@@ -1,0 +1,501 @@
+"""The kernel's chains as Coq proofs, checked by coqc: a second checker for a theorem "for every size".
+
+A chain t_0 = t_1 = … = t_m (``symbolic.kernel.chains``) becomes one Coq lemma per step and a
+theorem that composes them.  A step rewrites one subterm by one rule, found as the kernel finds it
+(the innermost differing subterm the rule accepts); its proof goes down to that subterm by
+congruence (``f_equal`` with a hole, ``sum_ext`` under a sum) and closes it with the rule's lemma,
+proved once for every size in ``coq/Prelude.v`` and ``coq/Chains.v``, or with ``field`` for a step
+of arithmetic.  The sizes, index families and scalars of the chain are Coq variables: the Coq
+theorem holds for every size, as the kernel's does; sign facts of the scalars are hypotheses.
+
+A chain whose rule or term has no Coq counterpart here is "not exported", with the rule or the term
+named; a chain Coq refuses is "refused at step K" (the first lemma coqc stops at).
+"""
+from __future__ import annotations
+
+import re
+import resource
+import shutil
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import sympy as sp
+
+from symbolic.coq import library
+from symbolic.errors import CheckerError
+from symbolic.coq.printer import OutsideFragment, Printer
+from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Fn, Indicator, Mul, Relu, Sum, \
+    children, difference, permutation_of, permuted, substitute_index
+from symbolic.every_size.index_rules import RECIPROCAL_ROOT, SQUARE_ROOT
+
+SECONDS_PER_CHAIN = 60               # a cap on the check of one chain
+CHECKED = "checked"
+
+# the square root and its reciprocal: Coq variables with the hypotheses that say what they are
+ROOTS = (SQUARE_ROOT, RECIPROCAL_ROOT)
+# Coq names the export itself uses
+RESERVED = frozenset({"sum", "relu", "step", "leaky", "is_root", "sqrt", "Rabs", "INR", "hole", "R", "nat", "fun",
+                      "forall", "in", "let", "match", "end", "with", "as", "at", "if", "then", "else", "for",
+                      "Type", "Prop", "Set", "S", "O", "pos", "nonzero", "arithmetic", "delta", "seq", "map",
+                      "In", "permutation", "sum_list", "powerRZ", "square_one", "Z"})
+
+
+class NotExported(CheckerError):
+    """The chain has a rule or a term with no Coq counterpart here (the message says which)."""
+
+
+@dataclass
+class Names:
+    """The Coq variables of one chain: its sizes, index families, scalars, functions and indices,
+    each named once, with the hypotheses their sign facts give."""
+
+    coq: dict = field(default_factory=dict)            # key -> Coq name
+    binders: dict = field(default_factory=dict)        # Coq name -> its Coq type
+    hypotheses: list = field(default_factory=list)     # Coq propositions
+
+    def name(self, key, text: str, kind: str) -> str:
+        if key in self.coq:
+            return self.coq[key]
+        base = re.sub(r"\\(operatorname|mathrm|tilde|hat|bar)\b", "", text)
+        base = re.sub(r"[^A-Za-z0-9]+", "_", base).strip("_") or "v"
+        base = base if base[0].isalpha() else "v" + base
+        candidate, number = base, 0
+        while candidate in RESERVED or candidate in self.binders or candidate.startswith("H"):
+            candidate, number = f"{base}_{number}", number + 1
+        self.coq[key] = candidate
+        self.binders[candidate] = kind
+        return candidate
+
+    def assume(self, fact: str) -> None:
+        if fact not in self.hypotheses:
+            self.hypotheses.append(fact)
+
+
+class ScalarPrinter(Printer):
+    """A chain's scalars (``Const``) in Coq: the certificates' printer, with indexed scalars (c_j,
+    α_k) as functions of their indices, and sizes as the reals INR n."""
+
+    def __init__(self, names: Names, indices, size):
+        super().__init__()
+        self.record_premises = False      # the arithmetic rule inverts only scalars known to be non-zero
+        self.chain_names, self.indices, self.size = names, indices, size
+
+    def term(self, e):
+        if isinstance(e, sp.Indexed):
+            return self.indexed(e)
+        if isinstance(e, sp.KroneckerDelta):
+            raise OutsideFragment("a Kronecker delta of indices")
+        return super().term(e)
+
+    def power(self, e: sp.Pow) -> str:
+        base, exponent = e.args
+        if base == -1 and exponent.is_integer and not exponent.is_Integer:
+            # a sign (-1)^e of an integer e: e is a Coq integer (Z)
+            return f"(powerRZ (-1) {self.integer(exponent)})"
+        return super().power(e)
+
+    def integer(self, e) -> str:
+        """An integer exponent: an indexed integer family e_j (nat -> Z) or a sum or product of such."""
+        if isinstance(e, sp.Indexed) and e.is_integer:
+            arity = len(e.indices)
+            name = self.chain_names.name(("integer", str(e.base.label), arity), str(e.base.label),
+                                         " -> ".join(["nat"] * arity + ["Z"]))
+            return f"({name} {' '.join(self.index(i) for i in e.indices)})"
+        if e.is_Integer:
+            return f"({e})%Z"
+        if isinstance(e, (sp.Add, sp.Mul)):
+            operator = " + " if isinstance(e, sp.Add) else " * "
+            return "(" + operator.join(self.integer(a) for a in e.args) + ")%Z"
+        raise OutsideFragment(f"the exponent {e}")
+
+    def symbol(self, s: sp.Symbol) -> str:
+        if s.is_integer and s.is_positive and re.fullmatch(r"[A-Za-z]", s.name):
+            # a size as a scalar (the 1/N of a mean): the real number INR N of the natural number N
+            return f"(INR {self.size(s.name)})"
+        if s.is_integer:
+            raise OutsideFragment(f"the integer symbol {s} as a scalar")
+        if s.is_real is not True:
+            raise OutsideFragment(f"the symbol {s} is not known to be real")
+        name = self.chain_names.name(("scalar", s), s.name, "R")
+        fact = _sign_fact(s, name)
+        if fact:
+            self.chain_names.assume(fact)
+        return name
+
+    def indexed(self, e: sp.Indexed) -> str:
+        base = e.base
+        arity = len(e.indices)
+        name = self.chain_names.name(("indexed", str(base.label), arity), str(base.label),
+                                     " -> ".join(["nat"] * arity + ["R"]))
+        indices = [self.index(i) for i in e.indices]
+        variables = " ".join(f"i{k}" for k in range(arity))
+        fact = _sign_fact(e, f"{name} {variables}")
+        if fact:
+            self.chain_names.assume(f"forall {variables}, {fact}")
+        return f"({name} {' '.join(indices)})"
+
+    def index(self, index) -> str:
+        if isinstance(index, sp.Symbol) and str(index) in self.indices:
+            return self.indices[str(index)]
+        raise OutsideFragment(f"the index {index} of a scalar is not an index of the chain")
+
+
+def _sign_fact(thing, text: str) -> str:
+    if thing.is_positive:
+        return f"0 < {text}"
+    if thing.is_negative:
+        return f"{text} < 0"
+    if thing.is_nonzero:
+        return f"{text} <> 0"
+    return ""
+
+
+class TermPrinter:
+    """Index-level terms in Coq: Σ as ``sum n (fun i => …)`` over 0..n-1, entries as applications of
+    index families, ReLU as ``relu``, the indicator as ``step``, |·| as ``Rabs``, ℓ and the other
+    functions as Coq variables of their arity; ``hole`` (a path of child positions) prints the
+    subterm there as the variable ``hole``."""
+
+    def __init__(self, names: Names, free_indices):
+        self.names = names
+        self.bound: dict = {}                 # index name in scope -> Coq name
+        for index in sorted(free_indices):
+            self.bound[index] = names.name(("index", index), index, "nat")
+        self.sizes: set = set()
+
+    def size(self, size: str) -> str:
+        if not re.fullmatch(r"[A-Za-z](_\{?\d+\}?)?", size):
+            raise NotExported(f"the size {size} (a size read from a layer)")
+        name = self.names.name(("size", size), size, "nat")
+        self.sizes.add(name)
+        return name
+
+    def root(self, name: str) -> str:
+        """The Coq function of a root: ``root`` with the hypothesis ``is_root root`` (the non-negative
+        root of t >= 0, 0 below, as Coq's sqrt), its reciprocal ``rroot`` with rroot t = / root t."""
+        root = self.names.name(("function", "root"), "root", "R -> R")
+        self.names.assume(f"is_root {root}")
+        if name == SQUARE_ROOT:
+            return root
+        reciprocal = self.names.name(("function", "rroot"), "rroot", "R -> R")
+        self.names.assume(f"forall t, {reciprocal} t = / {root} t")
+        return reciprocal
+
+    def index(self, index: str) -> str:
+        if index in self.bound:
+            return self.bound[index]
+        if permutation_of(index) is not None:
+            # π_m(j): a Coq function π_m on 0..m-1 with the hypothesis that it is a permutation of them
+            size, inner = permutation_of(index)
+            coq_size = self.size(size)
+            name = self.names.name(("permutation", size), f"pi_{size}", "nat -> nat")
+            self.names.assume(f"permutation {coq_size} {name}")
+            return f"({name} {self.index(inner)})"
+        raise NotExported(f"the index {index} is neither bound nor free in the chain")
+
+    def term(self, term, hole=None) -> str:
+        if hole == ():
+            return "hole"
+
+        def below(k):
+            # the hole's path seen from child k (None when the hole is not below it)
+            return hole[1:] if hole and hole[0] == k else None
+        if isinstance(term, Const):
+            scalars = ScalarPrinter(self.names, self.bound, self.size)
+            try:
+                return scalars.term(term.expr)
+            except OutsideFragment as why:
+                raise NotExported(f"the scalar {term.expr}: {why}") from None
+        if isinstance(term, Entry):
+            if not term.indices:
+                return self.names.name(("family", term.family, 0), term.family, "R")
+            arity = len(term.indices)
+            name = self.names.name(("family", term.family, arity), term.family,
+                                   " -> ".join(["nat"] * arity + ["R"]))
+            return "(" + " ".join([name] + [self.index(i) for i in term.indices]) + ")"
+        if isinstance(term, Sum):
+            if term.index in self.bound:
+                raise NotExported(f"a sum rebinds the index {term.index}")
+            size = self.size(term.size)
+            self.bound[term.index] = name = self.names.name(("bound", term.index), term.index, "bound")
+            try:
+                return f"(sum {size} (fun {name} : nat => {self.term(term.body, below(0))}))"
+            finally:
+                del self.bound[term.index]
+        if isinstance(term, Mul):
+            return "(" + " * ".join(self.term(f, below(k)) for k, f in enumerate(term.factors)) + ")"
+        if isinstance(term, Add):
+            return "(" + " + ".join(self.term(t, below(k)) for k, t in enumerate(term.terms)) + ")"
+        if isinstance(term, Relu):
+            return f"(relu {self.term(term.arg, below(0))})"
+        if isinstance(term, Indicator):
+            return f"(step {self.term(term.arg, below(0))})"
+        if isinstance(term, Activation):
+            if term.kind != "abs":
+                raise NotExported(f"the activation {term.kind}")
+            return f"(Rabs {self.term(term.arg, below(0))})"
+        if isinstance(term, Fn):
+            if term.name in ROOTS:
+                if len(term.args) != 1:
+                    raise NotExported(f"{term.name} of {len(term.args)} arguments")
+                function = self.root(term.name)
+            else:
+                arity = len(term.args)
+                function = self.names.name(("function", term.name, arity), term.name,
+                                           " -> ".join(["R"] * (arity + 1)))
+            return "(" + " ".join([function] + [self.term(a, below(k)) for k, a in enumerate(term.args)]) + ")"
+        raise NotExported(f"the term {type(term).__name__} (no Coq counterpart here)")
+
+
+# --- the steps ------------------------------------------------------------------------------------
+
+def _oriented(before, after, is_left) -> tuple:
+    """(the side the rule's lemma reads from, the other, whether the step runs the lemma backwards)."""
+    return (before, after, False) if is_left(before) else (after, before, True)
+
+
+def _lemma_tactic(text: str, backwards: bool) -> str:
+    return ("symmetry; " if backwards else "") + f"exact ({text})."
+
+
+def leaf_tactic(rule_name: str, before, after, printer: TermPrinter) -> str:
+    """The tactic that proves before = after, an instance of the rule at its root."""
+    term = printer.term
+    if rule_name == "arithmetic":
+        return "arithmetic."
+    if rule_name == "sum factor":
+        left, _, back = _oriented(before, after, lambda t: isinstance(t, Sum))
+        c, rest = left.body.factors
+        body = _body(printer, left, rest)
+        return _lemma_tactic(f"sum_factor {printer.size(left.size)} {term(c)} {body}", back)
+    if rule_name == "sum of terms":
+        left, _, back = _oriented(before, after, lambda t: isinstance(t, Sum))
+        first, second = left.body.terms
+        return _lemma_tactic(f"sum_plus {printer.size(left.size)} {_body(printer, left, first)} "
+                             f"{_body(printer, left, second)}", back)
+    if rule_name in ("ReLU homogeneity", "indicator homogeneity", "activation homogeneity"):
+        head = {"ReLU homogeneity": Relu, "indicator homogeneity": Indicator,
+                "activation homogeneity": Activation}[rule_name]
+        lemma = {"ReLU homogeneity": "relu_pos_hom", "indicator homogeneity": "step_pos_hom",
+                 "activation homogeneity": "abs_pos_hom"}[rule_name]
+        left, _, back = _oriented(before, after, lambda t: isinstance(t, head) and isinstance(t.arg, Mul))
+        if isinstance(left, Activation) and left.kind != "abs":
+            raise NotExported(f"the activation {left.kind}")
+        c, s = left.arg.factors
+        return _lemma_tactic(f"{lemma} {term(c)} {term(s)} ltac:(pos)", back)
+    if rule_name == "absolute value of a sign":
+        left, _, back = _oriented(before, after, lambda t: isinstance(t.arg, Mul))
+        c, s = left.arg.factors
+        return _lemma_tactic(f"abs_sign {term(c)} {term(s)} ltac:(square_one)", back)
+    if rule_name == "root homogeneity":
+        left, right, back = _oriented(before, after, lambda t: isinstance(t, Fn))
+        k, s = left.args[0].factors
+        m = right.factors[0]
+        root = printer.root(SQUARE_ROOT)
+        if left.name == SQUARE_ROOT:
+            lemma = f"root_hom {root} {term(k)} {term(m)} {term(s)} ltac:(assumption)"
+        else:
+            lemma = f"rroot_hom {root} {printer.root(RECIPROCAL_ROOT)} {term(k)} {term(m)} {term(s)} ltac:(assumption) " \
+                    "ltac:(assumption)"
+        return _lemma_tactic(f"{lemma} ltac:(pos) ltac:(arithmetic)", back)
+    if rule_name == "reindexing":
+        # the side whose summand reads π_m(j) where the other reads j
+        left, right, back = _oriented(before, after, lambda t: t.body == substitute_index(
+            (after if t is before else before).body, t.index, permuted(t.size, t.index)))
+        size = left.size
+        permutation = printer.names.coq.get(("permutation", size))
+        if permutation is None:
+            raise NotExported("a reindexing by no permutation of the chain")
+        return _lemma_tactic(f"sum_reindex {printer.size(size)} {permutation} {_body(printer, right, right.body)} "
+                             "ltac:(assumption)", back)
+    raise NotExported(f"the rule {rule_name}")
+
+
+def _body(printer: TermPrinter, total: Sum, body) -> str:
+    """fun i => body, for the summand of a sum over i."""
+    if total.index in printer.bound:
+        raise NotExported(f"a sum rebinds the index {total.index}")
+    name = printer.names.name(("bound", total.index), total.index, "bound")
+    printer.bound[total.index] = name
+    try:
+        return f"(fun {name} : nat => {printer.term(body)})"
+    finally:
+        del printer.bound[total.index]
+
+
+def step_proof(rule, before, after, printer: TermPrinter) -> list[str]:
+    """The tactics of one step: congruence down to the subterm the rule rewrites, then the rule."""
+    path, leaf_before, leaf_after = _rewritten(rule, before, after)
+    tactics, term, position, prefix = [], before, 0, ()
+    other = after
+    while True:
+        # the context from here down to the next sum on the path (or to the rewritten subterm)
+        depth = position
+        node, other_node = term, other
+        while depth < len(path) and not isinstance(node, Sum):
+            node, other_node = children(node)[path[depth]], children(other_node)[path[depth]]
+            depth += 1
+        if depth > position:
+            hole = tuple(path[position:depth])
+            tactics.append(f"refine (f_equal (fun hole : R => {printer.term(term, hole)}) "
+                           f"(_ : {printer.term(node)} = {printer.term(other_node)})).")
+        if depth == len(path):
+            break
+        # under the sum: the summands agree at every index of its range
+        name = printer.names.name(("bound", node.index), node.index, "bound")
+        if node.index in printer.bound:
+            raise NotExported(f"a sum rebinds the index {node.index}")
+        tactics.append(f"apply sum_ext; intros {name} H{name}; cbv beta.")
+        printer.bound[node.index] = name
+        prefix += (node.index,)
+        term, other, position = node.body, other_node.body, depth + 1
+    try:
+        tactics.append(leaf_tactic(rule.name, leaf_before, leaf_after, printer))
+    finally:
+        for index in prefix:
+            del printer.bound[index]
+    return tactics
+
+
+def _rewritten(rule, before, after) -> tuple:
+    """(path, subterm before, subterm after) of the innermost place where the step is an instance
+    of its rule, as the kernel reads it (``Rule.judged``)."""
+    for path, b, a in difference(before, after):
+        if rule.justify(b, a) is None:
+            return path, b, a
+    raise NotExported(f"no subterm of the step is an instance of {rule.name}")
+
+
+# --- a chain --------------------------------------------------------------------------------------
+
+@dataclass
+class Export:
+    """One chain as Coq text: a section with its variables and hypotheses, a lemma per step, the theorem."""
+
+    name: str
+    text: str
+    steps: int
+    lines: list = field(default_factory=list)        # (first line of step k's lemma, k), relative
+
+
+def export_chain(chain, name: str, ranges=()) -> Export:
+    """The chain as a Coq section; raises NotExported naming the rule or term without a Coq counterpart."""
+    from symbolic.every_size.index_terms import free_indices
+    names = Names()
+    terms = [chain.start] + [term for _, term, _ in chain.steps]
+    # the free indices of the terms, not the sizes a scalar names (the N of 1/N)
+    free = set().union(*[free_indices(t) for t in terms]) - set().union(*[_sizes(t) for t in terms])
+    printer = TermPrinter(names, free)
+    printed = [printer.term(t) for t in terms]
+    proofs = [step_proof(rule, terms[k], terms[k + 1], printer) for k, (rule, _, _) in enumerate(chain.steps)]
+    for index, size in ranges:
+        if index in printer.bound:
+            names.assume(f"({printer.bound[index]} < {printer.size(size)})%nat")
+    for size in sorted(printer.sizes):
+        names.assume(f"(0 < {size})%nat")
+    lines = [f"Section {name}.", *(f"  Variable {n} : {kind}." for n, kind in names.binders.items() if kind != "bound")]
+    lines += [f"  Hypothesis H_{name}_{k} : {fact}." for k, fact in enumerate(names.hypotheses)]
+    starts = []
+    for k, tactics in enumerate(proofs, start=1):
+        starts.append((len(lines) + 1, k))
+        lines += [f"  Lemma {name}_step{k} : {printed[k - 1]} = {printed[k]}.", "  Proof.",
+                  *(f"    {t}" for t in tactics), "  Qed."]
+    composed = f"{name}_step1" if len(proofs) == 1 else \
+        "".join(f"(eq_trans {name}_step{k} " for k in range(1, len(proofs))) + f"{name}_step{len(proofs)}" + \
+        ")" * (len(proofs) - 1)
+    lines += [f"  Theorem {name} : {printed[0]} = {printed[-1]}.", f"  Proof. exact {composed}. Qed.",
+              f"End {name}."]
+    return Export(name, "\n".join(lines) + "\n", len(proofs), starts)
+
+
+def _sizes(term) -> set:
+    own = {term.size} if isinstance(term, Sum) else set()
+    return own.union(*[_sizes(child) for child in children(term)])
+
+
+# --- checking with coqc ---------------------------------------------------------------------------
+
+LIBRARY_FILES = ("Prelude.v", "Chains.v")      # the development's files an exported chain cites
+HEADER = "Require Import Reals Lra Lia ZArith.\nRequire Import Sharp.Prelude Sharp.Chains.\nOpen Scope R_scope.\n"
+
+
+@dataclass
+class Checked:
+    """coqc's answers on a batch of exported chains: name -> "checked" or "refused at step K (…)",
+    with the CPU and wall seconds of the calls."""
+
+    answers: dict
+    cpu_seconds: float = 0.0
+    wall_seconds: float = 0.0
+    calls: int = 0
+
+
+def check_exports(exports: list[Export]) -> Checked:
+    """Every export in one coqc call (the library compiled once), again without a chain Coq refused
+    (coqc stops at the first error), until every chain is answered."""
+    result = Checked({})
+    if not exports:
+        return result
+    if library.coqc() is None:
+        result.answers = {e.name: "not checked: coqc is not installed (Debian: apt-get install coq)" for e in exports}
+        return result
+    started = time.perf_counter()
+    pending = list(exports)
+    with tempfile.TemporaryDirectory(prefix="coq-chains-") as folder:
+        failure = library._compile(Path(folder), only=LIBRARY_FILES)
+        if failure:
+            result.answers = {e.name: failure for e in exports}
+            return result
+        while pending:
+            refused, message, cpu = _run(Path(folder), pending)
+            result.cpu_seconds += cpu
+            result.calls += 1
+            if refused is None:
+                result.answers.update({e.name: CHECKED for e in pending})
+                break
+            export, step = refused
+            index = pending.index(export)
+            result.answers.update({e.name: CHECKED for e in pending[:index]})
+            result.answers[export.name] = f"refused at step {step} ({message})" if step else f"refused ({message})"
+            pending = pending[index + 1:]
+    result.wall_seconds = time.perf_counter() - started
+    return result
+
+
+def _run(folder: Path, exports: list[Export]) -> tuple:
+    """One coqc call: (None, "", cpu) when every chain is accepted, else ((the export, its step),
+    coqc's message, cpu)."""
+    text, starts = HEADER, []
+    for export in exports:
+        first = text.count("\n") + 1
+        starts.append((first, export))
+        text += "\n" + export.text
+    (folder / "Exported.v").write_text(text)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    try:
+        done = subprocess.run([library.coqc(), "-q", "-Q", ".", library.LIBRARY, "Exported.v"], cwd=folder,
+                              capture_output=True, text=True, timeout=SECONDS_PER_CHAIN * len(exports), check=False)
+        output, failed = done.stdout + done.stderr, done.returncode != 0
+    except subprocess.TimeoutExpired:
+        output, failed = "coqc did not finish in time", True
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if not failed:
+        return None, "", cpu
+    location = re.search(r"line (\d+)", output)
+    line = int(location.group(1)) if location else 0
+    owner = [(first, export) for first, export in starts if first <= line]
+    if not owner:
+        return (exports[0], 0), library._first_error(output), cpu
+    first, export = owner[-1]
+    # the step whose lemma holds the line (the section's text starts one line after ``first``)
+    relative = line - first
+    steps = [k for start, k in export.lines if start <= relative]
+    return (export, steps[-1] if steps else 0), library._first_error(output), cpu
+
+
+def coqc_available() -> bool:
+    return shutil.which("coqc") is not None

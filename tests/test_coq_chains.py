@@ -1,0 +1,126 @@
+"""The kernel's chains exported to Coq: a chain the kernel proved is re-checked step by step, false
+steps forced through the exporter are refused at their step, what has no Coq counterpart is named,
+and the rows of a run say what Coq answered."""
+import json
+
+import pytest
+import sympy as sp
+
+from proofs import all_sizes
+from symbolic import ReLU
+from symbolic.coq import library, recording
+from symbolic.coq.chains import CHECKED, NotExported, check_exports, export_chain
+from symbolic.every_size.index_rules import ARITHMETIC, HOMOGENEITY
+from symbolic.every_size.index_terms import Const, Entry, Eval, Function, Mul, Relu, Sum
+from symbolic.kernel.chains import Chain, Rule, proof_of
+
+needs_coq = pytest.mark.skipif(library.coqc() is None,
+                               reason="coqc is not installed (Debian: apt-get install coq); no chain can be "
+                                      "checked here")
+
+
+x, a = sp.Symbol("x", real=True), sp.Symbol("a", positive=True)
+
+
+def kernel_chain(verdict):
+    """The chain the kernel checked for the index-level equation a PROVED verdict states."""
+    (how,) = [proof_of(part) for part in verdict.statement.parts() if proof_of(part) is not None]
+    assert how[0] == "chain"
+    return how[1]
+
+
+def forged(name: str) -> Rule:
+    """A rule named like one of the kernel's that accepts every step: the exporter must not trust it."""
+    return Rule(name, "", lambda before, after: None, lambda: None)
+
+
+def test_a_chain_prints_one_lemma_per_step_and_their_composition():
+    chain = kernel_chain(all_sizes.theorem1_loss()[0])
+    export = export_chain(chain, "theorem1_loss")
+    assert export.steps == len(chain.steps) >= 3
+    assert export.text.count("  Lemma theorem1_loss_step") == export.steps
+    assert "Hypothesis H_theorem1_loss_0 : 0 < alpha." in export.text
+    # every size: the widths and the number of examples are Coq variables, and the sums run over them
+    assert "Variable d : nat." in export.text and "(sum d (fun i : nat =>" in export.text
+    assert "exact (eq_trans theorem1_loss_step1" in export.text
+
+
+@needs_coq
+def test_the_kernel_chains_of_theorem_1_are_checked_by_coq():
+    chains = [kernel_chain(all_sizes.theorem1_prediction()[0]), kernel_chain(all_sizes.theorem1_loss()[0]),
+              kernel_chain(all_sizes.per_neuron_loss()[0])]
+    result = check_exports([export_chain(chain, f"chain{k}") for k, chain in enumerate(chains)])
+    assert list(result.answers.values()) == [CHECKED] * 3
+    assert result.calls == 1 and result.cpu_seconds > 0
+
+
+@needs_coq
+def test_false_steps_forced_through_the_exporter_are_refused_at_their_step():
+    x, w = Entry("x", ("i",)), Entry("w", ("i",))
+    real, alpha = sp.Symbol("r", real=True), sp.Symbol("alpha", positive=True)
+    inner = Sum("i", "d", Mul((x, w)))
+    # ReLU(r s) = r ReLU(s) for a real r, not known positive: false for r < 0
+    relu_step = Chain("relu of a real scale", Relu(Mul((Const(real), inner))))
+    relu_step.then(forged(HOMOGENEITY.name), Mul((Const(real), Relu(inner))))
+    # a true first step, then 2 s = 3 s "by arithmetic"
+    arithmetic = Chain("two is three", Mul((Const(alpha), Const(1 / alpha), inner)))
+    arithmetic.then(forged(ARITHMETIC.name), inner).then(forged(ARITHMETIC.name), Mul((Const(sp.Integer(2)), inner)))
+    true = Chain("alpha over alpha", Mul((Const(alpha), Const(1 / alpha), inner))).then(ARITHMETIC, inner)
+    result = check_exports([export_chain(relu_step, "relu_step"), export_chain(arithmetic, "arithmetic"),
+                            export_chain(true, "true")])
+    assert result.answers["relu_step"].startswith("refused at step 1")
+    assert result.answers["arithmetic"].startswith("refused at step 2")
+    assert result.answers["true"] == CHECKED
+
+
+def test_what_has_no_coq_counterpart_is_named():
+    loss = Function("L", Entry("W", ("i", "j")))
+    evaluated = Chain("an evaluation", Eval(loss, (), "theta")).then(ARITHMETIC, Eval(loss, (), "theta"))
+    with pytest.raises(NotExported, match="Eval"):
+        export_chain(evaluated, "evaluation")
+    relu = Relu(Entry("s", ()))
+    unknown = Chain("a rule Coq has no lemma for", relu).then(forged("some rule"), Mul((Const(sp.Integer(1)), relu)))
+    with pytest.raises(NotExported, match="the rule some rule"):
+        export_chain(unknown, "unknown")
+
+
+@needs_coq
+def test_half_of_the_every_size_rows_are_exported_and_checked_none_refused(cli):
+    rows = []
+    for result in ("all_sizes", "measures_all_sizes"):
+        done = cli(result, "--certify", "coq", "--json")
+        assert done.returncode == 0, done.stderr
+        assert " 0 refused" in done.stderr and "kernel chains:" in done.stderr
+        rows += json.loads(done.stdout)
+    answers = [row.get("coq") for row in rows]
+    assert not [a for a in answers if a and a.startswith("refused")]
+    assert answers.count(CHECKED) * 2 >= len(rows), answers
+    # a row whose chain has no Coq counterpart says which term or rule
+    assert any(a and a.startswith("not exported: ") for a in answers)
+    exported = [row for row in rows if any("exported and re-checked step by step" in e for e in row["evidence"])]
+    assert exported and all(row["coq"] == CHECKED for row in exported)
+    # det(P M P^T) = det(P)^2 det(M), checked by the kernel on orders 1 to 3, is proved for every order in Coq
+    spectra = [row for row in rows if row["claim"].startswith("metric_hessian_spectrum invariant under layerwise")]
+    assert spectra and spectra[0]["sizes"] == "all"
+    assert "proved for every order in Coq: Sharp.Matrices.det_congruence" in spectra[0]["evidence"]
+    assert any(row.get("sizes", "").startswith("all, resting on instance checks of spectral-norm") for row in rows)
+
+
+@needs_coq
+def test_the_coq_pass_answers_the_same_in_turn_side_by_side_and_on_dask():
+    from dask import distributed
+
+    from proofs.commands.parallel import coq_mapper
+    chains = [kernel_chain(all_sizes.theorem1_loss()[0]), kernel_chain(all_sizes.per_neuron_loss()[0])]
+    recorded = {id(chain): (chain, ()) for chain in chains}
+    claims = [(ReLU(a * x), a * ReLU(x)), (ReLU(x), x)]
+
+    def answers(mapper):
+        batches = list(mapper(recording._certify_batch, [(claims[:1], 5), (claims[1:], 5)]))
+        return ([answer.result[:7] for batch in batches for answer in batch.answers],
+                list(recording.chain_pass(recorded, mapper).answers.values()))
+    in_turn = answers(map)
+    assert in_turn == (["checked", "refused"], [CHECKED, CHECKED])
+    assert answers(coq_mapper(2)) == in_turn
+    with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster:
+        assert answers(coq_mapper(1, cluster.scheduler_address)) == in_turn
