@@ -104,8 +104,10 @@ def change_of_variables(claim: str, invariance, function: Function, transformati
         if weight not in (True, False):
             return _undecided(claim, f"it is not said whether {family} is a weight or a bias")
         moved, times, law = (t * u, t, "s(t u) = t s(u)") if positive else (-u, 1, "s(-u) = s(u)")
-        covariance = check_identity(sp.sympify(scale(moved, weight)), times * sp.sympify(scale(u, weight)),
-                                    claim=f"{law} on {family}")
+        # s(t u) as written: sympy would otherwise evaluate |t u| to t |u| and the test compare t|u| with itself
+        with sp.evaluate(False):
+            at_moved = sp.sympify(scale(moved, weight))
+        covariance = check_identity(at_moved, times * sp.sympify(scale(u, weight)), claim=f"{law} on {family}")
         if covariance.status is not Status.PROVED:
             found = f" (refuted at {covariance.witness})" if covariance.witness else ""
             return _undecided(claim, f"the scales are not covariant on {family}: {law} fails for "
