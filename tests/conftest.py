@@ -16,3 +16,18 @@ def run_cli(*args, timeout=600):
 @pytest.fixture
 def cli():
     return run_cli
+
+
+# the four claims of a symmetry report (prediction, loss and the two derivative laws)
+CLAIMS = {"prediction", "loss", "gradient", "Hessian"}
+
+
+def assert_all_proved(report, dimension):
+    """A discovery report of that dimension: every generator's four claims PROVED, and maximality."""
+    from symbolic.verdict import Status
+    assert report.dimension == dimension
+    for g in report.generators:
+        assert g.status is Status.PROVED, g.report.table()
+        assert {claim for claim, _, _ in g.report.rows} == CLAIMS
+    assert report.maximality.status is Status.PROVED, report.maximality.reason
+    assert report.upper_bound == dimension

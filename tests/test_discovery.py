@@ -6,6 +6,7 @@ import random
 import flint
 import sympy as sp
 
+from conftest import assert_all_proved
 from proofs.commands.cli import main
 from proofs.flat_directions import generator
 from symbolic import (Abs, Conv1d, Dense, LeakyReLU, Maxout, MaxPool1d, Model, ReLULayer, Status, Tanh,
@@ -17,18 +18,6 @@ from symbolic.verdict import Verdict
 from symbolic.networks.exponent_system import ExponentSystem
 from symbolic.networks.minima import interpolating_minimum
 from symbolic.numerics.log_scale_jacobian import certified_rank, output_jet, sample
-
-CLAIMS = {"prediction", "loss", "gradient", "Hessian"}
-
-
-def assert_all_proved(report, dimension):
-    assert report.dimension == dimension
-    for g in report.generators:
-        assert g.status is Status.PROVED, g.report.table()
-        assert {claim for claim, _, _ in g.report.rows} == CLAIMS
-    assert report.maximality.status is Status.PROVED, report.maximality.reason
-    assert report.upper_bound == dimension
-
 
 def test_one_hidden_relu_layer_has_an_h_dimensional_group_and_s_h():
     model = Model(1, [Dense(3, "W", "b"), ReLULayer(), Dense(1, "v")])

@@ -6,21 +6,10 @@ import json
 import pytest
 import sympy as sp
 
+from conftest import assert_all_proved
 from proofs.commands.cli import main
 from symbolic import (Abs, AvgPool2d, Conv1d, Conv2d, Dense, Flatten, MaxPool2d, Model, ModelError, ReLULayer,
                       Status, Symmetry, check_symmetry, discover_symmetries, permutation_matrix, positive_scales)
-
-CLAIMS = {"prediction", "loss", "gradient", "Hessian"}
-
-
-def assert_all_proved(report, dimension):
-    assert report.dimension == dimension
-    for g in report.generators:
-        assert g.status is Status.PROVED, g.report.table()
-        assert {claim for claim, _, _ in g.report.rows} == CLAIMS
-    assert report.maximality.status is Status.PROVED, report.maximality.reason
-    assert report.upper_bound == dimension
-
 
 def conv_net():
     """An image 1 x 2 x 3, two channels of a 1 x 2 kernel with a bias, ReLU, 1 x 2 max pooling."""

@@ -5,23 +5,14 @@ refuted with a witness re-verified here at 50 digits."""
 import pytest
 import sympy as sp
 
+from conftest import assert_all_proved
 from proofs.commands.cli import main
 from symbolic import (ReLU, BatchNorm, BatchNormTrain, Dense, LayerNorm, Model, ModelError, ReLULayer, Status,
                       Symmetry, check_symmetry, discover_symmetries, positive_scales)
 from symbolic.networks.symmetry import BATCH, prediction_invariance
 
-CLAIMS = {"prediction", "loss", "gradient", "Hessian"}
 TENTH = sp.Rational(1, 10)
 c = sp.Symbol("c", positive=True)
-
-
-def assert_all_proved(report, dimension):
-    assert report.dimension == dimension
-    for g in report.generators:
-        assert g.status is Status.PROVED, g.report.table()
-        assert {claim for claim, _, _ in g.report.rows} == CLAIMS
-    assert report.maximality.status is Status.PROVED, report.maximality.reason
-    assert report.upper_bound == dimension
 
 
 def predictions(model, values=None):
