@@ -70,10 +70,17 @@ def show_report(report, args) -> int:
     """Print a report (``--json`` or its table), write its LaTeX derivation (``--latex FILE``), and
     give the exit code of its overall status."""
     print(report.to_json() if args.json else report.table())
-    if args.latex:
-        try:
-            with open(args.latex, "w", encoding="utf-8") as handle:
-                handle.write(report.latex())
-        except OSError as error:
-            raise UsageError(f"cannot write {args.latex}: {error.strerror}") from None
+    write_latex(report, args.latex)
     return EXIT_CODES[report.status]
+
+
+def write_latex(report, path) -> None:
+    """Write the report's LaTeX derivation to ``path`` (nothing when it is None); a file that cannot
+    be written is a usage error."""
+    if not path:
+        return
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(report.latex())
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror}") from None

@@ -53,7 +53,7 @@ from symbolic.every_size.spec_symmetry import OutsideFragment
 from symbolic.verdict import worst
 
 from proofs.commands import discover_command
-from proofs.commands.arguments import EXIT_CODES, Parser, UsageError, positive_seconds, show_report
+from proofs.commands.arguments import EXIT_CODES, Parser, UsageError, positive_seconds, show_report, write_latex
 
 try:
     import tomllib
@@ -465,12 +465,7 @@ def onnx_main(args) -> int:
         else:
             print(f"for every width: {statement}")
             print(every_width.table())
-    if args.latex:
-        try:
-            with open(args.latex, "w", encoding="utf-8") as handle:
-                handle.write(report.latex())
-        except OSError as error:
-            raise UsageError(f"cannot write {args.latex}: {error.strerror}") from None
+    write_latex(report, args.latex)
     return EXIT_CODES[status]
 
 
