@@ -165,27 +165,27 @@ def output_jet(model: Model, theta: list, x: list, slopes: dict, log_scale: bool
 def output_jets(model: Model, theta: list, x: list, slopes: dict, log_scale: bool) -> list[Jet]:
     """f_k(θ, x) and its derivatives, one jet per output k: θ_p·∂f_k/∂θ_p (``log_scale``) or
     ∂f_k/∂θ_p."""
-    params, index = {}, 0
-    for name, (rows, columns) in model.shapes.items():
-        params[name] = [[Jet(theta[index + i * columns + j],
-                             {index + i * columns + j: theta[index + i * columns + j] if log_scale
-                              else flint.fmpq(1)}) for j in range(columns)] for i in range(rows)]
-        index += rows * columns
     signal = [[Jet(v, {}) for v in row] for row in x]
-    return model.forward_outputs(signal, params, _Differentiable(slopes))
+    return model.forward_outputs(signal, _parameter_jets(model, theta, log_scale), _Differentiable(slopes))
 
 
 def batch_output_jets(model: Model, theta: list, batch: list, slopes: dict, log_scale: bool) -> list[Jet]:
     """The jets of every output of every input of a batch, for a model that normalises over it."""
+    signals = [[[Jet(v, {}) for v in row] for row in x] for x in batch]
+    return [jet for outputs in model.forward_batch_outputs(signals, _parameter_jets(model, theta, log_scale),
+                                                             _Differentiable(slopes))
+            for jet in outputs]
+
+
+def _parameter_jets(model: Model, theta: list, log_scale: bool) -> dict:
+    """Each parameter matrix as jets: θ_p with the derivative θ_p (``log_scale``) or 1 along p."""
     params, index = {}, 0
     for name, (rows, columns) in model.shapes.items():
         params[name] = [[Jet(theta[index + i * columns + j],
                              {index + i * columns + j: theta[index + i * columns + j] if log_scale
                               else flint.fmpq(1)}) for j in range(columns)] for i in range(rows)]
         index += rows * columns
-    signals = [[[Jet(v, {}) for v in row] for row in x] for x in batch]
-    return [jet for outputs in model.forward_batch_outputs(signals, params, _Differentiable(slopes))
-            for jet in outputs]
+    return params
 
 
 @dataclass
