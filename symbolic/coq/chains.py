@@ -14,9 +14,6 @@ named; a chain Coq refuses is "refused at step K" (the first lemma coqc stops at
 from __future__ import annotations
 
 import re
-import resource
-import shutil
-import subprocess
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -28,7 +25,7 @@ from symbolic.coq import library
 from symbolic.errors import CheckerError
 from symbolic.coq.printer import OutsideFragment, Printer
 from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Fn, Indicator, Mul, Relu, Sum, \
-    children, difference, permutation_of, permuted, substitute_index
+    children, difference, free_indices, permutation_of, permuted, substitute_index
 from symbolic.every_size.index_rules import RECIPROCAL_ROOT, SQUARE_ROOT
 
 SECONDS_PER_CHAIN = 60               # a cap on the check of one chain
@@ -383,7 +380,6 @@ class Export:
 
 def export_chain(chain, name: str, ranges=()) -> Export:
     """The chain as a Coq section; raises NotExported naming the rule or term without a Coq counterpart."""
-    from symbolic.every_size.index_terms import free_indices
     names = Names()
     terms = [chain.start] + [term for _, term, _ in chain.steps]
     # the free indices of the terms, not the sizes a scalar names (the N of 1/N)
@@ -440,7 +436,7 @@ def check_exports(exports: list[Export]) -> Checked:
     if not exports:
         return result
     if library.coqc() is None:
-        result.answers = {e.name: "not checked: coqc is not installed (Debian: apt-get install coq)" for e in exports}
+        result.answers = dict.fromkeys((e.name for e in exports), library.COQC_MISSING)
         return result
     started = time.perf_counter()
     pending = list(exports)
@@ -474,19 +470,10 @@ def _run(folder: Path, exports: list[Export]) -> tuple:
         starts.append((first, export))
         text += "\n" + export.text
     (folder / "Exported.v").write_text(text)
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    try:
-        done = subprocess.run([library.coqc(), "-q", "-Q", ".", library.LIBRARY, "Exported.v"], cwd=folder,
-                              capture_output=True, text=True, timeout=SECONDS_PER_CHAIN * len(exports), check=False)
-        output, failed = done.stdout + done.stderr, done.returncode != 0
-    except subprocess.TimeoutExpired:
-        output, failed = "coqc did not finish in time", True
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    if not failed:
+    output, line, cpu = library.timed_coqc(folder, "Exported.v", SECONDS_PER_CHAIN * len(exports),
+                                           ("-Q", ".", library.LIBRARY))
+    if output is None:
         return None, "", cpu
-    location = re.search(r"line (\d+)", output)
-    line = int(location.group(1)) if location else 0
     owner = [(first, export) for first, export in starts if first <= line]
     if not owner:
         return (exports[0], 0), library._first_error(output), cpu
@@ -495,7 +482,3 @@ def _run(folder: Path, exports: list[Export]) -> tuple:
     relative = line - first
     steps = [k for start, k in export.lines if start <= relative]
     return (export, steps[-1] if steps else 0), library._first_error(output), cpu
-
-
-def coqc_available() -> bool:
-    return shutil.which("coqc") is not None

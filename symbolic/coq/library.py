@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
+import resource
 import shutil
 import subprocess
 import tempfile
@@ -107,6 +108,9 @@ THEOREMS: tuple[str, ...] = tuple(dict.fromkeys([name for names in EVERY_SIZE.va
                                                 + list(FURTHER)
                                                 + [name for names in INSTANCE_RULES.values() for name in names]))
 
+COQC_MISSING = "not checked: coqc is not installed (Debian: apt-get install coq)"
+MATHCOMP_MISSING = "not checked: mathcomp is not installed (Debian: apt-get install libcoq-mathcomp-algebra)"
+
 MARK = "@@ "                        # printed before each theorem's assumptions
 
 
@@ -148,15 +152,14 @@ def check_library(matrices: bool = True) -> dict[str, str]:
     mathcomp (slow to load), whose theorems the every-size rows do not cite."""
     theorems = [name for name in THEOREMS if matrices or not _needs_mathcomp(name)]
     if coqc() is None:
-        return dict.fromkeys(theorems, "not checked: coqc is not installed (Debian: apt-get install coq)")
+        return dict.fromkeys(theorems, COQC_MISSING)
     missing = [] if matrices and mathcomp() else [name for name in theorems if _needs_mathcomp(name)]
     with tempfile.TemporaryDirectory(prefix="coq-library-") as folder:
         failure = _compile(Path(folder), skip=() if matrices else NEEDS_MATHCOMP)
         if failure:
             return dict.fromkeys(theorems, failure)
         results = assumptions(Path(folder), [name for name in theorems if name not in missing])
-    return {**results, **dict.fromkeys(missing, "not checked: mathcomp is not installed "
-                                                "(Debian: apt-get install libcoq-mathcomp-algebra)")}
+    return {**results, **dict.fromkeys(missing, MATHCOMP_MISSING)}
 
 
 @functools.cache
@@ -164,10 +167,9 @@ def check_matrices() -> dict[str, str]:
     """The theorems of the files that need mathcomp -> "checked" or why not, those files alone compiled."""
     theorems = [name for names in INSTANCE_RULES.values() for name in names]
     if coqc() is None:
-        return dict.fromkeys(theorems, "not checked: coqc is not installed (Debian: apt-get install coq)")
+        return dict.fromkeys(theorems, COQC_MISSING)
     if not mathcomp():
-        return dict.fromkeys(theorems, "not checked: mathcomp is not installed "
-                                       "(Debian: apt-get install libcoq-mathcomp-algebra)")
+        return dict.fromkeys(theorems, MATHCOMP_MISSING)
     with tempfile.TemporaryDirectory(prefix="coq-matrices-") as folder:
         failure = _compile(Path(folder), only=NEEDS_MATHCOMP)
         return dict.fromkeys(theorems, failure) if failure else assumptions(Path(folder), theorems)
@@ -199,6 +201,22 @@ def row_evidence(claim: str) -> list[str]:
     """The evidence line naming the Coq theorems of a row (empty for a row Coq does not prove)."""
     names = EVERY_SIZE.get(claim)
     return [f"Coq: {', '.join(f'{LIBRARY}.{name}' for name in names)}"] if names else []
+
+
+def timed_coqc(folder: Path, file: str, timeout: float, arguments: tuple = ()) -> tuple[str | None, int, float]:
+    """One coqc call on ``file`` in ``folder``: (None when Coq accepts it, else coqc's output; the line
+    coqc's error names, 0 if none; the CPU seconds coqc used)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    try:
+        done = subprocess.run([coqc(), "-q", *arguments, file], cwd=folder, capture_output=True, text=True,
+                              timeout=timeout, check=False)
+        output = None if done.returncode == 0 else done.stdout + done.stderr
+    except subprocess.TimeoutExpired:
+        output = "coqc did not finish in time"
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    location = re.search(r"line (\d+)", output or "")
+    return output, int(location.group(1)) if location else 0, cpu
 
 
 def _compile(folder: Path, only: tuple = (), skip: tuple = ()) -> str | None:

@@ -9,16 +9,13 @@ verdict that names both answers, never the PROVED one.
 from __future__ import annotations
 
 import dataclasses
-import re
-import resource
-import subprocess
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from symbolic.coq.certificate import HEADER, certificate
-from symbolic.coq.library import coqc
+from symbolic.coq.library import COQC_MISSING, coqc, timed_coqc
 from symbolic.coq.printer import OutsideFragment
 from symbolic.kernel import Equation
 from symbolic.verdict import Status, Verdict
@@ -67,7 +64,7 @@ def certify(claims, seconds: float = SECONDS_PER_CLAIM) -> Batch:
     started = time.perf_counter()
     if lemmas and coqc() is None:
         for number, lemma in lemmas.items():
-            answers[number] = Answer("not checked (coqc is not installed: apt-get install coq)", lemma)
+            answers[number] = Answer(COQC_MISSING, lemma)
         lemmas = {}
     pending = sorted(lemmas)
     with tempfile.TemporaryDirectory(prefix="coq-certificates-") as folder:
@@ -100,19 +97,9 @@ def _run(folder: Path, lemmas: list[tuple[int, str]], timeout: float) -> tuple[i
         starts.append((text.count("\n") + 1, number))
         text += lemma
     (folder / "Claims.v").write_text(text)
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    try:
-        done = subprocess.run([coqc(), "-q", "Claims.v"], cwd=folder, capture_output=True, text=True,
-                              timeout=timeout, check=False)
-        output, failed = done.stdout + done.stderr, done.returncode != 0
-    except subprocess.TimeoutExpired:
-        output, failed = "coqc did not finish in time", True
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    if not failed:
+    output, line, cpu = timed_coqc(folder, "Claims.v", timeout)
+    if output is None:
         return None, "", cpu
-    location = re.search(r'line (\d+)', output)
-    line = int(location.group(1)) if location else 0
     claimed = [number for start, number in starts if start <= line]
     # an error before the first lemma (in the header) or of no line: every pending lemma refused
     refused = claimed[-1] if claimed else lemmas[0][0]
