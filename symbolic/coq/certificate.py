@@ -199,23 +199,21 @@ def proof_script(lhs: sp.Expr, rhs: sp.Expr, printer: Printer, seconds: float) -
     return f"Timeout {max(1, round(seconds))} (first [ ({guided}) | (split_signs; leaf) ])."
 
 
-def roots_as_atoms(lhs: sp.Expr, rhs: sp.Expr) -> None:
+def roots_and_exps_as_atoms(lhs: sp.Expr, rhs: sp.Expr) -> None:
     """The strategies read a square root and an exp as atoms, their arguments in canonical form: a
     claim that holds only through what they are (sqrt(a^2) = a for a > 0, exp(2 f) = exp(f)^2) is
     outside what they prove, and is said to be (OutsideFragment), rather than sent to Coq to be
     refused for the tactics' sake."""
-    powers = lhs.atoms(sp.Pow) | rhs.atoms(sp.Pow)
-    roots = [p for p in powers if abs(p.exp) == sp.S.Half] + list(lhs.atoms(sp.exp) | rhs.atoms(sp.exp))
-    if not roots:
+    opaque = [p for p in lhs.atoms(sp.Pow) | rhs.atoms(sp.Pow) if abs(p.exp) == sp.S.Half] \
+        + list(lhs.atoms(sp.exp) | rhs.atoms(sp.exp))
+    if not opaque:
         return
-    atoms: dict = {}
 
     def key(atom):
         # an atom with its argument in canonical form, as the guided strategy writes it
         return (type(atom), sp.expand(atom.args[0]), atom.exp if isinstance(atom, sp.Pow) else None)
-    for root in roots:
-        atoms.setdefault(key(root), sp.Dummy("atom"))
-    replaced = [side.xreplace({root: atoms[key(root)] for root in roots}) for side in (lhs, rhs)]
+    atoms = {key(atom): sp.Dummy("atom") for atom in opaque}
+    replaced = [side.xreplace({atom: atoms[key(atom)] for atom in opaque}) for side in (lhs, rhs)]
     if sp.expand(sp.together(replaced[0] - replaced[1])) != 0:
         raise OutsideFragment("a square root or an exp that is no atom of the claim: the claim holds, if it does, "
                               "through what a root or exp is, which the certificates do not prove")
@@ -224,7 +222,7 @@ def roots_as_atoms(lhs: sp.Expr, rhs: sp.Expr) -> None:
 def certificate(lhs, rhs, name: str, seconds: float = 10.0) -> str:
     """The Coq lemma for lhs = rhs with its proof; raises OutsideFragment outside the fragment."""
     lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
-    roots_as_atoms(lhs, rhs)
+    roots_and_exps_as_atoms(lhs, rhs)
     printer = Printer()
     claim: Statement = statement(lhs, rhs, printer)
     return claim.lemma(name, proof_script(lhs, rhs, printer, seconds))
