@@ -939,7 +939,8 @@ def check_symmetry(model: Model, symmetry: Symmetry = None, *, loss: str = "any"
     numbers fix (``symbolic.every_size.spec_symmetry``)."""
     if isinstance(sizes, str) and sizes == "all":
         from symbolic.every_size.spec_symmetry import check_all_sizes
-        return check_all_sizes(model, lambda concrete, images: _concrete_laws(concrete, images, seed, timeout))
+        return check_all_sizes(model, lambda concrete, images, loss: _concrete_laws(concrete, images, loss, seed,
+                                                                                  timeout))
     if loss not in LOSSES:
         raise ValueError(f"unknown loss {loss!r}; choose from {', '.join(LOSSES)}")
     if loss == "cross_entropy" and model.outputs < 2:
@@ -976,7 +977,7 @@ def check_symmetry(model: Model, symmetry: Symmetry = None, *, loss: str = "any"
     return report
 
 
-def _concrete_laws(model: Model, images: dict, seed: int, timeout) -> dict:
-    """The gradient and Hessian laws of a concrete instance, N = 1, by claim."""
-    report = check_symmetry(model, Symmetry(model, images), sizes=(1,), seed=seed, timeout=timeout)
+def _concrete_laws(model: Model, images: dict, loss: str, seed: int, timeout) -> dict:
+    """The gradient and Hessian laws of a concrete instance for the loss, N = 1, by claim."""
+    report = check_symmetry(model, Symmetry(model, images), loss=loss, sizes=(1,), seed=seed, timeout=timeout)
     return {claim: report.verdict(claim) for claim in ("gradient", "Hessian") if any(c == claim for c, _, _ in report.rows)}
