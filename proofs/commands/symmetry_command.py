@@ -164,8 +164,9 @@ def spec_help() -> str:
                                   subsequent_indent=" " * key_width) for key, what in keys)
     closing = textwrap.fill(
         f"At most {MAX_PARAMETERS} parameters and {MAX_INPUTS} inputs (what the procedures decide within about a "
-        "minute on 2 cores); indices count from 1. --all-sizes covers dense, relu, leaky_relu and abs with one "
-        "output unit, a vector input, positive group parameters and no permutation; --discover covers every "
+        "minute on 2 cores); indices count from 1. --all-sizes covers dense, relu, leaky_relu and abs, a vector "
+        "input, positive group parameters and no permutation, with one output (every loss) or K outputs (the "
+        'last units a number or a name such as "k"; loss "mse" or "cross_entropy"); --discover covers every '
         "layer type above: the positive rescalings (tanh, a softmax's scores and a normalisation with eps > 0 "
         "ask for scale 1, a normalisation with eps = 0 absorbs the scale of the layer before), an attention "
         "head's GL(head), and the swaps and sign flips of the units or channels of each hidden layer. "
@@ -272,7 +273,8 @@ def check_limits(model: Model) -> None:
                          f"{MAX_PARAMETERS} parameters and {MAX_INPUTS} inputs, what its procedures decide within "
                          "about a minute on 2 cores (the exact identity tests grow with the parameters and the "
                          "kinks, discovery proves one generator per unit); use the Python API with a timeout for "
-                         "more, or --all-sizes for every width at once")
+                         "more, or --all-sizes with the widths written as names (units = \"h\"), proved for "
+                         "every value of them")
 
 
 def _permutation(value, length: int, where: str) -> list[int]:
@@ -407,7 +409,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--discover", action="store_true",
                         help="find the model's symmetries (no [map] needed) and prove them maximal")
     parser.add_argument("--all-sizes", action="store_true",
-                        help="prove the laws for every width and every N (widths may be names)")
+                        help="prove the laws for every N, and for every value of each width written as a "
+                             "name (units = \"h\"); a width written as a number stays that number")
     args = parser.parse_args(argv)
     if args.spec.lower().endswith(".onnx"):
         return onnx_main(args)
@@ -476,7 +479,8 @@ def onnx_main(args) -> int:
 
 
 def all_sizes_main(spec: dict, args) -> int:
-    """--all-sizes: one row per claim, each for every width and N; outside the fragment, exit 2."""
+    """--all-sizes: one row per claim, each for every N and every value of the named widths (at the
+    widths the numbers fix); outside the fragment, exit 2."""
     try:
         report = check_symmetry(spec, sizes="all", seed=args.seed, timeout=args.timeout)
     except OutsideFragment as error:
