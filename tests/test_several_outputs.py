@@ -215,3 +215,14 @@ def test_a_spec_with_the_cross_entropy_is_proved(cli, tmp_path):
     result = cli("symmetry", str(path), "--json")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "softmax cross-entropy of 2 logits" in result.stdout
+
+
+def test_the_logits_shifted_alike_keep_the_cross_entropy_and_are_never_refuted_on_it():
+    # d_k -> d_k + t moves every output by t: the prediction claim is refuted, but the softmax
+    # cross-entropy does not move (log sum exp(f + t) = t + log sum exp f), so its loss claim must not be
+    model = two_outputs()
+    t = sp.Symbol("t", real=True)
+    shift = Symmetry(model, {"d": model["d"].applyfunc(lambda e: e + t)})
+    report = check_symmetry(model, shift, loss="cross_entropy", sizes=(1,))
+    assert report["prediction"].status is Status.REFUTED
+    assert report.verdict("loss", 1).status is not Status.REFUTED

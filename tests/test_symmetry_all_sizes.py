@@ -191,3 +191,9 @@ def test_the_help_of_all_sizes_does_not_promise_every_width(cli):
     text = " ".join(result.stdout.split())
     assert "for every value of each width written as a name" in text
     assert "prove the laws for every width" not in text
+
+
+def test_one_output_with_the_mse_is_proved_for_every_width():
+    report = check_symmetry(two_outputs(1, "mse"), sizes="all")
+    assert report.status is Status.PROVED, report.table()
+    assert "the MSE summed over the outputs" in report["loss"].claim
