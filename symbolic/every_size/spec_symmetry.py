@@ -35,6 +35,7 @@ from symbolic.every_size.networks import N, in_loss
 from symbolic.kernel import check_identity, conjunction
 from symbolic.decision.domain import evaluated
 from symbolic.kernel.derivations import prove
+from symbolic.networks.losses import deciding_labellings
 from symbolic.networks.model import Abs, Dense, LeakyReLU, Model, ReLU, entry_symbol
 from symbolic.parsing import ParseError, parse_expression
 from symbolic.verdict import Status, Verdict, worst
@@ -414,10 +415,8 @@ def _labelled_instance(chain: Chain, widths: dict, claim: str, classes: int) -> 
     a refuted one names its labels."""
     n = widths["N"]
     left, right = _expanded_sides(chain, widths, {"N": n}, {"log": sp.log, "exp": sp.exp})
-    labellings = [[0] * n] + [[k if m == changed else 0 for m in range(n)]
-                              for changed in range(n) for k in range(1, classes)]
     verdicts = []
-    for labels in labellings:
+    for labels in deciding_labellings(n, classes):
         # y_{n,o} = [o = y_n + 1], classes counted from 0
         one_hot = {sp.Symbol(f"y_{m + 1}_{o}", real=True): int(o == label + 1)
                    for m, label in enumerate(labels) for o in range(1, classes + 1)}

@@ -53,3 +53,12 @@ def one_hot(label, classes: int) -> list:
     if isinstance(label, bool) or not isinstance(label, int) or not 0 <= label < classes:
         raise ValueError(f"a class label is a whole number from 0 to {classes - 1}, got {label!r}")
     return [int(k == label) for k in range(classes)]
+
+
+def deciding_labellings(n: int, classes: int) -> list[list[int]]:
+    """The 1 + N(K−1) labellings 'every label 0' and 'the label of one point changed to k': a
+    function of the targets that is affine in them (the cross-entropy, L(Tθ) − L(θ)) is 0 at every
+    labelling when it is 0 at these (its constant is its value at the first, each coefficient its
+    change at one of the others)."""
+    return [[0] * n] + [[k if m == changed else 0 for m in range(n)]
+                        for changed in range(n) for k in range(1, classes)]

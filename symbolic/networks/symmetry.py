@@ -53,7 +53,7 @@ from symbolic.derivation import Derivation
 from symbolic.kernel import Fact, by_oracle, conjunction, identity, infer, refutation, scheme
 from symbolic.kernel.statements import Equation
 from symbolic.latex import render, to_latex
-from symbolic.networks.losses import loss_of_predictions
+from symbolic.networks.losses import deciding_labellings, loss_of_predictions
 from symbolic.networks.model import LeakyReLU, Model, ModelError, Nonlinearity
 from symbolic.networks.model import Abs as AbsLayer, ReLU as ReLULayer, Tanh as TanhLayer
 from symbolic.numerics.real_network import HIGH_DPS, LOW_DPS, directional_derivative, measure
@@ -622,9 +622,7 @@ def _refuted_at_labels(model, symmetry, n, lhs, rhs, verdict, claim) -> Verdict:
     classes = model.outputs
     weights = {q for target in target_distributions(n, classes) for q in target[:-1]}
     point = {s: sp.sympify(v) for s, v in verdict.witness.items() if isinstance(s, sp.Symbol) and s not in weights}
-    labellings = [[0] * n] + [[k if m == changed else 0 for m in range(n)]
-                              for changed in range(n) for k in range(1, classes)]
-    for labels in labellings:
+    for labels in deciding_labellings(n, classes):
         # the one-hot targets of these labels: q_{n,k} = [k = y_n] for k < K
         one_hot = {sp.Symbol(f"q_{{{m + 1},{k}}}", real=True): int(label == k - 1)
                    for m, label in enumerate(labels) for k in range(1, classes)}
