@@ -7,6 +7,7 @@ import pytest
 import sympy as sp
 
 from symbolic.networks.discovery import discover_symmetries
+from symbolic.networks.losses import loss_of_predictions
 from symbolic.networks.model import Dense, Model, ModelError, ReLU
 from symbolic.networks.symmetry import Symmetry, check_symmetry, positive_scales
 from symbolic.verdict import Status
@@ -48,7 +49,7 @@ def _points(model):
     return [{s: sp.Rational((7 * k + 3 * m) % 11 - 5, 1 + m % 3) for m, s in enumerate(symbols)} for k in range(4)]
 
 
-@pytest.mark.parametrize("loss", ["any", "mse"])
+@pytest.mark.parametrize("loss", ["any", "mse", "cross_entropy"])
 def test_check_symmetry_proves_the_rescaling_per_unit(loss):
     model = two_outputs()
     report = check_symmetry(model, per_unit_rescaling(model), loss=loss, sizes=(1, 2))
@@ -136,3 +137,92 @@ def test_a_group_parameter_named_like_a_parameter_is_refused():
     clash = sp.Symbol("c_{1}", positive=True)          # the output bias c is c_{1} too, but real
     with pytest.raises(ModelError, match="has the name of a parameter"):
         Symmetry(model, {"W": model["W"] * clash, "V": model["V"] / clash})
+
+
+def test_the_losses_of_a_vector_prediction_follow_their_conventions():
+    # two points, two outputs: the MSE sums the squared errors over the outputs, averages over the points
+    predictions, targets = [[1, 2], [3, 4]], [[0, 1], [1, 1]]
+    assert loss_of_predictions("mse", predictions, targets) == sp.Rational(1 + 1 + 4 + 9, 2)
+    assert loss_of_predictions("absolute", predictions, targets) == sp.Rational(1 + 1 + 2 + 3, 2)
+    # the generic loss is one function of the K N predictions, point by point, output by output
+    generic = loss_of_predictions("generic", predictions, [])
+    assert generic.args == (1, 2, 3, 4)
+    # the cross-entropy of class labels: log sum_k exp f_k - f_(y_n), classes from 0
+    f = sp.symbols("f1:5", real=True)
+    labelled = loss_of_predictions("cross_entropy", [[f[0], f[1]], [f[2], f[3]]], [1, 0])
+    expected = (sp.log(sp.exp(f[0]) + sp.exp(f[1])) - f[1] + sp.log(sp.exp(f[2]) + sp.exp(f[3])) - f[2]) / 2
+    assert sp.expand(labelled - expected) == 0
+    with pytest.raises(ValueError, match="K >= 2 outputs"):
+        loss_of_predictions("cross_entropy", [f[0]], [0])
+    with pytest.raises(ValueError, match="from 0 to 1"):
+        loss_of_predictions("cross_entropy", [[f[0], f[1]]], [2])
+
+
+def test_the_mse_of_two_outputs_is_summed_over_them_in_check_symmetry():
+    model = two_outputs()
+    report = check_symmetry(model, per_unit_rescaling(model), loss="mse", sizes=(1,))
+    verdict = report.verdict("loss", 1)
+    assert verdict.status is Status.PROVED
+    # the statement proved is the sum over the outputs, no factor 1/2: at V = 0, d = (1, 2), y = 0 the
+    # loss is 1^2 + 2^2 (the statement's symbols have plain names, d_{1} as d_1)
+    rhs = verdict.theorem.statement.rhs
+    point = {s: {"d_1": 1, "d_2": 2}.get(s.name, 0) for s in rhs.free_symbols}
+    assert rhs.xreplace(point) == 5
+    assert "summed over 2 outputs" in verdict.claim
+
+
+def test_a_broken_rescaling_is_refuted_under_the_cross_entropy_at_class_labels():
+    model = two_outputs()
+    broken = per_unit_rescaling(model, broken=True)
+    report = check_symmetry(model, broken, loss="cross_entropy", sizes=(1, 2))
+    for n in (1, 2):
+        verdict = report.verdict("loss", n)
+        assert verdict.status is Status.REFUTED, verdict.reason
+        witness = verdict.witness
+        labels = [witness[sp.Symbol(f"y_{{{k + 1}}}", integer=True)] for k in range(n)]
+        assert all(label in (0, 1) for label in labels)
+        # evaluated again here, at 50 digits: the labelled cross-entropy at T theta and at theta differ
+        point = {s: v for s, v in witness.items() if s.name[0] in "WbVdcx"}
+        # a group parameter that cancels from both sides has no value in the witness: any value will do
+        point.update({c: 3 for c in broken.group if c not in point})
+        inputs = [model.input(k + 1) for k in range(n)]
+        sides = [loss_of_predictions("cross_entropy", model.batch_predictions(inputs, values), labels)
+                 for values in (broken.tensors(), None)]
+        values = [sp.N(side.xreplace(point), 50) for side in sides]
+        assert all(v.is_real for v in values) and abs(values[0] - values[1]) > 1e-10
+    assert report.verdict("gradient", 1).status is Status.REFUTED
+    assert "label 1" in " ".join(str(k) for k in report.verdict("gradient", 1).witness)
+
+
+def test_the_cross_entropy_of_one_output_is_refused(cli, tmp_path):
+    with pytest.raises(ValueError, match="K >= 2 outputs"):
+        model = two_outputs(1)
+        check_symmetry(model, per_unit_rescaling(model), loss="cross_entropy")
+    path = tmp_path / "one.toml"
+    path.write_text('inputs = 1\nloss = "cross_entropy"\n[[layers]]\ntype = "dense"\nunits = 1\nweight = "W"\n'
+                    '[map]\nW = "W"\n')
+    result = cli("symmetry", str(path))
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
+    assert "at least 2 outputs" in result.stderr
+
+
+def test_a_spec_with_the_cross_entropy_is_proved(cli, tmp_path):
+    path = tmp_path / "classifier.toml"
+    path.write_text('inputs = 2\nsizes = [1]\nloss = "cross_entropy"\n[[layers]]\ntype = "dense"\nunits = 2\n'
+                    'weight = "W"\nbias = "b"\n[[layers]]\ntype = "relu"\n[[layers]]\ntype = "dense"\n'
+                    'units = 2\nweight = "V"\nbias = "d"\n[group]\npositive = ["c"]\n[map]\nW = "c_j * W"\n'
+                    'b = "c_j * b"\nV = "V / c_i"\n')
+    result = cli("symmetry", str(path), "--json")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "softmax cross-entropy of 2 logits" in result.stdout
+
+
+def test_the_logits_shifted_alike_keep_the_cross_entropy_and_are_never_refuted_on_it():
+    # d_k -> d_k + t moves every output by t: the prediction claim is refuted, but the softmax
+    # cross-entropy does not move (log sum exp(f + t) = t + log sum exp f), so its loss claim must not be
+    model = two_outputs()
+    t = sp.Symbol("t", real=True)
+    shift = Symmetry(model, {"d": model["d"].applyfunc(lambda e: e + t)})
+    report = check_symmetry(model, shift, loss="cross_entropy", sizes=(1,))
+    assert report["prediction"].status is Status.REFUTED
+    assert report.verdict("loss", 1).status is not Status.REFUTED

@@ -2,7 +2,8 @@
 
     inputs = 2                      # input width d, [channels, length] or [channels, height, width]
     sizes = [1, 2]                  # numbers of data points N for the loss and the laws (optional)
-    loss = "any"                    # "any" (every loss of the predictions) or "mse" (optional)
+    loss = "any"                    # "any" (every loss of the predictions), "mse" or
+                                    # "cross_entropy" (K >= 2 outputs, class labels) (optional)
 
     [[layers]]
     type = "dense"                  # dense, conv1d, conv2d, relu, leaky_relu, abs, tanh, maxout,
@@ -48,7 +49,7 @@ from symbolic.networks import attention_head, grid_layers, model as layers_modul
 from symbolic.networks.discovery import discover_symmetries
 from symbolic.networks.model import Model, ModelError, entry_symbol
 from symbolic.parsing import ParseError, parse_expression
-from symbolic.networks.symmetry import Symmetry, check_symmetry
+from symbolic.networks.symmetry import LOSSES, Symmetry, check_symmetry
 from symbolic.every_size.spec_symmetry import OutsideFragment
 from symbolic.verdict import worst
 
@@ -149,8 +150,10 @@ def spec_help() -> str:
         ("inputs = 2", "input width d, [channels, length], or [channels, height, width] for an image "
                        "(required)"),
         ("sizes = [1, 2]", f"numbers of data points N, from 1 to {MAX_N} (default [1, 2]; [1] with --discover)"),
-        ('loss = "any"', '"any": every loss of the K N predictions; "mse": (1/N) sum_n (f(x_n) - y_n)^2, '
-                         "with K > 1 outputs (1/N) sum_n 1/2 sum_k (f_k(x_n) - y_(n,k))^2 (default \"any\")"),
+        ('loss = "any"', '"any": every loss of the K N predictions; "mse": (1/N) sum_n sum_k (f_k(x_n) - y_(n,k))^2, '
+                         'summed over the K outputs, averaged over the N points; "cross_entropy" (K >= 2): '
+                         "(1/N) sum_n [log sum_k exp f_k(x_n) - f_(y_n)(x_n)], class labels y_n from 0 to K - 1 "
+                         '(default "any")'),
         ("[[layers]]", f"first to last, at most {MAX_LAYERS}; a table with a type and its fields (below)"),
         ("[group]", 'positive = ["c"], real = [...]: the group parameters (default none)'),
         ("[map]", 'the image of entry (i, j): W1 = "c_j * W1", v = "v / c_i", P = { entry = "P", '
@@ -161,8 +164,9 @@ def spec_help() -> str:
                                   subsequent_indent=" " * key_width) for key, what in keys)
     closing = textwrap.fill(
         f"At most {MAX_PARAMETERS} parameters and {MAX_INPUTS} inputs (what the procedures decide within about a "
-        "minute on 2 cores); indices count from 1. --all-sizes covers dense, relu, leaky_relu and abs with one "
-        "output unit, a vector input, positive group parameters and no permutation; --discover covers every "
+        "minute on 2 cores); indices count from 1. --all-sizes covers dense, relu, leaky_relu and abs, a vector "
+        "input, positive group parameters and no permutation, with one output (every loss) or K outputs (the "
+        'last units a number or a name such as "k"; loss "mse" or "cross_entropy"); --discover covers every '
         "layer type above: the positive rescalings (tanh, a softmax's scores and a normalisation with eps > 0 "
         "ask for scale 1, a normalisation with eps = 0 absorbs the scale of the layer before), an attention "
         "head's GL(head), and the swaps and sign flips of the units or channels of each hidden layer. "
@@ -269,7 +273,8 @@ def check_limits(model: Model) -> None:
                          f"{MAX_PARAMETERS} parameters and {MAX_INPUTS} inputs, what its procedures decide within "
                          "about a minute on 2 cores (the exact identity tests grow with the parameters and the "
                          "kinks, discovery proves one generator per unit); use the Python API with a timeout for "
-                         "more, or --all-sizes for every width at once")
+                         "more, or --all-sizes with the widths written as names (units = \"h\"), proved for "
+                         "every value of them")
 
 
 def _permutation(value, length: int, where: str) -> list[int]:
@@ -404,7 +409,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--discover", action="store_true",
                         help="find the model's symmetries (no [map] needed) and prove them maximal")
     parser.add_argument("--all-sizes", action="store_true",
-                        help="prove the laws for every width and every N (widths may be names)")
+                        help="prove the laws for every N, and for every value of each width written as a "
+                             "name (units = \"h\"); a width written as a number stays that number")
     args = parser.parse_args(argv)
     if args.spec.lower().endswith(".onnx"):
         return onnx_main(args)
@@ -415,9 +421,12 @@ def main(argv: list[str]) -> int:
     if unknown:
         raise UsageError(f"unknown key {sorted(unknown)[0]!r} at the top of the spec")
     loss = spec.get("loss", "any")
-    if loss not in ("any", "mse"):
-        raise UsageError(f"loss must be \"any\" or \"mse\", got {loss!r}")
+    if loss not in LOSSES:
+        raise UsageError(f"loss must be one of {', '.join(repr(k) for k in LOSSES)}, got {loss!r}")
     model = build_model(spec)
+    if loss == "cross_entropy" and model.outputs < 2:
+        raise UsageError(f"loss = 'cross_entropy' needs at least 2 outputs (the last layer gives {model.outputs}; "
+                         "with one, log exp f - f = 0)")
     if args.discover:
         return discover_command.run(spec, model, loss, _sizes(spec) if "sizes" in spec else None, args)
     symmetry = build_symmetry(model, spec)
@@ -470,7 +479,8 @@ def onnx_main(args) -> int:
 
 
 def all_sizes_main(spec: dict, args) -> int:
-    """--all-sizes: one row per claim, each for every width and N; outside the fragment, exit 2."""
+    """--all-sizes: one row per claim, each for every N and every value of the named widths (at the
+    widths the numbers fix); outside the fragment, exit 2."""
     try:
         report = check_symmetry(spec, sizes="all", seed=args.seed, timeout=args.timeout)
     except OutsideFragment as error:

@@ -1,15 +1,24 @@
-"""A user's network and map, for every width and every N: the symmetry spec at index level.
+"""A user's network and map, for every N and every value of the widths it names: the symmetry spec
+at index level.
 
 The fragment: dense layers (with or without a bias) and the positively homogeneous activations
-ReLU, leaky ReLU (a fixed slope) and abs, one output unit; widths are names ("d", "h1") or
-numbers; the map gives each tensor's entry (i, j) an image t_ij·W_ij with t a product of powers of
+ReLU, leaky ReLU (a fixed slope) and abs, the last dense layer of any width K (the outputs f_o,
+o = 1..K); widths are names ("d", "h1", "k") or numbers, a number fixing its width, so a spec
+whose widths are all numbers is proved at those widths (and every N) only; the loss is every loss
+ℓ(f(x_n), y_n) of one output, or for any K the MSE (1/N) Σ_n Σ_o (f_o(x_n) − y_{n,o})² or the
+softmax cross-entropy (1/N) Σ_n [log Σ_o exp f_o(x_n) − Σ_o y_{n,o} f_o(x_n)] (for every target
+y_{n,o}, one-hot labels among them; log and exp stand as any functions, so the theorem holds for
+them); the map gives each tensor's entry (i, j) an image t_ij·W_ij with t a product of powers of
 positive group parameters, written g (one for all), g_i (one per input unit) or g_j (one per
 unit).  The proof follows the units through the layers: if layer k − 1's unit i comes out
 multiplied by u_i at Tθ, then unit j of layer k sees Σ_i (u_i a_i)(t_ij W_ij) [+ t_j b_j], which is
 s_j times its value at θ when u_i t_ij = s_j does not depend on i (arithmetic, sum factor) and the
 bias scale is s_j too; the activation passes s_j > 0 through (homogeneity).  The output must come
-out multiplied by 1.  Each step is a kernel rule; a step that does not hold is named.  Then L∘T = L
-inside the loss, and the gradient and Hessian laws by the chain rule with t read from T.
+out multiplied by 1, each of the K outputs (the output index o is free in the chain).  Each step
+is a kernel rule; a step that does not hold is named.  Then L∘T = L inside the loss (the chain once
+per occurrence of the prediction), and the gradient and Hessian laws by the chain rule with t read
+from T.  Every loss of the K outputs together is outside it: the term language has no term for the
+vector (f_1(x_n), …, f_K(x_n)) as one argument of ℓ.
 """
 from __future__ import annotations
 
@@ -19,19 +28,21 @@ from dataclasses import dataclass, field
 import sympy as sp
 
 from symbolic.every_size.index_rules import ACTIVATION_HOMOGENEITY, ARITHMETIC, HOMOGENEITY, SUM_FACTOR, Chain
-from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Function, Mul, Relu, Sum, \
+from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Fn, Function, Mul, Relu, Sum, \
     Transformation, expand, latex, replace_first
 from symbolic.every_size.laws import derivative_chain, invariance_lemma, loss_chain
 from symbolic.every_size.networks import N, in_loss
 from symbolic.kernel import check_identity, conjunction
 from symbolic.decision.domain import evaluated
 from symbolic.kernel.derivations import prove
+from symbolic.networks.losses import deciding_labellings
 from symbolic.networks.model import Abs, Dense, LeakyReLU, Model, ReLU, entry_symbol
 from symbolic.parsing import ParseError, parse_expression
 from symbolic.verdict import Status, Verdict, worst
 from symbolic.errors import CheckerError
 
 ACTIVATIONS = ("relu", "leaky_relu", "abs")
+LOSSES = ("any", "mse", "cross_entropy")
 INSTANCE_WIDTH = 2          # a named width at the instance cross-check
 
 
@@ -53,6 +64,30 @@ class Network:
     layers: list
     images: dict = field(default_factory=dict)      # tensor -> (template, placeholders)
     group: list = field(default_factory=list)
+    loss: str = "any"
+
+    @property
+    def outputs(self) -> str:
+        """K, the width of the last dense layer: a name or a number written as text."""
+        return self.layers[-1].units
+
+    @property
+    def widths(self) -> list[str]:
+        """The widths as the spec writes them, the input's first, each once."""
+        return list(dict.fromkeys([self.inputs, *(layer.units for layer in self.layers)]))
+
+    @property
+    def named_widths(self) -> list[str]:
+        return [width for width in self.widths if not width.isdigit()]
+
+    def sizes_proved(self) -> str:
+        """What the proof covers, in words: every value of the named widths, or the widths the
+        numbers fix (never 'every width' when the spec names none)."""
+        if self.named_widths:
+            fixed = " (the widths written as numbers fixed)" if len(self.named_widths) < len(self.widths) else ""
+            return f"for every width {', '.join(self.named_widths)}{fixed} and every N"
+        return (f"at the spec's widths (inputs {self.inputs}, units "
+                f"{', '.join(layer.units for layer in self.layers)}) and every N")
 
 
 def _width(value, where: str) -> str:
@@ -67,8 +102,9 @@ def read_network(spec: dict) -> Network:
     unknown = set(spec) - {"inputs", "sizes", "loss", "layers", "group", "map"}
     if unknown:
         raise OutsideFragment(f"unknown key {sorted(unknown)[0]!r} at the top of the spec")
-    if spec.get("loss", "any") != "any":
-        raise OutsideFragment("--all-sizes proves the laws for every loss: leave loss out or set \"any\"")
+    loss = spec.get("loss", "any")
+    if loss not in LOSSES:
+        raise OutsideFragment(f"loss must be one of {', '.join(repr(k) for k in LOSSES)}, got {loss!r}")
     if isinstance(spec.get("inputs"), list):
         raise OutsideFragment(f"inputs: a signal of channels ({spec['inputs']!r}) is outside what --all-sizes covers "
                               "(a vector input of width d, a whole number or a name); check it at fixed widths "
@@ -99,19 +135,24 @@ def read_network(spec: dict) -> Network:
             layers[-1].activation = (kind, slope)
         else:
             raise OutsideFragment(f"{where}: a {kind} layer is outside what --all-sizes covers (dense layers "
-                                  f"with or without bias, relu, leaky_relu and abs after each, one output unit); "
+                                  f"with or without bias, relu, leaky_relu and abs after each, K outputs); "
                                   f"check it at fixed widths (symmetry SPEC, or SPEC --discover)")
     if not layers:
         raise OutsideFragment("the spec needs at least one [[layers]] table")
-    if layers[-1].units != "1":
-        raise OutsideFragment("--all-sizes covers networks with one output unit (units = 1 in the last dense layer)")
+    if layers[-1].units != "1" and loss == "any":
+        raise OutsideFragment(f"--all-sizes with {layers[-1].units} outputs covers loss = \"mse\" and "
+                              "\"cross_entropy\": every loss of the K outputs together needs the vector of them as "
+                              "one argument, which the index-level terms lack (one output: every loss)")
+    if layers[-1].units == "1" and loss == "cross_entropy":
+        raise OutsideFragment("the cross-entropy needs K >= 2 outputs (with one, log exp f - f = 0): "
+                              "units = 2 or a name such as \"k\" in the last dense layer")
     group = spec.get("group", {})
     if not isinstance(group, dict) or set(group) - {"positive"}:
         raise OutsideFragment("--all-sizes takes positive group parameters only ([group] positive = [...])")
     names = group.get("positive", [])
     if not isinstance(names, list) or not all(isinstance(g, str) and g.isidentifier() and "_" not in g for g in names):
         raise OutsideFragment("group.positive must be a list of names without underscores")
-    network = Network(inputs, layers, group=names)
+    network = Network(inputs, layers, group=names, loss=loss)
     tensors = {layer.weight for layer in layers} | {layer.bias for layer in layers if layer.bias}
     if len(tensors) != len(layers) + sum(1 for layer in layers if layer.bias):
         raise OutsideFragment("every weight and bias needs a name of its own")
@@ -245,13 +286,58 @@ def invariance_chain(network: Network, T: Transformation) -> Chain:
     return chain
 
 
+# --- the loss ----------------------------------------------------------------------------------------
+
+def _minus(term):
+    return Mul((Const(sp.S.NegativeOne), term))
+
+
+def loss_body(network: Network, first, second=None):
+    """The loss's term, the prediction f_o(x_n) read as ``first`` (and, where the loss reads it twice,
+    as ``second`` there): every loss of one output, (1/N) Σ_n ℓ(f(x_n), y_n); the MSE,
+    (1/N) Σ_n Σ_o (f_o(x_n) − y_{n,o})(f_o(x_n) − y_{n,o}); the cross-entropy,
+    (1/N) Σ_n [log Σ_o exp f_o(x_n) − Σ_o y_{n,o} f_o(x_n)], y_{n,o} the (one-hot) target."""
+    second = first if second is None else second
+    if network.loss == "any":
+        return in_loss(first)
+    target = Entry("y", ("n", "o"))
+    if network.loss == "mse":
+        point = Sum("o", network.outputs, Mul((Add((first, _minus(target))), Add((second, _minus(target))))))
+    else:
+        point = Add((Fn("log", (Sum("o", network.outputs, Fn("exp", (first,))),)),
+                     _minus(Sum("o", network.outputs, Mul((target, second))))))
+    return Mul((Const(1 / N), Sum("n", "N", point)))
+
+
+def loss_chain_of(network: Network, chain: Chain, claim: str) -> Chain:
+    """L(Tθ) = L(θ): the prediction's steps (each for every n and every output o) inside the loss,
+    once where it reads the prediction once, and for a loss that reads it twice first at the first
+    occurrence (the second still at Tθ), then at the second."""
+    if network.loss == "any":
+        return loss_chain(chain, claim)
+    start, end = chain.start, chain.end
+    lifted = Chain(claim, loss_body(network, start, start))
+    for rule, term, note in chain.steps:
+        lifted.then(rule, loss_body(network, term, start), note)
+    for rule, term, note in chain.steps:
+        lifted.then(rule, loss_body(network, end, term), note)
+    return lifted
+
+
+LOSS_WORDS = {"any": "every loss", "mse": "the MSE summed over the outputs",
+              "cross_entropy": "the softmax cross-entropy of the outputs"}
+
+
 # --- the verdicts ------------------------------------------------------------------------------------
 
 @dataclass
 class AllSizesReport:
-    """One row per claim ('prediction', 'loss', 'gradient', 'Hessian'), each for every size."""
+    """One row per claim ('prediction', 'loss', 'gradient', 'Hessian'), each for every N and every
+    value of the named widths (``sizes``: 'all', or 'every N' when the spec names no width)."""
     rows: list = field(default_factory=list)       # (claim, Verdict)
     document: list = field(default_factory=list)   # (LaTeX line, reason) of the prediction chain
+    sizes: str = "all"
+    proved: str = ""                               # what the rows cover, in words
 
     @property
     def status(self) -> Status:
@@ -261,17 +347,19 @@ class AllSizesReport:
         return next(v for c, v in self.rows if c == claim)
 
     def as_json(self) -> list:
-        return [{"claim": claim, "sizes": "all", "status": v.status.value, "statement": v.claim,
+        return [{"claim": claim, "sizes": self.sizes, "status": v.status.value, "statement": v.claim,
                  "witness": {str(k): str(x) for k, x in v.witness.items()} if v.witness else None,
                  "reason": v.reason or None, "evidence": list(v.evidence)} for claim, v in self.rows]
 
     def table(self) -> str:
-        lines = [f"{claim:<11} sizes=all  {v.status.name:<9} {v.reason or (v.evidence[0] if v.evidence else '')}"
+        column = "sizes=all" if self.sizes == "all" else "N=all"
+        lines = [f"{claim:<11} {column}  {v.status.name:<9} {v.reason or (v.evidence[0] if v.evidence else '')}"
                  for claim, v in self.rows]
         for claim, v in self.rows:
             if v.witness:
                 lines.append(f"\n{v.status.name} {claim}: " + ", ".join(f"{k} = {x}" for k, x in v.witness.items()))
-        return "\n".join(lines + [f"\noverall: {self.status.name}"])
+        heading = [f"the claims {self.proved}"] if self.proved else []
+        return "\n".join(heading + lines + [f"\noverall: {self.status.name}"])
 
 
 def concrete_model(network: Network, width: int = INSTANCE_WIDTH):
@@ -301,13 +389,46 @@ def concrete_model(network: Network, width: int = INSTANCE_WIDTH):
     return model, images
 
 
-def _instance(chain: Chain, widths: dict, claim: str) -> Verdict:
-    """First and last line of a chain at concrete widths, decided by the exact identity test."""
-    functions: dict = {}
-    left = expand(chain.start, widths, {"n": 1, "o": 1, "N": widths["N"]}, functions).xreplace({N: widths["N"]})
-    right = expand(chain.end if chain.steps else chain.start, widths, {"n": 1, "o": 1, "N": widths["N"]},
-                   functions).xreplace({N: widths["N"]})
-    return check_identity(left, right, claim=claim)
+def _instance(chain: Chain, widths: dict, claim: str, outputs: int = 1) -> Verdict:
+    """First and last line of a chain at concrete widths, decided by the exact identity test, at
+    each output o = 1..``outputs`` where the output index is free (the prediction's chain)."""
+    verdicts = []
+    for o in range(1, outputs + 1):
+        left, right = _expanded_sides(chain, widths, {"n": 1, "o": o, "N": widths["N"]})
+        verdicts.append(check_identity(left, right, claim=claim if outputs == 1 else f"{claim}, output {o}"))
+    return verdicts[0] if outputs == 1 else conjunction(verdicts, label=claim, evidence=(
+        f"one exact identity per output, {outputs} outputs", *verdicts[0].evidence))
+
+
+def _expanded_sides(chain: Chain, widths: dict, values: dict, functions=None) -> tuple:
+    """The chain's first and last line at concrete widths (each Fn an undefined function, but those
+    ``functions`` gives)."""
+    functions = dict(functions or {})
+    return tuple(expand(term, widths, values, functions).xreplace({N: widths["N"]})
+                 for term in (chain.start, chain.end if chain.steps else chain.start))
+
+
+def _labelled_instance(chain: Chain, widths: dict, claim: str, classes: int) -> Verdict:
+    """The cross-entropy's chain at concrete widths with the real log and exp and one-hot targets: at
+    the labellings 'every label 0' and 'one point's label changed to k' (1 + N(K−1) of them; the
+    loss is affine in the targets, so these decide every labelling), each by the exact identity test;
+    a refuted one names its labels."""
+    n = widths["N"]
+    left, right = _expanded_sides(chain, widths, {"N": n}, {"log": sp.log, "exp": sp.exp})
+    verdicts = []
+    for labels in deciding_labellings(n, classes):
+        # y_{n,o} = [o = y_n + 1], classes counted from 0
+        one_hot = {sp.Symbol(f"y_{m + 1}_{o}", real=True): int(o == label + 1)
+                   for m, label in enumerate(labels) for o in range(1, classes + 1)}
+        named = ", ".join(f"y_{m + 1} = {label}" for m, label in enumerate(labels))
+        verdict = check_identity(left.xreplace(one_hot), right.xreplace(one_hot), claim=f"{claim}, labels {named}")
+        if verdict.status is Status.REFUTED:
+            return Verdict(Status.REFUTED, claim, witness={**verdict.witness, **{
+                sp.Symbol(f"y_{m + 1}", integer=True): label for m, label in enumerate(labels)}},
+                reason=f"at the labels {named} (classes from 0): {verdict.reason}")
+        verdicts.append(verdict)
+    return conjunction(verdicts, label=claim, evidence=(f"{len(verdicts)} labellings, the real log and exp",
+                                                        *verdicts[0].evidence))
 
 
 def _row(claim: str, derived: Verdict, instances: list, evidence: str, widths: str = "") -> Verdict:
@@ -325,47 +446,58 @@ def _row(claim: str, derived: Verdict, instances: list, evidence: str, widths: s
 
 
 def check_all_sizes(spec: dict, concrete_check=None) -> AllSizesReport:
-    """Prove the prediction, loss, gradient and Hessian laws of the spec's map for every width and
-    every N.  ``concrete_check(model, images)`` (optional) returns the concrete laws' verdicts by
-    claim, the instance cross-check of the gradient and Hessian rows."""
+    """Prove the prediction, loss, gradient and Hessian laws of the spec's map for every N and every
+    value of the widths it names (at the widths its numbers fix).  ``concrete_check(model, images,
+    loss)`` (optional) returns the concrete laws' verdicts by claim, the instance cross-check of the
+    gradient and Hessian rows."""
     network = read_network(spec)
     T = transformation(network)
-    report = AllSizesReport()
+    proved = network.sizes_proved()
+    report = AllSizesReport(sizes="all" if network.named_widths else "every N", proved=proved)
     chain = invariance_chain(network, T)
-    widths = {name: int(name) if name.isdigit() else INSTANCE_WIDTH
-              for name in {network.inputs, *(layer.units for layer in network.layers)}}
+    widths = {name: int(name) if name.isdigit() else INSTANCE_WIDTH for name in network.widths}
     widths["N"] = 1
     prediction_verdict, _ = prove(chain)
-    instance = _instance(chain, widths, "f_(T theta)(x) = f_theta(x) at concrete widths")
+    instance = _instance(chain, widths, "f_(T theta)(x) = f_theta(x) at concrete widths", widths[network.outputs])
     shown = ", ".join(f"{name} = {value}" for name, value in sorted(widths.items()) if not name.isdigit())
-    report.rows.append(("prediction", _row("f_(T theta)(x) = f_theta(x) for every width", prediction_verdict,
-                                           [instance], "index-level chain, every width a symbol", shown)))
+    outputs = "f_o(T theta)(x) = f_o(theta)(x) for every output o" if network.outputs != "1" else \
+        "f_(T theta)(x) = f_theta(x)"
+    report.rows.append(("prediction", _row(f"{outputs}, {proved.removesuffix(' and every N')}", prediction_verdict,
+                                           [instance], "index-level chain" + (
+                                               ", every named width a symbol" if network.named_widths else
+                                               " at the spec's widths"), shown)))
     report.document = [(latex(term), note or rule.name) for rule, term, note in chain.steps]
     output = layer_term(network, len(network.layers), "o")
-    loss = Function("L", in_loss(output))
-    lifted = loss_chain(chain, "L(T theta) = L(theta) for every loss, every width and N")
+    loss = Function("L", loss_body(network, output))
+    claim = f"L(T theta) = L(theta) for {LOSS_WORDS[network.loss]}, {proved}"
+    lifted = loss_chain_of(network, chain, claim)
     loss_verdict, loss_theorem = prove(lifted)
-    loss_instance = _instance(lifted, {**widths, "N": 2}, "L(T theta) = L(theta) at concrete widths, N = 2")
-    report.rows.append(("loss", _row("L(T theta) = L(theta) for every loss, every width and N", loss_verdict,
-                                     [loss_instance], "the prediction's chain inside the loss, for each n",
+    at_two = "L(T theta) = L(theta) at concrete widths, N = 2"
+    loss_instance = (_labelled_instance(lifted, {**widths, "N": 2}, at_two, widths[network.outputs])
+                     if network.loss == "cross_entropy" else _instance(lifted, {**widths, "N": 2}, at_two))
+    report.rows.append(("loss", _row(claim, loss_verdict, [loss_instance],
+                                     "the prediction's chain inside the loss, for each n" +
+                                     (" and each output o" if network.outputs != "1" else ""),
                                      shown.replace("N = 1", "N = 2"))))
     concrete = {}
     if concrete_check is not None and worst([prediction_verdict, loss_verdict]) is Status.PROVED:
         model, images = concrete_model(network)
-        concrete = concrete_check(model, images)
+        concrete = concrete_check(model, images, network.loss)
     rule = invariance_lemma(loss_theorem, loss, T) if loss_theorem is not None else None
     coordinates = [Entry(layer.weight, ("i", "j")) for layer in network.layers]
     coordinates += [Entry(layer.bias, ("j",)) for layer in network.layers if layer.bias]
     second = {a: Entry(a.family, ("k", "l")[:len(a.indices)] if len(a.indices) == 2 else ("l",)) for a in coordinates}
     for claim, orders in (("gradient", [[a] for a in coordinates]),
                           ("Hessian", [[a, second[b]] for a in coordinates for b in coordinates])):
-        statement = (f"{claim} law with t read from T, every width and N" if claim == "gradient"
-                     else "Hessian law H(T theta) = S H(theta) S, every width and N")
+        statement = (f"{claim} law with t read from T, {proved}" if claim == "gradient"
+                     else f"Hessian law H(T theta) = S H(theta) S, {proved}")
         if rule is None:
             report.rows.append((claim, Verdict(Status.UNDECIDED, statement, reason=f"L(T theta) = L(theta) "
                                                f"is not proved: {loss_verdict.reason}")))
             continue
-        derived = conjunction([derivative_chain(c, loss, T, rule).check() for c in orders], label=statement, evidence=(f"{len(orders)} chains, one per coordinate" + (" pair" if claim == "Hessian" else ""),))
+        derived = conjunction([derivative_chain(c, loss, T, rule).check() for c in orders], label=statement,
+                              evidence=(f"{len(orders)} chains, one per coordinate" + (" pair" if claim == "Hessian"
+                                                                                       else ""),))
         instances = []
         if claim in concrete:
             seen = concrete[claim]

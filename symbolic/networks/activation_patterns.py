@@ -195,8 +195,8 @@ class PatternForm:
         g = self.gens
         count = len(predictions)
         if self.loss == "mse":
-            # (1/N) Σ_n Σ_k (f_k − y)², halved for K > 1 outputs (the loss of check_symmetry)
-            weight = flint.fmpq(1, self.n) * (1 if self.model.outputs == 1 else flint.fmpq(1, 2))
+            # (1/N) Σ_n Σ_k (f_k − y)², summed over the outputs (the loss of check_symmetry)
+            weight = flint.fmpq(1, self.n)
             return sum(((p - g[f"y_{k}"]) ** 2 for k, p in enumerate(predictions)), 0) * weight
         linear = sum((g[f"c_{k}"] * p for k, p in enumerate(predictions)), 0)
         quadratic = sum((g[f"C_{k}_{m}"] * predictions[k] * predictions[m]

@@ -13,8 +13,11 @@ permutation).  ``check_symmetry`` answers, each claim with a Verdict:
 
    with K > 1 outputs the prediction is the vector (f_1, …, f_K): claim 1 is one identity per
    output, combined by the kernel's conjunction; "any" is an undefined ℓ of all K·N predictions;
-   "mse" is L = (1/N) Σ_n ½ Σ_k (f_k(x_n) − y_{n,k})² (for K = 1 the ½ is left out:
-   L = (1/N) Σ_n (f(x_n) − y_n)², as before), and the laws of 3 are those of these losses;
+   "mse" is L = (1/N) Σ_n Σ_k (f_k(x_n) − y_{n,k})², summed over the outputs and averaged over the
+   points; "cross_entropy" (K ≥ 2) the softmax cross-entropy of the logits with class labels,
+   L = (1/N) Σ_n [log Σ_k exp f_k(x_n) − f_{y_n}(x_n)] (``symbolic.networks.losses``), checked for
+   every target distribution q_n (Σ_k q_{n,k} = 1), the labels among them, and refuted at a label;
+   the laws of 3 are those of these losses;
 3. when T is linear, Tθ = Mθ with M a monomial matrix (scalings and permutations), the laws it
    implies: ∇L(Tθ) = M^{-T}∇L(θ) and H(Tθ) = M^{-T}H(θ)M^{-1}, at every θ off the kink set.
    They are checked, not assumed (``symbolic.networks.activation_patterns`` for the exact part):
@@ -24,7 +27,8 @@ permutation).  ``check_symmetry`` answers, each claim with a Verdict:
    - on a region the network is a polynomial in θ, x and the pattern indeterminates; with the
      loss a generic quadratic of the predictions (every 2-jet of every smooth loss) or the MSE,
      every gradient and Hessian entry is an exact Laurent-polynomial identity in the group
-     parameters (python-flint), all patterns at once;
+     parameters (python-flint), all patterns at once (the cross-entropy, a smooth loss of the
+     predictions, has its 2-jets among the generic quadratic's);
    - the independent witness: the real loss (max, not the pattern) differentiated by mpmath.diff
      at random rational points off the kinks, at 50 and 80 digits;
    - where regularity transport fails (a sign flip through abs), the chain rule from the proved
@@ -46,8 +50,10 @@ import sympy as sp
 from symbolic.networks.activation_patterns import NoPatternForm, exact_laws, nonlinear_sites, transport
 from symbolic.decision.budget import BudgetExhausted, check_budget, time_budget
 from symbolic.derivation import Derivation
-from symbolic.kernel import Fact, by_oracle, conjunction, identity, infer, scheme
+from symbolic.kernel import Fact, by_oracle, conjunction, identity, infer, refutation, scheme
+from symbolic.kernel.statements import Equation
 from symbolic.latex import render, to_latex
+from symbolic.networks.losses import deciding_labellings, loss_of_predictions
 from symbolic.networks.model import LeakyReLU, Model, ModelError, Nonlinearity
 from symbolic.networks.model import Abs as AbsLayer, ReLU as ReLULayer, Tanh as TanhLayer
 from symbolic.numerics.real_network import HIGH_DPS, LOW_DPS, directional_derivative, measure
@@ -56,7 +62,7 @@ from symbolic.report import counted
 from symbolic.verdict import Holds, Status, Verdict, worst
 from symbolic.decision.witness import compare_at, substitute_functions
 
-LOSSES = ("any", "mse")
+LOSSES = ("any", "mse", "cross_entropy")
 KINK_POINTS = 3
 WITNESS_POINTS = 3
 KINK_MARGIN = Fraction(1, 20)
@@ -253,17 +259,13 @@ class _Mpmath(Nonlinearity):
         return _mp(value)
 
 
-def mse_weight(outputs: int):
-    """The weight of the squared errors of one data point in the MSE: 1 for one output (the
-    paper's (f(x_n) − y_n)²), ½ for K > 1 outputs (½ Σ_k (f_k(x_n) − y_{n,k})²)."""
-    return 1 if outputs == 1 else sp.Rational(1, 2)
-
-
 # the witness's name for the n-th constant of the real loss, and what the constants are
-LOSS_CONSTANT = {"mse": "loss target", "any": "loss coefficient"}
+LOSS_CONSTANT = {"mse": "loss target", "any": "loss coefficient", "cross_entropy": "label"}
 REAL_LOSS = {"mse": "L = (1/N) sum_n (f(x_n) - y_n)^2 with loss target n = y_n (with K > 1 outputs: "
-                    "(1/N) sum_n 1/2 sum_k (f_k(x_n) - y_(n,k))^2, the K N predictions and targets "
+                    "(1/N) sum_n sum_k (f_k(x_n) - y_(n,k))^2, the K N predictions and targets "
                     "numbered point by point, output by output)",
+             "cross_entropy": "L = (1/N) sum_n [log sum_k exp f_k(x_n) - f_(y_n)(x_n)] with label n = y_n, "
+                              "a class from 0 to K - 1 (class k is output k + 1)",
              "any": "the smooth loss L = sum_n sin(a_n f(x_n)) + exp(sum_n a_(N+1-n) f(x_n) / (4N)), "
                     "standing for every loss, with loss coefficient n = a_n (with K > 1 outputs the "
                     "sums run over the K N predictions, numbered point by point, output by output)"}
@@ -282,10 +284,14 @@ def real_loss(model, inputs, loss, constants, slopes):
         # the K·N predictions, data point by data point, output by output (the N points one batch)
         batch = [[[_mp(v) for v in row] for row in x] for x in inputs]
         predictions = [p for outputs in model.forward_batch_outputs(batch, values, functions) for p in outputs]
+        if loss == "cross_entropy":
+            # the logits of each point, and its class label
+            points = [predictions[k * model.outputs:(k + 1) * model.outputs] for k in range(len(inputs))]
+            return sum(mpmath.log(sum(mpmath.exp(p) for p in logits)) - logits[label]
+                       for logits, label in zip(points, constants)) / len(inputs)
         c = [_mp(v) for v in constants]
         if loss == "mse":
-            return (sum((p - y) ** 2 for p, y in zip(predictions, c)) * mse_weight(model.outputs)
-                    / len(inputs))
+            return sum((p - y) ** 2 for p, y in zip(predictions, c)) / len(inputs)
         # a smooth, non-polynomial loss standing for 'any loss'
         return (sum(mpmath.sin(a * p) for a, p in zip(c, predictions))
                 + mpmath.exp(sum(a * p for a, p in zip(c[::-1], predictions)) / (4 * len(c))))
@@ -320,7 +326,8 @@ def numeric_law(model, symmetry, n, loss, order, monomial, seed):
             clear = clear and _clear_of_kinks(site_theta, point) and _clear_of_kinks(site_image, point)
         if not clear:
             continue
-        constants = [_rational(rng, -2, 2) for _ in range(n * model.outputs)]
+        constants = ([rng.randrange(model.outputs) for _ in range(n)] if loss == "cross_entropy" else
+                     [_rational(rng, -2, 2) for _ in range(n * model.outputs)])
         L = real_loss(model, inputs, loss, constants, slopes)
         values = {**{q: _as_sympy(theta[q]) for q in parameters},
                   **{g: _as_sympy(v) for g, v in group.items()}}
@@ -580,11 +587,14 @@ def _with(verdict: Verdict, latex: str, reason: str | None = None) -> Verdict:
 
 
 def loss_invariance(model, symmetry, n, loss, seed=0) -> Verdict:
-    """L(Tθ) = L(θ) for an undefined ℓ of the N predictions ("any") or the MSE ("mse")."""
+    """L(Tθ) = L(θ) for an undefined ℓ of the K·N predictions ("any"), the MSE ("mse") or the
+    softmax cross-entropy ("cross_entropy", refuted at class labels: ``_refuted_at_labels``)."""
     lhs, rhs, what, math = _loss_sides(model, symmetry, n, loss)
     claim = f"loss: L({symmetry.name} theta) = L(theta), {what}, N={n}"
     latex = r"L(%s\theta) = L(\theta),\ L = %s,\ N = %d" % (symmetry.name, math, n)
     verdict = _check_identity(lhs, rhs, claim, seed)
+    if verdict.status is Status.REFUTED and loss == "cross_entropy":
+        return _with(_refuted_at_labels(model, symmetry, n, lhs, rhs, verdict, claim), latex)
     if verdict.status is Status.REFUTED:
         return _with(verdict, latex, reason=f"{verdict.reason}: L(T theta) = "
                                             f"{sides_at(lhs, rhs, verdict.witness)}"
@@ -592,35 +602,73 @@ def loss_invariance(model, symmetry, n, loss, seed=0) -> Verdict:
     return _with(verdict, latex)
 
 
+def target_distributions(n: int, outputs: int) -> list[list]:
+    """The cross-entropy's targets q_n, one distribution over the K classes per point: q_{n,k} a
+    real symbol for the first K − 1 classes, q_{n,K} = 1 − Σ_{k<K} q_{n,k}.  A label y_n is the
+    one-hot q_n, so L(Tθ) = L(θ) for every such q gives it for every labelling."""
+    targets = []
+    for point in range(1, n + 1):
+        free = [sp.Symbol(f"q_{{{point},{k}}}", real=True) for k in range(1, outputs)]
+        targets.append([*free, 1 - sp.Add(*free)])
+    return targets
+
+
+def _refuted_at_labels(model, symmetry, n, lhs, rhs, verdict, claim) -> Verdict:
+    """The cross-entropy claim, refuted at target weights q, refuted at class labels: at the
+    witness's θ, x and group values, L(Tθ) − L(θ) is affine in the free q_{n,k}, so, non-zero at
+    one q, it is non-zero at one of the 1 + N(K−1) labellings 'every label 0' and 'the label of
+    one point changed to k' (were it 0 at these, its constant and every coefficient would be 0).
+    Each is tried in turn; the labelled equation is evaluated again by the kernel, exactly."""
+    classes = model.outputs
+    weights = {q for target in target_distributions(n, classes) for q in target[:-1]}
+    point = {s: sp.sympify(v) for s, v in verdict.witness.items() if isinstance(s, sp.Symbol) and s not in weights}
+    for labels in deciding_labellings(n, classes):
+        # the one-hot targets of these labels: q_{n,k} = [k = y_n] for k < K
+        one_hot = {sp.Symbol(f"q_{{{m + 1},{k}}}", real=True): int(label == k - 1)
+                   for m, label in enumerate(labels) for k in range(1, classes)}
+        labelled = Equation(sp.sympify(lhs).xreplace(one_hot), sp.sympify(rhs).xreplace(one_hot))
+        if refutation(labelled, point).status is Status.PROVED:
+            named = {sp.Symbol(f"y_{{{m + 1}}}", integer=True): label for m, label in enumerate(labels)}
+            return Verdict(Status.REFUTED, claim, witness={**point, **named}, residual=verdict.residual,
+                           reason=f"at the labels {', '.join(f'{k} = {v}' for k, v in named.items())} "
+                                  f"(classes from 0), evaluated again exactly: L(T theta) = "
+                                  f"{sides_at(labelled.lhs, labelled.rhs, point)}"
+                                  f"{_cancelled(symmetry, labelled.lhs, labelled.rhs)}")
+    return Verdict(Status.UNDECIDED, claim, reason=f"refuted at target weights that are no labels ({verdict.reason}), "
+                                                   "and at none of the labellings tried")
+
+
 def _loss_sides(model, symmetry, n, loss):
     """L(Tθ) and L(θ) for N symbolic inputs, with the loss's description in words and in math."""
     inputs = [model.input(k + 1) for k in range(n)]
     images = symmetry.tensors()
-
     outputs = model.outputs
 
     def predictions(values):
-        # the K·N predictions, point by point, output by output; the canonical ReLU form is an
-        # exact rewrite that lets ℓ's arguments compare structurally
-        return [sp.expand(canonical_relu_form(to_relu_form(p)))
-                for outputs in model.batch_predictions(inputs, values) for p in outputs]
+        # the prediction at each point, a vector of K outputs; the canonical ReLU form is an exact
+        # rewrite that lets the loss's arguments compare structurally
+        return [[sp.expand(canonical_relu_form(to_relu_form(p))) for p in point]
+                for point in model.batch_predictions(inputs, values)]
     if loss == "any":
-        ell = sp.Function("ell")
-        lhs, rhs = ell(*predictions(images)), ell(*predictions(None))
+        targets = []
         what, math = (("every loss ell of the predictions", r"\ell(f(x_1), \dots, f(x_N))") if outputs == 1 else
                       (f"every loss ell of the {outputs} N predictions",
                        r"\ell(f_1(x_1), \dots, f_{%d}(x_N))" % outputs))
-    else:
-        # y_{n} for one output, y_{n,k} for K > 1; ½ Σ_k over the outputs, the mean over the points
-        targets = [sp.Symbol(f"y_{{{k + 1}}}" if outputs == 1 else f"y_{{{k + 1},{o + 1}}}", real=True)
-                   for k in range(n) for o in range(outputs)]
-        weight = mse_weight(outputs)
-        lhs, rhs = (weight * sp.Add(*[(p - y) ** 2 for p, y in zip(predictions(values), targets)]) / n
-                    for values in (images, None))
+    elif loss == "mse":
+        # y_{n} for one output, y_{n,k} for K > 1: summed over the outputs, the mean over the points
+        targets = [[sp.Symbol(f"y_{{{k + 1}}}" if outputs == 1 else f"y_{{{k + 1},{o + 1}}}", real=True)
+                    for o in range(outputs)] for k in range(n)]
         what, math = (("mean squared error, symbolic targets", r"\tfrac1N\sum_n (f(x_n) - y_n)^2")
                       if outputs == 1 else
-                      (f"mean squared error over {outputs} outputs, symbolic targets",
-                       r"\tfrac1N\sum_n \tfrac12\sum_k (f_k(x_n) - y_{n,k})^2"))
+                      (f"mean squared error summed over {outputs} outputs, symbolic targets",
+                       r"\tfrac1N\sum_n \sum_k (f_k(x_n) - y_{n,k})^2"))
+    else:
+        targets = target_distributions(n, outputs)
+        what = (f"softmax cross-entropy of {outputs} logits, every target distribution q_n (sum_k q_(n,k) = 1), "
+                "class labels among them")
+        math = r"\tfrac1N\sum_n \bigl(\log\sum_k e^{f_k(x_n)} - \sum_k q_{n,k} f_k(x_n)\bigr)"
+    kind = "generic" if loss == "any" else loss
+    lhs, rhs = (loss_of_predictions(kind, predictions(values), targets) for values in (images, None))
     return lhs, rhs, what, math
 
 
@@ -632,6 +680,12 @@ def _law_names(symmetry, n, loss, order):
     latex = ((r"\nabla L(%s\theta) = M^{-T}\,\nabla L(\theta)" if order == 1 else
               r"H_L(%s\theta) = M^{-T} H_L(\theta)\, M^{-1}") % name) + r",\ N = %d" % n
     return what, claim, latex
+
+
+def jet_loss(loss: str) -> str:
+    """The loss of the exact pattern-form laws: the cross-entropy, a smooth function of the
+    predictions at each labelling, is checked through the generic quadratic (its 2-jets)."""
+    return "any" if loss == "cross_entropy" else loss
 
 
 def law_statement(model, symmetry, n, loss, order) -> Fact:
@@ -668,14 +722,18 @@ def decide_derivative_law(statement, seed: int = 0):
         why_no_exact = how
     else:
         try:
-            holds, entry = exact_laws(model, symmetry, n, loss)[order]
+            holds, entry = exact_laws(model, symmetry, n, jet_loss(loss))[order]
+            if loss != jet_loss(loss) and entry:
+                entry += " for the generic quadratic of the predictions"
         except NoPatternForm as error:
             why_no_exact = f"no exact pattern form: {error}"
     witness = numeric_law(model, symmetry, n, loss, order, monomial, seed)
     exact_evidence = (f"exact Laurent-polynomial identity of every {what} entry on the pattern form "
                       "(all activation patterns), "
-                      + ("a generic quadratic of the predictions (every 2-jet of every smooth loss)"
-                         if loss == "any" else "mean squared error with symbolic targets"),
+                      + {"any": "a generic quadratic of the predictions (every 2-jet of every smooth loss)",
+                         "cross_entropy": "a generic quadratic of the predictions (every 2-jet of every smooth "
+                                          "loss, the cross-entropy's at every label among them)",
+                         "mse": "mean squared error with symbolic targets"}[loss],
                       f"regularity transport: {how}")
     answer = _law_answer(claim, latex, holds, entry, witness, exact_evidence, why_no_exact)
     if holds is None and isinstance(answer, Verdict):
@@ -875,12 +933,17 @@ def check_symmetry(model: Model, symmetry: Symmetry = None, *, loss: str = "any"
     whose time budget (``timeout`` seconds, per claim) runs out is UNDECIDED.
 
     ``sizes="all"``: ``model`` is the spec (the TOML table as a dict, widths may be names) and the
-    laws are proved for every width and every N (``symbolic.every_size.spec_symmetry``)."""
+    laws are proved for every N and for every value of each width the spec names, at the widths its
+    numbers fix (``symbolic.every_size.spec_symmetry``)."""
     if isinstance(sizes, str) and sizes == "all":
         from symbolic.every_size.spec_symmetry import check_all_sizes
-        return check_all_sizes(model, lambda concrete, images: _concrete_laws(concrete, images, seed, timeout))
+        return check_all_sizes(model, lambda concrete, images, loss: _concrete_laws(concrete, images, loss, seed,
+                                                                                  timeout))
     if loss not in LOSSES:
         raise ValueError(f"unknown loss {loss!r}; choose from {', '.join(LOSSES)}")
+    if loss == "cross_entropy" and model.outputs < 2:
+        raise ValueError("the cross-entropy needs K >= 2 outputs (with one, log exp f - f = 0): "
+                         "choose the loss 'any' or 'mse'")
     if symmetry.model is not model:
         raise ValueError("the symmetry was built for another model")
     sizes = list(dict.fromkeys(sizes))
@@ -912,7 +975,7 @@ def check_symmetry(model: Model, symmetry: Symmetry = None, *, loss: str = "any"
     return report
 
 
-def _concrete_laws(model: Model, images: dict, seed: int, timeout) -> dict:
-    """The gradient and Hessian laws of a concrete instance, N = 1, by claim."""
-    report = check_symmetry(model, Symmetry(model, images), sizes=(1,), seed=seed, timeout=timeout)
+def _concrete_laws(model: Model, images: dict, loss: str, seed: int, timeout) -> dict:
+    """The gradient and Hessian laws of a concrete instance for the loss, N = 1, by claim."""
+    report = check_symmetry(model, Symmetry(model, images), loss=loss, sizes=(1,), seed=seed, timeout=timeout)
     return {claim: report.verdict(claim) for claim in ("gradient", "Hessian") if any(c == claim for c, _, _ in report.rows)}
