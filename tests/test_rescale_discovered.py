@@ -178,3 +178,22 @@ def test_an_element_without_the_discovered_group_is_one_line_exit_2(tmp_path, ca
     model, data = mlp_data(tmp_path)
     assert main(["rescale", model, "--data", data, "--element", "T_1=2"]) == 2
     assert "--element names generators of --group discovered" in capsys.readouterr().err
+
+
+def test_a_generator_not_proved_is_never_applied(tmp_path, capsys, monkeypatch):
+    """The guard, with T_2's proof made UNDECIDED: the random element leaves it out, and naming it is
+    one line, exit 2."""
+    from symbolic.networks import discovery
+    from symbolic.verdict import Status
+    proved = discovery.Generator.status
+    monkeypatch.setattr(discovery.Generator, "status", property(
+        lambda g: Status.UNDECIDED if g.symmetry.name == "T_2" else proved.fget(g)))
+    model, data = mlp_data(tmp_path)
+    assert main(["rescale", model, "--data", data, "--group", "discovered", "--json", "--measures", "path_norm"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [(g["name"], g["applied"]) for g in report["discovered"]["generators"]] == [("T_1", True), ("T_2", False)]
+    assert report["twins"][0]["element"].startswith("T_1=") and "T_2" not in report["twins"][0]["element"]
+    assert report["predictions_identical"]
+    assert main(["rescale", model, "--data", data, "--group", "discovered", "--element", "T_2=2"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "T_2 is UNDECIDED, not PROVED: only proved generators are applied" in err

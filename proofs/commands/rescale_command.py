@@ -349,6 +349,29 @@ def _cluster(address: str | None):
         client.close()
 
 
+def read_model(path: str, output: str | None, discovering: bool) -> tuple:
+    """The ONNX model, the network read and (for --group discovered) its architecture, all from one
+    reading of the graph."""
+    from symbolic.networks.onnx_architecture import read_architecture
+    from symbolic.trained.experiment import load_network
+    from symbolic.trained.onnx_import import load_model
+    if not discovering:
+        return (*load_network(path, output), None)
+    model = load_model(path)
+    architecture = read_architecture(model, output)
+    return model, architecture.network, architecture
+
+
+def rescalings(network, group: str, alphas: list, discovered, given: list, seed: int) -> list:
+    """(element, factors) of every twin: each α of a fixed group, or each element of the discovered
+    one (those given, else one drawn with the seed)."""
+    from symbolic.trained.rescaling import element_factors, parameter_factors
+    if discovered is None:
+        return [(alpha, parameter_factors(network, group, alpha)) for alpha in alphas]
+    elements = [discovered.element(e) for e in given] or [discovered.random_element(seed)]
+    return [(discovered.label(e), element_factors(network, discovered.exponents, e)) for e in elements]
+
+
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     discovering = args.group == DISCOVERED
@@ -370,34 +393,22 @@ def main(argv: list[str]) -> int:
         import onnxruntime  # noqa: F401
     except ImportError:
         raise UsageError(EXTRA_MISSING) from None
-    from symbolic.networks.onnx_architecture import UnsupportedArchitecture, read_architecture
-    from symbolic.trained.experiment import DataError, ImportMismatch, build_twins, load_network, measure, read_data, \
-        twins_of
-    from symbolic.trained.onnx_import import UnsupportedModel, load_model
-    from symbolic.trained.rescaling import element_factors
+    from symbolic.networks.onnx_architecture import UnsupportedArchitecture
+    from symbolic.trained.experiment import DataError, ImportMismatch, measure, read_data, twins_of
+    from symbolic.trained.onnx_import import UnsupportedModel
     from symbolic.trained.sharding import ClusterError
     x, y = read_npz(args.data)
     discovered = None
     try:
-        if discovering:
-            # the architecture and the network from one reading of the graph
-            model = load_model(args.model)
-            architecture = read_architecture(model, args.output)
-            network = architecture.network
-        else:
-            model, network = load_network(args.model, args.output)
+        model, network, architecture = read_model(args.model, args.output, discovering)
         loss = args.loss or ("cross_entropy" if network.reading.get("ending") else "mse")
         x, y = read_data(network, x, y, loss)
         group = audit_group(network, args.group)
         if discovering:
             discovered = discover_group(architecture, args.model, args.seed)
-            elements = [discovered.element(e) for e in given] or [discovered.random_element(args.seed)]
+        elements = rescalings(network, args.group, alphas, discovered, given, args.seed)
         with _cluster(args.dask) as cluster:           # reached (or refused) before any exact arithmetic
-            if discovering:
-                run = twins_of(model, network, x, y, [(discovered.label(e), element_factors(
-                    network, discovered.exponents, e)) for e in elements])
-            else:
-                run = build_twins(model, network, x, y, alphas, args.group)
+            run = twins_of(model, network, x, y, elements)
             measure(run, keys, loss, cluster=cluster)
     except (UnsupportedModel, UnsupportedArchitecture, DataError, ClusterError) as error:
         raise UsageError(str(error)) from None
