@@ -78,9 +78,12 @@ def test_a_broken_relabelling_is_refuted_with_a_reverified_witness(what, units, 
     assert _reverified(model, broken, verdict.witness), what
 
 
-def test_two_maxouts_between_are_not_searched_and_a_relu_net_keeps_its_unit_permutations():
+def test_maxouts_not_on_the_channels_are_not_searched_and_a_relu_net_keeps_its_unit_permutations():
     twice = Model(1, [Dense(4, "W"), Maxout(2), Maxout(2), Dense(1, "v")])
     assert hidden_layers(twice) == []
+    # a maxout after a flatten takes each channel's positions as its pieces: not runs of channels
+    spread = Model((1, 3), [Conv1d(2, 2, "K", "b"), Flatten(), Maxout(2), Dense(1, "v")])
+    assert hidden_layers(spread) == []
     plain = Model(1, [Dense(3, "W"), ReLULayer(), Dense(1, "v")])
     (layer,) = hidden_layers(plain)
     assert (layer.pieces, layer.groups, layer.structure) == (1, 3, "S_3")

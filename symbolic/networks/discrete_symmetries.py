@@ -3,7 +3,8 @@ or channels, of its maxout groups and of the pieces inside one, and sign flips.
 
 A hidden layer is a producer (``Dense``, ``Conv1d`` or ``Conv2d``), the layers between that act on
 each channel alone (activations, 1-d and 2-d pooling, ``Flatten``; at most one ``Maxout``), and a
-consumer (``Dense``, ``Conv1d`` or ``Conv2d``) at the top level of the model.  Relabelling the
+consumer (``Dense``, ``Conv1d`` or ``Conv2d``) at the top level of the model (a maxout reading the
+producer's channels: none after a ``Flatten`` that spread them over positions).  Relabelling the
 producer's units (for a convolution, its output channels) by a permutation π and the consumer's
 inputs alike leaves f unchanged, since every layer between commutes with a permutation of channels.
 A sign flip of unit (channel) 1 negates its incoming weights and bias; it is a symmetry when the
@@ -139,11 +140,18 @@ def hidden_layers(model: Model) -> list[HiddenLayer]:
         end = position + 1
         while end < len(layers) and isinstance(layers[end], CHANNEL_WISE + (Maxout,)):
             end += 1
-        maxouts = sum(isinstance(between, Maxout) for between in layers[position + 1:end])
-        if end < len(layers) and isinstance(layers[end], PRODUCERS) and maxouts <= 1:
+        if end < len(layers) and isinstance(layers[end], PRODUCERS) and \
+                _maxout_reads_the_channels(layers[position + 1:end], shapes[position + 1:end]):
             found.append(HiddenLayer(layer, tuple(layers[position + 1:end]), layers[end], position,
                                      layer.output_shape(shapes[position])))
     return found
+
+
+def _maxout_reads_the_channels(between: list, shapes: list) -> bool:
+    """No maxout between, or one whose groups are runs of the producer's channels: its input has the
+    producer's channels (no flatten before it has spread a channel over several values)."""
+    maxouts = [shape for layer, shape in zip(between, shapes) if isinstance(layer, Maxout)]
+    return not maxouts or (len(maxouts) == 1 and maxouts[0][0] == shapes[0][0])
 
 
 def relabelling(model: Model, layer: HiddenLayer, permutation: list, flip: bool, name: str,
