@@ -4,6 +4,7 @@
     python -m proofs rescale model.onnx --data data.npz --alpha 0.1 --alpha 10 --group per_neuron --json
     python -m proofs rescale model.onnx --data data.npz --loss cross_entropy --out twin.onnx --plot sweep.png
     python -m proofs rescale model.onnx --data big.npz --dask tcp://host:8786   the data sharded over Dask workers
+    python -m proofs rescale model.onnx --data data.npz --group discovered --element T_1=2,T_2=1/3
 
 DATA.npz holds arrays x (N examples of the model's input shape) and y (targets for mse, class labels
 for cross_entropy).  The graph is read as torch, Keras 3 and skl2onnx export it (docs/trained_models.md
@@ -11,7 +12,10 @@ lists what is read): a fixed batch, shape subgraphs, a trailing Softmax (part of
 loss), several outputs (the one the loss needs, or --output NAME), skip connections.  The import is
 checked against onnxruntime on the data before any exact arithmetic; the twin T_α θ is built in exact
 rational arithmetic and its outputs on the data are compared with the original's exactly, so
-"predictions identical" is a proof for those inputs.  The report says what was read (the output, batch
+"predictions identical" is a proof for those inputs.  --group discovered applies the architecture's own
+group instead, as symmetry MODEL.onnx --discover finds and proves it (its PROVED generators T_k, each
+θ_p ↦ c_k^{G_k,p} θ_p): the element --element T_1=2,T_2=1/3 (the generators not named at 1), or a
+random one drawn with --seed.  The report says what was read (the output, batch
 norms, the parameters counted, the loss convention against torch's losses); each measure says what
 kind of number it is (exact, float64, an estimate with its error bound, or a lower bound) and the
 audit's verdict on it.  Needs the onnx extra: pip install -e '.[onnx]'.
@@ -31,23 +35,13 @@ from symbolic.trained.measures import KEYS as MEASURE_KEYS
 from symbolic.trained.rescaling import GROUPS
 
 from proofs.commands.arguments import EXIT_INTERNAL_ERROR, Parser, UsageError
+from proofs.commands.discovered_group import discover_group, parse_element, positive_rational
 
 EXAMPLE = "python -m proofs rescale model.onnx --data data.npz --alpha 10"
 LOSSES = ("mse", "cross_entropy")
 VERDICT_WORDS = {"proved": "invariant", "refuted": "not invariant", "undecided": "undecided"}
 EXTRA_MISSING = "the rescale command needs the onnx extra: pip install -e '.[onnx]'"
-
-
-def positive_rational(text: str) -> Fraction:
-    try:
-        value = Fraction(text.strip())
-    except (ValueError, ZeroDivisionError):
-        raise UsageError(f"--alpha takes a positive number (e.g. 10, 0.5 or 1/3), got {text!r}") from None
-    if value <= 0:
-        raise UsageError(f"--alpha must be positive, got {text!r}")
-    if not Fraction(1, 10 ** 30) <= value <= 10 ** 30:
-        raise UsageError(f"--alpha must lie between 1e-30 and 1e30 (the twin is written in float32), got {text!r}")
-    return value
+DISCOVERED = "discovered"          # the architecture's own group, as symmetry MODEL.onnx --discover finds it
 
 
 def build_parser() -> Parser:
@@ -58,9 +52,17 @@ def build_parser() -> Parser:
     parser.add_argument("--data", required=True, metavar="DATA.npz", help="arrays x and y")
     parser.add_argument("--alpha", action="append", metavar="A",
                         help="the rescaling factor α > 0, exact (10, 0.5, 1/3); repeatable (default 10)")
-    parser.add_argument("--group", choices=GROUPS, default="layerwise",
+    parser.add_argument("--group", choices=GROUPS + (DISCOVERED,), default="layerwise",
                         help="layerwise: α on the first layer, 1/α on the last; per_neuron: hidden unit j "
-                             "times α (j even) or 1/α (j odd), the next layer divided back")
+                             "times α (j even) or 1/α (j odd), the next layer divided back; discovered: the "
+                             "architecture's group as symmetry MODEL.onnx --discover finds and proves it "
+                             "(an element of its PROVED generators, --element or --seed)")
+    parser.add_argument("--element", action="append", metavar="T_1=C1,T_2=C2",
+                        help="with --group discovered: the element applied, each named generator T_k (as "
+                             "discovery prints them) with its c_k > 0, exact (2, 0.5, 1/3); the generators not "
+                             "named at c = 1; repeatable (one twin each; default: one random element)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="with --group discovered: the random element's seed (and discovery's random points)")
     parser.add_argument("--loss", choices=LOSSES,
                         help="mse: (1/N) Σ_n ½‖f(x_n) − y_n‖² (K/2 × torch's MSELoss() for K outputs); "
                              "cross_entropy: torch's CrossEntropyLoss() of the logits, y class labels "
@@ -110,9 +112,10 @@ def read_npz(path: str):
 
 def audit_group(network, group: str) -> str:
     """The audit's group for this rescaling: Dinh's T_α on one hidden layer without biases, else the
-    deep layer-wise rescaling with biases; per_neuron as audited on one hidden layer."""
-    if group == "per_neuron":
-        return "per_neuron"
+    deep layer-wise rescaling with biases; per_neuron (and a discovered group, whose generators scale
+    units one by one) as audited on one hidden layer."""
+    if group in ("per_neuron", DISCOVERED):
+        return "per_neuron"         # a discovered group rescales each unit on its own
     from symbolic.trained.network import Conv, Dense
     mixing = [layer for layer in network.layers if isinstance(layer, (Dense, Conv))]
     plain = len(mixing) == 2 and all(isinstance(l, Dense) and l.bias is None for l in mixing) \
@@ -191,7 +194,21 @@ def _difference(twin) -> dict | None:
     return {"example": example, "output": output, "original": str(before), "twin": str(after)}
 
 
-def as_json(run, args, keys, group, verdicts, loss) -> dict:
+def twin_label(twin, k: int, discovered) -> str:
+    """A twin's name in the table: α=A, or g1, g2, … for the elements of a discovered group."""
+    return f"g{k + 1}" if discovered is not None else f"α={twin.element}"
+
+
+def discovered_json(discovered, run) -> dict | None:
+    """The discovered group, its generators as discovery prints them, and the elements applied."""
+    if discovered is None:
+        return None
+    return {**discovered.as_json(),
+            "elements": [{"label": twin_label(t, k, discovered), "applied": t.element}
+                         for k, t in enumerate(run.twins)]}
+
+
+def as_json(run, args, keys, group, verdicts, loss, discovered=None) -> dict:
     measures = {}
     for key in keys:
         before, afters = run.measures[key]
@@ -215,14 +232,18 @@ def as_json(run, args, keys, group, verdicts, loss) -> dict:
             "read": read, "parameters_counted": parameters_counted(run.network),
             "loss_convention": loss_convention(loss, output_count(run.network), reading.get("ending")),
             "group": args.group, "audit_group": group, "loss": loss, "loss_value": run.loss,
-            "alphas": [str(t.alpha) for t in run.twins],
+            "labels": [twin_label(t, k, discovered) for k, t in enumerate(run.twins)],
+            **({"alphas": [str(t.element) for t in run.twins]} if discovered is None else {}),
+            "discovered": discovered_json(discovered, run),
             "predictions_identical": all(t.predictions_identical for t in run.twins),
             "outputs_compared": int(run.outputs.integers.size), "nonzero_outputs": run.nonzero_outputs,
             "onnxruntime_deviation": run.reference_deviation,
-            "twins": [{"alpha": str(t.alpha), "predictions_identical": t.predictions_identical,
+            "twins": [{"label": twin_label(t, k, discovered),
+                       ("element" if discovered is not None else "alpha"): str(t.element),
+                       "predictions_identical": t.predictions_identical,
                        "first_difference": _difference(t),
                        "onnxruntime_float_deviation": t.float_deviation,
-                       "onnxruntime_agrees": t.float_agrees} for t in run.twins],
+                       "onnxruntime_agrees": t.float_agrees} for k, t in enumerate(run.twins)],
             "measures": measures}
 
 
@@ -231,20 +252,20 @@ def _number(x, digits: int = 4) -> str:
 
 
 def table(report: dict) -> str:
-    alphas = report["alphas"]
-    header = ["measure", "kind", "at θ"] + [f"α={a}" for a in alphas] + [f"ratio α={a}" for a in alphas] \
+    labels = report["labels"]
+    header = ["measure", "kind", "at θ"] + labels + [f"ratio {label}" for label in labels] \
         + [f"audit ({report['audit_group']})"]
     rows = []
     for key, m in report["measures"].items():
         bound = m["details"].get("error_bound")
         kind = m["kind"] + (f" ±{bound:.2g}" if bound is not None else "")
         ratios = [("1 (exact)" if equal else _number(r, 6)) for r, equal in
-                  zip(m["ratio"], m.get("exactly_equal", [False] * len(alphas)))]
+                  zip(m["ratio"], m.get("exactly_equal", [False] * len(labels)))]
         rows.append([key, kind, _number(m["original"])] + [_number(v) for v in m["rescaled"]] + ratios + [m["audit"]])
     widths = [max(len(str(c)) for c in column) for column in zip(header, *rows)]
     lines = ["  ".join(str(c).ljust(w) for c, w in zip(line, widths)).rstrip()
              for line in [header, ["-" * w for w in widths], *rows]]
-    twins = "; ".join(f"α={t['alpha']}: " + ("identical (exact)" if t["predictions_identical"] else
+    twins = "; ".join(f"{t['label']}: " + ("identical (exact)" if t["predictions_identical"] else
                          "DIFFERENT at example {example}, output {output}: {original} vs {twin}".format(**t["first_difference"]))
                       + f", twin under onnxruntime: max deviation {t['onnxruntime_float_deviation']:.3g}"
                       + ("" if t["onnxruntime_agrees"] else " (beyond float32 rounding: the float twin is not faithful)")
@@ -265,10 +286,26 @@ def table(report: dict) -> str:
             f"{report['parameters_counted']}; {read['batch_norms']}\n"
             f"loss: {convention['formula']} = {convention['torch']}"
             + (f"; {convention['read']}" if "read" in convention else "") + "\n"
+            + group_lines(report["discovered"]) +
             f"{report['group']} rescaling, predictions on the data "
             f"({report['nonzero_outputs']} of {report['outputs_compared']} outputs nonzero"
             f"{'' if report['nonzero_outputs'] else ': comparing zeros shows nothing'}): {twins}\n")
     return head + "\n".join(lines)
+
+
+def group_lines(discovered: dict | None) -> str:
+    """The discovered group's lines of the table: its generators, as discovery prints them, and the
+    elements applied."""
+    if discovered is None:
+        return ""
+    maximal = "proved maximal" if discovered["dimension_is_maximal"] else "maximality not proved"
+    lines = [f"discovered group: dimension {discovered['dimension']} ({maximal}), generators "
+             "θ_p -> c^G_p θ_p, c > 0:"]
+    for g in discovered["generators"]:
+        applied = "applied" if g["applied"] else "not applied: not PROVED"
+        lines.append(f"  {g['name']}  {g['support']}  {g['status'].upper()} ({applied})")
+    lines += [f"element {e['label']}: {e['applied']}" for e in discovered["elements"]]
+    return "\n".join(lines) + "\n"
 
 
 def plot(report: dict, path: str) -> None:
@@ -312,9 +349,41 @@ def _cluster(address: str | None):
         client.close()
 
 
+def read_model(path: str, output: str | None, discovering: bool) -> tuple:
+    """The ONNX model, the network read and (for --group discovered) its architecture, all from one
+    reading of the graph."""
+    from symbolic.networks.onnx_architecture import read_architecture
+    from symbolic.trained.experiment import load_network
+    from symbolic.trained.onnx_import import load_model
+    if not discovering:
+        return (*load_network(path, output), None)
+    model = load_model(path)
+    architecture = read_architecture(model, output)
+    return model, architecture.network, architecture
+
+
+def rescalings(network, group: str, alphas: list, discovered, given: list, seed: int) -> list:
+    """(element, factors) of every twin: each α of a fixed group, or each element of the discovered
+    one (those given, else one drawn with the seed)."""
+    from symbolic.trained.rescaling import element_factors, parameter_factors
+    if discovered is None:
+        return [(alpha, parameter_factors(network, group, alpha)) for alpha in alphas]
+    elements = [discovered.element(e) for e in given] or [discovered.random_element(seed)]
+    return [(discovered.label(e), element_factors(network, discovered.exponents, e)) for e in elements]
+
+
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
-    alphas = [positive_rational(a) for a in (args.alpha or ["10"])]
+    discovering = args.group == DISCOVERED
+    if discovering and args.alpha:
+        raise UsageError("--alpha scales the layerwise and per_neuron groups; --group discovered takes "
+                         "--element T_1=C1,... (or a random element, --seed)")
+    if discovering and args.plot:
+        raise UsageError("--plot draws each ratio against α; --group discovered has no α")
+    if args.element and not discovering:
+        raise UsageError("--element names generators of --group discovered")
+    alphas = [positive_rational(a, "--alpha") for a in (args.alpha or ["10"])]
+    given = [parse_element(text) for text in args.element or []]
     keys = _measure_keys(args.measures)
     _writable(args.out, "--out")
     _writable(args.plot, "--plot")
@@ -324,24 +393,29 @@ def main(argv: list[str]) -> int:
         import onnxruntime  # noqa: F401
     except ImportError:
         raise UsageError(EXTRA_MISSING) from None
-    from symbolic.trained.experiment import DataError, ImportMismatch, build_twins, load_network, measure, read_data
+    from symbolic.networks.onnx_architecture import UnsupportedArchitecture
+    from symbolic.trained.experiment import DataError, ImportMismatch, measure, read_data, twins_of
     from symbolic.trained.onnx_import import UnsupportedModel
     from symbolic.trained.sharding import ClusterError
     x, y = read_npz(args.data)
+    discovered = None
     try:
-        model, network = load_network(args.model, args.output)
+        model, network, architecture = read_model(args.model, args.output, discovering)
         loss = args.loss or ("cross_entropy" if network.reading.get("ending") else "mse")
         x, y = read_data(network, x, y, loss)
         group = audit_group(network, args.group)
+        if discovering:
+            discovered = discover_group(architecture, args.model, args.seed)
+        elements = rescalings(network, args.group, alphas, discovered, given, args.seed)
         with _cluster(args.dask) as cluster:           # reached (or refused) before any exact arithmetic
-            run = build_twins(model, network, x, y, alphas, args.group)
+            run = twins_of(model, network, x, y, elements)
             measure(run, keys, loss, cluster=cluster)
-    except (UnsupportedModel, DataError, ClusterError) as error:
+    except (UnsupportedModel, UnsupportedArchitecture, DataError, ClusterError) as error:
         raise UsageError(str(error)) from None
     except ImportMismatch as error:
         print(f"proofs: internal error: {error}", file=sys.stderr)
         return EXIT_INTERNAL_ERROR
-    report = as_json(run, args, keys, group, audit_verdicts(keys, group), loss)
+    report = as_json(run, args, keys, group, audit_verdicts(keys, group), loss, discovered)
     print(json.dumps(report, indent=2) if args.json else table(report))
     if args.out:
         with open(args.out, "wb") as handle:

@@ -17,14 +17,18 @@ normalisation).  The trained values are not used: a symmetry is one of the archi
 Anything else (a Transpose of the data, a grouped or dilated convolution, a padded pool, a branch
 that is not a skip connection) raises ``UnsupportedArchitecture``, one line naming the ONNX node.
 
+``Architecture.theta_exponents`` carries a discovered generator (an exponent per parameter of the
+symmetry model) back onto θ of the network read, entry by entry, for ``rescale --group discovered``.
+
 ``every_width_spec`` writes the model as a spec with its widths as names and the rescaling of each
 hidden unit as the map, when its layers are in what the every-size proof covers (dense layers with
 ReLU or leaky ReLU after the hidden ones, one output); otherwise it says which layer is not.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+import numpy as np
 import sympy as sp
 
 from symbolic.errors import CheckerError
@@ -43,6 +47,29 @@ class Architecture:
     model: Model
     nodes: list                       # (the ONNX node's description, the layer read, the symmetry layer it became)
     notes: list = field(default_factory=list)
+    network: trained.TrainedNetwork | None = None     # the import's network the layers were read from
+
+    def theta_exponents(self, exponents: list) -> np.ndarray:
+        """A generator's exponents, one per parameter of ``model``, as one integer per entry of θ of
+        ``network`` (its parameter tensors in order, each flattened): the entry each symbol stands for
+        found by sending θ's positions through the same layouts as the trained values."""
+        index = {symbol: k for k, symbol in enumerate(self.model.parameters)}
+        flat = np.zeros(self.network.parameter_count, dtype=np.int64)
+        start = 0
+        for layer in self.network.layers:
+            tensors = trained.layer_parameters(layer)
+            if not tensors:
+                continue
+            # each parameter tensor replaced by its entries' positions in θ
+            positions = []
+            for tensor in tensors:
+                positions.append(np.arange(start, start + tensor.size).reshape(tensor.shape))
+                start += tensor.size
+            node = next(converted for _, read, converted in self.nodes if read is layer)
+            for name, places in _tensors(_with_tensors(layer, positions), node).items():
+                symbols = list(self.model[name])
+                flat[places.reshape(-1)] = [exponents[index[s]] for s in symbols]
+        return flat
 
     def trained_values(self) -> dict:
         """The trained parameters as the model's tensors, exact rationals (each float's own value), in
@@ -53,6 +80,13 @@ class Architecture:
                 rows, columns = self.model[name].shape
                 values[name] = sp.Matrix(rows, columns, [sp.Rational(float(v)) for v in array.reshape(-1)])
         return values
+
+
+def _with_tensors(read, tensors: list):
+    """The layer read with its parameter tensors replaced, in the order of ``layer_parameters``."""
+    if isinstance(read, trained.Diagonal):
+        return replace(read, scale=tensors[0], shift=tensors[1])
+    return replace(read, weight=tensors[0], bias=tensors[1] if read.bias is not None else None)
 
 
 def _tensors(read, layer) -> dict:
@@ -68,9 +102,10 @@ def _tensors(read, layer) -> dict:
     return {name: array for name, array in arrays.items() if name}
 
 
-def read_architecture(onnx_model) -> Architecture:
-    """The symmetry ``Model`` of an ONNX model already checked by ``load_model``."""
-    reader = _Reader(onnx_model, None)
+def read_architecture(onnx_model, output: str | None = None) -> Architecture:
+    """The symmetry ``Model`` of an ONNX model already checked by ``load_model``, up to the output named
+    (or the one the loss needs)."""
+    reader = _Reader(onnx_model, output)
     network = reader.read()
     described = _node_descriptions(onnx_model, reader.value)
     shapes = network_shapes(network)
@@ -110,7 +145,7 @@ def read_architecture(onnx_model) -> Architecture:
     if network.reading.get("ending"):
         notes.append(f"the trailing {network.reading['ending']} is read as part of the loss: the symmetries of the "
                      "logits before it are found")
-    return Architecture(model, nodes, notes)
+    return Architecture(model, nodes, notes, network)
 
 
 def _node_descriptions(onnx_model, values: dict) -> dict:

@@ -1,5 +1,5 @@
 """One run on a trained model: import it, check the import against onnxruntime, build the exact twin
-T_α θ for every α, prove the twin's predictions identical on the data, and measure θ and every T_α θ."""
+T θ for every α (or every element of a discovered group), prove the twin's predictions identical on the data, and measure θ and every T_α θ."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -26,7 +26,7 @@ class ImportMismatch(CheckerError, RuntimeError):
 
 @dataclass
 class Twin:
-    alpha: Fraction
+    element: Fraction | str                 # α, or the group element applied ('T_1=2, T_2=1/3')
     factors: list
     parameters: list                        # exact tensors of T_α θ
     difference: tuple | None                # None, or (example, output), f_θ there, f_{Tθ} there
@@ -108,15 +108,21 @@ def reference(model, network, x) -> np.ndarray:
 
 
 def build_twins(model, network, x, y, alphas, group: str) -> Run:
-    """Check the import against onnxruntime on the data (checked by ``read_data``), then for every α
-    build T_α θ exactly, compare its outputs with θ's exactly, and run its ONNX copy under onnxruntime."""
+    """The twins T_α θ of the group (layerwise, per_neuron), one per α: see ``twins_of``."""
+    return twins_of(model, network, x, y, [(alpha, parameter_factors(network, group, alpha)) for alpha in alphas])
+
+
+def twins_of(model, network, x, y, elements: list) -> Run:
+    """Check the import against onnxruntime on the data (checked by ``read_data``), then for every
+    (element, factors) build T θ = factors ⊙ θ exactly, compare its outputs with θ's exactly, and run
+    its ONNX copy under onnxruntime."""
     expected = reference(model, network, x)           # onnxruntime first: it refuses before any exact arithmetic
     original = exact_parameters(network)
     tolerance = REFERENCE_TOLERANCE * max(1.0, float(np.max(np.abs(expected), initial=0)))
-    factors = [parameter_factors(network, group, alpha) for alpha in alphas]
+    labels, factors = [e for e, _ in elements], [f for _, f in elements]
     parameters = [[scaled(t, f) for t, f in zip(original, fs)] for fs in factors]
     # the examples streamed in chunks: θ's and every T_α θ's exact outputs compared chunk by chunk
-    pieces, differences = [], [None] * len(alphas)
+    pieces, differences = [], [None] * len(elements)
     for start in range(0, len(x), EXACT_CHUNK):
         inputs = exact.from_floats(x[start:start + EXACT_CHUNK])
         outputs = exact.forward(network, original, inputs)
@@ -132,10 +138,10 @@ def build_twins(model, network, x, y, alphas, group: str) -> Run:
     if not deviation <= tolerance:
         raise ImportMismatch(f"the imported network differs from onnxruntime by {deviation:.3g} on the data")
     twins = []
-    for alpha, fs, twin, difference in zip(alphas, factors, parameters, differences):
+    for label, fs, twin, difference in zip(labels, factors, parameters, differences):
         onnx_twin = write_twin(model, network, fs, original, twin)
         float_deviation = float(np.max(np.abs(reference(onnx_twin, network, x) - expected), initial=0.0))
-        twins.append(Twin(alpha, fs, twin, difference, onnx_twin, float_deviation, float_deviation <= tolerance))
+        twins.append(Twin(label, fs, twin, difference, onnx_twin, float_deviation, float_deviation <= tolerance))
     return Run(network, model, x, y, outputs, deviation, twins, original)
 
 

@@ -10,6 +10,10 @@ and flattening commute with positive factors, so the twin computes exactly the s
     layerwise   s_k = α for every layer but the last: α on the first layer, 1/α on the last,
                 the biases of the hidden layers times α (Appendix B, ∏ α_k = 1)
     per_neuron  unit j of every hidden layer: s_k[j] = α for even j, 1/α for odd j
+
+A group given by its generators instead (``element_factors``, for ``rescale --group discovered``):
+generator k raises entry p of θ by c_k^{G_k,p}, so the element (c_1, …, c_m) multiplies θ_p by
+∏_k c_k^{G_k,p}; the generators are the discovered ones, proved symmetries of the architecture.
 """
 from __future__ import annotations
 
@@ -158,6 +162,28 @@ def parameter_factors(network: TrainedNetwork, group: str, alpha: Fraction) -> l
     return factors
 
 
+def element_factors(network: TrainedNetwork, exponents: np.ndarray, element: list) -> list[Factors]:
+    """For each parameter tensor, the factors of the group element ∏_k c_k^{G_k}: ``exponents`` holds
+    one row G_k per generator over θ (flat), ``element`` the c_k > 0 (Fractions)."""
+    exponents = np.asarray(exponents, dtype=np.int64).reshape(len(element), network.parameter_count)
+    factors, start = [], 0
+    for tensor in network.parameter_tensors():
+        # the entries with the same exponents take the same factor: one code per distinct column
+        block = exponents[:, start:start + tensor.size].T
+        patterns, codes = np.unique(block, axis=0, return_inverse=True)
+        table = tuple(_power_product(element, row) for row in patterns)
+        factors.append(Factors(table, codes.reshape(tensor.shape)))
+        start += tensor.size
+    return factors
+
+
+def _power_product(element: list, powers) -> Fraction:
+    product = Fraction(1)
+    for c, power in zip(element, powers):
+        product *= Fraction(c) ** int(power)
+    return product
+
+
 def scaled(tensor: ExactTensor, factors: Factors) -> ExactTensor:
     """factors ⊙ tensor, exactly: the factors' common denominator D goes into the scale."""
     denominator = lcm(*(f.denominator for f in factors.table))
@@ -178,8 +204,9 @@ def exact_twin(network: TrainedNetwork, group: str, alpha: Fraction) -> list[Exa
 def write_twin(model, network: TrainedNetwork, factors: list[Factors], original: list[ExactTensor] | None = None,
                twin: list[ExactTensor] | None = None):
     """A copy of the ONNX model with the parameters T θ = factors ⊙ θ, each rounded to its
-    initializer's type.  A batch normalization's β and running mean take its shift's factor
-    (γ and the variance are unchanged), so that its shift β − a·mean takes that factor too."""
+    initializer's type.  A batch normalization whose scale a = γ/√(var+ε) takes the factor r and
+    shift c = β − a·mean the factor s: γ times r, β times s and the running mean times s/r (the
+    variance unchanged), so that a becomes r·a and c becomes s·c."""
     import copy
 
     from onnx import numpy_helper
@@ -210,8 +237,16 @@ def write_twin(model, network: TrainedNetwork, factors: list[Factors], original:
             if layer.bias is not None:
                 replace(layer.source["bias"], next(supply)[0].to_float())
         elif isinstance(layer, Diagonal):
-            next(supply)
+            _, scale_factor = next(supply)
             _, shift_factor = next(supply)
-            for key in ("beta", "mean"):
-                replace(layer.source[key], rescaled_original(layer.source[key], shift_factor))
+            for key, factor in (("gamma", scale_factor), ("beta", shift_factor),
+                                ("mean", _quotient(shift_factor, scale_factor))):
+                replace(layer.source[key], rescaled_original(layer.source[key], factor))
     return out
+
+
+def _quotient(numerator: Factors, denominator: Factors) -> Factors:
+    """Entry by entry, the factor of ``numerator`` over that of ``denominator``."""
+    table, codes = _unit_factors([numerator.table[a] / denominator.table[b]
+                                  for a, b in zip(numerator.codes.ravel().tolist(), denominator.codes.ravel().tolist())])
+    return Factors(tuple(table), codes.reshape(numerator.codes.shape))
