@@ -122,6 +122,25 @@ def test_an_mlp_prints_its_group_proved_and_for_every_width(tmp_path, capsys):
     assert report["every_width"]["spec"]["layers"][0]["units"] == "h1"
 
 
+def test_a_classifier_of_two_outputs_is_proved_for_every_width_under_its_cross_entropy(tmp_path, capsys):
+    # Linear(3, 2)-ReLU-Linear(2, 2)-Softmax: the output width a name k, the softmax read into the loss
+    g = Graph(["batch", 3])
+    h = g.node("Relu", [g.gemm(g.input, f32(2, 3))])
+    path = saved(tmp_path, g.model([g.node("Softmax", [g.gemm(h, f32(2, 2))], axis=1)]))
+    assert main(["symmetry", path, "--discover", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    every_width = report["every_width"]
+    assert every_width["applies"] and every_width["status"] == "proved", every_width
+    assert every_width["spec"]["layers"][-1]["units"] == "k" and every_width["spec"]["loss"] == "cross_entropy"
+    # without the softmax, the same two outputs are proved under the MSE
+    g = Graph(["batch", 3])
+    h = g.node("Relu", [g.gemm(g.input, f32(2, 3))])
+    path = saved(tmp_path, g.model([g.gemm(h, f32(2, 2))]), "logits.onnx")
+    assert main(["symmetry", path, "--discover", "--json"]) == 0
+    every_width = json.loads(capsys.readouterr().out)["every_width"]
+    assert every_width["status"] == "proved" and every_width["spec"]["loss"] == "mse"
+
+
 def test_a_cnn_prints_its_group_proved_and_names_the_layer_every_width_misses(tmp_path, capsys):
     path = saved(tmp_path, small_cnn())
     assert main(["symmetry", path, "--discover"]) == 0

@@ -217,23 +217,23 @@ def every_width_spec(architecture: Architecture) -> tuple[dict | None, str]:
     rescaling of each hidden unit (W_k ↦ g_k,j W_k / g_{k-1},i), with what it says; or None and the
     reason, naming the first layer outside what the every-size proof covers."""
     model, nodes = architecture.model, {id(layer): node for node, _, layer in architecture.nodes}
-    covered = "dense layers with or without a bias, relu or leaky_relu after each hidden one, one output"
+    covered = "dense layers with or without a bias, relu or leaky_relu after each hidden one"
     for position, layer in enumerate(model.layers, start=1):
         if not isinstance(layer, EVERY_WIDTH_LAYERS):
             where = nodes.get(id(layer), "a skip connection" if isinstance(layer, layers_module.Residual) else "")
             return None, (f"layer {position} ({layer.describe()}{', ' + where if where else ''}) is outside what the "
                           f"every-width proof covers ({covered}): the group is proved at the model's own widths only")
     dense = [layer for layer in model.layers if isinstance(layer, layers_module.Dense)]
-    if dense[-1].units != 1:
-        return None, (f"the output has {dense[-1].units} values; the every-width proof covers one output: the group "
-                      "is proved at the model's own widths only")
+    outputs = dense[-1].units
     if not isinstance(model.layers[0], layers_module.Dense) or isinstance(model.layers[-1], layers_module.Activation):
         return None, f"the network does not begin and end with a dense layer ({covered})"
     spec_layers, mapping, hidden = [], {}, 0
     for layer in model.layers:
         if isinstance(layer, layers_module.Dense):
             last = layer is dense[-1]
-            spec_layers.append({"type": "dense", "units": 1 if last else f"h{hidden + 1}", "weight": layer.weight,
+            # the output width a name too when there are several (k)
+            units = (1 if outputs == 1 else "k") if last else f"h{hidden + 1}"
+            spec_layers.append({"type": "dense", "units": units, "weight": layer.weight,
                                 **({"bias": layer.bias} if layer.bias else {})})
             into = "" if hidden == 0 else f" / g{hidden}_i"
             if not last:
@@ -251,5 +251,12 @@ def every_width_spec(architecture: Architecture) -> tuple[dict | None, str]:
         return None, "the network has no hidden layer: no rescaling of hidden units to prove for every width"
     spec = {"inputs": "d", "layers": spec_layers, "group": {"positive": [f"g{k}" for k in range(1, hidden + 1)]},
             "map": mapping}
+    if outputs != 1:
+        # several outputs: the loss the every-width proof carries for them (no loss of all K outputs at
+        # once): the cross-entropy of the logits a trailing softmax ends in, else the MSE
+        ending = architecture.network.reading.get("ending") if architecture.network else None
+        spec["loss"] = "cross_entropy" if ending in ("Softmax", "LogSoftmax") else "mse"
+    widths = f"d, h1{', ...' if hidden > 1 else ''}" + ("" if outputs == 1 else ", k")
     return spec, (f"the rescaling of each unit of the {hidden} hidden layer{'s' if hidden > 1 else ''} "
-                  f"(W_k -> g_k,j W_k / g_k-1,i), for every width (d, h1{', ...' if hidden > 1 else ''}) and every N")
+                  f"(W_k -> g_k,j W_k / g_k-1,i), for every width ({widths}) and every N"
+                  + ("" if outputs == 1 else f", with the {spec['loss']} loss of the k outputs"))
