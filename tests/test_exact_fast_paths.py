@@ -27,7 +27,7 @@ def fmpq(r):
 
 def test_signs_floors_and_ceilings_agree_with_sympy():
     rng = random.Random(3)
-    for _ in range(400):
+    for _ in range(120):
         a, b = (sp.Rational(rng.randint(-60, 60), rng.randint(1, 9)) for _ in range(2))
         d = rng.choice([2, 3, 5, 10, 1000003])
         number, exact = Quadratic(fmpq(a), fmpq(b), d), a + b * sp.sqrt(d)
@@ -42,7 +42,7 @@ def test_values_in_the_field_are_sympys_values():
     exprs = [x**3 * y - 2 * x + 1, ReLU(x**2 - 2 * y) - x, sp.Abs(x - 3) * sp.sign(x * y - 1),
              sp.Max(x, y, 1) - sp.Min(x**2, y), sp.floor(3 * x) + sp.ceiling(x * y), sp.Mod(5 * x, y),
              (x + 1) / (x**2 - y)]
-    for _ in range(30):
+    for _ in range(8):
         point = {x: sp.Rational(rng.randint(-9, 9), rng.randint(1, 4)) +
                  sp.Rational(rng.choice([-1, 1]) * rng.randint(1, 9), rng.randint(1, 4)) * sp.sqrt(7),
                  y: sp.Rational(rng.randint(-9, 9), rng.randint(1, 4))}
