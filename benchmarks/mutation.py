@@ -244,6 +244,17 @@ MUTANTS = [
     Mutant("field-value-drops-the-root", WITNESS,
            "            value = value.a if value.b == 0 else None", "            value = value.a",
            "witness: a value a + b√d with b ≠ 0 is no rational", tests=(FAST_PATHS,)),
+    Mutant("no-point-between-kinks", "symbolic/decision/kinks.py",
+           "    return between[:MAX_POINTS]", "    return []",
+           "kinks: a point between neighbouring kinks is tried (a thin slab's middle)", tests=(FAST_PATHS,)),
+    Mutant("no-centre-of-a-quadratic", "symbolic/decision/kinks.py",
+           "        if point not in points:\n            points.append(point)\n    return points\n\n\ndef between",
+           "    return points\n\n\ndef between",
+           "kinks: the centre of a quadratic argument is tried (a small disc)", tests=(FAST_PATHS,)),
+    Mutant("quadratic-root-sign", "symbolic/decision/kinks.py",
+           "    return [centre] if discriminant == 0 else [centre - root, centre + root]",
+           "    return [centre] if discriminant == 0 else [centre - root, root - centre]",
+           "kinks: both roots of a quadratic argument", tests=(FAST_PATHS,)),
     # --- witnesses -------------------------------------------------------------------------------------------
     Mutant("absolute-tolerance", WITNESS,
            "        differ = diff_low > mpmath.mpf(10) ** (-WITNESS_DPS // 2) * scale and \\\n"

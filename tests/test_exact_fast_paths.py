@@ -9,6 +9,7 @@ import sympy as sp
 
 import symbolic.decision.regions as regions
 from symbolic import ReLU, Status, check_identity
+from symbolic.decision.kinks import between_kinks, critical_points, solutions
 from symbolic.decision.linear import decide_linear
 from symbolic.decision.quadratic import Quadratic, field_of, quadratic_parts
 from symbolic.decision.regions import examine, inside
@@ -123,18 +124,61 @@ def test_a_point_outside_is_refused(monkeypatch):
     assert fact.empty is False and inside([x - 3, sp.Rational(7, 2) - x], [x], fact.point)
 
 
-@pytest.mark.parametrize("lhs, rhs, expected", [
-    (ReLU(sp.Rational(6999997, 3000000) - x) * ReLU(x - sp.Rational(7, 3)), 0, Status.PROVED),
-    (ReLU(sp.Rational(3501, 1000) - x) * ReLU(x - sp.Rational(7, 2)), 0, Status.REFUTED),
-    (ReLU(x) * ReLU(-10 * x + y) * ReLU(sp.Rational(9999, 1000) * x - y), 0, Status.PROVED),
-    (ReLU(x) * ReLU(-15 * x / 2 + y) * ReLU(sp.Rational(751, 100) * x - y), 0, Status.REFUTED),
+@pytest.mark.parametrize("lhs", [
+    ReLU(sp.Rational(6999997, 3000000) - x) * ReLU(x - sp.Rational(7, 3)),
+    ReLU(x) * ReLU(-10 * x + y) * ReLU(sp.Rational(9999, 1000) * x - y),
 ])
-def test_needles_decided_without_z3_on_their_regions(lhs, rhs, expected, monkeypatch):
+def test_true_needles_are_split_without_z3_on_their_regions(lhs, monkeypatch):
     # Z3 answers no region question: the elimination settles every one of them
     monkeypatch.setattr(regions, "solve", lambda *args: Answer("unknown", reason="mocked"))
-    verdict = check_identity(lhs, rhs)
-    assert verdict.status is expected
+    verdict = check_identity(lhs, 0)
+    assert verdict.status is Status.PROVED
     # the project's split settled it, not the solvers' word on the whole claim
     assert any(line.startswith("sign split") for line in verdict.evidence), verdict.evidence
-    if expected is Status.REFUTED:
-        assert sp.sympify(lhs).xreplace(verdict.witness) != sp.sympify(rhs)
+
+
+# --- witnesses between kinks and at the centres of quadratic arguments ------------------------------
+
+@pytest.mark.parametrize("lhs", [
+    ReLU(sp.Rational(3501, 1000) - x) * ReLU(x - sp.Rational(7, 2)),              # a slab
+    ReLU(x) * ReLU(-15 * x / 2 + y) * ReLU(sp.Rational(751, 100) * x - y),        # a wedge
+    ReLU(-(x + 1) ** 2 - (y + sp.Rational(9, 2)) ** 2 + sp.Rational(1, 10**6)),  # a small disc
+    ReLU(-x**2 - y**2 + sp.Rational(1, 1000)) * ReLU(x**2 + y**2 - sp.Rational(999, 10**6)),  # a shell
+])
+def test_thin_sets_are_refuted_at_a_witness_point(lhs):
+    verdict = check_identity(lhs, 0)
+    assert verdict.status is Status.REFUTED
+    assert verdict.reason == "a point on a kink separates the two sides"
+    assert sp.sympify(lhs).xreplace(verdict.witness) > 0
+
+
+def test_between_kinks_lies_strictly_between():
+    base = {x: sp.S(1), y: sp.S(2)}
+    points = [base | {x: sp.Rational(7, 2)}, base | {x: sp.Rational(3501, 1000)},
+              base | {x: sp.sqrt(2)}, base | {x: sp.S(1), y: sp.sqrt(5)}]
+    between = between_kinks(points, base)
+    xs = sorted(p[x] for p in between if p[y] == 2)
+    assert xs[0] > 1 and xs[0] < sp.sqrt(2)
+    assert sp.Rational(7, 2) < xs[-1] < sp.Rational(3501, 1000)
+    assert any(2 < p[y] < sp.sqrt(5) and p[x] == 1 for p in between)
+
+
+def test_the_centre_of_a_quadratic_argument():
+    ball = ReLU(-(x + 1) ** 2 - (y - sp.Rational(9, 2)) ** 2 + 1)
+    assert critical_points([ball], [x, y], {x: sp.S(5), y: sp.S(5)}) == [{x: -1, y: sp.Rational(9, 2)}]
+    # a saddle has one too; a parabolic cylinder has none
+    assert critical_points([ReLU(x * y - 1)], [x, y], {x: sp.S(5), y: sp.S(5)}) == [{x: 0, y: 0}]
+    assert critical_points([ReLU(x**2 - y)], [x, y], {x: sp.S(5), y: sp.S(5)}) == []
+
+
+def test_quadratic_kinks_are_sympys_real_roots():
+    v = sp.Symbol("v", real=True)
+    rng = random.Random(2)
+    for _ in range(40):
+        a, b, c = (sp.Rational(rng.randint(-30, 30), rng.randint(1, 7)) for _ in range(3))
+        if a == 0:
+            continue
+        ours = solutions(a * v**2 + b * v + c, 0, v, {})
+        theirs = sorted(set(sp.Poly(a * v**2 + b * v + c, v).real_roots()), key=lambda r: r.evalf(30))
+        assert len(ours) == len(theirs)
+        assert all(exactly_zero(mine - root) for mine, root in zip(ours, theirs))
