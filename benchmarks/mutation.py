@@ -54,6 +54,9 @@ REGIONS = "symbolic/decision/regions.py"
 SMT = "symbolic/decision/smt.py"
 WITNESS = "symbolic/decision/witness.py"
 ASSUMPTIONS = "symbolic/decision/assumptions.py"
+LINEAR = "symbolic/decision/linear.py"
+QUADRATIC = "symbolic/decision/quadratic.py"
+FAST_PATHS = "tests/test_exact_fast_paths.py"
 REAL_NETWORK = "symbolic/numerics/real_network.py"
 INDEX_RULES = "symbolic/every_size/index_rules.py"
 KERNEL_TESTS = "tests/test_kernel.py"
@@ -217,6 +220,41 @@ MUTANTS = [
     Mutant("fraction-no-common-denominator", "symbolic/decision/fraction_field.py",
            "                if d2 == den:", "                if True:",
            "fraction field: fractions are added over a common denominator"),
+    # --- the exact fast paths: Fourier–Motzkin on linear regions, the quadratic field ----------------
+    Mutant("elimination-multipliers-unchecked", REGIONS,
+           "    if outcome is not None and outcome[0] == \"empty\" and \\\n"
+           "            _certifies(outcome[1], strict, closed):",
+           "    if outcome is not None and outcome[0] == \"empty\":",
+           "regions: the elimination's multipliers are checked before a region is dropped",
+           tests=(FAST_PATHS,)),
+    Mutant("elimination-point-unchecked", REGIONS,
+           "        if inside(region, symbols, full):\n            return RegionFact(False, \"a point inside (Fourier",
+           "        if True:\n            return RegionFact(False, \"a point inside (Fourier",
+           "regions: the elimination's point is checked inside the region", tests=(FAST_PATHS,)),
+    Mutant("elimination-strictness-lost", LINEAR,
+           "                upper.strict or lower.strict,", "                upper.strict and lower.strict,",
+           "linear: a combination with a strict constraint is strict", tests=(FAST_PATHS,)),
+    Mutant("quadratic-sign-of-a", QUADRATIC,
+           "        return sa if self.a * self.a > self.b * self.b * self.d else sb",
+           "        return sa",
+           "quadratic: the sign of a + b√d compares a² with b²d", tests=(FAST_PATHS,)),
+    Mutant("quadratic-floor-low", QUADRATIC,
+           "        return n + 1 if self >= n + 1 else n", "        return n",
+           "quadratic: the floor of a + b√d", tests=(FAST_PATHS,)),
+    Mutant("field-value-drops-the-root", WITNESS,
+           "            value = value.a if value.b == 0 else None", "            value = value.a",
+           "witness: a value a + b√d with b ≠ 0 is no rational", tests=(FAST_PATHS,)),
+    Mutant("no-point-between-kinks", "symbolic/decision/kinks.py",
+           "    return between[:MAX_POINTS]", "    return []",
+           "kinks: a point between neighbouring kinks is tried (a thin slab's middle)", tests=(FAST_PATHS,)),
+    Mutant("no-centre-of-a-quadratic", "symbolic/decision/kinks.py",
+           "        if point not in points:\n            points.append(point)\n    return points\n\n\ndef between",
+           "    return points\n\n\ndef between",
+           "kinks: the centre of a quadratic argument is tried (a small disc)", tests=(FAST_PATHS,)),
+    Mutant("quadratic-root-sign", "symbolic/decision/kinks.py",
+           "    return [centre] if discriminant == 0 else [centre - root, centre + root]",
+           "    return [centre] if discriminant == 0 else [centre - root, root - centre]",
+           "kinks: both roots of a quadratic argument", tests=(FAST_PATHS,)),
     # --- witnesses -------------------------------------------------------------------------------------------
     Mutant("absolute-tolerance", WITNESS,
            "        differ = diff_low > mpmath.mpf(10) ** (-WITNESS_DPS // 2) * scale and \\\n"

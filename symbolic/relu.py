@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 
+import flint
 import sympy as sp
 from sympy import Abs, Heaviside, Max, Min, Mul, S
 
@@ -109,11 +110,68 @@ def reduced_argument(t: sp.Expr) -> sp.Expr:
     defined) becomes that constant, and ReLU of it is evaluated: no sign split is ever taken on
     an argument whose zero set is not a proper algebraic set.
     """
+    if any(power.exp.is_negative for power in t.atoms(sp.Pow)):
+        # a rational function of the symbols alone that cancels to a polynomial: that
+        # polynomial, found in python-flint's polynomials (the same expression sympy's
+        # expansion of its cancelled fraction gives, as sympy's polynomials are canonical)
+        polynomial = _cancelled_polynomial(t)
+        if polynomial is not None:
+            return polynomial
     t = sp.expand(t)
     if any(power.exp.is_negative for power in t.atoms(sp.Pow)):
         t = sp.cancel(sp.together(t))
         t = sp.expand(t) if t.is_polynomial() else t
     return t
+
+
+def _cancelled_polynomial(t: sp.Expr) -> sp.Expr | None:
+    """t as a polynomial when t is a fraction p/q of polynomials in its symbols with rational
+    coefficients and q divides p exactly; None otherwise (another atom, a float, a constant
+    such as π, a division by the zero polynomial, or a remainder)."""
+    symbols = sorted(t.free_symbols, key=sp.default_sort_key)
+    if not symbols:
+        return None
+    context = flint.fmpq_mpoly_ctx.get(tuple(f"v{k}" for k in range(len(symbols))), "lex")
+    generators = dict(zip(symbols, context.gens()))
+    one = context.from_dict({(0,) * len(symbols): 1})
+
+    def fraction(e):
+        # e as (numerator, denominator), bottom-up
+        if e in generators:
+            return generators[e], one
+        if e.is_Rational:
+            return one * flint.fmpq(int(e.p), int(e.q)), one
+        if e.is_Add or e.is_Mul:
+            numerator, denominator = fraction(e.args[0])
+            for a in e.args[1:]:
+                n2, d2 = fraction(a)
+                if e.is_Mul:
+                    numerator, denominator = numerator * n2, denominator * d2
+                elif d2 == denominator:
+                    numerator = numerator + n2
+                else:
+                    numerator, denominator = numerator * d2 + n2 * denominator, denominator * d2
+            return numerator, denominator
+        if e.is_Pow and e.exp.is_Integer:
+            numerator, denominator = fraction(e.base)
+            k = int(e.exp)
+            if k < 0:
+                if numerator.is_zero():
+                    raise ZeroDivisionError
+                numerator, denominator, k = denominator, numerator, -k
+            return numerator ** k, denominator ** k
+        raise ValueError("not a rational function of the symbols")
+
+    try:
+        numerator, denominator = fraction(t)
+    except (ValueError, ZeroDivisionError):
+        return None
+    quotient, remainder = divmod(numerator, denominator)
+    if not remainder.is_zero():
+        return None
+    return sp.Add(*[sp.Rational(int(c.p), int(c.q)) *
+                    sp.Mul(*[s ** e for s, e in zip(symbols, exponents)])
+                    for exponents, c in quotient.terms()])
 
 
 @functools.lru_cache(maxsize=8192)

@@ -108,12 +108,15 @@ def test_products_of_opposite_linear_forms_are_proved():
 
 # the second opinion: disagreement is surfaced, never hidden
 def test_a_checked_point_of_the_split_refutes_whatever_a_solver_would_say(monkeypatch):
-    # the split runs first; its interior point is re-verified exactly, and a solver that would
-    # answer unsat is not asked (the old order asked it first and reported the contradiction)
+    # the witness points (here the point between the slab's two kinks) and the split run first;
+    # their point is re-verified exactly, and a solver that would answer unsat is not asked (the
+    # old order asked it first and reported the contradiction)
     monkeypatch.setattr(identity, "_ask", lambda *args, **kwargs: Answer("unsat"))
     verdict = check_identity(ReLU(x - 10**6) * ReLU(10**6 + 1 - x), 0)
     assert verdict.status is Status.REFUTED
-    assert any("sign split" in line for line in verdict.evidence)
+    assert verdict.reason == "a point on a kink separates the two sides" or \
+        any("sign split" in line for line in verdict.evidence)
+    assert not any("unsat" in line for line in verdict.evidence)
 
 
 def test_two_solvers_that_disagree_give_undecided_with_both_answers(monkeypatch):

@@ -14,6 +14,8 @@ defined; so the domain is read from the sides as written, never from a rewritten
 """
 from __future__ import annotations
 
+import functools
+
 import mpmath
 import sympy as sp
 
@@ -126,22 +128,41 @@ class WrittenDomain:
                 return f"the domain as written is empty: the denominator {d} is 0 at every point"
         return None
 
+    @functools.cached_property
+    def restrictions(self) -> list[tuple[sp.Expr, frozenset]]:
+        """The nodes of the sides as written that can be undefined somewhere, each once, with
+        its symbols: every power except a constant non-negative integer one (x**2 is defined
+        wherever x is), every log and every Mod.  The other nodes are defined wherever their
+        arguments are, so ``admits`` reads these alone."""
+        found = {}
+        for side in self.sides:
+            for node in _walk(side):
+                if node in found:
+                    continue
+                if isinstance(node, sp.Pow):
+                    exponent = evaluated(node.exp)
+                    if exponent.is_Integer and exponent >= 0:
+                        continue
+                elif not isinstance(node, (sp.log, sp.Mod)):
+                    continue
+                found[node] = frozenset(node.free_symbols)
+        return list(found.items())
+
     def admits(self, point: dict, partial: bool = False) -> bool:
         """Every side as written is defined at point.  ``partial``: the point gives some symbols
         only (a part of the claim), and only the conditions on those symbols are checked."""
         given = set(point)
-        for side in self.sides:
-            for node in _walk(side):
-                if partial and not node.free_symbols <= given:
-                    continue
-                if isinstance(node, sp.Pow) and \
-                        not _power_defined(*node.args, point, self.functions):
-                    return False
-                if isinstance(node, sp.log) and _sign(node.args[0], point, self.functions) != 1:
-                    return False
-                if isinstance(node, sp.Mod) and \
-                        _sign(node.args[1], point, self.functions) in (0, None):
-                    return False
+        for node, symbols in self.restrictions:
+            if partial and not symbols <= given:
+                continue
+            if isinstance(node, sp.Pow) and \
+                    not _power_defined(*node.args, point, self.functions):
+                return False
+            if isinstance(node, sp.log) and _sign(node.args[0], point, self.functions) != 1:
+                return False
+            if isinstance(node, sp.Mod) and \
+                    _sign(node.args[1], point, self.functions) in (0, None):
+                return False
         return True
 
     def vacuous_on(self, region: list) -> bool:

@@ -111,7 +111,7 @@ from symbolic.decision.budget import BudgetExhausted, check_budget, remaining, t
 from symbolic.decision.components import independent_parts
 from symbolic.decision.domain import WrittenDomain, evaluated
 from symbolic.decision.fragment import DISCONTINUOUS, OutsideFragment, in_fragment
-from symbolic.decision.kinks import kink_points
+from symbolic.decision.kinks import between_kinks, critical_points, kink_points
 from symbolic.decision.radicals import radical_zero
 from symbolic.decision.regions import SplitTooLarge, describe, examine, inside, pinned_values, \
     sign_branches
@@ -389,9 +389,18 @@ class _Decision:
         base = sample_point(self.symbols, self.rng, scale=9)
         evaluated_sides = [substitute_functions(side, self.functions) for side in (self.lhs, self.rhs)]
         kinks = kink_points(evaluated_sides, self.symbols, base)
+        # the centres of quadratic arguments (a ball's ReLU is positive near its centre alone),
+        # with the kinks on the lines through each
+        centres = critical_points(evaluated_sides, self.symbols, base)
+        for centre in centres:
+            kinks += [p for p in [centre, *kink_points(evaluated_sides, self.symbols, centre)]
+                      if p not in kinks]
         # rational kinks cost what a random point costs; algebraic ones (√2) come after those
         rational = [p for p in kinks if all(v.is_Rational for v in p.values())]
         algebraic = [p for p in kinks if p not in rational]
+        # and a rational point between neighbouring kinks on each line (a thin slab's middle)
+        for line in (base, *centres):
+            rational += [p for p in between_kinks(kinks, line) if p not in rational]
         randoms = [sample_point(self.symbols, self.rng, scale=9 if trial % 2 else 99)
                    for trial in range(RANDOM_POINTS)]
         self.points_at_hand = []    # rational points of the domain: hints for the split's regions

@@ -13,6 +13,9 @@ facts and lie in the domain as written, and re-verifies the claim there.
 """
 from __future__ import annotations
 
+from fractions import Fraction
+
+import flint
 import sympy as sp
 
 from symbolic.decision.fragment import _COMPARISONS
@@ -91,9 +94,22 @@ def solutions(argument: sp.Expr, target, symbol: sp.Symbol, base: dict) -> list:
         if polynomial.degree() < 1 or polynomial.degree() > MAX_DEGREE or \
                 not polynomial.domain.is_QQ and not polynomial.domain.is_ZZ:
             return []
+        if polynomial.degree() == 2:
+            return _quadratic_roots(*(sp.Rational(c) for c in polynomial.all_coeffs()))
         return polynomial.real_roots()
     except (sp.PolynomialError, ValueError, TypeError, ArithmeticError, NotImplementedError):
         return []    # no exact roots to offer: the point is a hint, and there is none here
+
+
+def _quadratic_roots(a, b, c) -> list:
+    """The real roots of a·v² + b·v + c (rational, a ≠ 0), ascending, by the formula: rationals,
+    or −b/2a ± √Δ/2a with Δ = b² − 4ac written as √(p·q)/q for Δ = p/q (sympy's form of a
+    quadratic irrational, which the quadratic-field arithmetic reads)."""
+    discriminant = b * b - 4 * a * c
+    if discriminant < 0:
+        return []
+    centre, root = -b / (2 * a), sp.sqrt(discriminant.p * discriminant.q) / (discriminant.q * 2 * abs(a))
+    return [centre] if discriminant == 0 else [centre - root, centre + root]
 
 
 def kink_points(exprs, symbols, base: dict) -> list[dict]:
@@ -111,3 +127,83 @@ def kink_points(exprs, symbols, base: dict) -> list[dict]:
                     if len(points) >= MAX_POINTS:
                         return points
     return points
+
+
+def critical_points(exprs, symbols, base: dict) -> list[dict]:
+    """The critical points of the quadratic kink arguments (∇s = 0, a linear system solved
+    exactly), the other symbols at ``base``: where a ball's or a cone's ReLU(r² − |x − c|²) is
+    positive only near its centre c, the centre is the point to try, and the kinks on lines
+    through it are the edges of the ball."""
+    points = []
+    for argument, _ in kink_arguments(exprs):
+        variables = sorted(argument.free_symbols & set(symbols), key=sp.default_sort_key)
+        if not variables or argument.free_symbols - set(variables):
+            continue
+        try:
+            polynomial = sp.Poly(argument, *variables)
+        except sp.PolynomialError:
+            continue
+        if polynomial.total_degree() != 2 or not polynomial.domain.is_QQ and not polynomial.domain.is_ZZ:
+            continue
+        # ∂s/∂v = Σ_w H[v][w]·w + g[v] = 0 for each variable v
+        size = len(variables)
+        hessian, gradient = [[0] * size for _ in range(size)], [0] * size
+        for monomial, coefficient in polynomial.terms():
+            value = flint.fmpq(int(sp.Rational(coefficient).p), int(sp.Rational(coefficient).q))
+            degrees = [k for k, e in enumerate(monomial) for _ in range(e)]
+            if len(degrees) == 1:
+                gradient[degrees[0]] += value
+            elif len(degrees) == 2:
+                i, j = degrees
+                hessian[i][j] += value
+                hessian[j][i] += value
+        try:
+            centre = flint.fmpq_mat(size, size, [h for row in hessian for h in row]).solve(
+                flint.fmpq_mat(size, 1, [-g for g in gradient]))
+        except ZeroDivisionError:
+            continue    # no single critical point (a cylinder, a parabola)
+        point = dict(base) | {v: sp.Rational(int(centre[k, 0].p), int(centre[k, 0].q))
+                              for k, v in enumerate(variables)}
+        if point not in points:
+            points.append(point)
+    return points
+
+
+def between_kinks(points: list[dict], base: dict) -> list[dict]:
+    """Points between neighbouring kinks on one line: for each symbol, the kinks that differ
+    from ``base`` in that symbol alone, sorted, and a rational point strictly between each
+    neighbouring pair (the midpoint of two rationals, the simplest rational between two
+    algebraic numbers).  On a line every piecewise-linear side is linear between two kinks, so
+    a claim false only on a thin slab (ReLU(3501/1000 − x)·ReLU(x − 7/2) = 0, false for
+    7/2 < x < 3501/1000) or a thin shell is false at such a point."""
+    lines: dict = {}
+    for point in points:
+        moved = [s for s in point if point[s] != base.get(s)]
+        if len(moved) == 1:
+            lines.setdefault(moved[0], set()).add(point[moved[0]])
+    between = []
+    for symbol, values in lines.items():
+        values = values | ({base[symbol]} if symbol in base else set())
+        ordered = sorted(values, key=lambda v: v.evalf(30))
+        for low, high in zip(ordered, ordered[1:]):
+            inner = _rational_between(low, high)
+            if inner is not None:
+                between.append(dict(base) | {symbol: inner})
+    return between[:MAX_POINTS]
+
+
+def _rational_between(low: sp.Expr, high: sp.Expr):
+    """A rational strictly between two real numbers low < high: their midpoint when both are
+    rational, else the simplest fraction inside, found at 30 digits (a hint: the caller checks
+    the point exactly)."""
+    if low.is_Rational and high.is_Rational:
+        return (low + high) / 2 if low != high else None
+    a, b = low.evalf(30), high.evalf(30)
+    if not a < b:
+        return None
+    middle = Fraction(str((a + b) / 2))
+    for limit in (10, 10**3, 10**6, 10**9, 10**15):
+        candidate = middle.limit_denominator(limit)
+        if a < candidate < b:
+            return sp.Rational(candidate.numerator, candidate.denominator)
+    return None

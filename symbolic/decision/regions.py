@@ -23,6 +23,7 @@ import sympy as sp
 from symbolic.decision.assumptions import point_in_ranges, symbol_range
 from symbolic.decision.budget import check_budget, remaining
 from symbolic.decision.fragment import OutsideFragment
+from symbolic.decision.linear import decide_linear
 from symbolic.decision.witness import exact_value
 from symbolic.relu import canonical_relu_form, relu_atoms
 from symbolic.errors import CheckerError
@@ -202,6 +203,17 @@ def examine(region: list, symbols, hints=()) -> RegionFact:
         return RegionFact(False, "no constraint", {s: symbol_range(s).member() for s in symbols})
     variables = sorted(set().union(*(c.free_symbols for c in strict + closed)),
                        key=sp.default_sort_key)
+    # a linear region: the project's own exact elimination, each answer checked, before Z3
+    outcome = decide_linear(strict, closed, variables,
+                            integral=frozenset(v for v in variables if symbol_range(v).integral))
+    if outcome is not None and outcome[0] == "empty" and \
+            _certifies(outcome[1], strict, closed):
+        return RegionFact(True, "Farkas certificate (Fourier–Motzkin elimination), checked exactly")
+    if outcome is not None and outcome[0] == "point":
+        full = {s: symbol_range(s).member() for s in symbols} | outcome[1]
+        if inside(region, symbols, full):
+            return RegionFact(False, "a point inside (Fourier–Motzkin elimination), checked exactly",
+                              full)
     try:
         translation = _translation(strict + closed)
         goals = [translation.term(c) > 0 for c in strict] + \
@@ -256,10 +268,14 @@ def farkas_multipliers(strict: list, closed: list, variables) -> list | None:
     for l in lambdas:
         v = model.eval(l, model_completion=True)
         values.append(sp.Rational(v.numerator_as_long(), v.denominator_as_long()))
-    # the certificate, checked by exact arithmetic on the constraints themselves
-    combination = sp.expand(sum(v * c for v, c in zip(values, constraints)))
+    return values if _certifies(values, strict, closed) else None
+
+
+def _certifies(values: list, strict: list, closed: list) -> bool:
+    """The multipliers are a Farkas certificate of emptiness, checked by exact arithmetic on the
+    constraints themselves: λ ≥ 0 and Σ λ_k c_k a constant K < 0, or K ≤ 0 with some strict
+    constraint's λ positive."""
+    combination = sp.expand(sum(v * c for v, c in zip(values, strict + closed)))
     if not (all(v >= 0 for v in values) and combination.is_Rational):
-        return None
-    if combination < 0 or (combination <= 0 and any(v > 0 for v in values[:len(strict)])):
-        return values
-    return None
+        return False
+    return bool(combination < 0 or (combination <= 0 and any(v > 0 for v in values[:len(strict)])))

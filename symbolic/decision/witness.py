@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 import random
 from dataclasses import dataclass
-from fractions import Fraction
 
+import flint
 import mpmath
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
 from symbolic.decision.assumptions import sample_point
+from symbolic.decision.quadratic import Quadratic, as_field_point, field_of
 from symbolic.errors import CheckerError
 from symbolic.relu import ReLU
 
@@ -160,8 +162,11 @@ class _Undefined(CheckerError):
     """The expression has no value at the point (a division by 0, a Mod by 0)."""
 
 
-def _heaviside(s, at_zero):
-    return Fraction(1) if s > 0 else Fraction(0) if s < 0 else at_zero
+_ZERO, _ONE, _HALF = flint.fmpq(0), flint.fmpq(1), flint.fmpq(1, 2)
+
+
+def _heaviside(s, at_zero=_HALF):
+    return _ONE if s > 0 else _ZERO if s < 0 else at_zero
 
 
 def _mod(a, b):
@@ -170,34 +175,39 @@ def _mod(a, b):
     return a - b * math.floor(a / b)
 
 
-# the piecewise-rational constructs, read in exact rational arithmetic (sympy's conventions:
-# Heaviside(0) is its second argument or 1/2, Mod takes the sign of the divisor)
+# the piecewise-rational constructs, read in exact rational arithmetic (python-flint's fmpq;
+# sympy's conventions: Heaviside(0) is its second argument or 1/2, Mod takes the sign of the
+# divisor)
 _RATIONAL_FUNCTIONS = {
-    ReLU: lambda s: s if s > 0 else Fraction(0),
+    ReLU: lambda s: s if s > 0 else _ZERO,
     sp.Abs: abs,
-    sp.sign: lambda s: Fraction((s > 0) - (s < 0)),
-    sp.Heaviside: lambda s, at_zero=Fraction(1, 2): _heaviside(s, at_zero),
+    sp.sign: lambda s: _ONE if s > 0 else -_ONE if s < 0 else _ZERO,
+    sp.Heaviside: _heaviside,
     sp.Max: lambda *a: max(a), sp.Min: lambda *a: min(a),
-    sp.floor: lambda s: Fraction(math.floor(s)), sp.ceiling: lambda s: Fraction(math.ceil(s)),
+    sp.floor: lambda s: flint.fmpq(math.floor(s)), sp.ceiling: lambda s: flint.fmpq(math.ceil(s)),
     sp.Mod: _mod,
 }
 
 
+def _rational(number: sp.Rational):
+    return flint.fmpq(int(number.p), int(number.q))
+
+
 @functools.lru_cache(maxsize=2048)
 def _rational_function(expr: sp.Expr):
-    """expr as a Python function of a {symbol: Fraction} dict, in exact rational arithmetic, or
-    None when expr holds a construct outside that arithmetic."""
+    """expr as a Python function of a {symbol: fmpq} dict, in exact rational arithmetic (or in a
+    quadratic field, for a point of one), or None when expr holds a construct outside it."""
     def build(node):
         if node.is_Symbol:
             return lambda point: point[node]
         if node.is_Rational:
-            value = Fraction(int(node.p), int(node.q))
+            value = _rational(node)
             return lambda point: value
         if node.is_Add or node.is_Mul:
             parts = [build(a) for a in node.args]
-            if node.is_Add:
-                return lambda point: sum((f(point) for f in parts), Fraction(0))
-            return lambda point: math.prod((f(point) for f in parts), start=Fraction(1))
+            combine = operator.add if node.is_Add else operator.mul
+            first, rest = parts[0], parts[1:]
+            return lambda point: functools.reduce(combine, (f(point) for f in rest), first(point))
         if node.is_Pow and node.exp.is_Integer:
             base, exponent = build(node.base), int(node.exp)
 
@@ -218,22 +228,52 @@ def _rational_function(expr: sp.Expr):
         return None
 
 
+def field_value(expr: sp.Expr, point: dict):
+    """expr at a point of a quadratic field (one coordinate or more a + b·√d, one d, the others
+    rational), in exact arithmetic (``symbolic.decision.quadratic``): a Quadratic or an
+    fmpq; ``UNDEFINED`` where expr has no value there; None where expr holds a construct
+    outside the piecewise-rational ones or the point is no such point."""
+    d = field_of(point.values())
+    function = _rational_function(expr) if d not in (None, 1) else None
+    if function is None:
+        return None
+    try:
+        return function(as_field_point(point, d))
+    except (_Undefined, ZeroDivisionError):
+        return UNDEFINED
+    except KeyError:
+        return None    # a symbol without a value at the point
+
+
+UNDEFINED = object()    # the value of an expression at a point where it is undefined
+
+
 def exact_value(expr: sp.Expr, point: dict):
     """expr at a rational point: an exact Rational where sympy can evaluate it, else None.  The
     arithmetic left unevaluated as written (10^-64·10^-64) is carried out exactly: in Python's
-    exact fractions for the piecewise-rational constructs, else by sympy's own evaluation."""
+    exact fractions for the piecewise-rational constructs, else by sympy's own evaluation.  At a
+    point of a quadratic field the value is computed there exactly (``field_value``): None when
+    it is irrational or undefined, as sympy's evaluation gives."""
     expr = sp.sympify(expr)
+    if not all(v.is_Rational for v in point.values()):
+        value = field_value(expr, point)
+        if value is UNDEFINED:
+            return None
+        if isinstance(value, Quadratic):
+            value = value.a if value.b == 0 else None
+        if isinstance(value, flint.fmpq):
+            return sp.Rational(int(value.p), int(value.q))
     if all(v.is_Rational for v in point.values()):
         function = _rational_function(expr)
         if function is not None:
             try:
-                value = function({s: Fraction(int(v.p), int(v.q)) for s, v in point.items()})
+                value = function({s: _rational(v) for s, v in point.items()})
             except _Undefined:
                 return None
             except KeyError:
                 pass     # a symbol without a value at the point: sympy's substitution below
             else:
-                return sp.Rational(value.numerator, value.denominator)
+                return sp.Rational(int(value.p), int(value.q))
     value = substituted(expr, point)
     if value is None or value.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
         return None
@@ -313,6 +353,12 @@ def compare_at(lhs: sp.Expr, rhs: sp.Expr, point: dict) -> Separation:
     if left is not None and right is not None:
         return Separation(True, left != right, float(abs(left - right)), True)
     if any(not v.is_Rational for v in point.values()):
+        # a point of a quadratic field: both sides in its exact arithmetic
+        left, right = field_value(lhs, point), field_value(rhs, point)
+        if left is UNDEFINED or right is UNDEFINED:
+            return Separation(False, False, float("nan"), False)
+        if None not in (left, right):
+            return Separation(True, left != right, abs(float(left - right)), True)
         # an algebraic point: both sides as algebraic numbers, their difference tested exactly
         left, right = algebraic_value(lhs, point), algebraic_value(rhs, point)
         zero = exactly_zero(evaluated(left - right)) if None not in (left, right) else None
