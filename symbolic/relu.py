@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import functools
 
-import flint
 import sympy as sp
 from sympy import Abs, Heaviside, Max, Min, Mul, S
+
+from symbolic.flint_fractions import NotRational, polynomial_context, read_fraction
 
 
 def split_positive_factor(s: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
@@ -131,40 +132,10 @@ def _cancelled_polynomial(t: sp.Expr) -> sp.Expr | None:
     symbols = sorted(t.free_symbols, key=sp.default_sort_key)
     if not symbols:
         return None
-    context = flint.fmpq_mpoly_ctx.get(tuple(f"v{k}" for k in range(len(symbols))), "lex")
-    generators = dict(zip(symbols, context.gens()))
-    one = context.from_dict({(0,) * len(symbols): 1})
-
-    def fraction(e):
-        # e as (numerator, denominator), bottom-up
-        if e in generators:
-            return generators[e], one
-        if e.is_Rational:
-            return one * flint.fmpq(int(e.p), int(e.q)), one
-        if e.is_Add or e.is_Mul:
-            numerator, denominator = fraction(e.args[0])
-            for a in e.args[1:]:
-                n2, d2 = fraction(a)
-                if e.is_Mul:
-                    numerator, denominator = numerator * n2, denominator * d2
-                elif d2 == denominator:
-                    numerator = numerator + n2
-                else:
-                    numerator, denominator = numerator * d2 + n2 * denominator, denominator * d2
-            return numerator, denominator
-        if e.is_Pow and e.exp.is_Integer:
-            numerator, denominator = fraction(e.base)
-            k = int(e.exp)
-            if k < 0:
-                if numerator.is_zero():
-                    raise ZeroDivisionError
-                numerator, denominator, k = denominator, numerator, -k
-            return numerator ** k, denominator ** k
-        raise ValueError("not a rational function of the symbols")
-
+    context, one = polynomial_context(len(symbols), "v")
     try:
-        numerator, denominator = fraction(t)
-    except (ValueError, ZeroDivisionError):
+        numerator, denominator = read_fraction(t, dict(zip(symbols, context.gens())), one)
+    except (NotRational, ZeroDivisionError):
         return None
     quotient, remainder = divmod(numerator, denominator)
     if not remainder.is_zero():

@@ -9,13 +9,11 @@ are products of nonzero polynomials, checked nonzero on the way).
 """
 from __future__ import annotations
 
-import flint
 import sympy as sp
-from symbolic.errors import CheckerError
 
+from symbolic.flint_fractions import NotRational, polynomial_context, read_fraction
 
-class NotRational(CheckerError):
-    """The expression has a float or another constant that is not a rational number."""
+__all__ = ["NotRational", "fraction_reading", "is_zero_fraction"]
 
 
 def _generators(expr: sp.Expr, found: dict) -> None:
@@ -43,48 +41,10 @@ def fraction_reading(expr: sp.Expr) -> bool | None:
     _generators(expr, found)
     if not found:
         return expr == 0 if expr.is_Rational else None
-    names = tuple(f"g{k}" for k in range(len(found)))
-    context = flint.fmpq_mpoly_ctx.get(names, "lex")
+    context, one = polynomial_context(len(found))
     gens = dict(zip(found, context.gens()))
-    one = context.from_dict({(0,) * len(names): 1})
-    cache: dict = {}
-
-    def build(e):
-        if e in gens:
-            return gens[e], one
-        if e in cache:
-            return cache[e]
-        if e.is_Rational:
-            result = (one * flint.fmpq(int(e.p), int(e.q)), one)
-        elif e.is_Add:
-            num, den = build(e.args[0])
-            for a in e.args[1:]:
-                n2, d2 = build(a)
-                if d2 == den:
-                    num = num + n2
-                else:
-                    num, den = num * d2 + n2 * den, den * d2
-            result = (num, den)
-        elif e.is_Mul:
-            num, den = one, one
-            for a in e.args:
-                n2, d2 = build(a)
-                num, den = num * n2, den * d2
-            result = (num, den)
-        elif e.is_Pow and e.exp.is_Integer:
-            num, den = build(e.base)
-            k = int(e.exp)
-            if k < 0:
-                if num.is_zero():
-                    raise ZeroDivisionError("division by the zero polynomial")
-                num, den, k = den, num, -k
-            result = (num ** k, den ** k)
-        else:
-            raise NotRational(f"cannot read {e.func.__name__} as a rational function")
-        cache[e] = result
-        return result
     try:
-        numerator, denominator = build(expr)
+        numerator, denominator = read_fraction(expr, gens, one)
     except (NotRational, ZeroDivisionError):
         return None
     if denominator.is_zero():
