@@ -30,6 +30,7 @@ import sympy as sp
 
 from symbolic.decision.identity import WIDE_KINKS
 from symbolic.decision.witness import compare_at, exact_value
+from symbolic.errors import CheckerError
 from symbolic.kernel import Equation, identity, infer
 from symbolic.networks.grid_layers import AvgPool2d, Conv2d, Flatten, MaxPool2d
 from symbolic.networks.model import (Abs, AvgPool1d, Conv1d, Dense, LeakyReLU, MaxPool1d, Maxout, Nonlinearity,
@@ -46,7 +47,7 @@ HOMOGENEOUS = (ReLU, LeakyReLU, Abs)
 WITNESS_POINTS = 2
 
 
-class _Mismatch(Exception):
+class _Mismatch(CheckerError):
     """Two terms of a sum (or candidates of a max) carry different factors: no D_k."""
 
 
