@@ -9,6 +9,7 @@ from conftest import assert_all_proved
 from proofs.commands.cli import main
 from symbolic import (ReLU, BatchNorm, BatchNormTrain, Dense, LayerNorm, Model, ModelError, ReLULayer, Status,
                       Symmetry, check_symmetry, discover_symmetries, positive_scales)
+from symbolic.networks.exponent_system import absent_parameters
 from symbolic.networks.symmetry import BATCH, prediction_invariance
 
 TENTH = sp.Rational(1, 10)
@@ -77,6 +78,25 @@ def test_batchnorm_over_the_batch_absorbs_a_scale_per_channel_only_when_eps_is_z
     # a batch of one has no spread
     with pytest.raises(ValueError, match="N >= 2"):
         check_symmetry(plain, Symmetry(plain, {"W": W * C}), sizes=(1,))
+
+
+def test_batchnorm_over_the_batch_after_a_bias_gives_each_bias_entry_its_own_scale():
+    model = Model(2, [Dense(2, "W", bias="b"), BatchNormTrain(), ReLULayer(), Dense(1, "v")])
+    report = discover_symmetries(model, discrete=False)
+    assert_all_proved(report, 4)
+    # each channel's weights alone, and each bias entry alone: the bias cancels from z − μ altogether
+    supports = sorted(tuple(str(p) for p, k in zip(model.parameters, g.exponents) if k) for g in report.generators)
+    assert supports == [("W_{1,1}", "W_{2,1}"), ("W_{1,2}", "W_{2,2}"), ("b_{1}",), ("b_{2}",)]
+    assert absent_parameters(model) == [4, 5]
+    # negative control: a bias entry up with its unit's read-out down is no symmetry
+    b, v = model["b"], model["v"]
+    assert_refuted_and_reverified(model, Symmetry(model, {"b": b * sp.diag(c, 1), "v": sp.diag(1 / c, 1) * v}))
+    # with eps > 0 the bias still cancels (the centring does not see eps), the weights' scale does not
+    smoothed = Model(2, [Dense(2, "W", bias="b"), BatchNormTrain(TENTH), ReLULayer(), Dense(1, "v")])
+    assert absent_parameters(smoothed) == [4, 5]
+    assert prediction_invariance(smoothed, Symmetry(smoothed, {"b": smoothed["b"] * sp.diag(c, 1)})).status \
+        is Status.PROVED
+    assert_refuted_and_reverified(smoothed, Symmetry(smoothed, {"W": smoothed["W"] * sp.diag(c, 1)}))
 
 
 def test_bad_normalisation_layers_are_refused():

@@ -36,7 +36,8 @@ import sympy as sp
 from symbolic.decision.budget import BudgetExhausted, time_budget
 from symbolic.derivation import Derivation
 from symbolic.latex import render
-from symbolic.networks.exponent_system import ExponentSystem, NotHomogeneous
+from symbolic.networks.exponent_system import ExponentSystem, NotHomogeneous, absent_parameters, \
+    with_absent_parameters
 from symbolic.networks.attention_head import SHEAR_PARAMETER, Attention, attention_layers, is_diagonal, \
     score_algebra
 from symbolic.networks.discrete_symmetries import COMPLETENESS, discrete_kinds, hidden_layers
@@ -47,7 +48,8 @@ from symbolic.numerics.log_scale_jacobian import (NoExactDerivative, OnKink, cer
 from symbolic.kernel import Fact, by_oracle, conjunction
 from symbolic.verdict import Holds, Status, Verdict, worst
 
-RANK_POINTS = 3          # parameter points whose rows are stacked, at most
+RANK_POINTS = 3          # parameter points whose rows are stacked, at least (unless the bound closes first)
+MORE_RANK_POINTS = 8     # at most: further points are drawn while each raises the rank
 GROUP_PARAMETER = sp.Symbol("c", positive=True)
 
 
@@ -373,15 +375,17 @@ def decide_dimension_bound(statement, seed: int = 0):
     """Oracle 'log-scale Jacobian rank bound': Fact("dimension at most", (model, basis)) — the Lie
     algebra of positive diagonal rescalings leaving f unchanged has dimension at most len(basis),
     and every vector of basis is in it to first order (J G = 0) — by dim ≤ n − rank J, J the
-    log-scale derivative stacked from up to RANK_POINTS points (an exact rank, or one certified by
-    arb pivots excluding 0), stopping when the bound meets len(basis)."""
+    log-scale derivative stacked from RANK_POINTS points, or up to MORE_RANK_POINTS while each
+    raises the rank (an exact rank, or one certified by arb pivots excluding 0), stopping when the
+    bound meets len(basis): a point whose activation pattern hardly varies over its inputs sees
+    the biases of a layer through one constant, so a few points may leave them unseparated."""
     model, basis = statement.arguments
     n, k = len(model.parameters), len(basis)
     claim = statement.text
     rng = random.Random(seed)
     slopes = symbolic_slopes(model, rng)
     rows, rank, exact, points = [], 0, True, 0
-    for _ in range(RANK_POINTS):
+    for attempt in range(MORE_RANK_POINTS):
         try:
             point = sample(model, n, rng, slopes)
         except (OnKink, NoExactDerivative) as error:
@@ -395,8 +399,9 @@ def decide_dimension_bound(statement, seed: int = 0):
                     return Verdict(Status.UNDECIDED, claim, reason=(
                         f"J G != 0 for the generator {list(G)}: the exponent system and the derivative "
                         "disagree"))
+        before = rank
         rank, exact = certified_rank(rows)
-        if n - rank <= k:
+        if n - rank <= k or (attempt + 1 >= RANK_POINTS and rank == before):
             break
     bound = n - rank
     rank_text = (f"exact rank {rank}" if exact else f"rank >= {rank}, certified by {rank} pivots whose "
@@ -590,7 +595,10 @@ def discover_symmetries(model: Model, *, loss: str = "any", sizes=(1,), seed: in
                                      reason=f"time budget of {timeout} s ran out during {what}")
             return None
     try:
-        basis = budgeted(lambda: ExponentSystem(model).solution_basis(), "the exponent system")
+        # the solutions of the system, and each parameter f does not contain on its own
+        basis = budgeted(lambda: with_absent_parameters(ExponentSystem(model).solution_basis(),
+                                                        absent_parameters(model), len(model.parameters)),
+                         "the exponent system")
     except NotHomogeneous as error:
         report.failure = Verdict(Status.UNDECIDED, "the exponent system", reason=str(error))
         return report

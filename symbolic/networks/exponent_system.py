@@ -18,6 +18,7 @@ from fractions import Fraction
 from math import gcd, lcm
 
 import flint
+import sympy as sp
 
 from symbolic.networks.model import LeakyReLU, Model, Nonlinearity, Tanh
 from symbolic.networks.model import Abs as AbsLayer, ReLU as ReLULayer
@@ -172,6 +173,38 @@ class ExponentSystem:
             if any(exponents):          # never 0 (see above); a zero vector would generate nothing
                 basis.append(exponents)
         return basis
+
+
+def absent_parameters(model: Model) -> list[int]:
+    """The indices of the parameters that no prediction contains (for a model that normalises over
+    its batch, no prediction of a batch of two): a bias before a batch normalisation over the batch
+    cancels from (z − μ) altogether.  f does not depend on such a θ_p, so θ_p ↦ c·θ_p alone leaves
+    it unchanged, whatever the equations on log-scales say (they see terms, not cancellations).
+    Only a proposal: each generator is proved by ``check_symmetry``."""
+    if model.batch_dependent:
+        outputs = [p for example in model.batch_predictions([model.input(1), model.input(2)]) for p in example]
+    else:
+        outputs = model.predictions()
+    present = set().union(*(sp.sympify(p).free_symbols for p in outputs))
+    return [k for k, p in enumerate(model.parameters) if p not in present]
+
+
+def with_absent_parameters(basis: list[list[int]], absent: list[int], size: int) -> list[list[int]]:
+    """An integer basis of span(basis) + span{e_p : p absent}: each vector with its absent entries
+    set to 0 (e_p being in the algebra, v − Σ v_p e_p is), the independent ones kept, then e_p for
+    each absent p."""
+    if not absent:
+        return basis
+    projected = [[0 if p in absent else k for p, k in enumerate(vector)] for vector in basis]
+    # a vector and its negative generate one group: the first non-zero exponent positive
+    projected = [[-k for k in v] if next((k for k in v if k), 0) < 0 else v for v in projected]
+    kept, rank = [], 0
+    for vector in projected:
+        rows = kept + [vector]
+        if any(vector) and flint.fmpq_mat(len(rows), size, [k for row in rows for k in row]).rank() > rank:
+            kept.append(vector)
+            rank += 1
+    return kept + [[1 if q == p else 0 for q in range(size)] for p in absent]
 
 
 def integer_vector(vector) -> list[int]:
