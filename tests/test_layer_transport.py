@@ -10,7 +10,8 @@ from symbolic import (Conv2d, Dense, Flatten, MaxPool2d, Model, ReLULayer, Statu
                       positive_scales)
 from symbolic.kernel import identity, infer
 from symbolic.networks import layer_transport
-from symbolic.networks.symmetry import LAYER_BY_LAYER, prediction_invariance
+from symbolic.networks.layer_transport import LAYER_BY_LAYER
+from symbolic.networks.symmetry import prediction_invariance
 
 c = sp.Symbol("c", positive=True)
 
@@ -60,7 +61,7 @@ def test_a_broken_map_stays_refuted_with_a_reverified_witness():
     broken = Symmetry(model, {"K": one * model["K"], "v": one.inv() * model["v"]})
     x = model.input()
     assert layer_transport.prediction_by_layers(model, broken, model.predictions(x, broken.tensors()),
-                                                model.predictions(x), LAYER_BY_LAYER) is None
+                                                model.predictions(x)) is None
     verdict = prediction_invariance(model, broken)
     assert verdict.status is Status.REFUTED and _reverified(model, broken, verdict.witness)
     # a scale per column of K is no rescaling of a channel's values either

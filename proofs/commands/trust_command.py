@@ -20,7 +20,8 @@ KERNEL = os.path.join("symbolic", "kernel")
 DECLARING = ("symbolic.every_size.index_rules", "symbolic.every_size.norm_rules",
              "symbolic.every_size.attention_rules", "symbolic.every_size.networks", "symbolic.every_size.paths",
              "symbolic.every_size.congruence", "symbolic.every_size.mixing_congruence",
-             "symbolic.every_size.change_of_variables", "symbolic.networks.symmetry", "proofs.all_sizes",
+             "symbolic.every_size.change_of_variables", "symbolic.networks.symmetry",
+             "symbolic.networks.layer_transport", "proofs.all_sizes",
              "proofs.measures_all_sizes")
 
 

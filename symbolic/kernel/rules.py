@@ -213,7 +213,8 @@ _SCHEMES: dict[int, Scheme] = {}
 
 # the modules whose inference schemes the kernel takes: part of the trusted base
 SCHEME_MODULES = ("symbolic.every_size.congruence", "symbolic.every_size.mixing_congruence",
-                  "symbolic.every_size.change_of_variables", "symbolic.networks.symmetry")
+                  "symbolic.every_size.change_of_variables", "symbolic.networks.symmetry",
+                  "symbolic.networks.layer_transport")
 
 
 def code_in(function, modules) -> bool:

@@ -13,8 +13,8 @@ after layer k (s_0 = x) and L_k(z; θ) layer k as a function of its input z:
    L_k(D_{k−1} z; Tθ)_i = d_{k,i}·L_k(z; θ)_i for every real z, θ and positive group parameters,
    decided by the kernel's exact identity test (a convolution's entry has no kink, a ReLU's two,
    a max of four candidates six).
-3. The composition, the inference scheme 'layer-by-layer transport' (declared in
-   ``symbolic.networks.symmetry``, computed by ``conclusion`` here): D_0 = 1 (the input is not
+3. The composition, the inference scheme 'layer-by-layer transport' (``LAYER_BY_LAYER``, declared
+   here and computed by ``conclusion``: this module is part of the kernel's trusted base): D_0 = 1 (the input is not
    mapped) and, by induction on k, s_k(Tθ) = L_k(s_{k−1}(Tθ); Tθ) = L_k(D_{k−1}s_{k−1}(θ); Tθ) =
    D_k·L_k(s_{k−1}(θ); θ) = D_k·s_k(θ), the claim of step 2 at z = s_{k−1}(θ); every side is
    defined at every point (sums, products, ReLU, positive group parameters in denominators), so
@@ -31,7 +31,7 @@ import sympy as sp
 from symbolic.decision.identity import WIDE_KINKS
 from symbolic.decision.witness import compare_at, exact_value
 from symbolic.errors import CheckerError
-from symbolic.kernel import Equation, identity, infer
+from symbolic.kernel import Equation, identity, infer, scheme
 from symbolic.networks.grid_layers import AvgPool2d, Conv2d, Flatten, MaxPool2d
 from symbolic.networks.model import (Abs, AvgPool1d, Conv1d, Dense, LeakyReLU, MaxPool1d, Maxout, Nonlinearity,
                                      RealFunctions, ReLU)
@@ -225,9 +225,20 @@ def kinks(expressions) -> int:
     return sum(len(sp.sympify(e).atoms(relu_function)) for e in expressions)
 
 
-def prediction_by_layers(model, symmetry, images, originals, rule, seed: int = 0):
-    """The verdicts of f_k(Tθ)(x) = f_k(θ)(x), one per output, proved layer by layer (``rule``, the
-    scheme 'layer-by-layer transport'); None when the route does not apply (few kinks: the direct
+def _composed(premises, *, model, symmetry, output, seed):
+    return conclusion(premises, model, symmetry, output, seed)
+
+
+LAYER_BY_LAYER = scheme("layer-by-layer transport", _composed,
+                        "L_k(D_(k-1) z; T theta) = D_k L_k(z; theta) for every real z and every layer k, D_0 = D_n = 1, "
+                        "every side defined at every point, give by induction on k that the signal after layer k at "
+                        "T theta is D_k times the signal at theta (the claim of layer k at z = its input at theta), "
+                        "so f_(T theta)(x) = f_theta(x)")
+
+
+def prediction_by_layers(model, symmetry, images, originals, seed: int = 0):
+    """The verdicts of f_k(Tθ)(x) = f_k(θ)(x), one per output, proved layer by layer (the scheme
+    'layer-by-layer transport'); None when the route does not apply (few kinks: the direct
     claim is decided as it stands; a map or a layer outside it) or does not prove it (the direct
     claim then gives its verdict, a REFUTED one with its witness)."""
     if kinks((*images, *originals)) <= WIDE_KINKS:
@@ -241,7 +252,7 @@ def prediction_by_layers(model, symmetry, images, originals, rule, seed: int = 0
         return None
     verdicts = []
     for k in range(len(images)):
-        verdict = infer(rule, claims, label=f"prediction, output {k + 1}", evidence=(
+        verdict = infer(LAYER_BY_LAYER, claims, label=f"prediction, output {k + 1}", evidence=(
             f"layer by layer: {len(claims)} exact identities L_k(D_(k-1) z; T theta) = D_k L_k(z; theta) on fresh "
             f"inputs z, each layer's output at T theta a positive multiple of its output at theta, value by value, "
             f"composed along the {len(model.layers)} layers (the input and the output rescaled by 1)",

@@ -534,7 +534,7 @@ def prediction_invariance(model, symmetry, seed=0) -> Verdict:
     several = len(images) > 1
     # a prediction with more kinks than the identity test rewrites: layer by layer, when T rescales
     # every value of every layer (``symbolic.networks.layer_transport``); else, or if that fails, as written
-    identities = layer_transport.prediction_by_layers(model, symmetry, images, originals, LAYER_BY_LAYER, seed) or []
+    identities = layer_transport.prediction_by_layers(model, symmetry, images, originals, seed) or []
     for k, (lhs, rhs) in enumerate(zip(images, originals) if not identities else (), start=1):
         # each output's identity; a refuted one names its output
         label = f"prediction, output {k}: f_{k}({symmetry.name} theta)(x) = f_{k}(theta)(x) at every x" \
@@ -569,18 +569,6 @@ def prediction_invariance(model, symmetry, seed=0) -> Verdict:
              "no point on a kink was constructed" if nonlinear_sites(model) else
              "the model has no nonlinearity, hence no kink")
     return conjunction([verdict], label=claim, evidence=(*verdict.evidence, kinks), details={"latex": latex})
-
-
-def _layer_by_layer(premises, *, model, symmetry, output, seed):
-    """The composition of the layer claims into f_k(Tθ)(x) = f_k(θ)(x) (``layer_transport.conclusion``)."""
-    return layer_transport.conclusion(premises, model, symmetry, output, seed)
-
-
-LAYER_BY_LAYER = scheme("layer-by-layer transport", _layer_by_layer,
-                        "L_k(D_(k-1) z; T theta) = D_k L_k(z; theta) for every real z and every layer k, D_0 = D_n = 1, "
-                        "every side defined at every point, give by induction on k that the signal after layer k at "
-                        "T theta is D_k times the signal at theta (the claim of layer k at z = its input at theta), "
-                        "so f_(T theta)(x) = f_theta(x)")
 
 
 def _cancelled(symmetry, lhs, rhs) -> str:
