@@ -23,7 +23,7 @@ import time
 import numpy as np
 import onnx
 import sympy as sp
-from onnx import TensorProto, helper, numpy_helper
+from onnx import helper, numpy_helper
 from sympy.core.cache import clear_cache
 
 from proofs.commands.cli import main as cli
@@ -31,24 +31,13 @@ from proofs.commands.discovered_group import discover_group
 from symbolic.networks.onnx_architecture import read_architecture
 from symbolic.trained.onnx_import import load_model
 
-RNG = np.random.default_rng(0)
+from onnx_discover import RNG, graph, mlp as exported_mlp      # the same exported graphs
+
 EXAMPLES = 200
 
 
-def graph(input_dims, nodes, initializers, output):
-    model = helper.make_model(helper.make_graph(
-        nodes, "exported", [helper.make_tensor_value_info("x", TensorProto.FLOAT, input_dims)],
-        [helper.make_tensor_value_info(output, TensorProto.FLOAT, ["batch", "outputs"])],
-        [numpy_helper.from_array(RNG.standard_normal(shape).astype(np.float32), name)
-         for name, shape in initializers]), opset_imports=[helper.make_opsetid("", 20)])
-    model.ir_version = 9
-    return model
-
-
 def mlp(d: int, h: int):
-    nodes = [helper.make_node("Gemm", ["x", "w1", "b1"], ["z1"], transB=1), helper.make_node("Relu", ["z1"], ["a1"]),
-             helper.make_node("Gemm", ["a1", "w2", "b2"], ["y"], transB=1)]
-    return graph(["batch", d], nodes, [("w1", (h, d)), ("b1", (h,)), ("w2", (1, h)), ("b2", (1,))], "y"), (d,)
+    return exported_mlp(d, h)[0], (d,)
 
 
 def batchnorm_mlp(d: int, h: int):
