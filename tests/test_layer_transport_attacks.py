@@ -4,11 +4,14 @@ positively homogeneous for any slope are proved by the route and a broken map th
 REFUTED with a witness re-verified here; a group parameter not known positive, or a factor 0, is
 refused by the route and the claim as written is REFUTED; premises reordered, or proved for another
 model, give no conclusion; a parameter or a slope named like the fresh inputs z no longer pushes the
-claim off the route (it fell back to the claim as written: Z3's word alone, or UNDECIDED)."""
+claim off the route (it fell back to the claim as written: Z3's word alone, or UNDECIDED); a leaky
+slope that is a parameter of the model is refused (T moved the parameter and not the slope, and a
+map that is no symmetry of f at T theta was PROVED)."""
 import pytest
 import sympy as sp
 
-from symbolic import Abs, Conv2d, Dense, Flatten, LeakyReLU, MaxPool2d, Model, ReLULayer, Status, Symmetry
+from symbolic import (Abs, Conv2d, Dense, Flatten, LeakyReLU, MaxPool2d, Model, ModelError, ReLULayer, Residual,
+                      Status, Symmetry)
 from symbolic.kernel import identity, infer
 from symbolic.networks import layer_transport
 from symbolic.networks.layer_transport import LAYER_BY_LAYER
@@ -106,3 +109,24 @@ def test_a_symbol_named_like_the_fresh_inputs_keeps_the_claim_on_the_route(kerne
     used = set(model.parameters) | model.prediction().free_symbols | {c}
     fresh = set().union(*(claim.lhs.free_symbols | claim.rhs.free_symbols for _, claim in claims)) - used
     assert fresh and not {str(s) for s in fresh} & {str(s) for s in used}
+
+
+def test_a_leaky_slope_that_is_a_parameter_is_refused():
+    # the model with the slope a named apart, then a read as the read-out weight v_1: f at T theta
+    # (every v_1 moved, the slope's too) is not f at theta, so the channel scale is no symmetry of it
+    model = pooled_net(LeakyReLU(a))
+    T = channel_scale(model)
+    v1 = model["v"][0]
+    aliased = model.prediction().xreplace({a: v1})
+    at_image = aliased.xreplace({p: image for p, image in zip(model.parameters, [e for m in T.tensors().values()
+                                                                               for e in m])})
+    point = {s: sp.Rational(k + 1, 3) * (-1) ** k for k, s in enumerate(sorted(aliased.free_symbols | {c},
+                                                                                key=sp.default_sort_key))}
+    gap = (at_image - aliased).xreplace(point).replace(ReLU, lambda t: sp.Max(t, 0))
+    assert gap != 0
+    # such a model, where that map was PROVED, is refused; inside a residual block too
+    for layers in ([Conv2d(2, 2, "K", bias="b"), LeakyReLU(v1), MaxPool2d(2), Flatten(), Dense(1, "v")],
+                   [Dense(2, "W"), Residual(Dense(2, "U"), LeakyReLU(sp.Symbol("U_{1,1}", real=True))),
+                    Dense(1, "v")]):
+        with pytest.raises(ModelError, match="layer 2 .*is the name of a parameter"):
+            Model((1, 3, 3) if isinstance(layers[0], Conv2d) else 2, layers)
