@@ -122,9 +122,11 @@ def signal_factors(model, symmetry) -> list | None:
 def fresh_prefix(model, symmetry) -> str:
     """The name of the fresh inputs: z, or zz, zzz, … when a symbol of the model or the map (a
     parameter named z1, a slope named z2_{1,1}) starts like it, so that no fresh input is one of them."""
+    # the symbols a layer's expression can hold besides its input: parameters, the map's group
+    # parameters, leaky slopes (the inputs x are never named like z)
+    slopes = [sp.sympify(layer.slope) for layer in model.layers if isinstance(layer, LeakyReLU)]
     images = [v for m in symmetry.tensors().values() for v in m]
-    used = [str(s) for s in set(model.parameters).union(*(sp.sympify(e).free_symbols
-                                                          for e in (*model.predictions(), *images)))]
+    used = [str(s) for s in set(model.parameters).union(*(sp.sympify(e).free_symbols for e in (*slopes, *images)))]
     prefix = "z"
     while any(name.startswith(prefix) for name in used):
         prefix += "z"
