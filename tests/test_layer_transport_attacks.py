@@ -128,5 +128,5 @@ def test_a_leaky_slope_that_is_a_parameter_is_refused():
     for layers in ([Conv2d(2, 2, "K", bias="b"), LeakyReLU(v1), MaxPool2d(2), Flatten(), Dense(1, "v")],
                    [Dense(2, "W"), Residual(Dense(2, "U"), LeakyReLU(sp.Symbol("U_{1,1}", real=True))),
                     Dense(1, "v")]):
-        with pytest.raises(ModelError, match="layer 2 .*is the name of a parameter"):
+        with pytest.raises(ModelError, match="layer 2 .*is named like a parameter"):
             Model((1, 3, 3) if isinstance(layers[0], Conv2d) else 2, layers)

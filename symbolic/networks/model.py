@@ -410,10 +410,10 @@ class Model:
                 raise ModelError(f"layer {position} ({type(layer).__name__}): {error}") from None
         # a leaky slope written as a name is a constant of the layer, never a parameter: a map T
         # would move the parameter and not the slope, and f_(T theta) would not be f at T theta
-        names = {str(p) for p in self.parameters}
         for position, slope in _slopes(layers):
-            if str(slope) in names:
-                raise ModelError(f"layer {position} (LeakyReLU): the slope {slope} is the name of a parameter "
+            # read off the name (name_{i,j}), never by listing the parameters: a size may be too large
+            if slope.is_Symbol and slope.name.endswith("}") and slope.name.split("_{")[0] in self.shapes:
+                raise ModelError(f"layer {position} (LeakyReLU): the slope {slope} is named like a parameter "
                                  "of the model; a slope is a constant: name it apart")
         # the prediction is the last signal, flattened channel by channel: K values
         self.output_shape = shape
