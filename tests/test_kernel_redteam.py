@@ -1,6 +1,8 @@
 """Attacks on the kernel and the checker from a user's side (public functions, dataclass fields,
 pickling, sympy's own evaluation and assumptions): each one got a PROVED of a false statement, or a
-PROVED whose statement was not what had been checked, before the fix beside it."""
+PROVED whose statement was not what had been checked, before the fix beside it; and attacks on
+discovery's rule that a parameter no prediction contains is its own scale (a batch normalised over
+after a ReLU ended in a traceback; the rule's batch of two against a batch of three holds)."""
 from __future__ import annotations
 
 import copy
@@ -9,8 +11,9 @@ import pickle
 import pytest
 import sympy as sp
 
-from symbolic import ReLU
+from symbolic import BatchNormTrain, Dense, Model, ReLU, ReLULayer, discover_symmetries
 from symbolic.kernel import Equation, Fact, Relation, RestsOn, Theorem, by_oracle, is_theorem, nonnegatives
+from symbolic.networks.exponent_system import absent_parameters
 from symbolic.verdict import ForgedVerdict, Status, Verdict
 
 x = sp.Symbol("x", real=True)
@@ -237,3 +240,25 @@ def test_an_every_size_statement_says_the_signs_of_its_scalars():
     defined = definition("a scaled name", Const(name), Mul((Const(alpha), Const(sp.Symbol("u")))))
     statement = defined.validity().theorem.statement
     assert statement.latex.endswith(r"\quad\text{for } \alpha_{redteam} > 0")
+
+
+# --- discovery: a parameter no prediction contains is its own scale ----------------------------------
+
+def test_discovery_through_a_relu_before_a_batch_normalisation_ends_in_verdicts_not_a_traceback():
+    # both examples of the batch on the dead side of a ReLU: sigma^2 = 0, the normalisation is not defined
+    model = Model(2, [Dense(2, "W", bias="b"), ReLULayer(), BatchNormTrain(), Dense(1, "v", bias="a")])
+    report = discover_symmetries(model, discrete=False)
+    assert report.dimension == 2
+    assert all(g.report.verdict("prediction").status is Status.PROVED for g in report.generators)
+    # the losses are not shown: maximality is not claimed
+    assert report.maximality.status is Status.UNDECIDED and "not every generator is proved" in \
+        report.maximality.reason
+
+
+@pytest.mark.parametrize("eps", [0, sp.Rational(1, 10)], ids=["eps 0", "eps 1/10"])
+def test_a_bias_absent_at_a_batch_of_two_is_absent_at_a_batch_of_three(eps):
+    model = Model(2, [Dense(2, "W", bias="b"), BatchNormTrain(eps), ReLULayer(), Dense(1, "v")])
+    present = set().union(*(p.free_symbols for outputs in model.batch_predictions([model.input(n) for n in (1, 2, 3)])
+                            for p in outputs))
+    assert [model.parameters[k] for k in absent_parameters(model)] == [p for p in model.parameters
+                                                                       if p not in present] == list(model["b"])

@@ -9,7 +9,8 @@ after layer k (s_0 = x) and L_k(z; θ) layer k as a function of its input z:
    monomial d_{k,i} with s_k(Tθ)_i = d_{k,i}·s_k(θ)_i: a parameter carries m_p, an input 1; a
    product multiplies factors, a sum and a max ask their terms for one factor, a positively
    homogeneous activation keeps it.  The proposal is only a proposal: step 2 checks it.
-2. One claim per layer and output entry, on fresh real symbols z for the layer's input:
+2. One claim per layer and output entry, on fresh real symbols z for the layer's input (named
+   apart from every symbol of the model and the map, so none is a parameter or a slope):
    L_k(D_{k−1} z; Tθ)_i = d_{k,i}·L_k(z; θ)_i for every real z, θ and positive group parameters,
    decided by the kernel's exact identity test (a convolution's entry has no kink, a ReLU's two,
    a max of four candidates six).
@@ -118,9 +119,23 @@ def signal_factors(model, symmetry) -> list | None:
     return factors
 
 
-def _fresh_input(k: int, factors) -> list:
-    """Layer k's input as fresh real symbols z^(k)_{c,t}."""
-    return [[sp.Symbol(f"z{k}_{{{c + 1},{t + 1}}}", real=True) for t in range(len(channel))]
+def fresh_prefix(model, symmetry) -> str:
+    """The name of the fresh inputs: z, or zz, zzz, … when a symbol of the model or the map (a
+    parameter named z1, a slope named z2_{1,1}) starts like it, so that no fresh input is one of them."""
+    # the symbols a layer's expression can hold besides its input: parameters, the map's group
+    # parameters, leaky slopes (the inputs x are never named like z)
+    slopes = [sp.sympify(layer.slope) for layer in model.layers if isinstance(layer, LeakyReLU)]
+    images = [v for m in symmetry.tensors().values() for v in m]
+    used = [str(s) for s in set(model.parameters).union(*(sp.sympify(e).free_symbols for e in (*slopes, *images)))]
+    prefix = "z"
+    while any(name.startswith(prefix) for name in used):
+        prefix += "z"
+    return prefix
+
+
+def _fresh_input(prefix: str, k: int, factors) -> list:
+    """Layer k's input as fresh real symbols z^(k)_{c,t} (``prefix`` for z)."""
+    return [[sp.Symbol(f"{prefix}{k}_{{{c + 1},{t + 1}}}", real=True) for t in range(len(channel))]
             for c, channel in enumerate(factors)]
 
 
@@ -135,9 +150,9 @@ def layer_claims(model, symmetry, factors) -> list[tuple[str, Equation]]:
     """Step 2: (its name, L_k(D_{k−1} z; Tθ)_i = d_{k,i}·L_k(z; θ)_i) for every layer and output entry."""
     images = {name: m.tolist() for name, m in symmetry.tensors().items()}
     params = {name: m.tolist() for name, m in model.tensors.items()}
-    claims = []
+    claims, prefix = [], fresh_prefix(model, symmetry)
     for k, (layer, shape) in enumerate(zip(model.layers, _shapes(model))):
-        z = _fresh_input(k + 1, factors[k])
+        z = _fresh_input(prefix, k + 1, factors[k])
         scaled = [[d * v for d, v in zip(ds, vs)] for ds, vs in zip(factors[k], z)]
         mapped = layer.forward(scaled, images, RealFunctions(), (k,), shape)
         original = layer.forward(z, params, RealFunctions(), (k,), shape)
@@ -185,9 +200,9 @@ def conclusion(premises, model, symmetry, output: int, seed: int = 0):
     # the induction: each layer's output, at θ and at Tθ, is its expression on z with z := its input
     images = {name: m.tolist() for name, m in symmetry.tensors().items()}
     params = {name: m.tolist() for name, m in model.tensors.items()}
-    at_theta, at_image = model.input(), model.input()
+    at_theta, at_image, prefix = model.input(), model.input(), fresh_prefix(model, symmetry)
     for k, (layer, shape) in enumerate(zip(model.layers, _shapes(model))):
-        z = _fresh_input(k + 1, factors[k])
+        z = _fresh_input(prefix, k + 1, factors[k])
         scaled = [[d * v for d, v in zip(ds, vs)] for ds, vs in zip(factors[k], z)]
         on_z = layer.forward(z, params, RealFunctions(), (k,), shape)
         on_z_image = layer.forward(z, images, RealFunctions(), (k,), shape)

@@ -408,6 +408,13 @@ class Model:
                 shape = layer.output_shape(shape)
             except ModelError as error:
                 raise ModelError(f"layer {position} ({type(layer).__name__}): {error}") from None
+        # a leaky slope written as a name is a constant of the layer, never a parameter: a map T
+        # would move the parameter and not the slope, and f_(T theta) would not be f at T theta
+        for position, slope in _slopes(layers):
+            # read off the name (name_{i,j}), never by listing the parameters: a size may be too large
+            if slope.is_Symbol and slope.name.endswith("}") and slope.name.split("_{")[0] in self.shapes:
+                raise ModelError(f"layer {position} (LeakyReLU): the slope {slope} is named like a parameter "
+                                 "of the model; a slope is a constant: name it apart")
         # the prediction is the last signal, flattened channel by channel: K values
         self.output_shape = shape
         self.outputs = values_in(shape)
@@ -497,6 +504,15 @@ class Model:
 
     def latex(self) -> str:
         return r" \to ".join(r"\text{%s}" % layer.describe().replace("_", r"\_") for layer in self.layers)
+
+
+def _slopes(layers, position=None):
+    """(the place in the list, the slope) of every leaky ReLU, inside residual blocks too."""
+    for index, layer in enumerate(layers, start=1):
+        if isinstance(layer, LeakyReLU):
+            yield position or index, sp.sympify(layer.slope)
+        elif isinstance(layer, Residual):
+            yield from _slopes(layer.layers, position or index)
 
 
 def _check_layer(layer: Layer) -> None:

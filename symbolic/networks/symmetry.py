@@ -404,7 +404,10 @@ def _batch_clear_of_kinks(model, symmetry, theta, group, slopes, inputs) -> bool
         margins = _Margins(slopes)
         params = {name: [[_mp(e.xreplace(values)) for e in row] for row in tensor.tolist()]
                   for name, tensor in tensors.items()}
-        model.forward_batch_outputs(batch, params, margins)
+        try:
+            model.forward_batch_outputs(batch, params, margins)
+        except ZeroDivisionError:
+            return False        # a normalisation of values all equal (σ² = 0, ε = 0): f is not defined there
         if margins.closest <= _mp(KINK_MARGIN):
             return False
     return True
