@@ -28,6 +28,8 @@ from symbolic.networks.grid_layers import Conv2d, Flatten, MaxPool2d
 from symbolic.networks.onnx_architecture import every_width_spec, read_architecture
 from symbolic.trained.onnx_import import load_model
 
+from tables import print_table
+
 RNG = np.random.default_rng(0)
 
 
@@ -82,9 +84,7 @@ def main() -> int:
                          f"{from_onnx:.1f}", f"{from_spec:.1f}", f"{from_onnx / from_spec:.2f}",
                          "-" if every is None else f"{every.status.name} {width_time:.1f}"))
     header = ("graph", "n", "read s", "discover", "dim", "onnx s", "spec s", "ratio", "every width s")
-    widths = [max(len(str(x)) for x in column) for column in zip(header, *rows)]
-    for row in [header, tuple("-" * w for w in widths), *rows]:
-        print("  ".join(str(x).ljust(w) for x, w in zip(row, widths)).rstrip())
+    print_table(header, rows)
     return 0
 
 

@@ -32,6 +32,7 @@ from symbolic.networks.onnx_architecture import read_architecture
 from symbolic.trained.onnx_import import load_model
 
 from onnx_discover import RNG, graph, mlp as exported_mlp      # the same exported graphs
+from tables import print_table
 
 EXAMPLES = 200
 
@@ -99,9 +100,7 @@ def main() -> int:
                          "yes" if group["dimension_is_maximal"] else "no", f"{peer:.2f}", f"{discovered:.2f}",
                          f"{discovered / peer:.1f}", f"{discovery:.2f}", report["twins"][0]["element"]))
     header = ("graph", "n", "dim", "maximal", "per_neuron s", "discovered s", "ratio", "discovery s", "element (seed 0)")
-    widths = [max(len(str(x)) for x in column) for column in zip(header, *rows)]
-    for row in [header, tuple("-" * w for w in widths), *rows]:
-        print("  ".join(str(x).ljust(w) for x, w in zip(row, widths)).rstrip())
+    print_table(header, rows)
     return 0
 
 

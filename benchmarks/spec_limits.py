@@ -36,6 +36,8 @@ from symbolic.kernel import identity
 from symbolic.networks import layer_transport
 from symbolic.networks.symmetry import prediction_invariance
 
+from tables import print_table
+
 SIZES = [(4, 6), (8, 6), (8, 8), (16, 6), (10, 10), (24, 4), (48, 2)]
 QUICK_SIZES = [(4, 6), (8, 6)]
 
@@ -77,12 +79,6 @@ def pooling_table() -> list[tuple]:
                      f"{as_written / by_layers:.0f}", f"{old.status.name} {discover_old:.1f}",
                      f"{new.status.name} {discover_new:.1f}", f"{discover_old / discover_new:.1f}"))
     return rows
-
-
-def print_table(header, rows) -> None:
-    widths = [max(len(str(x)) for x in column) for column in zip(header, *rows)]
-    for line in [header, tuple("-" * w for w in widths), *rows]:
-        print("  ".join(str(x).ljust(w) for x, w in zip(line, widths)))
 
 
 def timed(step):
