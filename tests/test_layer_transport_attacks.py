@@ -12,11 +12,12 @@ import sympy as sp
 
 from symbolic import (Abs, Conv2d, Dense, Flatten, LeakyReLU, MaxPool2d, Model, ModelError, ReLULayer, Residual,
                       Status, Symmetry)
-from symbolic.kernel import identity, infer
+from symbolic.kernel import infer
 from symbolic.networks import layer_transport
 from symbolic.networks.layer_transport import LAYER_BY_LAYER
 from symbolic.networks.symmetry import prediction_invariance
 from symbolic.relu import ReLU
+from test_layer_transport import _layer_theorems      # the layer claims, each proved
 
 c = sp.Symbol("c", positive=True)
 a = sp.Symbol("a", real=True)
@@ -76,14 +77,6 @@ def test_a_factor_not_known_positive_is_refused_and_the_claim_refuted(scale):
     symmetry = Symmetry(model, images if scale == 0 else {**images, "v": one.inv() * model["v"]})
     assert layer_transport.signal_factors(model, symmetry) is None
     _refuted_and_reverified(model, symmetry)
-
-
-def _layer_theorems(model, symmetry):
-    factors = layer_transport.signal_factors(model, symmetry)
-    claims = [identity(claim.lhs, claim.rhs, label=name)
-              for name, claim in layer_transport.layer_claims(model, symmetry, factors)]
-    assert all(v.status is Status.PROVED for v in claims)
-    return claims
 
 
 def test_premises_reordered_or_proved_for_another_model_give_no_conclusion():
