@@ -230,6 +230,10 @@ class DiscoveryReport:
         widths = [max(len(str(x)) for x in column) for column in zip(header, *lines)]
         out = ["  ".join(str(x).ljust(w) for x, w in zip(line, widths)).rstrip()
                for line in [header, tuple("-" * w for w in widths), *lines]]
+        # below the table, in full: why each symmetry that is not PROVED is not
+        unproved = self._unproved_claims()
+        out += [""] * bool(unproved) + [f"{verdict.status.name} {name}: {verdict.reason}"
+                                        for name, verdict in unproved]
         maximal = "proved maximal" if self.maximality is not None and self.maximality.proved else \
             "a lower bound (maximality not proved)"
         group = ("positive rescalings" if not self.shears else
@@ -246,6 +250,19 @@ class DiscoveryReport:
         return "\n".join(out)
 
     __str__ = table
+
+    def _unproved_claims(self) -> list:
+        """(row name, its worst claim's verdict) for each generator, shear and discrete symmetry that
+        is not PROVED: the claim that decided its row, whose reason is printed below the table."""
+        rank = {Status.REFUTED: 0, Status.UNDECIDED: 1, Status.PROVED: 2}
+        named = [(f"generator {g.symmetry.name}", g.report) for g in self.generators + self.shears]
+        named += [(f"{d.kind} {d.representative}", d.report) for d in self.discrete]
+        unproved = []
+        for name, report in named:
+            if report.status is not Status.PROVED and report.rows:
+                claim, n, verdict = min(report.rows, key=lambda row: rank[row[2].status])
+                unproved.append((f"{name}, {claim}" + (f" (N={n})" if n else ""), verdict))
+        return unproved
 
     def _statement(self) -> str:
         k = self.dimension
