@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import enum
+import functools
 import html
 import re
 from dataclasses import dataclass, field
@@ -38,6 +39,9 @@ class Verdict:
 
     PROVED: ``theorem`` is a theorem the kernel minted; the claim is printed from its statement
     (after ``label``, a name for the result when one is given), never passed in beside it.
+    The claim's text is printed when it is first read (``claim`` may be given as a function that
+    prints it): printing a large sympy expression costs more than many a decision, and a verdict
+    is often read for its status alone.
     REFUTED: ``witness`` maps each symbol to an exact value at which the two sides differ.
     UNDECIDED: ``reason`` says why neither could be established.
     """
@@ -57,9 +61,11 @@ class Verdict:
             if not is_theorem(self.theorem):
                 raise ForgedVerdict("a PROVED verdict carries a theorem the kernel minted; this one does not")
             # the claim a reader sees is the statement checked, after the result's name
-            statement = self.theorem.statement.text
-            labelled = self.label and self.label != statement      # a label that is the statement adds nothing
-            object.__setattr__(self, "claim", f"{self.label}: {statement}" if labelled else statement)
+            object.__setattr__(self, "claim", functools.partial(_labelled, self.label, self.theorem.statement))
+
+    def __getstate__(self) -> dict:
+        # a verdict sent to another process carries its claim printed
+        return {**self.__dict__, "claim": self.claim}
 
     @property
     def statement(self):
@@ -180,6 +186,30 @@ class Verdict:
         if self.evidence:
             parts.append("<ul>" + "".join(f"<li>{html.escape(e)}</li>" for e in self.evidence) + "</ul>")
         return "<div>" + "".join(parts) + "</div>"
+
+
+def _claim(verdict: Verdict) -> str:
+    """The claim's text, printed on first read."""
+    text = verdict.__dict__["claim"]
+    if callable(text):
+        text = text()
+        verdict.__dict__["claim"] = text
+    return text
+
+
+def _set_claim(verdict: Verdict, text) -> None:
+    verdict.__dict__["claim"] = text
+
+
+# a data descriptor over the dataclass field: the generated __init__ stores the claim (text, or a
+# function printing it) through it, and every read prints it once
+Verdict.claim = property(_claim, _set_claim, doc="the claim checked, as text")
+
+
+def _labelled(label: str, statement) -> str:
+    """A PROVED verdict's claim: the statement checked, after the result's name (a label that is
+    the statement adds nothing)."""
+    return f"{label}: {statement.text}" if label and label != statement.text else statement.text
 
 
 def _is_long(value) -> bool:

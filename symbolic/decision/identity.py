@@ -278,9 +278,9 @@ class _Decision:
 
     # -- verdicts ---------------------------------------------------------------------------
     @functools.cached_property
-    def claim(self) -> str:
-        """The claim's text, printed once and only for a verdict that carries it."""
-        return _claim_text(self.named, self.written)
+    def claim(self):
+        """The claim's text as a verdict carries it: printed once, when it is first read."""
+        return functools.cache(functools.partial(_claim_text, self.named, self.written))
 
     def refuted_at(self, point: dict, reason: str) -> Verdict | None:
         """REFUTED if the point honours every fact and separates the ORIGINAL sides."""

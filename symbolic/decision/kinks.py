@@ -19,6 +19,7 @@ import flint
 import sympy as sp
 
 from symbolic.decision.fragment import _COMPARISONS
+from symbolic.flint_fractions import NotRational, polynomial_context, read_fraction
 from symbolic.relu import ReLU
 
 MAX_ARGUMENTS = 8    # kink arguments tried per claim
@@ -88,6 +89,9 @@ def solutions(argument: sp.Expr, target, symbol: sp.Symbol, base: dict) -> list:
     root = _linear_root(argument, target, symbol, fixed)
     if root is not None:
         return [root]
+    coefficients = _univariate_numerator(argument, target, symbol, fixed)
+    if coefficients is not None:
+        return _real_roots(coefficients, symbol)
     try:
         numerator, _ = sp.fraction(sp.together(argument.xreplace(fixed) - target))
         polynomial = sp.Poly(numerator, symbol)
@@ -99,6 +103,49 @@ def solutions(argument: sp.Expr, target, symbol: sp.Symbol, base: dict) -> list:
         return polynomial.real_roots()
     except (sp.PolynomialError, ValueError, TypeError, ArithmeticError, NotImplementedError):
         return []    # no exact roots to offer: the point is a hint, and there is none here
+
+
+def _univariate_numerator(argument: sp.Expr, target, symbol: sp.Symbol, fixed: dict):
+    """The coefficients [c_0, …, c_n] (rationals) of the numerator of argument − target as a
+    fraction in ``symbol``, cancelled, the other symbols at their fixed rational values: read in
+    python-flint's polynomials, with no sympy arithmetic.  None when the argument is no rational
+    function of its symbols or a fixed value is not rational."""
+    context, one = polynomial_context(1, prefix="v")
+    generators = {symbol: context.gens()[0]}
+    for other, value in fixed.items():
+        value = sp.sympify(value)
+        if not value.is_Rational:
+            return None
+        generators[other] = one * flint.fmpq(int(value.p), int(value.q))
+    try:
+        numerator, denominator = read_fraction(argument, generators, one)
+    except (NotRational, ZeroDivisionError):
+        return None
+    if denominator.is_zero():
+        return None
+    target = sp.Rational(target)
+    numerator = numerator - denominator * flint.fmpq(int(target.p), int(target.q))
+    if numerator.is_zero():
+        return []    # argument = target on the whole line: no single point to offer
+    numerator = numerator / numerator.gcd(denominator)
+    terms = numerator.to_dict()
+    coefficients = [flint.fmpq(0)] * (max(k for (k,) in terms) + 1)
+    for (k,), c in terms.items():
+        coefficients[k] = c
+    return [sp.Rational(int(c.p), int(c.q)) for c in coefficients]
+
+
+def _real_roots(coefficients: list, symbol: sp.Symbol) -> list:
+    """The real roots of Σ c_k v^k, exactly, up to MAX_DEGREE: the quadratic formula for degree 2,
+    sympy's real roots (isolated exactly) for degrees 3 and 4."""
+    degree = len(coefficients) - 1
+    if degree < 1 or degree > MAX_DEGREE:
+        return []
+    if degree == 1:
+        return [-coefficients[0] / coefficients[1]]
+    if degree == 2:
+        return _quadratic_roots(*reversed(coefficients))
+    return sp.Poly(list(reversed(coefficients)), symbol).real_roots()
 
 
 def _quadratic_roots(a, b, c) -> list:
