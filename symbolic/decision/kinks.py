@@ -19,6 +19,7 @@ import flint
 import sympy as sp
 
 from symbolic.decision.fragment import _COMPARISONS
+from symbolic.decision.witness import exact_value
 from symbolic.flint_fractions import NotRational, polynomial_context, read_fraction
 from symbolic.relu import ReLU
 
@@ -89,9 +90,9 @@ def solutions(argument: sp.Expr, target, symbol: sp.Symbol, base: dict) -> list:
     root = _linear_root(argument, target, symbol, fixed)
     if root is not None:
         return [root]
-    coefficients = _univariate_numerator(argument, target, symbol, fixed)
-    if coefficients is not None:
-        return _real_roots(coefficients, symbol)
+    if all(sp.sympify(value).is_Rational for value in fixed.values()):
+        coefficients = _univariate_numerator(argument, target, symbol, fixed)
+        return [] if coefficients is None else _real_roots(coefficients, symbol)
     try:
         numerator, _ = sp.fraction(sp.together(argument.xreplace(fixed) - target))
         polynomial = sp.Poly(numerator, symbol)
@@ -109,14 +110,17 @@ def _univariate_numerator(argument: sp.Expr, target, symbol: sp.Symbol, fixed: d
     """The coefficients [c_0, …, c_n] (rationals) of the numerator of argument − target as a
     fraction in ``symbol``, cancelled, the other symbols at their fixed rational values: read in
     python-flint's polynomials, with no sympy arithmetic.  None when the argument is no rational
-    function of its symbols or a fixed value is not rational."""
+    function of ``symbol`` once every other symbol takes its (rational) fixed value: a
+    subexpression such as ReLU(y) that holds fixed symbols alone is taken at its exact value."""
     context, one = polynomial_context(1, prefix="v")
     generators = {symbol: context.gens()[0]}
     for other, value in fixed.items():
         value = sp.sympify(value)
-        if not value.is_Rational:
-            return None
         generators[other] = one * flint.fmpq(int(value.p), int(value.q))
+    for node in _fixed_nodes(argument, symbol):
+        value = exact_value(node, {s: sp.sympify(fixed[s]) for s in node.free_symbols if s in fixed})
+        if value is not None:
+            generators[node] = one * flint.fmpq(int(value.p), int(value.q))
     try:
         numerator, denominator = read_fraction(argument, generators, one)
     except (NotRational, ZeroDivisionError):
@@ -133,6 +137,16 @@ def _univariate_numerator(argument: sp.Expr, target, symbol: sp.Symbol, fixed: d
     for (k,), c in terms.items():
         coefficients[k] = c
     return [sp.Rational(int(c.p), int(c.q)) for c in coefficients]
+
+
+def _fixed_nodes(expr: sp.Expr, symbol: sp.Symbol) -> list:
+    """The outermost nodes of expr that are no sum, product or integer power and do not hold
+    ``symbol``: values at the fixed point, not functions of the line's coordinate."""
+    if expr.is_Atom:
+        return []
+    if expr.is_Add or expr.is_Mul or (expr.is_Pow and expr.exp.is_Integer):
+        return [node for a in expr.args for node in _fixed_nodes(a, symbol)]
+    return [] if expr.has(symbol) else [expr]
 
 
 def _real_roots(coefficients: list, symbol: sp.Symbol) -> list:
