@@ -112,6 +112,7 @@ from symbolic.decision.components import independent_parts
 from symbolic.decision.domain import WrittenDomain, evaluated
 from symbolic.decision.fragment import DISCONTINUOUS, OutsideFragment, in_fragment
 from symbolic.decision.kinks import between_kinks, critical_points, kink_points
+from symbolic.decision.quadratic import field_of
 from symbolic.decision.radicals import radical_zero
 from symbolic.decision.regions import SplitTooLarge, describe, examine, inside, pinned_values, \
     sign_branches
@@ -275,6 +276,7 @@ class _Decision:
         # the domain as written as region constraints (roots, logs), without undefined functions
         self.region = [c for c in self.domain.conditions() if not c.has(AppliedUndef)]
         self.solver_answers: list = []
+        self.deferred: list = []    # algebraic kinks outside a quadratic field, tried last
 
     # -- verdicts ---------------------------------------------------------------------------
     @functools.cached_property
@@ -358,7 +360,19 @@ class _Decision:
         return Verdict(Status.UNDECIDED, self.claim, reason=reason, evidence=tuple(evidence))
 
     # -- the procedure ----------------------------------------------------------------------
-    def run(self) -> Verdict:
+    def run(self) -> Verdict | Holds:
+        verdict = self.decide()
+        if isinstance(verdict, Holds) or verdict.status is not Status.UNDECIDED:
+            return verdict
+        # an undecided claim: the algebraic kinks left for last, for a re-verified counterexample
+        for point in self.deferred:
+            check_budget()
+            refutation = self.refuted_at(point, "a point on a kink separates the two sides")
+            if refutation is not None:
+                return refutation
+        return verdict
+
+    def decide(self) -> Verdict | Holds:
         # 1. exact constants only, and every symbol's and function's facts honoured (atoms of
         # each side: lhs + rhs could cancel the very terms that hold them)
         def atoms(kind):
@@ -395,9 +409,12 @@ class _Decision:
         for centre in centres:
             kinks += [p for p in [centre, *kink_points(evaluated_sides, self.symbols, centre)]
                       if p not in kinks]
-        # rational kinks cost what a random point costs; algebraic ones (√2) come after those
+        # rational kinks cost what a random point costs; those of a quadratic field (√2) come
+        # after the random points; the other algebraic ones (roots of cubics, whose exact
+        # arithmetic costs a tenth of a second a point) only where the claim is not decided
         rational = [p for p in kinks if all(v.is_Rational for v in p.values())]
-        algebraic = [p for p in kinks if p not in rational]
+        algebraic = [p for p in kinks if p not in rational and field_of(p.values()) is not None]
+        self.deferred = [p for p in kinks if p not in rational and p not in algebraic]
         # and a rational point between neighbouring kinks on each line (a thin slab's middle)
         for line in (base, *centres):
             rational += [p for p in between_kinks(kinks, line) if p not in rational]
