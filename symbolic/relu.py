@@ -10,7 +10,9 @@ normal form.
 from __future__ import annotations
 
 import functools
+import math
 
+import flint
 import sympy as sp
 from sympy import Abs, Heaviside, Max, Min, Mul, S
 
@@ -172,6 +174,9 @@ def canonical_relu_form(expr: sp.Expr) -> sp.Expr:
         return expr
     args = [canonical_relu_form(a) for a in expr.args]
     if isinstance(expr, ReLU):
+        normal = polynomial_relu(args[0])
+        if normal is not None:
+            return normal
         t = reduced_argument(args[0])
         if t.is_Number:
             return ReLU(t)
@@ -179,6 +184,104 @@ def canonical_relu_form(expr: sp.Expr) -> sp.Expr:
             return t + normal_relu(-t)
         return normal_relu(t)
     return expr.func(*args) if args != list(expr.args) else expr
+
+
+# --- the same normal form, in python-flint's polynomials ---------------------------------------------
+
+def _sign(generator: sp.Expr) -> tuple:
+    """(≥ 0 known, ≤ 0 known, ≠ 0 known) of a symbol or a ReLU atom, from its facts."""
+    if isinstance(generator, ReLU):
+        return True, False, False
+    return (bool(generator.is_nonnegative), bool(generator.is_nonpositive), bool(generator.is_nonzero))
+
+
+def _term_sign(coefficient, exponents, signs) -> int:
+    """1 when the term is ≥ 0 at every point, −1 when ≤ 0 at every point, 0 when unknown."""
+    sign = 1 if coefficient > 0 else -1
+    for e, (nonnegative, nonpositive, _) in zip(exponents, signs):
+        if e == 0 or e % 2 == 0 or nonnegative:
+            continue
+        if not nonpositive:
+            return 0
+        sign = -sign
+    return sign
+
+
+def _as_sympy(polynomial, generators: list) -> sp.Expr:
+    return sp.Add(*[sp.Rational(int(c.p), int(c.q)) * sp.Mul(*[g ** e for g, e in zip(generators, exponents) if e])
+                    for exponents, c in polynomial.terms()])
+
+
+def polynomial_relu(t: sp.Expr) -> sp.Expr | None:
+    """The normal form of ReLU(t) for t a rational function with rational coefficients of symbols
+    and ReLU atoms whose denominator, once cancelled, is a monomial of non-zero factors; computed
+    in python-flint's polynomials.  Each step is an identity for real t, as in ``normal_relu``:
+    t = c·r with c > 0 (the rational content, the denominator's absolute value and the powers
+    of positive symbols), ReLU(c·r) = c·ReLU(r); ReLU(r) = r where every term of r is ≥ 0 and 0
+    where every term is ≤ 0; ReLU(r) = r + ReLU(−r) where r extracts a minus sign.  None for any
+    other t (the sympy path then applies)."""
+    if t.is_Number:
+        return None
+    found: dict = {}
+    if not _readable(t, found):
+        return None
+    generators = sorted(found, key=sp.default_sort_key)
+    context, one = polynomial_context(len(generators), "r")
+    try:
+        numerator, denominator = read_fraction(t, dict(zip(generators, context.gens())), one)
+    except (NotRational, ZeroDivisionError):
+        return None
+    if denominator.is_zero():
+        return None
+    common = numerator.gcd(denominator)
+    numerator, denominator = numerator / common, denominator / common
+    if len(denominator.coeffs()) != 1:
+        return None    # a denominator of several terms: its sign is sympy's to find
+    signs = [_sign(g) for g in generators]
+    (exponents,), (scale,) = denominator.monoms(), denominator.coeffs()
+    if any(e and not (signs[k][2] and (signs[k][0] or signs[k][1])) for k, e in enumerate(exponents)):
+        return None    # a factor of the denominator of unknown sign, or that may be 0
+    # the denominator's sign, and the positive factor 1/|denominator|
+    flip = (scale < 0) != (sum(e for k, e in enumerate(exponents) if signs[k][1]) % 2 == 1)
+    positive = 1 / (-_as_sympy(denominator, generators) if flip else _as_sympy(denominator, generators))
+    numerator = -numerator if flip else numerator
+    if numerator.is_zero():
+        return S.Zero
+    # the powers of positive symbols dividing every term, and the rational content
+    powers = [min(m[k] for m in numerator.monoms()) if signs[k][0] and signs[k][2] else 0
+              for k in range(len(generators))]
+    coefficients = numerator.coeffs()
+    content = flint.fmpq(math.gcd(*(int(c.p) for c in coefficients)),    # > 0: gcd of non-zero integers
+                         math.lcm(*(int(c.q) for c in coefficients)))
+    monomial = context.from_dict({tuple(powers): content})
+    rest = numerator / monomial
+    positive = positive * _as_sympy(monomial, generators)
+    term_signs = {_term_sign(c, m, signs) for m, c in rest.terms()}
+    if term_signs == {1}:
+        return positive * _as_sympy(rest, generators)
+    if term_signs == {-1}:
+        return S.Zero
+    r = _as_sympy(rest, generators)
+    if r.is_Number:
+        return positive * ReLU(r)
+    if r.could_extract_minus_sign():
+        return positive * (r + ReLU(-r))
+    return positive * ReLU(r)
+
+
+def _readable(expr: sp.Expr, found: dict) -> bool:
+    """Whether expr is built of rationals, symbols and ReLU atoms by sums, products and integer
+    powers; the symbols and atoms are gathered in ``found``."""
+    if expr.is_Symbol or isinstance(expr, ReLU):
+        found[expr] = None
+        return True
+    if expr.is_Rational:
+        return True
+    if expr.is_Add or expr.is_Mul:
+        return all(_readable(a, found) for a in expr.args)
+    if expr.is_Pow and expr.exp.is_Integer:
+        return _readable(expr.base, found)
+    return False
 
 
 def relu_atoms(expr: sp.Expr) -> list[ReLU]:

@@ -64,3 +64,39 @@ def test_derivative_is_heaviside():
 
 def test_latex_names_relu():
     assert r"\operatorname{ReLU}" in sp.latex(ReLU(x))
+
+
+def test_the_polynomial_normal_form_is_relu_at_every_point():
+    """polynomial_relu (python-flint) against ReLU itself, exactly, at random points that honour
+    every symbol's sign: random arguments over symbols of each sign fact, ReLU atoms, monomial
+    denominators."""
+    import random
+
+    from symbolic.relu import polynomial_relu
+    rng = random.Random(7)
+    p = sp.Symbol("p", positive=True)
+    n = sp.Symbol("n", negative=True)
+    q = sp.Symbol("q", nonnegative=True)
+    m = sp.Symbol("m", nonpositive=True)
+    u = sp.Symbol("u", real=True)
+    atoms = [p, n, q, m, u, ReLU(u - 1)]
+    ranges = {p: (1, 9), n: (-9, -1), q: (0, 9), m: (-9, 0), u: (-9, 9)}
+
+    def term():
+        factors = [rng.choice(atoms) ** rng.randint(1, 3) for _ in range(rng.randint(0, 2))]
+        return sp.Rational(rng.randint(-6, 6), rng.randint(1, 4)) * sp.Mul(*factors)
+
+    checked = 0
+    for _ in range(300):
+        t = sp.Add(*[term() for _ in range(rng.randint(1, 3))])
+        if rng.random() < 0.3:
+            t = t / (rng.choice([p, n, sp.Integer(-3)]) ** rng.randint(1, 2))
+        form = polynomial_relu(t)
+        if form is None:
+            continue
+        for _ in range(4):
+            point = {s: sp.Rational(rng.randint(*ranges[s]) * 3 + rng.randint(0, 2), 3) for s in ranges}
+            point = {s: min(max(v, ranges[s][0]), ranges[s][1]) for s, v in point.items()}
+            assert ReLU(t.xreplace(point)) == form.xreplace(point), (t, form, point)
+            checked += 1
+    assert checked > 600
