@@ -13,6 +13,7 @@ facts and lie in the domain as written, and re-verifies the claim there.
 """
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 
 import flint
@@ -31,6 +32,13 @@ INTEGER_TARGETS = (0, 1, -1, 2)
 
 def kink_arguments(exprs) -> list[tuple[sp.Expr, tuple]]:
     """(s, targets) for each kink argument of the expressions, in the order met."""
+    return list(_kink_arguments(tuple(exprs)))
+
+
+@functools.lru_cache(maxsize=64)
+def _kink_arguments(exprs: tuple) -> tuple:
+    """kink_arguments, once per claim: the kinks, the centres and the kinks through each centre
+    all read the same arguments."""
     found: dict = {}
 
     def add(argument, targets):
@@ -53,7 +61,7 @@ def kink_arguments(exprs) -> list[tuple[sp.Expr, tuple]]:
                 add(node.base, (0,))
             elif isinstance(node, _COMPARISONS):
                 add(node.lhs - node.rhs, (0,))
-    return list(found.items())[:MAX_ARGUMENTS]
+    return tuple(found.items())[:MAX_ARGUMENTS]
 
 
 def _linear_root(argument: sp.Expr, target, symbol: sp.Symbol, fixed: dict):
@@ -200,17 +208,21 @@ def critical_points(exprs, symbols, base: dict) -> list[dict]:
         variables = sorted(argument.free_symbols & set(symbols), key=sp.default_sort_key)
         if not variables or argument.free_symbols - set(variables):
             continue
+        # s as a polynomial with rational coefficients, read in python-flint's polynomials
+        context, one = polynomial_context(len(variables), prefix="v")
         try:
-            polynomial = sp.Poly(argument, *variables)
-        except sp.PolynomialError:
+            numerator, denominator = read_fraction(argument, dict(zip(variables, context.gens())), one)
+        except (NotRational, ZeroDivisionError):
             continue
-        if polynomial.total_degree() != 2 or not polynomial.domain.is_QQ and not polynomial.domain.is_ZZ:
+        if not denominator.is_constant() or denominator.is_zero():
+            continue
+        polynomial = numerator / denominator
+        if polynomial.total_degree() != 2:
             continue
         # ∂s/∂v = Σ_w H[v][w]·w + g[v] = 0 for each variable v
         size = len(variables)
         hessian, gradient = [[0] * size for _ in range(size)], [0] * size
-        for monomial, coefficient in polynomial.terms():
-            value = flint.fmpq(int(sp.Rational(coefficient).p), int(sp.Rational(coefficient).q))
+        for monomial, value in polynomial.terms():
             degrees = [k for k, e in enumerate(monomial) for _ in range(e)]
             if len(degrees) == 1:
                 gradient[degrees[0]] += value
