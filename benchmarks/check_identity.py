@@ -8,9 +8,11 @@ independent kinks, wide max, integer symbols, homogeneity) plus the expression c
 soundness corpus; ``--held-out`` takes the held-out seed, ``--quick`` a few claims per family.
 
   project  check_identity(lhs, rhs, timeout=budget);
-  Z3       the plain encoding a user would write (``z3_verdict`` below): ReLU, Max, Min and Abs as
-           If, every denominator asserted non-zero, the symbols' assumptions as constraints,
-           integer symbols as Int, and lhs != rhs checked with solver.set("timeout", ms).
+  Z3       the plain encoding a user would write (``z3_verdict`` below): ReLU, Max, Min, Abs, sign,
+           Heaviside and a Piecewise with an otherwise branch as If (its conditions as Z3's
+           relations), floor, ceiling and Mod through ToInt, every denominator asserted non-zero,
+           the symbols' assumptions as constraints, integer symbols as Int, and lhs != rhs
+           checked with solver.set("timeout", ms).
            unsat is a proof, sat a refutation (Z3's word: its model is not re-checked here),
            unknown undecided; a claim outside its fragment (exp, tanh, sqrt, ...) is undecided.
   cvc5     the same plain encoding in cvc5's own term API (``cvc5_verdict``), logic ALL, with
@@ -59,7 +61,37 @@ def _z3_term(expr: sp.Expr, variables: dict, denominators: list):
         return variables[expr]
     if expr.is_Rational:
         return z3.RealVal(f"{expr.p}/{expr.q}")
+    if expr is sp.true or expr is sp.false:
+        return z3.BoolVal(bool(expr))
+    if isinstance(expr, sp.Piecewise):
+        # a Piecewise with an otherwise branch, as nested If (one without is undefined somewhere)
+        if expr.args[-1].cond is not sp.true:
+            raise OutsideFragment("a Piecewise without an otherwise branch")
+        result = _z3_term(expr.args[-1].expr, variables, denominators)
+        for value, condition in reversed(expr.args[:-1]):
+            result = z3.If(_z3_term(condition, variables, denominators),
+                           _z3_term(value, variables, denominators), result)
+        return result
     args = [_z3_term(a, variables, denominators) for a in expr.args]
+    relations = {sp.StrictGreaterThan: lambda a, b: a > b, sp.GreaterThan: lambda a, b: a >= b,
+                 sp.StrictLessThan: lambda a, b: a < b, sp.LessThan: lambda a, b: a <= b,
+                 sp.Equality: lambda a, b: a == b, sp.Unequality: lambda a, b: a != b}
+    if type(expr) in relations:
+        return relations[type(expr)](*args)
+    if isinstance(expr, (sp.And, sp.Or, sp.Not)):
+        return {sp.And: z3.And, sp.Or: z3.Or, sp.Not: z3.Not}[type(expr)](*args)
+    if isinstance(expr, sp.sign):
+        return z3.If(args[0] > 0, 1, z3.If(args[0] < 0, -1, 0))
+    if isinstance(expr, sp.Heaviside):
+        at_zero = args[1] if len(args) > 1 else z3.RealVal("1/2")
+        return z3.If(args[0] > 0, 1, z3.If(args[0] < 0, 0, at_zero))
+    if isinstance(expr, sp.floor):
+        return z3.ToReal(z3.ToInt(args[0]))
+    if isinstance(expr, sp.ceiling):
+        return -z3.ToReal(z3.ToInt(-args[0]))
+    if isinstance(expr, sp.Mod):
+        denominators.append(args[1])
+        return args[0] - args[1] * z3.ToReal(z3.ToInt(args[0] / args[1]))
     if expr.is_Add:
         return z3.Sum(*args)
     if expr.is_Mul:
@@ -141,8 +173,39 @@ def _cvc5_term(solver, expr: sp.Expr, variables: dict, denominators: list):
         return variables[expr]
     if expr.is_Rational:
         return solver.mkReal(int(expr.p), int(expr.q))
+    if expr is sp.true or expr is sp.false:
+        return solver.mkBoolean(bool(expr))
+    if isinstance(expr, sp.Piecewise):
+        # a Piecewise with an otherwise branch, as nested ITE (one without is undefined somewhere)
+        if expr.args[-1].cond is not sp.true:
+            raise OutsideFragment("a Piecewise without an otherwise branch")
+        result = _cvc5_term(solver, expr.args[-1].expr, variables, denominators)
+        for value, condition in reversed(expr.args[:-1]):
+            result = solver.mkTerm(Kind.ITE, _cvc5_term(solver, condition, variables, denominators),
+                                   _cvc5_term(solver, value, variables, denominators), result)
+        return result
     args = [_cvc5_term(solver, a, variables, denominators) for a in expr.args]
     zero = solver.mkReal(0)
+    relations = {sp.StrictGreaterThan: Kind.GT, sp.GreaterThan: Kind.GEQ, sp.StrictLessThan: Kind.LT,
+                 sp.LessThan: Kind.LEQ, sp.Equality: Kind.EQUAL, sp.Unequality: Kind.DISTINCT,
+                 sp.And: Kind.AND, sp.Or: Kind.OR, sp.Not: Kind.NOT}
+    if type(expr) in relations:
+        return solver.mkTerm(relations[type(expr)], *args)
+    if isinstance(expr, (sp.sign, sp.Heaviside)):
+        one, minus = solver.mkReal(1), solver.mkReal(-1) if isinstance(expr, sp.sign) else zero
+        at_zero = zero if isinstance(expr, sp.sign) else args[1] if len(args) > 1 else solver.mkReal(1, 2)
+        return solver.mkTerm(Kind.ITE, solver.mkTerm(Kind.GT, args[0], zero), one, solver.mkTerm(
+            Kind.ITE, solver.mkTerm(Kind.LT, args[0], zero), minus, at_zero))
+    if isinstance(expr, sp.floor):
+        return solver.mkTerm(Kind.TO_REAL, solver.mkTerm(Kind.TO_INTEGER, args[0]))
+    if isinstance(expr, sp.ceiling):
+        return solver.mkTerm(Kind.NEG, solver.mkTerm(Kind.TO_REAL, solver.mkTerm(
+            Kind.TO_INTEGER, solver.mkTerm(Kind.NEG, args[0]))))
+    if isinstance(expr, sp.Mod):
+        denominators.append(args[1])
+        quotient = solver.mkTerm(Kind.TO_REAL, solver.mkTerm(Kind.TO_INTEGER, solver.mkTerm(
+            Kind.DIVISION, args[0], args[1])))
+        return solver.mkTerm(Kind.SUB, args[0], solver.mkTerm(Kind.MULT, args[1], quotient))
     if expr.is_Add:
         return solver.mkTerm(Kind.ADD, *args) if len(args) > 1 else args[0]
     if expr.is_Mul:
