@@ -255,6 +255,22 @@ MUTANTS = [
            "    return [centre] if discriminant == 0 else [centre - root, centre + root]",
            "    return [centre] if discriminant == 0 else [centre - root, root - centre]",
            "kinks: both roots of a quadratic argument", tests=(FAST_PATHS,)),
+    # --- the canonical ReLU form in flint -------------------------------------------------------------------
+    Mutant("relu-content-keeps-its-sign", "symbolic/relu.py",
+           "    content = flint.fmpq(math.gcd(*(int(c.p) for c in coefficients)),",
+           "    content = flint.fmpq(functools.reduce(math.gcd, (int(c.p) for c in coefficients)),",
+           "relu: the content pulled out of a ReLU is positive (ReLU(−x²) is 0, not −x²)",
+           tests=("tests/test_relu.py",)),
+    Mutant("relu-denominator-sign-ignored", "symbolic/relu.py",
+           "    numerator = -numerator if flip else numerator",
+           "    numerator = numerator",
+           "relu: a negative denominator turns the argument over (ReLU(x/n) for n < 0)",
+           tests=("tests/test_relu.py",)),
+    Mutant("relu-nonpositive-factor-ignored", "symbolic/relu.py",
+           "        sign = -sign\n    return sign",
+           "        pass\n    return sign",
+           "relu: an odd power of a non-positive factor turns a term's sign",
+           tests=("tests/test_relu.py",)),
     # --- witnesses -------------------------------------------------------------------------------------------
     Mutant("absolute-tolerance", WITNESS,
            "        differ = diff_low > mpmath.mpf(10) ** (-WITNESS_DPS // 2) * scale and \\\n"

@@ -151,6 +151,19 @@ def test_an_integer_identity_with_floor_is_proved_on_the_lattice():
     assert wrong.status is Status.REFUTED and wrong.witness[n] % 2 == 1
 
 
+@pytest.mark.parametrize("lhs, rhs", [
+    # settled by Z3 through the remainder a − b·floor(a/b) alone
+    (sp.floor(n / 4) + sp.ceiling(n / 4), 2 * sp.floor(n / 4) + sp.sign(sp.Mod(n, 4))),
+    # settled by Z3 through a = b·q + r alone
+    (sp.Mod(n, 2) ** 2, sp.Mod(n, 2)),
+])
+def test_remainders_of_integers_are_proved_in_either_encoding(lhs, rhs):
+    verdict = check_identity(lhs, rhs, timeout=20)
+    assert verdict.status is Status.PROVED, verdict.reason
+    # the negative control: the remainder of 4 is no 0/1 value
+    assert check_identity(sp.Mod(n, 4) ** 2, sp.Mod(n, 4)).status is Status.REFUTED
+
+
 def test_a_sign_claim_over_rational_symbols_is_refuted_at_a_rational_point():
     verdict = verdict_of(sp.sign(q) ** 2, 1)
     assert verdict.status is Status.REFUTED and verdict.witness[q] == 0

@@ -2,10 +2,11 @@
 
 The translation is exact: rational numbers stay rational, ReLU(t) becomes If(t > 0, t, 0), a
 Piecewise nested Ifs of its conditions, floor and ceiling Z3's ToInt, Mod(a, b) the remainder
-a − b·floor(a/b) (fresh integers q, r with a = b·q + r for integer arguments), and a symbol's
-range (``symbolic.decision.assumptions``) becomes constraints.  Division in Z3 is a total
-function (x/0 is some number), so every denominator met in the translation is asserted non-zero:
-the question asked is the claim on its domain of definition, not another one.
+a − b·floor(a/b) (for integer arguments also fresh integers q, r with a = b·q + r, each encoding
+given half the time), and a symbol's range (``symbolic.decision.assumptions``) becomes
+constraints.  Division in Z3 is a total function (x/0 is some number), so every denominator met
+in the translation is asserted non-zero: the question asked is the claim on its domain of
+definition, not another one.
 
 Z3 is trusted for nothing but its ``unsat``; callers say so in the verdict's evidence.  A model is
 only a hint: ``candidate_points`` turns it into rational points (algebraic values are rounded at
@@ -38,15 +39,17 @@ class Translation:
     terms: dict = field(default_factory=dict)
     constraints: list = field(default_factory=list)
     integers: bool = False
+    remainders_by_floor: bool = False    # Mod of integers as a − b·floor(a/b), not a = b·q + r
 
     @classmethod
-    def for_expressions(cls, exprs) -> "Translation":
+    def for_expressions(cls, exprs, remainders_by_floor: bool = False) -> "Translation":
         """A translation over the integers where that is exact, else over the reals."""
         symbols = set().union(*(e.free_symbols for e in exprs))
         integral = all(symbol_range(s).integral for s in symbols) and all(
             n.is_Integer for e in exprs for n in e.atoms(sp.Number)) and not any(
             p.exp.is_negative for e in exprs for p in e.atoms(sp.Pow))
-        return cls(integers=integral and not any(e.has(*REAL_ONLY) for e in exprs))
+        return cls(integers=integral and not any(e.has(*REAL_ONLY) for e in exprs),
+                   remainders_by_floor=remainders_by_floor)
 
     def variable(self, symbol: sp.Symbol):
         if symbol not in self.variables:
@@ -156,7 +159,7 @@ class Translation:
         integer arguments: a = b·q + r with fresh integers q, r and 0 ≤ r < b (b > 0) or
         b < r ≤ 0 (b < 0), which determine q and r, so nothing is added to the claim."""
         self.constraints.append(divisor != 0)
-        if not (expr.args[0].is_integer and expr.args[1].is_integer):
+        if self.remainders_by_floor or not (expr.args[0].is_integer and expr.args[1].is_integer):
             dividend, divisor = self._real(dividend), self._real(divisor)
             return dividend - divisor * z3.ToReal(z3.ToInt(dividend / divisor))
         count = len(self.constraints)
@@ -247,10 +250,19 @@ def ask(left, right, denominators, conditions, symbols, seconds: float) -> Answe
     """Z3 on left ≠ right on the domain as written (every denominator non-zero, every
     condition holding): unsat says left = right there."""
     exprs = [left, right, *denominators, *(getattr(c, "lhs", c) for c in conditions)]
-    translation = Translation.for_expressions(exprs)
-    goal = translation.term(left) != translation.term(right)
-    translation.constraints += domain_goals(translation, denominators, conditions)
-    return solve(translation, [goal], symbols, seconds)
+    # a remainder of integers has two exact encodings, and Z3 settles some claims in one only
+    # (floor(n/4) + ceiling(n/4) = 2 floor(n/4) + sign(Mod(n, 4)) through floor, Mod(n, 2)² =
+    # Mod(n, 2) through a = b·q + r): half the time for each
+    encodings = (True, False) if any(m.args[0].is_integer and m.args[1].is_integer
+                                     for e in exprs for m in e.atoms(sp.Mod)) else (False,)
+    for remainders_by_floor in encodings:
+        translation = Translation.for_expressions(exprs, remainders_by_floor)
+        goal = translation.term(left) != translation.term(right)
+        translation.constraints += domain_goals(translation, denominators, conditions)
+        answer = solve(translation, [goal], symbols, seconds / len(encodings))
+        if answer.result != "unknown":
+            return answer
+    return answer
 
 
 def domain_point(denominators, conditions, symbols, seconds: float) -> Answer:
