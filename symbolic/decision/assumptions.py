@@ -9,6 +9,7 @@ about a different set.
 """
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass
 
@@ -124,7 +125,10 @@ class Range:
         return value if rng.random() < 0.5 else -value
 
 
+@functools.lru_cache(maxsize=4096)
 def symbol_range(symbol: sp.Symbol) -> Range:
+    """The range of a symbol, read off its facts (a symbol's facts never change, and two symbols
+    with different facts are different symbols, so the reading is kept)."""
     facts = symbol.assumptions0
     odd, even = facts.get("odd") is True, facts.get("even") is True
     return Range(

@@ -375,8 +375,11 @@ class _Decision:
     def decide(self) -> Verdict | Holds:
         # 1. exact constants only, and every symbol's and function's facts honoured (atoms of
         # each side: lhs + rhs could cancel the very terms that hold them)
+        found = _nodes_of_kinds((self.lhs, self.rhs), (sp.Sum, sp.Product, sp.Integral, sp.Float,
+                                                        AppliedUndef))
+
         def atoms(kind):
-            return sorted(self.lhs.atoms(kind) | self.rhs.atoms(kind), key=sp.default_sort_key)
+            return sorted(found[kind], key=sp.default_sort_key)
         if atoms(sp.Sum) or atoms(sp.Product) or atoms(sp.Integral):
             return self.undecided("a sum, product or integral over a bound variable is outside the "
                                   "checker: write its terms out")
@@ -829,6 +832,23 @@ def _vacuous_or_zero(remainder: sp.Expr) -> bool:
         return False    # no division: its denominator is a non-zero constant
     _, denominator = sp.fraction(sp.together(remainder))
     return is_rational_zero(denominator)
+
+
+def _nodes_of_kinds(exprs, kinds: tuple) -> dict:
+    """{kind: the set of nodes of that kind} in the expressions, in one walk of each distinct
+    subexpression (``expr.atoms(kind)`` once per kind walks every side again)."""
+    found = {kind: set() for kind in kinds}
+    seen, stack = set(), list(exprs)
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        for kind in kinds:
+            if isinstance(node, kind):
+                found[kind].add(node)
+        stack.extend(a for a in node.args if isinstance(a, sp.Basic))
+    return found
 
 
 def _kink_count(expr: sp.Expr) -> int:

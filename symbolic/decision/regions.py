@@ -80,9 +80,27 @@ def negative_side(argument: sp.Expr, closed: bool):
     """The constraint of the branch where ReLU(argument) is 0: argument < 0, and over the
     integers (closed split, an argument integral at every point of the claim) argument ≤ −1,
     which a linear certificate can use: the integer sign split."""
-    if closed and argument.is_integer:
+    if closed and _integer_valued(argument):
         return sp.GreaterThan(sp.expand(-argument - 1), 0, evaluate=False)
     return -argument
+
+
+def _integer_valued(expr: sp.Expr) -> bool:
+    """expr is an integer at every point: read off its structure (integers, integer symbols,
+    floor and ceiling, by sums, products and non-negative integer powers) where that settles it,
+    else sympy's own ``is_integer``.  A real symbol in a sum or product settles it negatively (the
+    expression is then no integer at some point)."""
+    if expr.is_Integer or isinstance(expr, (sp.floor, sp.ceiling)):
+        return True
+    if expr.is_Symbol:
+        return expr.is_integer is True
+    if expr.is_Add or expr.is_Mul:
+        return all(_integer_valued(a) for a in expr.args)
+    if expr.is_Pow and expr.exp.is_Integer and expr.exp >= 0:
+        return _integer_valued(expr.base)
+    if expr.is_Rational or expr.is_Pow:
+        return False
+    return expr.is_integer is True
 
 
 def pinned_values(region: list, symbols) -> dict:

@@ -56,14 +56,17 @@ def concrete_functions(exprs, rng: random.Random) -> dict:
 
     A claim about every function ℓ is refuted by one concrete ℓ, and a true claim holds for each.
     """
+    applications = [expr.atoms(AppliedUndef) for expr in exprs]
+    if not any(applications):
+        return {}    # no undefined function (the common case: one walk of each side)
     order = {}
     for expr in exprs:
         for derivative in expr.atoms(sp.Derivative):
             for app in derivative.expr.atoms(AppliedUndef):
                 order[app.func] = max(order.get(app.func, 0), int(derivative.derivative_count))
     table = {}
-    for expr in exprs:
-        for app in sorted(expr.atoms(AppliedUndef), key=sp.default_sort_key):
+    for found in applications:
+        for app in sorted(found, key=sp.default_sort_key):
             if app.func in table:
                 continue
             args = sp.symbols(f"p0:{len(app.args)}", real=True)
