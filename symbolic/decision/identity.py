@@ -277,6 +277,7 @@ class _Decision:
         self.region = [c for c in self.domain.conditions() if not c.has(AppliedUndef)]
         self.solver_answers: list = []
         self.deferred: list = []    # algebraic kinks outside a quadratic field, tried last
+        self.domain_point_line = ""    # a solver's point of the domain, where one was asked for
 
     # -- verdicts ---------------------------------------------------------------------------
     @functools.cached_property
@@ -336,8 +337,8 @@ class _Decision:
                 if separation.defined and not separation.differ:
                     self.agreeing += 1
                     self.informative += self.compares_something(point)
-                    self.witness_line += (f"; a point of the domain from {name} ({point}), "
-                                          "checked exactly, compares the sides")
+                    self.domain_point_line = (f"; a point of the domain from {name} ({point}), "
+                                              "checked exactly, compares the sides")
                     return
         if len(empty) == len(self.solvers):
             raise _Undecidable(f"the domain as written is empty ({' and '.join(empty)} find no "
@@ -358,6 +359,40 @@ class _Decision:
 
     def undecided(self, reason, evidence=()) -> Verdict:
         return Verdict(Status.UNDECIDED, self.claim, reason=reason, evidence=tuple(evidence))
+
+    @property
+    def witness_line(self) -> str:
+        """What the witness points showed, for a verdict's evidence."""
+        return (f"agrees at {self.agreeing} points (kinks and random points) of the symbols' "
+                "ranges, " + ("at least one of them comparing non-zero values" if self.informative
+                              else "none of them comparing non-zero values") +
+                ("" if self.informative or not self.agreeing else
+                 " (at every point both sides and all their terms are 0: those points compare 0 "
+                 "with 0)") + self.domain_point_line)
+
+    def try_points(self, points, reason: str) -> Verdict | None:
+        """REFUTED at the first of the points that separates the sides (re-verified); else each
+        admissible point where they agree is counted, and the first that compares non-zero
+        values is the confirmation a PROVED needs."""
+        for point in points:
+            check_budget()
+            if not (point_in_ranges(point) and self.domain.admits(point)):
+                continue
+            if all(v.is_Rational for v in point.values()):
+                self.points_at_hand.append(point)
+            separation = compare_at(*self.concrete, point)
+            if not separation.defined:
+                continue
+            if separation.differ:
+                verdict = self.refuted_at(point, reason)
+                if verdict is not None:
+                    return verdict
+                continue
+            self.agreeing += 1
+            # one point that compares non-zero values is the confirmation needed; the others
+            # are not examined for it
+            self.informative = self.informative or self.compares_something(point)
+        return None
 
     # -- the procedure ----------------------------------------------------------------------
     def run(self) -> Verdict | Holds:
@@ -399,84 +434,67 @@ class _Decision:
                                       "checker does not honour")
         if self.empty:
             return self.undecided(self.empty)
-        # 2. witness points: first the kinks and the edges of the domain (an argument of sign,
-        # ReLU, Abs, floor, ... or a radicand at 0 or an integer), then random points drawn
-        # from the symbols' ranges (integers on their lattice)
-        informative, agreeing = 0, 0
+        # 2. witness points: random points drawn from the symbols' ranges (integers on their
+        # lattice), then the kinks and the edges of the domain (an argument of sign, ReLU, Abs,
+        # floor, ... or a radicand at 0 or an integer)
         base = sample_point(self.symbols, self.rng, scale=9)
-        evaluated_sides = [substitute_functions(side, self.functions) for side in (self.lhs, self.rhs)]
-        kinks = kink_points(evaluated_sides, self.symbols, base)
-        # the centres of quadratic arguments (a ball's ReLU is positive near its centre alone),
-        # with the kinks on the lines through each
-        centres = critical_points(evaluated_sides, self.symbols, base)
-        for centre in centres:
-            kinks += [p for p in [centre, *kink_points(evaluated_sides, self.symbols, centre)]
-                      if p not in kinks]
-        # rational kinks cost what a random point costs; those of a quadratic field (√2) come
-        # after the random points; the other algebraic ones (roots of cubics, whose exact
-        # arithmetic costs a tenth of a second a point) only where the claim is not decided
-        rational = [p for p in kinks if all(v.is_Rational for v in p.values())]
-        algebraic = [p for p in kinks if p not in rational and field_of(p.values()) is not None]
-        self.deferred = [p for p in kinks if p not in rational and p not in algebraic]
-        # and a rational point between neighbouring kinks on each line (a thin slab's middle)
-        for line in (base, *centres):
-            rational += [p for p in between_kinks(kinks, line) if p not in rational]
         randoms = [sample_point(self.symbols, self.rng, scale=9 if trial % 2 else 99)
                    for trial in range(RANDOM_POINTS)]
         self.points_at_hand = []    # rational points of the domain: hints for the split's regions
-        for point in (*rational, *randoms, *algebraic):
-            check_budget()
-            if not (point_in_ranges(point) and self.domain.admits(point)):
-                continue
-            if point not in algebraic:
-                self.points_at_hand.append(point)
-            separation = compare_at(*self.concrete, point)
-            if not separation.defined:
-                continue
-            if separation.differ:
-                verdict = self.refuted_at(point, "a point on a kink separates the two sides"
-                                          if point not in randoms else
-                                          "a random point separates the two sides")
-                if verdict is not None:
-                    return verdict
-                continue
-            agreeing += 1
-            # one point that compares non-zero values is the confirmation needed; the others
-            # are not examined for it
-            informative = informative or self.compares_something(point)
-        self.witness_line = (f"agrees at {agreeing} points (kinks and random points) of the "
-                             "symbols' ranges, " +
-                             ("at least one of them comparing non-zero values" if informative else
-                              "none of them comparing non-zero values") +
-                             ("" if informative or not agreeing else
-                              " (at every point both sides and all their terms are 0: those "
-                              "points compare 0 with 0)"))
-        self.informative, self.agreeing = informative, agreeing
-
+        self.informative, self.agreeing = 0, 0
+        refutation = self.try_points(randoms, "a random point separates the two sides")
+        if refutation is not None:
+            return refutation
         outside = in_fragment([self.lhs, self.rhs])
         if self.functions:
             outside = "undefined functions are outside real arithmetic"
         density = [s for s in self.symbols if symbol_range(s).needs_density]
+        kinks = _kink_count(self.lhs) + _kink_count(self.rhs)
+        wide = (kinks > WIDE_KINKS or not self.use_split) and not outside
+        # 3. the canonical difference (a claim with very many kinks goes to Z3 as it stands, and
+        # so does every claim when Z3 decides alone) and 4. its exact zero test, before any kink
+        # is solved for: where a random point compared non-zero values, an exact zero is the
+        # proof and that point its confirmation
+        rewritten = self.use_split and not wide
+        self.canonical = (canonical_relu_form(to_relu_form(self.lhs)),
+                          canonical_relu_form(to_relu_form(self.rhs))) if rewritten else (self.lhs, self.rhs)
+        difference = self.canonical[0] - self.canonical[1]
+        exactly_zero = rewritten and is_rational_zero(difference)
+        if exactly_zero and self.informative and not density:
+            return self.exact_zero(outside)
+        evaluated_sides = [substitute_functions(side, self.functions) for side in (self.lhs, self.rhs)]
+        points = kink_points(evaluated_sides, self.symbols, base)
+        # the centres of quadratic arguments (a ball's ReLU is positive near its centre alone),
+        # with the kinks on the lines through each
+        centres = critical_points(evaluated_sides, self.symbols, base)
+        for centre in centres:
+            points += [p for p in [centre, *kink_points(evaluated_sides, self.symbols, centre)]
+                       if p not in points]
+        # rational kinks cost what a random point costs; those of a quadratic field (√2) come
+        # after them; the other algebraic ones (roots of cubics, whose exact arithmetic costs a
+        # tenth of a second a point) only where the claim is not decided
+        rational = [p for p in points if all(v.is_Rational for v in p.values())]
+        algebraic = [p for p in points if p not in rational and field_of(p.values()) is not None]
+        self.deferred = [p for p in points if p not in rational and p not in algebraic]
+        # and a rational point between neighbouring kinks on each line (a thin slab's middle)
+        for line in (base, *centres):
+            rational += [p for p in between_kinks(points, line) if p not in rational]
+        refutation = self.try_points([*rational, *algebraic], "a point on a kink separates the two sides")
+        if refutation is not None:
+            return refutation
+
         discontinuous = self.lhs.has(*DISCONTINUOUS) or self.rhs.has(*DISCONTINUOUS)
         if density and (outside or discontinuous):
             return self.undecided(f"the rational symbol {density[0]} is decided over the reals "
                                   "by density, which needs continuous sides")
         if outside and not self.use_split:
             return self.undecided(f"outside Z3's fragment: {outside}")
-        # 3. the canonical difference (a claim with very many kinks goes to Z3 as it stands, and
-        # so does every claim when Z3 decides alone)
-        kinks = _kink_count(self.lhs) + _kink_count(self.rhs)
-        wide = (kinks > WIDE_KINKS or not self.use_split) and not outside
         note = ""
         if wide and not self.use_split:
             note = "Z3 alone: the project's rewriting and split are not used"
         elif wide:
             note = f"{kinks} kinks: the project's rewriting and split are skipped beyond {WIDE_KINKS}"
-        self.canonical = (self.lhs, self.rhs) if wide else \
-            (canonical_relu_form(to_relu_form(self.lhs)), canonical_relu_form(to_relu_form(self.rhs)))
-        difference = self.canonical[0] - self.canonical[1]
-        # 4. the exact zero test
-        if not wide and is_rational_zero(difference):
+        if exactly_zero:
             return self.exact_zero(outside)
         if outside:
             return self.outside_fragment(difference, outside)
