@@ -158,9 +158,19 @@ def test_between_kinks_lies_strictly_between():
               base | {x: sp.sqrt(2)}, base | {x: sp.S(1), y: sp.sqrt(5)}]
     between = between_kinks(points, base)
     xs = sorted(p[x] for p in between if p[y] == 2)
-    assert xs[0] > 1 and xs[0] < sp.sqrt(2)
-    assert sp.Rational(7, 2) < xs[-1] < sp.Rational(3501, 1000)
+    # strictly between neighbours, and an integer beyond each end: 0 below 1, 5 above 3501/1000
+    assert xs[0] == 0 and xs[-1] == 5
+    assert xs[1] > 1 and xs[1] < sp.sqrt(2)
+    assert sp.Rational(7, 2) < xs[-2] < sp.Rational(3501, 1000)
     assert any(2 < p[y] < sp.sqrt(5) and p[x] == 1 for p in between)
+    assert any(p[y] == 4 and p[x] == 1 for p in between) and any(p[y] == 1 and p[x] == 1 for p in between)
+
+
+def test_a_claim_false_only_beyond_the_last_kink_is_refuted_at_a_witness_point():
+    far = ReLU(x - 10**6)
+    verdict = check_identity(far * ReLU(y), sp.S.Zero)
+    assert verdict.status is Status.REFUTED and verdict.witness[x] > 10**6
+    assert "kink" in verdict.reason
 
 
 def test_the_centre_of_a_quadratic_argument():

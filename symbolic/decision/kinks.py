@@ -246,9 +246,10 @@ def between_kinks(points: list[dict], base: dict) -> list[dict]:
     """Points between neighbouring kinks on one line: for each symbol, the kinks that differ
     from ``base`` in that symbol alone, sorted, and a rational point strictly between each
     neighbouring pair (the midpoint of two rationals, the simplest rational between two
-    algebraic numbers).  On a line every piecewise-linear side is linear between two kinks, so
-    a claim false only on a thin slab (ReLU(3501/1000 − x)·ReLU(x − 7/2) = 0, false for
-    7/2 < x < 3501/1000) or a thin shell is false at such a point."""
+    algebraic numbers), and an integer beyond each of the outermost two.  On a line every
+    piecewise-linear side is linear between two kinks, so a claim false only on a thin slab
+    (ReLU(3501/1000 − x)·ReLU(x − 7/2) = 0, false for 7/2 < x < 3501/1000) or a thin shell is
+    false at such a point, and one false only past the last kink (ReLU(x − 10⁶) = 0) beyond it."""
     lines: dict = {}
     for point in points:
         moved = [s for s in point if point[s] != base.get(s)]
@@ -262,6 +263,9 @@ def between_kinks(points: list[dict], base: dict) -> list[dict]:
             inner = _rational_between(low, high)
             if inner is not None:
                 between.append(dict(base) | {symbol: inner})
+        # and beyond the outermost kinks, where a far ReLU (ReLU(x − 10⁶)) is first non-zero
+        for outer in (sp.floor(ordered[0].evalf(30)) - 1, sp.ceiling(ordered[-1].evalf(30)) + 1):
+            between.append(dict(base) | {symbol: sp.Integer(outer)})
     return between[:MAX_POINTS]
 
 
