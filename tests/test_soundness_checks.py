@@ -114,6 +114,17 @@ def test_a_closed_region_holds_its_kink():
     assert examine([-c], [c]).empty is True
 
 
+def test_the_integer_side_s_le_minus_1_is_taken_for_integer_valued_arguments_only():
+    # a real argument's negative side is s < 0: s <= -1 would drop the band -1 < s < 0
+    assert regions.negative_side(x - 1, closed=True) == 1 - x
+    assert regions.negative_side(n / 2, closed=True) == -n / 2
+    assert regions.negative_side(n * x, closed=True) == -n * x
+    # an integer-valued one: s <= -1, that is -s - 1 >= 0
+    for argument in (n - 1, 2 * n**2 - 3 * n, sp.floor(x) + n):
+        side = regions.negative_side(argument, closed=True)
+        assert isinstance(side, sp.GreaterThan) and sp.expand(side.lhs + argument + 1) == 0
+
+
 def test_the_split_region_of_the_integer_kink_is_not_empty():
     assert examine([n, 1 - n], [n]).empty is True
     closed = [sp.GreaterThan(n, 0, evaluate=False), sp.GreaterThan(1 - n, 0, evaluate=False)]

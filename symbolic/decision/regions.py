@@ -88,8 +88,9 @@ def negative_side(argument: sp.Expr, closed: bool):
 def _integer_valued(expr: sp.Expr) -> bool:
     """expr is an integer at every point: read off its structure (integers, integer symbols,
     floor and ceiling, by sums, products and non-negative integer powers) where that settles it,
-    else sympy's own ``is_integer``.  A real symbol in a sum or product settles it negatively (the
-    expression is then no integer at some point)."""
+    else sympy's own ``is_integer``.  A real symbol or a fraction anywhere in a sum or product
+    answers False, the safe answer: the split's negative side is then s < 0, which holds for
+    every s, integer or not."""
     if expr.is_Integer or isinstance(expr, (sp.floor, sp.ceiling)):
         return True
     if expr.is_Symbol:
@@ -98,8 +99,8 @@ def _integer_valued(expr: sp.Expr) -> bool:
         return all(_integer_valued(a) for a in expr.args)
     if expr.is_Pow and expr.exp.is_Integer and expr.exp >= 0:
         return _integer_valued(expr.base)
-    if expr.is_Rational or expr.is_Pow:
-        return False
+    if expr.is_Pow:
+        return False    # a negative or fractional power: no integer at some point
     return expr.is_integer is True
 
 
