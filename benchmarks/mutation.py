@@ -98,7 +98,10 @@ MUTANTS = [
     Mutant("z3-alone-as-both", IDENTITY,
            "both = all(o.solver_agrees and not o.trusted_solver for o in opinions)",
            "both = all(o.solver_agrees for o in opinions)",
-           "step 8: Z3's unsat alone is not two independent procedures"),
+           "step 8: Z3's unsat alone is not two independent procedures",
+           equivalent="the domain point asked for just before (require_domain_point) makes at least "
+                      "one point agree, and a solver's unsat on every part with an agreeing point "
+                      "is accepted beside it anyway: the mutant admits nothing more"),
     Mutant("exact-zero-unconfirmed", IDENTITY,
            "        confirmed = self.informative > 0\n",
            "        confirmed = self.agreeing > 0\n",

@@ -13,6 +13,7 @@ import z3
 
 import symbolic.decision.identity as identity
 import symbolic.decision.regions as regions
+import symbolic.decision.smt as smt
 from symbolic import ReLU, Status, check_identity
 from symbolic.decision.assumptions import point_in_ranges, unsupported_fact
 from symbolic.decision.fraction_field import is_zero_fraction
@@ -123,6 +124,32 @@ def test_the_integer_side_s_le_minus_1_is_taken_for_integer_valued_arguments_onl
     for argument in (n - 1, 2 * n**2 - 3 * n, sp.floor(x) + n):
         side = regions.negative_side(argument, closed=True)
         assert isinstance(side, sp.GreaterThan) and sp.expand(side.lhs + argument + 1) == 0
+
+
+def test_a_linear_region_called_empty_is_dropped_only_with_a_checked_certificate(monkeypatch):
+    # Fourier–Motzkin off and Z3 wrongly answering unsat: a non-empty region has no Farkas
+    # multipliers, so it is not dropped
+    monkeypatch.setattr(regions, "decide_linear", lambda *args, **kwargs: None)
+    monkeypatch.setattr(regions, "solve", lambda *args: Answer("unsat"))
+    assert examine([x - 1, 3 - x], [x]).empty is None
+
+
+def test_z3s_sign_and_heaviside_at_zero_are_sympys():
+    at_zero = [sp.GreaterThan(x, 0, evaluate=False), sp.GreaterThan(-x, 0, evaluate=False)]
+    assert smt.ask(sp.sign(x), sp.S.Zero, [], at_zero, [x], 5).result == "unsat"
+    assert smt.ask(sp.Heaviside(x), sp.S.Half, [], at_zero, [x], 5).result == "unsat"
+    assert smt.ask(sp.Heaviside(x, 1), sp.S.One, [], at_zero, [x], 5).result == "unsat"
+    # and away from 0 they are the signs
+    assert smt.ask(sp.sign(x), sp.S.One, [], [x], [x], 5).result == "unsat"
+
+
+def test_a_solver_that_answers_unknown_proves_nothing(monkeypatch):
+    # the kink witnesses off, so the claim (false at x = 1/3 alone) reaches the solvers, and
+    # each answers unknown
+    monkeypatch.setattr(identity, "kink_points", lambda *args: [])
+    monkeypatch.setattr(identity, "_ask", lambda *args: Answer("unknown", reason="mocked"))
+    indicator = sp.Piecewise((1, sp.Eq(3 * x, 1)), (0, True))
+    assert check_identity(indicator, sp.S.Zero).status is Status.UNDECIDED
 
 
 def test_the_split_region_of_the_integer_kink_is_not_empty():
