@@ -27,14 +27,17 @@ The procedure and why each answer is sound, step by step, with the check that en
    for a fact about an undefined function's values (``function_fact``), a floating-point
    constant (inexact: its arithmetic rounds, so no exact test may rest on it), or a sum,
    product or integral over a bound variable (substituting a point would reach the variable).
-2. Witness points.  First the kinks (``symbolic.decision.kinks``: a point where an argument of
-   sign, Heaviside, ReLU, Abs, max/min, a radicand or a Piecewise condition is 0, or an argument
-   of floor, ceiling or Mod an integer, solved exactly for one symbol: rationals, then algebraic
-   numbers such as √2, compared exactly through the minimal polynomial of the difference), then
-   random rational points drawn from the symbols' ranges (integers of the right parity for
-   integer symbols, on their lattice).  Both sides are evaluated exactly, or at 50 and 100 digits
-   where exact evaluation is not possible, a difference then also told from 0 by sympy's
-   adaptive-precision evaluation (``compare_at``).  A point where they differ is a
+2. Witness points.  First random rational points drawn from the symbols' ranges (integers of
+   the right parity for integer symbols, on their lattice); then, unless steps 3 and 4 already
+   settle the claim, the kinks (``symbolic.decision.kinks``: a point where an argument of sign,
+   Heaviside, ReLU, Abs, max/min, a radicand or a Piecewise condition is 0, or an argument of
+   floor, ceiling or Mod an integer, solved exactly for one symbol: rationals, then numbers of
+   a quadratic field such as √2, compared exactly there; the roots of cubics and quartics only
+   for a claim otherwise UNDECIDED, through the minimal polynomial of the difference), the
+   centres of quadratic arguments and points between and beyond the kinks of a line.  Both
+   sides are evaluated exactly, or at 50 and 100 digits where exact evaluation is not possible,
+   a difference then also told from 0 by sympy's adaptive-precision evaluation
+   (``compare_at``).  A point where they differ is a
    counterexample: REFUTED, once ``point_in_ranges`` has checked that it honours every fact and
    ``WrittenDomain.admits`` that both sides as written are defined there.
 3. Canonical difference.  D = lhs − rhs with Max/Min/Abs rewritten into ReLU and every ReLU
@@ -45,7 +48,8 @@ The procedure and why each answer is sound, step by step, with the check that en
 4. Exact zero test.  If D is zero as a rational function in which the remaining ReLU atoms are
    independent indeterminates (``is_rational_zero``: one normal form in python-flint's
    polynomials first, sympy's expansion where it could relate generators), it is zero at every
-   point: the claim holds.
+   point: the claim holds.  Where a random point of step 2 already compared non-zero values,
+   that is the PROVED, before any kink is solved for.
 5. Independent parts.  D = c + Σ D_k(X_k) with disjoint symbol sets (``independent_parts``); D
    vanishes exactly when every D_k equals its value c_k at a reference point q_k and
    c + Σ c_k = 0.  Each part is decided on its own (steps 6–7).
