@@ -66,3 +66,21 @@ def read_fraction(expr: sp.Expr, generators: dict, one) -> tuple:
         cache[e] = result
         return result
     return build(expr)
+
+
+def fraction_in(expr: sp.Expr, generators: list, prefix: str = "g") -> tuple | None:
+    """expr as (numerator, denominator) in Q[generators], each generator an independent
+    indeterminate; None where it is no such fraction (another node, a division by the zero
+    polynomial)."""
+    context, one = polynomial_context(len(generators), prefix)
+    try:
+        numerator, denominator = read_fraction(expr, dict(zip(generators, context.gens())), one)
+    except (NotRational, ZeroDivisionError):
+        return None
+    return None if denominator.is_zero() else (numerator, denominator)
+
+
+def as_sympy(polynomial, generators: list) -> sp.Expr:
+    """A polynomial of Q[generators] back as a sympy expression in the generators."""
+    return sp.Add(*[sp.Rational(int(c.p), int(c.q)) * sp.Mul(*[g ** e for g, e in zip(generators, exponents) if e])
+                    for exponents, c in polynomial.terms()])

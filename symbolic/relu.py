@@ -16,7 +16,7 @@ import flint
 import sympy as sp
 from sympy import Abs, Heaviside, Max, Min, Mul, S
 
-from symbolic.flint_fractions import NotRational, polynomial_context, read_fraction
+from symbolic.flint_fractions import as_sympy, fraction_in
 
 
 def split_positive_factor(s: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
@@ -134,17 +134,13 @@ def _cancelled_polynomial(t: sp.Expr) -> sp.Expr | None:
     symbols = sorted(t.free_symbols, key=sp.default_sort_key)
     if not symbols:
         return None
-    context, one = polynomial_context(len(symbols), "v")
-    try:
-        numerator, denominator = read_fraction(t, dict(zip(symbols, context.gens())), one)
-    except (NotRational, ZeroDivisionError):
+    fraction = fraction_in(t, symbols, "v")
+    if fraction is None:
         return None
-    quotient, remainder = divmod(numerator, denominator)
+    quotient, remainder = divmod(*fraction)
     if not remainder.is_zero():
         return None
-    return sp.Add(*[sp.Rational(int(c.p), int(c.q)) *
-                    sp.Mul(*[s ** e for s, e in zip(symbols, exponents)])
-                    for exponents, c in quotient.terms()])
+    return as_sympy(quotient, symbols)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -207,11 +203,6 @@ def _term_sign(coefficient, exponents, signs) -> int:
     return sign
 
 
-def _as_sympy(polynomial, generators: list) -> sp.Expr:
-    return sp.Add(*[sp.Rational(int(c.p), int(c.q)) * sp.Mul(*[g ** e for g, e in zip(generators, exponents) if e])
-                    for exponents, c in polynomial.terms()])
-
-
 def polynomial_relu(t: sp.Expr) -> sp.Expr | None:
     """The normal form of ReLU(t) for t a rational function with rational coefficients of symbols
     and ReLU atoms whose denominator, once cancelled, is a monomial of non-zero factors; computed
@@ -226,13 +217,10 @@ def polynomial_relu(t: sp.Expr) -> sp.Expr | None:
     if not _readable(t, found):
         return None
     generators = sorted(found, key=sp.default_sort_key)
-    context, one = polynomial_context(len(generators), "r")
-    try:
-        numerator, denominator = read_fraction(t, dict(zip(generators, context.gens())), one)
-    except (NotRational, ZeroDivisionError):
+    fraction = fraction_in(t, generators, "r")
+    if fraction is None:
         return None
-    if denominator.is_zero():
-        return None
+    numerator, denominator = fraction
     common = numerator.gcd(denominator)
     numerator, denominator = numerator / common, denominator / common
     if len(denominator.coeffs()) != 1:
@@ -243,7 +231,7 @@ def polynomial_relu(t: sp.Expr) -> sp.Expr | None:
         return None    # a factor of the denominator of unknown sign, or that may be 0
     # the denominator's sign, and the positive factor 1/|denominator|
     flip = (scale < 0) != (sum(e for k, e in enumerate(exponents) if signs[k][1]) % 2 == 1)
-    positive = 1 / (-_as_sympy(denominator, generators) if flip else _as_sympy(denominator, generators))
+    positive = 1 / (-as_sympy(denominator, generators) if flip else as_sympy(denominator, generators))
     numerator = -numerator if flip else numerator
     if numerator.is_zero():
         return S.Zero
@@ -253,15 +241,15 @@ def polynomial_relu(t: sp.Expr) -> sp.Expr | None:
     coefficients = numerator.coeffs()
     content = flint.fmpq(math.gcd(*(int(c.p) for c in coefficients)),    # > 0: gcd of non-zero integers
                          math.lcm(*(int(c.q) for c in coefficients)))
-    monomial = context.from_dict({tuple(powers): content})
+    monomial = numerator.context().from_dict({tuple(powers): content})
     rest = numerator / monomial
-    positive = positive * _as_sympy(monomial, generators)
+    positive = positive * as_sympy(monomial, generators)
     term_signs = {_term_sign(c, m, signs) for m, c in rest.terms()}
     if term_signs == {1}:
-        return positive * _as_sympy(rest, generators)
+        return positive * as_sympy(rest, generators)
     if term_signs == {-1}:
         return S.Zero
-    r = _as_sympy(rest, generators)
+    r = as_sympy(rest, generators)
     if r.is_Number:
         return positive * ReLU(r)
     if r.could_extract_minus_sign():

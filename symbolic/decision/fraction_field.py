@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from symbolic.flint_fractions import NotRational, polynomial_context, read_fraction
+from symbolic.flint_fractions import NotRational, fraction_in
 
 __all__ = ["NotRational", "fraction_reading", "is_zero_fraction"]
 
@@ -41,12 +41,5 @@ def fraction_reading(expr: sp.Expr) -> bool | None:
     _generators(expr, found)
     if not found:
         return expr == 0 if expr.is_Rational else None
-    context, one = polynomial_context(len(found))
-    gens = dict(zip(found, context.gens()))
-    try:
-        numerator, denominator = read_fraction(expr, gens, one)
-    except (NotRational, ZeroDivisionError):
-        return None
-    if denominator.is_zero():
-        return None
-    return numerator.is_zero()
+    fraction = fraction_in(expr, list(found))
+    return None if fraction is None else fraction[0].is_zero()

@@ -21,7 +21,7 @@ import sympy as sp
 
 from symbolic.decision.fragment import _COMPARISONS
 from symbolic.decision.witness import exact_value
-from symbolic.flint_fractions import NotRational, polynomial_context, read_fraction
+from symbolic.flint_fractions import NotRational, fraction_in, polynomial_context, read_fraction
 from symbolic.relu import ReLU
 
 MAX_ARGUMENTS = 8    # kink arguments tried per claim
@@ -209,14 +209,10 @@ def critical_points(exprs, symbols, base: dict) -> list[dict]:
         if not variables or argument.free_symbols - set(variables):
             continue
         # s as a polynomial with rational coefficients, read in python-flint's polynomials
-        context, one = polynomial_context(len(variables), prefix="v")
-        try:
-            numerator, denominator = read_fraction(argument, dict(zip(variables, context.gens())), one)
-        except (NotRational, ZeroDivisionError):
+        fraction = fraction_in(argument, variables, "v")
+        if fraction is None or not fraction[1].is_constant():
             continue
-        if not denominator.is_constant() or denominator.is_zero():
-            continue
-        polynomial = numerator / denominator
+        polynomial = fraction[0] / fraction[1]
         if polynomial.total_degree() != 2:
             continue
         # ∂s/∂v = Σ_w H[v][w]·w + g[v] = 0 for each variable v
