@@ -146,21 +146,30 @@ def _shapes(model) -> list:
     return shapes
 
 
-def layer_claims(model, symmetry, factors) -> list[tuple[str, Equation]]:
-    """Step 2: (its name, L_k(D_{k−1} z; Tθ)_i = d_{k,i}·L_k(z; θ)_i) for every layer and output entry."""
+def _on_fresh_inputs(model, symmetry, factors):
+    """For each layer k: (k, the layer, its input shape, the fresh input z, D_{k−1} z,
+    L_k(z; θ), L_k(D_{k−1} z; Tθ))."""
     images = {name: m.tolist() for name, m in symmetry.tensors().items()}
     params = {name: m.tolist() for name, m in model.tensors.items()}
-    claims, prefix = [], fresh_prefix(model, symmetry)
+    prefix = fresh_prefix(model, symmetry)
     for k, (layer, shape) in enumerate(zip(model.layers, _shapes(model))):
         z = _fresh_input(prefix, k + 1, factors[k])
         scaled = [[d * v for d, v in zip(ds, vs)] for ds, vs in zip(factors[k], z)]
-        mapped = layer.forward(scaled, images, RealFunctions(), (k,), shape)
-        original = layer.forward(z, params, RealFunctions(), (k,), shape)
-        for c, (left, right, ds) in enumerate(zip(mapped, original, factors[k + 1])):
-            for t, (lhs, rhs, d) in enumerate(zip(left, right, ds)):
-                claims.append((f"layer {k + 1} ({layer.describe()}), value ({c + 1}, {t + 1})",
-                               Equation(lhs, rhs if d == 1 else d * rhs)))
-    return claims
+        yield (k, layer, shape, z, scaled, layer.forward(z, params, RealFunctions(), (k,), shape),
+               layer.forward(scaled, images, RealFunctions(), (k,), shape))
+
+
+def _claims_of_layer(k, layer, original, mapped, factors) -> list[tuple[str, Equation]]:
+    """(its name, L_k(D_{k−1} z; Tθ)_i = d_{k,i}·L_k(z; θ)_i) for each output entry of layer k."""
+    return [(f"layer {k + 1} ({layer.describe()}), value ({c + 1}, {t + 1})", Equation(lhs, rhs if d == 1 else d * rhs))
+            for c, (left, right, ds) in enumerate(zip(mapped, original, factors[k + 1]))
+            for t, (lhs, rhs, d) in enumerate(zip(left, right, ds))]
+
+
+def layer_claims(model, symmetry, factors) -> list[tuple[str, Equation]]:
+    """Step 2: (its name, L_k(D_{k−1} z; Tθ)_i = d_{k,i}·L_k(z; θ)_i) for every layer and output entry."""
+    return [claim for k, layer, _, _, _, original, mapped in _on_fresh_inputs(model, symmetry, factors)
+            for claim in _claims_of_layer(k, layer, original, mapped, factors)]
 
 
 def _defined_everywhere(expr) -> bool:
@@ -189,7 +198,9 @@ def conclusion(premises, model, symmetry, output: int, seed: int = 0):
         return "T does not rescale every value of every layer by a positive factor of its own"
     if any(d != 1 for channel in factors[0] + factors[-1] for d in channel):
         return "the input or the output is rescaled: D_0 and D_n must be 1"
-    claims = layer_claims(model, symmetry, factors)
+    layers = list(_on_fresh_inputs(model, symmetry, factors))
+    claims = [claim for k, layer, _, _, _, on_z, on_scaled in layers
+              for claim in _claims_of_layer(k, layer, on_z, on_scaled, factors)]
     statements = [p.theorem.statement for p in premises]
     if len(statements) != len(claims) or not all(
             isinstance(s, Equation) and s.lhs == claim.lhs and s.rhs == claim.rhs
@@ -200,13 +211,9 @@ def conclusion(premises, model, symmetry, output: int, seed: int = 0):
     # the induction: each layer's output, at θ and at Tθ, is its expression on z with z := its input
     images = {name: m.tolist() for name, m in symmetry.tensors().items()}
     params = {name: m.tolist() for name, m in model.tensors.items()}
-    at_theta, at_image, prefix = model.input(), model.input(), fresh_prefix(model, symmetry)
-    for k, (layer, shape) in enumerate(zip(model.layers, _shapes(model))):
-        z = _fresh_input(prefix, k + 1, factors[k])
-        scaled = [[d * v for d, v in zip(ds, vs)] for ds, vs in zip(factors[k], z)]
-        on_z = layer.forward(z, params, RealFunctions(), (k,), shape)
+    at_theta, at_image = model.input(), model.input()
+    for k, layer, shape, z, scaled, on_z, on_scaled in layers:
         on_z_image = layer.forward(z, images, RealFunctions(), (k,), shape)
-        on_scaled = layer.forward(scaled, images, RealFunctions(), (k,), shape)
         next_theta = layer.forward(at_theta, params, RealFunctions(), (k,), shape)
         next_image = layer.forward(at_image, images, RealFunctions(), (k,), shape)
         for c in range(len(on_z)):
