@@ -51,6 +51,7 @@ class Mutant:
 
 IDENTITY = "symbolic/decision/identity.py"
 REGIONS = "symbolic/decision/regions.py"
+CASES = "symbolic/decision/cases.py"
 SMT = "symbolic/decision/smt.py"
 WITNESS = "symbolic/decision/witness.py"
 ASSUMPTIONS = "symbolic/decision/assumptions.py"
@@ -147,11 +148,11 @@ MUTANTS = [
            "        if farkas_multipliers(strict, closed, variables) is not None:",
            "        if True:",
            "regions: a linear region dropped only with its Farkas certificate checked"),
-    Mutant("integer-side-for-reals", REGIONS,
-           "    if closed and _integer_valued(argument):\n",
+    Mutant("integer-side-for-reals", CASES,
+           "    if closed and integer_valued(argument):\n",
            "    if closed:\n",
            "regions: the integer sign split's s <= -1 only for an argument integral at every point"),
-    Mutant("real-symbol-integer-valued", REGIONS,
+    Mutant("real-symbol-integer-valued", CASES,
            "    if expr.is_Symbol:\n        return expr.is_integer is True\n",
            "    if expr.is_Symbol:\n        return True\n",
            "regions: a real symbol is no integer-valued argument (the integer side s <= -1 is not its)"),

@@ -11,6 +11,7 @@ import pytest
 import sympy as sp
 import z3
 
+import symbolic.decision.cases as cases
 import symbolic.decision.identity as identity
 import symbolic.decision.regions as regions
 import symbolic.decision.smt as smt
@@ -117,12 +118,12 @@ def test_a_closed_region_holds_its_kink():
 
 def test_the_integer_side_s_le_minus_1_is_taken_for_integer_valued_arguments_only():
     # a real argument's negative side is s < 0: s <= -1 would drop the band -1 < s < 0
-    assert regions.negative_side(x - 1, closed=True) == 1 - x
-    assert regions.negative_side(n / 2, closed=True) == -n / 2
-    assert regions.negative_side(n * x, closed=True) == -n * x
+    assert cases.negative_side(x - 1, closed=True) == 1 - x
+    assert cases.negative_side(n / 2, closed=True) == -n / 2
+    assert cases.negative_side(n * x, closed=True) == -n * x
     # an integer-valued one: s <= -1, that is -s - 1 >= 0
     for argument in (n - 1, 2 * n**2 - 3 * n, sp.floor(x) + n):
-        side = regions.negative_side(argument, closed=True)
+        side = cases.negative_side(argument, closed=True)
         assert isinstance(side, sp.GreaterThan) and sp.expand(side.lhs + argument + 1) == 0
 
 

@@ -165,16 +165,17 @@ class WrittenDomain:
                 return False
         return True
 
-    def vacuous_on(self, region: list) -> bool:
+    def vacuous_on(self, region: list, pinned: dict | None = None) -> bool:
         """Some denominator as written is identically 0 on the region of a sign split: there the
-        claim asserts nothing.  The denominator's ReLU atoms are replaced by their value on the
-        region (s where the region says s ≥ 0 or s > 0, 0 where it says −s > 0)."""
-        return any(_vanishes_on(d, region) for d in self.denominators)
+        claim asserts nothing.  The symbols the region pins to one value (``pinned``) are
+        substituted, and the denominator's ReLU atoms are replaced by their value on the region
+        (s where the region says s ≥ 0 or s > 0, 0 where it says −s > 0)."""
+        return any(_vanishes_on(d, region, pinned or {}) for d in self.denominators)
 
 
-def _vanishes_on(denominator: sp.Expr, region: list) -> bool:
+def _vanishes_on(denominator: sp.Expr, region: list, pinned: dict) -> bool:
     positive = {c.lhs if isinstance(c, sp.GreaterThan) else c for c in region}
-    expr = canonical_relu_form(to_relu_form(evaluated(denominator)))
+    expr = canonical_relu_form(to_relu_form(evaluated(denominator).xreplace(pinned)))
     while True:
         atoms = relu_atoms(expr)
         if not atoms:

@@ -40,7 +40,13 @@ The procedure and why each answer is sound, step by step, with the check that en
    (``compare_at``).  A point where they differ is a
    counterexample: REFUTED, once ``point_in_ranges`` has checked that it honours every fact and
    ``WrittenDomain.admits`` that both sides as written are defined there.
-3. Canonical difference.  D = lhs − rhs with Max/Min/Abs rewritten into ReLU and every ReLU
+3. Max-plus normal form (``symbolic.decision.max_plus``).  A side built from affine forms by
+   sums, rational multiples, Max, Min, ReLU and Abs is, where the construction allows it, the
+   maximum (or minimum) of a finite set of affine forms; two sides with the same set are the same
+   function at every point, an exact test however many kinks they have.  Where both sides have
+   such a form and the sets differ, the points where a form of one side alone tends to be attained
+   are tried as witnesses.
+   Canonical difference.  D = lhs − rhs with Max/Min/Abs rewritten into ReLU and every ReLU
    argument reduced (``reduced_argument``: expanded, fractions cancelled).  Each rewrite is an
    identity wherever the original is defined, so D = lhs − rhs on the claim's domain.  An
    argument that cancels to a constant is evaluated: an argument identically 0 where defined
@@ -57,7 +63,12 @@ The procedure and why each answer is sound, step by step, with the check that en
    written (each radicand ≥ 0, each log's argument > 0).  For each innermost argument s, the
    closed partition {s ≥ 0},
    {s < 0} of the domain: on the first ReLU(s) is s, on the second it is 0, at EVERY point,
-   kinks included, integer points included.  So a part that reduces to an exact zero on every
+   kinks included, integer points included; sign and Heaviside split three ways (s > 0, s = 0,
+   s < 0) and a Piecewise with an otherwise branch into its cases, each condition read into
+   comparisons (``symbolic.decision.cases``: the cases of every construct cover every point).
+   Floor, ceiling and Mod of integer symbols are first removed by the residue split
+   (``symbolic.decision.residues``: n = L·k + r for each residue r, the rounding computed term
+   by term).  So a part that reduces to an exact zero on every
    region of the partition is zero everywhere it is defined, with no density or continuity
    argument needed.  A region is entered once a point inside it is checked exactly (a point
    at hand, a kink or a random point of the domain, before Z3 is asked for one); it is
@@ -66,9 +77,11 @@ The procedure and why each answer is sound, step by step, with the check that en
    evidence).  A leaf whose remainder is undefined on its whole region (a denominator, of the
    remainder or of the claim as written, vanishes there) asserts nothing.  Over the integers
    the negative side of an integer-valued s is s ≤ −1, and a symbol that the region pins to one
-   value (c ≥ 0 and −c ≥ 0) is substituted into the remainder.  A leaf with a non-zero remainder is no refutation (a closed region
-   may be thin): refutations come from re-verified points only.  The split is tried on parts
-   with at most SPLIT_KINKS ReLU atoms, stops after SPLIT_REGIONS regions examined, and then
+   value (c ≥ 0 and −c ≥ 0, each linear c in its primitive form, rounded over the integers:
+   2n − 11 ≥ 0 is n − 6 ≥ 0) is substituted into the remainder.  A leaf with a non-zero
+   remainder is no refutation (a closed region may be thin): refutations come from re-verified points only.  The split is tried on parts
+   with at most SPLIT_KINKS ReLU atoms (the parts of a claim too wide to rewrite whole are
+   rewritten and split one by one), stops after SPLIT_REGIONS regions examined, and then
    gives no opinion.
    A leaf whose remainder holds one square root √t is shown zero by ``radical_zero``
    (reduction modulo y² − t, a polynomial identity and a region certified empty).
@@ -116,8 +129,10 @@ from symbolic.decision.components import independent_parts
 from symbolic.decision.domain import WrittenDomain, evaluated
 from symbolic.decision.fragment import DISCONTINUOUS, OutsideFragment, in_fragment
 from symbolic.decision.kinks import between_kinks, critical_points, kink_points
+from symbolic.decision.max_plus import normal_form, separating_points
 from symbolic.decision.quadratic import field_of
 from symbolic.decision.radicals import radical_zero
+from symbolic.decision.residues import residue_classes
 from symbolic.decision.regions import SplitTooLarge, describe, examine, inside, pinned_values, \
     sign_branches
 from symbolic.relu import ReLU, canonical_relu_form, to_relu_form
@@ -240,6 +255,7 @@ class _Part:
     target: sp.Expr
     symbols: list
     reference: dict = field(default_factory=dict)
+    split: bool = True    # the project's rewriting and split are tried on it
 
 
 @dataclass
@@ -449,13 +465,29 @@ class _Decision:
         refutation = self.try_points(randoms, "a random point separates the two sides")
         if refutation is not None:
             return refutation
+        # 3. the max-plus normal form (convex or concave piecewise-linear sides, as wide as
+        # they come): the same set of affine forms on both sides is the same function
+        convex = normal_form(self.lhs) if self.use_split else None
+        if convex is not None:
+            other = normal_form(self.rhs)
+            if convex == other and self.informative:
+                kind, forms = convex
+                return _holds([f"max-plus normal form: both sides are the "
+                               f"{'maximum' if kind == 'max' else 'minimum'} of the same "
+                               f"{len(forms)} affine forms, at every point (an exact test)",
+                               self.witness_line])
+            refutation = self.try_points(separating_points(convex, other, self.symbols),
+                                         "a point where the sides' affine forms differ "
+                                         "separates the two sides")
+            if refutation is not None:
+                return refutation
         outside = in_fragment([self.lhs, self.rhs])
         if self.functions:
             outside = "undefined functions are outside real arithmetic"
         density = [s for s in self.symbols if symbol_range(s).needs_density]
         kinks = _kink_count(self.lhs) + _kink_count(self.rhs)
         wide = (kinks > WIDE_KINKS or not self.use_split) and not outside
-        # 3. the canonical difference (a claim with very many kinks goes to Z3 as it stands, and
+        # the canonical difference (a claim with very many kinks goes to Z3 as it stands, and
         # so does every claim when Z3 decides alone) and 4. its exact zero test, before any kink
         # is solved for: where a random point compared non-zero values, an exact zero is the
         # proof and that point its confirmation
@@ -511,10 +543,17 @@ class _Decision:
         if len(parts) > 1 and self.domain_couples(parts):
             parts = [difference - constant]
         if len(parts) == 1:
-            return self.combine(constant, [_Part(parts[0], -constant, self.symbols)],
+            return self.combine(constant, [_Part(parts[0], -constant, self.symbols, split=not note)],
                                 whole=True, note=note)
-        return self.combine(constant, [self.with_reference(p) for p in parts], whole=False,
-                            note=note)
+        parts = [self.with_reference(p) for p in parts]
+        for part in parts:
+            # a wide claim's parts with few kinks each are rewritten and split after all
+            part.split = not note or (self.use_split and _kink_count(part.expr) <= SPLIT_KINKS)
+            if note and part.split:
+                part.expr = canonical_relu_form(to_relu_form(part.expr))
+        if note and any(p.split for p in parts):
+            note += f"; its parts with at most {SPLIT_KINKS} kinks each are rewritten and split"
+        return self.combine(constant, parts, whole=False, note=note)
 
     def domain_couples(self, parts) -> bool:
         """A denominator of the claim that involves the symbols of two parts: the domain is then
@@ -634,33 +673,52 @@ class _Decision:
 
     def split_opinion(self, part: _Part) -> _Opinion:
         """The project's own sign split of part.expr − part.target (step 6): 'zero' when every
-        region of the closed partition is certified empty or carries an exact zero."""
+        region of the closed partition is certified empty or carries an exact zero; floor,
+        ceiling and Mod of integer symbols are first removed class by class (the residue split)."""
         facts, leaves = [], 0
         expr = part.expr - part.target
         kinks = len(expr.atoms(ReLU))
         if kinks > SPLIT_KINKS:
             return _Opinion("unknown", reason=f"{kinks} ReLU atoms are too many for the sign "
                                               f"split (at most {SPLIT_KINKS})")
+        classes = residue_classes(expr, part.symbols)
+        if classes is None:
+            return _Opinion("unknown", reason="the residue split cannot remove its floor, "
+                                              "ceiling or Mod")
         try:
-            start = [c for c in self.region if getattr(c, "lhs", c).free_symbols <= set(part.symbols)]
-            for region, remainder in sign_branches(expr, part.symbols, settled=is_rational_zero,
-                                                   region=start, facts=facts, closed=True,
-                                                   max_regions=SPLIT_REGIONS,
-                                                   hints=self.points_at_hand):
-                leaves += 1
-                # a symbol the region pins to one value (n ≥ 0 and −n ≥ 0) is substituted
-                remainder = remainder.xreplace(pinned_values(region, part.symbols))
-                if not (_vacuous_or_zero(remainder) or self.domain.vacuous_on(region) or
-                        radical_zero(remainder, region, part.symbols)):
-                    return self.leaf_opinion(part, region, remainder)
+            for substitution, reduced, symbols, constraints in classes:
+                start = [c.xreplace(substitution) for c in self.region
+                         if getattr(c, "lhs", c).free_symbols <= set(part.symbols)] + constraints
+                for region, remainder in sign_branches(
+                        reduced, symbols, settled=is_rational_zero, region=start, facts=facts,
+                        closed=True, max_regions=SPLIT_REGIONS,
+                        hints=() if substitution else self.points_at_hand):
+                    leaves += 1
+                    if not self.leaf_settled(region, remainder, symbols, substitution):
+                        if substitution:
+                            return _Opinion("unknown", reason=f"in a residue class ({substitution}) "
+                                            f"the difference reduces to {remainder}")
+                        return self.leaf_opinion(part, region, remainder)
         except SplitTooLarge as why:
             return _Opinion("unknown", reason=str(why))
         dropped = [f for f in facts if f.empty is True]
         trusted = sum("trusted" in f.how for f in dropped)
+        residues = f"{len(classes)} residue classes, " if len(classes) > 1 or classes[0][0] else ""
         return _Opinion("zero", evidence=[
-            f"sign split shows an exact zero (closed partition, kinks included): {leaves} regions, "
-            f"{len(dropped)} shown empty ({len(dropped) - trusted} by a checked certificate, "
-            f"{trusted} by Z3's unsat)"])
+            f"sign split shows an exact zero (closed partition, kinks included): {residues}"
+            f"{leaves} regions, {len(dropped)} shown empty ({len(dropped) - trusted} by a checked "
+            f"certificate, {trusted} by Z3's unsat)"])
+
+    def leaf_settled(self, region, remainder, symbols, substitution=None) -> bool:
+        """A leaf of the split that needs nothing more: its remainder is an exact zero, or is
+        undefined on the whole region, or a denominator as written vanishes on the whole region,
+        or its one square root reduces to zero there; a symbol the region pins to one value
+        (n ≥ 0 and −n ≥ 0) is substituted first (after the residue class's n = L·k + r)."""
+        pinned = pinned_values(region, symbols)
+        remainder = remainder.xreplace(pinned)
+        on_region = {s: v.xreplace(pinned) for s, v in (substitution or {}).items()} | pinned
+        return _vacuous_or_zero(remainder) or self.domain.vacuous_on(region, on_region) or \
+            radical_zero(remainder, region, symbols)
 
     def leaf_opinion(self, part: _Part, region, remainder) -> _Opinion:
         """A leaf with a non-zero remainder: 'nonzero' if a point of the region's interior
@@ -706,7 +764,7 @@ class _Decision:
         return None
 
     def combine(self, constant, parts: list[_Part], whole: bool, note: str = "") -> Verdict:
-        opinions = [self.decide_part(p, split=not note) for p in parts]
+        opinions = [self.decide_part(p, split=p.split) for p in parts]
         if whole:
             evidence = list(opinions[0].evidence)
         else:
@@ -775,8 +833,7 @@ class _Decision:
                                                    facts=facts, closed=True,
                                                    max_regions=SPLIT_REGIONS):
                 leaves += 1
-                if not (_vacuous_or_zero(remainder) or self.domain.vacuous_on(region) or
-                        radical_zero(remainder, region, self.symbols)):
+                if not self.leaf_settled(region, remainder, self.symbols):
                     failing.append(region)
         except SplitTooLarge as why:
             return self.undecided(str(why))

@@ -1,4 +1,5 @@
-"""Open sign regions: the cells that a sign split on ReLU arguments cuts out.
+"""Sign regions: the cells that a sign split on the arguments of ReLU (and, closed, of sign,
+Heaviside and the conditions of Piecewise) cuts out.
 
 A region is a list of constraints read as a conjunction (together with the symbols' ranges,
 exactly: a non-negative symbol may be 0): an expression c stands for c > 0, and ``sp.GreaterThan(c, 0)`` for c ≥ 0 (the closed
@@ -16,16 +17,18 @@ An oracle that fails, times out or returns a point that does not check leaves th
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass
 
 import sympy as sp
 
 from symbolic.decision.assumptions import point_in_ranges, symbol_range
 from symbolic.decision.budget import check_budget, remaining
+from symbolic.decision.cases import integer_valued, cases, split_atoms
 from symbolic.decision.fragment import OutsideFragment
 from symbolic.decision.linear import decide_linear
 from symbolic.decision.witness import exact_value
-from symbolic.relu import canonical_relu_form, relu_atoms
+from symbolic.relu import canonical_relu_form
 from symbolic.errors import CheckerError
 
 # at most this many seconds of Z3 for one region question
@@ -48,8 +51,9 @@ class RegionFact:
 def sign_branches(expr: sp.Expr, symbols, settled=lambda e: False, region=None, facts=None,
                   closed=False, max_regions=None, hints=()):
     """Yield (region, reduced) for each non-empty-or-unknown region of the sign split of expr's
-    innermost ReLU arguments: on {s > 0} ReLU(s) is s, on {s < 0} it is 0 (``closed``: {s ≥ 0}
-    and {s < 0}, a partition with no kink left over).  A branch whose expression is ``settled``
+    innermost constructs (``symbolic.decision.cases``): on {s > 0} ReLU(s) is s, on {s < 0} it
+    is 0 (``closed``: {s ≥ 0} and {s < 0}, a partition with no kink left over, and the cases of
+    sign, Heaviside and Piecewise, which cover every point too).  A branch whose expression is ``settled``
     is not split further.  Regions shown empty (with a certificate) are dropped; ``facts``, a
     list, receives the RegionFact of every region examined; past ``max_regions`` of them the
     split stops with SplitTooLarge.  ``hints``, points already at hand, are tried inside each
@@ -58,15 +62,13 @@ def sign_branches(expr: sp.Expr, symbols, settled=lambda e: False, region=None, 
     region = [] if region is None else region
     if facts is not None and max_regions is not None and len(facts) >= max_regions:
         raise SplitTooLarge(f"the sign split examined {max_regions} regions")
-    atoms = relu_atoms(expr)
+    atoms = split_atoms(expr, closed)
     if not atoms or settled(expr):
         yield region, expr
         return
     atom = atoms[0]
-    argument = atom.args[0]
-    positive = sp.GreaterThan(argument, 0, evaluate=False) if closed else argument
-    for constraint, value in ((positive, argument), (negative_side(argument, closed), sp.S.Zero)):
-        branch = region + [constraint]
+    for constraints, value in cases(atom, closed):
+        branch = region + constraints
         fact = examine(branch, symbols, hints)
         if facts is not None:
             facts.append(fact)
@@ -76,51 +78,43 @@ def sign_branches(expr: sp.Expr, symbols, settled=lambda e: False, region=None, 
         yield from sign_branches(reduced, symbols, settled, branch, facts, closed, max_regions, hints)
 
 
-def negative_side(argument: sp.Expr, closed: bool):
-    """The constraint of the branch where ReLU(argument) is 0: argument < 0, and over the
-    integers (closed split, an argument integral at every point of the claim) argument ≤ −1,
-    which a linear certificate can use: the integer sign split."""
-    if closed and _integer_valued(argument):
-        return sp.GreaterThan(sp.expand(-argument - 1), 0, evaluate=False)
-    return -argument
-
-
-def _integer_valued(expr: sp.Expr) -> bool:
-    """expr is an integer at every point: read off its structure (integers, integer symbols,
-    floor and ceiling, by sums, products and non-negative integer powers) where that settles it,
-    else sympy's own ``is_integer``.  A real symbol or a fraction anywhere in a sum or product
-    answers False, the safe answer: the split's negative side is then s < 0, which holds for
-    every s, integer or not."""
-    if expr.is_Integer or isinstance(expr, (sp.floor, sp.ceiling)):
-        return True
-    if expr.is_Symbol:
-        return expr.is_integer is True
-    if expr.is_Add or expr.is_Mul:
-        return all(_integer_valued(a) for a in expr.args)
-    if expr.is_Pow and expr.exp.is_Integer and expr.exp >= 0:
-        return _integer_valued(expr.base)
-    if expr.is_Pow:
-        return False    # a negative or fractional power: no integer at some point
-    return expr.is_integer is True
-
-
 def pinned_values(region: list, symbols) -> dict:
-    """Symbols the region's closed constraints pin: c ≥ 0 and −c ≥ 0 give c = 0, solved for a
-    symbol with coefficient ±1 (so an integer symbol gets an integer-valued expression).  On
-    the region each symbol equals its value, so substituting it is an identity there."""
-    closed = [sp.expand(c.lhs) for c in region if _is_closed(c)]
+    """Symbols the region's closed constraints pin: c ≥ 0 and −c ≥ 0 give c = 0 (each linear
+    c read in its primitive form, so 4x − 13 ≥ 0 and 13/4 − x ≥ 0 meet), solved for a symbol:
+    a real one with any coefficient, an integer one with coefficient ±1 (so it gets an
+    integer-valued expression).  On the region each symbol equals its value, so substituting
+    it is an identity there."""
+    closed = [_primitive(sp.expand(c.lhs)) for c in region if _is_closed(c) and is_linear(c.lhs)]
     values = {}
     for c in closed:
-        if sp.expand(-c) not in closed or not is_linear(c):
+        if sp.expand(-c) not in closed:
             continue
         c = sp.expand(c.xreplace(values))
         for s in sorted(c.free_symbols & set(symbols), key=sp.default_sort_key):
             coefficient = c.coeff(s)
-            if coefficient in (1, -1) and s not in values:
-                values[s] = sp.expand(-(c - coefficient * s) / coefficient)
-                values = {k: sp.expand(v.xreplace({s: values[s]})) for k, v in values.items()}
-                break
+            if s in values or coefficient == 0 or \
+                    (symbol_range(s).integral and coefficient not in (1, -1)):
+                continue
+            values[s] = sp.expand(-(c - coefficient * s) / coefficient)
+            values = {k: sp.expand(v.xreplace({s: values[s]})) for k, v in values.items()}
+            break
     return values
+
+
+def _primitive(c: sp.Expr) -> sp.Expr:
+    """A linear c ≥ 0 as an equivalent constraint with coprime integer coefficients; where c is
+    an integer at every point of the claim, also rounded: a·x + b ≥ 0 with integer a of gcd g
+    is (a/g)·x + ⌊b/g⌋ ≥ 0 over the integers."""
+    coefficients = c.as_coefficients_dict()
+    numbers = [sp.Rational(v) for v in coefficients.values()]
+    scale = sp.Rational(math.lcm(*(v.q for v in numbers)), math.gcd(*(v.p for v in numbers)))
+    c = sp.expand(c * scale)
+    if integer_valued(c):
+        constant = c.as_coefficients_dict().get(sp.S.One, sp.S.Zero)
+        g = math.gcd(*(int(v) for k, v in c.as_coefficients_dict().items() if k != sp.S.One))
+        if g > 1:
+            c = sp.expand((c - constant) / g + sp.floor(sp.Rational(constant, g)))
+    return c
 
 
 def describe(region: list) -> str:
