@@ -52,6 +52,10 @@ class Mutant:
 IDENTITY = "symbolic/decision/identity.py"
 REGIONS = "symbolic/decision/regions.py"
 CASES = "symbolic/decision/cases.py"
+RESIDUES = "symbolic/decision/residues.py"
+MAX_PLUS = "symbolic/decision/max_plus.py"
+SPLIT_CASES = "tests/test_split_cases.py"
+MAX_PLUS_TESTS = "tests/test_max_plus.py"
 SMT = "symbolic/decision/smt.py"
 WITNESS = "symbolic/decision/witness.py"
 ASSUMPTIONS = "symbolic/decision/assumptions.py"
@@ -228,6 +232,42 @@ MUTANTS = [
     Mutant("fraction-no-common-denominator", "symbolic/flint_fractions.py",
            "                if d2 == den:", "                if True:",
            "fraction field: fractions are added over a common denominator"),
+    # --- the split's cases, the residue split, integer rounding, the max-plus normal form ----------
+    Mutant("sign-zero-case-dropped", CASES,
+           "        return [([positive_side(argument, closed)], sp.S.One), (_equal(argument), at_zero),\n"
+           "                ([positive_side(-argument, closed)], below)]",
+           "        return [([positive_side(argument, closed)], sp.S.One),\n"
+           "                ([positive_side(-argument, closed)], below)]",
+           "cases: sign and Heaviside have a case s = 0", tests=(SPLIT_CASES,)),
+    Mutant("piecewise-earlier-conditions-ignored", CASES,
+           "        here = _and(none_earlier, holds)", "        here = holds",
+           "cases: a Piecewise's k-th value holds only where no earlier condition does",
+           tests=(SPLIT_CASES,)),
+    Mutant("negated-comparison-read-as-itself", CASES,
+           "            return _disjunction(inner.negated, closed)",
+           "            return _disjunction(inner, closed)",
+           "cases: Not of a comparison is the negated comparison", tests=(SPLIT_CASES,)),
+    Mutant("residue-constant-dropped", RESIDUES,
+           "    whole = rest + sp.floor(constant)", "    whole = rest",
+           "residues: floor(a) = (a − c) + floor(c) keeps the constant's floor", tests=(SPLIT_CASES,)),
+    Mutant("rounding-upward", REGIONS,
+           "sp.floor(sp.Rational(constant, g))", "sp.ceiling(sp.Rational(constant, g))",
+           "regions: a·x + b ≥ 0 over the integers is (a/g)·x + floor(b/g) ≥ 0", tests=(SPLIT_CASES,)),
+    Mutant("piecewise-equality-read-as-at-least", WITNESS,
+           "    sp.Equality: lambda d: not (d > 0 or d < 0),", "    sp.Equality: lambda d: not d < 0,",
+           "witness: a Piecewise condition a = b is exact equality", tests=(SPLIT_CASES,)),
+    Mutant("max-plus-negative-multiple-keeps-kind", MAX_PLUS,
+           "            kind = _MIN if kind == _MAX else _MAX", "            pass",
+           "max-plus: a negative multiple of a max is a min", tests=(MAX_PLUS_TESTS,)),
+    Mutant("max-plus-keeps-the-wrong-constant", MAX_PLUS,
+           "(constant > kept if kind == _MAX else constant < kept)",
+           "(constant < kept if kind == _MAX else constant > kept)",
+           "max-plus: of forms with one linear part a max attains the largest constant",
+           tests=(MAX_PLUS_TESTS,)),
+    Mutant("max-plus-proof-compares-nothing", IDENTITY,
+           "            if convex == other and self.informative:", "            if convex == other:",
+           "step 3: the max-plus normal form proves only beside a point that compared non-zero values",
+           tests=(MAX_PLUS_TESTS,)),
     # --- the exact fast paths: Fourier–Motzkin on linear regions, the quadratic field ----------------
     Mutant("elimination-multipliers-unchecked", REGIONS,
            "    if outcome is not None and outcome[0] == \"empty\" and \\\n"

@@ -33,7 +33,7 @@ def _random_side(rng, depth):
 def test_the_normal_form_is_the_side_at_every_point_where_it_is_read():
     rng = random.Random(0)
     read = 0
-    for _ in range(400):
+    for _ in range(150):
         side = _random_side(rng, 3)
         form = normal_form(side)
         if form is None:
@@ -42,7 +42,7 @@ def test_the_normal_form_is_the_side_at_every_point_where_it_is_read():
         for _ in range(6):
             point = {s: sp.Rational(rng.randint(-20, 20), rng.randint(1, 4)) for s in SYMBOLS}
             assert _value(form, point) == side.xreplace(point), (side, point)
-    assert read > 100    # the property was checked on many sides, not vacuously
+    assert read > 40    # the property was checked on many sides, not vacuously
 
 
 def test_a_max_plus_a_min_and_other_constructs_have_no_normal_form():
@@ -106,3 +106,13 @@ def test_separating_points_are_candidates_where_one_sides_forms_stand_out():
     # of different kinds, or unread: no candidates
     assert separating_points(normal_form(sp.Max(x, y)), normal_form(sp.Min(x, y)), SYMBOLS) == []
     assert separating_points(None, normal_form(x), SYMBOLS) == []
+
+
+def test_a_normal_form_proof_needs_a_point_that_compared_non_zero_values():
+    # both sides are 0 at every random point (the kink is far): the equal normal forms are no
+    # proof on their own; the proof that stands has a solver's unsat beside it
+    verdict = check_identity(ReLU(x - 10**6), sp.Max(x - 10**6, 0), timeout=20)
+    assert verdict.status is Status.PROVED
+    assert not verdict.evidence[0].startswith("max-plus normal form")
+    assert any("unsat" in line or "at least one of them comparing non-zero values" in line
+               for line in verdict.evidence)

@@ -212,3 +212,21 @@ def test_integer_negative_controls_are_refuted_at_an_integer_point(lhs, rhs):
     point = {s: v for s, v in verdict.witness.items() if isinstance(s, sp.Symbol)}
     assert all(v.is_Integer for v in point.values())
     assert lhs.xreplace(point) != sp.sympify(rhs).xreplace(point)
+
+
+@pytest.mark.parametrize("construct", CONSTRUCTS, ids=str)
+def test_the_exact_evaluator_reads_each_construct_as_sympy_does(construct):
+    grid = [sp.Rational(k, 2) for k in range(-6, 11)]
+    for a, b in itertools.product(grid, grid):
+        point = {x: a, y: b}
+        assert exact_value(construct, point) == construct.xreplace(point), (construct, point)
+
+
+def test_the_exact_evaluator_takes_the_first_branch_that_holds_and_no_other():
+    # the unused branch 1/x is not evaluated at x = 0; no branch holding is no value
+    assert exact_value(sp.Piecewise((1 / x, x > 0), (0, True)), {x: sp.S.Zero}) == 0
+    assert exact_value(sp.Piecewise((x, x > 0)), {x: -sp.S.One}) is None
+    # at a point of a quadratic field the comparison is exact: √2 − 1 > 0, and x = √2 is no 3/2
+    root = {x: sp.sqrt(2), y: sp.S.One}
+    assert exact_value(sp.Piecewise((y, x > 1), (0, True)), root) == 1
+    assert exact_value(sp.Piecewise((y, sp.Eq(2 * x, 3)), (0, True)), root) == 0

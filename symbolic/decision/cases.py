@@ -71,9 +71,8 @@ def split_atoms(expr: sp.Expr, closed: bool) -> list:
     their arguments or conditions), in a fixed order: ReLU always, and in the closed split sign,
     Heaviside and Piecewise too, where their cases can be read."""
     kinds = (ReLU, *_DISCONTINUOUS_CASES) if closed else (ReLU,)
-    candidates = expr.atoms(*kinds)
-    innermost = [a for a in candidates
-                 if not any(a is not b and a.has(b) for b in candidates) and
+    innermost = [a for a in expr.atoms(*kinds)
+                 if not any(argument.has(*kinds) for argument in a.args) and
                  (isinstance(a, ReLU) or cases(a, closed) is not None)]
     return sorted(innermost, key=sp.default_sort_key)
 

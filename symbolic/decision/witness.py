@@ -220,6 +220,8 @@ def _rational_function(expr: sp.Expr):
                     raise _Undefined
                 return value ** exponent
             return power
+        if isinstance(node, sp.Piecewise):
+            return _piecewise([(build(e), _condition(c, build)) for e, c in node.args])
         function = _RATIONAL_FUNCTIONS.get(type(node))
         if function is None:
             raise _NotRational
@@ -229,6 +231,44 @@ def _rational_function(expr: sp.Expr):
         return build(expr)
     except _NotRational:
         return None
+
+
+def _piecewise(pairs):
+    """The value of the first branch whose condition holds (no other branch is evaluated);
+    undefined where none holds."""
+    def value(point):
+        for branch, holds in pairs:
+            if holds(point):
+                return branch(point)
+        raise _Undefined
+    return value
+
+
+_COMPARE = {
+    sp.StrictGreaterThan: lambda d: d > 0, sp.GreaterThan: lambda d: not d < 0,
+    sp.StrictLessThan: lambda d: d < 0, sp.LessThan: lambda d: not d > 0,
+    sp.Equality: lambda d: not (d > 0 or d < 0), sp.Unequality: lambda d: d > 0 or d < 0,
+}
+
+
+def _condition(condition, build):
+    """A Piecewise condition as a Python predicate of the point: comparisons of two expressions
+    (by the sign of their difference), And, Or, Not, true and false."""
+    if condition is sp.true or condition is sp.false:
+        truth = condition is sp.true
+        return lambda point: truth
+    compare = _COMPARE.get(type(condition))
+    if compare is not None:
+        left, right = (build(a) for a in condition.args)
+        return lambda point: compare(left(point) - right(point))
+    parts = [_condition(a, build) for a in condition.args]
+    if isinstance(condition, sp.And):
+        return lambda point: all(p(point) for p in parts)
+    if isinstance(condition, sp.Or):
+        return lambda point: any(p(point) for p in parts)
+    if isinstance(condition, sp.Not):
+        return lambda point: not parts[0](point)
+    raise _NotRational
 
 
 def field_value(expr: sp.Expr, point: dict):
