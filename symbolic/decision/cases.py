@@ -139,11 +139,9 @@ def _disjunction(condition, closed: bool):
         inner = condition.args[0]
         if isinstance(inner, sp.Not):
             return _disjunction(inner.args[0], closed)
-        if isinstance(inner, (sp.And, sp.Or)):    # De Morgan
-            flipped = sp.Or if isinstance(inner, sp.And) else sp.And
+        if isinstance(inner, (sp.And, sp.Or)):    # De Morgan (Not of a comparison is built as
+            flipped = sp.Or if isinstance(inner, sp.And) else sp.And    # the negated comparison)
             return _disjunction(flipped(*(sp.Not(a) for a in inner.args), evaluate=False), closed)
-        if isinstance(inner, sp.core.relational.Relational):
-            return _disjunction(inner.negated, closed)
         return None
     if isinstance(condition, sp.Or):
         found = []
