@@ -230,3 +230,28 @@ def test_the_exact_evaluator_takes_the_first_branch_that_holds_and_no_other():
     root = {x: sp.sqrt(2), y: sp.S.One}
     assert exact_value(sp.Piecewise((y, x > 1), (0, True)), root) == 1
     assert exact_value(sp.Piecewise((y, sp.Eq(2 * x, 3)), (0, True)), root) == 0
+
+
+a_form, b_form = 13 - 12 * y, -2 * x - 2 * y - sp.Rational(1, 2)
+
+
+def test_a_denominator_zero_throughout_a_region_is_found_by_splitting_its_own_atoms():
+    from symbolic.decision.domain import WrittenDomain
+    product = sp.Mul(ReLU(x), ReLU(y), evaluate=False)
+    domain = WrittenDomain(sp.Mul(product, sp.Pow(product, -1, evaluate=False), evaluate=False))
+    # on x + y <= 0, x > 0 and y > 0 cannot both hold: ReLU(x)·ReLU(y) is 0 there throughout
+    assert domain.vacuous_on([sp.GreaterThan(-x - y, 0, evaluate=False)])
+    # on x + y >= 0 it is not (x = y = 1)
+    assert not domain.vacuous_on([sp.GreaterThan(x + y, 0, evaluate=False)])
+
+
+def test_a_quotient_of_relu_products_is_proved_on_its_domain_as_written():
+    product = sp.Mul(ReLU(a_form), ReLU(b_form), evaluate=False)
+    quotient = sp.Mul(product, sp.Pow(product, -1, evaluate=False), evaluate=False)
+    total = sp.expand(a_form + b_form)
+    verdict = _by_the_project(quotient, sp.Mul(ReLU(total), sp.Pow(total, -1), evaluate=False))
+    assert any("where a denominator as written is 0 throughout" in line for line in verdict.evidence)
+    # the negative control: against ReLU(a - b)/(a - b), refuted where a > 0, b > 0 and a < b
+    gap = sp.expand(a_form - b_form)
+    wrong = check_identity(quotient, sp.Mul(ReLU(gap), sp.Pow(gap, -1), evaluate=False), timeout=20)
+    assert wrong.status is Status.REFUTED

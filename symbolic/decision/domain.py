@@ -9,7 +9,8 @@ defined; so the domain is read from the sides as written, never from a rewritten
 
 - a REFUTED witness must be admissible (``WrittenDomain.admits``);
 - a region of the sign split on which some denominator as written vanishes identically asserts
-  nothing (``WrittenDomain.vacuous_on``);
+  nothing (``WrittenDomain.vacuous_on``, splitting the denominator's own ReLU atoms over the
+  region where the region does not state their signs);
 - the denominators as written are asserted non-zero wherever Z3 is asked (``denominators``).
 """
 from __future__ import annotations
@@ -27,6 +28,7 @@ from symbolic.relu import canonical_relu_form, relu_atoms, to_relu_form
 
 # a value closer to 0 than this at WITNESS_DPS digits has no sign the domain test trusts
 _SIGN_NOISE = mpmath.mpf(10) ** -(WITNESS_DPS // 2)
+_THROUGHOUT_REGIONS = 12    # pieces examined to show a denominator 0 on a whole region
 
 
 def _walk(expr: sp.Expr):
@@ -175,7 +177,8 @@ class WrittenDomain:
 
 def _vanishes_on(denominator: sp.Expr, region: list, pinned: dict) -> bool:
     positive = {c.lhs if isinstance(c, sp.GreaterThan) else c for c in region}
-    expr = canonical_relu_form(to_relu_form(evaluated(denominator).xreplace(pinned)))
+    written = to_relu_form(evaluated(denominator).xreplace(pinned))
+    expr = canonical_relu_form(written)
     while True:
         atoms = relu_atoms(expr)
         if not atoms:
@@ -188,5 +191,36 @@ def _vanishes_on(denominator: sp.Expr, region: list, pinned: dict) -> bool:
             elif {sp.expand(-argument), sp.expand(-argument - 1)} & positive:
                 values[atom] = sp.S.Zero
         if not values:
-            return is_rational_zero(expr)
+            # the atoms as written (the canonical form's ReLU(−s) = −s + ReLU(s) would move the
+            # kink to the side where the atom is not 0)
+            return _zero_throughout(written, region)
         expr = canonical_relu_form(expr.xreplace(values))
+
+
+def _zero_throughout(expr: sp.Expr, region: list, budget: list | None = None) -> bool:
+    """expr, with ReLU atoms whose sign the region does not state, is 0 at every point of the
+    region: split on each atom's argument s into {s > 0} (ReLU(s) = s) and {s ≤ 0} (ReLU(s) = 0),
+    a partition with the kink on the side where the atom is 0, each piece dropped only with a
+    certificate of emptiness, and an exact 0 left on every piece.  ReLU(a)·ReLU(b) vanishes on
+    a + b ≤ 0 this way: a > 0 and b > 0 there is certified empty."""
+    from symbolic.decision.regions import examine
+    budget = [_THROUGHOUT_REGIONS] if budget is None else budget
+    atoms = relu_atoms(expr)
+    if not atoms:
+        return is_rational_zero(expr)
+    atom = atoms[0]
+    argument = atom.args[0]
+    constraints = [c.lhs if isinstance(c, sp.GreaterThan) else c for c in region]
+    symbols = sorted(expr.free_symbols.union(*(c.free_symbols for c in constraints)),
+                     key=sp.default_sort_key)
+    for constraint, value in ((argument, argument),
+                              (sp.GreaterThan(sp.expand(-argument), 0, evaluate=False), sp.S.Zero)):
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
+        piece = [*region, constraint]
+        if examine(piece, symbols).empty is True:
+            continue
+        if not _zero_throughout(expr.xreplace({atom: value}), piece, budget):
+            return False
+    return True

@@ -474,8 +474,8 @@ class _Decision:
                 kind, forms = convex
                 return _holds([f"max-plus normal form: both sides are the "
                                f"{'maximum' if kind == 'max' else 'minimum'} of the same "
-                               f"{len(forms)} affine forms, at every point (an exact test)",
-                               self.witness_line])
+                               f"{len(forms)} affine form{'s' * (len(forms) != 1)}, at every "
+                               "point where they are defined (an exact test)", self.witness_line])
             refutation = self.try_points(separating_points(convex, other, self.symbols),
                                          "a point where the sides' affine forms differ "
                                          "separates the two sides")
@@ -675,7 +675,7 @@ class _Decision:
         """The project's own sign split of part.expr − part.target (step 6): 'zero' when every
         region of the closed partition is certified empty or carries an exact zero; floor,
         ceiling and Mod of integer symbols are first removed class by class (the residue split)."""
-        facts, leaves = [], 0
+        facts, leaves, vacuous = [], 0, 0
         expr = part.expr - part.target
         kinks = len(expr.atoms(ReLU))
         if kinks > SPLIT_KINKS:
@@ -694,7 +694,9 @@ class _Decision:
                         closed=True, max_regions=SPLIT_REGIONS,
                         hints=() if substitution else self.points_at_hand):
                     leaves += 1
-                    if not self.leaf_settled(region, remainder, symbols, substitution):
+                    settled = self.leaf_settled(region, remainder, symbols, substitution)
+                    vacuous += settled == "vacuous"
+                    if not settled:
                         if substitution:
                             return _Opinion("unknown", reason=f"in a residue class ({substitution}) "
                                             f"the difference reduces to {remainder}")
@@ -707,18 +709,23 @@ class _Decision:
         return _Opinion("zero", evidence=[
             f"sign split shows an exact zero (closed partition, kinks included): {residues}"
             f"{leaves} regions, {len(dropped)} shown empty ({len(dropped) - trusted} by a checked "
-            f"certificate, {trusted} by Z3's unsat)"])
+            f"certificate, {trusted} by Z3's unsat)" +
+            (f", {vacuous} where a denominator as written is 0 throughout" if vacuous else "")])
 
-    def leaf_settled(self, region, remainder, symbols, substitution=None) -> bool:
-        """A leaf of the split that needs nothing more: its remainder is an exact zero, or is
-        undefined on the whole region, or a denominator as written vanishes on the whole region,
-        or its one square root reduces to zero there; a symbol the region pins to one value
-        (n ≥ 0 and −n ≥ 0) is substituted first (after the residue class's n = L·k + r)."""
+    def leaf_settled(self, region, remainder, symbols, substitution=None) -> str:
+        """Why a leaf of the split needs nothing more ("" where it does): its remainder is an
+        exact zero or undefined on the whole region ("zero"), or a denominator as written
+        vanishes on the whole region ("vacuous"), or its one square root reduces to zero there
+        ("radical"); a symbol the region pins to one value (n ≥ 0 and −n ≥ 0) is substituted
+        first (after the residue class's n = L·k + r)."""
         pinned = pinned_values(region, symbols)
         remainder = remainder.xreplace(pinned)
         on_region = {s: v.xreplace(pinned) for s, v in (substitution or {}).items()} | pinned
-        return _vacuous_or_zero(remainder) or self.domain.vacuous_on(region, on_region) or \
-            radical_zero(remainder, region, symbols)
+        if _vacuous_or_zero(remainder):
+            return "zero"
+        if self.domain.vacuous_on(region, on_region):
+            return "vacuous"
+        return "radical" if radical_zero(remainder, region, symbols) else ""
 
     def leaf_opinion(self, part: _Part, region, remainder) -> _Opinion:
         """A leaf with a non-zero remainder: 'nonzero' if a point of the region's interior
