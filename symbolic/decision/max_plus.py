@@ -20,6 +20,7 @@ from fractions import Fraction
 
 import sympy as sp
 
+from symbolic.errors import CheckerError
 from symbolic.relu import ReLU
 
 MAX_FORMS = 256    # a side with more forms than this is not read
@@ -27,8 +28,8 @@ MAX_FORMS = 256    # a side with more forms than this is not read
 _AFFINE, _MAX, _MIN = "affine", "max", "min"
 
 
-class _Unreadable(Exception):
-    pass
+class _Unreadable(CheckerError):
+    """The side has no max-plus normal form."""
 
 
 def normal_form(expr: sp.Expr):
