@@ -22,6 +22,7 @@ import sympy as sp
 
 from sympy.core.function import AppliedUndef
 
+from symbolic.decision.regions import examine
 from symbolic.decision.witness import WITNESS_DPS, evaluated, exact_value, mp_value, substitute_functions
 from symbolic.decision.zero import is_rational_zero
 from symbolic.relu import canonical_relu_form, relu_atoms, to_relu_form
@@ -203,7 +204,6 @@ def _zero_throughout(expr: sp.Expr, region: list, budget: list | None = None) ->
     a partition with the kink on the side where the atom is 0, each piece dropped only with a
     certificate of emptiness, and an exact 0 left on every piece.  ReLU(a)·ReLU(b) vanishes on
     a + b ≤ 0 this way: a > 0 and b > 0 there is certified empty."""
-    from symbolic.decision.regions import examine
     budget = [_THROUGHOUT_REGIONS] if budget is None else budget
     atoms = relu_atoms(expr)
     if not atoms:

@@ -79,10 +79,10 @@ The procedure and why each answer is sound, step by step, with the check that en
    the negative side of an integer-valued s is s ≤ −1, and a symbol that the region pins to one
    value (c ≥ 0 and −c ≥ 0, each linear c in its primitive form, rounded over the integers:
    2n − 11 ≥ 0 is n − 6 ≥ 0) is substituted into the remainder.  A leaf with a non-zero
-   remainder is no refutation (a closed region may be thin): refutations come from re-verified points only.  The split is tried on parts
-   with at most SPLIT_KINKS ReLU atoms (the parts of a claim too wide to rewrite whole are
-   rewritten and split one by one), stops after SPLIT_REGIONS regions examined, and then
-   gives no opinion.
+   remainder is no refutation (a closed region may be thin): refutations come from re-verified
+   points only.  The split is tried on parts with at most SPLIT_KINKS ReLU atoms (the parts of
+   a claim too wide to rewrite whole are rewritten and split one by one), stops after
+   SPLIT_REGIONS regions examined, and then gives no opinion.
    A leaf whose remainder holds one square root √t is shown zero by ``radical_zero``
    (reduction modulo y² − t, a polynomial identity and a region certified empty).
 7. The solvers, where the split does not settle a part or no random point confirmed it (the
