@@ -127,6 +127,7 @@ from symbolic.decision.assumptions import function_fact, point_in_ranges, sample
 from symbolic.decision.budget import BudgetExhausted, check_budget, remaining, time_budget
 from symbolic.decision.components import independent_parts
 from symbolic.decision.domain import WrittenDomain, evaluated
+from symbolic.decision.fraction_field import fraction_reading
 from symbolic.decision.fragment import DISCONTINUOUS, OutsideFragment, in_fragment
 from symbolic.decision.kinks import between_kinks, critical_points, kink_points
 from symbolic.decision.max_plus import normal_form, separating_points
@@ -690,7 +691,7 @@ class _Decision:
                 start = [c.xreplace(substitution) for c in self.region
                          if getattr(c, "lhs", c).free_symbols <= set(part.symbols)] + constraints
                 for region, remainder in sign_branches(
-                        reduced, symbols, settled=is_rational_zero, region=start, facts=facts,
+                        reduced, symbols, settled=_zero_in_flint, region=start, facts=facts,
                         closed=True, max_regions=SPLIT_REGIONS,
                         hints=() if substitution else self.points_at_hand):
                     leaves += 1
@@ -836,7 +837,7 @@ class _Decision:
         facts, failing, leaves = [], [], 0
         try:
             for region, remainder in sign_branches(difference, self.symbols,
-                                                   settled=is_rational_zero, region=list(self.region),
+                                                   settled=_zero_in_flint, region=list(self.region),
                                                    facts=facts, closed=True,
                                                    max_regions=SPLIT_REGIONS):
                 leaves += 1
@@ -906,6 +907,13 @@ def _separates(expr: sp.Expr, target: sp.Expr, point: dict) -> bool:
         return False
     value = algebraic_value(expr - target, point)
     return value is not None and exactly_zero(value) is False
+
+
+def _zero_in_flint(expr: sp.Expr) -> bool:
+    """The split's early stop: a branch whose expression flint reads as the zero rational function
+    (its generators independent) is split no further.  Only an early stop: a branch it does not
+    stop is split to its leaves, where the full exact zero test (with sympy's expansion) runs."""
+    return expr == 0 or fraction_reading(expr) is True
 
 
 def _vacuous_or_zero(remainder: sp.Expr) -> bool:

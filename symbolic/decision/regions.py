@@ -157,14 +157,11 @@ def _has_denominator(expr: sp.Expr) -> bool:
 
 
 def is_linear(constraint: sp.Expr) -> bool:
-    variables = sorted(constraint.free_symbols, key=sp.default_sort_key)
-    if not variables:
-        return constraint.is_Rational
-    try:
-        poly = sp.Poly(constraint, *variables)
-    except sp.PolynomialError:
-        return False
-    return poly.total_degree() <= 1 and str(poly.domain) in ("ZZ", "QQ")
+    """An affine form of the symbols with rational coefficients (read off the expanded terms:
+    each a rational multiple of 1 or of one symbol)."""
+    terms = sp.expand(constraint).as_coefficients_dict()
+    return all(coefficient.is_Rational and (term is sp.S.One or term.is_Symbol)
+               for term, coefficient in terms.items())
 
 
 def inside(region, symbols, point) -> bool:
