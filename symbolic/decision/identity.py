@@ -327,7 +327,12 @@ class _Decision:
         when a side is non-zero there, or when a side is a sum with a non-zero term there (its
         value 0 then came out of a cancellation that the other side had to match)."""
         lhs, rhs = self.concrete
-        for expr in (lhs, rhs, *sp.Add.make_args(lhs), *sp.Add.make_args(rhs)):
+        # each expression once (a side that is no sum is its own one term)
+        for expr in dict.fromkeys((lhs, rhs, *sp.Add.make_args(lhs), *sp.Add.make_args(rhs))):
+            if expr.is_Rational:
+                if expr != 0:
+                    return True
+                continue
             value = exact_value(expr, point)
             if value is None:    # at 50 digits, a value above the rounding noise
                 value = mp_value(expr, point, WITNESS_DPS)
