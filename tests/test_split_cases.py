@@ -255,3 +255,37 @@ def test_a_quotient_of_relu_products_is_proved_on_its_domain_as_written():
     gap = sp.expand(a_form - b_form)
     wrong = check_identity(quotient, sp.Mul(ReLU(gap), sp.Pow(gap, -1), evaluate=False), timeout=20)
     assert wrong.status is Status.REFUTED
+
+
+# --- a Piecewise's branches restrict the domain only where they are taken ---------------------------
+
+Pw = sp.Piecewise
+
+
+@pytest.mark.parametrize("lhs, rhs, where", [
+    # sympy and the exact evaluator give 0 and 5 at x = 0, where 1/x is not evaluated
+    (Pw((1 / x, x > 0), (0, True)), Pw((1 / x, x > 0), (5, sp.Eq(x, 0)), (0, True)), {x: 0}),
+    (Pw((sp.sqrt(x), x >= 0), (0, True)), Pw((sp.sqrt(x), x >= 0), (1, True)), None),
+    (Pw((sp.log(x), x > 0), (x, True)), Pw((sp.log(x), x > 0), (-x, True)), None),
+    (Pw((1 / n, sp.Ne(n, 0)), (0, True)), Pw((1 / n, sp.Ne(n, 0)), (1, True)), {n: 0}),
+    (Pw((sp.Mod(n, x), sp.Ne(x, 0)), (7, True)), Pw((sp.Mod(n, x), sp.Ne(x, 0)), (8, True)), {x: 0}),
+])
+def test_a_branch_not_taken_restricts_nothing_and_the_claim_is_refuted_there(lhs, rhs, where):
+    verdict = check_identity(lhs, rhs, timeout=20)
+    assert verdict.status is Status.REFUTED, verdict.describe()
+    point = {s: v for s, v in verdict.witness.items() if isinstance(s, sp.Symbol)}
+    assert exact_value(lhs, point) != exact_value(rhs, point)
+    if where is not None:
+        assert all(point[s] == v for s, v in where.items())
+
+
+def test_a_branch_taken_still_restricts_the_domain():
+    from symbolic.decision.domain import WrittenDomain
+    domain = WrittenDomain(Pw((1 / x, x >= 0), (0, True)))
+    assert not domain.admits({x: sp.S.Zero})              # the branch 1/x is taken at x = 0
+    assert domain.admits({x: -sp.S.One}) and domain.admits({x: sp.S.One})
+    assert domain.denominators == []                     # never asserted everywhere
+    # and the solvers are not given a restriction inside a branch
+    from symbolic.decision.fragment import in_fragment
+    assert "inside a Piecewise" in in_fragment([Pw((1 / x, x > 0), (0, True))])
+    assert in_fragment([Pw((x, x > 0), (0, True))]) is None

@@ -19,7 +19,7 @@ from cvc5 import Kind
 
 from symbolic.decision.assumptions import symbol_range
 from symbolic.decision.budget import uninterrupted
-from symbolic.decision.fragment import Answer, OutsideFragment, power_exponent
+from symbolic.decision.fragment import Answer, OutsideFragment, check_term, power_exponent
 from symbolic.relu import ReLU
 
 
@@ -263,7 +263,10 @@ def _solve(build, exprs, symbols, seconds: float) -> Answer:
 
 
 def ask(left, right, denominators, conditions, symbols, seconds: float) -> Answer:
-    """cvc5 on left ≠ right on the domain as written: unsat says left = right there."""
+    """cvc5 on left ≠ right on the domain as written: unsat says left = right there.
+    OutsideFragment for a side the encoding cannot state exactly (``fragment.check_term``)."""
+    check_term(left), check_term(right)
+
     def build(encoding):
         goal = encoding.mk(Kind.DISTINCT, encoding.term(left), encoding.term(right))
         return [goal, *encoding.domain(denominators, conditions)]

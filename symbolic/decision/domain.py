@@ -40,10 +40,54 @@ def _walk(expr: sp.Expr):
             yield from _walk(arg)
 
 
+def _walk_guarded(expr: sp.Expr, guards: tuple = ()):
+    """Every sub-expression as written with its guards: inside a Piecewise, the k-th value is
+    evaluated only where its branch is taken, the k-th condition only where no earlier one holds
+    (each guard a (Piecewise, k, "value" or "condition"))."""
+    yield expr, guards
+    if isinstance(expr, sp.Piecewise):
+        for k, (value, condition) in enumerate(expr.args):
+            yield from _walk_guarded(condition, guards + ((expr, k, "condition"),))
+            yield from _walk_guarded(value, guards + ((expr, k, "value"),))
+        return
+    for arg in expr.args:
+        if isinstance(arg, sp.Basic):
+            yield from _walk_guarded(arg, guards)
+
+
+def _unguarded(expr: sp.Expr):
+    """The sub-expressions evaluated wherever expr is: none inside a Piecewise's branches."""
+    return (node for node, guards in _walk_guarded(expr) if not guards)
+
+
+def _guard_holds(guard, point: dict) -> bool:
+    """At point, is the guarded node evaluated?  Decided by the Piecewise's conditions there; a
+    condition that cannot be decided at the point counts as holding (the node is then required
+    to be defined, the safe reading)."""
+    piecewise, k, role = guard
+    for j, (_, condition) in enumerate(piecewise.args[:k + (role == "value")]):
+        truth = _truth(condition, point)
+        if truth is None:
+            return True
+        if truth is not (j == k):
+            return False
+    return True
+
+
+def _truth(condition, point: dict):
+    try:
+        value = condition.xreplace(point)
+    except (TypeError, ValueError, ZeroDivisionError):
+        return None
+    return bool(value) if value in (sp.true, sp.false) else None
+
+
 def denominators(expr: sp.Expr) -> list[sp.Expr]:
-    """The bases of the negative powers of expr as written: each must be non-zero."""
+    """The bases of the negative powers of expr as written, each of which must be non-zero
+    wherever expr is defined (one inside a Piecewise's branch only where that branch is taken:
+    it is left to ``WrittenDomain.admits``)."""
     found = []
-    for node in _walk(expr):
+    for node in _unguarded(expr):
         if isinstance(node, sp.Pow) and _is_negative_number(node.exp) and node.base not in found:
             found.append(node.base)
         if isinstance(node, sp.Mod) and node.args[1] not in found:
@@ -104,7 +148,7 @@ class WrittenDomain:
         conditions, they are the domain as written."""
         found = []
         for side in self.sides:
-            for node in _walk(side):
+            for node in _unguarded(side):
                 constraint = None
                 if isinstance(node, sp.Pow):
                     exponent = evaluated(node.exp)
@@ -132,31 +176,34 @@ class WrittenDomain:
         return None
 
     @functools.cached_property
-    def restrictions(self) -> list[tuple[sp.Expr, frozenset]]:
+    def restrictions(self) -> list[tuple[sp.Expr, frozenset, tuple]]:
         """The nodes of the sides as written that can be undefined somewhere, each once, with
-        its symbols: every power except a constant non-negative integer one (x**2 is defined
+        its symbols and the places it stands (each a tuple of Piecewise guards, () outside any
+        Piecewise): every power except a constant non-negative integer one (x**2 is defined
         wherever x is), every log and every Mod.  The other nodes are defined wherever their
-        arguments are, so ``admits`` reads these alone."""
+        arguments are, so ``admits`` reads these alone, each where one of its places is reached
+        (1/x in Piecewise((1/x, x > 0), (0, True)) is no restriction at x = 0)."""
         found = {}
         for side in self.sides:
-            for node in _walk(side):
-                if node in found:
-                    continue
+            for node, guards in _walk_guarded(side):
                 if isinstance(node, sp.Pow):
                     exponent = evaluated(node.exp)
                     if exponent.is_Integer and exponent >= 0:
                         continue
                 elif not isinstance(node, (sp.log, sp.Mod)):
                     continue
-                found[node] = frozenset(node.free_symbols)
-        return list(found.items())
+                found.setdefault(node, set()).add(guards)
+        return [(node, frozenset(node.free_symbols), tuple(places)) for node, places in found.items()]
 
     def admits(self, point: dict, partial: bool = False) -> bool:
         """Every side as written is defined at point.  ``partial``: the point gives some symbols
         only (a part of the claim), and only the conditions on those symbols are checked."""
         given = set(point)
-        for node, symbols in self.restrictions:
+        for node, symbols, places in self.restrictions:
             if partial and not symbols <= given:
+                continue
+            # a node inside a Piecewise's branches is needed where one of its places is reached
+            if not any(all(_guard_holds(g, point) for g in guards) for guards in places):
                 continue
             if isinstance(node, sp.Pow) and \
                     not _power_defined(*node.args, point, self.functions):

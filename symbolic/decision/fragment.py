@@ -44,21 +44,32 @@ def power_exponent(expr: sp.Pow) -> sp.Rational:
     return exponent
 
 
-def check_term(expr: sp.Basic) -> None:
-    """Raise OutsideFragment with the reason when expr is not in the fragment."""
+def check_term(expr: sp.Basic, in_branch: bool = False) -> None:
+    """Raise OutsideFragment with the reason when expr is not in the fragment.  Inside a
+    Piecewise (``in_branch``) no construct may restrict the domain (a division, a root, a Mod,
+    a Piecewise without an otherwise branch): the solvers' encodings assert such a restriction
+    everywhere, where it holds only where its branch is taken."""
     if expr.is_Symbol or expr.is_Rational or isinstance(expr, sp.Float):
         return
     if expr in (sp.true, sp.false):
         return
     if expr.is_Pow:
-        power_exponent(expr)
+        exponent = power_exponent(expr)
+        if in_branch and (exponent < 0 or not exponent.is_Integer):
+            raise OutsideFragment(f"the power {expr} inside a Piecewise restricts the domain "
+                                  "where its branch is taken only")
     elif not (expr.is_Add or expr.is_Mul or isinstance(expr, _FUNCTIONS + _STRUCTURE)):
         raise OutsideFragment(f"{expr.func.__name__} is outside real arithmetic with ReLU, max, "
                               "min, abs, sign, Heaviside, Piecewise, floor, ceiling, Mod and "
                               "rational powers")
+    if in_branch and (isinstance(expr, sp.Mod) or
+                      (isinstance(expr, sp.Piecewise) and expr.args[-1].cond is not sp.true)):
+        raise OutsideFragment(f"{expr} inside a Piecewise restricts the domain where its branch "
+                              "is taken only")
+    in_branch = in_branch or isinstance(expr, sp.Piecewise)
     for arg in expr.args:
         if isinstance(arg, sp.Basic):
-            check_term(arg)
+            check_term(arg, in_branch)
 
 
 def in_fragment(exprs) -> str | None:

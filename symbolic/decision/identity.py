@@ -695,6 +695,9 @@ class _Decision:
             for substitution, reduced, symbols, constraints in classes:
                 start = [c.xreplace(substitution) for c in self.region
                          if getattr(c, "lhs", c).free_symbols <= set(part.symbols)] + constraints
+                if sp.false in start:
+                    continue    # a residue class outside the domain as written: nothing to show
+                start = [c for c in start if c is not sp.true]
                 for region, remainder in sign_branches(
                         reduced, symbols, settled=_zero_in_flint, region=start, facts=facts,
                         closed=True, max_regions=SPLIT_REGIONS,

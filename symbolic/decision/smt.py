@@ -22,7 +22,7 @@ import z3
 from symbolic.decision.assumptions import symbol_range
 from symbolic.decision.budget import uninterrupted
 from symbolic.decision.fragment import DISCONTINUOUS, MAX_POWER, REAL_ONLY, Answer, OutsideFragment, \
-    in_fragment, power_exponent  # noqa: F401 - the fragment's names, as they were read here
+    check_term, in_fragment, power_exponent  # noqa: F401 - the fragment's names, as they were read here
 from symbolic.relu import ReLU
 
 
@@ -248,7 +248,9 @@ def domain_goals(translation: Translation, denominators, conditions) -> list:
 
 def ask(left, right, denominators, conditions, symbols, seconds: float) -> Answer:
     """Z3 on left ≠ right on the domain as written (every denominator non-zero, every
-    condition holding): unsat says left = right there."""
+    condition holding): unsat says left = right there.  OutsideFragment for a side the
+    encoding cannot state exactly (``fragment.check_term``)."""
+    check_term(left), check_term(right)
     exprs = [left, right, *denominators, *(getattr(c, "lhs", c) for c in conditions)]
     # a remainder of integers has two exact encodings, and Z3 settles some claims in one only
     # (floor(n/4) + ceiling(n/4) = 2 floor(n/4) + sign(Mod(n, 4)) through floor, Mod(n, 2)² =
