@@ -699,7 +699,7 @@ class _Decision:
                     continue    # a residue class outside the domain as written: nothing to show
                 start = [c for c in start if c is not sp.true]
                 for region, remainder in sign_branches(
-                        reduced, symbols, settled=_zero_in_flint, region=start, facts=facts,
+                        reduced, symbols, settled=_settled_branch, region=start, facts=facts,
                         closed=True, max_regions=SPLIT_REGIONS,
                         hints=() if substitution else self.points_at_hand):
                     leaves += 1
@@ -845,7 +845,7 @@ class _Decision:
         facts, failing, leaves = [], [], 0
         try:
             for region, remainder in sign_branches(difference, self.symbols,
-                                                   settled=_zero_in_flint, region=list(self.region),
+                                                   settled=_settled_branch, region=list(self.region),
                                                    facts=facts, closed=True,
                                                    max_regions=SPLIT_REGIONS):
                 leaves += 1
@@ -917,11 +917,14 @@ def _separates(expr: sp.Expr, target: sp.Expr, point: dict) -> bool:
     return value is not None and exactly_zero(value) is False
 
 
-def _zero_in_flint(expr: sp.Expr) -> bool:
-    """The split's early stop: a branch whose expression flint reads as the zero rational function
-    (its generators independent) is split no further.  Only an early stop: a branch it does not
-    stop is split to its leaves, where the full exact zero test (with sympy's expansion) runs."""
-    return expr == 0 or fraction_reading(expr) is True
+def _settled_branch(expr: sp.Expr) -> bool:
+    """The split's early stop: a branch whose expression is an exact zero is split no further.
+    While a Piecewise is left in it, flint's reading alone (sympy's expansion would expand every
+    branch of it, milliseconds a call, and the Piecewise is split away anyway); it is only an
+    early stop: the leaves get the full exact zero test."""
+    if expr.has(sp.Piecewise):
+        return fraction_reading(expr) is True
+    return is_rational_zero(expr)
 
 
 def _vacuous_or_zero(remainder: sp.Expr) -> bool:
