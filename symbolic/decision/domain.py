@@ -32,18 +32,11 @@ _SIGN_NOISE = mpmath.mpf(10) ** -(WITNESS_DPS // 2)
 _THROUGHOUT_REGIONS = 12    # pieces examined to show a denominator 0 on a whole region
 
 
-def _walk(expr: sp.Expr):
-    """Every sub-expression as written (no node is rebuilt, so none is evaluated)."""
-    yield expr
-    for arg in expr.args:
-        if isinstance(arg, sp.Basic):    # a derivative's count may be a plain int
-            yield from _walk(arg)
-
-
 def _walk_guarded(expr: sp.Expr, guards: tuple = ()):
-    """Every sub-expression as written with its guards: inside a Piecewise, the k-th value is
-    evaluated only where its branch is taken, the k-th condition only where no earlier one holds
-    (each guard a (Piecewise, k, "value" or "condition"))."""
+    """Every sub-expression as written (no node is rebuilt, so none is evaluated) with its
+    guards: inside a Piecewise, the k-th value is evaluated only where its branch is taken, the
+    k-th condition only where no earlier one holds (each guard a (Piecewise, k, "value" or
+    "condition"))."""
     yield expr, guards
     if isinstance(expr, sp.Piecewise):
         for k, (value, condition) in enumerate(expr.args):
@@ -51,7 +44,7 @@ def _walk_guarded(expr: sp.Expr, guards: tuple = ()):
             yield from _walk_guarded(value, guards + ((expr, k, "value"),))
         return
     for arg in expr.args:
-        if isinstance(arg, sp.Basic):
+        if isinstance(arg, sp.Basic):    # a derivative's count may be a plain int
             yield from _walk_guarded(arg, guards)
 
 
