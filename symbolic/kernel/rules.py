@@ -23,7 +23,8 @@ from typing import Callable
 import sympy as sp
 
 from symbolic.kernel.oracles import ORACLES
-from symbolic.kernel.statements import Equation, Negation, Relation, Statement, conjunction_of, misread_symbol
+from symbolic.kernel.statements import (Equation, Negation, Relation, Statement, conjunction_of, foreign_statement,
+                                        misread_symbol)
 from symbolic.kernel.theorem import RestsOn, _mint
 from symbolic.verdict import Holds, Status, Verdict
 
@@ -60,9 +61,9 @@ def by_oracle(name: str, statement: Statement, *, label: str = "", evidence=(), 
         return _undecided(label, statement, f"'{name}' is not an oracle the kernel runs")
     if not isinstance(statement, Statement):
         return _undecided(label, statement, "an oracle decides a statement (a term), not text")
-    if misread_symbol(statement) is not None:
-        return _undecided(label, statement, f"the symbol named '{misread_symbol(statement)}' would print as "
-                          "something it is not: rename it")
+    unreadable = _unreadable(statement)
+    if unreadable:
+        return _undecided(label, statement, unreadable)
     answer = oracle.decide()(statement, **parameters)
     if isinstance(answer, Verdict) and answer.status is not Status.PROVED:
         return dataclasses.replace(answer, claim=label) if label else answer
@@ -71,6 +72,19 @@ def by_oracle(name: str, statement: Statement, *, label: str = "", evidence=(), 
     theorem = _mint(statement, RestsOn(oracles=(name,)), evidence=(*answer.evidence, *evidence))
     return _verdict(theorem, label, (*answer.evidence, *evidence, f"taken on the word of the oracle: {name}"),
                     answer.residual, {**answer.details, **(details or {})}, answer.reason)
+
+
+def _unreadable(statement) -> str:
+    """Why ``statement`` cannot be a theorem's as it is, or "": a type that is not the kernel's own
+    (a subclass could print or read its parts otherwise), or a symbol whose printed name would not
+    read back as that symbol."""
+    foreign = foreign_statement(statement)
+    if foreign is not None:
+        return f"a statement is one of the kernel's own statement types, not {foreign}"
+    name = misread_symbol(statement)
+    if name is not None:
+        return f"the symbol named '{name}' would print as something it is not: rename it"
+    return ""
 
 
 def identity(lhs, rhs, *, label: str = "", evidence=(), **options) -> Verdict:
@@ -151,16 +165,23 @@ def _common_sizes(premises) -> str:
 
 def refutation(statement: Statement, witness: dict, *, label: str = "") -> Verdict:
     """not S, for an equation or relation S: both sides evaluated here, exactly, at ``witness``
-    (every free symbol given an exact value), are defined and S fails there."""
-    if not isinstance(statement, (Equation, Relation)):
+    (every free symbol given an exact value: an integer, a rational or an exact algebraic number,
+    never a float), are defined and S fails there."""
+    if type(statement) not in (Equation, Relation):
         return _undecided(label, statement, "a refutation by a point needs an equation or a relation")
-    if misread_symbol(statement) is not None:
-        return _undecided(label, statement, f"the symbol named '{misread_symbol(statement)}' would print as "
-                          "something it is not: rename it")
+    unreadable = _unreadable(statement)
+    if unreadable:
+        return _undecided(label, statement, unreadable)
     written = [sp.sympify(side) for side in (statement.lhs, statement.rhs)]
     # a name given as text is the statement's symbol of that name (never text read as an expression)
     by_name = {str(s): s for side in written for s in side.free_symbols}
-    point = {by_name.get(k, sp.Symbol(k)) if isinstance(k, str) else k: sp.sympify(v) for k, v in witness.items()}
+    point = {}
+    for key, value in witness.items():
+        exact = exact_number(value)
+        if exact is None:
+            return _undecided(label, statement, f"the value {value!r} of {key} is not an exact number (an integer, "
+                              "a rational or an exact algebraic number): a rounded value refutes nothing")
+        point[by_name.get(key, sp.Symbol(key)) if isinstance(key, str) else key] = exact
     sides = [side.xreplace(point) for side in written]
     if any(side.free_symbols for side in sides):
         return _undecided(label, statement, "the point leaves a symbol free")
@@ -178,11 +199,32 @@ def refutation(statement: Statement, witness: dict, *, label: str = "") -> Verdi
              ">": difference.is_nonpositive is True, ">=": difference.is_negative is True}[relation]
     if not fails:
         return _undecided(label, statement, "the statement is not shown false at the point")
-    negation = Negation(statement, tuple(witness.items()))
-    shown = ", ".join(f"{k} = {v}" for k, v in witness.items())
+    shown_point = tuple((symbol, value) for symbol, value in point.items())
+    negation = Negation(statement, shown_point)
+    shown = ", ".join(f"{k} = {v}" for k, v in shown_point)
     theorem = _mint(negation, RestsOn(rules=("refutation by an exact point",)),
                     evidence=(f"counterexample, evaluated exactly: {shown}",))
     return _verdict(theorem, label)
+
+
+def exact_number(value):
+    """``value`` as an exact sympy number (an int, a Fraction, a sympy rational or an algebraic
+    number written without floats, such as sqrt(2)), or None: a float, a Float anywhere inside,
+    text, a bool, a transcendental or non-real number, or anything with a symbol."""
+    if isinstance(value, bool) or isinstance(value, str) or isinstance(value, float):
+        return None
+    if isinstance(value, int):
+        return sp.Integer(value)
+    if type(value).__name__ in ("Fraction", "fmpq", "mpq"):
+        return sp.Rational(int(value.numerator), int(value.denominator))
+    if type(value).__name__ in ("fmpz", "mpz"):
+        return sp.Integer(int(value))
+    if not isinstance(value, sp.Expr) or value.free_symbols or value.atoms(sp.Float):
+        return None
+    if value.is_Rational:
+        return value
+    # an algebraic real number written exactly (sqrt(2), 1 + 2**(1/3)): evaluated to a sign exactly
+    return value if value.is_algebraic is True and value.is_real is True else None
 
 
 def _honours(symbol, value) -> bool:

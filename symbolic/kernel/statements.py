@@ -9,6 +9,7 @@ from the statement; nothing is passed in beside it.
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 
 import sympy as sp
@@ -41,18 +42,40 @@ class Statement:
         return (self,)
 
 
-def _frozen(value):
+class FrozenMap(dict):
+    """A mapping that cannot be changed once built: what a statement keeps of a caller's dict (a
+    point, a map of parameters), so that no one holding it can change what was checked."""
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError("a mapping held by a statement or a theorem cannot be changed")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _refuse
+
+    def __hash__(self):
+        return hash(frozenset(self.items()))
+
+    def __reduce__(self):
+        return FrozenMap, (dict(self),)
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+def frozen(value):
     """``value`` as the statement keeps it: a mutable matrix, list, dict or set copied into an
     immutable one (element by element), so that changing the caller's object afterwards cannot
     change what a theorem says was checked."""
     if isinstance(value, sp.MatrixBase) and not isinstance(value, sp.ImmutableMatrix):
         return sp.ImmutableMatrix(value)
     if isinstance(value, (tuple, list)):
-        return tuple(_frozen(item) for item in value)
+        return tuple(frozen(item) for item in value)
     if isinstance(value, dict):
-        return {key: _frozen(item) for key, item in value.items()}
+        return FrozenMap({key: frozen(item) for key, item in value.items()})
     if isinstance(value, (set, frozenset)):
-        return frozenset(_frozen(item) for item in value)
+        return frozenset(frozen(item) for item in value)
     if type(value).__name__ == "ndarray" and hasattr(value, "setflags"):    # a numpy array
         value = value.copy()
         value.setflags(write=False)
@@ -61,23 +84,55 @@ def _frozen(value):
 
 def _freeze_fields(statement, *names) -> None:
     for name in names:
-        object.__setattr__(statement, name, _frozen(getattr(statement, name)))
+        object.__setattr__(statement, name, frozen(getattr(statement, name)))
 
 
-# the names sympy prints for numbers that are not real (the imaginary unit, the infinities, NaN): a
-# real symbol so named would print a statement about those numbers, which is not what was checked
-NOT_REAL_NAMES = frozenset({"I", "oo", "zoo", "nan"})
+# the names sympy prints for numbers (the imaginary unit, the infinities, NaN, π, e and the other
+# named constants): a symbol so named would print a statement about those numbers, not the one checked
+NOT_REAL_NAMES = frozenset({"I", "oo", "zoo", "nan", "pi", "E", "EulerGamma", "GoldenRatio", "Catalan",
+                            "TribonacciConstant", "true", "false", "True", "False", "None"})
+
+# a name that reads back as one symbol: a word (letters, digits, '_'), a LaTeX command's backslash in
+# front of a word, then more words, commands, primes and subscripts or superscripts in braces or
+# brackets ('W_{1,2}', 'x[k+1]', '\\theta^{(1)}_1', "v'"); an operator, a parenthesis, a space or a
+# relation sign outside braces ('x+1', 'x = 0', 'x^2') would print as an expression, not the symbol
+_READABLE_NAME = re.compile(r"\\?[^\W\d]\w*((\\[^\W\d]|'|\^?\{[^{}=<>!]*\}|\[[^\[\]=<>!]*\])\w*)*")
 
 
 def misread_symbol(statement) -> str | None:
     """The name of a symbol of the statement that would print as something it is not: a name
-    sympy prints for a number that is not real (I, oo, zoo, nan), or one holding a space or a
-    relation sign (a symbol 'x = 0' prints an equation); None when every name reads as itself."""
-    for symbol in _symbols_of(statement):
+    sympy prints for a number (I, oo, pi, E, …), one that is not a word with an optional subscript
+    in braces (a symbol 'x+1' prints a sum, 'x = 0' an equation), or a name two different symbols
+    of the statement share (an 'a > 0' beside an 'a' of any sign prints one symbol); None when
+    every name reads as itself."""
+    named: dict = {}
+    for symbol in sorted(_symbols_of(statement), key=sp.default_sort_key):
         name = str(symbol)
-        if name in NOT_REAL_NAMES or any(c.isspace() or c in "=<>!" for c in name):
+        if name in NOT_REAL_NAMES or not _READABLE_NAME.fullmatch(name):
+            return name
+        if named.setdefault(name, symbol) != symbol:
             return name
     return None
+
+
+# the statement types of the kernel: a statement is an instance of one of these, never of a
+# subclass (which could print, compare or read its parts differently from what was checked)
+def foreign_statement(statement) -> str | None:
+    """What in ``statement`` is not one of the kernel's own statement types (a subclass included),
+    or None: the statement itself, a conjunct, a negated statement, a hypothesis, a definition or
+    a premise."""
+    if type(statement) not in STATEMENT_TYPES:
+        return type(statement).__name__
+    inner = []
+    if isinstance(statement, Conjunction):
+        inner = statement.conjuncts
+    elif isinstance(statement, Negation):
+        inner = (statement.statement,)
+    elif isinstance(statement, IndexEquation):
+        inner = (*statement.hypotheses, *statement.definitions)
+    elif isinstance(statement, Conclusion):
+        inner = tuple(p for p in statement.premises if isinstance(p, Statement))
+    return next((found for found in map(foreign_statement, inner) if found), None)
 
 
 def _symbols_of(value) -> set:
@@ -299,3 +354,6 @@ def _tex_escape(text: str) -> str:
     for special in "\\&%$#_{}~^":
         text = text.replace(special, "\\" + special if special not in "\\~^" else " ")
     return text
+
+
+STATEMENT_TYPES = (Equation, Relation, Fact, IndexEquation, Conjunction, Negation, Conclusion)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from symbolic.kernel.statements import Statement
+from symbolic.kernel.statements import Statement, foreign_statement
 
 _MINTED: dict[int, "Theorem"] = {}       # every theorem the kernel made, by identity
 
@@ -67,6 +67,8 @@ def _mint(statement: Statement, rests_on: RestsOn, sizes: str = "", evidence=())
     """The one constructor of a theorem: for the kernel's rules only."""
     if not isinstance(statement, Statement):
         raise TypeError("a theorem's statement is a term (symbolic.kernel.statements), not text")
+    if foreign_statement(statement) is not None:
+        raise TypeError(f"a theorem's statement is of the kernel's own types, not {foreign_statement(statement)}")
     theorem = Theorem(statement, rests_on, sizes, tuple(evidence))
     _MINTED[id(theorem)] = theorem
     return theorem

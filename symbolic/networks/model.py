@@ -29,6 +29,7 @@ import sympy as sp
 from symbolic.networks.network import validate_sizes
 from symbolic.relu import ReLU as relu_function, leaky_relu
 from symbolic.errors import CheckerError
+from symbolic.kernel.statements import FrozenMap
 
 
 class ModelError(CheckerError, ValueError):
@@ -394,17 +395,15 @@ class Model:
             raise ModelError("a model needs at least one layer")
         # the input as given (``input_grid``), and as a signal: channels of positions, an image's
         # positions row by row (``input_shape`` = (channels, positions))
-        self.input_grid = shape
-        self.input_shape = (shape[0], values_in(shape[1:]))
-        self.layers = layers
-        self.shapes: dict = {}
+        grid = shape
+        shapes: dict = {}
         for position, layer in enumerate(layers, start=1):
             if not isinstance(layer, Layer):
                 raise ModelError(f"layer {position} is not a layer: {layer!r}")
             # every complaint about a layer names it: its place in the list and its type
             try:
                 _check_layer(layer)
-                _merge(self.shapes, layer.parameter_shapes(shape))
+                _merge(shapes, layer.parameter_shapes(shape))
                 shape = layer.output_shape(shape)
             except ModelError as error:
                 raise ModelError(f"layer {position} ({type(layer).__name__}): {error}") from None
@@ -412,12 +411,20 @@ class Model:
         # would move the parameter and not the slope, and f_(T theta) would not be f at T theta
         for position, slope in _slopes(layers):
             # read off the name (name_{i,j}), never by listing the parameters: a size may be too large
-            if slope.is_Symbol and slope.name.endswith("}") and slope.name.split("_{")[0] in self.shapes:
+            if slope.is_Symbol and slope.name.endswith("}") and slope.name.split("_{")[0] in shapes:
                 raise ModelError(f"layer {position} (LeakyReLU): the slope {slope} is named like a parameter "
                                  "of the model; a slope is a constant: name it apart")
-        # the prediction is the last signal, flattened channel by channel: K values
-        self.output_shape = shape
-        self.outputs = values_in(shape)
+        # the prediction is the last signal, flattened channel by channel: K values; the model is
+        # immutable from here on (a theorem about it keeps the very network it was checked on)
+        for name, value in (("input_grid", grid), ("input_shape", (grid[0], values_in(grid[1:]))),
+                            ("layers", layers), ("shapes", FrozenMap(shapes)), ("output_shape", shape),
+                            ("outputs", values_in(shape))):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"a model cannot be changed once built (its {name!r} included)")
+
+    __delattr__ = __setattr__
 
     def __repr__(self):
         return (f"Model(inputs={self.input_grid}, layers=["
@@ -425,10 +432,10 @@ class Model:
 
     @cached_property
     def tensors(self) -> dict[str, sp.Matrix]:
-        """Each named parameter as a sympy Matrix of real symbols."""
-        return {name: sp.Matrix(*shape, lambda i, j, name=name, shape=shape:
-                                entry_symbol(name, shape, i, j))
-                for name, shape in self.shapes.items()}
+        """Each named parameter as an immutable sympy Matrix of real symbols."""
+        return FrozenMap({name: sp.ImmutableMatrix(*shape, lambda i, j, name=name, shape=shape:
+                                                   entry_symbol(name, shape, i, j))
+                          for name, shape in self.shapes.items()})
 
     def __getitem__(self, name: str) -> sp.Matrix:
         return self.tensors[name]

@@ -52,7 +52,7 @@ from symbolic.networks import layer_transport
 from symbolic.decision.budget import BudgetExhausted, check_budget, time_budget
 from symbolic.derivation import Derivation
 from symbolic.kernel import Fact, by_oracle, conjunction, identity, infer, refutation, scheme
-from symbolic.kernel.statements import Equation
+from symbolic.kernel.statements import Equation, FrozenMap
 from symbolic.latex import render, to_latex
 from symbolic.networks.losses import deciding_labellings, loss_of_predictions
 from symbolic.networks.model import LeakyReLU, Model, ModelError, Nonlinearity
@@ -113,29 +113,30 @@ def _is_laurent_monomial(factor, group) -> bool:
 
 
 class Symmetry:
-    """``Symmetry(model, {"W1": W1*C, "v": C.inv()*v, ...})``: tensors not named are unchanged."""
+    """``Symmetry(model, {"W1": W1*C, "v": C.inv()*v, ...})``: tensors not named are unchanged.
+    Immutable once built (its images are immutable matrices in a frozen mapping): a theorem about a
+    symmetry keeps the very map it was checked on."""
 
     def __init__(self, model: Model, mapping: dict, name: str = "T"):
-        self.model, self.name = model, name
-        self.mapping = {}
+        images_of = {}
         for key, value in mapping.items():
             if key not in model.tensors:
                 raise ModelError(f"the map names {key!r}, which is not a parameter of the model "
                                  f"(parameters: {', '.join(model.tensors)})")
-            matrix = sp.Matrix(value)
+            matrix = sp.ImmutableMatrix(value)
             if matrix.shape != model[key].shape:
                 raise ModelError(f"the image of {key} has shape {matrix.shape}, {key} has shape "
                                  f"{model[key].shape}")
-            self.mapping[key] = matrix
-        self.images = {}
+            images_of[key] = matrix
+        images = {}
         for key, tensor in model.tensors.items():
-            image = self.mapping.get(key, tensor)
-            self.images.update({s: sp.sympify(e) for s, e in zip(tensor, image)})
+            image = images_of.get(key, tensor)
+            images.update({s: sp.sympify(e) for s, e in zip(tensor, image)})
         parameters = set(model.parameters)
-        self.group = sorted({s for e in self.images.values() for s in e.free_symbols} - parameters,
-                            key=sp.default_sort_key)
+        group = tuple(sorted({s for e in images.values() for s in e.free_symbols} - parameters,
+                             key=sp.default_sort_key))
         taken = {p.name for p in parameters}
-        for symbol in self.group:
+        for symbol in group:
             # a group parameter printed like a parameter of the model would make two symbols one name
             if symbol.name in taken:
                 raise ModelError(f"the group parameter {symbol} has the name of a parameter of the model; "
@@ -144,6 +145,14 @@ class Symmetry:
                 raise ModelError(f"the map uses the input {symbol}; a symmetry acts on parameters")
             if not symbol.is_real:
                 raise ModelError(f"group parameter {symbol} must be a real symbol")
+        for field_name, value in (("model", model), ("name", name), ("mapping", FrozenMap(images_of)),
+                                  ("images", FrozenMap(images)), ("group", group)):
+            object.__setattr__(self, field_name, value)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"a symmetry cannot be changed once built (its {name!r} included)")
+
+    __delattr__ = __setattr__
 
     def tensors(self) -> dict[str, sp.Matrix]:
         return {key: self.model[key].xreplace(self.images) for key in self.model.tensors}
