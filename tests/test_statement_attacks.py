@@ -14,8 +14,7 @@ from fractions import Fraction
 import pytest
 import sympy as sp
 
-from symbolic import ReLU
-from symbolic.kernel import Equation, Fact, Relation, by_oracle, identity, refutation
+from symbolic.kernel import Equation, Fact, Relation, by_oracle, refutation
 from symbolic.kernel.statements import FrozenMap, misread_symbol
 from symbolic.parsing import parse_expression
 from symbolic.verdict import Status
