@@ -6,11 +6,21 @@ from __future__ import annotations
 import sympy as sp
 
 from symbolic.decision.assumptions import unsupported_fact
+from symbolic.decision.domain import WrittenDomain
 from symbolic.decision.positivity import is_manifestly_nonnegative
 from symbolic.decision.zero import is_rational_zero
 from symbolic.verdict import Holds, Status, Verdict
 
+# the sympy fact of lhs - rhs that each relation needs
+_SIGN_FACTS = {">": "is_positive", ">=": "is_nonnegative", "<": "is_negative", "<=": "is_nonpositive",
+               "!=": "is_nonzero"}
 
+
+def _unread_fact(*sides) -> str | None:
+    """A fact of a symbol of the sides as written that the checker does not honour (an
+    extended-real symbol may be ±oo, where w + 1 > w fails), or None."""
+    symbols = set().union(*(sp.sympify(side).free_symbols for side in sides))
+    return next((f for f in map(unsupported_fact, sorted(symbols, key=str)) if f), None)
 
 
 def decide_zero(statement):
@@ -46,34 +56,50 @@ def decide_rational_relation(statement):
 
 
 def decide_by_assumptions(statement):
-    """Oracle 'sympy assumptions': lhs R 0 (R one of >, >=, <, <=, !=) read from sympy's
-    assumptions on the symbols of lhs (rhs must be 0)."""
+    """Oracle 'sympy assumptions': lhs R rhs (R one of >, >=, <, <=, !=) read from sympy's
+    assumptions on the symbols, on the claim as written: every symbol carries honoured facts
+    only, each side is a finite real number as written, and only then is lhs - rhs formed (its
+    cancellation, w + 1 - w = 1, is arithmetic of finite reals) and its sign read."""
     relation = getattr(statement, "relation", None)
-    expr = sp.sympify(statement.lhs) - sp.sympify(statement.rhs)
+    if relation not in _SIGN_FACTS:
+        return Verdict(Status.UNDECIDED, statement.text, reason="sympy assumptions decides a relation <, <=, >, >=, !=")
+    lhs, rhs = sp.sympify(statement.lhs), sp.sympify(statement.rhs)
     # only the sign, integer, parity and rationality facts: sympy mis-reads others (r irrational
-    # makes r**2 irrational for it, so r**2 - 2 != 0, false at r = sqrt(2))
-    fact = next((f for f in map(unsupported_fact, sorted(expr.free_symbols, key=str)) if f), None)
+    # makes r**2 irrational for it, so r**2 - 2 != 0, false at r = sqrt(2)), and an extended-real
+    # symbol may be infinite
+    fact = _unread_fact(lhs, rhs)
     if fact is not None:
         return Verdict(Status.UNDECIDED, statement.text, reason=f"a symbol carries the fact {fact}, "
                        "which this oracle does not read")
-    known = {">": expr.is_positive, ">=": expr.is_nonnegative, "<": expr.is_negative,
-             "<=": expr.is_nonpositive, "!=": expr.is_nonzero}.get(relation)
-    if known is True:
+    # each side a finite real number as written, before any cancellation
+    if not all(side.is_real is True for side in (lhs, rhs)):
+        return Verdict(Status.UNDECIDED, statement.text, reason="a side is not shown a finite real number as written")
+    empty = WrittenDomain(lhs, rhs).empty_reason()
+    if empty is not None:
+        return Verdict(Status.UNDECIDED, statement.text, reason=empty)
+    # the sign of the difference of two finite reals, as sympy's assumptions give it
+    if getattr(lhs - rhs, _SIGN_FACTS[relation]) is True:
         return Holds((f"sympy's assumptions give {statement.text}",))
     return Verdict(Status.UNDECIDED, statement.text, reason="sympy's assumptions do not settle the sign")
 
 
 def decide_exact_evaluation(statement):
-    """Oracle 'exact evaluation': an Equation or Relation whose sides have no free symbol, their
+    """Oracle 'exact evaluation': an Equation or Relation whose sides have no free symbol, each a
+    real number defined as written (no division by 0, no root of a negative number), their
     difference evaluated exactly (sympy's exact arithmetic, an algebraic number's sign by its
-    adaptive-precision evaluation)."""
+    adaptive-precision evaluation).  What sympy cannot settle (a sign or a zero it answers None
+    for) is not read as either answer."""
     lhs, rhs = sp.sympify(statement.lhs), sp.sympify(statement.rhs)
     if lhs.free_symbols or rhs.free_symbols or lhs.has(sp.Float) or rhs.has(sp.Float):
         return Verdict(Status.UNDECIDED, statement.text, reason="a side is not an exact number")
+    # each side a real number as written: 1/0, 0/0 and oo are none
+    if not (all(side.is_real is True for side in (lhs, rhs)) and WrittenDomain(lhs, rhs).admits({})):
+        return Verdict(Status.UNDECIDED, statement.text, reason="a side is not a real number as written")
     difference = lhs - rhs
     relation = getattr(statement, "relation", "=")
     holds = {"=": difference.is_zero, "!=": difference.is_nonzero, "<": difference.is_negative,
              "<=": difference.is_nonpositive, ">": difference.is_positive, ">=": difference.is_nonnegative}[relation]
+    # only a definite True proves: None is 'sympy cannot tell', never an answer
     if holds is True:
         return Holds(("both sides evaluated exactly",))
     return Verdict(Status.UNDECIDED, statement.text, reason="exact evaluation does not give the relation")
@@ -83,6 +109,10 @@ def decide_nonnegative(statement):
     """Oracle 'manifest sign test': a Relation lhs >= rhs with lhs - rhs manifestly >= 0."""
     if getattr(statement, "relation", None) != ">=":
         return Verdict(Status.UNDECIDED, statement.text, reason="the manifest sign test decides lhs >= rhs only")
+    unread = _unread_fact(statement.lhs, statement.rhs)
+    if unread is not None:
+        return Verdict(Status.UNDECIDED, statement.text, reason=f"the fact {unread} of a symbol is not one "
+                       "this test reads")
     if is_manifestly_nonnegative(sp.sympify(statement.lhs) - sp.sympify(statement.rhs)):
         return Holds(("manifest sign test: lhs - rhs is a sum of non-negative terms",))
     return Verdict(Status.UNDECIDED, statement.text, reason="lhs - rhs is not manifestly >= 0")
