@@ -36,9 +36,12 @@ ORACLES = {oracle.name: oracle for oracle in (
     Oracle("exact rational comparison", "symbolic.decision.oracles", "decide_rational_relation",
            "a relation between two expressions that evaluate to exact rationals"),
     Oracle("sympy assumptions", "symbolic.decision.oracles", "decide_by_assumptions",
-           "a sign read from sympy's assumptions on the symbols (positive, negative, nonzero)"),
+           "a sign read from sympy's assumptions on the symbols (positive, negative, nonzero), on the claim as "
+           "written: honoured facts only (no extended-real symbol, which may be infinite), each side a finite "
+           "real number before lhs - rhs is formed"),
     Oracle("exact evaluation", "symbolic.decision.oracles", "decide_exact_evaluation",
-           "an equation or relation whose sides have no free symbol, evaluated exactly"),
+           "an equation or relation whose sides have no free symbol, each a real number defined as written, "
+           "evaluated exactly; a sign or a zero sympy cannot settle decides nothing"),
     Oracle("exact inertia", "symbolic.numerics.inertia", "decide_inertia",
            "the signs of a rational symmetric matrix's eigenvalues, by an exact LDL^T decomposition"),
     Oracle("exact linear algebra", "symbolic.numerics.inertia", "decide_rank",
@@ -65,16 +68,23 @@ ORACLES = {oracle.name: oracle for oracle in (
            "a bound on the maximum of a function over a ball or box: below by an exact point of the set, "
            "above by arb enclosures over sub-boxes covering it, at two precisions"),
     Oracle("z3 unsat", "symbolic.decision.solver_oracle", "decide_unsat",
-           "a formula of real arithmetic has no solution: Z3's unsat on the exact translation"),
+           "a formula of real arithmetic has no solution: Z3's unsat on the exact translation, each comparison "
+           "read only where its sides are defined (a denominator asserted inside its comparison, never over "
+           "the whole formula)"),
     Oracle("sympy limits", "symbolic.decision.limit_oracle", "decide_by_sympy_calculus",
-           "a limit by sympy.limit, compared exactly; a derivative's sign by sympy.diff and sympy's assumptions"),
+           "a limit by sympy.limit, two-sided at a finite point unless the statement names a side (both one-sided "
+           "limits computed, existing and equal), compared exactly; a derivative's sign by sympy.diff and "
+           "sympy's assumptions"),
     Oracle("two-precision agreement of a function", "symbolic.numerics.agreement_oracle", "decide_hessian_norm",
            "the spectral norm of a function's Hessian at a point, by mpmath.diff at 40 and 60 digits, within a "
-           "relative tolerance of an exact value"),
+           "relative tolerance of an exact value: the two norms agree to 10^-30 and clear the tolerance by "
+           "10^-30, what 40 digits tell apart (a smaller tolerance is refused)"),
     # --- the derivative laws, the sharp minima and the worked example ---
     Oracle("two-precision numeric agreement", "symbolic.numerics.agreement", "decide_agreement",
-           "an identity of real numbers (derivatives of a real loss or expression, a spectral norm bound) "
-           "evaluated by mpmath at two precisions, leaving rounding noise that falls with the precision"),
+           "derivatives of a real loss or expression agree to within 10^-40 (1 + |sides|), by mpmath.diff at "
+           "50 and 80 digits leaving rounding noise that falls with the precision at every comparison (a "
+           "smaller difference is not told apart from 0: no exact identity); a spectral norm ||H||_2 >= M by "
+           "mpmath.eigsy at both precisions when it clears M by more than that, by exact inertia otherwise"),
     Oracle("pattern-form exact test", "symbolic.numerics.pattern_form", "decide_pattern_form",
            "an identity of the one-hidden-layer ReLU loss, gradient or Hessian for every activation pattern, "
            "exact on the pattern form (alpha-weights read off exponents; composition cross-check)"),
