@@ -20,11 +20,63 @@ class UsageError(CheckerError):
     """Bad arguments or bad input: reported in one line, exit code 2."""
 
 
+def names(text: str) -> list[str]:
+    """A list option's value 'a,b' as ['a', 'b']; an empty value names nothing and is refused."""
+    items = [item.strip() for item in text.split(",") if item.strip()]
+    if not items:
+        raise argparse.ArgumentTypeError(f"expected one or more names separated by commas, got {text!r}")
+    return items
+
+
+class Accumulate(argparse.Action):
+    """A list option: each use adds its items to those of the uses before it, so that
+    ``--positive a --positive b`` is ``--positive a,b`` (argparse's own store keeps the last use only)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        so_far = list(getattr(namespace, self.dest, None) or [])     # never the default list itself
+        setattr(namespace, self.dest, so_far + list(values))
+
+
+class Once(argparse.Action):
+    """A single-valued option (a seed, a size, a file): the same value given twice is that value;
+    two different values are refused, since which one was meant is not for the parser to guess."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = parser.given_once
+        if option_string is not None and self.dest in given and given[self.dest] != values:
+            raise UsageError(f"{option_string} is given twice with different values, "
+                             f"{_shown(given[self.dest])} and {_shown(values)}: give it once")
+        if option_string is not None:
+            given[self.dest] = values
+        setattr(namespace, self.dest, values)
+
+
+def _shown(value) -> str:
+    """A parsed value as the user would type it: 1/10, layerwise, a whole number of seconds as 5."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are UsageErrors (one line, exit 2), never SystemExit.
 
     An argument that starts with a single '-' and is no option of the parser (``-relu(-x)``,
-    ``-1/3``) is read as a value, an expression or a negative number: no ``--`` is needed."""
+    ``-1/3``) is read as a value, an expression or a negative number: no ``--`` is needed.
+    An option that stores one value stores it ``Once``: repeated with another value, it is refused
+    rather than silently keeping the last; a list option is declared ``Accumulate``."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # every option stored without an explicit action is single-valued
+        self.register("action", None, Once)
+        self.register("action", "store", Once)
+        self.given_once: dict = {}
+
+    def parse_known_args(self, args=None, namespace=None):
+        # the values given so far belong to one parse of one command line
+        self.given_once = {}
+        return super().parse_known_args(args, namespace)
 
     def error(self, message):
         raise UsageError(message)

@@ -36,7 +36,7 @@ from symbolic.networks.symmetry_groups import GROUPS
 from symbolic.report import counted
 from symbolic.verdict import Status, Verdict
 
-from proofs.commands.arguments import Parser, UsageError, positive_int, positive_seconds
+from proofs.commands.arguments import Accumulate, Parser, UsageError, names, positive_int, positive_seconds
 from proofs.commands.parallel import default_jobs
 from proofs.measures_all_sizes import EVERY_SIZE, every_size_verdict
 
@@ -120,13 +120,13 @@ class Cell:
 def build_parser() -> Parser:
     parser = Parser(prog="python -m proofs audit",
                     description="Decide which measures are invariant under which symmetry groups.")
-    parser.add_argument("--measure", action="append", metavar="KEY",
-                        help=f"audit only this measure (repeatable): {', '.join(MEASURES)}")
+    parser.add_argument("--measure", type=names, action=Accumulate, metavar="KEY,...",
+                        help=f"audit only these measures (repeatable): {', '.join(MEASURES)}")
     parser.add_argument("--measure-module", action="append", metavar="MODULE:FUNCTION",
                         help="audit your own measure: a function of a MeasurePoint in an importable "
                              "module or a .py file (FILE.py:FUNCTION), written as in the README")
-    parser.add_argument("--group", action="append", metavar="KEY",
-                        help=f"audit only this group (repeatable): {', '.join(GROUPS)}")
+    parser.add_argument("--group", type=names, action=Accumulate, metavar="KEY,...",
+                        help=f"audit only these groups (repeatable): {', '.join(GROUPS)}")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random witness points")
     parser.add_argument("--cell-seconds", type=positive_seconds, default=CELL_SECONDS, metavar="SECONDS",
                         help=f"each cell's time budget (default {CELL_SECONDS:g}): a cell past it is UNDECIDED")

@@ -296,7 +296,8 @@ def dispatch(argv: list[str]) -> int:
     if argv and argv[0] in SUBCOMMANDS:
         return importlib.import_module(SUBCOMMANDS[argv[0]]).main(argv[1:])
     parser = build_parser()
-    args = parser.parse_args(argv)
+    # the results may be named between the options: theorem1 --size 1,1,1 theorem2 runs both
+    args = parser.parse_intermixed_args(argv)
     if args.list:
         others = [f"--{name.replace('_', '-')}" if name != "results" else "RESULT"
                   for name, value in vars(args).items()

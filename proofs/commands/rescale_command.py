@@ -34,7 +34,7 @@ from functools import lru_cache
 from symbolic.trained.measures import KEYS as MEASURE_KEYS
 from symbolic.trained.rescaling import GROUPS
 
-from proofs.commands.arguments import EXIT_INTERNAL_ERROR, Parser, UsageError
+from proofs.commands.arguments import EXIT_INTERNAL_ERROR, Accumulate, Parser, UsageError, names
 from proofs.commands.discovered_group import discover_group, parse_element, positive_rational
 
 EXAMPLE = "python -m proofs rescale model.onnx --data data.npz --alpha 10"
@@ -50,8 +50,8 @@ def build_parser() -> Parser:
                                 "prove their predictions identical on the data and measure both.")
     parser.add_argument("model", metavar="MODEL.onnx", help="the trained network")
     parser.add_argument("--data", required=True, metavar="DATA.npz", help="arrays x and y")
-    parser.add_argument("--alpha", action="append", metavar="A",
-                        help="the rescaling factor α > 0, exact (10, 0.5, 1/3); repeatable (default 10)")
+    parser.add_argument("--alpha", type=names, action=Accumulate, metavar="A,...",
+                        help="the rescaling factors α > 0, exact (10, 0.5, 1/3); repeatable (default 10)")
     parser.add_argument("--group", choices=GROUPS + (DISCOVERED,), default="layerwise",
                         help="layerwise: α on the first layer, 1/α on the last; per_neuron: hidden unit j "
                              "times α (j even) or 1/α (j odd), the next layer divided back; discovered: the "
@@ -69,8 +69,8 @@ def build_parser() -> Parser:
                              "(default: cross_entropy if the model ends in Softmax or LogSoftmax, else mse)")
     parser.add_argument("--output", metavar="NAME",
                         help="the graph output to read (default: the first floating-point one, never a label)")
-    parser.add_argument("--measures", metavar="KEY,...",
-                        help=f"the measures (default all): {', '.join(MEASURE_KEYS)}")
+    parser.add_argument("--measures", type=names, action=Accumulate, metavar="KEY,...",
+                        help=f"the measures (default all; repeatable): {', '.join(MEASURE_KEYS)}")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     parser.add_argument("--out", metavar="TWIN.onnx", help="write the twin of the first α as ONNX")
     parser.add_argument("--plot", metavar="FILE.png", help="plot every measure's ratio against α")
@@ -81,10 +81,9 @@ def build_parser() -> Parser:
     return parser
 
 
-def _measure_keys(text: str | None) -> list[str]:
-    if not text:
+def _measure_keys(keys: list[str] | None) -> list[str]:
+    if not keys:
         return list(MEASURE_KEYS)
-    keys = [k.strip() for k in text.split(",") if k.strip()]
     for key in keys:
         if key not in MEASURE_KEYS:
             raise UsageError(f"unknown measure {key!r}; choose from {', '.join(MEASURE_KEYS)}")
