@@ -11,6 +11,7 @@ from fractions import Fraction
 import sympy as sp
 
 from symbolic.errors import CheckerError
+from symbolic.kernel import statements
 from symbolic.kernel.theorem import is_theorem
 
 
@@ -44,6 +45,9 @@ class Verdict:
     is often read for its status alone.
     REFUTED: ``witness`` maps each symbol to an exact value at which the two sides differ.
     UNDECIDED: ``reason`` says why neither could be established.
+    ``symbols``: the claim's symbols with the facts they were checked under (their sympy
+    assumptions), when the caller gives them; a REFUTED or UNDECIDED verdict then prints its
+    claim 'for a, b > 0' as a PROVED's statement does.
     """
 
     status: Status
@@ -55,6 +59,7 @@ class Verdict:
     details: dict = field(default_factory=dict)
     theorem: object = None
     label: str = ""
+    symbols: tuple = ()
 
     def __post_init__(self):
         if self.status is Status.PROVED:
@@ -71,6 +76,12 @@ class Verdict:
     def statement(self):
         """The statement proved (PROVED only), a term of ``symbolic.kernel.statements``."""
         return self.theorem.statement if self.status is Status.PROVED else None
+
+    @property
+    def facts(self) -> str:
+        """What the claim's symbols were checked under, 'a, b > 0, n integer' ('' when they range
+        over all the reals, or were not given)."""
+        return ranges_text(self.symbols)
 
     @property
     def rests_on(self) -> dict:
@@ -99,12 +110,14 @@ class Verdict:
         """This verdict, or, for a PROVED the kernel did not mint, an UNDECIDED saying so: what every
         output prints or passes on."""
         if self.status is Status.PROVED and not self.minted:
-            return Verdict(Status.UNDECIDED, str(self.claim), details={"forged": True},
+            return Verdict(Status.UNDECIDED, str(self.claim), details={"forged": True}, symbols=self.symbols,
                            reason="refused: a PROVED verdict the kernel did not issue")
         return self
 
     def describe(self) -> str:
         line = f"{self.status.name}: {self.claim}" if self.claim else self.status.name
+        if self.claim and self.status is not Status.PROVED and self.facts:
+            line += f" for {self.facts}"        # a PROVED's statement prints its own 'for …'
         if self.witness:
             line += "  witness: " + ", ".join(f"{k} = {v}" for k, v in self.witness.items())
         if self.reason:
@@ -116,9 +129,14 @@ class Verdict:
     def claim_latex(self) -> str:
         """The claim in math: a PROVED verdict's statement as LaTeX; else ``details["latex"]`` when
         the checker stored it, else the claim 'lhs = rhs' read back by the project's parser (never
-        eval), else the claim as text."""
+        eval), else the claim as text, followed by what its symbols were checked under."""
         if self.status is Status.PROVED:
             return self._proved_latex()
+        # the claim, then what its symbols were checked under, as a PROVED's statement prints it
+        facts = ranges_text(self.symbols, latex=True)
+        return self._claim_latex_as_written() + (r"\quad\text{for } " + facts if facts else "")
+
+    def _claim_latex_as_written(self) -> str:
         if self.details.get("latex"):
             return self.details["latex"]
         sides, read = self.claim.split(" = "), CLAIM_READER[0]
@@ -204,6 +222,12 @@ def _set_claim(verdict: Verdict, text) -> None:
 # a data descriptor over the dataclass field: the generated __init__ stores the claim (text, or a
 # function printing it) through it, and every read prints it once
 Verdict.claim = property(_claim, _set_claim, doc="the claim checked, as text")
+
+
+def ranges_text(symbols, latex: bool = False) -> str:
+    """What the facts on the symbols restrict them to, 'a, b > 0, n integer' ('' when they range
+    over all the reals): the words of a statement's 'for …', printed by the kernel's own printer."""
+    return statements._ranges(symbols, latex)
 
 
 def _labelled(label: str, statement) -> str:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import textwrap
@@ -17,7 +18,8 @@ from symbolic.parsing import LIMITS, ParseError, parse_expression
 from symbolic.verdict import Status, Verdict
 from symbolic.decision.witness import exact_value, mp_value, substitute_functions
 
-from proofs.commands.arguments import EXIT_CODES, EXIT_INTERNAL_ERROR, Parser, UsageError, positive_seconds
+from proofs.commands.arguments import EXIT_CODES, EXIT_INTERNAL_ERROR, Accumulate, Parser, UsageError, names, \
+    positive_seconds
 
 DEFAULT_SECONDS = 60.0
 
@@ -27,7 +29,9 @@ GRAMMAR = f"""\
 expressions:
   numbers       2, 1/3, 0.25, 1e-3 (exact rationals)
   symbols       names such as x, a1, w_ij: real numbers unless --positive, --nonnegative,
-                --negative, --integer or --rational says more
+                --negative, --integer or --rational says more (each repeatable:
+                --positive a --positive b is --positive a,b); every verdict prints the
+                facts it was checked under ('... for a, b > 0')
   operators     + - * / and ** or ^, parentheses; an expression
                 may start with a minus: check '-relu(-x)' 'min(x, 0)'
   functions     relu(s), max(a, b, ...), min(a, b, ...), abs(s), leaky_relu(s, slope),
@@ -51,27 +55,24 @@ examples:
 FACT_OPTIONS = ("positive", "nonnegative", "negative", "integer", "rational")
 
 
-def _names(text: str) -> list[str]:
-    return [name.strip() for name in text.split(",") if name.strip()]
-
-
 def build_parser() -> Parser:
     parser = Parser(prog="python -m proofs check",
                     description="Decide LHS = RHS for all real values of the symbols.",
                     epilog=GRAMMAR, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("lhs", help="the left-hand side, as text (see expressions below)")
     parser.add_argument("rhs", help="the right-hand side")
-    parser.add_argument("--positive", type=_names, default=[], metavar="A,B",
-                        help="symbols assumed > 0")
-    parser.add_argument("--nonnegative", type=_names, default=[], metavar="A,B",
-                        help="symbols assumed >= 0")
-    parser.add_argument("--negative", type=_names, default=[], metavar="A,B",
-                        help="symbols assumed < 0")
-    parser.add_argument("--integer", type=_names, default=[], metavar="N,M",
-                        help="symbols that range over the integers")
-    parser.add_argument("--rational", type=_names, default=[], metavar="Q,R",
+    # a fact option may be repeated: --positive a --positive b is --positive a,b
+    parser.add_argument("--positive", type=names, action=Accumulate, default=[], metavar="A,B",
+                        help="symbols assumed > 0 (repeatable)")
+    parser.add_argument("--nonnegative", type=names, action=Accumulate, default=[], metavar="A,B",
+                        help="symbols assumed >= 0 (repeatable)")
+    parser.add_argument("--negative", type=names, action=Accumulate, default=[], metavar="A,B",
+                        help="symbols assumed < 0 (repeatable)")
+    parser.add_argument("--integer", type=names, action=Accumulate, default=[], metavar="N,M",
+                        help="symbols that range over the integers (repeatable)")
+    parser.add_argument("--rational", type=names, action=Accumulate, default=[], metavar="Q,R",
                         help="symbols that range over the rationals (decided over the reals by "
-                             "density, for continuous sides only)")
+                             "density, for continuous sides only; repeatable)")
     parser.add_argument("--timeout", type=positive_seconds, default=DEFAULT_SECONDS,
                         metavar="SECONDS", help="time budget for reading and deciding the claim "
                                                 f"(default {DEFAULT_SECONDS:g}); past it the "
@@ -85,8 +86,9 @@ def build_parser() -> Parser:
     return parser
 
 
-def _parse_claim(args) -> tuple:
-    symbols: dict = {}
+def _parse_claim(args, symbols: dict) -> tuple:
+    """The two sides as written; ``symbols`` receives the claim's symbols, those named by a fact
+    option first (before the text is read), each with every fact given to it."""
     try:
         lhs = parse_expression(args.lhs, positive=args.positive, nonnegative=args.nonnegative,
                                integer=args.integer, negative=args.negative,
@@ -133,13 +135,25 @@ def _value_text(expr, point) -> str:
     return "undefined" if value is None else f"{value} (30 digits)"
 
 
+def _assumptions(args) -> dict:
+    """Each symbol named by a fact option, with the facts given to it: {"a": ["positive"]}."""
+    facts: dict = {}
+    for option in FACT_OPTIONS:
+        for name in getattr(args, option):
+            facts.setdefault(name, [])
+            if option not in facts[name]:
+                facts[name].append(option)
+    return facts
+
+
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     claim = f"{args.lhs} = {args.rhs}"
+    symbols: dict = {}
     try:
         # the budget covers reading the claim too: nothing the user types can make it hang
         with time_budget(args.timeout):
-            lhs, rhs = _parse_claim(args)
+            lhs, rhs = _parse_claim(args, symbols)
     except BudgetExhausted:
         verdict = Verdict(Status.UNDECIDED, claim,
                           reason=f"time budget of {args.timeout:g} s ran out while reading the claim")
@@ -153,6 +167,8 @@ def main(argv: list[str]) -> int:
         if args.certify == "coq":
             from symbolic.coq.runner import with_coq     # Coq's runner, only when it is asked for
             verdict = with_coq(verdict)
+    # the verdict carries the symbols with their facts: every verdict prints what it was checked under
+    verdict = dataclasses.replace(verdict, symbols=tuple(symbols.values()))
     if verdict.details.get("internal_error"):
         print(f"proofs check: internal error while checking {claim}: {verdict.reason}",
               file=sys.stderr)
@@ -165,9 +181,11 @@ def main(argv: list[str]) -> int:
                   for side, expr in (("lhs", lhs), ("rhs", rhs))}
     if args.json:
         print(json.dumps({"claim": verdict.claim, "status": verdict.status.value,
+                          "facts": verdict.facts, "assumptions": _assumptions(args),
                           "witness": {str(k): str(v) for k, v in (verdict.witness or {}).items()},
                           "values": values, "reason": verdict.reason,
                           "evidence": list(verdict.evidence),
+                          **({"rests_on": verdict.rests_on} if verdict.status is Status.PROVED else {}),
                           **({"coq": verdict.details["coq"]} if "coq" in verdict.details else {})}))
     else:
         print(verdict_text(verdict, values))        # print(verdict) shows the same
