@@ -46,7 +46,8 @@ from symbolic.latex import escape
 from symbolic.networks.deep import DeepNet
 from symbolic.networks.model import Dense, Model
 from symbolic.networks.model import ReLU as ReLULayer
-from symbolic.networks.symmetry import Symmetry, check_symmetry, positive_scales
+from symbolic.networks.maps import Symmetry, positive_scales
+from symbolic.networks.symmetry import check_symmetry
 from symbolic.networks.rescaling import ALPHA
 from symbolic.report import Report
 

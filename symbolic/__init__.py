@@ -25,8 +25,8 @@ _ON_FIRST_USE = {
     **dict.fromkeys(("BatchNorm", "BatchNormTrain", "LayerNorm"), "symbolic.networks.normalization"),
     "Attention": "symbolic.networks.attention_head",
     "discover_symmetries": "symbolic.networks.discovery",
-    **dict.fromkeys(("Symmetry", "check_symmetry", "permutation_matrix", "positive_scales"),
-                    "symbolic.networks.symmetry"),
+    **dict.fromkeys(("Symmetry", "permutation_matrix", "positive_scales"), "symbolic.networks.maps"),
+    "check_symmetry": "symbolic.networks.symmetry",
 }
 
 

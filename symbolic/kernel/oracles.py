@@ -46,18 +46,18 @@ ORACLES = {oracle.name: oracle for oracle in (
            "the signs of a rational symmetric matrix's eigenvalues, by an exact LDL^T decomposition"),
     Oracle("exact linear algebra", "symbolic.numerics.inertia", "decide_rank",
            "the rank of a rational matrix, by exact elimination"),
-    Oracle("exact derivative law of a model", "symbolic.networks.symmetry", "decide_derivative_law",
+    Oracle("exact derivative law of a model", "symbolic.networks.derivative_laws", "decide_derivative_law",
            "the gradient or Hessian law of a concrete model's map at N points off the kink set: regularity "
            "transport, an exact Laurent-polynomial identity of every entry on the pattern form, and mpmath.diff "
            "on the real loss at two precisions"),
-    Oracle("log-scale Jacobian rank bound", "symbolic.networks.discovery", "decide_dimension_bound",
+    Oracle("log-scale Jacobian rank bound", "symbolic.networks.dimension_bounds", "decide_dimension_bound",
            "the dimension of the Lie algebra of positive diagonal rescalings leaving f unchanged is at most "
            "n - rank J, J the log-scale derivative at rational points (exact rank, or certified by arb pivots)"),
-    Oracle("linear-symmetry Jacobian rank bound", "symbolic.networks.discovery", "decide_linear_dimension_bound",
+    Oracle("linear-symmetry Jacobian rank bound", "symbolic.networks.dimension_bounds", "decide_linear_dimension_bound",
            "the dimension of the Lie algebra of the linear symmetries spanned by the positive diagonal rescalings "
            "and the right multiplications of an attention head's W_Q and W_K is at most dim - rank J, J the "
            "derivative along that family at rational points (rank certified by arb pivots)"),
-    Oracle("exact flat directions", "symbolic.networks.discovery", "decide_flat_directions",
+    Oracle("exact flat directions", "symbolic.networks.dimension_bounds", "decide_flat_directions",
            "H (G theta) = 0 and dim ker H >= rank{G theta} at a random interpolating minimum, by the exact "
            "rational Hessian"),
     Oracle("measure invariance procedure", "symbolic.measures.invariance", "decide_invariance",

@@ -23,14 +23,15 @@ function unchanged, found rather than supplied, each proved, the continuous part
    H = (2/N)·Σ_n ∇f_n ∇f_nᵀ exactly (the residuals vanish), and H·(G_k∘θ₀) = 0 for every
    generator: the kernel of H has dimension at least rank{G_k∘θ₀}, the number of flat directions
    the paper's argument predicts (``proofs.flat_directions``).  Both numbers are reported.
+
+The rank bounds of 2 and the flat directions of 4 are decided by oracles the kernel runs, in
+``symbolic.networks.dimension_bounds``; here each is asked of the kernel as a statement.
 """
 from __future__ import annotations
 
 import json
-import random
 from dataclasses import dataclass, field
 
-import flint
 import sympy as sp
 
 from symbolic.decision.budget import BudgetExhausted, time_budget
@@ -40,16 +41,18 @@ from symbolic.networks.exponent_system import ExponentSystem, NotHomogeneous, ab
     with_absent_parameters
 from symbolic.networks.attention_head import SHEAR_PARAMETER, Attention, attention_layers, is_diagonal, \
     score_algebra
+from symbolic.networks.dimension_bounds import family_directions
 from symbolic.networks.discrete_symmetries import COMPLETENESS, discrete_kinds, hidden_layers
+from symbolic.networks.maps import Symmetry
 from symbolic.networks.model import Model
-from symbolic.networks.symmetry import Symmetry, SymmetryReport, check_symmetry
-from symbolic.numerics.log_scale_jacobian import (NoExactDerivative, OnKink, certified_rank, is_exact, sample,
-                                                  symbolic_slopes)
+from symbolic.networks.symmetry import SymmetryReport, check_symmetry
 from symbolic.kernel import Fact, by_oracle, conjunction
-from symbolic.verdict import Holds, Status, Verdict, worst
+from symbolic.verdict import Status, Verdict, worst
+# the deciding part's public names, importable from here as before
+from symbolic.networks.dimension_bounds import FLAT_DATA_FACTOR, MORE_RANK_POINTS, RANK_POINTS  # noqa: F401
+from symbolic.networks.dimension_bounds import decide_dimension_bound, decide_flat_directions  # noqa: F401
+from symbolic.networks.dimension_bounds import decide_linear_dimension_bound, interpolation_hessian  # noqa: F401
 
-RANK_POINTS = 3          # parameter points whose rows are stacked, at least (unless the bound closes first)
-MORE_RANK_POINTS = 8     # at most: further points are drawn while each raises the rank
 GROUP_PARAMETER = sp.Symbol("c", positive=True)
 
 
@@ -380,61 +383,12 @@ def maximality(model: Model, basis: list, generator_proofs: list, seed: int,
 
 def dimension_bound(model: Model, basis: list, seed: int, label: str = "") -> tuple[Verdict, int | None]:
     """dim ≤ len(basis) for the Lie algebra of positive diagonal rescalings leaving f unchanged,
-    by the rank bound (the oracle below); with the bound n − rank J found."""
+    by the rank bound (an oracle the kernel runs); with the bound n − rank J found."""
     statement = Fact("dimension at most", (model, tuple(tuple(G) for G in basis)),
                      reading=f"the Lie algebra of the positive diagonal rescalings leaving f unchanged has "
                              f"dimension at most {len(basis)}, each of these generators in it to first order")
     verdict = by_oracle("log-scale Jacobian rank bound", statement, label=label, seed=seed)
     return verdict, verdict.details.get("bound")
-
-
-def decide_dimension_bound(statement, seed: int = 0):
-    """Oracle 'log-scale Jacobian rank bound': Fact("dimension at most", (model, basis)) — the Lie
-    algebra of positive diagonal rescalings leaving f unchanged has dimension at most len(basis),
-    and every vector of basis is in it to first order (J G = 0) — by dim ≤ n − rank J, J the
-    log-scale derivative stacked from RANK_POINTS points, or up to MORE_RANK_POINTS while each
-    raises the rank (an exact rank, or one certified by arb pivots excluding 0), stopping when the
-    bound meets len(basis): a point whose activation pattern hardly varies over its inputs sees
-    the biases of a layer through one constant, so a few points may leave them unseparated."""
-    model, basis = statement.arguments
-    n, k = len(model.parameters), len(basis)
-    claim = statement.text
-    rng = random.Random(seed)
-    slopes = symbolic_slopes(model, rng)
-    rows, rank, exact, points = [], 0, True, 0
-    for attempt in range(MORE_RANK_POINTS):
-        try:
-            point = sample(model, n, rng, slopes)
-        except (OnKink, NoExactDerivative) as error:
-            return Verdict(Status.UNDECIDED, claim, reason=str(error))
-        points += 1
-        rows += point.rows
-        # each generator is in the kernel of J: an independent check of the solved system
-        if is_exact(point.rows):
-            for G in basis:
-                if any(sum((row[p] * G[p] for p in range(n)), flint.fmpq(0)) != 0 for row in point.rows):
-                    return Verdict(Status.UNDECIDED, claim, reason=(
-                        f"J G != 0 for the generator {list(G)}: the exponent system and the derivative "
-                        "disagree"))
-        before = rank
-        rank, exact = certified_rank(rows)
-        if n - rank <= k or (attempt + 1 >= RANK_POINTS and rank == before):
-            break
-    bound = n - rank
-    rank_text = (f"exact rank {rank}" if exact else f"rank >= {rank}, certified by {rank} pivots whose "
-                 "arb balls exclude 0")
-    how = (f"{rank_text} of the {len(rows)} x {n} log-scale derivative J (theta_p df/dtheta_p) at "
-           f"{points} rational parameter point(s), each with {n} rational inputs off every kink: "
-           f"dim <= {n} - {rank} = {bound}")
-    if bound == k:
-        return Holds(evidence=(how, ("no generator to check against J" if not k else
-                                     "J G_k = 0 exactly for every generator" if exact else
-                                     "J is not rational (tanh): only its rank is used")), details={"bound": bound})
-    if bound < k:
-        return Verdict(Status.UNDECIDED, claim, details={"bound": bound}, reason=how + f", below the {k} generators "
-                       "found: the evidence disagrees")
-    return Verdict(Status.UNDECIDED, claim, details={"bound": bound}, reason=how + f": {bound - k} more dimension(s) "
-                   f"than the {k} generators found are not excluded")
 
 
 def shear_symmetry(model: Model, layer: Attention, X, name: str) -> Symmetry:
@@ -443,25 +397,6 @@ def shear_symmetry(model: Model, layer: Attention, X, name: str) -> Symmetry:
     XQ, XK = (sp.Matrix(M) for M in X)
     return Symmetry(model, {layer.query: model[layer.query] * (sp.eye(k) + SHEAR_PARAMETER * XQ),
                             layer.key: model[layer.key] * (sp.eye(k) + SHEAR_PARAMETER * XK)}, name=name)
-
-
-def family_directions(model: Model, shears) -> list:
-    """The family of linear vector fields the bound speaks of: each parameter's own direction
-    θ_p e_p, then for every attention head the off-diagonal right multiplications W ↦ W E_ab of its
-    W_Q and W_K, each as [(p, q)]: the field moves θ_p by θ_q."""
-    parameters = model.parameters
-    index = {s: p for p, s in enumerate(parameters)}
-    fields = [[(p, p)] for p in range(len(parameters))]
-    for layer in attention_layers(model):
-        k = layer.head
-        for name in (layer.query, layer.key):
-            W = model[name]
-            for a in range(k):
-                for b in range(k):
-                    if a != b:
-                        # (W E_ab)_{i,b} = W_{i,a}: entry (i, b) moves by entry (i, a)
-                        fields.append([(index[W[i, b]], index[W[i, a]]) for i in range(W.rows)])
-    return fields
 
 
 def linear_dimension_bound(model: Model, basis: list, shears, seed: int, label: str = ""):
@@ -476,47 +411,9 @@ def linear_dimension_bound(model: Model, basis: list, shears, seed: int, label: 
     return verdict, verdict.details.get("bound")
 
 
-def decide_linear_dimension_bound(statement, seed: int = 0):
-    """Oracle 'linear-symmetry Jacobian rank bound': a field X of the family is in the algebra only
-    if ∂f/∂θ(θ₀, x)·Xθ₀ = 0 at every point where f is differentiable (the derivative at λ = 0 of
-    f(e^{λX}θ₀, x) = f(θ₀, x)), so dim ≤ m − rank J, J's columns ∂f/∂θ·X_jθ₀ for the m fields X_j,
-    rows at up to RANK_POINTS parameter points with n inputs each (a rank certified from below)."""
-    model, basis, shears = statement.arguments
-    fields = family_directions(model, shears)
-    n, m, k = len(model.parameters), len(fields), len(basis) + len(shears)
-    claim = statement.text
-    rng = random.Random(seed)
-    slopes = symbolic_slopes(model, rng)
-    rows, rank, points = [], 0, 0
-    for _ in range(RANK_POINTS):
-        try:
-            point = sample(model, n, rng, slopes, log_scale=False)
-        except (OnKink, NoExactDerivative) as error:
-            return Verdict(Status.UNDECIDED, claim, reason=str(error))
-        points += 1
-        rows += [[sum((row[p] * point.theta[q] for p, q in field), 0) for field in fields] for row in point.rows]
-        rank, exact = certified_rank(rows)
-        if m - rank <= k:
-            break
-    bound = m - rank
-    how = (f"rank >= {rank} (certified by pivots, or exact) of the {len(rows)} x {m} derivative of f along the "
-           f"{m} fields of the family (each parameter's scale, and the off-diagonal right multiplications of "
-           f"W_Q and W_K) at {points} rational parameter point(s): dim <= {m} - {rank} = {bound}")
-    if bound == k:
-        return Holds(evidence=(how,), details={"bound": bound})
-    if bound < k:
-        return Verdict(Status.UNDECIDED, claim, details={"bound": bound},
-                       reason=how + f", below the {k} generators found: the evidence disagrees")
-    return Verdict(Status.UNDECIDED, claim, details={"bound": bound},
-                   reason=how + f": {bound - k} more dimension(s) than the {k} generators found are not excluded")
-
-
 # --- 3. discrete symmetries ---------------------------------------------------------------------------
 
 # --- 4. flat directions -------------------------------------------------------------------------------
-
-FLAT_DATA_FACTOR = 3     # data points per parameter at the minimum, so that H has no accidental kernel
-
 
 def flat_directions(model: Model, basis: list, seed: int) -> tuple[Verdict | None, dict]:
     """At a random interpolating minimum with N = 3n data points: H·(G_k∘θ₀) = 0 exactly for every
@@ -532,62 +429,6 @@ def flat_directions(model: Model, basis: list, seed: int) -> tuple[Verdict | Non
     if verdict.details.get("nothing to check"):
         return None, numbers
     return verdict, numbers
-
-
-def decide_flat_directions(statement, seed: int = 0):
-    """Oracle 'exact flat directions': Fact("flat directions", (model, basis)), decided at a random
-    interpolating minimum with N = 3n data points by the exact rational Hessian."""
-    model, basis = statement.arguments
-    n = len(model.parameters)
-    claim = statement.text
-    rng = random.Random(seed + 1)
-    try:
-        point = sample(model, FLAT_DATA_FACTOR * n, rng, symbolic_slopes(model, rng), log_scale=False)
-    except (OnKink, NoExactDerivative) as error:
-        return Verdict(Status.UNDECIDED, claim, reason=str(error))
-    # with K outputs, K gradient rows per data point: the MSE's Hessian is still their Gram matrix
-    # (up to a positive factor), so its kernel is theirs
-    count = len(point.inputs)
-    directions = [[G[p] * point.theta[p] for p in range(n)] for G in basis]
-    numbers = {"predicted": _rank(directions), "parameters": n, "data_points": count}
-    if not is_exact(point.rows):
-        # rank H = rank of the gradient rows (H is their Gram matrix up to 2/N)
-        numbers["hessian_kernel_at_most"] = n - certified_rank(point.rows)[0]
-        return Verdict(Status.UNDECIDED, claim, reason="no rational Hessian (tanh): only the numbers",
-                       details={"numbers": numbers, "nothing to check": True})
-    hessian = interpolation_hessian(point.rows)
-    for G, v in zip(basis, directions):
-        product = hessian * flint.fmpq_mat(n, 1, [flint.fmpq(e) for e in v])
-        if any(product[a, 0] != 0 for a in range(n)):
-            return Verdict(Status.REFUTED, claim, witness={"theta": [str(t) for t in point.theta],
-                                                           "generator": list(G)},
-                           reason="H (G theta) != 0 at this minimum (exact)", details={"numbers": numbers})
-    numbers["hessian_kernel"] = kernel = n - hessian.rank()
-    if not basis:
-        return Verdict(Status.UNDECIDED, claim, reason="no generator: nothing to check",
-                       details={"numbers": numbers, "nothing to check": True})
-    if kernel < numbers["predicted"]:
-        return Verdict(Status.REFUTED, claim, details={"numbers": numbers},
-                       reason=f"dim ker H = {kernel} < {numbers['predicted']}")
-    return Holds(evidence=(
-        f"exact: H (G_k theta_0) = 0 for all {len(basis)} generators at a random interpolating minimum "
-        f"with N = {count} data points; predicted flat directions rank{{G_k theta_0}} = "
-        f"{numbers['predicted']} (the dimension, theta_0 having no zero entry), dim ker H = {n} - "
-        f"rank H = {kernel}",), details={"numbers": numbers})
-
-
-def interpolation_hessian(gradients) -> flint.fmpq_mat:
-    """The exact Hessian of L = (1/N) Σ (f_n − y_n)² at a point where every y_n = f(x_n), from the
-    rational gradients ∇f_n: H = (2/N) Σ_n (∇f_n ∇f_nᵀ + (f_n − y_n) ∇²f_n), the residuals being
-    0."""
-    rows = [[flint.fmpq(v) for v in row] for row in gradients]
-    count, n = len(rows), len(rows[0])
-    return flint.fmpq_mat(n, n, [flint.fmpq(2, count) * sum((g[a] * g[b] for g in rows), flint.fmpq(0))
-                                 for a in range(n) for b in range(n)])
-
-
-def _rank(vectors) -> int:
-    return certified_rank(vectors)[0] if vectors else 0
 
 
 # --- the whole discovery ------------------------------------------------------------------------------

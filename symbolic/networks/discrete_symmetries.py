@@ -32,7 +32,7 @@ import sympy as sp
 from symbolic.networks.grid_layers import AvgPool2d, Conv2d, Flatten, MaxPool2d
 from symbolic.networks.model import Abs as AbsLayer, Activation, AvgPool1d, Conv1d, Dense, LeakyReLU, Layer, \
     Maxout, MaxPool1d, Model, Tanh, values_in
-from symbolic.networks.symmetry import Symmetry
+from symbolic.networks.maps import Symmetry
 
 PRODUCERS = (Dense, Conv1d, Conv2d)
 CHANNEL_WISE = (Activation, MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, Flatten)
