@@ -16,6 +16,15 @@ _SIGN_FACTS = {">": "is_positive", ">=": "is_nonnegative", "<": "is_negative", "
                "!=": "is_nonzero"}
 
 
+def _fact(expr, name: str):
+    """sympy's answer to ``expr.<name>``: True, False, or None when it cannot tell -- or when its
+    assumption system fails on the expression (it can on 0/0 written unevaluated)."""
+    try:
+        return getattr(expr, name)
+    except (KeyError, ValueError, TypeError):
+        return None
+
+
 def _unread_fact(*sides) -> str | None:
     """A fact of a symbol of the sides as written that the checker does not honour (an
     extended-real symbol may be ±oo, where w + 1 > w fails), or None."""
@@ -72,13 +81,13 @@ def decide_by_assumptions(statement):
         return Verdict(Status.UNDECIDED, statement.text, reason=f"a symbol carries the fact {fact}, "
                        "which this oracle does not read")
     # each side a finite real number as written, before any cancellation
-    if not all(side.is_real is True for side in (lhs, rhs)):
-        return Verdict(Status.UNDECIDED, statement.text, reason="a side is not shown a finite real number as written")
     empty = WrittenDomain(lhs, rhs).empty_reason()
     if empty is not None:
         return Verdict(Status.UNDECIDED, statement.text, reason=empty)
+    if not all(_fact(side, "is_real") is True for side in (lhs, rhs)):
+        return Verdict(Status.UNDECIDED, statement.text, reason="a side is not shown a finite real number as written")
     # the sign of the difference of two finite reals, as sympy's assumptions give it
-    if getattr(lhs - rhs, _SIGN_FACTS[relation]) is True:
+    if _fact(lhs - rhs, _SIGN_FACTS[relation]) is True:
         return Holds((f"sympy's assumptions give {statement.text}",))
     return Verdict(Status.UNDECIDED, statement.text, reason="sympy's assumptions do not settle the sign")
 
@@ -93,12 +102,10 @@ def decide_exact_evaluation(statement):
     if lhs.free_symbols or rhs.free_symbols or lhs.has(sp.Float) or rhs.has(sp.Float):
         return Verdict(Status.UNDECIDED, statement.text, reason="a side is not an exact number")
     # each side a real number as written: 1/0, 0/0 and oo are none
-    if not (all(side.is_real is True for side in (lhs, rhs)) and WrittenDomain(lhs, rhs).admits({})):
+    if not (WrittenDomain(lhs, rhs).admits({}) and all(_fact(side, "is_real") is True for side in (lhs, rhs))):
         return Verdict(Status.UNDECIDED, statement.text, reason="a side is not a real number as written")
-    difference = lhs - rhs
     relation = getattr(statement, "relation", "=")
-    holds = {"=": difference.is_zero, "!=": difference.is_nonzero, "<": difference.is_negative,
-             "<=": difference.is_nonpositive, ">": difference.is_positive, ">=": difference.is_nonnegative}[relation]
+    holds = _fact(lhs - rhs, {"=": "is_zero", **_SIGN_FACTS}[relation])
     # only a definite True proves: None is 'sympy cannot tell', never an answer
     if holds is True:
         return Holds(("both sides evaluated exactly",))
