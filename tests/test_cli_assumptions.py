@@ -129,7 +129,8 @@ def test_the_main_run_accumulates_its_sizes_and_results(cli):
     (["check", "x", "x", "--procedure", "z3", "--procedure", "split"], "--procedure"),
     (["example", "--c", "2", "--c", "3"], "--c"),
     (["symmetry", "spec.toml", "--seed", "1", "--seed", "2"], "--seed"),
-    (["audit", "--cell-seconds", "5", "--cell-seconds", "6"], "--cell-seconds"),
+    (["audit", "--measure", "weight_norm", "--group", "layerwise", "--cell-seconds", "5", "--cell-seconds", "6"],
+     "--cell-seconds"),
     (["rescale", "m.onnx", "--data", "d.npz", "--data", "e.npz"], "--data"),
 ])
 def test_a_single_valued_option_given_two_values_is_refused(cli, args, option):
