@@ -120,6 +120,13 @@ def _wrong_eigenvalue():
     return eigenpairs([[2, 1], [1, 2]], [(1, [(1, 1)]), (3, [(1, -1)])])
 
 
+def _eigenvector_zero_at_an_irrational_point():
+    from symbolic.numerics.eigenpairs import eigenpairs
+    # (r^2 - 2, 0) is 0 at r = sqrt(2), though sympy reads r^2 - 2 != 0 for an irrational r
+    r = sp.Symbol("r", irrational=True)
+    return eigenpairs([[2, 0], [0, 2]], [(2, [(r ** 2 - 2, 0), (0, 1)])])
+
+
 def _deep_congruence_with_an_unscaled_bias():
     from symbolic.networks.deep_congruence import congruence
     return congruence((1, 2, 1), 1, "unscaled hidden bias", True)
@@ -137,8 +144,12 @@ CONTROLS = {
                           ("n != 0 for n >= 0", lambda: Relation(n, "!=", sp.S.Zero))],
     "exact evaluation": [("cos pi/7 + cos 3pi/7 + cos 5pi/7 != 1/2", lambda: Relation(COS_SUM, "!=", HALF))],
     "exact inertia": [("[[2, 1], [1, 2]] has two eigenvalues above 1 (1 is not above 1)",
-                       lambda: Fact("eigenvalues above", (sp.Matrix([[2, 1], [1, 2]]), 1, 2)))],
-    "exact linear algebra": [("rank [[1, 2], [2, 4]] = 2", lambda: Fact("rank", (sp.Matrix([[1, 2], [2, 4]]), 2)))],
+                       lambda: Fact("eigenvalues above", (sp.Matrix([[2, 1], [1, 2]]), 1, 2))),
+                      ("a matrix with the entry sqrt(2), no rational",
+                       lambda: Fact("eigenvalues above", (sp.Matrix([[sp.sqrt(2), 0], [0, 1]]), 0, 2)))],
+    "exact linear algebra": [("rank [[1, 2], [2, 4]] = 2", lambda: Fact("rank", (sp.Matrix([[1, 2], [2, 4]]), 2))),
+                             ("a matrix with the float 0.1, no exact rational",
+                              lambda: Fact("rank", (sp.Matrix([[0.1, 0], [0, 1]]), 2)))],
     "exact derivative law of a model": [("the gradient law of a map that is no symmetry",
                                          _derivative_law_of_a_wrong_map)],
     "log-scale Jacobian rank bound": [("dimension at most 1 with two generators", _one_generator_short)],
@@ -154,7 +165,8 @@ CONTROLS = {
     "two-precision numeric agreement": [("d/dx (x + 10^-30 x^2) = 1 at 1", _derivative_off_above_the_separation)],
     "pattern-form exact test": [("the gradient law with the scaling inverted",
                                  _pattern_form_law_with_the_scaling_inverted)],
-    "exact eigenpairs": [("(1, 1) an eigenvector of [[2, 1], [1, 2]] for 1", _wrong_eigenvalue)],
+    "exact eigenpairs": [("(1, 1) an eigenvector of [[2, 1], [1, 2]] for 1", _wrong_eigenvalue),
+                         ("(r^2 - 2, 0) a non-zero vector for an irrational r", _eigenvector_zero_at_an_irrational_point)],
     "deep pattern-form congruence": [("the congruence with the hidden bias unscaled",
                                       _deep_congruence_with_an_unscaled_bias)],
 }
@@ -198,6 +210,11 @@ LOOPHOLES = {
         w = sp.Symbol("w", extended_positive=True)
         verdicts = [by_oracle("sympy assumptions", Relation(w + 1, ">", w)),
                     by_oracle("sympy assumptions", Relation(2 * w, ">=", w + 1 - 1))]
+    """,
+    "exact eigenpairs: an eigenvector non-zero by a fact the checker does not honour": """
+        from symbolic.numerics.eigenpairs import eigenpairs
+        r = sp.Symbol("r", irrational=True)
+        verdicts = [by_oracle("exact eigenpairs", eigenpairs([[2, 0], [0, 2]], [(2, [(r ** 2 - 2, 0), (0, 1)])]))]
     """,
     "two-precision agreement of a function: a tolerance below what 40 digits see": """
         from symbolic.numerics.agreement_oracle import hessian_norm_statement

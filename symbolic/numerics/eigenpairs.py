@@ -4,12 +4,15 @@
 for λ, that is H v_i − λ v_i = 0 entry by entry as a rational function (``is_rational_zero``, its
 atoms independent indeterminates) and v_i ≠ 0 (an entry non-zero by the symbols' assumptions);
 and the pairs give as many vectors as H has columns (the whole spectrum, with multiplicity, when
-the vectors are independent, which this fact does not claim).
+the vectors are independent, which this fact does not claim).  A symbol carrying a fact the
+checker does not honour is refused: sympy reads r**2 - 2 as non-zero for an irrational r, which
+is false at r = sqrt(2).
 """
 from __future__ import annotations
 
 import sympy as sp
 
+from symbolic.decision.assumptions import unsupported_fact
 from symbolic.decision.zero import is_rational_zero
 from symbolic.kernel import Fact
 
@@ -30,6 +33,13 @@ def decide_eigenpairs(statement):
         return Verdict(Status.UNDECIDED, getattr(statement, "text", str(statement)),
                        reason="exact eigenpairs decides 'eigenpairs' facts")
     matrix, pairs = statement.arguments
+    # the symbols' facts, read as the checker honours them
+    symbols = set(matrix.free_symbols).union(*(sp.sympify(value).free_symbols for value, _ in pairs),
+                                              *(v.free_symbols for _, vectors in pairs for v in vectors))
+    unread = next((f for f in map(unsupported_fact, sorted(symbols, key=str)) if f), None)
+    if unread is not None:
+        return Verdict(Status.UNDECIDED, statement.text, reason=f"a symbol carries the fact {unread}, "
+                       "which this oracle does not read")
     count = 0
     for value, vectors in pairs:
         for vector in vectors:

@@ -149,8 +149,10 @@ def decide_inertia(statement):
     if getattr(statement, "predicate", None) != "eigenvalues above" or len(statement.arguments) != 3:
         return Verdict(Status.UNDECIDED, statement.text, reason="exact inertia decides 'eigenvalues above' facts")
     matrix, bound, count = statement.arguments
-    rows = [[Fraction(int(sp.Rational(e).p), int(sp.Rational(e).q)) for e in row] for row in _rows(matrix)]
-    bound = Fraction(int(sp.Rational(bound).p), int(sp.Rational(bound).q))
+    try:
+        rows, bound = [[_fraction(e) for e in row] for row in _rows(matrix)], _fraction(bound)
+    except (TypeError, ValueError) as why:
+        return Verdict(Status.UNDECIDED, statement.text, reason=str(why))
     by_pivots, by_polynomial = count_above(rows, bound), count_above_by_characteristic_polynomial(rows, bound)
     if by_pivots != by_polynomial:
         return Verdict(Status.UNDECIDED, statement.text,
@@ -164,6 +166,15 @@ def decide_rank(statement):
     """Oracle 'exact linear algebra', by exact elimination over the rationals (python-flint):
     Fact("rank", (A, r)) — the rational matrix A has rank r; Fact("null vectors", (A, vectors)) —
     A v = 0 for every listed rational vector v; Fact("determinant", (A, δ)) — det A = δ."""
+    from symbolic.verdict import Status, Verdict
+    try:
+        return _decide_rank(statement)
+    except (TypeError, ValueError) as why:
+        # an entry that is no exact rational (a float, sqrt(2)) is not what this oracle decides
+        return Verdict(Status.UNDECIDED, statement.text, reason=str(why))
+
+
+def _decide_rank(statement):
     from symbolic.verdict import Holds, Status, Verdict
     predicate, arguments = getattr(statement, "predicate", None), getattr(statement, "arguments", ())
     if predicate == "null vectors" and len(arguments) == 2:
@@ -180,7 +191,7 @@ def decide_rank(statement):
         rows = _rows(arguments[0])
         if any(len(row) != len(rows) for row in rows):
             return Verdict(Status.UNDECIDED, statement.text, reason="the matrix is not square")
-        flat = [flint.fmpq(int(sp.Rational(e).p), int(sp.Rational(e).q)) for row in rows for e in row]
+        flat = [_fmpq(e) for row in rows for e in row]
         value = flint.fmpq_mat(len(rows), len(rows), flat).det() if rows else flint.fmpq(1)
         found = Fraction(int(value.p), int(value.q))
         if found == _fraction(arguments[1]):
@@ -194,14 +205,23 @@ def decide_rank(statement):
     if not rows:
         found = 0
     else:
-        flat = [flint.fmpq(int(sp.Rational(e).p), int(sp.Rational(e).q)) for row in rows for e in row]
+        flat = [_fmpq(e) for row in rows for e in row]
         found = flint.fmpq_mat(len(rows), len(rows[0]), flat).rank()
     if found == wanted:
         return Holds((f"rank {found} by exact elimination over the rationals",))
     return Verdict(Status.UNDECIDED, statement.text, reason=f"the rank is {found}, not {wanted}")
 
 
+def _fmpq(value) -> flint.fmpq:
+    value = _fraction(value)
+    return flint.fmpq(value.numerator, value.denominator)
+
+
 def _fraction(value) -> Fraction:
+    """An exact rational as a Fraction; a float (binary, not the decimal it prints as) or an
+    irrational number is refused with a ValueError."""
+    if isinstance(value, (float, sp.Float)) or (isinstance(value, sp.Basic) and not value.is_Rational):
+        raise ValueError(f"{value} is not an exact rational")
     value = sp.Rational(value) if not isinstance(value, Fraction) else value
     return Fraction(int(value.numerator if isinstance(value, Fraction) else value.p),
                     int(value.denominator if isinstance(value, Fraction) else value.q))
