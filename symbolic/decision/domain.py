@@ -30,6 +30,8 @@ from symbolic.relu import canonical_relu_form, relu_atoms, to_relu_form
 # a value closer to 0 than this at WITNESS_DPS digits has no sign the domain test trusts
 _SIGN_NOISE = mpmath.mpf(10) ** -(WITNESS_DPS // 2)
 _THROUGHOUT_REGIONS = 12    # pieces examined to show a denominator 0 on a whole region
+# values that are no real number: a Piecewise branch holding one is undefined wherever it is taken
+_INFINITIES = (sp.zoo, sp.nan, sp.oo, -sp.oo)
 
 
 def _walk_guarded(expr: sp.Expr, guards: tuple = ()):
@@ -173,7 +175,8 @@ class WrittenDomain:
         """The nodes of the sides as written that can be undefined somewhere, each once, with
         its symbols and the places it stands (each a tuple of Piecewise guards, () outside any
         Piecewise): every power except a constant non-negative integer one (x**2 is defined
-        wherever x is), every log and every Mod.  The other nodes are defined wherever their
+        wherever x is), every log and every Mod, and an infinity in a Piecewise's value (the
+        branch of 1/Piecewise((0, x > 0), (1, True)) taken at x > 0, written zoo).  The other nodes are defined wherever their
         arguments are, so ``admits`` reads these alone, each where one of its places is reached
         (1/x in Piecewise((1/x, x > 0), (0, True)) is no restriction at x = 0)."""
         found = {}
@@ -183,7 +186,7 @@ class WrittenDomain:
                     exponent = evaluated(node.exp)
                     if exponent.is_Integer and exponent >= 0:
                         continue
-                elif not isinstance(node, (sp.log, sp.Mod)):
+                elif not (isinstance(node, (sp.log, sp.Mod)) or node in _INFINITIES):
                     continue
                 found.setdefault(node, set()).add(guards)
         return [(node, frozenset(node.free_symbols), tuple(places)) for node, places in found.items()]
@@ -198,6 +201,8 @@ class WrittenDomain:
             # a node inside a Piecewise's branches is needed where one of its places is reached
             if not any(all(_guard_holds(g, point) for g in guards) for guards in places):
                 continue
+            if node in _INFINITIES:    # a branch whose value is undefined at every point
+                return False
             if isinstance(node, sp.Pow) and \
                     not _power_defined(*node.args, point, self.functions):
                 return False

@@ -25,8 +25,14 @@ The procedure and why each answer is sound, step by step, with the check that en
 1. Input.  Both sides are finite sympy expressions over real symbols (``as_expression``); every
    symbol's facts are honoured or the answer is UNDECIDED (``unsupported_fact``), and so is it
    for a fact about an undefined function's values (``function_fact``), a floating-point
-   constant (inexact: its arithmetic rounds, so no exact test may rest on it), or a sum,
-   product or integral over a bound variable (substituting a point would reach the variable).
+   constant (inexact: its arithmetic rounds, so no exact test may rest on it), an operator
+   over a bound variable (a sum, product, integral or limit: substituting a point would reach
+   the variable), a derivative of an expression that need not be differentiable where it is
+   defined (of a kink, a jump or a root, where sympy's formula has a value the derivative has
+   not), or a substitution into an expression not defined everywhere (``_outside_the_checker``).
+   The other derivatives and substitutions are carried out in the evaluated copies and at the
+   witnesses.  An infinity is accepted only as a Piecewise branch's value: that branch is
+   undefined where it is taken, and is dropped from the evaluated copies (``_defined_branches``).
 2. Witness points.  First random rational points drawn from the symbols' ranges (integers of
    the right parity for integer symbols, on their lattice); then, unless steps 3 and 4 already
    settle the claim, the kinks (``symbolic.decision.kinks``: a point where an argument of sign,
@@ -121,6 +127,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import sympy as sp
+from sympy.concrete.expr_with_limits import ExprWithLimits
 from sympy.core.function import AppliedUndef
 
 from symbolic.decision.assumptions import function_fact, point_in_ranges, sample_point, symbol_range, unsupported_fact
@@ -138,8 +145,8 @@ from symbolic.decision.regions import SplitTooLarge, describe, examine, inside, 
     sign_branches
 from symbolic.relu import ReLU, canonical_relu_form, to_relu_form
 from symbolic.verdict import Holds, Status, Verdict
-from symbolic.decision.witness import WITNESS_DPS, algebraic_value, compare_at, concrete_functions, \
-    exact_value, exactly_zero, mp_value, substitute_functions
+from symbolic.decision.witness import WITNESS_DPS, algebraic_value, carried_out, compare_at, \
+    concrete_functions, exact_value, exactly_zero, mp_value, substitute_functions
 from symbolic.decision.zero import is_rational_zero
 from symbolic.errors import CheckerError
 
@@ -192,7 +199,7 @@ def as_expression(value) -> sp.Expr:
         raise TypeError(f"not a scalar expression: {value!r}")
     if any(s.is_real is False for s in expr.free_symbols):
         raise ValueError("every symbol must be real")
-    if expr.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+    if expr.has(*_INFINITIES) and _infinite_outside_branches(expr):
         raise ValueError(f"not a finite expression: {expr}")
     if expr.is_number and expr.is_real is False:
         raise ValueError(f"not a real number: {expr}")
@@ -275,15 +282,25 @@ class _Opinion:
 
 class _Decision:
     def __init__(self, lhs, rhs, claim, rng, procedure="all"):
+        # an operator that binds a variable, or a derivative that may not exist where its
+        # expression is defined, is outside the checker: UNDECIDED before anything is evaluated
+        outside = _outside_the_checker((lhs, rhs))
+        if outside:
+            raise _Undecidable(outside)
         # the sides as written give the domain and re-verify witnesses; the procedure works on
-        # evaluated copies (x/x is 1 there), which are defined wherever the written sides are
+        # evaluated copies (x/x is 1 there, a derivative is carried out, a Piecewise branch
+        # undefined at every point is dropped), which are defined wherever the written sides are
         self.functions = concrete_functions((lhs, rhs), rng)
         self.domain = WrittenDomain(lhs, rhs, functions=self.functions)
         self.empty = self.domain.empty_reason()
         try:
-            self.lhs, self.rhs = as_expression(evaluated(lhs)), as_expression(evaluated(rhs))
+            self.lhs, self.rhs = (as_expression(_defined_branches(carried_out(evaluated(side))))
+                                  for side in (lhs, rhs))
         except ValueError as why:    # a side undefined at every point (1/(x − x) is zoo)
             self.empty = self.empty or f"the domain as written is empty: {why}"
+            self.lhs, self.rhs = lhs, rhs
+        except (ZeroDivisionError, TypeError) as why:    # Mod(x, 0), or a comparison with zoo
+            self.empty = self.empty or f"a side as written cannot be evaluated: {why}"
             self.lhs, self.rhs = lhs, rhs
         self.named, self.written, self.rng = claim, (lhs, rhs), rng
         self.use_split, self.use_solver = procedure in ("all", "split"), procedure in ("all", "z3")
@@ -292,10 +309,10 @@ class _Decision:
         self.symbols = sorted(lhs.free_symbols | rhs.free_symbols, key=sp.default_sort_key)
         self.concrete = (substitute_functions(lhs, self.functions),
                          substitute_functions(rhs, self.functions))
-        self.denominators = sorted((evaluated(d) for d in self.domain.denominators),
+        self.denominators = sorted((carried_out(evaluated(d)) for d in self.domain.denominators),
                                    key=sp.default_sort_key)
         # the domain as written as region constraints (roots, logs), without undefined functions
-        self.region = [c for c in self.domain.conditions() if not c.has(AppliedUndef)]
+        self.region = [carried_out(c) for c in self.domain.conditions() if not c.has(AppliedUndef)]
         self.solver_answers: list = []
         self.deferred: list = []    # algebraic kinks outside a quadratic field, tried last
         self.domain_point_line = ""    # a solver's point of the domain, where one was asked for
@@ -436,14 +453,10 @@ class _Decision:
     def decide(self) -> Verdict | Holds:
         # 1. exact constants only, and every symbol's and function's facts honoured (atoms of
         # each side: lhs + rhs could cancel the very terms that hold them)
-        found = _nodes_of_kinds((self.lhs, self.rhs), (sp.Sum, sp.Product, sp.Integral, sp.Float,
-                                                        AppliedUndef))
+        found = _nodes_of_kinds((self.lhs, self.rhs), (sp.Float, AppliedUndef))
 
         def atoms(kind):
             return sorted(found[kind], key=sp.default_sort_key)
-        if atoms(sp.Sum) or atoms(sp.Product) or atoms(sp.Integral):
-            return self.undecided("a sum, product or integral over a bound variable is outside the "
-                                  "checker: write its terms out")
         floats = atoms(sp.Float)
         if floats:
             return self.undecided(f"the claim holds the floating-point constant {floats[0]}, an "
@@ -504,13 +517,13 @@ class _Decision:
         exactly_zero = rewritten and is_rational_zero(difference)
         if exactly_zero and self.informative and not density:
             return self.exact_zero(outside)
-        evaluated_sides = [substitute_functions(side, self.functions) for side in (self.lhs, self.rhs)]
-        points = kink_points(evaluated_sides, self.symbols, base)
+        read = [substitute_functions(side, self.functions) for side in (self.lhs, self.rhs)]
+        points = kink_points(read, self.symbols, base)
         # the centres of quadratic arguments (a ball's ReLU is positive near its centre alone),
         # with the kinks on the lines through each
-        centres = critical_points(evaluated_sides, self.symbols, base)
+        centres = critical_points(read, self.symbols, base)
         for centre in centres:
-            points += [p for p in [centre, *kink_points(evaluated_sides, self.symbols, centre)]
+            points += [p for p in [centre, *kink_points(read, self.symbols, centre)]
                        if p not in points]
         # rational kinks cost what a random point costs; those of a quadratic field (√2) come
         # after them; the other algebraic ones (roots of cubics, whose exact arithmetic costs a
@@ -962,3 +975,123 @@ def _kink_count(expr: sp.Expr) -> int:
                for a in expr.atoms(ReLU, sp.Abs, sp.Max, sp.Min))
 
 
+# -- what the checker reads: operators, derivatives, undefined branches ---------------------------
+
+# the operators that bind a variable (a sum, product or integral, a limit, an order term, a
+# function): a point put into them would reach the bound variable
+_BINDING = (ExprWithLimits, sp.Limit, sp.Order, sp.Lambda)
+# the functions differentiable wherever they are defined, on an open set
+_SMOOTH = (sp.exp, sp.log, sp.sin, sp.cos, sp.sinh, sp.cosh, sp.tanh, sp.atan)
+_INFINITIES = (sp.zoo, sp.nan, sp.oo, -sp.oo)
+# the functions defined at every real point
+_EVERYWHERE = (AppliedUndef, sp.Derivative, sp.Subs, ReLU, sp.Abs, sp.Max, sp.Min, sp.sign,
+               sp.Heaviside, sp.floor, sp.ceiling, sp.exp, sp.sin, sp.cos, sp.sinh, sp.cosh, sp.tanh,
+               sp.atan)
+
+
+def _outside_the_checker(sides) -> str | None:
+    """Why the claim is outside what the checker can evaluate, or None.  A derivative is read only
+    where it is defined exactly where its expression is (``_not_smooth``: no kink, jump or edge of
+    the domain, where sympy's formula would give a value the derivative does not have), with
+    respect to real symbols; a substitution only of an expression defined everywhere (the domain
+    is read from the claim as written, and a restriction on the bound variable would not be)."""
+    found = _nodes_of_kinds(sides, _BINDING + (sp.Derivative, sp.Subs))
+    binding = sorted(set().union(*(found[kind] for kind in _BINDING)), key=sp.default_sort_key)
+    if binding:
+        return (f"{type(binding[0]).__name__} over a bound variable ({binding[0]}) is outside the "
+                "checker: carry it out or write its terms out")
+    for node in sorted(found[sp.Derivative], key=sp.default_sort_key):
+        for variable, count in node.variable_count:
+            if not (variable.is_Symbol and count.is_Integer) or symbol_range(variable).integral:
+                return (f"the derivative {node} is taken with respect to {variable}, {count} "
+                        "times: only derivatives in real symbols are read")
+        rough = _not_smooth(node.expr, set(node.variables))
+        if rough is not None:
+            return (f"the derivative {node} is taken of {rough}, which need not be differentiable "
+                    "where it is defined (a kink, a jump or the edge of its domain): outside the "
+                    "checker")
+    for node in sorted(found[sp.Subs], key=sp.default_sort_key):
+        restriction = _restriction(node.expr)
+        if restriction is not None:
+            return (f"the substitution {node} puts a value into {restriction}, which is not "
+                    "defined everywhere: outside the checker (carry it out as written)")
+    return None
+
+
+def _not_smooth(expr: sp.Expr, variables: set):
+    """The first node of expr that need not be differentiable in ``variables`` wherever it is
+    defined, or None: sums, products, integer powers, powers of a positive constant, the smooth
+    functions, undefined functions (replaced by polynomials) and their derivatives are, and so
+    is a node that holds none of the variables (a constant for the derivative: ReLU(x) in
+    d/dy y·ReLU(x)); inside a substitution its own variables count as well (they receive a
+    function of the variables)."""
+    stack = [(expr, frozenset(variables))]
+    while stack:
+        node, moving = stack.pop()
+        if node.is_Atom:
+            if node in _INFINITIES:
+                return node
+            continue
+        if not node.free_symbols & moving:
+            continue
+        smooth = node.is_Add or node.is_Mul or isinstance(node, sp.Tuple) or \
+            (node.is_Pow and (node.exp.is_Integer or (node.base.is_number and node.base.is_positive))) or \
+            isinstance(node, (AppliedUndef, sp.Derivative, sp.Subs) + _SMOOTH)
+        if not smooth:
+            return node
+        if isinstance(node, sp.Subs):
+            moving = moving | frozenset(node.variables)
+        stack.extend((a, moving) for a in node.args if isinstance(a, sp.Basic))
+    return None
+
+
+def _restriction(expr: sp.Expr):
+    """The first node of expr that is not defined at every real point, or None: everything but
+    sums, products, non-negative integer powers, powers of a positive constant, the functions
+    defined everywhere, undefined functions and their derivatives."""
+    for node in sp.preorder_traversal(expr):
+        if node.is_Atom:
+            if node in _INFINITIES:
+                return node
+            continue
+        if node.is_Add or node.is_Mul or isinstance(node, sp.Tuple):
+            continue
+        if node.is_Pow and ((node.exp.is_Integer and node.exp >= 0) or
+                            (node.base.is_number and node.base.is_positive)):
+            continue
+        if isinstance(node, _EVERYWHERE):
+            continue
+        return node
+    return None
+
+
+def _infinite_outside_branches(expr: sp.Expr) -> bool:
+    """expr holds an infinity or nan other than in a Piecewise's values: a side undefined at every
+    point, which is bad input.  In a Piecewise's value it only makes that branch undefined
+    (1/Piecewise((0, x > 0), (1, True)) is Piecewise((zoo, x > 0), (1, True)), defined at x ≤ 0)."""
+    if expr in _INFINITIES:
+        return True
+    if isinstance(expr, sp.Piecewise):
+        return any(_infinite_outside_branches(pair.cond) for pair in expr.args)
+    return any(_infinite_outside_branches(a) for a in expr.args if isinstance(a, sp.Basic))
+
+
+def _defined_branches(expr: sp.Expr) -> sp.Expr:
+    """expr with every Piecewise branch whose value is undefined at every point (it holds an
+    infinity or nan) removed, and the negation of its condition added to the later ones: where
+    that branch was taken no branch holds now, and the Piecewise is undefined there, as it was.
+    A Piecewise left with no branch is undefined wherever it is reached (zoo)."""
+    if expr.is_Atom or not expr.has(*_INFINITIES):
+        return expr
+    if not isinstance(expr, sp.Piecewise):
+        return expr.func(*(_defined_branches(a) for a in expr.args))
+    pairs, not_taken = [], sp.true
+    for value, condition in expr.args:
+        value = _defined_branches(value)
+        if value.has(*_INFINITIES):
+            # where this branch is taken the Piecewise has no value: no later branch is taken there
+            not_taken = sp.And(not_taken, sp.Not(condition))
+            continue
+        pairs.append((value, sp.And(not_taken, condition)))
+    pairs = [(value, condition) for value, condition in pairs if condition is not sp.false]
+    return sp.Piecewise(*pairs) if pairs else sp.zoo

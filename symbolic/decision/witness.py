@@ -79,12 +79,24 @@ def concrete_functions(exprs, rng: random.Random) -> dict:
 
 def substitute_functions(expr: sp.Expr, table: dict) -> sp.Expr:
     """expr with each undefined function replaced by its concrete polynomial; derivatives (and
-    substitutions) of the functions are then carried out, so that a point may be substituted."""
-    if not table:
+    substitutions) are then carried out, so that a point may be substituted."""
+    if table:
+        expr = expr.replace(lambda e: isinstance(e, AppliedUndef) and e.func in table,
+                            lambda e: table[e.func](*e.args))
+    return carried_out(expr)
+
+
+OPERATORS = (sp.Derivative, sp.Subs)    # the unevaluated operators a point cannot be put into
+
+
+@functools.lru_cache(maxsize=4096)
+def carried_out(expr: sp.Expr) -> sp.Expr:
+    """expr with every derivative and substitution carried out (sympy's ``doit`` of those nodes
+    alone, innermost first); expr itself where it holds none.  The caller has made sure that each
+    one is defined wherever its expression is (``symbolic.decision.identity``)."""
+    if not expr.has(*OPERATORS):
         return expr
-    expr = expr.replace(lambda e: isinstance(e, AppliedUndef) and e.func in table,
-                        lambda e: table[e.func](*e.args))
-    return expr.replace(lambda e: isinstance(e, (sp.Derivative, sp.Subs)), lambda e: e.doit())
+    return expr.replace(lambda e: isinstance(e, OPERATORS), lambda e: e.doit())
 
 
 def _relu_mp(s):
@@ -120,7 +132,12 @@ def _mpmath_function(symbols: tuple, expr: sp.Expr):
     renamed = substituted(expr, dict(zip(symbols, arguments)))
     if renamed is None:
         return None
-    return sp.lambdify(arguments, renamed, modules=[{"ReLU": _relu_mp, "exp": _exp_mp}, "mpmath"])
+    try:
+        return sp.lambdify(arguments, renamed, modules=[{"ReLU": _relu_mp, "exp": _exp_mp}, "mpmath"])
+    except (NotImplementedError, ValueError, TypeError, SyntaxError, NameError):
+        # a construct mpmath's printer cannot write (an unevaluated Derivative, Limit, Order):
+        # no value the witnesses can compute
+        return None
 
 
 def mp_value(expr: sp.Expr, point: dict, dps: int):

@@ -1,0 +1,106 @@
+"""Loopholes of the decision procedure, each closed with the claim that showed it: a claim the
+procedure cannot evaluate is UNDECIDED with the reason (never an exception, never an internal
+error), and a derivative is no counterexample where it does not exist."""
+import pytest
+import sympy as sp
+
+from symbolic.decision.domain import WrittenDomain
+from symbolic.decision.identity import check_identity
+from symbolic.relu import ReLU
+from symbolic.verdict import Holds, Status
+
+x, y, xi = sp.symbols("x y xi", real=True)
+f = sp.Function("f")
+D, P = sp.Derivative, sp.Piecewise
+
+
+def status(verdict):
+    return Status.PROVED if isinstance(verdict, Holds) else verdict.status
+
+
+def assert_no_internal_error(verdict):
+    assert isinstance(verdict, Holds) or not verdict.details.get("internal_error"), verdict.reason
+
+
+# --- 1. a claim the procedure cannot evaluate: a verdict or UNDECIDED with the reason ---------
+
+DIVIDED = P((0, x > 0), (1, True))
+
+
+@pytest.mark.parametrize("lhs, rhs, expected", [
+    # derivatives of smooth expressions are carried out: decided
+    (D(x ** 2, x), 2 * x, Status.PROVED),
+    (D(x ** 2, x), 3 * x, Status.REFUTED),
+    (D(x ** 3, (x, 2)), 6 * x, Status.PROVED),
+    (D(x * y, x, y), 1, Status.PROVED),
+    (1 / D(x ** 2, x), 1 / (2 * x), Status.PROVED),
+    (D(sp.exp(x), x), sp.exp(x), Status.PROVED),
+    (D(sp.log(x), x), 1 / sp.Abs(x), Status.PROVED),           # on x > 0, where log x is defined
+    (D(y * ReLU(x), y), ReLU(x), Status.PROVED),                # ReLU(x) is a constant in y
+    (D(f(x) ** 2, x), 2 * f(x) * D(f(x), x), Status.PROVED),
+    (sp.Subs(x ** 2, x, y), y ** 2, Status.PROVED),
+    (sp.Subs(ReLU(x), x, y), ReLU(y) + 1, Status.REFUTED),
+    # a derivative that need not exist where its expression is defined: outside the checker
+    (D(ReLU(x), x), sp.Heaviside(x), Status.UNDECIDED),
+    (D(sp.Abs(x), x), sp.sign(x), Status.UNDECIDED),
+    (D(sp.Max(x, y), x), sp.Heaviside(x - y), Status.UNDECIDED),
+    (D(P((x, x > 0), (0, True)), x), sp.Heaviside(x), Status.UNDECIDED),
+    (D(sp.floor(x), x), 0, Status.UNDECIDED),
+    (D(sp.sqrt(x), x), 1 / (2 * sp.sqrt(x)), Status.UNDECIDED),
+    (ReLU(D(ReLU(x), x)), 1, Status.UNDECIDED),
+    (sp.Subs(1 / x, x, y), 1 / y, Status.UNDECIDED),
+    # operators over a bound variable
+    (sp.Integral(x, (x, 0, 1)), sp.Rational(1, 2), Status.UNDECIDED),
+    (sp.Limit(x, x, 0), 0, Status.UNDECIDED),
+    (sp.Order(x), 0, Status.UNDECIDED),
+    # a Piecewise in a denominator, as sympy evaluates it and as written
+    (1 / DIVIDED, 1, Status.PROVED),
+    (1 / DIVIDED, 2, Status.REFUTED),
+    (sp.Pow(DIVIDED, -1, evaluate=False), 1, Status.PROVED),
+    (sp.Pow(DIVIDED, -1, evaluate=False) + ReLU(x), 2, Status.REFUTED),
+    (x * P((sp.zoo, x > 0), (1, True)), x, Status.PROVED),
+    (P((sp.zoo, x > 0), (sp.nan, x < 0), (5, True)), 4, Status.REFUTED),
+    (P((P((sp.zoo, y > 0), (1, True)), x > 0), (2, True)), P((3, x > 0), (2, True)), Status.REFUTED),
+    # a Piecewise with no otherwise branch is undefined where no condition holds
+    (P((x, x > 0)), ReLU(x), Status.PROVED),
+    (P((x, x > 0)), -x, Status.REFUTED),
+    # a side that sympy cannot evaluate: a Mod by 0 inside a branch, a comparison with zoo
+    (P((sp.Mod(x, 0, evaluate=False), x > 0), (1, True)), 1, Status.UNDECIDED),
+    (P((1, sp.Gt(sp.Pow(x - x, -1, evaluate=False), 0, evaluate=False)), (1, True), evaluate=False), 1,
+     Status.UNDECIDED),
+])
+def test_every_shape_gets_a_verdict_or_a_reason(lhs, rhs, expected):
+    verdict = check_identity(lhs, rhs, timeout=60)
+    assert_no_internal_error(verdict)
+    assert status(verdict) is expected, getattr(verdict, "reason", "")
+    if expected is Status.UNDECIDED:
+        assert verdict.reason
+
+
+def test_a_refutation_of_a_division_by_a_piecewise_lies_where_it_is_defined():
+    verdict = check_identity(1 / DIVIDED, 2)
+    assert verdict.status is Status.REFUTED and verdict.witness[x] <= 0
+    domain = WrittenDomain(1 / DIVIDED, sp.S.One)
+    assert not domain.admits({x: sp.Integer(1)}) and domain.admits({x: sp.Integer(-1)})
+    written = WrittenDomain(sp.Pow(DIVIDED, -1, evaluate=False), sp.S.One)
+    assert not written.admits({x: sp.Integer(1)}) and written.admits({x: sp.Integer(-1)})
+
+
+def test_an_infinity_outside_a_branch_is_still_bad_input():
+    for bad in (sp.zoo * x, P((1, x > 0), (2, True)) + sp.oo):
+        with pytest.raises(ValueError):
+            check_identity(bad, x)
+
+
+# --- 4. a derivative is no counterexample where it does not exist ------------------------------
+
+@pytest.mark.parametrize("lhs, rhs", [
+    # true wherever the derivative exists (x ≠ 0); sympy's formula takes a value at x = 0
+    (D(f(x) * ReLU(x), x), D(f(x), x) * ReLU(x) + f(x) * P((1, x >= 0), (0, True))),
+    (D(sp.Subs(ReLU(xi), xi, 2 * x), x), P((2, x >= 0), (0, True))),
+    (D(sp.Abs(x), x), P((1, x >= 0), (-1, True))),
+])
+def test_a_derivative_at_its_kink_refutes_nothing(lhs, rhs):
+    verdict = check_identity(lhs, rhs, timeout=60)
+    assert_no_internal_error(verdict)
+    assert status(verdict) is Status.UNDECIDED and "differentiable" in verdict.reason
