@@ -1,6 +1,7 @@
 """Loopholes of the decision procedure, each closed with the claim that showed it: a claim the
 procedure cannot evaluate is UNDECIDED with the reason (never an exception, never an internal
-error), and a derivative is no counterexample where it does not exist."""
+error), a derivative is no counterexample where it does not exist, and a term written on both
+sides takes none of the kink witnesses."""
 import pytest
 import sympy as sp
 
@@ -104,3 +105,33 @@ def test_a_derivative_at_its_kink_refutes_nothing(lhs, rhs):
     verdict = check_identity(lhs, rhs, timeout=60)
     assert_no_internal_error(verdict)
     assert status(verdict) is Status.UNDECIDED and "differentiable" in verdict.reason
+
+
+# --- 2. a term written on both sides takes none of the kink witnesses --------------------------
+
+def _decoys(**facts):
+    a, b = sp.symbols("a0:4", **facts), sp.symbols("b0:4", **facts)
+    return [ReLU(a[k] - b[k]) for k in range(4)]
+
+
+@pytest.mark.parametrize("facts, procedure", [
+    ({"rational": True}, "all"),      # the density argument needs continuous sides: no split
+    ({"rational": True}, "z3"),
+    ({"real": True}, "split"),       # the split finds the region z = 0 but no point in it
+])
+def test_cancelling_decoys_do_not_hide_the_kink(facts, procedure):
+    """sign(z)² = 1 is false at z = 0 alone; four ReLU(a_k − b_k) on both sides held the eight
+    kink points before z = 0 was reached."""
+    z = sp.Symbol("z", **facts)
+    lhs, rhs = sp.Add(*_decoys(**facts), 1), sp.Add(*_decoys(**facts), sp.sign(z) ** 2)
+    verdict = check_identity(lhs, rhs, timeout=60, procedure=procedure)
+    assert verdict.status is Status.REFUTED and verdict.witness[z] == 0
+
+
+def test_the_claim_with_decoys_is_still_decided_as_written():
+    """Only the witnesses read the cancelled difference: z·sign(z)² = z with the decoys on both
+    sides is proved, and with a decoy on one side only it is refuted."""
+    z = sp.Symbol("z", real=True)
+    decoys = _decoys(real=True)
+    assert status(check_identity(sp.Add(*decoys, sp.sign(z) ** 2 * z), sp.Add(*decoys, z))) is Status.PROVED
+    assert check_identity(sp.Add(*decoys, sp.sign(z) ** 2 * z), sp.Add(*decoys[1:], z)).status is Status.REFUTED

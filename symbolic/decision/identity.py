@@ -39,7 +39,9 @@ The procedure and why each answer is sound, step by step, with the check that en
    Heaviside, ReLU, Abs, max/min, a radicand or a Piecewise condition is 0, or an argument of
    floor, ceiling or Mod an integer, solved exactly for one symbol: rationals, then numbers of
    a quadratic field such as √2, compared exactly there; the roots of cubics and quartics only
-   for a claim otherwise UNDECIDED, through the minimal polynomial of the difference), the
+   for a claim otherwise UNDECIDED, through the minimal polynomial of the difference; read from
+   lhs − rhs after cancellation first, then from the sides, so that a term written on both
+   sides takes none of the points the claim's own kinks need), the
    centres of quadratic arguments and points between and beyond the kinks of a line.  Both
    sides are evaluated exactly, or at 50 and 100 digits where exact evaluation is not possible,
    a difference then also told from 0 by sympy's adaptive-precision evaluation
@@ -517,7 +519,9 @@ class _Decision:
         exactly_zero = rewritten and is_rational_zero(difference)
         if exactly_zero and self.informative and not density:
             return self.exact_zero(outside)
-        read = [substitute_functions(side, self.functions) for side in (self.lhs, self.rhs)]
+        # the kinks are read from lhs − rhs after cancellation first (a term written on both
+        # sides is no kink of the claim, and takes none of the points), then from the sides
+        read = [substitute_functions(expr, self.functions) for expr in (difference, self.lhs, self.rhs)]
         points = kink_points(read, self.symbols, base)
         # the centres of quadratic arguments (a ball's ReLU is positive near its centre alone),
         # with the kinks on the lines through each
