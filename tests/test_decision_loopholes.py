@@ -1,12 +1,17 @@
 """Loopholes of the decision procedure, each closed with the claim that showed it: a claim the
 procedure cannot evaluate is UNDECIDED with the reason (never an exception, never an internal
-error), a derivative is no counterexample where it does not exist, and a term written on both
-sides takes none of the kink witnesses."""
+error), a derivative is no counterexample where it does not exist, a term written on both sides
+takes none of the kink witnesses, the residue split keeps n = 0 of a non-negative integer, and
+the invariance comparison concludes "agree" and "differ" from enclosures only as they allow."""
+import flint
 import pytest
 import sympy as sp
 
 from symbolic.decision.domain import WrittenDomain
 from symbolic.decision.identity import check_identity
+from symbolic.decision.residues import residue_classes
+from symbolic.measures.invariance import PRECISION, Value, compare
+from symbolic.numerics.interval import enclosure
 from symbolic.relu import ReLU
 from symbolic.verdict import Holds, Status
 
@@ -135,3 +140,68 @@ def test_the_claim_with_decoys_is_still_decided_as_written():
     decoys = _decoys(real=True)
     assert status(check_identity(sp.Add(*decoys, sp.sign(z) ** 2 * z), sp.Add(*decoys, z))) is Status.PROVED
     assert check_identity(sp.Add(*decoys, sp.sign(z) ** 2 * z), sp.Add(*decoys[1:], z)).status is Status.REFUTED
+
+
+# --- 3. the residue split keeps n = 0 of a non-negative integer --------------------------------
+
+n = sp.Symbol("n", integer=True, nonnegative=True)
+k = sp.Symbol("k", integer=True, nonpositive=True)
+HALF = sp.Rational(1, 2)
+
+
+@pytest.mark.parametrize("lhs, rhs, at", [
+    # floor((n + 3)/2) is 1 at n = 0, where the Heaviside is 1/2; no kink of n lies at 0
+    (sp.floor((n + 3) / 2) * sp.Heaviside(n - HALF), sp.floor((n + 3) / 2), {n: 0}),
+    (sp.Mod(n + 3, 2) * sp.Heaviside(n - HALF) + sp.floor((n + 3) / 2),
+     sp.Mod(n + 3, 2) + sp.floor((n + 3) / 2), {n: 0}),
+    (sp.floor((3 - k) / 2) * sp.Heaviside(-k - HALF), sp.floor((3 - k) / 2), {k: 0}),
+])
+def test_a_claim_false_only_at_zero_is_not_proved(lhs, rhs, at):
+    verdict = check_identity(lhs, rhs, timeout=60)
+    assert verdict.status is Status.REFUTED and verdict.witness == at
+    # the project's own argument alone does not call it proved either
+    assert status(check_identity(lhs, rhs, timeout=60, procedure="split")) is not Status.PROVED
+
+
+def test_the_residue_classes_of_a_non_negative_integer_start_at_zero():
+    classes = residue_classes(sp.floor((n + 3) / 2), [n])
+    for substitution, _, _, constraints in classes:
+        value = substitution[n]
+        fresh = value.free_symbols.pop()
+        # the class's least member is its residue: k = 0 satisfies every constraint when r ≥ 0
+        at_zero = value.xreplace({fresh: 0})
+        assert all(c.lhs.xreplace({fresh: 0}) >= 0 for c in constraints) == (at_zero >= 0)
+
+
+# --- 3. the invariance comparison: "agree" only from narrow enclosures, "differ" only disjoint --
+
+def _ball(low, high):
+    return flint.arb(low).union(flint.arb(high))
+
+
+def _third():
+    """1/3 enclosed as the measures enclose a value: a ball far narrower than AGREEMENT."""
+    return enclosure(sp.Rational(1, 3), PRECISION)
+
+
+@pytest.mark.parametrize("a, b, expected", [
+    # bounds of a maximum: disjoint differ, touching or overlapping do not, never agree
+    (Value("a", low=0.0, high=1.0), Value("b", low=1.5, high=2.0), "differ"),
+    (Value("a", low=0.0, high=1.0), Value("b", low=1.0, high=2.0), "unknown"),
+    (Value("b", low=1.0, high=2.0), Value("a", low=0.0, high=1.0), "unknown"),
+    (Value("a", low=0.0, high=1.5), Value("b", low=1.0, high=2.0), "unknown"),
+    # balls: overlapping wide balls tell nothing; barely overlapping ones do not differ
+    (Value("a", ball=_ball(0, 1)), Value("b", ball=_ball(1, 2)), "unknown"),
+    (Value("a", ball=_ball(0, 2)), Value("b", ball=_ball(1, 3)), "unknown"),
+    (Value("a", ball=_ball(0, 1)), Value("b", ball=_ball(2, 3)), "differ"),
+    (Value("a", ball=_third()), Value("b", ball=_third()), "agree"),
+    # characteristic polynomials: every coefficient must be narrow for agree, disjoint for differ
+    (Value("a", balls=(flint.arb(1), _ball(0, 1))), Value("b", balls=(flint.arb(1), _ball(1, 2))), "unknown"),
+    (Value("a", balls=(flint.arb(1), _ball(0, 1))), Value("b", balls=(flint.arb(1), _ball(2, 3))), "differ"),
+    (Value("a", balls=(flint.arb(1), _third())), Value("b", balls=(flint.arb(1), _third())), "agree"),
+    # exact values
+    (Value("a", exact=sp.Rational(1, 3)), Value("b", exact=sp.Rational(2, 6)), "agree"),
+    (Value("a", exact=sp.Rational(1, 3)), Value("b", exact=sp.Rational(1, 4)), "differ"),
+])
+def test_enclosures_agree_only_when_narrow_and_differ_only_when_disjoint(a, b, expected):
+    assert compare(a, b) == expected
