@@ -133,6 +133,17 @@ def test_cancelling_decoys_do_not_hide_the_kink(facts, procedure):
     assert verdict.status is Status.REFUTED and verdict.witness[z] == 0
 
 
+def test_cancelling_decoys_do_not_make_a_claim_wide():
+    """Thirteen decoy pairs were 26 kinks, past the 24 beyond which the project's rewriting and
+    split are skipped: ReLU(x)·ReLU(−x) = 0 then rested on the solvers' word alone."""
+    x_ = sp.Symbol("x", real=True)
+    a, b = sp.symbols("a0:13", real=True), sp.symbols("b0:13", real=True)
+    decoys = [ReLU(a[k] - b[k]) for k in range(13)]
+    verdict = check_identity(sp.Add(*decoys, ReLU(x_) * ReLU(-x_)), sp.Add(*decoys))
+    assert isinstance(verdict, Holds) and not verdict.reason
+    assert any("sign split" in line for line in verdict.evidence)
+
+
 def test_the_claim_with_decoys_is_still_decided_as_written():
     """Only the witnesses read the cancelled difference: z·sign(z)² = z with the decoys on both
     sides is proved, and with a decoy on one side only it is refuted."""

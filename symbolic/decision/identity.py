@@ -89,8 +89,9 @@ The procedure and why each answer is sound, step by step, with the check that en
    2n − 11 ≥ 0 is n − 6 ≥ 0) is substituted into the remainder.  A leaf with a non-zero
    remainder is no refutation (a closed region may be thin): refutations come from re-verified
    points only.  The split is tried on parts with at most SPLIT_KINKS ReLU atoms (the parts of
-   a claim too wide to rewrite whole are rewritten and split one by one), stops after
-   SPLIT_REGIONS regions examined, and then gives no opinion.
+   a claim too wide to rewrite whole, more than WIDE_KINKS kinks in lhs − rhs after
+   cancellation, are rewritten and split one by one), stops after SPLIT_REGIONS regions
+   examined, and then gives no opinion.
    A leaf whose remainder holds one square root √t is shown zero by ``radical_zero``
    (reduction modulo y² − t, a polynomial identity and a region certified empty).
 7. The solvers, where the split does not settle a part or no random point confirmed it (the
@@ -506,7 +507,9 @@ class _Decision:
         if self.functions:
             outside = "undefined functions are outside real arithmetic"
         density = [s for s in self.symbols if symbol_range(s).needs_density]
-        kinks = _kink_count(self.lhs) + _kink_count(self.rhs)
+        # the kinks of lhs − rhs after cancellation: a term written on both sides makes no claim
+        # wide (it would take the claim from the project's rewriting and split)
+        kinks = _kink_count(self.lhs - self.rhs)
         wide = (kinks > WIDE_KINKS or not self.use_split) and not outside
         # the canonical difference (a claim with very many kinks goes to Z3 as it stands, and
         # so does every claim when Z3 decides alone) and 4. its exact zero test, before any kink
