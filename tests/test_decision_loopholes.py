@@ -210,6 +210,11 @@ def _third():
     (Value("a", balls=(flint.arb(1), _ball(0, 1))), Value("b", balls=(flint.arb(1), _ball(1, 2))), "unknown"),
     (Value("a", balls=(flint.arb(1), _ball(0, 1))), Value("b", balls=(flint.arb(1), _ball(2, 3))), "differ"),
     (Value("a", balls=(flint.arb(1), _third())), Value("b", balls=(flint.arb(1), _third())), "agree"),
+    # an infinite enclosure separates nothing; bounds of a maximum against a ball compare nothing
+    (Value("a", balls=(flint.arb(1), flint.arb("inf"))), Value("b", balls=(flint.arb(1), flint.arb(1))), "unknown"),
+    (Value("a", ball=flint.arb("inf")), Value("b", ball=flint.arb(1)), "unknown"),
+    (Value("a", low=0.0, high=1.0), Value("b", ball=_ball(2, 3)), "unknown"),
+    (Value("b", ball=_ball(2, 3)), Value("a", low=0.0, high=1.0), "unknown"),
     # exact values
     (Value("a", exact=sp.Rational(1, 3)), Value("b", exact=sp.Rational(2, 6)), "agree"),
     (Value("a", exact=sp.Rational(1, 3)), Value("b", exact=sp.Rational(1, 4)), "differ"),

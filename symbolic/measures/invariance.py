@@ -580,14 +580,20 @@ def scalar_value(value: sp.Expr) -> Value:
 
 
 def compare(a: Value, b: Value) -> str:
-    """'differ', 'agree' or 'unknown', rigorously."""
-    if a.low is not None:
+    """'differ', 'agree' or 'unknown', rigorously: 'differ' only from exact values that differ or
+    enclosures that are disjoint, 'agree' only from equal exact values or overlapping enclosures
+    narrower than AGREEMENT (bounds of a maximum never agree)."""
+    if a.low is not None or b.low is not None:
+        if a.low is None or b.low is None:
+            return "unknown"    # a maximum's bounds against a value of another kind
         if a.high < b.low or b.high < a.low:
             return "differ"
         return "unknown"
     if a.exact is not None and b.exact is not None:
         return "agree" if a.exact == b.exact else "differ"
     if a.balls and b.balls:
+        if not all(ball.is_finite() for ball in a.balls + b.balls):
+            return "unknown"    # an infinite ball encloses no real value: it separates nothing
         if len(a.balls) != len(b.balls) or any(not x.overlaps(y) for x, y in zip(a.balls, b.balls)):
             return "differ"
         narrow = all(float(x.rad()) + float(y.rad()) <= AGREEMENT * (1 + abs(float(x.mid())))
