@@ -11,9 +11,9 @@ from symbolic.every_size.index_rules import ARITHMETIC, CHAIN_RULE, HOMOGENEITY,
 from symbolic.every_size.index_terms import Const, Deriv, Entry, Eval, Function, Mul, Relu, Sum, substitute_index
 from symbolic.every_size.networks import DEEP, DEEP_NEURON, LAYER, LOSS_FUNCTION, P, T_ALPHA, T_NEURON, DeepNetwork, in_loss, \
     one_layer_map, prediction, x
-from symbolic.kernel import check_identity, issued, zeros
+from symbolic.kernel import IndexEquation, check_identity, issued, zeros
 from symbolic.kernel.derivations import Theorem, axiom, definition, evaluation_lemma, induction, instantiate, \
-    is_theorem, lemma, prove
+    is_index_theorem, lemma, prove
 from symbolic.networks.rescaling import ALPHA
 
 W, V = Entry("W", ("i", "j")), Entry("v", ("j",))
@@ -56,8 +56,8 @@ def test_a_lemma_with_a_made_up_verdict_is_refused():
     # f = 0 "proved" by a hand-made PROVED verdict: the verdict cannot even be built
     with pytest.raises(ForgedVerdict):
         Verdict(Status.PROVED, "f = 0")
-    forged = Theorem("f = 0", prediction(), Const(sp.S.Zero), (), Verdict(Status.UNDECIDED, "f = 0"))
-    assert not is_theorem(forged)
+    forged = Theorem(IndexEquation(prediction(), Const(sp.S.Zero)), sizes="all", claim="f = 0")
+    assert not is_index_theorem(forged)
     rule = lemma(forged, "made up", "f = 0")
     verdict = Chain("f = 0", prediction()).then(rule, Const(sp.S.Zero)).check()
     assert verdict.status is Status.UNDECIDED and "not a theorem proved by the kernel" in verdict.reason
@@ -156,7 +156,7 @@ def test_an_instance_needs_a_nonnegative_layer_or_a_stated_assumption():
     _, theorem = all_sizes.layers_theorem(DEEP)
     assert instantiate(theorem, sp.Integer(-1)) is None
     assert instantiate(theorem, sp.Symbol("K", integer=True) - 1) is None
-    assert is_theorem(instantiate(theorem, sp.Integer(3)))
+    assert is_index_theorem(instantiate(theorem, sp.Integer(3)))
 
 
 def test_a_parameter_cannot_be_defined_away():
@@ -195,7 +195,7 @@ def test_the_certified_identity_test_and_the_kernel_theorems():
     assert issued(check_identity(sp.Symbol("a") * 2, sp.Symbol("a") + sp.Symbol("a")))
     assert not issued(check_identity(sp.Symbol("a"), sp.Symbol("b")))
     verdict, theorem = all_sizes.theorem1_loss()
-    assert issued(verdict) and is_theorem(theorem)
+    assert issued(verdict) and is_index_theorem(theorem)
 
 
 def test_a_lemma_renames_an_index_in_its_scalars_as_in_its_entries():

@@ -77,7 +77,8 @@ def test_change_of_variables_refuses_a_forged_or_foreign_theorem():
     theorem = all_sizes.theorem1_loss()[1]
     good = change_of_variables("adaptive, T_alpha", theorem, LOSS_FUNCTION, T_ALPHA, _adaptive, every._is_weight)
     assert good.status is Status.PROVED
-    forged = Theorem(theorem.claim, theorem.lhs, theorem.rhs, theorem.for_all, theorem.verdict)
+    forged = Theorem(theorem.statement, theorem.rests_on, theorem.sizes, theorem.evidence, theorem.claim,
+                     verdict=theorem.verdict)
     refused = change_of_variables("forged", forged, LOSS_FUNCTION, T_ALPHA, _adaptive, every._is_weight)
     assert refused.status is Status.UNDECIDED and "not a kernel theorem" in refused.reason
     # the theorem for T_alpha does not speak of the per-neuron map
@@ -219,7 +220,7 @@ def test_pencil_refuses_laws_of_the_wrong_shape_or_scale():
     # a law with the right sides that the kernel did not prove
     def forged(a, b):
         law = every._hessian_law(layerwise, a, b)
-        return Theorem(law.claim, law.lhs, law.rhs, law.for_all, law.verdict)
+        return Theorem(law.statement, law.rests_on, law.sizes, law.evidence, law.claim, verdict=law.verdict)
     refused = pencil_congruence("forged", T_ALPHA, LOSS_FUNCTION, [("H", hessian, forged), good[1]])
     assert refused.status is Status.UNDECIDED and "not a kernel theorem" in refused.reason
 

@@ -31,7 +31,7 @@ import sympy as sp
 from symbolic.decision.zero import is_sign
 from symbolic.every_size.index_terms import Function, Transformation
 from symbolic.kernel import check_identity, conjunction
-from symbolic.kernel.derivations import is_theorem, unmapped_families
+from symbolic.kernel.derivations import is_index_theorem, unmapped_families
 from symbolic.every_size.relabelling import not_a_relabelling, relabelled_families, relabelling_evidence
 from symbolic.verdict import Status, Verdict
 
@@ -70,7 +70,7 @@ def change_of_variables(claim: str, invariance, function: Function, transformati
     UNDECIDED with the first step that failed (a refutation of M's invariance needs a concrete
     counterexample, which is not this procedure's business)."""
     # (1) the theorem is L(Tθ) = L(θ) for this very T and this very L
-    if not (is_theorem(invariance) and invariance.lhs == transformation.apply(function.body)
+    if not (is_index_theorem(invariance) and invariance.lhs == transformation.apply(function.body)
             and invariance.rhs == function.body and not unmapped_families(transformation, function.body)):
         return _undecided(claim, f"not a kernel theorem {function.name}(${transformation.name}$ theta) = "
                                  f"{function.name}(theta) for this ${transformation.name}$ and this {function.name}")

@@ -26,7 +26,7 @@ import sympy as sp
 from symbolic.decision.zero import is_rational_zero, is_sign
 from symbolic.every_size.index_terms import Const, Entry, Function, Mul, Transformation, summation_bounds
 from symbolic.kernel import check_identity, conjunction
-from symbolic.kernel.derivations import is_theorem
+from symbolic.kernel.derivations import is_index_theorem
 from symbolic.every_size.relabelling import not_a_relabelling, relabelling_evidence
 from symbolic.verdict import Status, Verdict
 
@@ -116,7 +116,7 @@ def _congruence_laws(claim: str, transformation: Transformation, function: Funct
         factor = 1 / (scales[0].expr * scales[1].expr)
         for name, entry, law in matrices:
             theorem = law(a, b)
-            if not is_theorem(theorem):
+            if not is_index_theorem(theorem):
                 return Verdict(Status.UNDECIDED, claim, reason=f"the law of {name} at ({a.family}, {b.family}) "
                                                                "is not a kernel theorem")
             # the ranges the law took of the coordinates' indices are those over which L reads them

@@ -22,7 +22,7 @@ from symbolic.every_size.attention_rules import mixing
 from symbolic.every_size.index_terms import Const, Entry, Eval, Function, Mul, Sum, Transformation, renamed_scalar
 from symbolic.kernel import conjunction
 from symbolic.every_size.congruence import determinant_multiplicativity
-from symbolic.kernel.derivations import is_theorem, unmapped_families
+from symbolic.kernel.derivations import is_index_theorem, unmapped_families
 from symbolic.verdict import Status, Verdict
 
 # the summation index of each side of a pair, and the name of the mixed index of its coordinate
@@ -125,7 +125,7 @@ def left_inverse(transformation: Transformation, pattern: Entry, theorem) -> str
     (the kernel's theorem, T's image read from its definition); else the reason it is not."""
     _, found = _read(transformation, pattern)
     _, position, r, size, _ = found
-    if not is_theorem(theorem):
+    if not is_index_theorem(theorem):
         return f"the inverse of {pattern.family}'s mixing is not a kernel theorem"
     lhs, rhs = theorem.lhs, theorem.rhs
     if not (isinstance(lhs, Sum) and lhs.size == size and isinstance(lhs.body, Mul) and len(lhs.body.factors) == 2
@@ -182,7 +182,7 @@ def mixing_pencil_congruence(claim: str, transformation: Transformation, functio
                                                            f"at ({a.family}, {b.family})")
         for name, entry, law in matrices:
             theorem = law(a, b)
-            if not is_theorem(theorem):
+            if not is_index_theorem(theorem):
                 return Verdict(Status.UNDECIDED, claim, reason=f"the law of {name} at ({a.family}, {b.family}) "
                                                                "is not a kernel theorem")
             # the law may take a mixed coordinate's column over the mixing's 1..K, and nothing else over a range

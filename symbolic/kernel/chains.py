@@ -7,18 +7,17 @@ from typing import Callable
 
 
 from symbolic.every_size.index_terms import OVER_LAYERS, Eval, \
-    SpectralNorm, Sum, Transformation, children, difference, free_indices
+    SpectralNorm, Sum, Transformation, children, difference
 from symbolic.kernel.names import defined_in, transformed_names
 from symbolic.kernel.rules import called_from, code_in, issued as is_certified
 from symbolic.kernel.statements import IndexEquation
-from symbolic.kernel.theorem import RestsOn, _mint
+from symbolic.kernel.theorem import RestsOn, Theorem, _cite, _mint
 from symbolic.verdict import Status, Verdict
 
 
 _AXIOMS: dict[int, object] = {}          # the rules declared as axioms, by identity
 _LEMMAS: dict[int, object] = {}          # the rules the kernel made from theorems, by identity
 _LEMMA_SOURCES: dict[int, tuple] = {}    # id of a lemma -> (its rule, "instance" or "evaluation", its theorem)
-_THEOREMS: dict[int, object] = {}        # the theorems the kernel proved, by identity
 _DEFINED: dict = {}                      # defined term -> its definition
 _HYPOTHESES: dict = {}                   # the hypotheses (rules a theorem holds under), by identity
 _DEFINITION_RULES: dict = {}             # id of a definition's rule -> (the name it introduced, the rule)
@@ -106,45 +105,22 @@ def axioms() -> list[Rule]:
     return list(_AXIOMS.values())
 
 
-@dataclass(frozen=True, eq=False)
-class Theorem:
-    """lhs = rhs for every size and every value of the indices in ``for_all``; made only by the
-    kernel (``is_theorem``)."""
-    claim: str
-    lhs: object
-    rhs: object
-    for_all: tuple
-    verdict: Verdict
-    schema: tuple | None = None           # an induction's (variable, layer -> (lhs, rhs))
-    ranges: tuple = ()                    # (index, size): a free index the proof took to run over 1..size
-    hypotheses: tuple = ()                # the statements it holds under (IndexEquation), e.g. prod alpha = 1
-    definitions: tuple = ()               # the definitions its names are read with (IndexEquation defined = meaning)
-
-
-def is_theorem(theorem) -> bool:
-    return isinstance(theorem, Theorem) and _THEOREMS.get(id(theorem)) is theorem
-
-
-def _issue(label, lhs, rhs, ranges, hypotheses, rests_on, evidence, details, definitions=(), proof=None) -> Verdict:
+def _issue(label, lhs, rhs, ranges, hypotheses, rests_on, evidence, details, definitions=(), proof=None,
+           schema=None) -> Verdict:
     """The PROVED verdict of the index-level theorem lhs = rhs, for every size; ``proof`` says how
     it was proved (a checked chain, an induction, …), kept for a second checker to re-check."""
     statement = IndexEquation(lhs, rhs, tuple(sorted(dict(ranges).items())), tuple(hypotheses), tuple(definitions))
-    theorem = _mint(statement, rests_on, sizes="all", evidence=evidence)
+    theorem = _mint(statement, rests_on, sizes="all", evidence=evidence, claim=label, schema=schema)
     _PROOFS[id(statement)] = (statement, proof)
-    return Verdict(Status.PROVED, evidence=tuple(evidence), details=dict(details), theorem=theorem, label=label)
+    verdict = Verdict(Status.PROVED, evidence=tuple(evidence), details=dict(details), theorem=theorem, label=label)
+    _cite(theorem, verdict)
+    return verdict
 
 
 def _carried(rules, kind: str) -> tuple:
     """What a chain's rules carry into its theorem, each once: their ``hypotheses`` (a hypothesis
     rule's own, a lemma's theorem's) or their ``definitions``."""
     return tuple(dict.fromkeys(item for rule in rules for item in getattr(rule, kind)))
-
-
-def _theorem(claim, lhs, rhs, verdict, schema=None, ranges=(), hypotheses=(), definitions=()) -> Theorem:
-    theorem = Theorem(claim, lhs, rhs, tuple(sorted(free_indices(lhs) | free_indices(rhs))), verdict, schema,
-                      tuple(sorted(dict(ranges).items())), tuple(hypotheses), tuple(definitions))
-    _THEOREMS[id(theorem)] = theorem
-    return theorem
 
 
 @dataclass
@@ -249,8 +225,7 @@ def _prove(chain: Chain, hypotheses) -> tuple[Verdict, Theorem | None]:
     verdict = _issue(chain.claim, chain.start, chain.end, ranges, assumed, rests_on,
                      (f"{len(chain.steps)} rewrite steps, each an instance of its rule", "rules used: " + ", ".join(rules)),
                      {"rules": rules}, used, proof=("chain", chain))
-    return verdict, _theorem(chain.claim, chain.start, chain.end, verdict, ranges=ranges, hypotheses=assumed,
-                             definitions=used)
+    return verdict, verdict.theorem
 
 
 def proof_of(statement) -> tuple | None:

@@ -6,10 +6,10 @@ from typing import Callable
 import sympy as sp
 
 from symbolic.every_size.index_terms import substitute_layer
-from symbolic.kernel.chains import Chain, Rule, Theorem, _issue, _prove, _refused, _theorem, is_theorem, prove
+from symbolic.kernel.chains import Chain, Rule, _issue, _prove, _refused, prove
 from symbolic.kernel.matching import _is_instance
 from symbolic.kernel.statements import Relation
-from symbolic.kernel.theorem import RestsOn
+from symbolic.kernel.theorem import RestsOn, Theorem, is_index_theorem
 from symbolic.verdict import Status, Verdict
 
 
@@ -53,15 +53,15 @@ def induction(claim: str, lhs, rhs, variable: sp.Symbol, base: Chain, step: Call
     verdict = _issue(claim, lhs, rhs, ranges, assumed, rests_on,
                      (f"induction on {variable}: base ({len(base.steps)} steps) and step "
                       f"({len(step_chain.steps)} steps, the hypothesis used) checked", "rules used: " + ", ".join(rules)),
-                     {"rules": rules}, used, proof=("induction", variable, base, step_chain, hypothesis))
-    return verdict, _theorem(claim, lhs, rhs, verdict, schema=(variable, statement), ranges=ranges, hypotheses=assumed,
-                             definitions=used)
+                     {"rules": rules}, used, proof=("induction", variable, base, step_chain, hypothesis),
+                     schema=(variable, statement))
+    return verdict, verdict.theorem
 
 
 def instantiate(theorem: Theorem, value: sp.Expr, assumption: str = "") -> Theorem | None:
     """S(value) from an induction's theorem S(k) for every k ≥ 0: ``value`` must be an integer
     known to be ≥ 0, or ``assumption`` must say why it is (recorded in the evidence)."""
-    if not is_theorem(theorem) or theorem.schema is None:
+    if not is_index_theorem(theorem) or theorem.schema is None:
         return None
     value = sp.sympify(value)
     if value.is_integer is not True or value.is_negative or (value.is_nonnegative is not True and not assumption):
@@ -76,4 +76,4 @@ def instantiate(theorem: Theorem, value: sp.Expr, assumption: str = "") -> Theor
     rests_on = theorem.verdict.theorem.rests_on | RestsOn(rules=("instance of a theorem for every layer",))
     verdict = _issue(note, lhs, rhs, theorem.ranges, assumed, rests_on, (note, *theorem.verdict.evidence),
                      dict(theorem.verdict.details), theorem.definitions, proof=("instance", theorem, value))
-    return _theorem(note, lhs, rhs, verdict, ranges=theorem.ranges, hypotheses=assumed, definitions=theorem.definitions)
+    return verdict.theorem

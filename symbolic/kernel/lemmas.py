@@ -5,8 +5,9 @@ from __future__ import annotations
 
 
 from symbolic.every_size.index_terms import DATA_FAMILIES, Deriv, Entry, Eval, \
-    children, index_variable
-from symbolic.kernel.chains import _LEMMA_SOURCES, _LEMMAS, Rule, Theorem, is_theorem
+    children, free_indices, index_variable
+from symbolic.kernel.chains import _LEMMA_SOURCES, _LEMMAS, Rule
+from symbolic.kernel.theorem import Theorem, is_index_theorem
 from symbolic.kernel.matching import _instance_binding, _is_instance
 from symbolic.kernel.names import defined_in
 from symbolic.verdict import Status, Verdict
@@ -15,9 +16,9 @@ from symbolic.verdict import Status, Verdict
 def lemma(theorem: Theorem, name: str, statement: str, for_all: tuple = ()) -> Rule:
     """The theorem lhs = rhs as a rule; the index names in ``for_all`` (free in the theorem) may
     be renamed.  A statement that is not a kernel theorem gives a rule the kernel refuses."""
-    if not is_theorem(theorem):
+    if not is_index_theorem(theorem):
         return _refused_lemma(name, statement, "not a theorem proved by the kernel")
-    variables = set(for_all) & set(theorem.for_all)
+    variables = set(for_all) & (free_indices(theorem.lhs) | free_indices(theorem.rhs))
 
     def justify(before, after):
         return None if _is_instance(theorem.lhs, theorem.rhs, before, after, variables) else f"not an instance of {name}"
@@ -66,7 +67,7 @@ def evaluation_lemma(theorem: Theorem, function, transformation, name: str, stat
     reads is data, a parameter T maps or a quantity T evaluates at Tθ, T moves no data, and the term
     holds no evaluation or derivative (T applied to it would leave their θ alone), so that T applied to
     the term is g at Tθ; the theorem takes no free index over a range (``Theorem.ranges``)."""
-    fits = (is_theorem(theorem) and theorem.lhs == transformation.apply(function.body)
+    fits = (is_index_theorem(theorem) and theorem.lhs == transformation.apply(function.body)
             and theorem.rhs == function.body)
     unmapped = unmapped_families(transformation, function.body)
     # T moves no data: were an input given an image, T applied to the term would change the data too,
@@ -81,12 +82,12 @@ def evaluation_lemma(theorem: Theorem, function, transformation, name: str, stat
         return _refused_lemma(name, statement, f"the definition of {function.name} holds a function of theta, "
                                                f"which {transformation.name} applied to it does not reach")
     # a theorem that took a free index over a range holds only there: g(Tθ) = g(θ) would drop the range
-    if is_theorem(theorem) and theorem.ranges:
+    if is_index_theorem(theorem) and theorem.ranges:
         index, size = theorem.ranges[0]
         return _refused_lemma(name, statement, f"the theorem holds for {index} in 1..{size} only, which "
                                                f"{function.name}(T theta) = {function.name}(theta) does not say")
     if not fits or unmapped:
-        reason = ("not a theorem proved by the kernel" if not is_theorem(theorem) else
+        reason = ("not a theorem proved by the kernel" if not is_index_theorem(theorem) else
                   f"{function.name} reads {', '.join(sorted(unmapped))}, which {transformation.name} neither maps "
                   "nor evaluates at T theta" if unmapped else
                   f"the theorem is not {function.name}({transformation.name}θ) = {function.name}(θ) for this "

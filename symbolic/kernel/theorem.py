@@ -48,11 +48,38 @@ class RestsOn:
 @dataclass(frozen=True, eq=False)
 class Theorem:
     """``statement`` holds, resting on ``rests_on``; ``sizes`` is "all" for a statement proved for
-    every size (an index-level equation), "" for one about the objects it names."""
+    every size (an index-level equation), "" for one about the objects it names.  An index-level
+    theorem also keeps the name it was proved under (``claim``), an induction's ``schema`` (the
+    layer variable, and the statement at a layer, which ``instantiate`` reads) and its ``verdict``
+    (what a lemma made from it cites as its validity)."""
     statement: Statement
     rests_on: RestsOn = field(default_factory=RestsOn)
     sizes: str = ""
     evidence: tuple = ()
+    claim: str = ""
+    schema: tuple | None = None
+    verdict: object = field(default=None, compare=False, repr=False)
+
+    # an equation's sides, and an index-level equation's ranges, hypotheses and definitions
+    @property
+    def lhs(self):
+        return self.statement.lhs
+
+    @property
+    def rhs(self):
+        return self.statement.rhs
+
+    @property
+    def ranges(self) -> tuple:
+        return getattr(self.statement, "ranges", ())
+
+    @property
+    def hypotheses(self) -> tuple:
+        return getattr(self.statement, "hypotheses", ())
+
+    @property
+    def definitions(self) -> tuple:
+        return getattr(self.statement, "definitions", ())
 
     def __reduce__(self):
         # a theorem a worker process minted (``--jobs``, ``--dask``) arrives minted: unpickling runs
@@ -60,20 +87,31 @@ class Theorem:
         # a theorem built by hand is refused, so that no copy or pickle of it comes back minted
         if not is_theorem(self):
             raise TypeError("a theorem the kernel did not mint cannot be pickled or copied")
-        return _mint, (self.statement, self.rests_on, self.sizes, self.evidence)
+        return _mint, (self.statement, self.rests_on, self.sizes, self.evidence, self.claim)
 
 
-def _mint(statement: Statement, rests_on: RestsOn, sizes: str = "", evidence=()) -> Theorem:
+def _mint(statement: Statement, rests_on: RestsOn, sizes: str = "", evidence=(), claim: str = "",
+          schema: tuple | None = None) -> Theorem:
     """The one constructor of a theorem: for the kernel's rules only."""
     if not isinstance(statement, Statement):
         raise TypeError("a theorem's statement is a term (symbolic.kernel.statements), not text")
     if foreign_statement(statement) is not None:
         raise TypeError(f"a theorem's statement is of the kernel's own types, not {foreign_statement(statement)}")
-    theorem = Theorem(statement, rests_on, sizes, tuple(evidence))
+    theorem = Theorem(statement, rests_on, sizes, tuple(evidence), claim, schema)
     _MINTED[id(theorem)] = theorem
     return theorem
+
+
+def _cite(theorem: Theorem, verdict) -> None:
+    """Keep the PROVED verdict the kernel issued with ``theorem`` (for the kernel's rules only)."""
+    object.__setattr__(theorem, "verdict", verdict)
 
 
 def is_theorem(theorem) -> bool:
     """Whether ``theorem`` is a theorem the kernel minted (the very object, not a copy)."""
     return isinstance(theorem, Theorem) and _MINTED.get(id(theorem)) is theorem
+
+
+def is_index_theorem(theorem) -> bool:
+    """Whether ``theorem`` is a theorem the kernel minted of an index-level equation, for every size."""
+    return is_theorem(theorem) and theorem.sizes == "all" and type(theorem.statement).__name__ == "IndexEquation"
