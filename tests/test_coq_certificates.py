@@ -1,5 +1,5 @@
 """Coq certificates of identity claims: the printer evaluated back against sympy, true claims
-checked, false claims forced through the printer refused, and the verdicts that carry Coq's answer."""
+checked, false claims forced through the printer refuted, and the verdicts that carry Coq's answer."""
 import dataclasses
 import random
 import re
@@ -12,7 +12,7 @@ from proofs.commands import check_command
 from symbolic import ReLU, check_identity, leaky_relu
 from symbolic.coq import library
 from symbolic.coq import runner
-from symbolic.coq.certificate import certificate, proof_script
+from symbolic.coq.certificate import HEADER, certificate, proof_script, refutation
 from symbolic.coq.printer import OutsideFragment, Printer, statement
 from symbolic.coq.runner import Answer, certify, combine, with_coq
 from symbolic.testing import assert_proved
@@ -204,12 +204,13 @@ FALSE = [
 
 
 @needs_coq
-def test_true_claims_are_checked_and_false_ones_forced_through_the_printer_are_refused():
+def test_true_claims_are_checked_and_false_ones_forced_through_the_printer_are_refuted():
     batch = certify(TRUE + FALSE, seconds=5)
     answers = batch.answers
     assert [answer.result for answer in answers[:len(TRUE)]] == ["checked"] * len(TRUE)
     for (lhs, rhs), answer in zip(FALSE, answers[len(TRUE):]):
-        assert answer.refused, (lhs, rhs, answer.result)
+        assert answer.refuted and answer.kind == "refuted", (lhs, rhs, answer.result)
+        assert "Coq proves the sides differ at " in answer.result and "_refuted :" in answer.lemma
     assert batch.cpu_seconds > 0
 
 
@@ -221,11 +222,15 @@ def test_a_proved_verdict_keeps_its_fields_and_gains_coqs_answer():
     assert checked.details == {"k": 1, "coq": "checked"} and checked.theorem is verdict.theorem
 
 
-def test_a_proved_verdict_that_coq_refuses_becomes_undecided_naming_both():
+def test_a_proved_verdict_that_coq_refutes_becomes_undecided_naming_both():
     verdict = check_identity(ReLU(x) + x, x + ReLU(x))
-    disagreement = combine(verdict, Answer("refused (Error: No applicable tactic.)"))
+    disagreement = combine(verdict, Answer("refuted (Coq proves the sides differ at x = -1: lhs = 0, rhs = -1)"))
     assert disagreement.status is Status.UNDECIDED and disagreement.details["disagreement"] is True
-    assert "PROVED" in disagreement.reason and "refused" in disagreement.reason
+    assert "PROVED" in disagreement.reason and "refuted" in disagreement.reason
+    # a proof that failed refutes nothing: the verdict stays PROVED, with Coq's reason
+    failed = combine(verdict, Answer("not checked (the tactics failed: Error: No applicable tactic.)"))
+    assert failed.status is Status.PROVED and "disagreement" not in failed.details
+    assert failed.details["coq"] == "not checked (the tactics failed: Error: No applicable tactic.)"
     outside = combine(verdict, Answer("outside the fragment (a square root)"))
     assert outside.status is Status.PROVED and outside.details["coq"].startswith("outside")
     refuted = with_coq(Verdict(Status.REFUTED, "ReLU(x) = x"))
@@ -245,18 +250,20 @@ def test_the_command_line_certifies_and_exits_4_on_a_disagreement(cli, monkeypat
 
 
 @needs_coq
-def test_a_false_claim_with_roots_forced_through_the_printer_is_refused(tmp_path):
+def test_a_false_claim_with_roots_forced_through_the_printer_is_not_checked(tmp_path):
     lhs, rhs = sp.sqrt(x ** 2 + 1) + 1, sp.sqrt(x ** 2 + 1)
     # what the certificates do not prove of roots is said to be outside, before any coqc call
     with pytest.raises(OutsideFragment, match="square root"):
         certificate(lhs, rhs, "false_root")
-    # a true claim that holds through what exp is, not with exp as an atom: outside, not refused
+    # a true claim that holds through what exp is, not with exp as an atom: outside, never sent to Coq
     with pytest.raises(OutsideFragment, match="no atom of the claim"):
         certificate(sp.exp(x) * sp.exp(y), sp.exp(x + y), "exp_sum")
     printer = Printer()
-    lemma = statement(lhs, rhs, printer).lemma("false_root", proof_script(lhs, rhs, printer, 5))
-    refused, message, _ = runner._run(tmp_path, [(0, lemma)], timeout=60)
-    assert refused == 0 and message
+    lemma = statement(lhs, rhs, printer).lemma("false_root", proof_script(lhs, rhs, printer))
+    outcome = library.check_items(tmp_path, HEADER, {0: lemma}, 5).outcomes[0]
+    assert not outcome.accepted and runner.not_checked(outcome).startswith("not checked (the tactics failed: ")
+    # its values are no rational numbers: no refutation is proposed
+    assert refutation(lhs, rhs, "false_root") is None
 
 
 @needs_coq
@@ -272,4 +279,4 @@ def test_a_run_with_certify_coq_rechecks_the_identities_it_proves(cli):
     done = cli("worked_example", "--certify", "coq")
     assert done.returncode == 0, done.stderr
     summary = [line for line in done.stderr.splitlines() if line.startswith("coq: ")]
-    assert summary and " 0 refused" in summary[0] and re.search(r": [1-9]\d* checked", summary[0]), done.stderr
+    assert summary and " 0 refuted" in summary[0] and re.search(r": [1-9]\d* checked", summary[0]), done.stderr

@@ -1,5 +1,5 @@
 """The kernel's chains exported to Coq: a chain the kernel proved is re-checked step by step, false
-steps forced through the exporter are refused at their step, what has no Coq counterpart is named,
+steps forced through the exporter are refuted at their step, what has no Coq counterpart is named,
 and the rows of a run say what Coq answered."""
 import json
 
@@ -11,7 +11,7 @@ from symbolic import ReLU
 from symbolic.coq import library, recording
 from symbolic.coq.chains import CHECKED, NotExported, check_exports, export_chain
 from symbolic.every_size.index_rules import ARITHMETIC, HOMOGENEITY
-from symbolic.every_size.index_terms import Const, Entry, Eval, Function, Mul, Relu, Sum
+from symbolic.logic.terms import Const, Entry, Eval, Function, Mul, Relu, Sum
 from symbolic.kernel.chains import Chain, Rule, proof_of
 
 needs_coq = pytest.mark.skipif(library.coqc() is None,
@@ -55,7 +55,7 @@ def test_the_kernel_chains_of_theorem_1_are_checked_by_coq():
 
 
 @needs_coq
-def test_false_steps_forced_through_the_exporter_are_refused_at_their_step():
+def test_false_steps_forced_through_the_exporter_are_refuted_at_their_step():
     x, w = Entry("x", ("i",)), Entry("w", ("i",))
     real, alpha = sp.Symbol("r", real=True), sp.Symbol("alpha", positive=True)
     inner = Sum("i", "d", Mul((x, w)))
@@ -68,8 +68,9 @@ def test_false_steps_forced_through_the_exporter_are_refused_at_their_step():
     true = Chain("alpha over alpha", Mul((Const(alpha), Const(1 / alpha), inner))).then(ARITHMETIC, inner)
     result = check_exports([export_chain(relu_step, "relu_step"), export_chain(arithmetic, "arithmetic"),
                             export_chain(true, "true")])
-    assert result.answers["relu_step"].startswith("refused at step 1")
-    assert result.answers["arithmetic"].startswith("refused at step 2")
+    # each proof fails, and Coq proves the step false at an instance (every size 1, constant families)
+    assert result.answers["relu_step"].startswith("refuted at step 1 (Coq proves the sides differ at every size 1")
+    assert result.answers["arithmetic"].startswith("refuted at step 2")
     assert result.answers["true"] == CHECKED
 
 
@@ -85,15 +86,15 @@ def test_what_has_no_coq_counterpart_is_named():
 
 
 @needs_coq
-def test_half_of_the_every_size_rows_are_exported_and_checked_none_refused(cli):
+def test_half_of_the_every_size_rows_are_exported_and_checked_none_refuted(cli):
     rows = []
     for result in ("all_sizes", "measures_all_sizes"):
         done = cli(result, "--certify", "coq", "--json")
         assert done.returncode == 0, done.stderr
-        assert " 0 refused" in done.stderr and "kernel chains:" in done.stderr
+        assert " 0 refuted" in done.stderr and "kernel chains:" in done.stderr
         rows += json.loads(done.stdout)
     answers = [row.get("coq") for row in rows]
-    assert not [a for a in answers if a and a.startswith("refused")]
+    assert not [a for a in answers if a and a.startswith("refuted")]
     assert answers.count(CHECKED) * 2 >= len(rows), answers
     # a row whose chain has no Coq counterpart says which term or rule
     assert any(a and a.startswith("not exported: ") for a in answers)
@@ -120,7 +121,7 @@ def test_the_coq_pass_answers_the_same_in_turn_side_by_side_and_on_dask():
         return ([answer.result[:7] for batch in batches for answer in batch.answers],
                 list(recording.chain_pass(recorded, mapper).answers.values()))
     in_turn = answers(map)
-    assert in_turn == (["checked", "refused"], [CHECKED, CHECKED])
+    assert in_turn == (["checked", "refuted"], [CHECKED, CHECKED])
     assert answers(coq_mapper(2)) == in_turn
     with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster:
         assert answers(coq_mapper(1, cluster.scheduler_address)) == in_turn

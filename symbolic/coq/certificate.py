@@ -1,6 +1,8 @@
-"""A Coq lemma and its proof script for one identity claim lhs = rhs.
+"""A Coq lemma and its proof script for one identity claim lhs = rhs, and, when its proof fails,
+a lemma that refutes it at a point.
 
-Two strategies, tried in this order inside one ``first [...]`` under a time cap:
+Two strategies, tried in this order inside one ``first [...]`` (coqc runs under a cap on its CPU
+time, ``symbolic.coq.library.timed_coqc``):
 
   guided   every Max, Min and Abs rewritten into ReLU atoms, every positive scale pulled out of
            each ReLU (ReLU(c z) = c ReLU(z) for c > 0, with ``field`` checking the argument is
@@ -12,8 +14,16 @@ Two strategies, tried in this order inside one ``first [...]`` under a time cap:
 
 The guide is computed here with sympy, but it only *proposes* steps: each one is an ``assert`` that
 Coq proves before it is used, so a wrong proposal makes the proof fail, never a false lemma pass.
+
+A proof that fails refutes nothing.  The refutation is a lemma of its own (``refutation``): there is
+a point where the hypotheses hold and the two sides as written differ.  The project proposes the
+point (rational values, a polynomial for each undefined function) by exact evaluation; Coq proves
+the lemma with every sign at the point decided by ``lra``, so a wrong proposal is not proved.
 """
 from __future__ import annotations
+
+import random
+from dataclasses import dataclass
 
 import sympy as sp
 from sympy.core.function import AppliedUndef
@@ -21,8 +31,26 @@ from sympy.core.function import AppliedUndef
 from symbolic.coq.printer import OutsideFragment, Printer, Statement, statement
 from symbolic.relu import ReLU, split_positive_factor
 
+# The tactics of a refutation at a point (a certificate's or an exported chain's): Coq decides
+# every comparison of numbers there.
+AT_POINT = r"""
+(* a refutation at a point: every negation written as a product by the literal -1 (lra reads an
+   inverse of constants only without negations), each innermost Max, Min and Abs split on its
+   argument's sign, the case the point contradicts closed by lra, then the hypotheses and the
+   differing sides by lra (lia for a size) *)
+Lemma opp_neg_one (a : R) : - a = IZR (-1) * a.
+Proof. ring. Qed.
+Ltac no_sign u := lazymatch u with context [Rle_dec _ _] => fail | context [Rcase_abs _] => fail | _ => idtac end.
+Ltac signs_at_point := repeat match goal with
+  | |- context [Rle_dec ?u ?v] => no_sign u; no_sign v; destruct (Rle_dec u v); try (exfalso; lra)
+  | |- context [Rcase_abs ?u] => no_sign u; destruct (Rcase_abs u); try (exfalso; lra)
+  end.
+Ltac at_point := cbv beta; unfold Rmax, Rmin, Rabs; repeat rewrite opp_neg_one; signs_at_point;
+                 repeat split; first [ lra | lia | intro; lra ].
+"""
+
 # What every batch of certificates starts with: the rewriting lemmas and the closing tactics.
-HEADER = r"""Require Import Reals Lra Psatz.
+HEADER = r"""Require Import Reals Lra Psatz Lia.
 Open Scope R_scope.
 
 (* ReLU(c z) = c ReLU(z) for c > 0 *)
@@ -55,7 +83,7 @@ Ltac split_signs := unfold Rmax, Rmin, Rabs; repeat match goal with
   | |- context [Rcase_abs ?u] => destruct (Rcase_abs u)
   end.
 Ltac leaf := first [ close | nra | (exfalso; nra) | psatz R 3 | (exfalso; psatz R 3) | psatz R 4 ].
-"""
+""" + AT_POINT
 
 
 class Guide:
@@ -192,11 +220,11 @@ def guided_script(lhs: sp.Expr, rhs: sp.Expr, printer: Printer) -> str:
     return "; ".join(guide.steps + ["close"])
 
 
-def proof_script(lhs: sp.Expr, rhs: sp.Expr, printer: Printer, seconds: float) -> str:
-    """Guided first, then the sign split, within a time cap of ``seconds``."""
+def proof_script(lhs: sp.Expr, rhs: sp.Expr, printer: Printer) -> str:
+    """Guided first, then the sign split (the time cap is coqc's, on its CPU time)."""
     printer.record_premises = False      # the script's terms are not part of the claim
     guided = guided_script(lhs, rhs, printer)
-    return f"Timeout {max(1, round(seconds))} (first [ ({guided}) | (split_signs; leaf) ])."
+    return f"first [ ({guided}) | (split_signs; leaf) ]."
 
 
 def roots_and_exps_as_atoms(lhs: sp.Expr, rhs: sp.Expr) -> None:
@@ -219,10 +247,90 @@ def roots_and_exps_as_atoms(lhs: sp.Expr, rhs: sp.Expr) -> None:
                               "through what a root or exp is, which the certificates do not prove")
 
 
-def certificate(lhs, rhs, name: str, seconds: float = 10.0) -> str:
+def certificate(lhs, rhs, name: str) -> str:
     """The Coq lemma for lhs = rhs with its proof; raises OutsideFragment outside the fragment."""
     lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
     roots_and_exps_as_atoms(lhs, rhs)
     printer = Printer()
     claim: Statement = statement(lhs, rhs, printer)
-    return claim.lemma(name, proof_script(lhs, rhs, printer, seconds))
+    return claim.lemma(name, proof_script(lhs, rhs, printer))
+
+
+# --- a refutation: the claim false at a point ---------------------------------------------------
+
+ATTEMPTS = 40                    # points tried before the project gives up proposing one
+VALUES = tuple(sp.Rational(p, q) for p, q in [(1, 1), (-1, 1), (2, 1), (-2, 1), (1, 2), (-1, 2), (3, 2), (-3, 2),
+                                              (3, 1), (-3, 1), (2, 3), (-2, 3), (5, 4), (-5, 4), (0, 1), (7, 3),
+                                              (-7, 3), (1, 3), (-1, 3), (4, 1), (-4, 1)])
+
+
+@dataclass(frozen=True)
+class Refutation:
+    """The lemma that lhs = rhs fails at a point, with its proof, and the point and values as text."""
+
+    lemma: str
+    point: str
+
+
+def refutation(lhs, rhs, name: str) -> Refutation | None:
+    """The lemma "there is a point where the hypotheses hold and lhs <> rhs" with a proof at a point
+    the project found (exact values: the sides as written defined and different there); None when
+    the values are not rational (a root, exp or π) or no point of ATTEMPTS separates the sides.
+    Raises OutsideFragment outside the fragment."""
+    lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
+    claim = statement(lhs, rhs, printer := Printer())
+    if any(lhs.has(kind) or rhs.has(kind) for kind in (sp.exp, sp.pi)) or \
+            any(not p.exp.is_Integer for p in lhs.atoms(sp.Pow) | rhs.atoms(sp.Pow)):
+        return None
+    symbols = [thing for thing in printer.names if isinstance(thing, sp.Symbol)]
+    functions = [thing for thing in printer.names if not isinstance(thing, sp.Symbol)]
+    rng = random.Random(0)
+    for attempt in range(ATTEMPTS):
+        point = {}
+        for symbol in symbols:
+            # a value that honours every assumption sympy holds of the symbol
+            candidates = [v for v in VALUES if _honours(v, symbol)]
+            if not candidates:
+                return None
+            point[symbol] = candidates[0] if attempt == 0 else rng.choice(candidates)
+        bodies = {function: _polynomial(printer.arity[printer.names[function]], attempt) for function in functions}
+        values = [_value(side, point, bodies) for side in (lhs, rhs)]
+        if None in values or values[0] == values[1]:
+            continue
+        witnesses = [Printer().term(point[symbol]) for symbol in symbols]
+        for function in functions:
+            body = bodies[function]
+            witnesses.append(f"(fun {' '.join(str(v) for v in body.variables)} : R => {Printer().term(body.expr)})")
+        described = ", ".join([f"{symbol} = {point[symbol]}" for symbol in symbols]
+                              + [f"{function}({', '.join(map(str, bodies[function].variables))}) = "
+                                 f"{bodies[function].expr}" for function in functions])
+        return Refutation(claim.negation(f"{name}_refuted", witnesses),
+                          f"{described}: lhs = {values[0]}, rhs = {values[1]}")
+    return None
+
+
+def _honours(value: sp.Rational, symbol: sp.Symbol) -> bool:
+    return all(getattr(value, f"is_{fact}") == holds for fact, holds in symbol.assumptions0.items())
+
+
+def _polynomial(arity: int, attempt: int) -> sp.Lambda:
+    """An undefined function's stand-in: a cubic polynomial in its arguments, no two alike."""
+    variables = sp.symbols(f"t0:{arity}", real=True)
+    square = 3 + attempt % 3
+    return sp.Lambda(variables, sp.Rational(1, 2) + sum((k + 2) * t - square * t ** 2 + t ** 3
+                                                          for k, t in enumerate(variables)))
+
+
+def _value(e: sp.Expr, point: dict, bodies: dict):
+    """The exact value of e as written at the point (each undefined function its body); None where a
+    denominator as written is 0."""
+    def at(term):
+        if bodies:
+            term = term.replace(lambda node: isinstance(node, AppliedUndef) and node.func in bodies,
+                                lambda node: bodies[node.func](*node.args))
+        return term.xreplace(point)
+    # the denominators as written, read before anything is evaluated
+    if any(power.exp.is_negative and at(power.base) == 0 for power in e.atoms(sp.Pow)):
+        return None
+    value = at(e)
+    return value if value.is_Rational else None

@@ -9,10 +9,13 @@ of arithmetic.  The sizes, index families and scalars of the chain are Coq varia
 theorem holds for every size, as the kernel's does; sign facts of the scalars are hypotheses.
 
 A chain whose rule or term has no Coq counterpart here is "not exported", with the rule or the term
-named; a chain Coq refuses is "refused at step K" (the first lemma coqc stops at).
+named.  A step whose proof fails refutes nothing: the chain is "not checked at step K" unless Coq
+proves the step false at an instance (``refutation``: every size 1, then 2, each family constant),
+and only then is it "refuted at step K".
 """
 from __future__ import annotations
 
+import random
 import re
 import tempfile
 import time
@@ -22,13 +25,14 @@ from pathlib import Path
 import sympy as sp
 
 from symbolic.coq import library
+from symbolic.coq.certificate import AT_POINT, VALUES, Refutation
 from symbolic.errors import CheckerError
 from symbolic.coq.printer import OutsideFragment, Printer
-from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Fn, Indicator, Mul, Relu, Sum, \
+from symbolic.logic.terms import Activation, Add, Const, Entry, Fn, Indicator, Mul, Relu, Sum, \
     children, difference, free_indices, permutation_of, permuted, substitute_index
 from symbolic.every_size.index_rules import RECIPROCAL_ROOT, SQUARE_ROOT
 
-SECONDS_PER_CHAIN = 60               # a cap on the check of one chain
+SECONDS_PER_CHAIN = 60               # a cap on the CPU time of the check of one chain
 CHECKED = "checked"
 
 # the square root and its reciprocal: Coq variables with the hypotheses that say what they are
@@ -145,6 +149,10 @@ def _sign_fact(thing, text: str) -> str:
         return f"0 < {text}"
     if thing.is_negative:
         return f"{text} < 0"
+    if thing.is_nonnegative:
+        return f"0 <= {text}"
+    if thing.is_nonpositive:
+        return f"{text} <= 0"
     if thing.is_nonzero:
         return f"{text} <> 0"
     return ""
@@ -376,6 +384,9 @@ class Export:
     text: str
     steps: int
     lines: list = field(default_factory=list)        # (first line of step k's lemma, k), relative
+    names: Names = field(default_factory=Names)      # the section's variables and hypotheses
+    terms: list = field(default_factory=list)        # the chain's terms t_0, ..., t_m
+    printed: list = field(default_factory=list)      # their Coq text
 
 
 def export_chain(chain, name: str, ranges=()) -> Export:
@@ -404,7 +415,7 @@ def export_chain(chain, name: str, ranges=()) -> Export:
         ")" * (len(proofs) - 1)
     lines += [f"  Theorem {name} : {printed[0]} = {printed[-1]}.", f"  Proof. exact {composed}. Qed.",
               f"End {name}."]
-    return Export(name, "\n".join(lines) + "\n", len(proofs), starts)
+    return Export(name, "\n".join(lines) + "\n", len(proofs), starts, names, terms, printed)
 
 
 def _sizes(term) -> set:
@@ -415,12 +426,170 @@ def _sizes(term) -> set:
 # --- checking with coqc ---------------------------------------------------------------------------
 
 LIBRARY_FILES = ("Prelude.v", "Chains.v")      # the development's files an exported chain cites
-HEADER = "Require Import Reals Lra Lia ZArith.\nRequire Import Sharp.Prelude Sharp.Chains.\nOpen Scope R_scope.\n"
+HEADER = "Require Import Reals Lra Lia ZArith.\nRequire Import Sharp.Prelude Sharp.Chains.\nOpen Scope R_scope.\n" \
+    + AT_POINT
+
+
+# --- a step refuted at an instance ----------------------------------------------------------------
+
+INSTANCE_SIZES = (1, 2)          # every size of the chain is 1, then 2
+ATTEMPTS = 12                    # values tried at each size
+
+
+def refutation(export: Export, step: int) -> Refutation | None:
+    """The lemma that step ``step`` fails at an instance: values of the section's variables (every
+    size 1, then 2; each index family and indexed scalar constant; each scalar a number; each
+    function a polynomial) where every hypothesis holds and the two sides differ, with its proof:
+    the sums unfolded, then every sign decided at the point (``at_point``).  The project proposes
+    the instance by exact evaluation of the kernel's terms; None when it finds none, or when the
+    chain has a root, a permutation or an integer exponent beyond a constant (no instance here)."""
+    kinds = {key[0] for key in export.names.coq}
+    if kinds & {"permutation", "integer"} or any(key[:2] in (("function", "root"), ("function", "rroot"))
+                                                 for key in export.names.coq):
+        return None
+    before, after = export.terms[step - 1], export.terms[step]
+    rng = random.Random(step)
+    for size in INSTANCE_SIZES:
+        for attempt in range(ATTEMPTS):
+            instance = Instance(size, {} if attempt == 0 else None, rng)
+            try:
+                values = [instance.value(term) for term in (before, after)]
+            except Unevaluated:
+                return None
+            if None in values or values[0] == values[1]:
+                continue
+            witnesses = [instance.witness(key, kind) for key, kind in _variables(export.names)]
+            if None in witnesses:
+                return None
+            hypotheses = " /\\ ".join(export.names.hypotheses)
+            differ = f"{export.printed[step - 1]} <> {export.printed[step]}"
+            binders = " ".join(f"({name} : {kind})" for _, (name, kind) in _named(export.names))
+            body = f"({hypotheses}) /\\ {differ}" if hypotheses else differ
+            lemma = (f"Lemma {export.name}_refuted_step{step} :\n  exists {binders},\n  {body}.\nProof.\n"
+                     f"  exists {', '.join(witnesses)}.\n  cbn [sum INR powerRZ]; unfold relu, step; at_point.\nQed.\n")
+            return Refutation(lemma, f"every size {size}, {instance.described()}: "
+                                     f"{values[0]} before the step, {values[1]} after it")
+    return None
+
+
+class Unevaluated(Exception):
+    """A term the instance does not evaluate (it has no constant value here)."""
+
+
+def _named(names: Names) -> list:
+    """(key, (Coq name, Coq type)) of each variable of the section, in the binders' order."""
+    keys = {coq: key for key, coq in names.coq.items()}
+    return [(keys[name], (name, kind)) for name, kind in names.binders.items() if kind != "bound"]
+
+
+def _variables(names: Names) -> list:
+    return [(key, kind) for key, (_, kind) in _named(names)]
+
+
+class Instance:
+    """Values of a chain's variables: every size ``size``, each family and indexed scalar a constant
+    (the first attempt 1 everywhere, then rational values from ``VALUES`` honouring each sign fact),
+    each function a cubic polynomial; ``value`` evaluates a kernel term there exactly."""
+
+    def __init__(self, size: int, fixed: dict | None, rng: random.Random):
+        self.size, self.rng, self.first = size, rng, fixed is not None
+        self.chosen: dict = {}            # key -> its value (a number, or a polynomial's body)
+
+    def number(self, key, thing=None) -> sp.Rational:
+        if key not in self.chosen:
+            candidates = [v for v in VALUES if thing is None or _honours(v, thing)]
+            if not candidates:
+                raise Unevaluated(f"no value honours the facts of {thing}")
+            self.chosen[key] = candidates[0] if self.first else self.rng.choice(candidates)
+        return self.chosen[key]
+
+    def function(self, name: str, arity: int) -> sp.Lambda:
+        key = ("function", name, arity)
+        if key not in self.chosen:
+            variables = sp.symbols(f"t0:{arity}", real=True)
+            square = 3 + len(self.chosen) % 3
+            self.chosen[key] = sp.Lambda(variables, sp.Rational(1, 2) + sum(
+                (k + 2) * t - square * t ** 2 + t ** 3 for k, t in enumerate(variables)))
+        return self.chosen[key]
+
+    def scalar(self, expr: sp.Expr) -> sp.Expr:
+        """A scalar of the chain: its symbols and indexed scalars at their values, a size (the N
+        of 1/N) at the instance's size."""
+        def indexed(e):
+            return self.number(("indexed", str(e.base.label), len(e.indices)), e)
+        expr = expr.replace(lambda e: isinstance(e, sp.Indexed), indexed)
+        values = {}
+        for s in expr.free_symbols:
+            if s.is_integer and s.is_positive and re.fullmatch(r"[A-Za-z]", s.name):
+                values[s] = sp.Integer(self.size)
+            elif s.is_integer:
+                raise Unevaluated(f"the integer symbol {s}")
+            else:
+                values[s] = self.number(("scalar", s), s)
+        value = expr.xreplace(values)
+        if not value.is_Rational:
+            raise Unevaluated(f"the scalar {expr}")
+        return value
+
+    def value(self, term):
+        """The term's exact value at the instance (sums over constant summands), None where a
+        division by 0 leaves it undefined."""
+        if isinstance(term, Const):
+            return self.scalar(term.expr)
+        if isinstance(term, Entry):
+            return self.number(("family", term.family, len(term.indices)))
+        if isinstance(term, Sum):
+            return self.size * self.value(term.body)
+        if isinstance(term, (Mul, Add)):
+            parts = [self.value(part) for part in (term.factors if isinstance(term, Mul) else term.terms)]
+            return sp.Mul(*parts) if isinstance(term, Mul) else sp.Add(*parts)
+        if isinstance(term, Relu):
+            return max(self.value(term.arg), sp.Integer(0))
+        if isinstance(term, Indicator):
+            return sp.Integer(1 if self.value(term.arg) > 0 else 0)
+        if isinstance(term, Activation) and term.kind == "abs":
+            return abs(self.value(term.arg))
+        if isinstance(term, Fn):
+            return self.function(term.name, len(term.args))(*[self.value(a) for a in term.args])
+        raise Unevaluated(f"the term {type(term).__name__}")
+
+    def witness(self, key, kind: str) -> str | None:
+        """The Coq value of one variable of the section (a family constant in its indices)."""
+        category = key[0]
+        if category == "size":
+            return f"{self.size}%nat"
+        if category == "index":
+            return "0%nat"                    # a free index: the first of its range
+        if category in ("family", "indexed", "scalar"):
+            value = self.number(key, key[1] if category == "scalar" else None)
+            arity = kind.count("->")
+            return f"(fun {' '.join(['_'] * arity)} => {Printer().term(value)})" if arity else Printer().term(value)
+        if category == "function":
+            body = self.function(key[1], key[2])
+            return f"(fun {' '.join(map(str, body.variables))} : R => {Printer().term(body.expr)})"
+        return None
+
+    def described(self) -> str:
+        """The values, each family's at every index."""
+        parts = []
+        for key, value in self.chosen.items():
+            if key[0] == "function":
+                parts.append(f"{key[1]}({', '.join(map(str, value.variables))}) = {value.expr}")
+            else:
+                parts.append(f"{key[1]}{'_*' * key[2] if key[0] != 'scalar' else ''} = {value}")
+        return ", ".join(parts)
+
+
+def _honours(value: sp.Rational, thing) -> bool:
+    """The value has every sign fact sympy holds of the symbol or indexed scalar."""
+    facts = ("positive", "negative", "nonnegative", "nonpositive", "nonzero", "zero")
+    return all(getattr(value, f"is_{fact}") for fact in facts if getattr(thing, f"is_{fact}") is True)
 
 
 @dataclass
 class Checked:
-    """coqc's answers on a batch of exported chains: name -> "checked" or "refused at step K (…)",
+    """coqc's answers on a batch of exported chains: name -> "checked", "refuted at step K (…)" or
+    "not checked …" (the tactics failed at step K, out of time, the exported text does not compile),
     with the CPU and wall seconds of the calls."""
 
     answers: dict
@@ -429,9 +598,30 @@ class Checked:
     calls: int = 0
 
 
+def not_checked(export: Export, outcome: library.Outcome) -> str:
+    """Why Coq did not accept a chain: out of time, the exported text does not compile (an error in
+    the section's variables and hypotheses, in a step's statement or in the composition, or a
+    syntax error), or the tactics of a step failed."""
+    if outcome.out_of_time:
+        return f"not checked (out of time after {outcome.out_of_time} s of CPU)"
+    step = step_at(export, outcome.line)
+    statements = {start for start, _ in export.lines}
+    composition = export.text.count("\n") - 2          # the line of the composed theorem
+    if not step or outcome.line in statements or outcome.line >= composition \
+            or outcome.message.startswith("Syntax error"):
+        return f"not checked (the exported chain does not compile: {outcome.message})"
+    return f"not checked at step {step} (the tactics failed: {outcome.message})"
+
+
+def step_at(export: Export, line: int) -> int:
+    """The step whose lemma holds the line of the export (counted from 1), 0 before the first."""
+    steps = [k for start, k in export.lines if start <= line]
+    return steps[-1] if steps else 0
+
+
 def check_exports(exports: list[Export]) -> Checked:
-    """Every export in one coqc call (the library compiled once), again without a chain Coq refused
-    (coqc stops at the first error), until every chain is answered."""
+    """Every export in one coqc call (the library compiled once, ``library.check_items``): each
+    chain checked, or refuted at the step whose proof failed (``refutation``), or not checked."""
     result = Checked({})
     if not exports:
         return result
@@ -439,46 +629,29 @@ def check_exports(exports: list[Export]) -> Checked:
         result.answers = dict.fromkeys((e.name for e in exports), library.COQC_MISSING)
         return result
     started = time.perf_counter()
-    pending = list(exports)
     with tempfile.TemporaryDirectory(prefix="coq-chains-") as folder:
         failure = library._compile(Path(folder), only=LIBRARY_FILES)
         if failure:
-            result.answers = {e.name: failure for e in exports}
+            result.answers = {e.name: f"not checked (the rules' library does not compile: {failure})"
+                              for e in exports}
             return result
-        while pending:
-            refused, message, cpu = _run(Path(folder), pending)
-            result.cpu_seconds += cpu
-            result.calls += 1
-            if refused is None:
-                result.answers.update({e.name: CHECKED for e in pending})
-                break
-            export, step = refused
-            index = pending.index(export)
-            result.answers.update({e.name: CHECKED for e in pending[:index]})
-            result.answers[export.name] = f"refused at step {step} ({message})" if step else f"refused ({message})"
-            pending = pending[index + 1:]
+        arguments = ("-Q", ".", library.LIBRARY)
+        checked = library.check_items(Path(folder), HEADER, {e.name: e.text for e in exports}, SECONDS_PER_CHAIN,
+                                      arguments, file="Exported.v")
+        failed = {}
+        for export in exports:
+            outcome = checked.outcomes[export.name]
+            result.answers[export.name] = CHECKED if outcome.accepted else not_checked(export, outcome)
+            if not outcome.accepted and not outcome.out_of_time and step_at(export, outcome.line):
+                failed[export.name] = (export, step_at(export, outcome.line))
+        # a step whose proof failed refutes nothing: Coq refutes it only by a lemma that it fails at an instance
+        negations = {name: found for name, (export, step) in failed.items() if (found := refutation(export, step))}
+        refuted = library.check_items(Path(folder), HEADER, {name: found.lemma for name, found in negations.items()},
+                                      SECONDS_PER_CHAIN, arguments, file="Negations.v") if negations else None
+        for name, found in negations.items():
+            if refuted.outcomes[name].accepted:
+                result.answers[name] = f"refuted at step {failed[name][1]} (Coq proves the sides differ at {found.point})"
+        result.cpu_seconds = checked.cpu_seconds + (refuted.cpu_seconds if refuted else 0)
+        result.calls = checked.calls + (refuted.calls if refuted else 0)
     result.wall_seconds = time.perf_counter() - started
     return result
-
-
-def _run(folder: Path, exports: list[Export]) -> tuple:
-    """One coqc call: (None, "", cpu) when every chain is accepted, else ((the export, its step),
-    coqc's message, cpu)."""
-    text, starts = HEADER, []
-    for export in exports:
-        first = text.count("\n") + 1
-        starts.append((first, export))
-        text += "\n" + export.text
-    (folder / "Exported.v").write_text(text)
-    output, line, cpu = library.timed_coqc(folder, "Exported.v", SECONDS_PER_CHAIN * len(exports),
-                                           ("-Q", ".", library.LIBRARY))
-    if output is None:
-        return None, "", cpu
-    owner = [(first, export) for first, export in starts if first <= line]
-    if not owner:
-        return (exports[0], 0), library._first_error(output), cpu
-    first, export = owner[-1]
-    # the step whose lemma holds the line (the section's text starts one line after ``first``)
-    relative = line - first
-    steps = [k for start, k in export.lines if start <= relative]
-    return (export, steps[-1] if steps else 0), library._first_error(output), cpu

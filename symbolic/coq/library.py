@@ -5,20 +5,33 @@ and which every-size result each of its theorems proves.
 Coq theorems that prove it.  ``check_library()`` compiles the development once per process with
 ``coqc`` into a temporary folder and asks ``Print Assumptions`` of every theorem: a theorem is
 "checked" when it compiles and rests on no axiom beyond the two that Coq's real numbers rest on.
+
+Every coqc call runs under a cap on its CPU time (``timed_coqc``), never on wall time, so that a
+loaded machine gives the same answers as an idle one; ``check_items`` checks many items (lemmas,
+exported chains) in one call and answers each one alone.
 """
 from __future__ import annotations
 
 import functools
+import math
+import os
 import re
 import resource
 import shutil
+import signal
 import subprocess
 import tempfile
+import threading
+from dataclasses import dataclass
 from pathlib import Path
 
 SOURCES = Path(__file__).resolve().parents[2] / "coq"
 LIBRARY = "Sharp"                   # the development's logical name (-Q coq Sharp)
-COMPILE_SECONDS = 300               # a cap on the whole compile, far above its few seconds
+COMPILE_SECONDS = 300               # a cap on the CPU time of one file's compile, far above its few seconds
+STARTUP_SECONDS = 2                 # CPU for coqc to load the reals and a header, above its half second
+RETRY = 3                           # an item out of time is tried once more, alone, with RETRY times its cap
+WALL_GUARD = 10                     # a call is stopped after WALL_GUARD times its CPU cap of wall time...
+WALL_GRACE = 600                    # ... plus this many seconds: only a machine stalled for minutes reaches it
 
 # The axioms of the standard library's reals (Reals rests on them; Print Assumptions of any lemma
 # about R names them).
@@ -126,9 +139,7 @@ def mathcomp() -> bool:
         return False
     with tempfile.TemporaryDirectory(prefix="coq-mathcomp-") as folder:
         (Path(folder) / "Probe.v").write_text("From mathcomp Require Import matrix.\n")
-        done = subprocess.run([coqc(), "-q", "Probe.v"], cwd=folder, capture_output=True, text=True, check=False,
-                              timeout=COMPILE_SECONDS)
-    return done.returncode == 0
+        return timed_coqc(Path(folder), "Probe.v", COMPILE_SECONDS).accepted
 
 
 def source_files() -> list[Path]:
@@ -203,20 +214,159 @@ def row_evidence(claim: str) -> list[str]:
     return [f"Coq: {', '.join(f'{LIBRARY}.{name}' for name in names)}"] if names else []
 
 
-def timed_coqc(folder: Path, file: str, timeout: float, arguments: tuple = ()) -> tuple[str | None, int, float]:
-    """One coqc call on ``file`` in ``folder``: (None when Coq accepts it, else coqc's output; the line
-    coqc's error names, 0 if none; the CPU seconds coqc used)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+@dataclass(frozen=True)
+class Run:
+    """One coqc call: whether Coq accepted the file, what it printed, the line its error names (0 if
+    none), the CPU seconds it used (the solvers it called included), and which cap stopped it."""
+
+    accepted: bool
+    output: str                   # what coqc printed, its standard output then its errors
+    stdout: str = ""              # its standard output alone
+    line: int = 0
+    cpu: float = 0.0
+    stopped: str = ""             # "" when coqc ended by itself; "cpu" or "wall" when a cap stopped it
+
+    @property
+    def out_of_time(self) -> bool:
+        return bool(self.stopped)
+
+
+def _cap_cpu(pid: int, seconds: int) -> None:
+    """The operating system stops the process after ``seconds`` of CPU time (SIGXCPU, then SIGKILL a
+    second later); each solver it starts (csdp, for psatz) inherits the same cap on its own CPU."""
     try:
-        done = subprocess.run([coqc(), "-q", *arguments, file], cwd=folder, capture_output=True, text=True,
-                              timeout=timeout, check=False)
-        output = None if done.returncode == 0 else done.stdout + done.stderr
-    except subprocess.TimeoutExpired:
-        output = "coqc did not finish in time"
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    location = re.search(r"line (\d+)", output or "")
-    return output, int(location.group(1)) if location else 0, cpu
+        resource.prlimit(pid, resource.RLIMIT_CPU, (seconds, seconds + 1))
+    except ProcessLookupError:
+        pass                      # it has already ended: nothing to cap
+
+
+def _capped_at_start(seconds: int):
+    """Where the cap cannot be set on a running process (no prlimit outside Linux), the child sets
+    it on itself before it runs coqc."""
+    if hasattr(resource, "prlimit"):
+        return None
+    return lambda: resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
+
+
+def timed_coqc(folder: Path, file: str, seconds: float, arguments: tuple = ()) -> Run:
+    """One coqc call on ``file`` in ``folder`` under a cap of ``seconds`` of CPU time (rounded up to
+    a whole second): CPU time, not wall time, so that the answer does not depend on the machine's
+    load.  A guard of wall time far above the cap only stops a call on a machine stalled for minutes."""
+    cap = max(1, math.ceil(seconds))
+    stopped = []
+    with tempfile.TemporaryFile("w+") as printed, tempfile.TemporaryFile("w+") as errors:
+        process = subprocess.Popen([coqc(), "-q", *arguments, file], cwd=folder, stdout=printed, stderr=errors,
+                                   preexec_fn=_capped_at_start(cap))
+        if hasattr(resource, "prlimit"):
+            _cap_cpu(process.pid, cap)
+
+        def stall():
+            stopped.append("wall")
+            process.kill()
+        guard = threading.Timer(WALL_GUARD * cap + WALL_GRACE, stall)
+        guard.start()
+        # wait for the end without reaping it, so that the guard never signals another process
+        os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT)
+        guard.cancel()
+        guard.join()
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)
+        printed.seek(0)
+        errors.seek(0)
+        stdout, stderr = printed.read(), errors.read()
+    cpu = usage.ru_utime + usage.ru_stime
+    if not stopped and process.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+        stopped.append("cpu")
+    location = re.search(r"line (\d+)", stdout + stderr) if process.returncode else None
+    return Run(process.returncode == 0, stdout + stderr, stdout, int(location.group(1)) if location else 0, cpu,
+               stopped[0] if stopped else "")
+
+
+MARK_ITEM = "@@ item "             # printed by coqc as it reaches each item of a batch
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Coq's answer on one item of a batch: accepted, or the line of the item (from 1 at its first
+    line; 0 for the header) coqc's error names and its message, or the CPU cap it ran out of alone."""
+
+    accepted: bool
+    line: int = 0
+    message: str = ""
+    out_of_time: int = 0          # the last CPU cap, in seconds, that the item alone ran out of
+
+
+@dataclass
+class Items:
+    """The outcomes of ``check_items``, with the CPU seconds and the number of its coqc calls."""
+
+    outcomes: dict
+    cpu_seconds: float = 0.0
+    calls: int = 0
+
+
+def check_items(folder: Path, header: str, items: dict, seconds: float, arguments: tuple = (),
+                file: str = "Items.v") -> Items:
+    """Coq's outcome on each item (key -> Coq text) after ``header``: all in one coqc call under a
+    cap of ``seconds`` of CPU per item; coqc stops at the first error, whose item is answered and
+    the rest checked again without it.  A call that runs out of CPU time names, by the last mark it
+    printed, the item it was checking: that item is checked alone under ``seconds``, and if it runs
+    out again under RETRY times that, before it is said to be out of time."""
+    result = Items({})
+    pending = list(items)
+    while pending:
+        text, starts = header, []
+        for key in pending:
+            text += f'\nGoal True. idtac "{MARK_ITEM}{len(starts)}". Abort.\n'
+            starts.append(text.count("\n") + 1)
+            text += items[key]
+        (folder / file).write_text(text)
+        run = timed_coqc(folder, file, STARTUP_SECONDS + seconds * len(pending), arguments)
+        result.cpu_seconds += run.cpu
+        result.calls += 1
+        if run.accepted:
+            result.outcomes.update(dict.fromkeys(pending, Outcome(True)))
+            break
+        if run.out_of_time:
+            # the items before the last one reached were accepted; that one is checked alone
+            reached = [int(line[len(MARK_ITEM):]) for line in run.output.splitlines() if line.startswith(MARK_ITEM)]
+            at = reached[-1] if reached else 0
+            result.outcomes.update(dict.fromkeys(pending[:at], Outcome(True)))
+            result.outcomes[pending[at]] = _alone(folder, header, items[pending[at]], seconds, arguments, file, result)
+        else:
+            owners = [k for k, start in enumerate(starts) if start <= run.line]
+            if not owners:
+                # an error in the header: no item is checked
+                result.outcomes.update(dict.fromkeys(pending, Outcome(False, 0, first_error(run.output))))
+                break
+            at = owners[-1]
+            result.outcomes.update(dict.fromkeys(pending[:at], Outcome(True)))
+            result.outcomes[pending[at]] = Outcome(False, run.line - starts[at] + 1, first_error(run.output))
+        pending = pending[at + 1:]
+    return result
+
+
+def _alone(folder: Path, header: str, item: str, seconds: float, arguments: tuple, file: str,
+           result: Items) -> Outcome:
+    """One item in its own coqc call: under ``seconds`` of CPU, then RETRY times that."""
+    start = header.count("\n") + 2
+    for cap in (seconds, RETRY * seconds):
+        (folder / file).write_text(header + "\n" + item)
+        run = timed_coqc(folder, file, STARTUP_SECONDS + cap, arguments)
+        result.cpu_seconds += run.cpu
+        result.calls += 1
+        if run.accepted:
+            return Outcome(True)
+        if not run.out_of_time:
+            return Outcome(False, max(0, run.line - start + 1), first_error(run.output))
+    return Outcome(False, out_of_time=max(1, math.ceil(STARTUP_SECONDS + RETRY * seconds)))
+
+
+def first_error(output: str) -> str:
+    """coqc's error in one line, without the file's location and the marks."""
+    lines = [line.strip() for line in output.splitlines()
+             if line.strip() and not line.startswith(("File ", MARK_ITEM))]
+    return " ".join(lines)[:400] or "coqc failed without a message"
 
 
 def _compile(folder: Path, only: tuple = (), skip: tuple = ()) -> str | None:
@@ -227,13 +377,11 @@ def _compile(folder: Path, only: tuple = (), skip: tuple = ()) -> str | None:
     for source in sources:
         shutil.copy(source, folder / source.name)
     for source in sources:
-        try:
-            done = subprocess.run([coqc(), "-q", "-Q", ".", LIBRARY, source.name], cwd=folder, check=False,
-                                  capture_output=True, text=True, timeout=COMPILE_SECONDS)
-        except subprocess.TimeoutExpired:
-            return f"refused: {source.name} did not compile within {COMPILE_SECONDS} s"
-        if done.returncode != 0:
-            return f"refused: {source.name}: {_first_error(done.stdout + done.stderr)}"
+        run = timed_coqc(folder, source.name, COMPILE_SECONDS, ("-Q", ".", LIBRARY))
+        if run.out_of_time:
+            return f"not checked: {source.name} out of time after {COMPILE_SECONDS} s of CPU"
+        if not run.accepted:
+            return f"refused: {source.name}: {_first_error(run.output)}"
     return None
 
 
@@ -271,18 +419,15 @@ def _run_assumptions(folder: Path, names: list[str], together: bool) -> dict[str
         for name in names:
             lines += [f'Goal True. idtac "{MARK}{name}". Abort.', f"Print Assumptions {LIBRARY}.{name}."]
     (folder / "Assumptions.v").write_text("\n".join(lines) + "\n")
-    try:
-        done = subprocess.run([coqc(), "-q", "-Q", ".", LIBRARY, "Assumptions.v"], cwd=folder, check=False,
-                              capture_output=True, text=True, timeout=COMPILE_SECONDS)
-    except subprocess.TimeoutExpired:
-        return f"refused: Print Assumptions did not finish within {COMPILE_SECONDS} s"
-    output = done.stdout + done.stderr
-    if done.returncode != 0:
-        missing = re.search(r"The reference (\S+) was not found", output)
+    run = timed_coqc(folder, "Assumptions.v", COMPILE_SECONDS, ("-Q", ".", LIBRARY))
+    if run.out_of_time:
+        return f"not checked: Print Assumptions out of time after {COMPILE_SECONDS} s of CPU"
+    if not run.accepted:
+        missing = re.search(r"The reference (\S+) was not found", run.output)
         if missing and missing.group(1).removeprefix("@").removeprefix(f"{LIBRARY}.") in names:
             return "missing " + missing.group(1).removeprefix("@").removeprefix(f"{LIBRARY}.")
-        return f"refused: {_first_error(output)}"
-    return _parse_assumptions(done.stdout, ["everything"] if together else names)
+        return f"refused: {_first_error(run.output)}"
+    return _parse_assumptions(run.stdout, ["everything"] if together else names)
 
 
 def _parse_assumptions(output: str, names: list[str]) -> dict[str, str]:

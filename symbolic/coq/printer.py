@@ -31,6 +31,7 @@ RESERVED = frozenset([
     "IF", "in", "let", "match", "mod", "return", "then", "using", "where", "with", "Type", "Prop",
     "Set", "SProp", "R", "Rmax", "Rmin", "Rabs", "IZR", "pow", "sqrt", "exp", "PI", "relu_hom", "relu_flip",
     "max_relu", "min_relu", "abs_relu", "nonzero", "close", "pos", "split_signs", "leaf", "guided",
+    "relu_num", "opp_neg_one", "no_sign", "signs_at_point", "at_point",
     "O", "S", "nat",
 ])
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
@@ -51,14 +52,24 @@ class Statement:
     functions: dict[str, int]                # Coq name of each undefined function -> its arity
     hypotheses: list[str] = field(default_factory=list)   # sign facts and "B <> 0" premises
 
+    def binders(self) -> list[str]:
+        """The lemma's variables and functions, in this order."""
+        binders = [f"({' '.join(self.variables)} : R)"] if self.variables else []
+        return binders + [f"({function} : {' -> '.join(['R'] * (arity + 1))})"
+                          for function, arity in self.functions.items()]
+
     def lemma(self, name: str, proof: str) -> str:
-        binders = []
-        if self.variables:
-            binders.append(f"({' '.join(self.variables)} : R)")
-        for function, arity in self.functions.items():
-            binders.append(f"({function} : {' -> '.join(['R'] * (arity + 1))})")
-        binders += [f"(H{number} : {fact})" for number, fact in enumerate(self.hypotheses)]
+        binders = self.binders() + [f"(H{number} : {fact})" for number, fact in enumerate(self.hypotheses)]
         return f"Lemma {name} {' '.join(binders)} :\n  {self.lhs} = {self.rhs}.\nProof.\n  {proof}\nQed.\n"
+
+    def negation(self, name: str, witnesses: list[str]) -> str:
+        """The lemma that the claim fails: there are values of the variables and functions (in the
+        binders' order) where every hypothesis holds and the sides differ, proved at ``witnesses``."""
+        differ = f"{self.lhs} <> {self.rhs}"
+        body = "(" + " /\\ ".join(self.hypotheses) + ") /\\ " + differ if self.hypotheses else differ
+        statement = f"exists {' '.join(self.binders())},\n  {body}" if self.binders() else body
+        proof = (f"exists {', '.join(witnesses)}.\n  " if witnesses else "") + "at_point."
+        return f"Lemma {name} :\n  {statement}.\nProof.\n  {proof}\nQed.\n"
 
 
 class Printer:

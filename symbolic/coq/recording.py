@@ -18,7 +18,7 @@ from symbolic.coq.chains import CHECKED, NotExported, check_exports, export_chai
 from symbolic.coq.runner import Answer, Batch, certify, combine
 from symbolic.kernel import Equation
 from symbolic.kernel.chains import proof_of
-from symbolic.kernel.statements import IndexEquation
+from symbolic.logic.statements import IndexEquation
 from symbolic.report import Report
 from symbolic.verdict import Status
 
@@ -109,8 +109,8 @@ def _certify_batch(arguments) -> Batch:
 
 def coq_pass(recorder: Recorder, seconds: float = 10.0, mapper=map) -> tuple[list[Answer], Batch, "ChainPass"]:
     """Coq's answer on each recorded claim (the same claim once) and on each recorded chain, and the
-    rows' verdicts updated: a PROVED row one of whose claims or chains Coq refused becomes UNDECIDED
-    (``combine``)."""
+    rows' verdicts updated: a PROVED row one of whose claims or chains Coq refuted becomes UNDECIDED
+    (``combine``); one Coq did not check keeps its status, with the reason."""
     unique: dict[tuple[str, str], int] = {}
     order = []
     for number, (lhs, rhs) in enumerate(recorder.claims):
@@ -134,12 +134,13 @@ def coq_pass(recorder: Recorder, seconds: float = 10.0, mapper=map) -> tuple[lis
         if row.verdict.status is not Status.PROVED or not (indices or keys or reasons):
             continue
         mine = [answers[n] for n in indices]
-        refused = [a for a in mine if a.refused] + [Answer(chains.answers[k]) for k in keys
-                                                    if chains.answers[k].startswith("refused")]
-        outside = [a for a in mine if not a.checked and not a.refused]
+        refuted = [a for a in mine if a.refuted] + [Answer(chains.answers[k]) for k in keys
+                                                    if chains.answers[k].startswith("refuted")]
+        outside = [a for a in mine if not a.checked and not a.refuted]
+        # a chain not exported, or exported and not checked (its tactics failed, out of time)
         not_exported = [chains.answers[k] for k in keys if chains.answers[k].startswith("not ")] + reasons
-        if refused:
-            answer = refused[0]
+        if refuted:
+            answer = refuted[0]
         elif not_exported and row.verdict.details.get("coq") == CHECKED:
             # a row the Coq development proves for every size (``symbolic.coq.library``) stays checked
             continue
@@ -174,7 +175,8 @@ def every_order(row) -> None:
 
 @dataclass
 class ChainPass:
-    """Coq's answer on each recorded chain: "checked", "refused at step K (…)" or "not exported: …"."""
+    """Coq's answer on each recorded chain: "checked", "refuted at step K (…)", "not checked … (…)"
+    or "not exported: …"."""
 
     chains: dict
     answers: dict
@@ -207,20 +209,25 @@ def chain_pass(recorded: dict, mapper=map) -> ChainPass:
 
 
 def chain_summary(chains: ChainPass) -> str:
-    """One line: how many chains Coq re-checked, how many are not exported, how many it refused."""
-    checked = sum(answer == CHECKED for answer in chains.answers.values())
-    refused = sum(answer.startswith("refused") for answer in chains.answers.values())
-    return (f"coq: {len(chains.answers)} kernel chains: {checked} exported and checked, "
-            f"{len(chains.answers) - checked - refused} not exported, {refused} refused "
-            f"({chains.calls} coqc calls, {chains.cpu_seconds:.1f} s CPU, {chains.wall_seconds:.1f} s)")
+    """One line: how many chains Coq re-checked, how many are not exported, how many it did not
+    check, how many it refuted."""
+    answers = list(chains.answers.values())
+    checked = answers.count(CHECKED)
+    refuted = sum(answer.startswith("refuted") for answer in answers)
+    unchecked = sum(answer.startswith("not checked") for answer in answers)
+    return (f"coq: {len(answers)} kernel chains: {checked} exported and checked, "
+            f"{len(answers) - checked - refuted - unchecked} not exported, {unchecked} exported and not checked, "
+            f"{refuted} refuted ({chains.calls} coqc calls, {chains.cpu_seconds:.1f} s CPU, "
+            f"{chains.wall_seconds:.1f} s)")
 
 
 def summary(answers: list[Answer], batch: Batch) -> str:
-    """One line: how many claims Coq checked, how many fall outside, how many it refused."""
+    """One line: how many claims Coq checked, how many it did not check (outside the fragment, or
+    its tactics failed or ran out of time), how many it refuted."""
     distinct = len(batch.answers)
     checked = sum(a.checked for a in batch.answers)
-    refused = sum(a.refused for a in batch.answers)
-    outside = distinct - checked - refused
-    return (f"coq: {distinct} distinct identities of {len(answers)} proved: {checked} checked, {outside} "
-            f"outside the fragment or not checked, {refused} refused ({batch.calls} coqc calls, "
-            f"{batch.cpu_seconds:.1f} s CPU, {batch.wall_seconds:.1f} s)")
+    refuted = sum(a.refuted for a in batch.answers)
+    outside = sum(a.result.startswith("outside") for a in batch.answers)
+    return (f"coq: {distinct} distinct identities of {len(answers)} proved: {checked} checked, "
+            f"{distinct - checked - refuted} not checked ({outside} outside the fragment), {refuted} refuted "
+            f"({batch.calls} coqc calls, {batch.cpu_seconds:.1f} s CPU, {batch.wall_seconds:.1f} s)")

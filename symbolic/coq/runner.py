@@ -1,10 +1,17 @@
-"""Checking certificates with coqc: many lemmas in one call, each under a time cap, and the Coq
-answer attached to a kernel verdict.
+"""Checking certificates with coqc: many lemmas in one call, each under a cap on Coq's CPU time, and
+the Coq answer attached to a kernel verdict.
 
-Each claim gets one of three answers: "checked" (Coq accepted its lemma), "outside the fragment
-(reason)" (the printer has no Coq term for it), or "refused (coqc's message)".  A PROVED verdict
-that Coq refuses is a disagreement between two procedures: ``with_coq`` then returns an UNDECIDED
-verdict that names both answers, never the PROVED one.
+Coq's answer on a claim is of one of three kinds:
+
+  checked      Coq accepted the lemma lhs = rhs and its proof;
+  refuted      the proof failed and Coq accepted a lemma that the claim is false: a point where
+               its hypotheses hold and the sides as written differ (``certificate.refutation``);
+  not checked  with the reason: the tactics failed, out of time after N s of CPU, the printed
+               lemma does not compile (the project's own bug), outside the fragment, coqc missing.
+
+A proof that fails refutes nothing, so only ``refuted`` is a disagreement between two procedures:
+``with_coq`` then returns an UNDECIDED verdict that names both answers, never the PROVED one.  A
+verdict that Coq did not check keeps its status, with Coq's reason in ``details["coq"]``.
 """
 from __future__ import annotations
 
@@ -14,21 +21,24 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from symbolic.coq.certificate import HEADER, certificate
-from symbolic.coq.library import COQC_MISSING, coqc, timed_coqc
+from symbolic.coq import library
+from symbolic.coq.certificate import HEADER, certificate, refutation
+from symbolic.coq.library import COQC_MISSING, coqc
 from symbolic.coq.printer import OutsideFragment
 from symbolic.kernel import Equation
 from symbolic.verdict import Status, Verdict
 
-SECONDS_PER_CLAIM = 10.0          # Coq's Timeout on one lemma's proof
+SECONDS_PER_CLAIM = 10.0          # the cap on Coq's CPU time for one lemma's proof (RETRY times it at most)
 CHECKED = "checked"
+STATEMENT_LINES = 2               # a lemma's first lines, its statement; the proof follows
 
 
 @dataclass(frozen=True)
 class Answer:
-    """Coq's answer on one claim."""
+    """Coq's answer on one claim: ``result`` is "checked", "refuted (...)", "not checked (...)" or
+    "outside the fragment (...)" (a kind of not checked)."""
 
-    result: str                   # "checked", "outside the fragment (...)", "refused (...)"
+    result: str
     lemma: str = ""               # the Coq text, when the claim is inside the fragment
 
     @property
@@ -36,8 +46,16 @@ class Answer:
         return self.result == CHECKED
 
     @property
-    def refused(self) -> bool:
-        return self.result.startswith("refused")
+    def refuted(self) -> bool:
+        return self.result.startswith("refuted")
+
+    # the name the callers of the first runner read
+    refused = refuted
+
+    @property
+    def kind(self) -> str:
+        """"checked", "refuted" or "not checked"."""
+        return CHECKED if self.checked else "refuted" if self.refuted else "not checked"
 
 
 @dataclass
@@ -50,14 +68,25 @@ class Batch:
     calls: int = 0
 
 
+def not_checked(outcome: library.Outcome) -> str:
+    """Why Coq did not accept a lemma: out of time, the printed text does not compile (an error in
+    the header, in the lemma's statement, or a syntax error), or the tactics failed."""
+    if outcome.out_of_time:
+        return f"not checked (out of time after {outcome.out_of_time} s of CPU)"
+    if outcome.line <= STATEMENT_LINES or outcome.message.startswith("Syntax error"):
+        return f"not checked (the printed lemma does not compile: {outcome.message})"
+    return f"not checked (the tactics failed: {outcome.message})"
+
+
 def certify(claims, seconds: float = SECONDS_PER_CLAIM) -> Batch:
-    """Coq's answer on each (lhs, rhs) pair: every lemma of the fragment in one coqc call, again
-    without a lemma that Coq refused (coqc stops at the first error) until all are answered."""
+    """Coq's answer on each (lhs, rhs) pair: every lemma of the fragment in one coqc call
+    (``library.check_items``), then, for each lemma whose proof failed, the lemma that refutes it at
+    a point the project found, if it found one."""
     answers: list[Answer | None] = [None] * len(claims)
     lemmas: dict[int, str] = {}
     for number, (lhs, rhs) in enumerate(claims):
         try:
-            lemmas[number] = certificate(lhs, rhs, f"claim_{number}", seconds)
+            lemmas[number] = certificate(lhs, rhs, f"claim_{number}")
         except OutsideFragment as why:
             answers[number] = Answer(f"outside the fragment ({why})")
     batch = Batch([])
@@ -66,58 +95,39 @@ def certify(claims, seconds: float = SECONDS_PER_CLAIM) -> Batch:
         for number, lemma in lemmas.items():
             answers[number] = Answer(COQC_MISSING, lemma)
         lemmas = {}
-    pending = sorted(lemmas)
     with tempfile.TemporaryDirectory(prefix="coq-certificates-") as folder:
-        while pending:
-            refused, message, cpu = _run(Path(folder), [(n, lemmas[n]) for n in pending],
-                                         timeout=60 + seconds * len(pending))
-            batch.cpu_seconds += cpu
-            batch.calls += 1
-            if refused is None:
-                # no error: every pending lemma was accepted
-                answers_done, pending = pending, []
+        proofs = library.check_items(Path(folder), HEADER, lemmas, seconds, file="Claims.v") if lemmas else None
+        failed = {}
+        for number, outcome in (proofs.outcomes.items() if proofs else ()):
+            if outcome.accepted:
+                answers[number] = Answer(CHECKED, lemmas[number])
             else:
-                answers_done = [n for n in pending if n < refused]
-                answers[refused] = Answer(f"refused ({message})", lemmas[refused])
-                pending = [n for n in pending if n > refused]
-            for n in answers_done:
-                answers[n] = Answer(CHECKED, lemmas[n])
+                failed[number] = Answer(not_checked(outcome), lemmas[number])
+        # a failed proof refutes nothing: Coq refutes a claim only by the lemma that it fails at a point
+        negations = {number: found for number in failed if (found := refutation(*claims[number], f"claim_{number}"))}
+        refuted = library.check_items(Path(folder), HEADER, {number: found.lemma for number, found in negations.items()},
+                                      seconds, file="Negations.v") if negations else None
+        for number, answer in failed.items():
+            if refuted and number in refuted.outcomes and refuted.outcomes[number].accepted:
+                found = negations[number]
+                answer = Answer(f"refuted (Coq proves the sides differ at {found.point})", found.lemma)
+            answers[number] = answer
+        for run in (proofs, refuted):
+            if run:
+                batch.cpu_seconds += run.cpu_seconds
+                batch.calls += run.calls
     batch.wall_seconds = time.perf_counter() - started
     batch.answers = answers
     return batch
-
-
-def _run(folder: Path, lemmas: list[tuple[int, str]], timeout: float) -> tuple[int | None, str, float]:
-    """One coqc call on the header and the lemmas: (the first refused claim or None, coqc's
-    message, the CPU seconds coqc used)."""
-    text = HEADER
-    starts = []
-    for number, lemma in lemmas:
-        text += "\n"
-        starts.append((text.count("\n") + 1, number))
-        text += lemma
-    (folder / "Claims.v").write_text(text)
-    output, line, cpu = timed_coqc(folder, "Claims.v", timeout)
-    if output is None:
-        return None, "", cpu
-    claimed = [number for start, number in starts if start <= line]
-    # an error before the first lemma (in the header) or of no line: every pending lemma refused
-    refused = claimed[-1] if claimed else lemmas[0][0]
-    return refused, _message(output), cpu
-
-
-def _message(output: str) -> str:
-    """coqc's error in one line, without the file's location."""
-    lines = [line.strip() for line in output.splitlines() if line.strip() and not line.startswith("File ")]
-    return " ".join(lines)[:400] or "coqc failed without a message"
 
 
 # --- a kernel verdict with Coq's answer ---------------------------------------------------------
 
 def with_coq(verdict: Verdict, seconds: float = SECONDS_PER_CLAIM) -> Verdict:
     """The verdict with ``details["coq"]``: Coq's answer on the equation a PROVED verdict's theorem
-    states (read from its statement, never passed in beside it).  A PROVED that Coq refuses becomes
-    UNDECIDED, naming both answers, ``details["disagreement"]``."""
+    states (read from its statement, never passed in beside it).  A PROVED that Coq refutes becomes
+    UNDECIDED, naming both answers, ``details["disagreement"]``; one that Coq did not check stays
+    PROVED, with the reason."""
     if verdict.status is not Status.PROVED:
         return dataclasses.replace(verdict, details={**verdict.details,
                                                      "coq": f"not attempted (the verdict is {verdict.status.name})"})
@@ -125,16 +135,17 @@ def with_coq(verdict: Verdict, seconds: float = SECONDS_PER_CLAIM) -> Verdict:
     if not equations:
         return combine(verdict, Answer("outside the fragment (the statement states no equation)"))
     answers = certify(equations, seconds).answers
-    refused = [a for a in answers if a.refused]
-    outside = [a for a in answers if not a.checked and not a.refused]
-    answer = refused[0] if refused else outside[0] if outside else Answer("checked")
+    refuted = [a for a in answers if a.refuted]
+    unchecked = [a for a in answers if not a.checked and not a.refuted]
+    answer = refuted[0] if refuted else unchecked[0] if unchecked else Answer(CHECKED)
     return combine(verdict, answer)
 
 
 def combine(verdict: Verdict, answer: Answer) -> Verdict:
-    """A PROVED verdict and Coq's answer on its claim."""
+    """A PROVED verdict and Coq's answer on its claim: UNDECIDED with both answers when Coq refuted
+    it, else the verdict with Coq's answer in ``details["coq"]``."""
     details = {**verdict.details, "coq": answer.result}
-    if verdict.status is Status.PROVED and answer.refused:
+    if verdict.status is Status.PROVED and answer.refuted:
         return Verdict(Status.UNDECIDED, verdict.claim,
                        reason=f"two procedures disagree: the kernel says PROVED, Coq {answer.result}",
                        evidence=verdict.evidence, residual=verdict.residual,
