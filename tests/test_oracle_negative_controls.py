@@ -285,6 +285,12 @@ def test_a_denominator_restricts_only_its_own_comparison():
     assert by_oracle("z3 unsat", unsatisfiable(sp.And(x >= 0, 1 / x < 0))).proved
     # a negated comparison is undefined where the comparison is: not true at x = 0
     assert not satisfied_at(sp.Not(sp.Gt(x ** -2, 1, evaluate=False), evaluate=False), {x: 0})
+    # a negation is pushed to the comparisons, each still read only where it is defined
+    assert by_oracle("z3 unsat", unsatisfiable(sp.Not(sp.And(x > 0, x < 0), evaluate=False))).status is Status.REFUTED
+    guarded = sp.And(sp.Eq(x, 0), sp.Not(sp.And(x > 0, 1 / x < 0), evaluate=False))     # x > 0 is false at 0
+    assert by_oracle("z3 unsat", unsatisfiable(guarded)).status is Status.REFUTED
+    undefined = sp.And(sp.Eq(x, 0), sp.Not(sp.Gt(x ** -2, 1, evaluate=False), evaluate=False))
+    assert by_oracle("z3 unsat", unsatisfiable(undefined)).proved
     # a division inside a Piecewise's branch is outside the fragment, never asserted everywhere
     inside = sp.And(sp.Eq(x, 0), sp.Piecewise((1 / x, x > 0), (0, True)) > -1)
     assert by_oracle("z3 unsat", unsatisfiable(inside)).status is Status.UNDECIDED
@@ -311,6 +317,8 @@ def test_assumptions_refuse_a_symbol_that_may_be_infinite():
         assert by_oracle("sympy assumptions", claim).status is Status.UNDECIDED
     assert by_oracle("sympy assumptions", Relation(p + 1, ">", p)).proved
     assert by_oracle("sympy assumptions", Relation(p, "!=", sp.S.Zero)).proved
+    # sides that are no real numbers compare nothing, though their difference is 1
+    assert by_oracle("sympy assumptions", Relation(sp.I * p + 1, ">", sp.I * p)).status is Status.UNDECIDED
     # a side that is no number as written: 1 + 0/0
     undefined = sp.Add(sp.Mul(0, sp.Pow(0, -1, evaluate=False), evaluate=False), 1, evaluate=False)
     assert by_oracle("sympy assumptions", Relation(undefined, ">", sp.S.Zero)).status is Status.UNDECIDED
