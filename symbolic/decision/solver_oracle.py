@@ -51,7 +51,7 @@ def unsatisfiable(formula, reading: str = ""):
 def satisfied_at(formula, point: dict) -> bool:
     """Exactly: does the formula hold at the rational point (every symbol given a value), each
     comparison read only where its sides are defined?"""
-    return _truth(formula, point) is True
+    return _truth(formula, {symbol: sp.sympify(value) for symbol, value in point.items()}) is True
 
 
 def _truth(formula, point: dict):
