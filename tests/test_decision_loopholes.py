@@ -92,6 +92,19 @@ def test_a_refutation_of_a_division_by_a_piecewise_lies_where_it_is_defined():
     assert not written.admits({x: sp.Integer(1)}) and written.admits({x: sp.Integer(-1)})
 
 
+@pytest.mark.parametrize("undefined", [sp.zoo, sp.Pow(x - x, -1, evaluate=False)])
+def test_an_undefined_branch_hides_nothing_where_it_is_not_taken(undefined):
+    """sign(x⁴ + y⁴ − 2)² = 1 fails on a curve that no witness line meets, at (1, 1) among
+    others; a region of the split where the undefined branch is taken on part of it only is
+    still a region where the claim asserts something (reading any infinity in the remainder as
+    'undefined throughout' had proved this claim)."""
+    lhs = P((undefined, x > 5), (sp.sign(x ** 4 + y ** 4 - 2) ** 2, x < 10), evaluate=False)
+    for procedure in ("all", "split"):
+        verdict = check_identity(lhs, 1, timeout=60, procedure=procedure)
+        assert verdict.status is Status.REFUTED, verdict.reason
+        assert verdict.witness[x] ** 4 + verdict.witness[y] ** 4 == 2
+
+
 def test_an_infinity_outside_a_branch_is_still_bad_input():
     for bad in (sp.zoo * x, P((1, x > 0), (2, True)) + sp.oo):
         with pytest.raises(ValueError):

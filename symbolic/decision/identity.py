@@ -32,7 +32,8 @@ The procedure and why each answer is sound, step by step, with the check that en
    not), or a substitution into an expression not defined everywhere (``_outside_the_checker``).
    The other derivatives and substitutions are carried out in the evaluated copies and at the
    witnesses.  An infinity is accepted only as a Piecewise branch's value: that branch is
-   undefined where it is taken, and is dropped from the evaluated copies (``_defined_branches``).
+   undefined where it is taken (``WrittenDomain.admits`` refuses a point there, and a region
+   of the split where it is taken asserts nothing).
 2. Witness points.  First random rational points drawn from the symbols' ranges (integers of
    the right parity for integer symbols, on their lattice); then, unless steps 3 and 4 already
    settle the claim, the kinks (``symbolic.decision.kinks``: a point where an argument of sign,
@@ -291,14 +292,13 @@ class _Decision:
         if outside:
             raise _Undecidable(outside)
         # the sides as written give the domain and re-verify witnesses; the procedure works on
-        # evaluated copies (x/x is 1 there, a derivative is carried out, a Piecewise branch
-        # undefined at every point is dropped), which are defined wherever the written sides are
+        # evaluated copies (x/x is 1 there, a derivative is carried out), which are defined
+        # wherever the written sides are
         self.functions = concrete_functions((lhs, rhs), rng)
         self.domain = WrittenDomain(lhs, rhs, functions=self.functions)
         self.empty = self.domain.empty_reason()
         try:
-            self.lhs, self.rhs = (as_expression(_defined_branches(carried_out(evaluated(side))))
-                                  for side in (lhs, rhs))
+            self.lhs, self.rhs = (as_expression(carried_out(evaluated(side))) for side in (lhs, rhs))
         except ValueError as why:    # a side undefined at every point (1/(x − x) is zoo)
             self.empty = self.empty or f"the domain as written is empty: {why}"
             self.lhs, self.rhs = lhs, rhs
@@ -948,8 +948,11 @@ def _settled_branch(expr: sp.Expr) -> bool:
 
 
 def _vacuous_or_zero(remainder: sp.Expr) -> bool:
-    """The leaf asserts nothing (a denominator vanishes on the whole region) or is an exact 0."""
-    if remainder.has(sp.zoo, sp.nan):
+    """The leaf asserts nothing (a denominator vanishes on the whole region, or a Piecewise
+    branch undefined at every point is taken on all of it) or is an exact 0.  An infinity still
+    inside a Piecewise's branch is no such reason: that branch may be taken on part of the
+    region only, and the claim asserts something on the rest."""
+    if remainder.has(*_INFINITIES) and _infinite_outside_branches(remainder):
         return True
     if is_rational_zero(remainder):
         return True
@@ -1081,24 +1084,3 @@ def _infinite_outside_branches(expr: sp.Expr) -> bool:
     if isinstance(expr, sp.Piecewise):
         return any(_infinite_outside_branches(pair.cond) for pair in expr.args)
     return any(_infinite_outside_branches(a) for a in expr.args if isinstance(a, sp.Basic))
-
-
-def _defined_branches(expr: sp.Expr) -> sp.Expr:
-    """expr with every Piecewise branch whose value is undefined at every point (it holds an
-    infinity or nan) removed, and the negation of its condition added to the later ones: where
-    that branch was taken no branch holds now, and the Piecewise is undefined there, as it was.
-    A Piecewise left with no branch is undefined wherever it is reached (zoo)."""
-    if expr.is_Atom or not expr.has(*_INFINITIES):
-        return expr
-    if not isinstance(expr, sp.Piecewise):
-        return expr.func(*(_defined_branches(a) for a in expr.args))
-    pairs, not_taken = [], sp.true
-    for value, condition in expr.args:
-        value = _defined_branches(value)
-        if value.has(*_INFINITIES):
-            # where this branch is taken the Piecewise has no value: no later branch is taken there
-            not_taken = sp.And(not_taken, sp.Not(condition))
-            continue
-        pairs.append((value, sp.And(not_taken, condition)))
-    pairs = [(value, condition) for value, condition in pairs if condition is not sp.false]
-    return sp.Piecewise(*pairs) if pairs else sp.zoo

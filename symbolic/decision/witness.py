@@ -134,10 +134,8 @@ def _mpmath_function(symbols: tuple, expr: sp.Expr):
         return None
     try:
         return sp.lambdify(arguments, renamed, modules=[{"ReLU": _relu_mp, "exp": _exp_mp}, "mpmath"])
-    except (NotImplementedError, ValueError, TypeError, SyntaxError, NameError):
-        # a construct mpmath's printer cannot write (an unevaluated Derivative, Limit, Order):
-        # no value the witnesses can compute
-        return None
+    except Exception:  # noqa: BLE001 - whatever the printer raises (a Derivative, a Limit, zoo in
+        return None    # a Piecewise's branch): a construct it cannot write has no witness value
 
 
 def mp_value(expr: sp.Expr, point: dict, dps: int):
