@@ -1,6 +1,6 @@
 """Theorems 1 and 3, the multi-layer congruence and the per-neuron law, for every d, h, N at once.
 
-The sizes stay symbols: each result is a chain of index-level terms (``symbolic.every_size.index_terms``),
+The sizes stay symbols: each result is a chain of index-level terms (``symbolic.logic.terms``),
 every step an instance of a rule whose validity does not depend on the sizes and is itself
 checked (``symbolic.every_size.index_rules``).  The proofs follow the paper:
 
@@ -34,8 +34,9 @@ from symbolic.derivation import Derivation
 from symbolic.every_size.index_rules import ARITHMETIC, CHAIN_RULE, CONSTANT_FACTOR, CONSTANT_TERM, COORDINATE, \
     DERIVATIVE_OF_ADD, DERIVATIVE_OF_SUM, HOMOGENEITY, INDICATOR_DERIVATIVE, INDICATOR_HOMOGENEITY, PRODUCT_RULE, \
     RELU_DERIVATIVE, SUM_FACTOR, SUM_OF_TERMS, Chain, contract, delta_contraction, differentiate
-from symbolic.every_size.index_terms import Add, Const, Deriv, Entry, Indicator, Mul, Relu, Sum, difference, expand, \
-    latex, replace_first
+from symbolic.logic.terms import Add, Const, Deriv, Entry, Indicator, Mul, Relu, Sum, difference, expand, \
+    replace_first
+from symbolic.logic.notation import latex
 from symbolic.every_size.networks import A, DEEP, DEEP_BIAS, DEEP_NEURON, DEEP_NEURON_BIAS, DEPTH, DeepNetwork, LAYER, \
     LOSS_FUNCTION, N, P, P_LAST, PRODUCT_ONE, T_ALPHA, T_NEURON, PerNeuronDeepNetwork, one_layer_map, prediction, x
 from symbolic.coq import library

@@ -82,7 +82,7 @@ from symbolic.every_size.attention import ATTENTION_LAWS, ATTENTION_LOSS, T_ATTE
     attention_prediction
 from symbolic.every_size.index_rules import ABSOLUTE_VALUE_OF_A_SIGN, ARITHMETIC, LAST_FACTOR, REINDEXING, SUM_FACTOR, \
     Chain, rewrite_all
-from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Eval, Fn, Function, LayerProduct, Mul, Sum, \
+from symbolic.logic.terms import Activation, Add, Const, Entry, Eval, Fn, Function, LayerProduct, Mul, Sum, \
     children, expand, largest_gram_eigenvalue, permutation_of, rebuild, substitute_layer
 from symbolic.every_size.laws import derivative_chain, invariance_lemma, loss_chain
 from symbolic.every_size.paths import ABSOLUTE_PATHS, SQUARED_PATHS, for_edge
@@ -106,7 +106,7 @@ from symbolic.measures.index_forms import AFFINE_NORMALIZED_LAYER, ATTENTION_HEA
     TWO_LAYERS_WITH_BIASES, gauss_newton_chain, gauss_newton_entry, invariance_chain, measure_term
 from symbolic.networks.symmetry_groups import GROUPS
 from symbolic.report import Report
-from symbolic.verdict import Status, Verdict
+from symbolic.kernel.verdict import Status, Verdict
 
 from proofs import all_sizes
 

@@ -12,7 +12,7 @@ import importlib
 from symbolic.kernel import check_identity
 from symbolic.parsing import parse_expression      # also how a verdict reads a claim back for display
 from symbolic.relu import ReLU, leaky_relu, to_relu_form
-from symbolic.verdict import Status, Verdict
+from symbolic.kernel.verdict import Status, Verdict
 
 # the networks, their symmetries and the measures, imported on first use: a claim checked from the
 # command line does not pay for them

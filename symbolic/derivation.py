@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from symbolic.verdict import Status, worst
+from symbolic.kernel.verdict import Status, worst
 
 
 def summarize_sizes(sizes) -> str:

@@ -14,7 +14,7 @@ import sympy as sp
 
 from symbolic.derivation import Derivation, summarize_sizes
 from symbolic.printing.sympy_latex import to_latex  # noqa: F401 - the project's sympy printer, used here and re-exported
-from symbolic.verdict import Status
+from symbolic.kernel.verdict import Status
 
 
 

@@ -18,7 +18,6 @@ import re
 
 import sympy as sp
 
-import symbolic.verdict as _verdict
 from symbolic.decision.domain import evaluated
 from symbolic.relu import ReLU
 from symbolic.errors import CheckerError
@@ -306,6 +305,3 @@ def parse_expression(text: str, *, positive=(), nonnegative=(), integer=(), nega
     except RecursionError:
         raise ParseError(f"expression nested too deeply: {SIZE_RULE}") from None
 
-
-# a verdict's claim 'lhs = rhs' is read back for display by this parser
-_verdict.CLAIM_READER[0] = parse_expression

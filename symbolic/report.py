@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from symbolic.derivation import Derivation
 from symbolic.display import counted, report_text  # noqa: F401 - counted: where callers find it
 from symbolic.kernel import refuse_forged
-from symbolic.verdict import Status, Verdict
+from symbolic.kernel.verdict import Status, Verdict
 
 
 @dataclass

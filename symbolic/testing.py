@@ -23,7 +23,7 @@ from symbolic.coq.runner import with_coq
 from symbolic.kernel import identity, issued
 from symbolic.networks.model import Model
 from symbolic.networks.symmetry import Symmetry, check_symmetry, sides_at
-from symbolic.verdict import Status, Verdict
+from symbolic.kernel.verdict import Status, Verdict
 
 ASSUMPTIONS = ("positive", "nonnegative", "negative", "nonpositive", "real")
 

@@ -24,7 +24,7 @@ CLAIMS = {"prediction", "loss", "gradient", "Hessian"}
 
 def assert_all_proved(report, dimension):
     """A discovery report of that dimension: every generator's four claims PROVED, and maximality."""
-    from symbolic.verdict import Status
+    from symbolic.kernel.verdict import Status
     assert report.dimension == dimension
     for g in report.generators:
         assert g.status is Status.PROVED, g.report.table()

@@ -9,7 +9,7 @@ import sympy as sp
 from proofs import all_sizes
 from symbolic import Status, Verdict
 from symbolic.every_size.index_rules import HOMOGENEITY, SUM_FACTOR, Chain, by_induction, relu_homogeneity_verdict
-from symbolic.every_size.index_terms import Const, Entry, Mul, Relu, Sum, difference, expand
+from symbolic.logic.terms import Const, Entry, Mul, Relu, Sum, difference, expand
 from symbolic.every_size.networks import one_layer_map
 from symbolic.kernel.derivations import axiom
 from symbolic.latex import compile_pdf, overfull_boxes

@@ -14,10 +14,10 @@ from symbolic.every_size.attention import ATTENTION_LOSS, HEAD_CONTRACTION, T_AT
     attention_map, attention_prediction, b, gradient_pairing_chain, key, query
 from symbolic.every_size.attention_rules import GL_A, GL_B, HEAD, INVERSE_PAIR, LINEAR_CHAIN_RULE, inverse_pair_sum
 from symbolic.every_size.index_rules import ARITHMETIC, BOUND_RENAMING, CHAIN_RULE, SUM_INTERCHANGE
-from symbolic.every_size.index_terms import Const, Deriv, Entry, Eval, Mul, Sum, Transformation
+from symbolic.logic.terms import Const, Deriv, Entry, Eval, Mul, Sum, Transformation
 from symbolic.kernel.derivations import Rule, prove
 from symbolic.measures.definitions import MEASURES
-from symbolic.verdict import Status
+from symbolic.kernel.verdict import Status
 
 CELLS = ("relative_flatness", "relative_flatness_unsquared", "fisher_rao_norm", "metric_hessian_spectrum")
 
@@ -289,7 +289,7 @@ def test_the_pencil_refuses_a_map_it_cannot_read_as_mixed_or_scaled():
 def test_the_theorem_holds_on_instances_with_B_the_inverse_transpose(d, k):
     # the two ends of the kernel's chain expanded at concrete sizes, B = A^{-T} for a generic A: the
     # exact identity test agrees; with B = A^{-1} (A B = I read instead) it does not
-    from symbolic.every_size.index_terms import expand
+    from symbolic.logic.terms import expand
     from symbolic.kernel import check_identity
     A = sp.Matrix(k, k, lambda r, m: sp.Symbol(f"a{r}{m}", real=True))
     ends = [expand(term, {"d": d, "k": k}, {"n": 1}) for term in (T_ATTENTION.apply(attention_prediction()),
@@ -315,7 +315,7 @@ def test_the_side_conditions_switched_off_let_the_attacks_through():
     finally:
         index_rules._mentions = original
     # the chain rule through the mixing: g reads Q's columns over 1..d, the image mixes 1..k only
-    from symbolic.every_size.index_terms import Fn, Function
+    from symbolic.logic.terms import Fn, Function
     wide = Function("g", Fn("g", (Sum("m", "d", Sum("i", "d", Entry("Q", ("i", "m")))),)))
     before = Deriv(Entry("Q", ("i", "r")), Eval(wide, (), T_ATTENTION))
     after = Sum("m", HEAD, Mul((a(), Eval(wide, (Entry("Q", ("i", "m")),), T_ATTENTION))))

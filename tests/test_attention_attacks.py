@@ -9,10 +9,10 @@ from proofs import measures_all_sizes as every
 from symbolic.every_size.attention import T_ATTENTION, a, attention_prediction
 from symbolic.every_size.attention_rules import GL_A, GL_B, HEAD, INVERSE_PAIR, LINEAR_CHAIN_RULE
 from symbolic.every_size.index_rules import ARITHMETIC, BOUND_RENAMING, CHAIN_RULE, SUM_INTERCHANGE
-from symbolic.every_size.index_terms import Add, Const, Deriv, Entry, Eval, Fn, Function, Mul, Sum, Transformation, \
+from symbolic.logic.terms import Add, Const, Deriv, Entry, Eval, Fn, Function, Mul, Sum, Transformation, \
     permuted
 from symbolic.kernel.derivations import Chain, evaluation_lemma, prove
-from symbolic.verdict import Status
+from symbolic.kernel.verdict import Status
 
 ONE = Const(sp.S.One)
 
@@ -168,7 +168,7 @@ def test_the_mixing_chain_rule_refuses_a_function_that_reads_the_family_through_
 def test_the_mixing_chain_rule_reads_the_family_at_every_layer():
     # T mixes the columns of θ^{(p)} over 1..k at every layer p; g reads θ^{(1)} over 1..k, and again, as
     # θ^{(p)} under a sum over the layers, over 1..d: the range test must see the second reading too
-    from symbolic.every_size.index_terms import LayerSum
+    from symbolic.logic.terms import LayerSum
     layered, first = r"\theta^{(p)}", r"\theta^{(1)}"
     T = Transformation("T_layers", ((Entry(layered, ("i", "m")), Sum("r", HEAD, Mul((Entry(layered, ("i", "r")), a())))),),
                        ("p",))
@@ -199,7 +199,7 @@ def test_renaming_does_not_capture_the_range_of_a_permutation(range_):
 @pytest.mark.parametrize("over_layers", ["sum", "product"])
 def test_renaming_does_not_capture_the_last_layer_of_a_sum_over_the_layers(over_layers):
     # Σ_j Σ_{p=1}^{l} x_j (l free) renamed into l: Σ_l Σ_{p=1}^{l} x_l; and j the last layer, left free
-    from symbolic.every_size.index_terms import LayerProduct, LayerSum
+    from symbolic.logic.terms import LayerProduct, LayerSum
     kind = LayerSum if over_layers == "sum" else LayerProduct
     _one_step(BOUND_RENAMING, Sum("j", "h", kind("p", "l", Entry("x", ("j",)))),
               Sum("l", "h", kind("p", "l", Entry("x", ("l",)))))

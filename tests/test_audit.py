@@ -7,7 +7,7 @@ import re
 import sympy as sp
 
 from symbolic.measures.invariance import check_invariance
-from symbolic.verdict import Status
+from symbolic.kernel.verdict import Status
 
 # ---------------------------------------------------------------- the worked example, by hand
 a, b = sp.symbols("a b", positive=True)
@@ -283,7 +283,7 @@ def test_an_undecided_cell_exits_3(monkeypatch, capsys):
     """Exit 3 is kept for cells neither proved nor refuted; the reason is printed."""
     from proofs.commands import audit_command as audit
     from symbolic.measures.invariance import Outcome
-    from symbolic.verdict import Verdict
+    from symbolic.kernel.verdict import Verdict
 
     def undecided(measure, group, seed=0):
         return Outcome(Verdict(Status.UNDECIDED, f"{measure} under {group}", reason="no witness found"))

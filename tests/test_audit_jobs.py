@@ -6,7 +6,7 @@ import pickle
 
 from symbolic.measures.invariance import Outcome
 from symbolic.networks.symmetry_groups import GROUPS
-from symbolic.verdict import Status, Verdict
+from symbolic.kernel.verdict import Status, Verdict
 
 SMALL_AUDIT = ("audit", "--measure", "path_norm", "--measure", "adaptive_sharpness", "--group", "layerwise",
                "--group", "per_neuron", "--group", "permutation", "--json")

@@ -5,9 +5,9 @@ import pytest
 import sympy as sp
 
 from symbolic.every_size.index_rules import ARITHMETIC, LAST_FACTOR, SUM_FACTOR, delta_contraction
-from symbolic.every_size.index_terms import Add, Const, Entry, Fn, LayerProduct, Mul, Sum, expand, free_indices
+from symbolic.logic.terms import Add, Const, Entry, Fn, LayerProduct, Mul, Sum, expand, free_indices
 from symbolic.kernel.derivations import Chain, definition, induction, instantiate, lemma, prove
-from symbolic.verdict import Status
+from symbolic.kernel.verdict import Status
 
 c = sp.IndexedBase("c", positive=True)
 p, q, j, k, l = (sp.Symbol(name, integer=True) for name in "pqjkl")
@@ -132,7 +132,7 @@ def test_an_instance_is_not_captured_by_a_sum_of_the_statement():
 
 def test_a_map_image_speaks_only_of_its_patterns_indices():
     """W_ij ↦ (c_j / c_b) W_ij with a foreign b: applied to ‖(W_ab)‖₂ the norm's b would capture it."""
-    from symbolic.every_size.index_terms import Transformation
+    from symbolic.logic.terms import Transformation
     b = sp.Symbol("b", integer=True)
     with pytest.raises(ValueError, match="not an index of its pattern"):
         Transformation("T_c", ((Entry("W", ("i", "j")), Mul((Const(c[j] / c[b]), Entry("W", ("i", "j"))))),))
@@ -141,7 +141,7 @@ def test_a_map_image_speaks_only_of_its_patterns_indices():
 def test_a_layer_is_not_substituted_under_a_norm_that_binds_its_name():
     """∏_{a≤1} ‖(c_a W_ab)‖₂ is ‖diag(c) W‖₂, not c_1 ‖W‖₂ (√5 against √2 at c = (1, 2), W = (1, 1))."""
     from symbolic.every_size.norm_rules import SPECTRAL_NORM_HOMOGENEITY
-    from symbolic.every_size.index_terms import SpectralNorm, substitute_layer
+    from symbolic.logic.terms import SpectralNorm, substitute_layer
     a = sp.Symbol("a", integer=True)
     norm = SpectralNorm(Mul((Const(c[a]), Entry("W", ("a", "b")))), ("a", "d"), ("b", "h"))
     assert substitute_layer(norm, a, sp.Integer(1)) == norm

@@ -16,7 +16,7 @@ from symbolic.coq.certificate import HEADER, certificate, proof_script, refutati
 from symbolic.coq.printer import OutsideFragment, Printer, statement
 from symbolic.coq.runner import Answer, certify, combine, with_coq
 from symbolic.testing import assert_proved
-from symbolic.verdict import Holds, Status, Verdict
+from symbolic.kernel.verdict import Holds, Status, Verdict
 
 needs_coq = pytest.mark.skipif(library.coqc() is None,
                                reason="coqc is not installed (Debian: apt-get install coq); no certificate "

@@ -13,7 +13,7 @@ from symbolic.decision.residues import residue_classes
 from symbolic.measures.invariance import PRECISION, Value, compare
 from symbolic.numerics.interval import enclosure
 from symbolic.relu import ReLU
-from symbolic.verdict import Holds, Status
+from symbolic.kernel.verdict import Holds, Status
 
 x, y, xi = sp.symbols("x y xi", real=True)
 f = sp.Function("f")

@@ -14,7 +14,7 @@ from symbolic import (Abs, Conv1d, Dense, LeakyReLU, Maxout, MaxPool1d, Model, R
 from symbolic.networks.deep import DeepNet
 from symbolic.networks.discovery import dimension_bound, flat_directions, generator_symmetry, interpolation_hessian, \
     maximality
-from symbolic.verdict import Verdict
+from symbolic.kernel.verdict import Verdict
 from symbolic.networks.exponent_system import ExponentSystem
 from symbolic.networks.minima import interpolating_minimum
 from symbolic.numerics.log_scale_jacobian import certified_rank, output_jet, sample

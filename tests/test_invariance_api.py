@@ -4,7 +4,7 @@ import sympy as sp
 
 from symbolic.measures.invariance import check_invariance
 from symbolic.measures.definitions import Sharpness, Spectrum
-from symbolic.verdict import Status
+from symbolic.kernel.verdict import Status
 
 
 def scale_free_gradient(point):

@@ -13,7 +13,7 @@ import sympy as sp
 
 from symbolic import Status, Verdict
 from symbolic.kernel import Equation, by_oracle, conjunction, identity, issued, refuse_forged, zeros
-from symbolic.verdict import ForgedVerdict
+from symbolic.kernel.verdict import ForgedVerdict
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -23,14 +23,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ATTACKS = {
     # one family defined twice under two index names: 0 = A_i = A_j = 1
     "two definitions of one family": """
-        from symbolic.every_size.index_terms import Const, Entry
+        from symbolic.logic.terms import Const, Entry
         from symbolic.kernel.derivations import definition
         definition("A_i := 0", Entry("A", ("i",)), Const(sp.S.Zero), ("i",))
         definition("A_j := 1", Entry("A", ("j",)), Const(sp.S.One), ("j",))
     """,
     # a scalar defined, then an expression in it: a = 0 and 2a = 1
     "a scalar and an expression in it": """
-        from symbolic.every_size.index_terms import Const
+        from symbolic.logic.terms import Const
         from symbolic.kernel.derivations import definition
         a = sp.Symbol("a")
         definition("a := 0", Const(a), Const(sp.S.Zero))
@@ -38,7 +38,7 @@ ATTACKS = {
     """,
     # W := 0 before anything else, then 5W = 0 = W by a chain, the map W -> 5W built
     "a parameter defined as 0": """
-        from symbolic.every_size.index_terms import Const, Entry, Mul, Transformation
+        from symbolic.logic.terms import Const, Entry, Mul, Transformation
         from symbolic.kernel.derivations import Chain, definition
         W = Entry("W", ("i", "j"))
         zero = definition("W := 0", W, Const(sp.S.Zero), ("i", "j"))
@@ -50,7 +50,7 @@ ATTACKS = {
     """,
     # alpha := 1, then the wrong-scale map (alpha^2 on W, alpha^5 on v) would pass Theorem 1
     "the group parameter defined as 1": """
-        from symbolic.every_size.index_terms import Const
+        from symbolic.logic.terms import Const
         from symbolic.kernel.derivations import definition
         from symbolic.networks.rescaling import ALPHA
         definition("alpha := 1", Const(ALPHA), Const(sp.S.One))
@@ -61,7 +61,7 @@ ATTACKS = {
     """,
     # a user's own family: U := 0, then U -> 5U
     "a user family defined, then mapped": """
-        from symbolic.every_size.index_terms import Const, Entry, Mul, Transformation
+        from symbolic.logic.terms import Const, Entry, Mul, Transformation
         from symbolic.kernel.derivations import definition, prove, Chain
         from symbolic.every_size.index_rules import ARITHMETIC
         zero = definition("U := 0", Entry("U", ("i",)), Const(sp.S.Zero), ("i",))
@@ -82,7 +82,7 @@ ATTACKS = {
 
 PRELUDE = """
 import json, sympy as sp
-from symbolic.verdict import Status
+from symbolic.kernel.verdict import Status
 free_text = None
 try:
 {body}

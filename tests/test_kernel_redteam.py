@@ -14,7 +14,7 @@ import sympy as sp
 from symbolic import BatchNormTrain, Dense, Model, ReLU, ReLULayer, discover_symmetries
 from symbolic.kernel import Equation, Fact, Relation, RestsOn, Theorem, by_oracle, is_theorem, nonnegatives
 from symbolic.networks.exponent_system import absent_parameters
-from symbolic.verdict import ForgedVerdict, Status, Verdict
+from symbolic.kernel.verdict import ForgedVerdict, Status, Verdict
 
 x = sp.Symbol("x", real=True)
 
@@ -143,12 +143,12 @@ def test_the_command_line_refuses_a_symbol_named_like_the_imaginary_unit(cli):
 # --- only the kernel's own modules declare axioms and schemes; only its induction, hypotheses -------
 
 def _zero_to_one():
-    from symbolic.every_size.index_terms import Const
+    from symbolic.logic.terms import Const
     return Const(sp.S.Zero), Const(sp.S.One)
 
 
 def _name(text):
-    from symbolic.every_size.index_terms import Const
+    from symbolic.logic.terms import Const
     return Const(sp.Symbol(text))
 
 
@@ -233,7 +233,7 @@ def test_a_measure_of_ones_own_under_a_project_key_is_named_as_ones_own():
 
 
 def test_an_every_size_statement_says_the_signs_of_its_scalars():
-    from symbolic.every_size.index_terms import Const, Mul
+    from symbolic.logic.terms import Const, Mul
     from symbolic.kernel.derivations import definition
     alpha = sp.Symbol("alpha_redteam", positive=True)
     name = sp.Symbol("redteam_scaled")

@@ -8,11 +8,11 @@ import sympy as sp
 
 from proofs import all_sizes
 from symbolic.every_size.index_rules import ARITHMETIC, Chain
-from symbolic.every_size.index_terms import Add, Const, Entry, Mul, expand, permuted, substitute_index
+from symbolic.logic.terms import Add, Const, Entry, Mul, expand, permuted, substitute_index
 from symbolic.every_size.networks import T_ALPHA, prediction
 from symbolic.kernel.derivations import _match, _match_scalar, lemma, prove
 from symbolic.kernel.matching import _instance_binding, _is_instance
-from symbolic.verdict import Status
+from symbolic.kernel.verdict import Status
 
 c = sp.IndexedBase("c")
 i, m, p = (sp.Symbol(name, integer=True) for name in "imp")

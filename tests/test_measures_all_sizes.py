@@ -8,7 +8,7 @@ import sympy as sp
 
 from proofs import all_sizes
 from proofs import measures_all_sizes as every
-from symbolic.every_size.index_terms import Const, Entry, Mul, Transformation
+from symbolic.logic.terms import Const, Entry, Mul, Transformation
 from symbolic.every_size.laws import invariance_lemma
 from symbolic.every_size.networks import LOSS_FUNCTION, T_ALPHA, T_NEURON
 from symbolic.every_size.change_of_variables import change_of_variables, normal_scaling_law
@@ -17,7 +17,7 @@ from symbolic.measures import index_forms
 from symbolic.measures.definitions import MEASURES, CoordinatewiseSharpness, CoordinateSum, Measure, PathSum
 from symbolic.measures.invariance import check_invariance
 from symbolic.networks.rescaling import ALPHA
-from symbolic.verdict import Status
+from symbolic.kernel.verdict import Status
 
 
 def test_the_scripts_claims_are_proved_for_every_size_and_agree_with_the_audit():
@@ -186,7 +186,7 @@ def test_audit_json_says_all_sizes_where_the_kernel_proved_them(cli):
 def test_a_proof_for_every_size_beside_a_refutation_is_a_contradiction(monkeypatch):
     from proofs.commands import audit_command as audit
     from symbolic.measures.invariance import Outcome
-    from symbolic.verdict import Verdict
+    from symbolic.kernel.verdict import Verdict
     cell = audit.Cell("path_norm", "layerwise", Outcome(Verdict(Status.REFUTED, "x", witness={"theta": "1"})), 0.0)
     audit.attach_every_size([cell], MEASURES)
     assert cell.state == "undecided" and "contradiction" in cell.outcome.verdict.reason
@@ -195,7 +195,7 @@ def test_a_proof_for_every_size_beside_a_refutation_is_a_contradiction(monkeypat
 # --- the pencil (H, G), attacked ----------------------------------------------------------------------
 
 def test_pencil_refuses_laws_of_the_wrong_shape_or_scale():
-    from symbolic.every_size.index_terms import Eval
+    from symbolic.logic.terms import Eval
     from symbolic.every_size.congruence import pencil_congruence
     from symbolic.measures.index_forms import gauss_newton_entry
     layerwise = every.EVERY_SIZE["layerwise"]
@@ -244,7 +244,7 @@ def test_pencil_cells_hold_for_every_size_in_every_group_with_a_map():
 # --- the sum over the layers of a deep network --------------------------------------------------------
 
 def test_a_layer_substitution_reaches_the_sizes_of_sums_and_stops_at_a_bound_layer():
-    from symbolic.every_size.index_terms import LayerSum, Sum, expand, substitute_layer
+    from symbolic.logic.terms import LayerSum, Sum, expand, substitute_layer
     k, p = sp.Symbol("k", integer=True), sp.Symbol("p", integer=True)
     total = Sum("i", "h_{k}", Entry(r"z^{(k)}", ("n", "i")))
     assert substitute_layer(total, k, sp.S.Zero) == Sum("i", "h_{0}", Entry(r"z^{(0)}", ("n", "i")))
@@ -295,7 +295,7 @@ def test_a_map_that_leaves_out_a_family_fails_the_cross_check():
 
 def test_the_sign_rule_needs_a_square_of_one():
     from symbolic.every_size.index_rules import ABSOLUTE_VALUE_OF_A_SIGN
-    from symbolic.every_size.index_terms import Activation
+    from symbolic.logic.terms import Activation
     s = Entry("s", ())
     for factor, accepted in ((-1, True), (sp.Integer(1), True), (sp.Rational(1, 2), False), (sp.Symbol("c"), False)):
         before = Activation("abs", None, Mul((Const(sp.sympify(factor)), s)))
@@ -307,7 +307,7 @@ def test_a_square_root_of_a_rescaled_sum_is_taken_apart_only_by_its_rule():
     """‖αW‖_F‖v/α‖_F = ‖W‖_F‖v‖_F needs √(α²S) = α√S: the rule of a root's homogeneity, which takes
     out only a positive factor, and only its root; per neuron, c_j² cannot leave Σ_j."""
     from symbolic.every_size.index_rules import RECIPROCAL_ROOT, ROOT_HOMOGENEITY, SQUARE_ROOT
-    from symbolic.every_size.index_terms import Fn
+    from symbolic.logic.terms import Fn
     proved = every.every_size_verdict("layer_norm_product", "layerwise")
     assert proved.status is Status.PROVED
     assert "root homogeneity" in [rule.name for rule in _chain(MEASURES["layer_norm_product"].evaluate).rules]
@@ -341,7 +341,7 @@ def test_permutation_cells_hold_for_every_size_and_the_audit_agrees():
 
 
 def _permuted(entry, index_position=-1, size="h_{1}"):
-    from symbolic.every_size.index_terms import permuted
+    from symbolic.logic.terms import permuted
     indices = list(entry.indices)
     indices[index_position] = permuted(size, indices[index_position])
     return Entry(entry.family, tuple(indices))
@@ -351,7 +351,7 @@ def test_a_map_that_permutes_only_the_incoming_weights_is_not_a_symmetry():
     """θ^{(1)}_{ij} ↦ θ^{(1)}_{iπ(j)} alone: the reindexing is refused (j occurs unpermuted in v_j),
     and at h = 2 with π the swap the two predictions differ at a concrete point."""
     from symbolic.every_size.index_rules import REINDEXING
-    from symbolic.every_size.index_terms import expand
+    from symbolic.logic.terms import expand
     from symbolic.every_size.networks import HIDDEN_WEIGHT, relu_two_layer_prediction
     from symbolic.kernel import check_identity
     incoming = Transformation(r"T_{bad}", ((HIDDEN_WEIGHT, _permuted(HIDDEN_WEIGHT)),))
@@ -367,7 +367,7 @@ def test_a_map_that_permutes_only_the_incoming_weights_is_not_a_symmetry():
 
 def test_reindexing_needs_the_permutation_of_the_sums_own_range_and_no_scalar_in_the_index():
     from symbolic.every_size.index_rules import REINDEXING
-    from symbolic.every_size.index_terms import Sum, permuted
+    from symbolic.logic.terms import Sum, permuted
     v = Entry("v", ("j",))
     assert REINDEXING.applies(Sum("j", "h", _permuted(v, size="h")), Sum("j", "h", v)) is None
     assert REINDEXING.applies(Sum("j", "h", v), Sum("j", "h", _permuted(v, size="h"))) is None      # either way
@@ -378,14 +378,14 @@ def test_reindexing_needs_the_permutation_of_the_sums_own_range_and_no_scalar_in
                                           Sum("j", "h", scaled))
     assert REINDEXING.applies(Sum("j", "h", _permuted(v, size="d")), Sum("j", "h", v)) is not None
     # a nested permutation is still an index in j: its sum is not free of j
-    from symbolic.every_size.index_terms import free_indices
+    from symbolic.logic.terms import free_indices
     assert free_indices(Entry("v", (permuted("h", permuted("h", "j")),))) == {"j"}
     assert REINDEXING.validity().status is Status.PROVED
 
 
 def test_the_chain_rule_reads_the_permuted_coordinate_from_the_map():
     from symbolic.every_size.index_rules import CHAIN_RULE
-    from symbolic.every_size.index_terms import Deriv, Eval
+    from symbolic.logic.terms import Deriv, Eval
     from symbolic.every_size.networks import HIDDEN_WEIGHT, RELU_TWO_LAYER_LOSS, T_PERMUTATION
     at_T = Eval(RELU_TWO_LAYER_LOSS, (), T_PERMUTATION)
     partial = Mul((Const(sp.S.One), Eval(RELU_TWO_LAYER_LOSS, (HIDDEN_WEIGHT,), T_PERMUTATION)))
@@ -460,7 +460,7 @@ def test_with_epsilon_the_scale_does_not_leave_the_root():
     """rsqrt(c²σ² + ε) is not c⁻¹ rsqrt(σ² + ε): the chain for W ↦ cW stops before the root and is
     refused; the audit finds the same group no symmetry, with a counterexample."""
     from symbolic.every_size.normalization import EPSILON, batch_normalized, weight_scale_chain, _prediction
-    from symbolic.every_size.index_terms import Function
+    from symbolic.logic.terms import Function
     from symbolic.every_size.laws import loss_chain
     from symbolic.every_size.networks import in_loss
     from symbolic.every_size.normalization import T_WEIGHT_SCALE
@@ -477,7 +477,7 @@ def test_with_epsilon_the_scale_does_not_leave_the_root():
 
 def test_an_affine_scale_that_keeps_the_output_weights_is_refused_and_moves_f():
     from symbolic.every_size.index_rules import RECIPROCAL_ROOT
-    from symbolic.every_size.index_terms import expand
+    from symbolic.logic.terms import expand
     from symbolic.every_size.normalization import GAIN, OUTPUT, SCALE, SHIFT, WEIGHT, affine_batch_norm_prediction
     from symbolic.kernel import check_identity
     kept = Transformation("T_c", ((WEIGHT, WEIGHT), (GAIN, Mul((Const(SCALE), GAIN))),
@@ -497,7 +497,7 @@ def test_an_affine_scale_that_keeps_the_output_weights_is_refused_and_moves_f():
 
 def test_a_scale_not_known_to_be_positive_does_not_leave_the_root():
     from symbolic.every_size.index_rules import RECIPROCAL_ROOT, ROOT_HOMOGENEITY
-    from symbolic.every_size.index_terms import Fn
+    from symbolic.logic.terms import Fn
     r, s = sp.Symbol("r", real=True), Entry("s", ())
     before = Fn(RECIPROCAL_ROOT, (Mul((Const(r ** 2), s)),))
     assert ROOT_HOMOGENEITY.justify(before, Mul((Const(1 / r), Fn(RECIPROCAL_ROOT, (s,))))) is not None
@@ -527,7 +527,7 @@ def test_the_product_of_layer_norms_holds_for_every_depth():
 
 def test_the_rules_of_a_product_over_the_layers_refuse_wrong_uses():
     from symbolic.every_size.index_rules import LAST_FACTOR, SCALARS_OUT_OF_PRODUCT
-    from symbolic.every_size.index_terms import LayerProduct
+    from symbolic.logic.terms import LayerProduct
     p = sp.Symbol("p", integer=True)
     alpha = Const(sp.IndexedBase(r"\alpha", positive=True)[p])
     body = Entry(r"\theta^{(p)}", ())
@@ -580,7 +580,7 @@ def test_a_path_sum_without_the_bias_paths_is_not_the_audits_measure():
 def test_a_path_recursion_with_the_wrong_degree_is_refused():
     """|u| is homogeneous of degree 1: claiming that the sums at T theta are P_k^2 times those at theta
     fails the induction step."""
-    from symbolic.every_size.index_terms import Activation
+    from symbolic.logic.terms import Activation
     from symbolic.every_size.paths import DeepPaths
     wrong = DeepPaths(r"\kappa", lambda u: Activation("abs", None, u), 2)
     verdict, theorem = wrong.theorem
@@ -618,7 +618,7 @@ def test_a_scale_per_column_does_not_leave_a_spectral_norm():
 def test_the_spectral_norm_rules_refuse_what_their_conditions_exclude():
     from symbolic.every_size.norm_rules import SPECTRAL_NORM_HOMOGENEITY, SPECTRAL_NORM_OF_A_PERMUTATION, \
         SPECTRAL_NORM_OF_A_SIGN
-    from symbolic.every_size.index_terms import SpectralNorm, permuted
+    from symbolic.logic.terms import SpectralNorm, permuted
     i, j = sp.Symbol("i", integer=True), sp.Symbol("j", integer=True)
     e, c = sp.IndexedBase("e", integer=True), sp.IndexedBase("c", positive=True)
     W, v = Entry("W", ("i", "j")), Entry("v", ("j",))
@@ -658,7 +658,7 @@ def test_the_spectral_norm_rules_refuse_what_their_conditions_exclude():
 
 def test_a_spectral_norm_binds_its_indices():
     from symbolic.every_size.index_rules import SUM_FACTOR
-    from symbolic.every_size.index_terms import SpectralNorm, Sum, bound_indices, expand, free_indices, \
+    from symbolic.logic.terms import SpectralNorm, Sum, bound_indices, expand, free_indices, \
         substitute_index
     W = Entry("W", ("i", "j"))
     norm = SpectralNorm(Mul((Entry("x", ("k",)), W)), ("i", "d"), ("j", "h"))
@@ -703,7 +703,7 @@ def test_the_spectral_cross_check_of_a_kronecker_product_needs_each_factors_larg
     """On a deep network the audit's matrix is G_1 ⊗ G_2 (4×4): the product of the factors' largest
     eigenvalues is certified; the smaller eigenvalue of one factor, the product of the traces, or
     factors in the wrong order are not."""
-    from symbolic.every_size.index_terms import largest_gram_eigenvalue
+    from symbolic.logic.terms import largest_gram_eigenvalue
     from symbolic.measures.definitions import Spectrum
     a, b, c, d, e, f = sp.symbols("a b c d e f", real=True)
     first = sp.Matrix([[a ** 2 + b ** 2, a * c + b * d], [a * c + b * d, c ** 2 + d ** 2]])
@@ -722,7 +722,7 @@ def test_the_spectral_cross_check_of_a_kronecker_product_needs_each_factors_larg
 def test_a_lemma_variable_is_not_renamed_under_a_binder_of_the_same_name():
     """x_j·Σ_j W_ij with j free and bound: renaming the free j to l leaves the bound j alone, so
     x_l·Σ_j W_il is not an instance; alike under a spectral norm that binds j."""
-    from symbolic.every_size.index_terms import SpectralNorm, Sum
+    from symbolic.logic.terms import SpectralNorm, Sum
     from symbolic.kernel.derivations import _match
     x_j, x_l = Entry("x", ("j",)), Entry("x", ("l",))
     W_ij, W_il = Entry("W", ("i", "j")), Entry("W", ("i", "l"))

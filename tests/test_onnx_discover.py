@@ -13,7 +13,7 @@ from symbolic.networks import grid_layers, model as layers_module
 from symbolic.networks.onnx_architecture import UnsupportedArchitecture, read_architecture
 from symbolic.networks.symmetry import Symmetry, check_symmetry
 from symbolic.trained.onnx_import import onnxruntime_outputs
-from symbolic.verdict import Status
+from symbolic.kernel.verdict import Status
 from test_onnx_exporters import Graph, f32, mlp
 
 RNG = np.random.default_rng(37)

@@ -15,7 +15,7 @@ import sympy as sp
 
 from symbolic.kernel import Equation, Fact, Relation, by_oracle
 from symbolic.kernel.oracles import ORACLES
-from symbolic.verdict import Status
+from symbolic.kernel.verdict import Status
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -6,11 +6,11 @@ import sympy as sp
 
 from proofs import measures_all_sizes as every
 from symbolic.every_size.index_rules import ARITHMETIC, delta_contraction
-from symbolic.every_size.index_terms import Add, Const, Entry, Eval, Function, Mul, Sum, Transformation
+from symbolic.logic.terms import Add, Const, Entry, Eval, Function, Mul, Sum, Transformation
 from symbolic.every_size.laws import derivative_chain
 from symbolic.every_size.networks import LOSS_FUNCTION, T_ALPHA
 from symbolic.kernel.derivations import Chain, prove
-from symbolic.verdict import Status
+from symbolic.kernel.verdict import Status
 
 ONE = Const(sp.S.One)
 

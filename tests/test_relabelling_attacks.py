@@ -4,11 +4,11 @@ import sympy as sp
 
 from symbolic.every_size.index_rules import ABSOLUTE_VALUE_OF_A_SIGN, ARITHMETIC, CHAIN_RULE, REINDEXING, SUM_FACTOR, \
     delta_contraction
-from symbolic.every_size.index_terms import Activation, Const, Deriv, Entry, Eval, Function, Mul, Sum, Transformation, \
+from symbolic.logic.terms import Activation, Const, Deriv, Entry, Eval, Function, Mul, Sum, Transformation, \
     expand, free_indices, permuted, substitute_index
 from symbolic.every_size.laws import derivative_chain, invariance_lemma
 from symbolic.kernel.derivations import Chain, definition, lemma, prove
-from symbolic.verdict import Status
+from symbolic.kernel.verdict import Status
 
 SWAP = {1: 2, 2: 1}
 

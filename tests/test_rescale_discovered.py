@@ -184,7 +184,7 @@ def test_a_generator_not_proved_is_never_applied(tmp_path, capsys, monkeypatch):
     """The guard, with T_2's proof made UNDECIDED: the random element leaves it out, and naming it is
     one line, exit 2."""
     from symbolic.networks import discovery
-    from symbolic.verdict import Status
+    from symbolic.kernel.verdict import Status
     proved = discovery.Generator.status
     monkeypatch.setattr(discovery.Generator, "status", property(
         lambda g: Status.UNDECIDED if g.symmetry.name == "T_2" else proved.fget(g)))

@@ -10,7 +10,7 @@ from symbolic.networks.discovery import discover_symmetries
 from symbolic.networks.losses import loss_of_predictions
 from symbolic.networks.model import Dense, Model, ModelError, ReLU
 from symbolic.networks.symmetry import Symmetry, check_symmetry, positive_scales
-from symbolic.verdict import Status
+from symbolic.kernel.verdict import Status
 
 from proofs.commands.symmetry_command import LAYERS, build_model
 

@@ -14,7 +14,7 @@ from proofs import all_sizes
 from symbolic.every_size import index_rules as rules
 from symbolic.every_size import norm_rules
 from symbolic.every_size.change_of_variables import change_of_variables
-from symbolic.every_size.index_terms import (
+from symbolic.logic.terms import (
     Activation,
     Add,
     Const,
@@ -41,7 +41,7 @@ from symbolic.numerics.enclosure import Region, enclose_maximum
 from symbolic.numerics.enclosure_oracle import maximum_statement
 from symbolic.numerics.interval import ScaledSet, maximize
 from symbolic.numerics.log_scale_jacobian import certified_rank
-from symbolic.verdict import Status
+from symbolic.kernel.verdict import Status
 
 W, V, S = Entry("W", ("i", "j")), Entry("v", ("j",)), Entry("s", ())
 REAL = sp.Symbol("r", real=True)              # a real scalar: its sign is unknown

@@ -23,10 +23,10 @@ from symbolic.decision.smt import Answer, Translation, rational, solve
 from symbolic.decision.witness import compare_at, mp_value
 from symbolic.decision.zero import is_rational_zero
 from symbolic.every_size.index_rules import ARITHMETIC, CONSTANT_TERM, Chain, by_induction
-from symbolic.every_size.index_terms import Const, Deriv, Entry
+from symbolic.logic.terms import Const, Deriv, Entry
 from symbolic.kernel import zeros
 from symbolic.numerics.real_network import Residual, derivative_identity, witness_answer
-from symbolic.verdict import Holds, Verdict
+from symbolic.kernel.verdict import Holds, Verdict
 
 x, y = sp.symbols("x y", real=True)
 a = sp.Symbol("a", positive=True)

@@ -15,9 +15,9 @@ import pytest
 import sympy as sp
 
 from symbolic.kernel import Equation, Fact, Relation, by_oracle, refutation
-from symbolic.kernel.statements import FrozenMap, misread_symbol
+from symbolic.logic.statements import FrozenMap, misread_symbol
 from symbolic.parsing import parse_expression
-from symbolic.verdict import Status
+from symbolic.kernel.verdict import Status
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

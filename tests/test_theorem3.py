@@ -149,7 +149,7 @@ def test_the_witness_answer_needs_noise_that_falls_with_the_precision():
     import mpmath
 
     from symbolic.numerics.real_network import Residual, witness_answer
-    from symbolic.verdict import Holds
+    from symbolic.kernel.verdict import Holds
 
     def answer(low, high, informative=1):
         return witness_answer("claim", Residual(mpmath.mpf(low), mpmath.mpf(high), mpmath.mpf(1)), informative)

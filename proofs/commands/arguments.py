@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from symbolic.errors import CheckerError
-from symbolic.verdict import Status
+from symbolic.kernel.verdict import Status
 
 EXIT_CODES = {Status.PROVED: 0, Status.REFUTED: 1, Status.UNDECIDED: 3}
 EXIT_USAGE = 2

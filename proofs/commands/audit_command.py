@@ -34,7 +34,7 @@ from symbolic.measures.invariance import Outcome, check_invariance
 from symbolic.measures.definitions import MEASURES, Measure
 from symbolic.networks.symmetry_groups import GROUPS
 from symbolic.report import counted
-from symbolic.verdict import Status, Verdict
+from symbolic.kernel.verdict import Status, Verdict
 
 from proofs.commands.arguments import Accumulate, Parser, UsageError, names, positive_int, positive_seconds
 from proofs.commands.parallel import default_jobs

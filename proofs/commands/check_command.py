@@ -15,7 +15,7 @@ from symbolic.display import verdict_text
 from symbolic.decision.budget import BudgetExhausted, time_budget
 from symbolic.decision.identity import PROCEDURES
 from symbolic.parsing import LIMITS, ParseError, parse_expression
-from symbolic.verdict import Status, Verdict
+from symbolic.kernel.verdict import Status, Verdict
 from symbolic.decision.witness import exact_value, mp_value, substitute_functions
 
 from proofs.commands.arguments import EXIT_CODES, EXIT_INTERNAL_ERROR, Accumulate, Parser, UsageError, names, \

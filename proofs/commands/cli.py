@@ -29,7 +29,7 @@ import sys
 import textwrap
 import time
 
-from symbolic.verdict import Status, worst
+from symbolic.kernel.verdict import Status, worst
 
 from proofs.commands import registry
 from proofs.commands.arguments import EXIT_CLOSED_PIPE, EXIT_CODES, EXIT_INTERNAL_ERROR, EXIT_USAGE, Parser, \

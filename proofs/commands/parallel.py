@@ -29,7 +29,7 @@ import signal
 from collections import defaultdict, deque
 from dataclasses import dataclass
 
-from symbolic.verdict import Status, Verdict
+from symbolic.kernel.verdict import Status, Verdict
 
 from proofs.commands.arguments import UsageError
 from symbolic.report import ClaimResult, claims_run_by, run_check

@@ -51,7 +51,7 @@ from symbolic.networks.model import Model, ModelError, entry_symbol
 from symbolic.parsing import ParseError, parse_expression
 from symbolic.networks.symmetry import LOSSES, Symmetry, check_symmetry
 from symbolic.every_size.spec_symmetry import OutsideFragment
-from symbolic.verdict import worst
+from symbolic.kernel.verdict import worst
 
 from proofs.commands import discover_command
 from proofs.commands.arguments import EXIT_CODES, Parser, UsageError, positive_seconds, show_report, write_latex

@@ -608,7 +608,7 @@ def not_checked(export: Export, outcome: library.Outcome) -> str:
     statements = {start for start, _ in export.lines}
     composition = export.text.count("\n") - 2          # the line of the composed theorem
     if not step or outcome.line in statements or outcome.line >= composition \
-            or outcome.message.startswith("Syntax error"):
+            or re.match(r"(Error: )?Syntax error", outcome.message):
         return f"not checked (the exported chain does not compile: {outcome.message})"
     return f"not checked at step {step} (the tactics failed: {outcome.message})"
 

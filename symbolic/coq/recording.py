@@ -20,7 +20,7 @@ from symbolic.kernel import Equation
 from symbolic.kernel.chains import proof_of
 from symbolic.logic.statements import IndexEquation
 from symbolic.report import Report
-from symbolic.verdict import Status
+from symbolic.kernel.verdict import Status
 
 BATCH = 40                     # lemmas per coqc call
 

@@ -16,6 +16,7 @@ verdict that Coq did not check keeps its status, with Coq's reason in ``details[
 from __future__ import annotations
 
 import dataclasses
+import re
 import tempfile
 import time
 from dataclasses import dataclass
@@ -26,11 +27,12 @@ from symbolic.coq.certificate import HEADER, certificate, refutation
 from symbolic.coq.library import COQC_MISSING, coqc
 from symbolic.coq.printer import OutsideFragment
 from symbolic.kernel import Equation
-from symbolic.verdict import Status, Verdict
+from symbolic.kernel.verdict import Status, Verdict
 
 SECONDS_PER_CLAIM = 10.0          # the cap on Coq's CPU time for one lemma's proof (RETRY times it at most)
 CHECKED = "checked"
 STATEMENT_LINES = 2               # a lemma's first lines, its statement; the proof follows
+SYNTAX_ERROR = re.compile(r"(Error: )?Syntax error")
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,7 @@ def not_checked(outcome: library.Outcome) -> str:
     the header, in the lemma's statement, or a syntax error), or the tactics failed."""
     if outcome.out_of_time:
         return f"not checked (out of time after {outcome.out_of_time} s of CPU)"
-    if outcome.line <= STATEMENT_LINES or outcome.message.startswith("Syntax error"):
+    if outcome.line <= STATEMENT_LINES or SYNTAX_ERROR.match(outcome.message):
         return f"not checked (the printed lemma does not compile: {outcome.message})"
     return f"not checked (the tactics failed: {outcome.message})"
 

@@ -127,7 +127,7 @@ def time_budget(seconds: float | None):
 
 def within_budget(check, seconds: float | None, claim: str):
     """``check()`` run with a budget of ``seconds``; an UNDECIDED verdict when it runs out."""
-    from symbolic.verdict import Status, Verdict
+    from symbolic.kernel.verdict import Status, Verdict
     try:
         with time_budget(seconds):
             return check()

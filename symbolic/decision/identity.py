@@ -148,7 +148,7 @@ from symbolic.decision.residues import residue_classes
 from symbolic.decision.regions import SplitTooLarge, describe, examine, inside, pinned_values, \
     sign_branches
 from symbolic.relu import ReLU, canonical_relu_form, to_relu_form
-from symbolic.verdict import Holds, Status, Verdict
+from symbolic.kernel.verdict import Holds, Status, Verdict
 from symbolic.decision.witness import WITNESS_DPS, algebraic_value, carried_out, compare_at, \
     concrete_functions, exact_value, exactly_zero, mp_value, substitute_functions
 from symbolic.decision.zero import is_rational_zero

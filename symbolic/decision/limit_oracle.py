@@ -81,7 +81,7 @@ def _one_sided(f, x, point, side: str):
 
 
 def _decide_limit(statement, f, x, point, value, side):
-    from symbolic.verdict import Holds, Status, Verdict
+    from symbolic.kernel.verdict import Holds, Status, Verdict
 
     def undecided(reason):
         return Verdict(Status.UNDECIDED, statement.text, reason=reason)
@@ -123,7 +123,7 @@ def _decide_limit(statement, f, x, point, value, side):
 
 def decide_by_sympy_calculus(statement):
     """Oracle 'sympy limits' (see the module docstring)."""
-    from symbolic.verdict import Holds, Status, Verdict
+    from symbolic.kernel.verdict import Holds, Status, Verdict
     predicate, arguments = getattr(statement, "predicate", None), getattr(statement, "arguments", ())
     if predicate == "limit" and len(arguments) in (4, 5):
         f, x, point, value, *side = arguments

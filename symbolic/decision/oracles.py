@@ -9,7 +9,7 @@ from symbolic.decision.assumptions import unsupported_fact
 from symbolic.decision.domain import WrittenDomain
 from symbolic.decision.positivity import is_manifestly_nonnegative
 from symbolic.decision.zero import is_rational_zero
-from symbolic.verdict import Holds, Status, Verdict
+from symbolic.kernel.verdict import Holds, Status, Verdict
 
 # the sympy fact of lhs - rhs that each relation needs
 _SIGN_FACTS = {">": "is_positive", ">=": "is_nonnegative", "<": "is_negative", "<=": "is_nonpositive",

@@ -132,7 +132,7 @@ class _ComparisonwiseTranslation(Translation):
 
 def decide_unsat(statement, *, seconds: float = SECONDS):
     """Oracle 'z3 unsat' (see the module docstring); ``seconds`` bounds Z3's search."""
-    from symbolic.verdict import Holds, Status, Verdict
+    from symbolic.kernel.verdict import Holds, Status, Verdict
     if getattr(statement, "predicate", None) != PREDICATE or len(statement.arguments) != 1:
         return Verdict(Status.UNDECIDED, statement.text, reason=f"z3 unsat decides '{PREDICATE}' facts")
     formula = statement.arguments[0]

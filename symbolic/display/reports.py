@@ -8,7 +8,7 @@ import re
 from symbolic.derivation import summarize_sizes
 from symbolic.display.tables import counted, cut, output_width, table
 from symbolic.latex import to_plain
-from symbolic.verdict import Status, worst
+from symbolic.kernel.verdict import Status, worst
 
 SIZES_WIDTH = 20          # characters of a table's sizes column, at most
 PROBLEMS_SHOWN = 20       # REFUTED or UNDECIDED rows described after the table, at most

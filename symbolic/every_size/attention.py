@@ -27,8 +27,8 @@ import sympy as sp
 from symbolic.every_size.attention_rules import GL_A, GL_B, HEAD, INVERSE_PAIR, LINEAR_CHAIN_RULE
 from symbolic.every_size.index_rules import ARITHMETIC, BOUND_RENAMING, CHAIN_RULE, CONSTANT_FACTOR, \
     DERIVATIVE_OF_SUM, SUM_FACTOR, SUM_INTERCHANGE, Chain, delta_contraction
-from symbolic.every_size.index_terms import Add, Const, Deriv, Entry, Eval, Function, Mul, Sum, Transformation, latex, \
-    replace_first
+from symbolic.logic.terms import Add, Const, Deriv, Entry, Eval, Function, Mul, Sum, Transformation, replace_first
+from symbolic.logic.notation import latex
 from symbolic.every_size.networks import N, in_loss
 from symbolic.every_size.mixing_congruence import pulled
 from symbolic.measures.index_forms import gauss_newton_entry

@@ -18,13 +18,13 @@ import random
 
 import sympy as sp
 
-from symbolic.every_size.index_terms import DATA_FAMILIES, Const, Deriv, Entry, Eval, Fn, Function, Mul, Sum, \
+from symbolic.logic.terms import DATA_FAMILIES, Const, Deriv, Entry, Eval, Fn, Function, Mul, Sum, \
     Transformation, entries_of, families, family_stem, free_indices, index_variable, renamed_scalar, summation_bounds
 from symbolic.every_size.index_rules import _either_way
 from symbolic.kernel import check_identity, conjunction, zeros
-from symbolic.kernel.statements import Fact
+from symbolic.logic.statements import Fact
 from symbolic.kernel.derivations import Rule, axiom
-from symbolic.verdict import Status, Verdict
+from symbolic.kernel.verdict import Status, Verdict
 
 GL_A = sp.IndexedBase("A", real=True)       # the head's A ∈ GL(k)
 GL_B = sp.IndexedBase("B", real=True)       # B = A^{-T}: A Bᵀ = I

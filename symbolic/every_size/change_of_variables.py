@@ -29,11 +29,11 @@ import functools
 import sympy as sp
 
 from symbolic.decision.zero import is_sign
-from symbolic.every_size.index_terms import Function, Transformation
+from symbolic.logic.terms import Function, Transformation
 from symbolic.kernel import check_identity, conjunction
 from symbolic.kernel.derivations import is_index_theorem, unmapped_families
 from symbolic.every_size.relabelling import not_a_relabelling, relabelled_families, relabelling_evidence
-from symbolic.verdict import Status, Verdict
+from symbolic.kernel.verdict import Status, Verdict
 
 
 def _undecided(claim: str, reason: str) -> Verdict:

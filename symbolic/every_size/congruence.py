@@ -24,11 +24,11 @@ import itertools
 import sympy as sp
 
 from symbolic.decision.zero import is_rational_zero, is_sign
-from symbolic.every_size.index_terms import Const, Entry, Function, Mul, Transformation, summation_bounds
+from symbolic.logic.terms import Const, Entry, Function, Mul, Transformation, summation_bounds
 from symbolic.kernel import check_identity, conjunction
 from symbolic.kernel.derivations import is_index_theorem
 from symbolic.every_size.relabelling import not_a_relabelling, relabelling_evidence
-from symbolic.verdict import Status, Verdict
+from symbolic.kernel.verdict import Status, Verdict
 
 _COLUMN_INDICES = {"i": "k", "j": "l"}
 

@@ -21,12 +21,12 @@ import re
 
 import sympy as sp
 
-from symbolic.every_size.index_terms import latex as latex_of
-from symbolic.every_size.index_terms import DATA_FAMILIES, OVER_LAYERS, Activation, Add, Const, Deriv, Entry, Eval, Fn, \
+from symbolic.logic.notation import latex as latex_of
+from symbolic.logic.terms import DATA_FAMILIES, OVER_LAYERS, Activation, Add, Const, Deriv, Entry, Eval, Fn, \
     Indicator, LayerProduct, Mul, Relu, SpectralNorm, Sum, bound_indices, expand, children, families, first_subterm, free_indices, \
     index_variable, layer_expr, layer_text, permutation_of, permuted, replace_first, substitute_index, substitute_layer
 from symbolic.relu import ReLU, leaky_relu
-from symbolic.verdict import Status, Verdict
+from symbolic.kernel.verdict import Status, Verdict
 from symbolic.decision.witness import random_point
 from symbolic.decision.zero import is_rational_zero, is_sign
 from symbolic.kernel import check_identity, conjunction, zeros

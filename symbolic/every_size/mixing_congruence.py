@@ -19,11 +19,11 @@ det(H(Tθ) − λG(Tθ)) = det(M)^{-2} det(H(θ) − λG(θ)) for every λ: the 
 from __future__ import annotations
 
 from symbolic.every_size.attention_rules import mixing
-from symbolic.every_size.index_terms import Const, Entry, Eval, Function, Mul, Sum, Transformation, renamed_scalar
+from symbolic.logic.terms import Const, Entry, Eval, Function, Mul, Sum, Transformation, renamed_scalar
 from symbolic.kernel import conjunction
 from symbolic.every_size.congruence import determinant_multiplicativity
 from symbolic.kernel.derivations import is_index_theorem, unmapped_families
-from symbolic.verdict import Status, Verdict
+from symbolic.kernel.verdict import Status, Verdict
 
 # the summation index of each side of a pair, and the name of the mixed index of its coordinate
 _SIDES = (("m", "r", ""), ("m'", "r'", "'"))

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Fn, Function, Mul, Relu, Sum, Transformation, \
+from symbolic.logic.terms import Activation, Add, Const, Entry, Fn, Function, Mul, Relu, Sum, Transformation, \
     layer_text, permuted
 from symbolic.kernel.derivations import definitions, hypothesis
 from symbolic.networks.rescaling import ALPHA

@@ -23,7 +23,7 @@ import sympy as sp
 
 from symbolic.every_size.index_rules import ARITHMETIC, HOMOGENEITY, RECIPROCAL_ROOT, ROOT_HOMOGENEITY, SUM_FACTOR, \
     Chain, rewrite_all, rewrite_first
-from symbolic.every_size.index_terms import Add, Const, Entry, Fn, Function, Mul, Relu, Sum, Transformation
+from symbolic.logic.terms import Add, Const, Entry, Fn, Function, Mul, Relu, Sum, Transformation
 from symbolic.every_size.networks import N, in_loss
 
 SCALE = sp.Symbol("c", positive=True)                     # the group's c > 0

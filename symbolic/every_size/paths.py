@@ -20,7 +20,7 @@ import re
 import sympy as sp
 
 from symbolic.every_size.index_rules import ACTIVATION_HOMOGENEITY, ARITHMETIC, SUM_FACTOR, Chain
-from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Mul, Sum, children, layer_text, rebuild, \
+from symbolic.logic.terms import Activation, Add, Const, Entry, Mul, Sum, children, layer_text, rebuild, \
     substitute_index, substitute_layer
 from symbolic.every_size.networks import A, DEEP_BIAS, DEPTH, LAYER, P, P_LAST, P_NEXT, P_START, PRODUCT_ONE
 from symbolic.kernel.derivations import definitions, induction, instantiate, lemma

@@ -9,7 +9,7 @@ matrix (QQᵀ = I, det Q = ±1), and T = D Q with D = diag(t_a).
 """
 from __future__ import annotations
 
-from symbolic.every_size.index_terms import Function, Transformation, permutation_of, summation_bounds
+from symbolic.logic.terms import Function, Transformation, permutation_of, summation_bounds
 
 
 def relabelled_families(transformation: Transformation) -> list[tuple[str, int, str]]:

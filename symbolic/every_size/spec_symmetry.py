@@ -28,8 +28,9 @@ from dataclasses import dataclass, field
 import sympy as sp
 
 from symbolic.every_size.index_rules import ACTIVATION_HOMOGENEITY, ARITHMETIC, HOMOGENEITY, SUM_FACTOR, Chain
-from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Fn, Function, Mul, Relu, Sum, \
-    Transformation, expand, latex, replace_first
+from symbolic.logic.terms import Activation, Add, Const, Entry, Fn, Function, Mul, Relu, Sum, Transformation, expand, \
+    replace_first
+from symbolic.logic.notation import latex
 from symbolic.every_size.laws import derivative_chain, invariance_lemma, loss_chain
 from symbolic.every_size.networks import N, in_loss
 from symbolic.kernel import check_identity, conjunction
@@ -38,7 +39,7 @@ from symbolic.kernel.derivations import prove
 from symbolic.networks.losses import deciding_labellings
 from symbolic.networks.model import Abs, Dense, LeakyReLU, Model, ReLU, entry_symbol
 from symbolic.parsing import ParseError, parse_expression
-from symbolic.verdict import Status, Verdict, worst
+from symbolic.kernel.verdict import Status, Verdict, worst
 from symbolic.errors import CheckerError
 
 ACTIVATIONS = ("relu", "leaky_relu", "abs")

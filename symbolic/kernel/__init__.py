@@ -9,7 +9,7 @@ statement (``oracles``).  Everything else in the project proposes steps and retu
 from symbolic.kernel.oracles import ORACLES
 from symbolic.kernel.rules import (by_oracle, conjunction, identity, infer, issued, nonnegatives, refutation,
                                    refuse_forged, scheme, zeros)
-from symbolic.kernel.statements import Conclusion, Conjunction, Equation, Fact, IndexEquation, Negation, Relation
+from symbolic.logic.statements import Conclusion, Conjunction, Equation, Fact, IndexEquation, Negation, Relation
 from symbolic.kernel.theorem import RestsOn, Theorem, is_theorem
 
 # the exact identity test under the name the public API has always used

@@ -6,13 +6,13 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 
-from symbolic.every_size.index_terms import OVER_LAYERS, Eval, \
+from symbolic.logic.terms import OVER_LAYERS, Eval, \
     SpectralNorm, Sum, Transformation, children, difference
 from symbolic.kernel.names import defined_in, transformed_names
 from symbolic.kernel.rules import called_from, code_in, issued as is_certified
-from symbolic.kernel.statements import IndexEquation
+from symbolic.logic.statements import IndexEquation
 from symbolic.kernel.theorem import RestsOn, Theorem, _cite, _mint
-from symbolic.verdict import Status, Verdict
+from symbolic.kernel.verdict import Status, Verdict
 
 
 _AXIOMS: dict[int, object] = {}          # the rules declared as axioms, by identity

@@ -6,13 +6,13 @@ import re
 
 import sympy as sp
 
-from symbolic.every_size.index_terms import DATA_FAMILIES, Const, Entry, children, family_stem, layer_expr
+from symbolic.logic.terms import DATA_FAMILIES, Const, Entry, children, family_stem, layer_expr
 from symbolic.kernel.chains import _DEFINED, _DEFINITION_RULES, _HYPOTHESES, Rule, _issue, axiom
 from symbolic.kernel.matching import _is_instance
 from symbolic.kernel.names import _INTRODUCED, defined_name, transformed_names
-from symbolic.kernel.statements import IndexEquation
+from symbolic.logic.statements import IndexEquation
 from symbolic.kernel.theorem import RestsOn
-from symbolic.verdict import Status, Verdict
+from symbolic.kernel.verdict import Status, Verdict
 
 
 _CLAUSES: dict = {}        # each name introduced -> its clauses (defined, meaning, for_all, rule)

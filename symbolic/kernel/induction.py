@@ -5,12 +5,12 @@ from typing import Callable
 
 import sympy as sp
 
-from symbolic.every_size.index_terms import substitute_layer
+from symbolic.logic.terms import substitute_layer
 from symbolic.kernel.chains import Chain, Rule, _issue, _prove, _refused, prove
 from symbolic.kernel.matching import _is_instance
-from symbolic.kernel.statements import Relation
+from symbolic.logic.statements import Relation
 from symbolic.kernel.theorem import RestsOn, Theorem, is_index_theorem
-from symbolic.verdict import Status, Verdict
+from symbolic.kernel.verdict import Status, Verdict
 
 
 def induction(claim: str, lhs, rhs, variable: sp.Symbol, base: Chain, step: Callable,

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 
 
-from symbolic.every_size.index_terms import DATA_FAMILIES, Deriv, Entry, Eval, \
+from symbolic.logic.terms import DATA_FAMILIES, Deriv, Entry, Eval, \
     children, free_indices, index_variable
 from symbolic.kernel.chains import _LEMMA_SOURCES, _LEMMAS, Rule
 from symbolic.kernel.theorem import Theorem, is_index_theorem
 from symbolic.kernel.matching import _instance_binding, _is_instance
 from symbolic.kernel.names import defined_in
-from symbolic.verdict import Status, Verdict
+from symbolic.kernel.verdict import Status, Verdict
 
 
 def lemma(theorem: Theorem, name: str, statement: str, for_all: tuple = ()) -> Rule:

@@ -6,7 +6,7 @@ import re
 
 import sympy as sp
 
-from symbolic.every_size.index_terms import OVER_LAYERS, Const, Entry, SpectralNorm, Sum, binds, bound_indices, children, index_variable, offset_of, permutation_of, rebuild
+from symbolic.logic.terms import OVER_LAYERS, Const, Entry, SpectralNorm, Sum, binds, bound_indices, children, index_variable, offset_of, permutation_of, rebuild
 
 
 def _is_instance(lhs, rhs, before, after, variables: set) -> bool:

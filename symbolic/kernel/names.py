@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from symbolic.every_size.index_terms import TRANSFORMATIONS, Const, Entry, children, family_stem, index_variable
+from symbolic.logic.terms import TRANSFORMATIONS, Const, Entry, children, family_stem, index_variable
 
 
 _INTRODUCED: dict = {}     # each name a definition introduced -> that definition's name

@@ -4,7 +4,7 @@ The kernel runs an oracle itself, on the statement it is given, and mints a theo
 that statement when the oracle answers ``Holds``; the oracle's name goes into the theorem's
 ``rests_on``.  No caller hands the kernel a boolean.  The table below is fixed: each oracle is a
 function ``decide(statement, **parameters)`` in a named module, found by name at the call (so the
-kernel imports nothing above it); it answers ``symbolic.verdict.Holds``, or a REFUTED or UNDECIDED
+kernel imports nothing above it); it answers ``symbolic.kernel.verdict.Holds``, or a REFUTED or UNDECIDED
 verdict.  Parameters steer the search (a seed, a budget), never the meaning of the statement.
 """
 from __future__ import annotations

@@ -23,10 +23,10 @@ from typing import Callable
 import sympy as sp
 
 from symbolic.kernel.oracles import ORACLES
-from symbolic.kernel.statements import (Equation, Negation, Relation, Statement, conjunction_of, foreign_statement,
+from symbolic.logic.statements import (Equation, Negation, Relation, Statement, conjunction_of, foreign_statement,
                                         misread_symbol)
 from symbolic.kernel.theorem import RestsOn, _mint
-from symbolic.verdict import Holds, Status, Verdict
+from symbolic.kernel.verdict import Holds, Status, Verdict
 
 
 def issued(verdict) -> bool:
@@ -66,6 +66,10 @@ def by_oracle(name: str, statement: Statement, *, label: str = "", evidence=(), 
         return _undecided(label, statement, unreadable)
     answer = oracle.decide()(statement, **parameters)
     if isinstance(answer, Verdict) and answer.status is not Status.PROVED:
+        # the claim as LaTeX, printed from the statement the oracle ran on (the sides as written)
+        written = statement.written_latex() if isinstance(statement, (Equation, Relation)) else ""
+        if written and not answer.details.get("latex"):
+            answer = dataclasses.replace(answer, details={**answer.details, "latex": written})
         return dataclasses.replace(answer, claim=label) if label else answer
     if not isinstance(answer, Holds):
         return _undecided(label, statement, f"the oracle '{name}' gave no answer the kernel reads")

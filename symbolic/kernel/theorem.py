@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from symbolic.kernel.statements import Statement, foreign_statement
+from symbolic.logic.statements import Statement, foreign_statement
 
 _MINTED: dict[int, "Theorem"] = {}       # every theorem the kernel made, by identity
 
@@ -94,7 +94,7 @@ def _mint(statement: Statement, rests_on: RestsOn, sizes: str = "", evidence=(),
           schema: tuple | None = None) -> Theorem:
     """The one constructor of a theorem: for the kernel's rules only."""
     if not isinstance(statement, Statement):
-        raise TypeError("a theorem's statement is a term (symbolic.kernel.statements), not text")
+        raise TypeError("a theorem's statement is a term (symbolic.logic.statements), not text")
     if foreign_statement(statement) is not None:
         raise TypeError(f"a theorem's statement is of the kernel's own types, not {foreign_statement(statement)}")
     theorem = Theorem(statement, rests_on, sizes, tuple(evidence), claim, schema)

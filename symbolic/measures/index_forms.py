@@ -35,8 +35,9 @@ from symbolic.every_size.index_rules import ABSOLUTE_VALUE_OF_A_SIGN, ACTIVATION
     ROOT_EXPONENTS, ROOT_HOMOGENEITY, SCALARS_OUT_OF_PRODUCT, SUM_FACTOR, monomials, rewrite_all
 from symbolic.every_size.norm_rules import SPECTRAL_NORM_HOMOGENEITY, SPECTRAL_NORM_OF_A_PERMUTATION, \
     SPECTRAL_NORM_OF_A_SIGN
-from symbolic.every_size.index_terms import Activation, Add, Const, Entry, Eval, Fn, Function, LayerProduct, LayerSum, \
-    Mul, SpectralNorm, Sum, Transformation, children, first_subterm, latex, permuted, rebuild, replace_first, same_head
+from symbolic.logic.terms import Activation, Add, Const, Entry, Eval, Fn, Function, LayerProduct, LayerSum, Mul, \
+    SpectralNorm, Sum, Transformation, children, first_subterm, permuted, rebuild, replace_first, same_head
+from symbolic.logic.notation import latex
 from symbolic.every_size.laws import derivative_chain
 from symbolic.every_size.networks import HIDDEN_BIAS, HIDDEN_WEIGHT, N, OUTPUT_BIAS, OUTPUT_WEIGHT
 from symbolic.every_size.paths import for_edge

@@ -46,7 +46,7 @@ from symbolic.relu import ReLU
 from symbolic.networks.symmetry_groups import GROUPS, SymmetryGroup, canonical
 from symbolic.report import counted
 from symbolic.kernel import Fact, by_oracle
-from symbolic.verdict import Holds, Status, Verdict
+from symbolic.kernel.verdict import Holds, Status, Verdict
 from symbolic.decision.witness import mpmath_function
 from symbolic.decision.fraction_field import is_zero_fraction
 from symbolic.errors import CheckerError

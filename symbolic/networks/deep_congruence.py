@@ -17,7 +17,7 @@ from symbolic.decision.budget import check_budget
 from symbolic.kernel import Fact
 from symbolic.networks.deep import DeepNet, DeepPattern, real_mse
 from symbolic.numerics.real_network import hessian_residual, witness_answer
-from symbolic.verdict import Holds, Status, Verdict
+from symbolic.kernel.verdict import Holds, Status, Verdict
 
 WITNESS_POINTS = 3
 CONGRUENCE = "gradient and Hessian congruence of a deep network under the layer-wise map"

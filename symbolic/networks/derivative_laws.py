@@ -32,13 +32,13 @@ import mpmath
 import sympy as sp
 
 from symbolic.decision.budget import check_budget
-from symbolic.kernel.statements import Fact
+from symbolic.logic.statements import Fact
 from symbolic.networks.activation_patterns import NoPatternForm, exact_laws, nonlinear_sites, transport
 from symbolic.networks.maps import invertible_linear, linear_matrix
 from symbolic.networks.model import LeakyReLU, Nonlinearity
 from symbolic.networks.model import Abs as AbsLayer, ReLU as ReLULayer, Tanh as TanhLayer
 from symbolic.numerics.real_network import HIGH_DPS, LOW_DPS, directional_derivative, measure
-from symbolic.verdict import Holds, Status, Verdict
+from symbolic.kernel.verdict import Holds, Status, Verdict
 
 WITNESS_POINTS = 3
 KINK_MARGIN = Fraction(1, 20)

@@ -25,7 +25,7 @@ from symbolic.networks.attention_head import attention_layers
 from symbolic.networks.model import Model
 from symbolic.numerics.log_scale_jacobian import NoExactDerivative, OnKink, certified_rank, is_exact, sample, \
     symbolic_slopes
-from symbolic.verdict import Holds, Status, Verdict
+from symbolic.kernel.verdict import Holds, Status, Verdict
 
 RANK_POINTS = 3          # parameter points whose rows are stacked, at least (unless the bound closes first)
 MORE_RANK_POINTS = 8     # at most: further points are drawn while each raises the rank

@@ -47,7 +47,7 @@ from symbolic.networks.maps import Symmetry
 from symbolic.networks.model import Model
 from symbolic.networks.symmetry import SymmetryReport, check_symmetry
 from symbolic.kernel import Fact, by_oracle, conjunction
-from symbolic.verdict import Status, Verdict, worst
+from symbolic.kernel.verdict import Status, Verdict, worst
 # the deciding part's public names, importable from here as before
 from symbolic.networks.dimension_bounds import FLAT_DATA_FACTOR, MORE_RANK_POINTS, RANK_POINTS  # noqa: F401
 from symbolic.networks.dimension_bounds import decide_dimension_bound, decide_flat_directions  # noqa: F401

@@ -38,7 +38,7 @@ from symbolic.networks.model import (Abs, AvgPool1d, Conv1d, Dense, LeakyReLU, M
                                      RealFunctions, ReLU)
 from symbolic.networks.normalization import BatchNorm
 from symbolic.relu import ReLU as relu_function
-from symbolic.verdict import Status
+from symbolic.kernel.verdict import Status
 
 # layers whose output is a sum, product, ReLU or max of their inputs and parameters: defined at every
 # point, and a positive factor passes through each

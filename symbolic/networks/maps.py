@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from symbolic.kernel.statements import FrozenMap
+from symbolic.logic.statements import FrozenMap
 from symbolic.latex import to_latex
 from symbolic.networks.model import Model, ModelError
 

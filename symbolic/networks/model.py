@@ -29,7 +29,7 @@ import sympy as sp
 from symbolic.networks.network import validate_sizes
 from symbolic.relu import ReLU as relu_function, leaky_relu
 from symbolic.errors import CheckerError
-from symbolic.kernel.statements import FrozenMap
+from symbolic.logic.statements import FrozenMap
 
 
 class ModelError(CheckerError, ValueError):

@@ -51,7 +51,7 @@ from symbolic.networks import layer_transport
 from symbolic.decision.budget import BudgetExhausted, time_budget
 from symbolic.derivation import Derivation
 from symbolic.kernel import by_oracle, conjunction, identity, infer, refutation, scheme
-from symbolic.kernel.statements import Equation
+from symbolic.logic.statements import Equation
 from symbolic.latex import render, to_latex
 from symbolic.networks.derivative_laws import REAL_LOSS, _as_sympy, _group_value, _law_names, law_statement, numeric_law
 from symbolic.networks.losses import deciding_labellings, loss_of_predictions
@@ -59,7 +59,7 @@ from symbolic.networks.maps import Symmetry, invertible_linear
 from symbolic.networks.model import Model
 from symbolic.relu import canonical_relu_form, to_relu_form
 from symbolic.report import counted
-from symbolic.verdict import Status, Verdict, worst
+from symbolic.kernel.verdict import Status, Verdict, worst
 from symbolic.decision.witness import compare_at, substitute_functions
 # the map's and the deciding part's public names, importable from here as before
 from symbolic.networks.derivative_laws import KINK_MARGIN, LOSS_CONSTANT, WITNESS_POINTS  # noqa: F401

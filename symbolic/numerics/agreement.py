@@ -37,7 +37,7 @@ from symbolic.kernel import Fact
 from symbolic.numerics.inertia import inertia, shifted
 from symbolic.numerics.real_network import (HIGH_DPS, LOW_DPS, directional_derivative, loss_function, measure, to_mpf,
                                             witness_answer)
-from symbolic.verdict import Holds, Status, Verdict
+from symbolic.kernel.verdict import Holds, Status, Verdict
 
 RELU_DERIVATIVES = "derivatives of the real ReLU loss agree"
 EXPRESSION_DERIVATIVES = "directional derivatives of an expression agree"

@@ -43,7 +43,7 @@ def numeric_hessian_norm(f, variables, point, digits: int):
 
 def decide_hessian_norm(statement):
     """Oracle 'two-precision agreement of a function' (see the module docstring)."""
-    from symbolic.verdict import Holds, Status, Verdict
+    from symbolic.kernel.verdict import Holds, Status, Verdict
     if getattr(statement, "predicate", None) != PREDICATE or len(statement.arguments) != 5:
         return Verdict(Status.UNDECIDED, statement.text, reason=f"two-precision agreement decides '{PREDICATE}' facts")
     f, variables, point, value, tolerance = statement.arguments

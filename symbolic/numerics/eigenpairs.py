@@ -28,7 +28,7 @@ def eigenpairs(matrix, pairs) -> Fact:
 
 def decide_eigenpairs(statement):
     """Oracle 'exact eigenpairs': the fact above, each product formed and zero-tested here."""
-    from symbolic.verdict import Holds, Status, Verdict
+    from symbolic.kernel.verdict import Holds, Status, Verdict
     if getattr(statement, "predicate", None) != EIGENPAIRS or len(statement.arguments) != 2:
         return Verdict(Status.UNDECIDED, getattr(statement, "text", str(statement)),
                        reason="exact eigenpairs decides 'eigenpairs' facts")

@@ -61,7 +61,7 @@ def maximum_statement(f, variables, region: Region, relation: str, bound):
 def decide_maximum_bound(statement, *, tolerance=Fraction(1, 10 ** 5), max_boxes: int = 20000,
                          precision: int = 64):
     """Oracle 'interval enclosure' (see the module docstring)."""
-    from symbolic.verdict import Holds, Status, Verdict
+    from symbolic.kernel.verdict import Holds, Status, Verdict
 
     def undecided(reason):
         return Verdict(Status.UNDECIDED, statement.text, reason=reason)

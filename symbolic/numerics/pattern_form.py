@@ -288,7 +288,7 @@ def generator_identities(d, h, n, loss, signs=GENERATOR_SIGNS):
 def decide_pattern_form(statement):
     """Oracle 'pattern-form exact test': the facts above, each test run here on the pattern form.
     A failing identity answers UNDECIDED with the failing entry in ``details["fails_at"]``."""
-    from symbolic.verdict import Holds, Status, Verdict
+    from symbolic.kernel.verdict import Holds, Status, Verdict
     predicate, arguments = getattr(statement, "predicate", None), getattr(statement, "arguments", ())
 
     def fails(entry, why):

@@ -11,7 +11,7 @@ import mpmath
 import sympy as sp
 
 from symbolic.kernel import conjunction
-from symbolic.verdict import Holds, Status, Verdict
+from symbolic.kernel.verdict import Holds, Status, Verdict
 
 KINK_MARGIN = Fraction(1, 20)
 

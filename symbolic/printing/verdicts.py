@@ -1,6 +1,6 @@
 """A verdict as text: what ``python -m proofs check`` prints and ``print(verdict)`` shows.  It
-reads the verdict it is given and imports nothing of the project, so that ``symbolic.verdict`` can
-delegate to it."""
+reads the verdict it is given and imports nothing of the project, so that the kernel's verdict
+(``symbolic.kernel.verdict``) prints itself with it."""
 from __future__ import annotations
 
 

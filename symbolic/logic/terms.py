@@ -3,7 +3,8 @@
 A small term language of its own, not sympy's Sum/Indexed: sympy rewrites on construction (the
 project's ReLU pulls out positive factors, α·α⁻¹ cancels inside a Mul) and needs ``refine`` to
 discharge the bounds of a differentiated sum, so a step could happen without a rule saying so.
-Here a term changes only when a rule rewrites it (``symbolic.every_size.index_rules``).
+Here a term changes only when a rule rewrites it (``symbolic.every_size.index_rules``); its
+notation, the LaTeX a reader sees, is ``symbolic.logic.notation``.
 
 A spectral norm ‖(A_ab)‖₂ binds its two indices as a sum binds one: a term of its own
 (``SpectralNorm``), its matrix's entry the only child, opaque to arithmetic; its rules
@@ -23,7 +24,6 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from symbolic.kernel import statements as _statements
 from symbolic.relu import ReLU, leaky_relu
 
 
@@ -579,68 +579,6 @@ def difference(before, after, path=()):
     return [(path, before, after)]
 
 
-# --- reading: LaTeX ----------------------------------------------------------------------------
-
-def _index_text(indices) -> str:
-    return ("" if all(len(i) == 1 for i in indices) else ",").join(indices)
-
-
-def latex(term, *, tight: bool = False, names: dict | None = None) -> str:
-    """The term as LaTeX math; ``tight`` wraps sums in parentheses; ``names`` maps subterms to
-    the short names a document defines for them (s_{nl} for a pre-activation)."""
-    from symbolic.printing.sympy_latex import to_latex
-    names = names or {}
-    if term in names:
-        return names[term]
-    if isinstance(term, Const):
-        base, exponent = term.expr.as_base_exp()
-        if exponent == -1 and (base.is_Symbol or isinstance(base, sp.Indexed)):
-            return "%s^{-1}" % to_latex(base)      # α^{-1} rather than a fraction
-        text = to_latex(term.expr)
-        return r"\left(%s\right)" % text if tight and (term.expr.is_Add or term.expr.could_extract_minus_sign()) else text
-    if isinstance(term, Entry):
-        if not term.indices:
-            return term.family
-        return "%s_{%s}" % (term.family, _index_text(term.indices))
-    if isinstance(term, (Sum, *OVER_LAYERS)):
-        index, size = (term.index, term.size) if isinstance(term, Sum) else (term.variable, term.last)
-        operator = r"\prod" if isinstance(term, LayerProduct) else r"\sum"
-        text = r"%s_{%s=1}^{%s} %s" % (operator, index, size, latex(term.body, tight=True, names=names))
-        return r"\Bigl(%s\Bigr)" % text if tight else text
-    if isinstance(term, SpectralNorm):
-        ranges = r",\, ".join(r"%s \le %s" % pair for pair in term.ranges)
-        return r"\bigl\|\bigl(%s\bigr)_{%s}\bigr\|_2" % (latex(term.body, names=names), ranges)
-    if isinstance(term, Mul):
-        shown = [f for f in term.factors if f != Const(sp.S.One)] or [Const(sp.S.One)]
-        if len(shown) > 1 and shown[0] == Const(sp.S.NegativeOne):
-            return "-" + latex(Mul(tuple(shown[1:])), tight=True, names=names)
-        if len(shown) == 1:
-            return latex(shown[0], tight=tight, names=names)
-        return r"\,".join(latex(f, tight=True, names=names) for f in shown)
-    if isinstance(term, Add):
-        text = " + ".join(latex(t, names=names) for t in term.terms).replace("+ -", "- ")
-        return r"\bigl(%s\bigr)" % text if tight else text
-    if isinstance(term, Relu):
-        return r"\operatorname{ReLU}\bigl(%s\bigr)" % latex(term.arg, names=names)
-    if isinstance(term, Indicator):
-        return r"\mathbf{1}\bigl[%s > 0\bigr]" % latex(term.arg, names=names)
-    if isinstance(term, Activation):
-        if term.kind == "abs":
-            return r"\bigl|%s\bigr|" % latex(term.arg, names=names)
-        return r"\operatorname{LReLU}_{%s}\bigl(%s\bigr)" % (sp.latex(term.slope), latex(term.arg, names=names))
-    if isinstance(term, Fn):
-        return r"%s\bigl(%s\bigr)" % (term.name, ", ".join(latex(a, names=names) for a in term.args))
-    if isinstance(term, Deriv):
-        return r"\partial_{%s}\bigl[%s\bigr]" % (latex(term.coordinate), latex(term.body, names=names))
-    if isinstance(term, Eval):
-        point = r"\theta" if term.point == "theta" else r"%s\theta" % term.point.name
-        if not term.partials:
-            return r"%s(%s)" % (term.function.name, point)
-        partials = "".join(r"\partial_{%s}" % latex(p) for p in reversed(term.partials))
-        return r"(%s %s)(%s)" % (partials, term.function.name, point)
-    raise TypeError(f"not an index-level term: {term!r}")
-
-
 # --- instances: the term at concrete sizes, as a sympy expression ------------------------------
 
 def spectral_norm(matrix: sp.Matrix) -> sp.Expr:
@@ -790,7 +728,3 @@ def scalar_symbols(term) -> set:
         return set(term.expr.free_symbols)
     return set().union(*[scalar_symbols(child) for child in children(term)])
 
-
-# the kernel prints an index-level statement with this language's notation, and its scalars' signs
-_statements.INDEX_TERM_PRINTER[0] = latex
-_statements.INDEX_TERM_SYMBOLS[0] = scalar_symbols

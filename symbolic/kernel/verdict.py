@@ -11,17 +11,13 @@ from fractions import Fraction
 import sympy as sp
 
 from symbolic.errors import CheckerError
-from symbolic.kernel import statements
 from symbolic.kernel.theorem import is_theorem
+from symbolic.logic import statements
+from symbolic.printing.verdicts import verdict_text
 
 
 WITNESS_LINE = 72      # characters of a witness display line
 LONG_NUMBER = 24       # a value longer than this prints as p/q with places to break
-
-
-# how a claim's text 'lhs = rhs' is read back for display: the project's parser (never eval), set by
-# symbolic.parsing, which stands above this module
-CLAIM_READER = [None]
 
 
 class ForgedVerdict(CheckerError, TypeError):
@@ -74,14 +70,14 @@ class Verdict:
 
     @property
     def statement(self):
-        """The statement proved (PROVED only), a term of ``symbolic.kernel.statements``."""
+        """The statement proved (PROVED only), a term of ``symbolic.logic.statements``."""
         return self.theorem.statement if self.status is Status.PROVED else None
 
     @property
     def facts(self) -> str:
         """What the claim's symbols were checked under, 'a, b > 0, n integer' ('' when they range
         over all the reals, or were not given)."""
-        return ranges_text(self.symbols)
+        return statements.ranges_text(self.symbols)
 
     @property
     def rests_on(self) -> dict:
@@ -96,7 +92,7 @@ class Verdict:
         return self.status is Status.PROVED
 
     def __str__(self) -> str:
-        from symbolic.display.verdicts import verdict_text   # the text the command line prints
+        # the text the command line prints
         return verdict_text(self.refused_if_forged())
 
     @property
@@ -128,32 +124,27 @@ class Verdict:
 
     def claim_latex(self) -> str:
         """The claim in math: a PROVED verdict's statement as LaTeX; else ``details["latex"]`` when
-        the checker stored it, else the claim 'lhs = rhs' read back by the project's parser (never
-        eval), else the claim as text, followed by what its symbols were checked under."""
+        the checker stored it (the kernel prints it from the statement it ran an oracle on), else
+        the claim as text, followed by what its symbols were checked under."""
         if self.status is Status.PROVED:
             return self._proved_latex()
         # the claim, then what its symbols were checked under, as a PROVED's statement prints it
-        facts = ranges_text(self.symbols, latex=True)
+        facts = statements.ranges_text(self.symbols, latex=True)
         return self._claim_latex_as_written() + (r"\quad\text{for } " + facts if facts else "")
 
     def _claim_latex_as_written(self) -> str:
+        # the checker's LaTeX of the claim (the kernel prints it from the statement it ran an oracle
+        # on), else the claim as text
         if self.details.get("latex"):
             return self.details["latex"]
-        sides, read = self.claim.split(" = "), CLAIM_READER[0]
-        if len(sides) == 2 and read is not None:
-            try:
-                return " = ".join(sp.latex(read(side)) for side in sides)
-            except ValueError:
-                pass
         return r"\text{%s}" % _latex_text(self.claim)
 
     def _proved_latex(self) -> str:
         """The name of the result in math (the checker's LaTeX, or the label as text), then the
         statement proved; a fact or a scheme's conclusion is its own reading, so the name says it."""
-        from symbolic.kernel.statements import Conclusion, Fact
         statement = self.theorem.statement
         name = self.details.get("latex") or (r"\text{%s}" % _latex_text(self.label) if self.label else "")
-        if isinstance(statement, (Fact, Conclusion)) and name:
+        if isinstance(statement, (statements.Fact, statements.Conclusion)) and name:
             return name
         return f"{name}:\\quad {statement.latex}" if name else statement.latex
 
@@ -222,12 +213,6 @@ def _set_claim(verdict: Verdict, text) -> None:
 # a data descriptor over the dataclass field: the generated __init__ stores the claim (text, or a
 # function printing it) through it, and every read prints it once
 Verdict.claim = property(_claim, _set_claim, doc="the claim checked, as text")
-
-
-def ranges_text(symbols, latex: bool = False) -> str:
-    """What the facts on the symbols restrict them to, 'a, b > 0, n integer' ('' when they range
-    over all the reals): the words of a statement's 'for …', printed by the kernel's own printer."""
-    return statements._ranges(symbols, latex)
 
 
 def _labelled(label: str, statement) -> str:

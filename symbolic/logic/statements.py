@@ -14,11 +14,8 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-# how an index-level term is printed: set by the term language (symbolic.every_size.index_terms),
-# which the kernel does not import
-INDEX_TERM_PRINTER = [str]
-# the sympy symbols of an index-level term's scalars (α in α W_ij): set by the same language
-INDEX_TERM_SYMBOLS = [lambda term: set()]
+from symbolic.logic.notation import latex as term_latex
+from symbolic.logic.terms import scalar_symbols
 
 RELATIONS = {"<": "<", "<=": r"\le", ">": ">", ">=": r"\ge", "!=": r"\ne"}
 
@@ -178,6 +175,12 @@ def _ranges(symbols, latex: bool = False, tables=(_SIGNS, _KINDS)) -> str:
     return (r",\ " if latex else ", ").join(f"{', '.join(names)} {condition}" for condition, names in groups.items())
 
 
+def ranges_text(symbols, latex: bool = False) -> str:
+    """What the facts on the symbols restrict them to, 'a, b > 0, n integer' ('' when they range
+    over all the reals): the words of a statement's 'for …', for a verdict that is no theorem."""
+    return _ranges(symbols, latex)
+
+
 def _for(sides, latex: bool = False) -> str:
     """The statement's 'for …' (its symbols' ranges), or nothing."""
     ranges = _ranges(set().union(*[sp.sympify(side).free_symbols for side in sides]), latex)
@@ -200,7 +203,11 @@ class Equation(Statement):
         return f"{_sympy_text(self.lhs)} = {_sympy_text(self.rhs)}" + _for((self.lhs, self.rhs))
 
     def _latex(self):
-        return f"{_sympy_latex(self.lhs)} = {_sympy_latex(self.rhs)}" + _for((self.lhs, self.rhs), latex=True)
+        return self.written_latex() + _for((self.lhs, self.rhs), latex=True)
+
+    def written_latex(self) -> str:
+        """The two sides as LaTeX, without what the symbols range over."""
+        return f"{_sympy_latex(self.lhs)} = {_sympy_latex(self.rhs)}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -219,8 +226,11 @@ class Relation(Statement):
         return f"{_sympy_text(self.lhs)} {self.relation} {_sympy_text(self.rhs)}" + _for((self.lhs, self.rhs))
 
     def _latex(self):
-        return (f"{_sympy_latex(self.lhs)} {RELATIONS[self.relation]} {_sympy_latex(self.rhs)}"
-                + _for((self.lhs, self.rhs), latex=True))
+        return self.written_latex() + _for((self.lhs, self.rhs), latex=True)
+
+    def written_latex(self) -> str:
+        """The two sides and the relation as LaTeX, without what the symbols range over."""
+        return f"{_sympy_latex(self.lhs)} {RELATIONS[self.relation]} {_sympy_latex(self.rhs)}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -282,12 +292,11 @@ class IndexEquation(Statement):
         return self._latex()
 
     def _latex(self):
-        latex = INDEX_TERM_PRINTER[0]
-        body = f"{latex(self.lhs)} = {latex(self.rhs)}"
+        body = f"{term_latex(self.lhs)} = {term_latex(self.rhs)}"
         if self.ranges:
             body += r"\ (" + ", ".join(f"1 \\le {index} \\le {size}" for index, size in self.ranges) + ")"
         # the signs its scalars are taken to have (α > 0); its indices are integers by their nature
-        signs = _ranges(INDEX_TERM_SYMBOLS[0](self.lhs) | INDEX_TERM_SYMBOLS[0](self.rhs), latex=True, tables=(_SIGNS,))
+        signs = _ranges(scalar_symbols(self.lhs) | scalar_symbols(self.rhs), latex=True, tables=(_SIGNS,))
         if signs:
             body += r"\quad\text{for } " + signs
         if self.hypotheses:
