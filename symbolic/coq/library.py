@@ -22,6 +22,7 @@ import signal
 import subprocess
 import tempfile
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,6 +33,7 @@ STARTUP_SECONDS = 2                 # CPU for coqc to load the reals and a heade
 RETRY = 3                           # an item out of time is tried once more, alone, with RETRY times its cap
 WALL_GUARD = 10                     # a call is stopped after WALL_GUARD times its CPU cap of wall time...
 WALL_GRACE = 600                    # ... plus this many seconds: only a machine stalled for minutes reaches it
+POLL_SECONDS = 0.1                  # how often the CPU time of a coqc call and its solvers is read
 
 # The axioms of the standard library's reals (Reals rests on them; Print Assumptions of any lemma
 # about R names them).
@@ -248,34 +250,84 @@ def _capped_at_start(seconds: int):
     return lambda: resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 1))
 
 
+def group_cpu(group: int) -> float:
+    """The CPU seconds of the processes of a process group (coqc and the solvers it runs), those
+    they have waited for included; 0 where /proc is not there to read."""
+    ticks = 0
+    try:
+        entries = list(os.scandir("/proc"))
+    except OSError:
+        return 0.0
+    for entry in entries:
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as stat:
+                fields = stat.read()
+        except OSError:
+            continue              # it ended meanwhile
+        # after the command's name in parentheses: state, ppid, pgrp, ..., utime, stime, cutime, cstime
+        rest = fields[fields.rindex(b")") + 2:].split()
+        if int(rest[2]) == group:
+            ticks += sum(int(value) for value in rest[11:15])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _watch(group: int, cap: int, wall: float, ended: threading.Event, stopped: list) -> None:
+    """Stop the process group once its CPU time reaches ``cap``, or its wall time ``wall``."""
+    started = time.monotonic()
+    while not ended.wait(POLL_SECONDS):
+        over = "cpu" if group_cpu(group) >= cap else "wall" if time.monotonic() - started > wall else ""
+        if over:
+            stopped.append(over)
+            _stop(group)
+            return
+
+
+def _stop(group: int) -> None:
+    try:
+        os.killpg(group, signal.SIGKILL)
+    except ProcessLookupError:
+        pass                      # it has already ended
+
+
 def timed_coqc(folder: Path, file: str, seconds: float, arguments: tuple = ()) -> Run:
     """One coqc call on ``file`` in ``folder`` under a cap of ``seconds`` of CPU time (rounded up to
     a whole second): CPU time, not wall time, so that the answer does not depend on the machine's
-    load.  A guard of wall time far above the cap only stops a call on a machine stalled for minutes."""
+    load.  The cap counts coqc and the solvers it runs together (its own process group, read every
+    POLL_SECONDS; RLIMIT_CPU stops each process at the cap besides); a call that fails after
+    spending the cap is out of time.  A guard of wall time far above the cap only stops a call on a
+    machine stalled for minutes."""
     cap = max(1, math.ceil(seconds))
-    stopped = []
+    stopped: list = []
+    ended = threading.Event()
     with tempfile.TemporaryFile("w+") as printed, tempfile.TemporaryFile("w+") as errors:
         process = subprocess.Popen([coqc(), "-q", *arguments, file], cwd=folder, stdout=printed, stderr=errors,
-                                   preexec_fn=_capped_at_start(cap))
+                                   start_new_session=True, preexec_fn=_capped_at_start(cap))
         if hasattr(resource, "prlimit"):
             _cap_cpu(process.pid, cap)
-
-        def stall():
-            stopped.append("wall")
-            process.kill()
-        guard = threading.Timer(WALL_GUARD * cap + WALL_GRACE, stall)
-        guard.start()
-        # wait for the end without reaping it, so that the guard never signals another process
-        os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT)
-        guard.cancel()
-        guard.join()
+        watcher = threading.Thread(target=_watch, args=(process.pid, cap, WALL_GUARD * cap + WALL_GRACE, ended,
+                                                        stopped), daemon=True)
+        watcher.start()
+        try:
+            # wait for the end without reaping coqc, so that its group is never another's
+            os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT)
+        except BaseException:
+            _stop(process.pid)    # interrupted: coqc's group does not outlive the wait
+            raise
+        finally:
+            ended.set()
+            watcher.join()
         _, status, usage = os.wait4(process.pid, 0)
         process.returncode = os.waitstatus_to_exitcode(status)
         printed.seek(0)
         errors.seek(0)
         stdout, stderr = printed.read(), errors.read()
     cpu = usage.ru_utime + usage.ru_stime
-    if not stopped and process.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+    # out of time: the group stopped at its cap, or a failure after the whole allowance was spent by
+    # coqc and its solvers together (a solver stopped at its own cap makes its tactic fail)
+    if not stopped and (process.returncode in (-signal.SIGXCPU, -signal.SIGKILL)
+                        or (process.returncode != 0 and cpu >= cap)):
         stopped.append("cpu")
     location = re.search(r"line (\d+)", stdout + stderr) if process.returncode else None
     return Run(process.returncode == 0, stdout + stderr, stdout, int(location.group(1)) if location else 0, cpu,
