@@ -32,7 +32,7 @@ import sympy as sp
 
 from symbolic import (Conv2d, Dense, Flatten, MaxPool2d, Model, ReLULayer, Symmetry, check_symmetry,
                       discover_symmetries, positive_scales)
-from symbolic.kernel import identity
+from symbolic.checks import identity
 from symbolic.networks import layer_transport
 from symbolic.networks.symmetry import prediction_invariance
 

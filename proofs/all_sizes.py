@@ -40,7 +40,8 @@ from symbolic.logic.notation import latex
 from symbolic.every_size.networks import A, DEEP, DEEP_BIAS, DEEP_NEURON, DEEP_NEURON_BIAS, DEPTH, DeepNetwork, LAYER, \
     LOSS_FUNCTION, N, P, P_LAST, PRODUCT_ONE, T_ALPHA, T_NEURON, PerNeuronDeepNetwork, one_layer_map, prediction, x
 from symbolic.coq import library
-from symbolic.kernel import check_identity, conjunction, zeros
+from symbolic.kernel import conjunction
+from symbolic.checks import check_identity, zeros
 from symbolic.every_size.laws import derivative_chain, invariance_lemma, loss_chain
 from symbolic.kernel.derivations import Rule, induction, instantiate, lemma, prove
 from symbolic.latex import escape

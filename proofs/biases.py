@@ -19,7 +19,8 @@ from __future__ import annotations
 
 
 from symbolic import Verdict, check_identity
-from symbolic.kernel import by_oracle, zeros
+from symbolic.kernel import by_oracle
+from symbolic.checks import zeros
 from symbolic.decision.budget import within_budget
 from symbolic.networks.deep import DeepNet
 from symbolic.networks.deep_congruence import WITNESS_POINTS, bias_factors, congruence, cumulative, layer_scales  # noqa: F401
@@ -27,6 +28,7 @@ from symbolic.derivation import Derivation
 
 from proofs import theorem3_derivative_transformation as theorem3
 from symbolic.report import Report
+from symbolic.trusted.oracles.networks import DEEP_CONGRUENCE
 
 NAME = "biases"
 TITLE = "Biases (Appendix B): Theorems 1 and 3 with a bias in every layer"
@@ -68,7 +70,7 @@ def deep_congruence(widths, n: int = 1, control: str | None = None, seed: int = 
     multi-layer Theorem 3 itself (§4.2)."""
     label = (control or "b_k scaled by prod_(j<=k) alpha_j") if bias else "no biases"
     claim = f"grad and Hessian congruence ({label}), widths {tuple(widths)}, N={n}"
-    return by_oracle("deep pattern-form congruence", congruence(widths, n, control, bias), label=claim, seed=seed)
+    return by_oracle(DEEP_CONGRUENCE, congruence(widths, n, control, bias), label=claim, seed=seed)
 
 
 def derivation_skeleton() -> Derivation:

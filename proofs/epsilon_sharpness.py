@@ -23,7 +23,8 @@ from fractions import Fraction
 import sympy as sp
 
 from symbolic import Status, Verdict, check_identity
-from symbolic.kernel import Equation, Relation, by_oracle, conjunction, nonnegatives, zeros
+from symbolic.kernel import Equation, Relation, by_oracle, conjunction
+from symbolic.checks import nonnegatives, zeros
 from symbolic.decision.limit_oracle import limit_statement
 from symbolic.derivation import Derivation
 from symbolic.numerics.enclosure import MaximumEnclosure, Region, enclose_maximum
@@ -37,6 +38,9 @@ from proofs import theorem1_observational_equivalence as theorem1
 from proofs.worked_example import check_training_loss
 from symbolic.networks import worked_example as example
 from symbolic.report import Report
+from symbolic.trusted.oracles.exact import EXACT_EVALUATION, RATIONAL_COMPARISON, SYMPY_ASSUMPTIONS
+from symbolic.trusted.oracles.numerics import INTERVAL_ENCLOSURE
+from symbolic.trusted.oracles.solvers import SYMPY_LIMITS
 
 NAME = "epsilon_sharpness"
 TITLE = "Section 4.3: epsilon-sharpness (Definition 2, Keskar's box) is not a property of the function"
@@ -162,7 +166,7 @@ def sharpness_reaches(theta, region: Region, bound) -> Verdict:
     it, at two precisions; else UNDECIDED."""
     bound = Fraction(bound)
     claim = f"epsilon-sharpness over the {region.describe()} >= {bound}"
-    return by_oracle("interval enclosure", sharpness_statement(theta, region, ">=", bound), label=claim,
+    return by_oracle(INTERVAL_ENCLOSURE, sharpness_statement(theta, region, ">=", bound), label=claim,
                      tolerance=TOLERANCE)
 
 
@@ -186,8 +190,8 @@ def example_constant_bound() -> tuple[sp.Expr, Verdict]:
     # the ratio from the two losses as computed, unevaluated, and its sign
     with sp.evaluate(False):
         ratio = (dead - at_minimum) / (1 + at_minimum)
-    derived = by_oracle("exact evaluation", Equation(ratio, bound))
-    positive = by_oracle("exact rational comparison", Relation(bound, ">", sp.S.Zero))
+    derived = by_oracle(EXACT_EVALUATION, Equation(ratio, bound))
+    positive = by_oracle(RATIONAL_COMPARISON, Relation(bound, ">", sp.S.Zero))
     return bound, conjunction([*checks, derived, positive], label=claim, evidence=(
         "L(0, b) equals the constant predictor's loss for every b (exact)",
         f"L(c, 1/c) = 0 for every c > 0 (exact); bound = {bound} > 0"))
@@ -198,9 +202,9 @@ def certified_contrast(bound: sp.Expr, epsilon: Fraction = RADIUS) -> Verdict:
     equivalent T_ε(1, 1) = (ε, 1/ε) it is certified at least the bound."""
     balanced, rescaled = (Fraction(1), Fraction(1)), (epsilon, 1 / epsilon)
     bound = Fraction(str(bound))
-    below = by_oracle("interval enclosure", sharpness_statement(balanced, ball(balanced, epsilon), "<", bound),
+    below = by_oracle(INTERVAL_ENCLOSURE, sharpness_statement(balanced, ball(balanced, epsilon), "<", bound),
                       tolerance=TOLERANCE)
-    above = by_oracle("interval enclosure", sharpness_statement(rescaled, ball(rescaled, epsilon), ">=", bound),
+    above = by_oracle(INTERVAL_ENCLOSURE, sharpness_statement(rescaled, ball(rescaled, epsilon), ">=", bound),
                       tolerance=TOLERANCE)
     hessian_norm = example.derive().spectral_norm.xreplace({example.c: 1})
     proxy = hessian_norm * sp.Rational(epsilon.numerator, epsilon.denominator) ** 2 / 2
@@ -232,8 +236,8 @@ def keskar_corner() -> tuple[dict, Verdict]:
     if not rate.is_positive:
         return derived, Verdict(Status.UNDECIDED, claim, reason=f"kappa = {rate} is not shown positive")
     return derived, conjunction([
-        real, by_oracle("sympy limits", limit_statement(value / c ** 2, c, sp.oo, rate)),
-        by_oracle("sympy assumptions", Relation(rate, ">", sp.S.Zero)),
+        real, by_oracle(SYMPY_LIMITS, limit_statement(value / c ** 2, c, sp.oo, rate)),
+        by_oracle(SYMPY_ASSUMPTIONS, Relation(rate, ">", sp.S.Zero)),
         nonnegatives(f"K - kappa c^2 = {margin} >= 0", [margin]),
         zeros("kappa c_M^2 = M", [(rate * scale ** 2, M)])], label=claim, evidence=(
         f"K(c, epsilon) = {value}", f"kappa = lim K/c^2 = {rate}",
@@ -253,9 +257,9 @@ def keskar_certified(epsilon: Fraction = RADIUS) -> Verdict:
         brackets.append((low, up))
     upper, lower = Fraction(_decimal(brackets[0][1], 5, True)), Fraction(_decimal(brackets[1][0], 4, False))
     claim = f"Keskar sharpness (A = I, epsilon = {epsilon}) at (1, 1) <= {upper} < {lower} <= at (10, 1/10)"
-    first = by_oracle("interval enclosure", sharpness_statement(*regions[0], "<=", upper), tolerance=TOLERANCE)
-    second = by_oracle("interval enclosure", sharpness_statement(*regions[1], ">=", lower), tolerance=TOLERANCE)
-    apart = by_oracle("exact rational comparison", Relation(_rational(upper), "<", _rational(lower)))
+    first = by_oracle(INTERVAL_ENCLOSURE, sharpness_statement(*regions[0], "<=", upper), tolerance=TOLERANCE)
+    second = by_oracle(INTERVAL_ENCLOSURE, sharpness_statement(*regions[1], ">=", lower), tolerance=TOLERANCE)
+    apart = by_oracle(RATIONAL_COMPARISON, Relation(_rational(upper), "<", _rational(lower)))
     evidence = tuple(f"c = {scale}: [{float(low):.8g}, {float(up):.8g}]; " + " ".join(verdict.evidence)
                      for scale, (low, up), verdict in zip(KESKAR_SCALES, brackets, (first, second)))
     return conjunction([first, apart, second], label=claim, evidence=evidence, details={"brackets": brackets})

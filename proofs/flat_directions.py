@@ -35,6 +35,9 @@ from symbolic.networks.minima import interpolating_minimum, mse_hessian_at
 from symbolic.networks.polynomial import PatternNetwork
 
 from symbolic.report import Report
+from symbolic.trusted.oracles.exact import RATIONAL_COMPARISON
+from symbolic.trusted.oracles.linear_algebra import EXACT_RANK
+from symbolic.trusted.oracles.numerics import NUMERIC_AGREEMENT, PATTERN_FORM
 
 NAME = "flat_directions"
 TITLE = "Flat directions: the orbit of the alpha-scale transformation is a valley, det H = 0"
@@ -70,11 +73,11 @@ def numeric_witness(d: int, h: int, n: int, loss: str, signs=THEOREM, seed: int 
 def generator_identities(d: int, h: int, n: int, loss: str, signs=THEOREM, seed: int = 0) -> Verdict:
     name = "theorem's G" if signs == THEOREM else next(k for k, v in CONTROLS.items() if v == signs)
     claim = f"grad L . G theta = 0 and H G theta + G grad L = 0 ({name}), {loss}, d={d}, h={h}, N={n}"
-    exact = by_oracle("pattern-form exact test", pattern_form.generator_identities(d, h, n, loss, signs))
+    exact = by_oracle(PATTERN_FORM, pattern_form.generator_identities(d, h, n, loss, signs))
     # a witness point where unit 1 is dead on every sample compares 0 with 0: draw another
     for attempt in range(WITNESS_ATTEMPTS):
         instance, comparisons = numeric_witness(d, h, n, loss, signs, seed + attempt)
-        witness = by_oracle("two-precision numeric agreement", agreement.relu_derivatives(loss, [(instance, comparisons)]))
+        witness = by_oracle(NUMERIC_AGREEMENT, agreement.relu_derivatives(loss, [(instance, comparisons)]))
         if witness.details.get("informative_points") != 0:
             break
     else:
@@ -114,11 +117,11 @@ def _kernel_claim(claim: str, hessian, generators, theta, slack: int = 0) -> Ver
     # ranks found, the bound between them, and det H = 0
     bound = size - independent - slack
     return conjunction([
-        by_oracle("exact linear algebra", Fact("null vectors", (hessian, vectors), "H G_j theta = 0 for every live unit")),
-        by_oracle("exact linear algebra", Fact("rank", (gram, independent), "the rank of the span of the G_j theta")),
-        by_oracle("exact linear algebra", Fact("rank", (hessian, hessian_rank), "rank H")),
-        by_oracle("exact rational comparison", Relation(sp.Integer(hessian_rank), "<=", sp.Integer(bound))),
-        by_oracle("exact linear algebra", Fact("determinant", (hessian, determinant), "det H")),
+        by_oracle(EXACT_RANK, Fact("null vectors", (hessian, vectors), "H G_j theta = 0 for every live unit")),
+        by_oracle(EXACT_RANK, Fact("rank", (gram, independent), "the rank of the span of the G_j theta")),
+        by_oracle(EXACT_RANK, Fact("rank", (hessian, hessian_rank), "rank H")),
+        by_oracle(RATIONAL_COMPARISON, Relation(sp.Integer(hessian_rank), "<=", sp.Integer(bound))),
+        by_oracle(EXACT_RANK, Fact("determinant", (hessian, determinant), "det H")),
     ], label=claim, evidence=(
         f"exact: H G_j theta = 0 for {len(vectors)} live units, their span has rank {independent}, "
         f"rank H = {hessian_rank} <= n - {independent} = {size - independent}, det H = {determinant}",))
@@ -160,7 +163,7 @@ def bound_attained() -> Verdict:
         live = sum(1 for j in range(h) if any(g * t for g, t in zip(generator(d, h, j), theta)))
         found = rank(hessian)
         # rank H is what exact elimination says, and not below n − #live units: the sharper bound fails
-        return conjunction([bound, by_oracle("exact linear algebra", Fact("rank", (hessian, found), "rank H")),
+        return conjunction([bound, by_oracle(EXACT_RANK, Fact("rank", (hessian, found), "rank H")),
                             refutation(Relation(sp.Integer(found), "<=", sp.Integer(len(theta) - live - 1)), {},
                                        label="rank H is not below n - #live units")],
                            label=claim, evidence=(*bound.evidence, f"and {sharper.reason}: rank H is not below n - #live units"))

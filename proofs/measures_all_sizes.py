@@ -94,7 +94,8 @@ from symbolic.every_size.networks import A, ABSOLUTE_LOSS_FUNCTION, DEEP_BIAS, D
     RELU_TWO_LAYER_LOSS, SIGN_EXPONENT, T_ALPHA, \
     T_NEURON, T_PERMUTATION, T_SIGN, UNIT_SIGN, absolute_value_prediction, prediction, relu_two_layer_prediction, x
 from symbolic.decision.positivity import is_manifestly_nonnegative
-from symbolic.kernel import check_identity, conjunction, nonnegatives, zeros
+from symbolic.kernel import conjunction
+from symbolic.checks import check_identity, nonnegatives, zeros
 from symbolic.every_size.change_of_variables import change_of_variables
 from symbolic.every_size.congruence import pencil_congruence, sign_similarity
 from symbolic.every_size.mixing_congruence import mixing_pencil_congruence

@@ -26,7 +26,8 @@ import sympy as sp
 from sympy.polys.rings import ring
 
 from symbolic import Status, Verdict, check_identity
-from symbolic.kernel import Equation, Relation, by_oracle, conjunction, nonnegatives, refutation, zeros
+from symbolic.kernel import Equation, Relation, by_oracle, conjunction, refutation
+from symbolic.checks import nonnegatives, zeros
 from symbolic.decision.limit_oracle import derivative_sign_statement, limit_statement
 from symbolic.numerics.agreement_oracle import hessian_norm_statement
 from symbolic.derivation import Derivation
@@ -35,6 +36,9 @@ from symbolic.decision.positivity import is_manifestly_nonnegative
 
 from symbolic.networks import worked_example as example
 from symbolic.report import Report
+from symbolic.trusted.oracles.exact import RATIONAL_COMPARISON, SYMPY_ASSUMPTIONS
+from symbolic.trusted.oracles.numerics import FUNCTION_AGREEMENT
+from symbolic.trusted.oracles.solvers import SYMPY_LIMITS
 
 NAME = "reparametrization"
 TITLE = "Section 5: reparametrizations make a minimum arbitrarily flat or sharp"
@@ -179,8 +183,8 @@ def radial_bijection() -> Verdict:
     if at_zero == 0 and is_manifestly_nonnegative(slope):
         return conjunction([
             zeros("rho(0) = 0", [at_zero]), nonnegatives(f"rho'(r) = {slope} >= 0", [slope]),
-            by_oracle("sympy limits", derivative_sign_statement(in_s, r, ">")),
-            by_oracle("sympy limits", limit_statement(in_s, r, sp.oo, sp.oo))], label=claim, evidence=(
+            by_oracle(SYMPY_LIMITS, derivative_sign_statement(in_s, r, ">")),
+            by_oracle(SYMPY_LIMITS, limit_statement(in_s, r, sp.oo, sp.oo))], label=claim, evidence=(
             f"rho'(r) = {slope} with a = (s - 1)/2, s > 0: a product of positive factors",
             "rho(0) = 0 exactly; lim rho = oo (sympy.limit)"))
     return Verdict(Status.UNDECIDED, claim, reason=f"rho' = {slope}, rho(0) = {at_zero}")
@@ -221,7 +225,7 @@ def check_explicit_shifts(factor: sp.Expr) -> Verdict:
     claim = "a = 1: ||grad^2 L_eta(0)||_2 = M/2 < M at b_below, = 2M > M at b_above, for every M > 0"
     margins = zeros("the margins at b_below and b_above", [
         (scaled.xreplace({B_SHIFT: shifts["below"]}), TARGET / 2), (scaled.xreplace({B_SHIFT: shifts["above"]}), 2 * TARGET)])
-    positive = [by_oracle("sympy assumptions", Relation(shift, ">", sp.S.Zero)) for shift in shifts.values()]
+    positive = [by_oracle(SYMPY_ASSUMPTIONS, Relation(shift, ">", sp.S.Zero)) for shift in shifts.values()]
     return conjunction([margins, *positive], label=claim, evidence=(
         f"b_below = {shifts['below']}, b_above = {shifts['above']} (both > 0)",
         "spectral norm of b^(-2a) H is b^(-2a) ||H||_2: exact zero tests of the margins"))
@@ -253,9 +257,9 @@ def example_radial(factor: sp.Expr) -> Verdict:
         predicted = (factor.xreplace({A_EXPONENT: RADIAL_A, B_SHIFT: b_exact}) * gamma)
         inverse = radial_inverse(list(eta), b_exact)
         pulled_back = example.loss(1 + inverse[0], 1 + inverse[1])      # L∘ψ⁻¹ with the real max
-        checks.append(by_oracle("two-precision agreement of a function",
+        checks.append(by_oracle(FUNCTION_AGREEMENT,
                                 hessian_norm_statement(pulled_back, eta, (0, 0), predicted, AGREEMENT)))
-        checks.append(by_oracle("exact rational comparison", Relation(predicted, "<" if side == "below" else ">",
+        checks.append(by_oracle(RATIONAL_COMPARISON, Relation(predicted, "<" if side == "below" else ">",
                                                                        target)))
         evidence.append(f"{'m' if side == 'below' else 'M'} = {target}: b = {b_exact}, predicted norm "
                         f"{predicted}; " + " ".join(checks[-2].evidence[:1]))
@@ -370,7 +374,7 @@ def input_gradient_invariance(point_index: int = 0) -> Verdict:
                                                        "sigma": deviation},
                        reason=f"|d f_xi/du| = {abs(quotient_u)} but |df/dx| = {abs(quotient_x)} "
                               f"(exact difference quotients)")
-    return by_oracle("exact rational comparison", Equation(abs(quotient_u), abs(quotient_x)), label=claim,
+    return by_oracle(RATIONAL_COMPARISON, Equation(abs(quotient_u), abs(quotient_x)), label=claim,
                      evidence=(f"both {abs(quotient_u)}",))
 
 

@@ -19,7 +19,8 @@ import random
 import sympy as sp
 
 from symbolic import ReLU, Status, Verdict, check_identity
-from symbolic.kernel import conjunction, nonnegatives
+from symbolic.kernel import conjunction
+from symbolic.checks import nonnegatives
 from symbolic.derivation import Derivation
 from symbolic.every_size.index_rules import relu_homogeneity_verdict
 from symbolic.networks.losses import LOSSES, loss_of_predictions

@@ -23,7 +23,8 @@ import sympy as sp
 import z3
 
 from symbolic import Status, Verdict, check_identity
-from symbolic.kernel import Equation, Relation, by_oracle, conjunction, nonnegatives
+from symbolic.kernel import Equation, Relation, by_oracle, conjunction
+from symbolic.checks import nonnegatives
 from symbolic.decision.budget import remaining, uninterrupted, within_budget
 from symbolic.decision.limit_oracle import limit_statement
 from symbolic.decision.smt import Translation
@@ -35,6 +36,8 @@ from symbolic.decision.zero import is_rational_zero
 from proofs import theorem1_observational_equivalence as theorem1
 from symbolic.networks import worked_example
 from symbolic.report import Report
+from symbolic.trusted.oracles.exact import EXACT_EVALUATION, RATIONAL_COMPARISON, SYMPY_ASSUMPTIONS
+from symbolic.trusted.oracles.solvers import SYMPY_LIMITS, Z3_UNSAT
 
 NAME = "theorem2"
 TITLE = "Theorem 2: every minimum has infinite volume epsilon-flatness"
@@ -130,7 +133,7 @@ def separation_argument() -> Verdict:
     for label, (expression, certificate) in claims.items():
         verdicts.append(check_identity(expression, certificate, claim=f"{label} = {certificate}"))
         verdicts.append(nonnegatives(f"{certificate} >= 0", [certificate]))
-    positive_gap = by_oracle("sympy assumptions", Relation(t + RADIUS, ">", sp.S.Zero))
+    positive_gap = by_oracle(SYMPY_ASSUMPTIONS, Relation(t + RADIUS, ">", sp.S.Zero))
     return _proved_all("paper's alpha > 1 and the gap alpha(t - r) - (t + r) = t + r > 0",
                        verdicts + [positive_gap],
                        "exact identities with t = r + s, r, s > 0; certificates manifestly positive")
@@ -206,7 +209,7 @@ def disjointness(d: int, h: int, mode: str = "theorem") -> Verdict:
     claim = f"B and T_alpha^k B disjoint ({MODES[mode]}), d={d}, h={h}"
     formula, variables = disjointness_formula(d, h, mode)
     statement = unsatisfiable(formula, reading=f"no common point of B and T_A B ({MODES[mode]})")
-    verdict = by_oracle("z3 unsat", statement, label=claim, seconds=_z3_seconds())
+    verdict = by_oracle(Z3_UNSAT, statement, label=claim, seconds=_z3_seconds())
     if verdict.status is not Status.REFUTED:
         return verdict
     point = {symbol: Fraction(int(value.p), int(value.q)) for symbol, value in verdict.witness.items()}
@@ -242,8 +245,8 @@ def rational_instance(d: int, h: int, seed: int = 0) -> Verdict:
         scale = 2 * (t + radius) / (t - radius)
         separation = sp.Max(scale * (t_k - radius) - (t_k + radius), (t_k - radius) - scale * (t_k + radius))
         expected = t + radius
-    return conjunction([by_oracle("exact evaluation", Equation(separation, expected)),
-                        by_oracle("exact evaluation", Relation(separation, ">", sp.S.Zero))], label=claim,
+    return conjunction([by_oracle(EXACT_EVALUATION, Equation(separation, expected)),
+                        by_oracle(EXACT_EVALUATION, Relation(separation, ">", sp.S.Zero))], label=claim,
                        evidence=(f"alpha = {alpha}: gap {gap} > 0, exact",))
 
 
@@ -292,7 +295,7 @@ def worked_example_band() -> Verdict:
     }
     if area.subs(R, 0) != 0:
         return Verdict(Status.UNDECIDED, claim, reason="area(0) is not 0")
-    checks["area -> oo as R -> oo"] = by_oracle("sympy limits", limit_statement(area, R, sp.oo, sp.oo))
+    checks["area -> oo as R -> oo"] = by_oracle(SYMPY_LIMITS, limit_statement(area, R, sp.oo, sp.oo))
     # rational points: inside the band L < ε, on the other side L ≥ ε (exact, real max)
     epsilon = Fraction(1, 5)                                   # s = 2/5
     inside = worked_example.loss(sp.Integer(3), sp.Rational(1, 3) * (1 + sp.Rational(39, 100)))
@@ -301,8 +304,8 @@ def worked_example_band() -> Verdict:
         return Verdict(Status.REFUTED, claim, witness={"inside": inside, "outside": outside},
                        reason="the band's edge is not where the derivation puts it")
     bound = sp.Rational(epsilon.numerator, epsilon.denominator)
-    checks["L < eps just inside the band"] = by_oracle("exact rational comparison", Relation(inside, "<", bound))
-    checks["L >= eps just outside"] = by_oracle("exact rational comparison", Relation(outside, ">=", bound))
+    checks["L < eps just inside the band"] = by_oracle(RATIONAL_COMPARISON, Relation(inside, "<", bound))
+    checks["L >= eps just outside"] = by_oracle(RATIONAL_COMPARISON, Relation(outside, ">=", bound))
     quad = mpmath.quad(lambda x: 2 * mpmath.mpf(2) / 5 / x, [mpmath.e ** -1, mpmath.e])
     closed = sp.N(area.subs({R: 1, eps: sp.Rational(1, 5)}), 30)
     if abs(quad - mpmath.mpf(str(closed))) > mpmath.mpf(10) ** -12:

@@ -44,7 +44,8 @@ from dataclasses import dataclass
 import sympy as sp
 
 from symbolic import ReLU, Status, Verdict, check_identity
-from symbolic.kernel import Equation, by_oracle, conjunction, zeros
+from symbolic.kernel import Equation, by_oracle, conjunction
+from symbolic.checks import zeros
 from symbolic.decision.budget import BudgetExhausted, check_budget, time_budget
 from symbolic.derivation import Derivation
 from symbolic.numerics import agreement, pattern_form
@@ -56,6 +57,7 @@ from symbolic.networks.rescaling import ALPHA
 
 from proofs import theorem1_observational_equivalence as theorem1
 from symbolic.report import Report
+from symbolic.trusted.oracles.numerics import NUMERIC_AGREEMENT, PATTERN_FORM
 
 NAME = "theorem3"
 TITLE = "Theorem 3: transformation of the gradient and the Hessian under the alpha-scale transformation"
@@ -132,7 +134,7 @@ def sigmoid_lemmas(seed: int = 0) -> Verdict:
         Equation(sp.diff(softplus, f), sigmoid), Equation(sp.diff(sigmoid, f), sigmoid * (1 - sigmoid))])
     rng = random.Random(seed)
     points = [{f: sp.Rational(rng.randint(-64, 64) or 1, 16)} for _ in range(WITNESS_POINTS)]
-    witness = by_oracle("two-precision numeric agreement", agreement.closed_form_derivatives(
+    witness = by_oracle(NUMERIC_AGREEMENT, agreement.closed_form_derivatives(
         [(softplus, (f,), (1,), sigmoid), (sigmoid, (f,), (1,), sigmoid * (1 - sigmoid))], points))
     return derivative_identity(claim, exact, witness, fails_at="a lemma")
 
@@ -145,7 +147,7 @@ def _abstract_prerequisites(d, h, n) -> dict:
     by exponent weights on the pattern form, and at the cross-check sizes through Theorem 1 too."""
     steps = {
         "L o T_alpha = L (every f(x_n) of alpha-weight 0 on the pattern form)": by_oracle(
-            "pattern-form exact test", pattern_form.invariant_predictions(d, h, n)),
+            PATTERN_FORM, pattern_form.invariant_predictions(d, h, n)),
         "T_alpha T_(1/alpha) = id (exponents e and -e cancel)": zeros(
             "T_alpha T_(1/alpha) = id: alpha^e alpha^(-e) = 1 in every coordinate",
             [Equation(sp.Mul(ALPHA ** e, ALPHA ** -e, evaluate=False), 1) for e in (1, -1)]),
@@ -161,7 +163,7 @@ def _abstract_prerequisites(d, h, n) -> dict:
 def abstract_route(d, h, n, order) -> Verdict:
     """(iv) every step of: L∘T_α = L, T_α linear and invertible, chain rule ⇒ the identity."""
     steps = [*_abstract_prerequisites(d, h, n).values(),
-             by_oracle("pattern-form exact test", pattern_form.chain_rule(d, h, order))]
+             by_oracle(PATTERN_FORM, pattern_form.chain_rule(d, h, order))]
     return conjunction(steps, label="every step of the abstract route")
 
 
@@ -227,12 +229,12 @@ def check(d, h, n, loss, order, variant=THEOREM, seed=0, timeout=None) -> Verdic
     try:
         with time_budget(timeout):
             if loss in ("mse", "quadratic", "logistic"):
-                exact = by_oracle("pattern-form exact test", pattern_form.derivative_law(d, h, n, loss, order, variant))
+                exact = by_oracle(PATTERN_FORM, pattern_form.derivative_law(d, h, n, loss, order, variant))
             elif variant is THEOREM:
                 exact = abstract_route(d, h, n, order)
             else:
                 raise ValueError("the abstract route is stated for the theorem's T_alpha only")
-            witness = by_oracle("two-precision numeric agreement", numeric_witness(d, h, n, loss, order, variant, seed))
+            witness = by_oracle(NUMERIC_AGREEMENT, numeric_witness(d, h, n, loss, order, variant, seed))
     except BudgetExhausted:
         return Verdict(Status.UNDECIDED, claim, reason=f"time budget of {timeout} s ran out")
     return derivative_identity(claim, exact, witness)
@@ -413,7 +415,7 @@ def deep_congruence(widths, n: int = 1, claimed_scaling=None, seed: int = 0) -> 
         fixed, still = [point[s] for s in symbols[len(parameters):]], [0] * (len(symbols) - len(parameters))
         comparisons.append(([a * t for a, t in zip(scale, theta)] + fixed, (u + still, w + still), theta + fixed,
                             ([c * x for c, x in zip(factor, u)] + still, [c * x for c, x in zip(factor, w)] + still), 1))
-    witness = by_oracle("two-precision numeric agreement",
+    witness = by_oracle(NUMERIC_AGREEMENT,
                         agreement.expression_derivatives(real_loss, symbols, comparisons))
     return derivative_identity(claim, exact, witness, fails_at="some Hessian entry")
 

@@ -23,7 +23,8 @@ import mpmath
 import sympy as sp
 
 from symbolic import Status, Verdict, check_identity
-from symbolic.kernel import Fact, by_oracle, conjunction, zeros
+from symbolic.kernel import Fact, by_oracle, conjunction
+from symbolic.checks import zeros
 from symbolic.derivation import Derivation
 from symbolic.numerics import agreement
 from symbolic.numerics.real_network import predictions, preactivations
@@ -32,6 +33,8 @@ from symbolic.networks.polynomial import PatternNetwork
 
 from proofs import theorem3_derivative_transformation as theorem3
 from symbolic.report import Report
+from symbolic.trusted.oracles.linear_algebra import EXACT_INERTIA
+from symbolic.trusted.oracles.numerics import NUMERIC_AGREEMENT
 
 NAME = "theorem4"
 TITLE = "Theorem 4: every minimum is observationally equivalent to an arbitrarily sharp minimum"
@@ -109,14 +112,14 @@ def random_instances(d, h, n, seed=0) -> Verdict:
         if not minimum:
             return Verdict(Status.UNDECIDED, claim, reason="the data are not interpolated: not a minimum")
         sharp = info["hessian"]
-        norm = by_oracle("two-precision numeric agreement", agreement.spectral_norm_at_least(sharp, target),
+        norm = by_oracle(NUMERIC_AGREEMENT, agreement.spectral_norm_at_least(sharp, target),
                          label=f"M={target}: alpha={float(info['alpha']):.3g} ({info['block']} block)")
         if norm.status is not Status.PROVED and "norm" in norm.details:
             return Verdict(Status.REFUTED, claim, reason=f"norm {norm.details['norm']:.10g} < {target} at "
                            f"{agreement.LOW_DPS} and {agreement.HIGH_DPS} digits",
                            witness={"alpha": info["alpha"], "theta": info["theta"]})
         negated = sp.Matrix([[-sp.Rational(e.numerator, e.denominator) for e in row] for row in sharp])
-        semidefinite = by_oracle("exact inertia", Fact("eigenvalues above", (negated, 0, 0),
+        semidefinite = by_oracle(EXACT_INERTIA, Fact("eigenvalues above", (negated, 0, 0),
                                                        "-H has no eigenvalue above 0: H is positive semidefinite"))
         checks += [norm, semidefinite]
     return conjunction(checks, label=claim)

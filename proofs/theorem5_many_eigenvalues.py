@@ -25,7 +25,8 @@ import mpmath
 import sympy as sp
 
 from symbolic import Status, Verdict
-from symbolic.kernel import Fact, Relation, by_oracle, conjunction, zeros
+from symbolic.kernel import Fact, Relation, by_oracle, conjunction
+from symbolic.checks import zeros
 from symbolic.networks.deep import DeepNet, exact_mse_hessian, exact_prediction
 from symbolic.decision.budget import within_budget
 from symbolic.derivation import Derivation
@@ -34,6 +35,8 @@ from symbolic.numerics.inertia import count_above, count_above_by_characteristic
 
 from proofs import biases
 from symbolic.report import Report, counted
+from symbolic.trusted.oracles.exact import RATIONAL_COMPARISON
+from symbolic.trusted.oracles.linear_algebra import EXACT_INERTIA, EXACT_RANK
 
 NAME = "theorem5"
 TITLE = "Theorem 5: many eigenvalues of the Hessian made arbitrarily large at once"
@@ -167,14 +170,14 @@ def eigenvalue_count(d: int, h: int, n: int, depth: int, seed: int = 0, extra: i
                         f"{found['horn_bound']} above beta^2 l (step 3)")
         # the kernel's statements: H(T_αθ) has exactly that many eigenvalues above M, and that
         # many is at least r − min n_k
-        facts += [by_oracle("exact inertia", Fact("eigenvalues above", (found["hessian"], target, found["count"]),
+        facts += [by_oracle(EXACT_INERTIA, Fact("eigenvalues above", (found["hessian"], target, found["count"]),
                                                   f"H(T_alpha theta) at M={target}, the paper's alpha")),
-                  by_oracle("exact rational comparison", Relation(sp.Integer(found["count"]), ">=",
+                  by_oracle(RATIONAL_COMPARISON, Relation(sp.Integer(found["count"]), ">=",
                                                                   sp.Integer(required)))]
     # r = rank H(θ), and H(θ) positive semidefinite: exactly r eigenvalues above 0
     r = counts[0][1]["r"]
-    facts += [by_oracle("exact linear algebra", Fact("rank", (minimum.hessian, r), "r = rank H(theta)")),
-              by_oracle("exact inertia", Fact("eigenvalues above", (minimum.hessian, 0, r),
+    facts += [by_oracle(EXACT_RANK, Fact("rank", (minimum.hessian, r), "r = rank H(theta)")),
+              by_oracle(EXACT_INERTIA, Fact("eigenvalues above", (minimum.hessian, 0, r),
                                               "H(theta) is positive semidefinite of rank r"))]
     return conjunction(facts, label=claim, evidence=(
         "H(theta) positive semidefinite (exact inertia); loss exactly 0 at theta and T_alpha theta; "

@@ -17,7 +17,8 @@ import random
 import sympy as sp
 
 from symbolic import Status, Verdict, check_identity
-from symbolic.kernel import Equation, by_oracle, conjunction, nonnegatives, zeros
+from symbolic.kernel import Equation, by_oracle, conjunction
+from symbolic.checks import nonnegatives, zeros
 from symbolic.derivation import Derivation
 from symbolic.latex import to_latex
 from symbolic.decision.regions import describe
@@ -26,6 +27,9 @@ from symbolic.numerics import agreement
 from symbolic.numerics.eigenpairs import eigenpairs
 
 from symbolic.report import Report
+from symbolic.trusted.oracles.exact import EXACT_ZERO
+from symbolic.trusted.oracles.linear_algebra import EXACT_EIGENPAIRS
+from symbolic.trusted.oracles.numerics import NUMERIC_AGREEMENT
 
 NAME = "worked_example"
 TITLE = "The worked example: the same function at every scale, an arbitrarily sharp minimum"
@@ -55,7 +59,7 @@ def check_hessian(derived: Derived, seed: int = 0) -> Verdict:
     real_loss = loss(a, b)                  # with the real max, as a function of (a, b)
     entries = [(real_loss, (a, b), tuple(int(k == i) + int(k == j) for k in range(2)), derived.hessian[i, j])
                for i in range(2) for j in range(i, 2)]
-    return by_oracle("two-precision numeric agreement", agreement.closed_form_derivatives(entries, points),
+    return by_oracle(NUMERIC_AGREEMENT, agreement.closed_form_derivatives(entries, points),
                      label="Hessian at (c, 1/c), derived",
                      evidence=("sympy.hessian of the loss on the region a > 0",))
 
@@ -65,7 +69,7 @@ def check_eigenpairs(derived: Derived) -> Verdict:
     claim = "eigenpairs, trace, determinant and spectral norm of the Hessian"
     values = [v for v, m, _ in derived.eigenpairs for _ in range(m)]
     pairs = [(value, vectors) for value, _, vectors in derived.eigenpairs]
-    return conjunction([by_oracle("exact eigenpairs", eigenpairs(derived.hessian, pairs)),
+    return conjunction([by_oracle(EXACT_EIGENPAIRS, eigenpairs(derived.hessian, pairs)),
                         zeros("trace and determinant", [Equation(sp.Add(*values, evaluate=False), derived.trace),
                                                         Equation(sp.Mul(*values, evaluate=False), derived.determinant)]),
                         nonnegatives("the spectral norm >= 0", [sp.factor(derived.spectral_norm)])],
@@ -106,7 +110,7 @@ def check_perturbations(derived: Derived, seed: int = 0) -> Verdict:
         equations.append((point, "second-weight loss", Equation(real, _at(derived.second_weight_loss, point))))
     verdicts = []
     for point, what, equation in equations:
-        verdict = by_oracle("exact zero test", equation)
+        verdict = by_oracle(EXACT_ZERO, equation)
         if verdict.status is not Status.PROVED:
             wrong = refuted_at(equation, point)
             return wrong if wrong is not None else Verdict(Status.UNDECIDED, claim, reason=f"{what}: {verdict.reason}")

@@ -9,7 +9,7 @@ symmetries, and the invariance of measures under them.
 """
 import importlib
 
-from symbolic.kernel import check_identity
+from symbolic.checks import check_identity
 from symbolic.parsing import parse_expression      # also how a verdict reads a claim back for display
 from symbolic.relu import ReLU, leaky_relu, to_relu_form
 from symbolic.kernel.verdict import Status, Verdict
@@ -18,7 +18,7 @@ from symbolic.kernel.verdict import Status, Verdict
 # command line does not pay for them
 _ON_FIRST_USE = {
     **dict.fromkeys(("MEASURES", "MeasurePoint"), "symbolic.measures.definitions"),
-    "check_invariance": "symbolic.measures.invariance",
+    "check_invariance": "symbolic.measures.invariance_check",
     **dict.fromkeys(("Abs", "AvgPool1d", "Conv1d", "Dense", "LeakyReLU", "Maxout", "MaxPool1d", "Model",
                      "ModelError", "Residual", "Tanh"), "symbolic.networks.model"),
     **dict.fromkeys(("AvgPool2d", "Conv2d", "Flatten", "MaxPool2d"), "symbolic.networks.grid_layers"),

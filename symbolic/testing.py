@@ -20,7 +20,8 @@ from __future__ import annotations
 import sympy as sp
 
 from symbolic.coq.runner import with_coq
-from symbolic.kernel import identity, issued
+from symbolic.kernel import issued
+from symbolic.checks import identity
 from symbolic.networks.model import Model
 from symbolic.networks.symmetry import Symmetry, check_symmetry, sides_at
 from symbolic.kernel.verdict import Status, Verdict

@@ -290,7 +290,7 @@ def test_the_theorem_holds_on_instances_with_B_the_inverse_transpose(d, k):
     # the two ends of the kernel's chain expanded at concrete sizes, B = A^{-T} for a generic A: the
     # exact identity test agrees; with B = A^{-1} (A B = I read instead) it does not
     from symbolic.logic.terms import expand
-    from symbolic.kernel import check_identity
+    from symbolic.checks import check_identity
     A = sp.Matrix(k, k, lambda r, m: sp.Symbol(f"a{r}{m}", real=True))
     ends = [expand(term, {"d": d, "k": k}, {"n": 1}) for term in (T_ATTENTION.apply(attention_prediction()),
                                                                   attention_prediction())]

@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from symbolic.kernel import zeros
+from symbolic.checks import zeros
 
 
 def assert_usage_error(result):

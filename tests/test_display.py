@@ -11,7 +11,7 @@ import pytest
 from proofs.commands import cli, registry
 from symbolic import check_identity
 from symbolic.derivation import Derivation
-from symbolic.kernel import zeros
+from symbolic.checks import zeros
 from symbolic.display import ELLIPSIS, PLAIN_WIDTH, cut, table
 from symbolic.parsing import parse_expression
 from symbolic.report import ClaimResult, Report

@@ -10,6 +10,8 @@ from symbolic.networks import worked_example as example
 from symbolic import Status
 from symbolic.numerics.enclosure import Region, enclose_maximum
 from symbolic.decision.zero import is_rational_zero
+from symbolic.trusted.oracles.numerics import INTERVAL_ENCLOSURE
+from symbolic.trusted.oracles.solvers import SYMPY_LIMITS
 
 a, b, c = example.a, example.b, example.c
 LOSS = example.loss(a, b)
@@ -169,25 +171,25 @@ def _ball_statement(relation, bound):
 def test_a_false_lower_bound_is_not_proved_by_the_enclosure():
     from symbolic.kernel import by_oracle
     # the maximum over the ball is about 0.0268: "max >= 1/10" is refuted by a certified upper bound
-    verdict = by_oracle("interval enclosure", _ball_statement(">=", Fraction(1, 10)))
+    verdict = by_oracle(INTERVAL_ENCLOSURE, _ball_statement(">=", Fraction(1, 10)))
     assert verdict.status is Status.REFUTED
     assert verdict.witness["certified upper bound"] < Fraction(1, 10)
     assert verdict.witness["re-verified at 200 bits"] < Fraction(1, 10)
     # the true bound is proved, on the enclosure's word
-    proved = by_oracle("interval enclosure", _ball_statement(">=", Fraction(1, 40)))
+    proved = by_oracle(INTERVAL_ENCLOSURE, _ball_statement(">=", Fraction(1, 40)))
     assert proved.status is Status.PROVED and proved.rests_on["oracles"] == ["interval enclosure"]
 
 
 def test_a_false_upper_bound_is_refuted_by_an_exact_point_of_the_ball():
     from symbolic.kernel import by_oracle
-    verdict = by_oracle("interval enclosure", _ball_statement("<=", Fraction(1, 100)))
+    verdict = by_oracle(INTERVAL_ENCLOSURE, _ball_statement("<=", Fraction(1, 100)))
     assert verdict.status is Status.REFUTED
     point = (Fraction(verdict.witness["a"]), Fraction(verdict.witness["b"]))
     assert Region.ball((1, 1), Fraction(1, 10)).contains(point)
     value = LOSS.xreplace({a: sp.Rational(point[0].numerator, point[0].denominator),
                            b: sp.Rational(point[1].numerator, point[1].denominator)})
     assert value > sp.Rational(1, 100)                      # re-verified exactly, by hand
-    assert by_oracle("interval enclosure", _ball_statement("<=", Fraction(1, 30))).status is Status.PROVED
+    assert by_oracle(INTERVAL_ENCLOSURE, _ball_statement("<=", Fraction(1, 30))).status is Status.PROVED
 
 
 def test_the_enclosure_decides_only_the_statements_it_reads():
@@ -196,15 +198,15 @@ def test_the_enclosure_decides_only_the_statements_it_reads():
     x = sp.Symbol("x", real=True)
     region = Region.ball((0,), 1)
     # a function outside arb's reach, a bound that is not an exact rational, a wrong relation
-    assert by_oracle("interval enclosure", maximum_statement(sp.sin(x), [x], region, "<=", 2)).status \
+    assert by_oracle(INTERVAL_ENCLOSURE, maximum_statement(sp.sin(x), [x], region, "<=", 2)).status \
         is Status.UNDECIDED
     statement = Fact("maximum over a region", (x, (x,), region_term(region), "<=", sp.sqrt(2)))
-    assert by_oracle("interval enclosure", statement).status is Status.UNDECIDED
+    assert by_oracle(INTERVAL_ENCLOSURE, statement).status is Status.UNDECIDED
     statement = Fact("maximum over a region", (x, (x,), region_term(region), "==", sp.Integer(1)))
-    assert by_oracle("interval enclosure", statement).status is Status.UNDECIDED
+    assert by_oracle(INTERVAL_ENCLOSURE, statement).status is Status.UNDECIDED
     # 1/x near its pole: no finite upper bound, so no upper-bound theorem
     pole = maximum_statement(1 / x, [x], Region.ball((Fraction(1, 3),), Fraction(1, 2)), "<=", 10 ** 6)
-    assert by_oracle("interval enclosure", pole, max_boxes=200).status is not Status.PROVED
+    assert by_oracle(INTERVAL_ENCLOSURE, pole, max_boxes=200).status is not Status.PROVED
 
 
 def test_a_wrong_limit_or_sign_is_not_proved_by_sympy():
@@ -213,10 +215,10 @@ def test_a_wrong_limit_or_sign_is_not_proved_by_sympy():
     e = eps.EPSILON
     derived, _ = eps.keskar_corner()
     ratio = derived["value"] / c ** 2
-    right = by_oracle("sympy limits", limit_statement(ratio, c, sp.oo, derived["rate"]))
+    right = by_oracle(SYMPY_LIMITS, limit_statement(ratio, c, sp.oo, derived["rate"]))
     assert right.status is Status.PROVED and right.rests_on["oracles"] == ["sympy limits"]
-    wrong = by_oracle("sympy limits", limit_statement(ratio, c, sp.oo, derived["rate"] + e ** 3))
+    wrong = by_oracle(SYMPY_LIMITS, limit_statement(ratio, c, sp.oo, derived["rate"] + e ** 3))
     assert wrong.status is not Status.PROVED
-    assert by_oracle("sympy limits", limit_statement(ratio, c, sp.oo, sp.oo)).status is not Status.PROVED
-    assert by_oracle("sympy limits", derivative_sign_statement(-c ** 3, c, ">")).status is not Status.PROVED
-    assert by_oracle("sympy limits", derivative_sign_statement(c ** 3, c, ">")).status is Status.PROVED
+    assert by_oracle(SYMPY_LIMITS, limit_statement(ratio, c, sp.oo, sp.oo)).status is not Status.PROVED
+    assert by_oracle(SYMPY_LIMITS, derivative_sign_statement(-c ** 3, c, ">")).status is not Status.PROVED
+    assert by_oracle(SYMPY_LIMITS, derivative_sign_statement(c ** 3, c, ">")).status is Status.PROVED

@@ -5,6 +5,8 @@ import pytest
 from proofs import flat_directions
 from symbolic import Status
 from symbolic.networks.deep import DeepNet
+from symbolic.trusted.oracles.linear_algebra import EXACT_RANK
+from symbolic.trusted.oracles.numerics import PATTERN_FORM
 
 
 @pytest.mark.parametrize("loss", flat_directions.LOSSES)
@@ -72,12 +74,12 @@ def test_proved_rows_rest_on_the_kernel_and_name_their_oracles():
 def test_the_oracles_refuse_a_false_generator_law_and_false_linear_algebra():
     from symbolic.kernel import Fact, by_oracle
     from symbolic.numerics import pattern_form
-    wrong = by_oracle("pattern-form exact test", pattern_form.generator_identities(2, 2, 2, "mse", (1, 1)))
+    wrong = by_oracle(PATTERN_FORM, pattern_form.generator_identities(2, 2, 2, "mse", (1, 1)))
     assert wrong.status is not Status.PROVED and wrong.details["fails_at"]
     identity = [[Fraction(1), Fraction(0)], [Fraction(0), Fraction(1)]]
-    assert not by_oracle("exact linear algebra", Fact("null vectors", (identity, [[1, 0]]))).proved
-    assert not by_oracle("exact linear algebra", Fact("determinant", (identity, 0))).proved
-    assert not by_oracle("exact linear algebra", Fact("rank", (identity, 1))).proved
+    assert not by_oracle(EXACT_RANK, Fact("null vectors", (identity, [[1, 0]]))).proved
+    assert not by_oracle(EXACT_RANK, Fact("determinant", (identity, 0))).proved
+    assert not by_oracle(EXACT_RANK, Fact("rank", (identity, 1))).proved
     singular = [[Fraction(1), Fraction(1)], [Fraction(1), Fraction(1)]]
-    assert by_oracle("exact linear algebra", Fact("null vectors", (singular, [[1, -1]]))).proved
-    assert by_oracle("exact linear algebra", Fact("determinant", (singular, 0))).proved
+    assert by_oracle(EXACT_RANK, Fact("null vectors", (singular, [[1, -1]]))).proved
+    assert by_oracle(EXACT_RANK, Fact("determinant", (singular, 0))).proved

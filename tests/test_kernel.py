@@ -11,7 +11,8 @@ from symbolic.every_size.index_rules import ARITHMETIC, CHAIN_RULE, HOMOGENEITY,
 from symbolic.logic.terms import Const, Deriv, Entry, Eval, Function, Mul, Relu, Sum, substitute_index
 from symbolic.every_size.networks import DEEP, DEEP_NEURON, LAYER, LOSS_FUNCTION, P, T_ALPHA, T_NEURON, DeepNetwork, in_loss, \
     one_layer_map, prediction, x
-from symbolic.kernel import IndexEquation, check_identity, issued, zeros
+from symbolic.kernel import IndexEquation, issued
+from symbolic.checks import check_identity, zeros
 from symbolic.kernel.derivations import Theorem, axiom, definition, evaluation_lemma, induction, instantiate, \
     is_index_theorem, lemma, prove
 from symbolic.networks.rescaling import ALPHA

@@ -11,8 +11,10 @@ import textwrap
 import pytest
 import sympy as sp
 
+from symbolic.trusted.oracles.exact import EXACT_ZERO, RATIONAL_COMPARISON
 from symbolic import Status, Verdict
-from symbolic.kernel import Equation, by_oracle, conjunction, identity, issued, refuse_forged, zeros
+from symbolic.kernel import Equation, by_oracle, conjunction, issued, refuse_forged
+from symbolic.checks import identity, zeros
 from symbolic.kernel.verdict import ForgedVerdict
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -73,7 +75,8 @@ ATTACKS = {
     """,
     # the claim a reader sees is the statement checked: a label cannot turn 0 = 0 into 1 = 2
     "free text as a claim": """
-        from symbolic.kernel import conjunction, zeros
+        from symbolic.kernel import conjunction
+        from symbolic.checks import zeros
         verdict = conjunction([zeros("0 = 0", [sp.S.Zero])], label="1 = 2")
         # proved, but of what it checked: the claim printed is the statement 0 = 0, after its label
         free_text = not (verdict.statement.text == "0 = 0" and verdict.claim.endswith(": 0 = 0"))
@@ -162,12 +165,12 @@ def test_every_output_path_refuses_a_hand_made_proved_verdict():
 
 def test_an_oracle_runs_its_test_on_the_statement_it_is_given():
     x = sp.Symbol("x", real=True)
-    assert by_oracle("exact zero test", Equation(x * (x - 1), x ** 2 - x)).status is Status.PROVED
-    assert by_oracle("exact zero test", Equation(x, x + 1)).status is Status.UNDECIDED
-    assert by_oracle("exact rational comparison", Equation(sp.Rational(1, 3), sp.Rational(2, 6))).status \
+    assert by_oracle(EXACT_ZERO, Equation(x * (x - 1), x ** 2 - x)).status is Status.PROVED
+    assert by_oracle(EXACT_ZERO, Equation(x, x + 1)).status is Status.UNDECIDED
+    assert by_oracle(RATIONAL_COMPARISON, Equation(sp.Rational(1, 3), sp.Rational(2, 6))).status \
         is Status.PROVED
     assert by_oracle("no such oracle", Equation(x, x)).status is Status.UNDECIDED
-    assert by_oracle("exact zero test", "x = x").status is Status.UNDECIDED      # text is no statement
+    assert by_oracle(EXACT_ZERO, "x = x").status is Status.UNDECIDED      # text is no statement
 
 
 # --- no PROVED outside the kernel ----------------------------------------------------------------------

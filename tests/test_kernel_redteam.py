@@ -12,9 +12,13 @@ import pytest
 import sympy as sp
 
 from symbolic import BatchNormTrain, Dense, Model, ReLU, ReLULayer, discover_symmetries
-from symbolic.kernel import Equation, Fact, Relation, RestsOn, Theorem, by_oracle, is_theorem, nonnegatives
+from symbolic.kernel import Equation, Fact, Relation, RestsOn, Theorem, by_oracle, is_theorem
+from symbolic.checks import nonnegatives
 from symbolic.networks.exponent_system import absent_parameters
 from symbolic.kernel.verdict import ForgedVerdict, Status, Verdict
+from symbolic.trusted.oracles.exact import EXACT_ZERO, RATIONAL_COMPARISON, SYMPY_ASSUMPTIONS
+from symbolic.trusted.oracles.identity import EXACT_IDENTITY
+from symbolic.trusted.oracles.linear_algebra import EXACT_RANK
 
 x = sp.Symbol("x", real=True)
 
@@ -32,7 +36,7 @@ def test_a_hand_made_theorem_does_not_come_back_minted_from_a_copy(launder):
 
 
 def test_a_minted_theorem_still_travels_minted():
-    proved = by_oracle("exact zero test", Equation((x + 1) ** 2, x ** 2 + 2 * x + 1))
+    proved = by_oracle(EXACT_ZERO, Equation((x + 1) ** 2, x ** 2 + 2 * x + 1))
     assert proved.status is Status.PROVED
     for copied in (pickle.loads(pickle.dumps(proved.theorem)), copy.deepcopy(proved.theorem)):
         assert is_theorem(copied) and copied.statement.text == proved.theorem.statement.text
@@ -42,7 +46,7 @@ def test_a_minted_theorem_still_travels_minted():
 
 def test_changing_a_matrix_after_its_proof_does_not_change_the_theorem():
     identity = sp.Matrix([[1, 0], [0, 1]])
-    proved = by_oracle("exact linear algebra", Fact("determinant", (identity, 1)))
+    proved = by_oracle(EXACT_RANK, Fact("determinant", (identity, 1)))
     assert proved.status is Status.PROVED
     identity[1, 1] = 5                           # the author reuses the matrix
     kept = proved.theorem.statement.arguments[0]
@@ -50,7 +54,7 @@ def test_changing_a_matrix_after_its_proof_does_not_change_the_theorem():
     again = Verdict(Status.PROVED, theorem=pickle.loads(pickle.dumps(proved.theorem)))
     assert again.claim == "determinant([1, 0; 0, 1], 1)"
     # the negative control: the matrix as it is now is not of determinant 1
-    assert by_oracle("exact linear algebra", Fact("determinant", (identity, 1))).status is Status.UNDECIDED
+    assert by_oracle(EXACT_RANK, Fact("determinant", (identity, 1))).status is Status.UNDECIDED
 
 
 def test_the_containers_of_a_statement_are_copies():
@@ -68,13 +72,13 @@ def test_the_containers_of_a_statement_are_copies():
                                        Equation(1.0000000000000002, 1)], ids=str)
 def test_a_floating_point_number_is_no_exact_rational(statement):
     # 0.1 + 0.2 == 0.30000000000000004 != 0.3: no rounding makes two different floats equal
-    verdict = by_oracle("exact rational comparison", statement)
+    verdict = by_oracle(RATIONAL_COMPARISON, statement)
     assert verdict.status is Status.UNDECIDED and "exact rational" in verdict.reason
 
 
 def test_exact_rationals_are_still_compared():
-    assert by_oracle("exact rational comparison", Relation(sp.Rational(1, 3), "<", sp.Rational(1, 2))).proved
-    refused = by_oracle("exact rational comparison", Relation(sp.Rational(1, 2), "<", sp.Rational(1, 3)))
+    assert by_oracle(RATIONAL_COMPARISON, Relation(sp.Rational(1, 3), "<", sp.Rational(1, 2))).proved
+    refused = by_oracle(RATIONAL_COMPARISON, Relation(sp.Rational(1, 2), "<", sp.Rational(1, 3)))
     assert refused.status is Status.UNDECIDED
 
 
@@ -83,10 +87,10 @@ def test_sympy_assumptions_are_read_only_for_the_facts_the_checker_honours():
     # sympy takes r**2 to be irrational, so r**2 - 2 != 0; r = sqrt(2) is irrational and r**2 = 2
     assert (irrational ** 2 - 2).is_nonzero is True
     assert (irrational ** 2 - 2).subs(irrational, sp.sqrt(2)) == 0
-    verdict = by_oracle("sympy assumptions", Relation(irrational ** 2 - 2, "!=", sp.S.Zero))
+    verdict = by_oracle(SYMPY_ASSUMPTIONS, Relation(irrational ** 2 - 2, "!=", sp.S.Zero))
     assert verdict.status is Status.UNDECIDED and "irrational" in verdict.reason
     positive = sp.Symbol("p", positive=True)
-    assert by_oracle("sympy assumptions", Relation(positive + 1, ">", sp.S.Zero)).proved
+    assert by_oracle(SYMPY_ASSUMPTIONS, Relation(positive + 1, ">", sp.S.Zero)).proved
 
 
 @pytest.mark.parametrize("square", [sp.Symbol("z", imaginary=True) ** 2, sp.Pow(sp.I * x, 2, evaluate=False),
@@ -111,12 +115,12 @@ def test_real_squares_and_rectifiers_are_still_manifestly_nonnegative():
 
 def test_the_printed_statement_says_what_its_symbols_range_over():
     a, n = sp.Symbol("a", positive=True), sp.Symbol("n", integer=True)
-    proved = by_oracle("exact identity test", Equation(ReLU(a * x) + n - n, a * ReLU(x)))
+    proved = by_oracle(EXACT_IDENTITY, Equation(ReLU(a * x) + n - n, a * ReLU(x)))
     # ReLU(a*x) = a*ReLU(x) is false at a = -1: the claim read must say a > 0
     assert proved.proved and proved.claim == "ReLU(a*x) = a*ReLU(x) for a > 0"
     assert r"\text{for } a > 0" in proved.theorem.statement.latex
     general = sp.Symbol("a", real=True)
-    assert by_oracle("exact identity test", Equation(ReLU(general * x), general * ReLU(x))).status is Status.REFUTED
+    assert by_oracle(EXACT_IDENTITY, Equation(ReLU(general * x), general * ReLU(x))).status is Status.REFUTED
     assert Relation(n, ">=", a).text == "n >= a for a > 0, n integer"
 
 
@@ -127,10 +131,10 @@ def test_the_printed_statement_says_what_its_symbols_range_over():
 def test_a_symbol_that_prints_as_what_it_is_not_is_refused(name, lhs, rhs):
     # a real symbol named I makes 'I**2 = Abs(I)**2' read -1 = 1; one named 'oo' makes oo - oo = 0
     symbol = sp.Symbol(name, real=True)
-    verdict = by_oracle("exact identity test", Equation(lhs(symbol), rhs(symbol)))
+    verdict = by_oracle(EXACT_IDENTITY, Equation(lhs(symbol), rhs(symbol)))
     assert verdict.status is Status.UNDECIDED and "would print as something it is not" in verdict.reason
     renamed = sp.Symbol("t", real=True)
-    assert by_oracle("exact identity test", Equation(lhs(renamed), rhs(renamed))).proved
+    assert by_oracle(EXACT_IDENTITY, Equation(lhs(renamed), rhs(renamed))).proved
 
 
 def test_the_command_line_refuses_a_symbol_named_like_the_imaginary_unit(cli):
@@ -183,7 +187,7 @@ def test_a_function_given_the_name_of_a_trusted_module_is_not_its_code():
         return None
 
     def validity():
-        return by_oracle("exact zero test", Equation(sp.S.Zero, sp.S.Zero))
+        return by_oracle(EXACT_ZERO, Equation(sp.S.Zero, sp.S.Zero))
 
     def conclude(premises):
         return Equation(sp.S.Zero, sp.S.One)
@@ -220,7 +224,7 @@ def test_a_point_outside_the_domain_as_written_refutes_nothing():
 
 def test_a_measure_of_ones_own_under_a_project_key_is_named_as_ones_own():
     from symbolic.measures.definitions import MEASURES, Measure
-    from symbolic.measures.invariance import check_invariance
+    from symbolic.measures.invariance_check import check_invariance
 
     def weight_norm(point):          # a constant: invariant, unlike the project's weight norm
         return sp.Integer(1)

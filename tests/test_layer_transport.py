@@ -8,7 +8,8 @@ import sympy as sp
 from conftest import assert_all_proved
 from symbolic import (Conv2d, Dense, Flatten, MaxPool2d, Model, ReLULayer, Status, Symmetry, discover_symmetries,
                       positive_scales)
-from symbolic.kernel import identity, infer
+from symbolic.kernel import infer
+from symbolic.checks import identity
 from symbolic.networks import layer_transport
 from symbolic.networks.layer_transport import LAYER_BY_LAYER
 from symbolic.networks.symmetry import prediction_invariance

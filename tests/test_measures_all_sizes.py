@@ -15,7 +15,7 @@ from symbolic.every_size.change_of_variables import change_of_variables, normal_
 from symbolic.kernel.derivations import Theorem, prove
 from symbolic.measures import index_forms
 from symbolic.measures.definitions import MEASURES, CoordinatewiseSharpness, CoordinateSum, Measure, PathSum
-from symbolic.measures.invariance import check_invariance
+from symbolic.measures.invariance_check import check_invariance
 from symbolic.networks.rescaling import ALPHA
 from symbolic.kernel.verdict import Status
 
@@ -353,7 +353,7 @@ def test_a_map_that_permutes_only_the_incoming_weights_is_not_a_symmetry():
     from symbolic.every_size.index_rules import REINDEXING
     from symbolic.logic.terms import expand
     from symbolic.every_size.networks import HIDDEN_WEIGHT, relu_two_layer_prediction
-    from symbolic.kernel import check_identity
+    from symbolic.checks import check_identity
     incoming = Transformation(r"T_{bad}", ((HIDDEN_WEIGHT, _permuted(HIDDEN_WEIGHT)),))
     moved, target = incoming.apply(relu_two_layer_prediction()), relu_two_layer_prediction()
     assert REINDEXING.applies(moved, target) is not None
@@ -479,7 +479,7 @@ def test_an_affine_scale_that_keeps_the_output_weights_is_refused_and_moves_f():
     from symbolic.every_size.index_rules import RECIPROCAL_ROOT
     from symbolic.logic.terms import expand
     from symbolic.every_size.normalization import GAIN, OUTPUT, SCALE, SHIFT, WEIGHT, affine_batch_norm_prediction
-    from symbolic.kernel import check_identity
+    from symbolic.checks import check_identity
     kept = Transformation("T_c", ((WEIGHT, WEIGHT), (GAIN, Mul((Const(SCALE), GAIN))),
                                   (SHIFT, Mul((Const(SCALE), SHIFT))), (OUTPUT, OUTPUT)))
     before, after = kept.apply(affine_batch_norm_prediction()), affine_batch_norm_prediction()

@@ -1,6 +1,6 @@
 """Every oracle the kernel runs, shown a statement it must not prove: a negative control for each
-row of the table (``symbolic.kernel.oracles.ORACLES``), so that an oracle added later without one
-fails here.  Then the loopholes closed in the oracles, each of which minted a false theorem
+oracle declared in the trusted folder of oracles (``symbolic/trusted/oracles/``), so that an oracle
+added later without one fails here.  Then the loopholes closed in the oracles, each of which minted a false theorem
 before its fix, run in a fresh process; and the relations at values that touch (equal sides),
 where a strict relation and a non-strict one part ways."""
 import json
@@ -13,11 +13,19 @@ from types import SimpleNamespace
 import pytest
 import sympy as sp
 
+from symbolic.trusted.oracles.exact import EXACT_EVALUATION, MANIFEST_SIGN, RATIONAL_COMPARISON, SYMPY_ASSUMPTIONS
+from symbolic.trusted.oracles.numerics import FUNCTION_AGREEMENT, NUMERIC_AGREEMENT
+from symbolic.trusted.oracles.solvers import SYMPY_LIMITS, Z3_UNSAT
 from symbolic.kernel import Equation, Fact, Relation, by_oracle
-from symbolic.kernel.oracles import ORACLES
+from symbolic import trusted
+from symbolic.kernel import declared
 from symbolic.kernel.verdict import Status
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# every oracle of the trusted folder, by name
+trusted.load()
+ORACLES = {oracle.name: oracle for oracle in declared()}
 
 x = sp.Symbol("x", real=True)
 p = sp.Symbol("p", positive=True)
@@ -176,7 +184,7 @@ CONTROLS = {
 def test_every_oracle_refuses_its_negative_control(name):
     assert CONTROLS.get(name), f"the oracle '{name}' has no negative control"
     for what, build in CONTROLS[name]:
-        verdict = by_oracle(name, build())
+        verdict = by_oracle(ORACLES[name], build())
         assert verdict.status in (Status.UNDECIDED, Status.REFUTED), f"{name}: {what}: {verdict.describe()}"
 
 
@@ -190,6 +198,10 @@ PRELUDE = """
 import json
 import sympy as sp
 from symbolic.kernel import Equation, Fact, Relation, by_oracle
+from symbolic.trusted.oracles.exact import EXACT_EVALUATION, MANIFEST_SIGN, RATIONAL_COMPARISON, SYMPY_ASSUMPTIONS
+from symbolic.trusted.oracles.linear_algebra import EXACT_EIGENPAIRS
+from symbolic.trusted.oracles.numerics import FUNCTION_AGREEMENT, NUMERIC_AGREEMENT
+from symbolic.trusted.oracles.solvers import SYMPY_LIMITS, Z3_UNSAT
 x = sp.Symbol("x", real=True)
 """
 
@@ -197,31 +209,31 @@ x = sp.Symbol("x", real=True)
 LOOPHOLES = {
     "sympy limits: a two-sided limit read from the right": """
         from symbolic.decision.limit_oracle import limit_statement
-        verdicts = [by_oracle("sympy limits", limit_statement(f, x, 0, value)) for f, value in (
+        verdicts = [by_oracle(SYMPY_LIMITS, limit_statement(f, x, 0, value)) for f, value in (
             (sp.Abs(x) / x, 1), (sp.sign(x), 1), (sp.floor(x), 0), (1 / x, sp.oo))]
     """,
     "z3 unsat: a denominator asserted over the whole formula": """
         from symbolic.decision.solver_oracle import unsatisfiable
-        verdicts = [by_oracle("z3 unsat", unsatisfiable(sp.Or(sp.And(sp.Eq(x, 0), x ** -2 > 1), sp.Eq(x, 0)))),
-                    by_oracle("z3 unsat", unsatisfiable(sp.Or(sp.Eq(x, 0), sp.Ne(1 / x, 5)))),
-                    by_oracle("z3 unsat", unsatisfiable(sp.Or(sp.Eq(x, -1), sp.sqrt(x) < 0)))]
+        verdicts = [by_oracle(Z3_UNSAT, unsatisfiable(sp.Or(sp.And(sp.Eq(x, 0), x ** -2 > 1), sp.Eq(x, 0)))),
+                    by_oracle(Z3_UNSAT, unsatisfiable(sp.Or(sp.Eq(x, 0), sp.Ne(1 / x, 5)))),
+                    by_oracle(Z3_UNSAT, unsatisfiable(sp.Or(sp.Eq(x, -1), sp.sqrt(x) < 0)))]
     """,
     "sympy assumptions: the facts of lhs - rhs after cancellation": """
         w = sp.Symbol("w", extended_positive=True)
-        verdicts = [by_oracle("sympy assumptions", Relation(w + 1, ">", w)),
-                    by_oracle("sympy assumptions", Relation(2 * w, ">=", w + 1 - 1))]
+        verdicts = [by_oracle(SYMPY_ASSUMPTIONS, Relation(w + 1, ">", w)),
+                    by_oracle(SYMPY_ASSUMPTIONS, Relation(2 * w, ">=", w + 1 - 1))]
     """,
     "exact eigenpairs: an eigenvector non-zero by a fact the checker does not honour": """
         from symbolic.numerics.eigenpairs import eigenpairs
         r = sp.Symbol("r", irrational=True)
-        verdicts = [by_oracle("exact eigenpairs", eigenpairs([[2, 0], [0, 2]], [(2, [(r ** 2 - 2, 0), (0, 1)])]))]
+        verdicts = [by_oracle(EXACT_EIGENPAIRS, eigenpairs([[2, 0], [0, 2]], [(2, [(r ** 2 - 2, 0), (0, 1)])]))]
     """,
     "two-precision agreement of a function: a tolerance below what 40 digits see": """
         from symbolic.numerics.agreement_oracle import hessian_norm_statement
         y = sp.Symbol("y", real=True)
         statement = hessian_norm_statement(x ** 2 + 3 * y ** 2 + x * y, (x, y), (0, 0),
                                            4 + sp.sqrt(5) + sp.Rational(1, 10 ** 80), sp.Rational(1, 10 ** 100))
-        verdicts = [by_oracle("two-precision agreement of a function", statement)]
+        verdicts = [by_oracle(FUNCTION_AGREEMENT, statement)]
     """,
 }
 
@@ -249,7 +261,7 @@ def test_two_precision_agreement_proves_only_what_it_tells_apart_in_a_fresh_proc
         from symbolic.numerics import agreement
         tiny = agreement.closed_form_derivatives([(x + sp.Rational(1, 10 ** 200) * x ** 2, (x,), (1,), sp.S.One)],
                                                  [{x: sp.S.One}])
-        verdicts = [by_oracle("two-precision numeric agreement", tiny)]
+        verdicts = [by_oracle(NUMERIC_AGREEMENT, tiny)]
     """)
     assert all(a["status"] != "PROVED" or "to within 10^-40 (1 + |sides|)" in a["statement"] for a in answers), answers
     assert "10^-40" in ORACLES["two-precision numeric agreement"].decides
@@ -260,17 +272,17 @@ def test_two_precision_agreement_proves_only_what_it_tells_apart_in_a_fresh_proc
 
 def test_a_one_sided_limit_is_proved_only_when_named():
     from symbolic.decision.limit_oracle import limit_statement
-    assert by_oracle("sympy limits", limit_statement(sp.Abs(x) / x, x, 0, 1, "+")).proved
-    assert by_oracle("sympy limits", limit_statement(sp.Abs(x) / x, x, 0, -1, "-")).proved
-    assert not by_oracle("sympy limits", limit_statement(sp.Abs(x) / x, x, 0, -1, "+")).proved
+    assert by_oracle(SYMPY_LIMITS, limit_statement(sp.Abs(x) / x, x, 0, 1, "+")).proved
+    assert by_oracle(SYMPY_LIMITS, limit_statement(sp.Abs(x) / x, x, 0, -1, "-")).proved
+    assert not by_oracle(SYMPY_LIMITS, limit_statement(sp.Abs(x) / x, x, 0, -1, "+")).proved
     # both sides agree: proved two-sided; an oscillation has no limit
-    assert by_oracle("sympy limits", limit_statement(x ** -2, x, 0, sp.oo)).proved
-    assert by_oracle("sympy limits", limit_statement(sp.sin(x) / x, x, 0, 1)).proved
-    assert not by_oracle("sympy limits", limit_statement(sp.sin(1 / x), x, 0, 0)).proved
+    assert by_oracle(SYMPY_LIMITS, limit_statement(x ** -2, x, 0, sp.oo)).proved
+    assert by_oracle(SYMPY_LIMITS, limit_statement(sp.sin(x) / x, x, 0, 1)).proved
+    assert not by_oracle(SYMPY_LIMITS, limit_statement(sp.sin(1 / x), x, 0, 0)).proved
     # at oo there is one side; the value compared exactly
-    assert by_oracle("sympy limits", limit_statement(1 / x, x, sp.oo, 0)).proved
-    assert not by_oracle("sympy limits", limit_statement(1 / x, x, sp.oo, sp.Rational(1, 10 ** 30))).proved
-    assert not by_oracle("sympy limits", limit_statement(x, x, sp.oo, sp.oo, "+")).proved
+    assert by_oracle(SYMPY_LIMITS, limit_statement(1 / x, x, sp.oo, 0)).proved
+    assert not by_oracle(SYMPY_LIMITS, limit_statement(1 / x, x, sp.oo, sp.Rational(1, 10 ** 30))).proved
+    assert not by_oracle(SYMPY_LIMITS, limit_statement(x, x, sp.oo, sp.oo, "+")).proved
 
 
 # --- z3 unsat: a comparison read where its sides are defined --------------------------------------
@@ -278,22 +290,22 @@ def test_a_one_sided_limit_is_proved_only_when_named():
 def test_a_denominator_restricts_only_its_own_comparison():
     from symbolic.decision.solver_oracle import satisfied_at, unsatisfiable
     formula = sp.Or(sp.And(sp.Eq(x, 0), x ** -2 > 1), sp.Eq(x, 0))
-    verdict = by_oracle("z3 unsat", unsatisfiable(formula))
+    verdict = by_oracle(Z3_UNSAT, unsatisfiable(formula))
     assert verdict.status is Status.REFUTED and verdict.witness == {x: 0} and satisfied_at(formula, {x: 0})
     # where every comparison needs x != 0, x = 0 satisfies nothing: still unsatisfiable
-    assert by_oracle("z3 unsat", unsatisfiable(sp.And(sp.Eq(x, 0), x ** -2 > 1))).proved
-    assert by_oracle("z3 unsat", unsatisfiable(sp.And(x >= 0, 1 / x < 0))).proved
+    assert by_oracle(Z3_UNSAT, unsatisfiable(sp.And(sp.Eq(x, 0), x ** -2 > 1))).proved
+    assert by_oracle(Z3_UNSAT, unsatisfiable(sp.And(x >= 0, 1 / x < 0))).proved
     # a negated comparison is undefined where the comparison is: not true at x = 0
     assert not satisfied_at(sp.Not(sp.Gt(x ** -2, 1, evaluate=False), evaluate=False), {x: 0})
     # a negation is pushed to the comparisons, each still read only where it is defined
-    assert by_oracle("z3 unsat", unsatisfiable(sp.Not(sp.And(x > 0, x < 0), evaluate=False))).status is Status.REFUTED
+    assert by_oracle(Z3_UNSAT, unsatisfiable(sp.Not(sp.And(x > 0, x < 0), evaluate=False))).status is Status.REFUTED
     guarded = sp.And(sp.Eq(x, 0), sp.Not(sp.And(x > 0, 1 / x < 0), evaluate=False))     # x > 0 is false at 0
-    assert by_oracle("z3 unsat", unsatisfiable(guarded)).status is Status.REFUTED
+    assert by_oracle(Z3_UNSAT, unsatisfiable(guarded)).status is Status.REFUTED
     undefined = sp.And(sp.Eq(x, 0), sp.Not(sp.Gt(x ** -2, 1, evaluate=False), evaluate=False))
-    assert by_oracle("z3 unsat", unsatisfiable(undefined)).proved
+    assert by_oracle(Z3_UNSAT, unsatisfiable(undefined)).proved
     # a division inside a Piecewise's branch is outside the fragment, never asserted everywhere
     inside = sp.And(sp.Eq(x, 0), sp.Piecewise((1 / x, x > 0), (0, True)) > -1)
-    assert by_oracle("z3 unsat", unsatisfiable(inside)).status is Status.UNDECIDED
+    assert by_oracle(Z3_UNSAT, unsatisfiable(inside)).status is Status.UNDECIDED
 
 
 # --- sympy assumptions: the claim as written --------------------------------------------------------
@@ -302,26 +314,26 @@ def test_a_denominator_restricts_only_its_own_comparison():
                                               ("!=", False)])
 def test_assumptions_read_a_non_negative_symbol_as_it_is(relation, proved):
     # n >= 0 gives n >= 0 only: n = 0 is allowed, so neither n > 0 nor n != 0
-    assert by_oracle("sympy assumptions", Relation(n, relation, sp.S.Zero)).proved is proved
+    assert by_oracle(SYMPY_ASSUMPTIONS, Relation(n, relation, sp.S.Zero)).proved is proved
 
 
 @pytest.mark.parametrize("relation, proved", [(">", False), (">=", True), ("<", False), ("<=", True),
                                               ("!=", False)])
 def test_assumptions_at_equal_sides(relation, proved):
-    assert by_oracle("sympy assumptions", Relation(p + 1, relation, 1 + p)).proved is proved
+    assert by_oracle(SYMPY_ASSUMPTIONS, Relation(p + 1, relation, 1 + p)).proved is proved
 
 
 def test_assumptions_refuse_a_symbol_that_may_be_infinite():
     cancelled = sp.Add(w, sp.Mul(-1, w, evaluate=False), evaluate=False)       # w - w, as written
     for claim in (Relation(w + 1, ">", w), Relation(w, ">", sp.S.Zero), Relation(cancelled, ">=", sp.S.Zero)):
-        assert by_oracle("sympy assumptions", claim).status is Status.UNDECIDED
-    assert by_oracle("sympy assumptions", Relation(p + 1, ">", p)).proved
-    assert by_oracle("sympy assumptions", Relation(p, "!=", sp.S.Zero)).proved
+        assert by_oracle(SYMPY_ASSUMPTIONS, claim).status is Status.UNDECIDED
+    assert by_oracle(SYMPY_ASSUMPTIONS, Relation(p + 1, ">", p)).proved
+    assert by_oracle(SYMPY_ASSUMPTIONS, Relation(p, "!=", sp.S.Zero)).proved
     # sides that are no real numbers compare nothing, though their difference is 1
-    assert by_oracle("sympy assumptions", Relation(sp.I * p + 1, ">", sp.I * p)).status is Status.UNDECIDED
+    assert by_oracle(SYMPY_ASSUMPTIONS, Relation(sp.I * p + 1, ">", sp.I * p)).status is Status.UNDECIDED
     # a side that is no number as written: 1 + 0/0
     undefined = sp.Add(sp.Mul(0, sp.Pow(0, -1, evaluate=False), evaluate=False), 1, evaluate=False)
-    assert by_oracle("sympy assumptions", Relation(undefined, ">", sp.S.Zero)).status is Status.UNDECIDED
+    assert by_oracle(SYMPY_ASSUMPTIONS, Relation(undefined, ">", sp.S.Zero)).status is Status.UNDECIDED
 
 
 # --- exact rational comparison and exact evaluation: touching values, numbers sympy cannot tell ---
@@ -331,7 +343,7 @@ def test_assumptions_refuse_a_symbol_that_may_be_infinite():
 def test_rational_comparison_at_equal_sides(relation, proved):
     one, three_thirds = sp.S.One, sp.Rational(3, 3)
     claim = Equation(one, three_thirds) if relation == "=" else Relation(one, relation, three_thirds)
-    assert by_oracle("exact rational comparison", claim).proved is proved
+    assert by_oracle(RATIONAL_COMPARISON, claim).proved is proved
 
 
 @pytest.mark.parametrize("relation, proved", [("=", False), ("<", True), ("<=", True), (">", False),
@@ -339,7 +351,7 @@ def test_rational_comparison_at_equal_sides(relation, proved):
 def test_rational_comparison_at_apart_sides(relation, proved):
     third, half = sp.Rational(1, 3), HALF
     claim = Equation(third, half) if relation == "=" else Relation(third, relation, half)
-    assert by_oracle("exact rational comparison", claim).proved is proved
+    assert by_oracle(RATIONAL_COMPARISON, claim).proved is proved
 
 
 @pytest.mark.parametrize("relation", ["=", "!=", "<", "<=", ">", ">="])
@@ -347,7 +359,7 @@ def test_rational_comparison_refuses_an_irrational_side(relation):
     # the sum is exactly 1/2 but no rational as written: never compared structurally
     for lhs, rhs in ((COS_SUM, HALF), (sp.sqrt(2), sp.sqrt(3))):
         claim = Equation(lhs, rhs) if relation == "=" else Relation(lhs, relation, rhs)
-        assert by_oracle("exact rational comparison", claim).status is Status.UNDECIDED
+        assert by_oracle(RATIONAL_COMPARISON, claim).status is Status.UNDECIDED
 
 
 @pytest.mark.parametrize("relation", ["=", "!=", "<", "<=", ">", ">="])
@@ -355,7 +367,7 @@ def test_exact_evaluation_reads_no_unknown_as_an_answer(relation):
     difference = COS_SUM - HALF
     assert difference.is_zero is None and difference.is_nonzero is None      # sympy cannot tell
     claim = Equation(COS_SUM, HALF) if relation == "=" else Relation(COS_SUM, relation, HALF)
-    assert by_oracle("exact evaluation", claim).status is Status.UNDECIDED
+    assert by_oracle(EXACT_EVALUATION, claim).status is Status.UNDECIDED
 
 
 @pytest.mark.parametrize("relation, proved", [("=", True), ("<", False), ("<=", True), (">", False),
@@ -363,7 +375,7 @@ def test_exact_evaluation_reads_no_unknown_as_an_answer(relation):
 def test_exact_evaluation_at_equal_sides(relation, proved):
     square, expanded = (1 + sp.sqrt(2)) ** 2, 3 + 2 * sp.sqrt(2)
     claim = Equation(square, expanded) if relation == "=" else Relation(square, relation, expanded)
-    assert by_oracle("exact evaluation", claim).proved is proved
+    assert by_oracle(EXACT_EVALUATION, claim).proved is proved
 
 
 @pytest.mark.parametrize("relation, proved", [("=", False), ("<", True), ("<=", True), (">", False),
@@ -371,14 +383,14 @@ def test_exact_evaluation_at_equal_sides(relation, proved):
 def test_exact_evaluation_at_apart_sides(relation, proved):
     claim = Equation(sp.sqrt(2), sp.Rational(3, 2)) if relation == "=" else \
         Relation(sp.sqrt(2), relation, sp.Rational(3, 2))
-    assert by_oracle("exact evaluation", claim).proved is proved
+    assert by_oracle(EXACT_EVALUATION, claim).proved is proved
 
 
 def test_exact_evaluation_refuses_a_side_that_is_no_real_number():
     zero_over_zero = sp.Mul(0, sp.Pow(0, -1, evaluate=False), evaluate=False)
     for claim in (Relation(sp.oo, ">", sp.S.One), Relation(zero_over_zero, "<", sp.S.One),
                   Relation(sp.Pow(0, -1, evaluate=False), "!=", sp.S.Zero)):
-        assert by_oracle("exact evaluation", claim).status is Status.UNDECIDED
+        assert by_oracle(EXACT_EVALUATION, claim).status is Status.UNDECIDED
 
 
 # --- the manifest sign test: >= only, a symbol's sign as declared -------------------------------------
@@ -396,7 +408,7 @@ def test_exact_evaluation_refuses_a_side_that_is_no_real_number():
 ])
 def test_manifest_sign_test(lhs, relation, rhs, proved):
     claim = Relation(sp.sympify(lhs), relation, sp.sympify(rhs))
-    assert by_oracle("manifest sign test", claim).proved is proved
+    assert by_oracle(MANIFEST_SIGN, claim).proved is proved
 
 
 # --- two-precision agreement: the separation it states ------------------------------------------------
@@ -405,10 +417,10 @@ def test_a_spectral_norm_bound_that_touches_is_decided_exactly():
     from symbolic.numerics import agreement
     matrix = [[2, 1], [1, 2]]                        # eigenvalues 1 and 3: the norm is 3
     just_above = sp.Rational(3) + sp.Rational(1, 10 ** 45)
-    assert by_oracle("two-precision numeric agreement", agreement.spectral_norm_at_least(matrix, 3)).proved
-    touching = by_oracle("two-precision numeric agreement", agreement.spectral_norm_at_least(matrix, just_above))
+    assert by_oracle(NUMERIC_AGREEMENT, agreement.spectral_norm_at_least(matrix, 3)).proved
+    touching = by_oracle(NUMERIC_AGREEMENT, agreement.spectral_norm_at_least(matrix, just_above))
     assert touching.status is Status.UNDECIDED and "exact inertia" in touching.reason
-    below = by_oracle("two-precision numeric agreement", agreement.spectral_norm_at_least(matrix, 3 - sp.Rational(1, 10 ** 45)))
+    below = by_oracle(NUMERIC_AGREEMENT, agreement.spectral_norm_at_least(matrix, 3 - sp.Rational(1, 10 ** 45)))
     assert below.proved and "exact inertia" in below.evidence[0]
 
 
@@ -416,9 +428,9 @@ def test_a_hessian_norm_is_agreed_only_with_room_to_spare():
     from symbolic.numerics.agreement_oracle import hessian_norm_statement
     y = sp.Symbol("y", real=True)
     f, norm = x ** 2 + 3 * y ** 2 + x * y, 4 + sp.sqrt(5)
-    assert by_oracle("two-precision agreement of a function",
+    assert by_oracle(FUNCTION_AGREEMENT,
                      hessian_norm_statement(f, (x, y), (0, 0), norm, sp.Rational(1, 10 ** 15))).proved
     # off by exactly the tolerance: touching, not cleared
     off = norm * (1 + sp.Rational(1, 10 ** 15))
-    assert not by_oracle("two-precision agreement of a function",
+    assert not by_oracle(FUNCTION_AGREEMENT,
                          hessian_norm_statement(f, (x, y), (0, 0), off, sp.Rational(1, 10 ** 15))).proved

@@ -10,6 +10,7 @@ from proofs import reparametrization as rep
 from symbolic import Status, check_identity
 from symbolic.decision.witness import compare_at
 from symbolic.decision.zero import is_rational_zero
+from symbolic.trusted.oracles.numerics import FUNCTION_AGREEMENT
 
 a, b, M, gamma = rep.A_EXPONENT, rep.B_SHIFT, rep.TARGET, rep.GAMMA
 
@@ -165,14 +166,14 @@ def test_the_numeric_agreement_oracle_refuses_a_wrong_value():
     f = x ** 2 + 3 * y ** 2 + x * y                    # Hessian [[2, 1], [1, 6]]: norm 4 + sqrt(5)
     norm = 4 + sp.sqrt(5)
     tolerance = sp.Rational(1, 10 ** 15)
-    proved = by_oracle("two-precision agreement of a function", hessian_norm_statement(f, (x, y), (0, 0), norm,
+    proved = by_oracle(FUNCTION_AGREEMENT, hessian_norm_statement(f, (x, y), (0, 0), norm,
                                                                                           tolerance))
     assert proved.status is Status.PROVED and proved.residual < 1e-15
     assert proved.rests_on["oracles"] == ["two-precision agreement of a function"]
-    off = by_oracle("two-precision agreement of a function",
+    off = by_oracle(FUNCTION_AGREEMENT,
                     hessian_norm_statement(f, (x, y), (0, 0), norm + sp.Rational(1, 10 ** 12), tolerance))
     assert off.status is not Status.PROVED
     # a free parameter in f: no number to compare
-    free = by_oracle("two-precision agreement of a function",
+    free = by_oracle(FUNCTION_AGREEMENT,
                      hessian_norm_statement(f + M * x ** 2, (x, y), (0, 0), norm, tolerance))
     assert free.status is not Status.PROVED

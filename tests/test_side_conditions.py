@@ -42,6 +42,7 @@ from symbolic.numerics.enclosure_oracle import maximum_statement
 from symbolic.numerics.interval import ScaledSet, maximize
 from symbolic.numerics.log_scale_jacobian import certified_rank
 from symbolic.kernel.verdict import Status
+from symbolic.trusted.oracles.numerics import INTERVAL_ENCLOSURE
 
 W, V, S = Entry("W", ("i", "j")), Entry("v", ("j",)), Entry("s", ())
 REAL = sp.Symbol("r", real=True)              # a real scalar: its sign is unknown
@@ -346,10 +347,10 @@ def test_a_true_bound_is_never_refuted_when_the_box_budget_runs_out():
     region = Region.ball((Fraction(1, 3), Fraction(-1, 2)), Fraction(1))
     attained = _grid_maximum(region)
     for budget in (1, 3, 10, 30):
-        verdict = by_oracle("interval enclosure", maximum_statement(BUMP, [X_, Y_], region, ">=", attained),
+        verdict = by_oracle(INTERVAL_ENCLOSURE, maximum_statement(BUMP, [X_, Y_], region, ">=", attained),
                             max_boxes=budget)
         assert verdict.status is not Status.REFUTED, (budget, verdict.reason)
-    settled = by_oracle("interval enclosure", maximum_statement(BUMP, [X_, Y_], region, ">=", attained))
+    settled = by_oracle(INTERVAL_ENCLOSURE, maximum_statement(BUMP, [X_, Y_], region, ">=", attained))
     assert settled.status is Status.PROVED
 
 

@@ -24,7 +24,7 @@ from symbolic.decision.witness import compare_at, mp_value
 from symbolic.decision.zero import is_rational_zero
 from symbolic.every_size.index_rules import ARITHMETIC, CONSTANT_TERM, Chain, by_induction
 from symbolic.logic.terms import Const, Deriv, Entry
-from symbolic.kernel import zeros
+from symbolic.checks import zeros
 from symbolic.numerics.real_network import Residual, derivative_identity, witness_answer
 from symbolic.kernel.verdict import Holds, Verdict
 

@@ -18,6 +18,7 @@ from symbolic.kernel import Equation, Fact, Relation, by_oracle, refutation
 from symbolic.logic.statements import FrozenMap, misread_symbol
 from symbolic.parsing import parse_expression
 from symbolic.kernel.verdict import Status
+from symbolic.trusted.oracles.exact import MANIFEST_SIGN
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -47,7 +48,7 @@ ATTACKS = {
         class Printed(Equation):
             def _text(self):
                 return "0 = 1"
-        verdict = by_oracle("exact zero test", Printed(x, x))
+        verdict = by_oracle(EXACT_ZERO, Printed(x, x))
     """,
     "a subclass of Equation refuted by a point": """
         class Printed(Equation):
@@ -63,7 +64,9 @@ def _run(body: str) -> dict:
         import json
         import sympy as sp
         from symbolic import ReLU
-        from symbolic.kernel import Equation, Relation, by_oracle, identity, refutation
+        from symbolic.kernel import Equation, Relation, by_oracle, refutation
+        from symbolic.checks import identity
+        from symbolic.trusted.oracles.exact import EXACT_ZERO
         x = sp.Symbol("x", real=True)
         a = sp.Symbol("a", positive=True)
     """) + textwrap.dedent(body) + textwrap.dedent("""
@@ -144,7 +147,7 @@ def test_a_relation_prints_as_itself_in_text_and_latex(relation, text, latex):
 
 
 def test_a_proved_square_is_printed_non_negative_not_positive():
-    verdict = by_oracle("manifest sign test", Relation(x ** 2, ">=", sp.S.Zero))
+    verdict = by_oracle(MANIFEST_SIGN, Relation(x ** 2, ">=", sp.S.Zero))
     assert verdict.status is Status.PROVED
     assert r"\ge 0" in verdict.theorem.statement.latex and ">=" in verdict.theorem.statement.text
 

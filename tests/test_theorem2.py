@@ -3,6 +3,7 @@ import z3
 
 from proofs import theorem2_volume_flatness as theorem2
 from symbolic import Status
+from symbolic.trusted.oracles.solvers import Z3_UNSAT
 
 
 @pytest.mark.parametrize("size", [(1, 1), (1, 3), (2, 2), (3, 2)])
@@ -92,13 +93,13 @@ def test_a_satisfiable_formula_is_not_z3_unsat():
     from symbolic.kernel import by_oracle
     x, y = sp.symbols("x y", real=True)
     formula = sp.And(x > 0, y > x, x * y < 1)
-    verdict = by_oracle("z3 unsat", unsatisfiable(formula))
+    verdict = by_oracle(Z3_UNSAT, unsatisfiable(formula))
     assert verdict.status is Status.REFUTED and satisfied_at(formula, verdict.witness)
     # the dropped hypothesis, asked directly: not unsat
     dropped, _ = theorem2.disjointness_formula(1, 1, "radius too large")
-    assert by_oracle("z3 unsat", unsatisfiable(dropped)).status is Status.REFUTED
+    assert by_oracle(Z3_UNSAT, unsatisfiable(dropped)).status is Status.REFUTED
     # a formula outside z3's fragment is undecided, even when it has no solution
-    assert by_oracle("z3 unsat", unsatisfiable(sp.sin(x) > 2)).status is Status.UNDECIDED
+    assert by_oracle(Z3_UNSAT, unsatisfiable(sp.sin(x) > 2)).status is Status.UNDECIDED
     # a non-linear unsat, on z3's word
-    proved = by_oracle("z3 unsat", unsatisfiable(sp.And(x ** 2 + y ** 2 < 0)))
+    proved = by_oracle(Z3_UNSAT, unsatisfiable(sp.And(x ** 2 + y ** 2 < 0)))
     assert proved.status is Status.PROVED and proved.rests_on["oracles"] == ["z3 unsat"]

@@ -4,6 +4,7 @@ import pytest
 from proofs import theorem3_derivative_transformation as theorem3
 from symbolic import Status
 from symbolic.networks.polynomial import PatternNetwork
+from symbolic.trusted.oracles.numerics import NUMERIC_AGREEMENT, PATTERN_FORM
 
 
 @pytest.mark.parametrize("loss", theorem3.LOSSES)
@@ -104,11 +105,11 @@ def test_the_pattern_form_oracle_refuses_a_false_law():
     from symbolic.kernel import by_oracle
     from symbolic.numerics import pattern_form
     variant = theorem3.VARIANTS["S inverse"]
-    verdict = by_oracle("pattern-form exact test", pattern_form.derivative_law(2, 2, 2, "mse", 2, variant))
+    verdict = by_oracle(PATTERN_FORM, pattern_form.derivative_law(2, 2, 2, "mse", 2, variant))
     assert verdict.status is not Status.PROVED and verdict.details["fails_at"]
     # the chain rule and the invariance facts are decided, not read off their names
-    assert by_oracle("pattern-form exact test", pattern_form.chain_rule(2, 2, 2)).status is Status.PROVED
-    assert by_oracle("pattern-form exact test", pattern_form.invariant_predictions(2, 2, 2)).status is Status.PROVED
+    assert by_oracle(PATTERN_FORM, pattern_form.chain_rule(2, 2, 2)).status is Status.PROVED
+    assert by_oracle(PATTERN_FORM, pattern_form.invariant_predictions(2, 2, 2)).status is Status.PROVED
 
 
 def test_the_numeric_agreement_refuses_a_false_comparison():
@@ -117,22 +118,22 @@ def test_the_numeric_agreement_refuses_a_false_comparison():
     from symbolic.kernel import by_oracle
     from symbolic.numerics import agreement
     holds = theorem3.numeric_witness(1, 2, 2, "mse", 1)
-    assert by_oracle("two-precision numeric agreement", holds).status is Status.PROVED
+    assert by_oracle(NUMERIC_AGREEMENT, holds).status is Status.PROVED
     # the same points, the right side doubled: a difference stable across precisions
     (loss, cases) = holds.arguments
     doubled = [(instance, [(p, d, q, e, 2 * s) for p, d, q, e, s in comparisons]) for instance, comparisons in cases]
-    verdict = by_oracle("two-precision numeric agreement", agreement.relu_derivatives(loss, doubled))
+    verdict = by_oracle(NUMERIC_AGREEMENT, agreement.relu_derivatives(loss, doubled))
     assert verdict.status is not Status.PROVED and verdict.details["stable"]
     # a sympy expression: d/dt t^2 at 3 is 6, not 5
     import sympy as sp
     t = sp.Symbol("t", real=True)
     right = agreement.closed_form_derivatives([(t ** 2, (t,), (1,), 2 * t)], [{t: sp.Integer(3)}])
     wrong = agreement.closed_form_derivatives([(t ** 2, (t,), (1,), 2 * t - 1)], [{t: sp.Integer(3)}])
-    assert by_oracle("two-precision numeric agreement", right).status is Status.PROVED
-    assert by_oracle("two-precision numeric agreement", wrong).status is not Status.PROVED
+    assert by_oracle(NUMERIC_AGREEMENT, right).status is Status.PROVED
+    assert by_oracle(NUMERIC_AGREEMENT, wrong).status is not Status.PROVED
     # a comparison that compares nothing (both sides 0) agrees with nothing
     flat = agreement.expression_derivatives(t ** 0, (t,), [([Fraction(1)], [[Fraction(1)]], [Fraction(1)], [[Fraction(1)]], 1)])
-    verdict = by_oracle("two-precision numeric agreement", flat)
+    verdict = by_oracle(NUMERIC_AGREEMENT, flat)
     assert verdict.status is not Status.PROVED and verdict.details["informative_points"] == 0
 
 

@@ -2,6 +2,7 @@ import pytest
 
 from proofs import theorem4_sharpest_direction as theorem4
 from symbolic import Status
+from symbolic.trusted.oracles.numerics import NUMERIC_AGREEMENT
 
 
 def test_chain_steps_are_proved():
@@ -32,6 +33,6 @@ def test_the_spectral_norm_oracle_refuses_a_bound_above_the_norm():
     from symbolic.kernel import by_oracle
     from symbolic.numerics import agreement
     matrix = [[2, 1], [1, 2]]                       # eigenvalues 1 and 3
-    assert by_oracle("two-precision numeric agreement", agreement.spectral_norm_at_least(matrix, 3)).proved
-    verdict = by_oracle("two-precision numeric agreement", agreement.spectral_norm_at_least(matrix, 4))
+    assert by_oracle(NUMERIC_AGREEMENT, agreement.spectral_norm_at_least(matrix, 3)).proved
+    verdict = by_oracle(NUMERIC_AGREEMENT, agreement.spectral_norm_at_least(matrix, 4))
     assert verdict.status is not Status.PROVED and abs(verdict.details["norm"] - 3) < 1e-12

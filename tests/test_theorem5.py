@@ -7,6 +7,7 @@ from proofs import theorem5_many_eigenvalues as theorem5
 from symbolic import Status
 from symbolic.networks.deep import DeepNet
 from symbolic.numerics.inertia import count_above, count_above_by_characteristic_polynomial, inertia
+from symbolic.trusted.oracles.linear_algebra import EXACT_INERTIA
 
 
 def test_inertia_counts_exactly_including_a_zero_diagonal():
@@ -65,8 +66,8 @@ def test_paper_choice_multiplies_to_one():
 def test_the_inertia_oracle_refuses_a_wrong_count():
     from symbolic.kernel import Fact, by_oracle
     matrix = [[2, 1], [1, 2]]                       # eigenvalues 1 and 3
-    assert by_oracle("exact inertia", Fact("eigenvalues above", (matrix, 2, 1))).proved
-    assert not by_oracle("exact inertia", Fact("eigenvalues above", (matrix, 2, 2))).proved
+    assert by_oracle(EXACT_INERTIA, Fact("eigenvalues above", (matrix, 2, 1))).proved
+    assert not by_oracle(EXACT_INERTIA, Fact("eigenvalues above", (matrix, 2, 2))).proved
 
 
 def test_unbalanced_product_changes_the_loss():

@@ -8,6 +8,8 @@ from proofs import worked_example as example
 from proofs.commands import example_readings
 from symbolic import Status
 from symbolic.decision.zero import is_rational_zero
+from symbolic.trusted.oracles.linear_algebra import EXACT_EIGENPAIRS
+from symbolic.trusted.oracles.numerics import NUMERIC_AGREEMENT
 
 c, delta, M = example.c, example.delta, example.M
 
@@ -67,12 +69,12 @@ def test_the_eigenpair_oracle_refuses_a_wrong_pair(derived):
     from symbolic.kernel import by_oracle
     from symbolic.numerics.eigenpairs import eigenpairs
     pairs = [(value, vectors) for value, _, vectors in derived.eigenpairs]
-    assert by_oracle("exact eigenpairs", eigenpairs(derived.hessian, pairs)).proved
+    assert by_oracle(EXACT_EIGENPAIRS, eigenpairs(derived.hessian, pairs)).proved
     wrong = [(value + 1, vectors) for value, vectors in pairs]
-    assert not by_oracle("exact eigenpairs", eigenpairs(derived.hessian, wrong)).proved
-    assert not by_oracle("exact eigenpairs", eigenpairs(derived.hessian, pairs[:1])).proved   # a missing pair
+    assert not by_oracle(EXACT_EIGENPAIRS, eigenpairs(derived.hessian, wrong)).proved
+    assert not by_oracle(EXACT_EIGENPAIRS, eigenpairs(derived.hessian, pairs[:1])).proved   # a missing pair
     zero = [(pairs[0][0], (sp.Matrix([0, 0]),)), pairs[1]]
-    assert not by_oracle("exact eigenpairs", eigenpairs(derived.hessian, zero)).proved
+    assert not by_oracle(EXACT_EIGENPAIRS, eigenpairs(derived.hessian, zero)).proved
 
 
 def test_a_wrong_hessian_entry_is_not_proved_by_the_numeric_witness(derived):
@@ -81,7 +83,7 @@ def test_a_wrong_hessian_entry_is_not_proved_by_the_numeric_witness(derived):
     a, b = example.a, example.b
     wrong = agreement.closed_form_derivatives([(example.loss(a, b), (a, b), (1, 1), derived.hessian[0, 1] + c)],
                                               [{a: sp.Integer(2), b: sp.Rational(1, 2), c: sp.Integer(2)}])
-    assert not by_oracle("two-precision numeric agreement", wrong).proved
+    assert not by_oracle(NUMERIC_AGREEMENT, wrong).proved
 
 
 def test_sharp_scales_reach_every_target(derived):

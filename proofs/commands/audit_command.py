@@ -30,7 +30,8 @@ import time
 from dataclasses import dataclass
 
 from symbolic.decision.budget import BudgetExhausted, time_budget
-from symbolic.measures.invariance import Outcome, check_invariance
+from symbolic.measures.invariance import Outcome
+from symbolic.measures.invariance_check import check_invariance
 from symbolic.measures.definitions import MEASURES, Measure
 from symbolic.networks.symmetry_groups import GROUPS
 from symbolic.report import counted

@@ -12,6 +12,7 @@ import importlib
 import os
 
 from proofs.commands.arguments import Parser
+from symbolic import trusted
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 KERNEL = os.path.join("symbolic", "kernel")
@@ -33,6 +34,7 @@ def kernel_files() -> list[tuple[str, int]]:
 
 
 def trusted_base() -> dict:
+    trusted.load()
     for module in DECLARING:
         importlib.import_module(module)
     from symbolic.kernel import derivations, oracles, rules
@@ -48,7 +50,7 @@ def trusted_base() -> dict:
         "definitions": sorted({rule.name for rule in axioms if rule.name.startswith("definition of ")}),
         "instance_checked": sorted(set(checked_on_instances)),
         "schemes": sorted((s.name, s.conclude.__module__) for s in rules._SCHEMES.values()),
-        "oracles": [(o.name, f"{o.module}.{o.function}", o.decides) for o in oracles.ORACLES.values()],
+        "oracles": sorted((o.name, o.where, o.decides) for o in oracles.declared()),
     }
 
 

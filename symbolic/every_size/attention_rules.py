@@ -21,7 +21,8 @@ import sympy as sp
 from symbolic.logic.terms import DATA_FAMILIES, Const, Deriv, Entry, Eval, Fn, Function, Mul, Sum, \
     Transformation, entries_of, families, family_stem, free_indices, index_variable, renamed_scalar, summation_bounds
 from symbolic.every_size.index_rules import _either_way
-from symbolic.kernel import check_identity, conjunction, zeros
+from symbolic.kernel import conjunction
+from symbolic.checks import check_identity, zeros
 from symbolic.logic.statements import Fact
 from symbolic.kernel.derivations import Rule, axiom
 from symbolic.kernel.verdict import Status, Verdict

@@ -30,7 +30,8 @@ import sympy as sp
 
 from symbolic.decision.zero import is_sign
 from symbolic.logic.terms import Function, Transformation
-from symbolic.kernel import check_identity, conjunction
+from symbolic.kernel import conjunction
+from symbolic.checks import check_identity
 from symbolic.kernel.derivations import is_index_theorem, unmapped_families
 from symbolic.every_size.relabelling import not_a_relabelling, relabelled_families, relabelling_evidence
 from symbolic.kernel.verdict import Status, Verdict

@@ -25,7 +25,8 @@ import sympy as sp
 
 from symbolic.decision.zero import is_rational_zero, is_sign
 from symbolic.logic.terms import Const, Entry, Function, Mul, Transformation, summation_bounds
-from symbolic.kernel import check_identity, conjunction
+from symbolic.kernel import conjunction
+from symbolic.checks import check_identity
 from symbolic.kernel.derivations import is_index_theorem
 from symbolic.every_size.relabelling import not_a_relabelling, relabelling_evidence
 from symbolic.kernel.verdict import Status, Verdict

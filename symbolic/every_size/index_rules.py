@@ -29,7 +29,8 @@ from symbolic.relu import ReLU, leaky_relu
 from symbolic.kernel.verdict import Status, Verdict
 from symbolic.decision.witness import random_point
 from symbolic.decision.zero import is_rational_zero, is_sign
-from symbolic.kernel import check_identity, conjunction, zeros
+from symbolic.kernel import conjunction
+from symbolic.checks import check_identity, zeros
 from symbolic.kernel.derivations import Chain, Rule, axiom
 
 

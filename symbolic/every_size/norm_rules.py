@@ -17,7 +17,8 @@ import sympy as sp
 from symbolic.decision.zero import is_rational_zero, is_sign
 from symbolic.every_size.index_rules import _constants, _either_way
 from symbolic.logic.terms import Const, Entry, Mul, SpectralNorm, free_indices, permuted, substitute_index
-from symbolic.kernel import conjunction, zeros
+from symbolic.kernel import conjunction
+from symbolic.checks import zeros
 from symbolic.kernel.derivations import Rule, axiom
 from symbolic.kernel.verdict import Status, Verdict
 

@@ -33,7 +33,8 @@ from symbolic.logic.terms import Activation, Add, Const, Entry, Fn, Function, Mu
 from symbolic.logic.notation import latex
 from symbolic.every_size.laws import derivative_chain, invariance_lemma, loss_chain
 from symbolic.every_size.networks import N, in_loss
-from symbolic.kernel import check_identity, conjunction
+from symbolic.kernel import conjunction
+from symbolic.checks import check_identity
 from symbolic.decision.domain import evaluated
 from symbolic.kernel.derivations import prove
 from symbolic.networks.losses import deciding_labellings

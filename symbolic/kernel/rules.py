@@ -1,9 +1,7 @@
 """The kernel's rules for statements about the objects they name: each computes the statement it
 mints from what it checked, and returns a verdict.
 
-- ``by_oracle(name, statement)``: the kernel runs the named oracle on the statement;
-- ``identity(lhs, rhs)``: the exact identity test on lhs = rhs, as written;
-- ``zeros``, ``nonnegatives``: conjunctions of exact zero tests and manifest sign tests;
+- ``by_oracle(oracle, statement)``: the kernel runs a declared oracle on the statement;
 - ``conjunction(premises)``: the conjunction of the premises' statements;
 - ``refutation(statement, witness)``: not S, from a point where S fails, evaluated here exactly;
 - ``infer(scheme, premises, ...)``: the conclusion a named inference scheme computes from its
@@ -15,14 +13,13 @@ label that names the result (``Verdict.label``).  REFUTED and UNDECIDED answers 
 from __future__ import annotations
 
 import dataclasses
-import os
-import sys
 from dataclasses import dataclass
 from typing import Callable
 
 import sympy as sp
 
-from symbolic.kernel.oracles import ORACLES
+from symbolic.kernel.oracles import Oracle, is_declared
+from symbolic.kernel.provenance import called_from, code_in
 from symbolic.logic.statements import (Equation, Negation, Relation, Statement, conjunction_of, foreign_statement,
                                         misread_symbol)
 from symbolic.kernel.theorem import RestsOn, _mint
@@ -52,19 +49,20 @@ def _undecided(label: str, statement, reason: str, **details) -> Verdict:
 
 # --- oracles -----------------------------------------------------------------------------------------
 
-def by_oracle(name: str, statement: Statement, *, label: str = "", evidence=(), details=None,
+def by_oracle(oracle: Oracle, statement: Statement, *, label: str = "", evidence=(), details=None,
               **parameters) -> Verdict:
-    """Run the oracle ``name`` on ``statement``: PROVED (a theorem of that very statement, resting
-    on the oracle) when it answers Holds; its REFUTED or UNDECIDED answer otherwise."""
-    oracle = ORACLES.get(name)
-    if oracle is None:
-        return _undecided(label, statement, f"'{name}' is not an oracle the kernel runs")
+    """Run ``oracle`` (an object declared in ``symbolic/trusted/oracles/``) on ``statement``: PROVED
+    (a theorem of that very statement, resting on the oracle) when it answers Holds; its REFUTED or
+    UNDECIDED answer otherwise."""
+    if not is_declared(oracle):
+        return _undecided(label, statement, f"{oracle!r} is not an oracle declared in the trusted folder of oracles")
+    name = oracle.name
     if not isinstance(statement, Statement):
         return _undecided(label, statement, "an oracle decides a statement (a term), not text")
     unreadable = _unreadable(statement)
     if unreadable:
         return _undecided(label, statement, unreadable)
-    answer = oracle.decide()(statement, **parameters)
+    answer = oracle.decide(statement, **parameters)
     if isinstance(answer, Verdict) and answer.status is not Status.PROVED:
         # the claim as LaTeX, printed from the statement the oracle ran on (the sides as written)
         written = statement.written_latex() if isinstance(statement, (Equation, Relation)) else ""
@@ -89,47 +87,6 @@ def _unreadable(statement) -> str:
     if name is not None:
         return f"the symbol named '{name}' would print as something it is not: rename it"
     return ""
-
-
-def identity(lhs, rhs, *, label: str = "", evidence=(), **options) -> Verdict:
-    """lhs = rhs for every admissible value of its symbols, by the exact identity test (options: a
-    time budget, a seed, the procedure)."""
-    if "claim" in options:
-        label = options.pop("claim") or label
-    return by_oracle("exact identity test", Equation(lhs, rhs), label=label, evidence=evidence, **options)
-
-
-def zeros(label: str, equations, evidence=(), residual=None, details=None, instance_checked=()) -> Verdict:
-    """Every equation holds by the exact zero test; an item is an Equation, a pair (lhs, rhs), or an
-    expression (= 0), or any of these after a name: (name, item)."""
-    named = [_named_equation(item) for item in equations]
-    if not named:
-        return _undecided(label, label, "no equation to test: an empty test compares nothing")
-    verdicts = [by_oracle("exact zero test", equation, label=name) for name, equation in named]
-    return conjunction(verdicts, label=label, evidence=(
-        f"{len(verdicts)} exact zero test{'s' if len(verdicts) > 1 else ''}", *evidence), residual=residual,
-        details=details, instance_checked=instance_checked)
-
-
-def _named_equation(item) -> tuple[str, Equation]:
-    """(its name or "", the equation) of an item of ``zeros``."""
-    name = ""
-    if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str):
-        name, item = item
-    if isinstance(item, Equation):
-        return name, item
-    if isinstance(item, tuple) and len(item) == 2:
-        return name, Equation(*item)
-    return name, Equation(sp.sympify(item), sp.S.Zero)
-
-
-def nonnegatives(label: str, expressions, evidence=(), details=None) -> Verdict:
-    """Every expression is >= 0, by the manifest sign test."""
-    statements = [Relation(sp.sympify(e), ">=", sp.S.Zero) for e in expressions]
-    if not statements:
-        return _undecided(label, label, "no expression to test: an empty test compares nothing")
-    verdicts = [by_oracle("manifest sign test", statement) for statement in statements]
-    return conjunction(verdicts, label=label, evidence=evidence, details=details)
 
 
 # --- combining theorems ------------------------------------------------------------------------------
@@ -261,28 +218,6 @@ _SCHEMES: dict[int, Scheme] = {}
 SCHEME_MODULES = ("symbolic.every_size.congruence", "symbolic.every_size.mixing_congruence",
                   "symbolic.every_size.change_of_variables", "symbolic.networks.symmetry",
                   "symbolic.networks.layer_transport")
-
-
-def code_in(function, modules) -> bool:
-    """Whether ``function``'s code was written in one of ``modules``: its ``__module__`` (which any
-    function may be given) is one of them, and its code object comes from that module's file (a
-    cached function is read through its cache)."""
-    for _ in range(8):
-        function = getattr(function, "__wrapped__", function)
-    module, code = getattr(function, "__module__", None), getattr(function, "__code__", None)
-    return code is not None and _is_file_of(code.co_filename, module, modules)
-
-
-def called_from(modules) -> bool:
-    """Whether the function that calls the caller is code of one of ``modules`` (its frame's module,
-    and the file its code was read from): a rule declared there, not by a script of a user."""
-    frame = sys._getframe(2)
-    return _is_file_of(frame.f_code.co_filename, frame.f_globals.get("__name__"), modules)
-
-
-def _is_file_of(filename: str, module, modules) -> bool:
-    source = getattr(sys.modules.get(module), "__file__", None) if module in modules else None
-    return source is not None and os.path.realpath(filename) == os.path.realpath(source)
 
 
 def scheme(name: str, conclude: Callable, argument: str) -> Scheme:

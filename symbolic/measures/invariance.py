@@ -1,4 +1,5 @@
-"""Is a measure invariant under a symmetry group?  ``check_invariance(measure, group)``.
+"""The measure invariance procedure: is a measure invariant under a symmetry group?  The oracle
+the kernel runs for ``symbolic.measures.invariance_check.check_invariance(measure, group)``.
 
 Invariance means M(Tθ) = M(θ) at every θ, every data set and every group element.  The group is
 first proved a symmetry: f∘T = f and L∘T = L exactly on its symbolic families; when that is
@@ -45,7 +46,6 @@ from symbolic.numerics.gaussian import expectation_bounds
 from symbolic.relu import ReLU
 from symbolic.networks.symmetry_groups import GROUPS, SymmetryGroup, canonical
 from symbolic.report import counted
-from symbolic.kernel import Fact, by_oracle
 from symbolic.kernel.verdict import Holds, Status, Verdict
 from symbolic.decision.witness import mpmath_function
 from symbolic.decision.fraction_field import is_zero_fraction
@@ -837,7 +837,7 @@ def _recheck_values(theta, expression, points, expected) -> bool:
 OWN_DEFINITION = "(the caller's own definition)"
 
 
-def _as_measure(measure) -> Measure:
+def as_measure(measure) -> Measure:
     if isinstance(measure, str):
         if measure not in MEASURES:
             raise ValueError(f"unknown measure {measure!r}; choose from {', '.join(MEASURES)}")
@@ -854,7 +854,7 @@ def _as_measure(measure) -> Measure:
     return measure
 
 
-def _as_group(group) -> SymmetryGroup:
+def as_group(group) -> SymmetryGroup:
     if isinstance(group, SymmetryGroup):
         if GROUPS.get(group.key, group) is not group:
             group = dataclasses.replace(group, key=f"{group.key} {OWN_DEFINITION}")
@@ -890,28 +890,6 @@ def _random_networks(group: SymmetryGroup, rng: random.Random):
                           lambda n, i: sp.Rational(rng.choice((-1, 1)) * rng.randint(1, 9), rng.randint(1, 4)))
             targets = tuple(sp.Rational(rng.randint(-9, 9), rng.randint(1, 4)) for _ in range(family.batch))
             yield family, Network(model, X, targets, group.penalty)
-
-
-def check_invariance(measure, group, *, seed: int = 0) -> Outcome:
-    """Decide whether ``measure`` is invariant: M(Tθ) = M(θ) at *every* θ (every data set, every
-    group element).
-
-    ``measure``: a key of ``symbolic.measures.definitions.MEASURES``, a ``Measure``, or any function of a
-    ``MeasurePoint`` returning a sympy expression, a ``Spectrum`` or a ``Sharpness``.
-    ``group``: a key of ``symbolic.networks.symmetry_groups.GROUPS`` or a ``SymmetryGroup``.
-    The group is first proved a symmetry (f∘T = f, L∘T = L); when that is refuted, the outcome is
-    ``not_applicable`` with the refuted precondition and its counterexample as the reason.
-    Returns an Outcome: the Verdict (PROVED / REFUTED / UNDECIDED with witness and evidence), the
-    steps of the argument, and the sizes the verdict was established at.
-    """
-    measure, group = _as_measure(measure), _as_group(group)
-    claim = f"{measure.key} is invariant under {group.key}"
-    statement = Fact("invariant", (measure, group), reading=f"M(T theta) = M(theta) for M = {measure.key}, "
-                     f"T in {group.key}, at every theta, every data set and every group element, at {group.sizes}")
-    # the kernel runs the procedure itself on the statement; the steps shown are those of its run
-    verdict = by_oracle("measure invariance procedure", statement, label=claim, seed=seed)
-    steps, not_applicable, sizes = verdict.details.pop("argument")
-    return Outcome(verdict, steps, not_applicable, sizes)
 
 
 def decide_invariance(statement, *, seed: int = 0):

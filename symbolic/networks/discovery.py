@@ -52,6 +52,7 @@ from symbolic.kernel.verdict import Status, Verdict, worst
 from symbolic.networks.dimension_bounds import FLAT_DATA_FACTOR, MORE_RANK_POINTS, RANK_POINTS  # noqa: F401
 from symbolic.networks.dimension_bounds import decide_dimension_bound, decide_flat_directions  # noqa: F401
 from symbolic.networks.dimension_bounds import decide_linear_dimension_bound, interpolation_hessian  # noqa: F401
+from symbolic.trusted.oracles.networks import FLAT_DIRECTIONS, LINEAR_SYMMETRY_RANK_BOUND, LOG_SCALE_RANK_BOUND
 
 GROUP_PARAMETER = sp.Symbol("c", positive=True)
 
@@ -387,7 +388,7 @@ def dimension_bound(model: Model, basis: list, seed: int, label: str = "") -> tu
     statement = Fact("dimension at most", (model, tuple(tuple(G) for G in basis)),
                      reading=f"the Lie algebra of the positive diagonal rescalings leaving f unchanged has "
                              f"dimension at most {len(basis)}, each of these generators in it to first order")
-    verdict = by_oracle("log-scale Jacobian rank bound", statement, label=label, seed=seed)
+    verdict = by_oracle(LOG_SCALE_RANK_BOUND, statement, label=label, seed=seed)
     return verdict, verdict.details.get("bound")
 
 
@@ -407,7 +408,7 @@ def linear_dimension_bound(model: Model, basis: list, shears, seed: int, label: 
                      reading=f"the Lie algebra of the linear symmetries spanned by the positive diagonal rescalings and "
                              f"the right multiplications of each attention head's query and key weights has dimension "
                              f"at most {len(basis) + len(shears)}")
-    verdict = by_oracle("linear-symmetry Jacobian rank bound", statement, label=label, seed=seed)
+    verdict = by_oracle(LINEAR_SYMMETRY_RANK_BOUND, statement, label=label, seed=seed)
     return verdict, verdict.details.get("bound")
 
 
@@ -424,7 +425,7 @@ def flat_directions(model: Model, basis: list, seed: int) -> tuple[Verdict | Non
     statement = Fact("flat directions", (model, tuple(tuple(G) for G in basis)),
                      reading="at an interpolating minimum, H (G_k theta) = 0 for every generator G_k and dim ker H "
                              ">= rank{G_k theta}")
-    verdict = by_oracle("exact flat directions", statement, label=claim, seed=seed)
+    verdict = by_oracle(FLAT_DIRECTIONS, statement, label=claim, seed=seed)
     numbers = verdict.details.get("numbers", {})
     if verdict.details.get("nothing to check"):
         return None, numbers

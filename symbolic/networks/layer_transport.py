@@ -32,7 +32,8 @@ import sympy as sp
 from symbolic.decision.identity import WIDE_KINKS
 from symbolic.decision.witness import compare_at, exact_value
 from symbolic.errors import CheckerError
-from symbolic.kernel import Equation, identity, infer, scheme
+from symbolic.kernel import Equation, infer, scheme
+from symbolic.checks import identity
 from symbolic.networks.grid_layers import AvgPool2d, Conv2d, Flatten, MaxPool2d
 from symbolic.networks.model import (Abs, AvgPool1d, Conv1d, Dense, LeakyReLU, MaxPool1d, Maxout, Nonlinearity,
                                      RealFunctions, ReLU)

@@ -50,7 +50,8 @@ from symbolic.networks.activation_patterns import nonlinear_sites
 from symbolic.networks import layer_transport
 from symbolic.decision.budget import BudgetExhausted, time_budget
 from symbolic.derivation import Derivation
-from symbolic.kernel import by_oracle, conjunction, identity, infer, refutation, scheme
+from symbolic.kernel import by_oracle, conjunction, infer, refutation, scheme
+from symbolic.checks import identity
 from symbolic.logic.statements import Equation
 from symbolic.latex import render, to_latex
 from symbolic.networks.derivative_laws import REAL_LOSS, _as_sympy, _group_value, _law_names, law_statement, numeric_law
@@ -65,6 +66,7 @@ from symbolic.decision.witness import compare_at, substitute_functions
 from symbolic.networks.derivative_laws import KINK_MARGIN, LOSS_CONSTANT, WITNESS_POINTS  # noqa: F401
 from symbolic.networks.derivative_laws import decide_derivative_law, jet_loss, real_loss  # noqa: F401
 from symbolic.networks.maps import linear_matrix, permutation_matrix, positive_scales  # noqa: F401
+from symbolic.trusted.oracles.networks import DERIVATIVE_LAW
 
 LOSSES = ("any", "mse", "cross_entropy")
 KINK_POINTS = 3
@@ -338,7 +340,7 @@ def derivative_law(model, symmetry, n, loss, order, seed=0, loss_verdict=None) -
     matrix, differentiating L(Mθ) = L(θ) gives Mᵀ∇L(Mθ) = ∇L(θ) and MᵀH(Mθ)M = H(θ) wherever L
     is differentiable (at θ exactly when at Mθ); the mpmath witness is still required."""
     _, claim, latex = _law_names(symmetry, n, loss, order)
-    verdict = by_oracle("exact derivative law of a model", law_statement(model, symmetry, n, loss, order),
+    verdict = by_oracle(DERIVATIVE_LAW, law_statement(model, symmetry, n, loss, order),
                         label=claim, seed=seed)
     if "no exact route" in verdict.details and loss_verdict is not None and loss_verdict.status is Status.PROVED:
         # the chain rule for the linear map T, from the proved L∘T = L
