@@ -63,15 +63,16 @@ LINEAR = "symbolic/decision/linear.py"
 QUADRATIC = "symbolic/decision/quadratic.py"
 FAST_PATHS = "tests/test_exact_fast_paths.py"
 REAL_NETWORK = "symbolic/numerics/real_network.py"
-INDEX_RULES = "symbolic/every_size/index_rules.py"
+INDEX_RULES = "symbolic/trusted/axioms/index_rules.py"
 KERNEL_TESTS = "tests/test_kernel.py"
 KERNEL_ATTACKS = "tests/test_kernel_attacks.py"
 RULES = "symbolic/kernel/rules.py"
+PROVENANCE = "symbolic/kernel/provenance.py"
 REDTEAM = "tests/test_kernel_redteam.py"
 CHANGE_OF_VARIABLES = "symbolic/every_size/change_of_variables.py"
 CONGRUENCE = "symbolic/every_size/congruence.py"
 MEASURE_TESTS = "tests/test_measures_all_sizes.py"
-ATTENTION_RULES = "symbolic/every_size/attention_rules.py"
+ATTENTION_RULES = "symbolic/trusted/axioms/attention_rules.py"
 MIXING_CONGRUENCE = "symbolic/every_size/mixing_congruence.py"
 RANGE_TESTS = "tests/test_range_attacks.py"
 ATTENTION_TESTS = ("tests/test_attention_all_sizes.py", "tests/test_attention_attacks.py")
@@ -454,7 +455,7 @@ MUTANTS = [
            "kernel: an instance renames index variables in scalars as in entries", tests=(KERNEL_TESTS,)),
     # --- the theorem type, its rules and the guards on definitions ------------------------------------------
     Mutant("kernel-oracle-accepts-without-running", RULES,
-           "    answer = oracle.decide()(statement, **parameters)\n",
+           "    answer = oracle.decide(statement, **parameters)\n",
            "    answer = Holds()\n",
            "kernel: an oracle's word is the answer of the oracle run on the statement", tests=(KERNEL_ATTACKS,)),
     Mutant("kernel-conjunction-forgets-a-premise", RULES,
@@ -483,12 +484,12 @@ MUTANTS = [
            "        return value\n",
            "kernel: a statement keeps its own immutable copy of a matrix", tests=(REDTEAM,)),
     Mutant("kernel-axiom-from-any-caller", "symbolic/kernel/chains.py",
-           "        if not (code_in(part, AXIOM_MODULES) and called_from(AXIOM_MODULES)):\n",
-           "        if not code_in(part, AXIOM_MODULES):\n",
+           "        if not (code_in(part, AXIOMS) and called_from(AXIOMS)):\n",
+           "        if not code_in(part, AXIOMS):\n",
            "kernel: an axiom is declared by the trusted modules' own code", tests=(REDTEAM,)),
-    Mutant("kernel-code-by-its-module-name", RULES,
-           "    return code is not None and _is_file_of(code.co_filename, module, modules)\n",
-           "    return module in modules\n",
+    Mutant("kernel-code-by-its-module-name", PROVENANCE,
+           "    return code is not None and _is_file_of(code.co_filename, module, places)\n",
+           "    return any(module == p or module.startswith(p + \".\") for p in places)\n",
            "kernel: a function's code is read from its file, not its __module__", tests=(REDTEAM,),
            equivalent="a second guard: called_from already refuses an axiom or a scheme declared outside the "
                       "trusted modules, and their own code passes only their own functions"),
@@ -723,23 +724,23 @@ MUTANTS = [
            "    if any(_mentions(text, name) for text in _sizes_of(before.body) for name in (old, new)):",
            "    if False:",
            "renaming a summation index: no size inside names the old or the new index", tests=("tests/test_side_conditions.py",)),
-    Mutant("spectral-homogeneity-any-factor", "symbolic/every_size/norm_rules.py",
+    Mutant("spectral-homogeneity-any-factor", "symbolic/trusted/axioms/norm_rules.py",
            '    if not isinstance(c, Const) or c.expr.is_positive is not True:\n        return "the factor is not known to be a positive scalar"\n    reached',
            '    if not isinstance(c, Const):\n        return "the factor is not known to be a positive scalar"\n    reached',
            "spectral norm homogeneity: the factor is positive", tests=("tests/test_side_conditions.py",)),
-    Mutant("spectral-homogeneity-bound-index", "symbolic/every_size/norm_rules.py",
+    Mutant("spectral-homogeneity-bound-index", "symbolic/trusted/axioms/norm_rules.py",
            "    if reached:\n",
            "    if False:\n",
            "spectral norm homogeneity: the factor is free of the bound indices", tests=("tests/test_side_conditions.py",)),
-    Mutant("spectral-sign-any-factor", "symbolic/every_size/norm_rules.py",
+    Mutant("spectral-sign-any-factor", "symbolic/trusted/axioms/norm_rules.py",
            "    if not isinstance(s, Const) or not is_sign(s.expr):",
            "    if not isinstance(s, Const):",
            "spectral norm of a sign: the factor's square is 1", tests=("tests/test_side_conditions.py",)),
-    Mutant("spectral-sign-both-indices", "symbolic/every_size/norm_rules.py",
+    Mutant("spectral-sign-both-indices", "symbolic/trusted/axioms/norm_rules.py",
            "    if len(free_indices(s) & set(before.bound)) > 1:",
            "    if False:",
            "spectral norm of a sign: the sign depends on one bound index only", tests=("tests/test_side_conditions.py",)),
-    Mutant("spectral-permutation-scalar", "symbolic/every_size/norm_rules.py",
+    Mutant("spectral-permutation-scalar", "symbolic/trusted/axioms/norm_rules.py",
            "            if any(index in c.indices for c in _constants(after.body)):",
            "            if False:",
            "spectral norm of a permutation: no scalar depends on the permuted index", tests=("tests/test_side_conditions.py",),

@@ -2,7 +2,7 @@
 
 The sizes stay symbols: each result is a chain of index-level terms (``symbolic.logic.terms``),
 every step an instance of a rule whose validity does not depend on the sizes and is itself
-checked (``symbolic.every_size.index_rules``).  The proofs follow the paper:
+checked (``symbolic.trusted.axioms.index_rules``).  The proofs follow the paper:
 
   Theorem 1.  Σ_j ReLU(Σ_i x_ni·αW_ij)·α⁻¹v_j: α leaves the inner sum (sum factor), then ReLU
       (homogeneity, α > 0) and cancels against α⁻¹ (arithmetic).  Inside the loss
@@ -31,9 +31,11 @@ import sympy as sp
 
 from symbolic import ReLU, Status, Verdict
 from symbolic.derivation import Derivation
-from symbolic.every_size.index_rules import ARITHMETIC, CHAIN_RULE, CONSTANT_FACTOR, CONSTANT_TERM, COORDINATE, \
+from symbolic.trusted.axioms.index_rules import ARITHMETIC, CHAIN_RULE, CONSTANT_FACTOR, CONSTANT_TERM, COORDINATE, \
     DERIVATIVE_OF_ADD, DERIVATIVE_OF_SUM, HOMOGENEITY, INDICATOR_DERIVATIVE, INDICATOR_HOMOGENEITY, PRODUCT_RULE, \
-    RELU_DERIVATIVE, SUM_FACTOR, SUM_OF_TERMS, Chain, contract, delta_contraction, differentiate
+    RELU_DERIVATIVE, SUM_FACTOR, SUM_OF_TERMS, delta_contraction
+from symbolic.kernel.derivations import Chain
+from symbolic.every_size.tactics import contract, differentiate
 from symbolic.logic.terms import Add, Const, Deriv, Entry, Indicator, Mul, Relu, Sum, difference, expand, \
     replace_first
 from symbolic.logic.notation import latex

@@ -80,8 +80,10 @@ import sympy as sp
 from symbolic.derivation import Derivation
 from symbolic.every_size.attention import ATTENTION_LAWS, ATTENTION_LOSS, T_ATTENTION, attention_chain, \
     attention_prediction
-from symbolic.every_size.index_rules import ABSOLUTE_VALUE_OF_A_SIGN, ARITHMETIC, LAST_FACTOR, REINDEXING, SUM_FACTOR, \
-    Chain, rewrite_all
+from symbolic.trusted.axioms.index_rules import ABSOLUTE_VALUE_OF_A_SIGN, ARITHMETIC, LAST_FACTOR, REINDEXING, \
+    SUM_FACTOR
+from symbolic.kernel.derivations import Chain
+from symbolic.every_size.tactics import rewrite_all
 from symbolic.logic.terms import Activation, Add, Const, Entry, Eval, Fn, Function, LayerProduct, Mul, Sum, \
     children, expand, largest_gram_eigenvalue, permutation_of, rebuild, substitute_layer
 from symbolic.every_size.laws import derivative_chain, invariance_lemma, loss_chain

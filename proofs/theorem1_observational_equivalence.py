@@ -22,7 +22,7 @@ from symbolic import ReLU, Status, Verdict, check_identity
 from symbolic.kernel import conjunction
 from symbolic.checks import nonnegatives
 from symbolic.derivation import Derivation
-from symbolic.every_size.index_rules import relu_homogeneity_verdict
+from symbolic.trusted.axioms.index_rules import relu_homogeneity_verdict
 from symbolic.networks.losses import LOSSES, loss_of_predictions
 from symbolic.networks.network import OneHiddenLayerNet
 from symbolic.networks.rescaling import ALPHA, rescale, rescale_vector

@@ -8,7 +8,8 @@ import sympy as sp
 
 from proofs import all_sizes
 from symbolic import Status, Verdict
-from symbolic.every_size.index_rules import HOMOGENEITY, SUM_FACTOR, Chain, by_induction, relu_homogeneity_verdict
+from symbolic.trusted.axioms.index_rules import HOMOGENEITY, SUM_FACTOR, by_induction, relu_homogeneity_verdict
+from symbolic.kernel.derivations import Chain
 from symbolic.logic.terms import Const, Entry, Mul, Relu, Sum, difference, expand
 from symbolic.every_size.networks import one_layer_map
 from symbolic.kernel.derivations import axiom

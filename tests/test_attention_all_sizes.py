@@ -9,11 +9,11 @@ import pytest
 
 from proofs import measures_all_sizes as every
 from proofs.commands.audit_command import attach_every_size, check_cell
-from symbolic.every_size import attention_rules, index_rules
+from symbolic.trusted.axioms import attention_rules, index_rules
 from symbolic.every_size.attention import ATTENTION_LOSS, HEAD_CONTRACTION, T_ATTENTION, a, attention_chain, \
     attention_map, attention_prediction, b, gradient_pairing_chain, key, query
-from symbolic.every_size.attention_rules import GL_A, GL_B, HEAD, INVERSE_PAIR, LINEAR_CHAIN_RULE, inverse_pair_sum
-from symbolic.every_size.index_rules import ARITHMETIC, BOUND_RENAMING, CHAIN_RULE, SUM_INTERCHANGE
+from symbolic.trusted.axioms.attention_rules import GL_A, GL_B, HEAD, INVERSE_PAIR, LINEAR_CHAIN_RULE, inverse_pair_sum
+from symbolic.trusted.axioms.index_rules import ARITHMETIC, BOUND_RENAMING, CHAIN_RULE, SUM_INTERCHANGE
 from symbolic.logic.terms import Const, Deriv, Entry, Eval, Mul, Sum, Transformation
 from symbolic.kernel.derivations import Rule, prove
 from symbolic.measures.definitions import MEASURES

@@ -7,8 +7,8 @@ import pytest
 
 from proofs import measures_all_sizes as every
 from symbolic.every_size.attention import T_ATTENTION, a, attention_prediction
-from symbolic.every_size.attention_rules import GL_A, GL_B, HEAD, INVERSE_PAIR, LINEAR_CHAIN_RULE
-from symbolic.every_size.index_rules import ARITHMETIC, BOUND_RENAMING, CHAIN_RULE, SUM_INTERCHANGE
+from symbolic.trusted.axioms.attention_rules import GL_A, GL_B, HEAD, INVERSE_PAIR, LINEAR_CHAIN_RULE
+from symbolic.trusted.axioms.index_rules import ARITHMETIC, BOUND_RENAMING, CHAIN_RULE, SUM_INTERCHANGE
 from symbolic.logic.terms import Add, Const, Deriv, Entry, Eval, Fn, Function, Mul, Sum, Transformation, \
     permuted
 from symbolic.kernel.derivations import Chain, evaluation_lemma, prove
@@ -271,7 +271,7 @@ def test_the_mixing_chain_rule_is_not_used_for_a_column_a_wider_sum_binds():
 def test_no_invariance_lemma_from_a_theorem_that_holds_for_some_examples_only():
     # f = v (Σ_{j≤k} δ_jn y_j − y_n) + u: for n ≤ k the bracket is 0, so T(f) = f under v ↦ 2v, u ↦ u is
     # proved with n taken over 1..k; for n > k it is −y_n and f(Tθ) ≠ f(θ): the lemma must not drop the range
-    from symbolic.every_size.index_rules import delta_contraction
+    from symbolic.trusted.axioms.index_rules import delta_contraction
     n_over_head = delta_contraction({"n": HEAD})
     j, n = _index("j"), _index("n")
     U, y_n = Entry("u", ()), Entry("y", ("n",))
@@ -295,7 +295,7 @@ def test_the_pencil_refuses_a_left_inverse_proved_for_some_rows_only():
     # the inverse of Q's mixing with a detour that takes the row i over 1..k (a delta contracted onto
     # it): M's inverse on rows 1..k only is not the inverse of M
     from symbolic.every_size.attention import inverse_chain
-    from symbolic.every_size.index_rules import delta_contraction
+    from symbolic.trusted.axioms.index_rules import delta_contraction
     rows_over_head = delta_contraction({"i": HEAD})
     j, i = _index("j"), _index("i")
 

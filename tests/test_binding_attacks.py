@@ -4,7 +4,7 @@ and must now be refused; each false statement is shown false at concrete sizes."
 import pytest
 import sympy as sp
 
-from symbolic.every_size.index_rules import ARITHMETIC, LAST_FACTOR, SUM_FACTOR, delta_contraction
+from symbolic.trusted.axioms.index_rules import ARITHMETIC, LAST_FACTOR, SUM_FACTOR, delta_contraction
 from symbolic.logic.terms import Add, Const, Entry, Fn, LayerProduct, Mul, Sum, expand, free_indices
 from symbolic.kernel.derivations import Chain, definition, induction, instantiate, lemma, prove
 from symbolic.kernel.verdict import Status
@@ -140,7 +140,7 @@ def test_a_map_image_speaks_only_of_its_patterns_indices():
 
 def test_a_layer_is_not_substituted_under_a_norm_that_binds_its_name():
     """∏_{a≤1} ‖(c_a W_ab)‖₂ is ‖diag(c) W‖₂, not c_1 ‖W‖₂ (√5 against √2 at c = (1, 2), W = (1, 1))."""
-    from symbolic.every_size.norm_rules import SPECTRAL_NORM_HOMOGENEITY
+    from symbolic.trusted.axioms.norm_rules import SPECTRAL_NORM_HOMOGENEITY
     from symbolic.logic.terms import SpectralNorm, substitute_layer
     a = sp.Symbol("a", integer=True)
     norm = SpectralNorm(Mul((Const(c[a]), Entry("W", ("a", "b")))), ("a", "d"), ("b", "h"))

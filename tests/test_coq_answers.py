@@ -3,6 +3,9 @@ checked with the reason (the tactics failed, out of time, the printed lemma does
 keeps the kernel's verdict and exit code; the cap is on Coq's CPU time, with a retry; and the sign
 fact of every symbol becomes the hypothesis it says."""
 import json
+import os
+import threading
+import time
 
 import pytest
 import sympy as sp
@@ -15,7 +18,7 @@ from symbolic.coq.certificate import HEADER
 from symbolic.coq.chains import check_exports, export_chain
 from symbolic.coq.printer import OutsideFragment, statement
 from symbolic.coq.runner import certify, with_coq
-from symbolic.every_size.index_rules import ARITHMETIC
+from symbolic.trusted.axioms.index_rules import ARITHMETIC
 from symbolic.kernel.chains import Chain, Rule
 from symbolic.logic.terms import Add, Const, Entry, Mul, Relu, Sum
 from symbolic.parsing import parse_expression
@@ -55,6 +58,23 @@ def test_a_lemma_out_of_time_is_retried_alone_then_not_checked(monkeypatch):
     assert batch.answers[0].result == "not checked (out of time after 1 s of CPU)"
     # the batch, the lemma alone, the lemma alone with three times the cap
     assert batch.calls == 3
+
+
+@needs_coq
+def test_the_cap_counts_cpu_time_not_the_time_coqc_waits(tmp_path):
+    # coqc waits two seconds for a reader of what it writes, using no CPU meanwhile: under a cap of
+    # one second of CPU it finishes all the same (a cap on wall time would stop it)
+    os.mkfifo(tmp_path / "waiting.out")
+    (tmp_path / "Waiting.v").write_text('Redirect "waiting" Check 1.\n')
+
+    def reader():
+        time.sleep(2)
+        (tmp_path / "waiting.out").read_text()
+    threading.Thread(target=reader, daemon=True).start()
+    started = time.monotonic()
+    run = library.timed_coqc(tmp_path, "Waiting.v", 1)
+    assert run.accepted and not run.out_of_time, run
+    assert time.monotonic() - started >= 2 and run.cpu < 1
 
 
 @needs_coq

@@ -10,7 +10,7 @@ from proofs import all_sizes
 from symbolic import ReLU
 from symbolic.coq import library, recording
 from symbolic.coq.chains import CHECKED, NotExported, check_exports, export_chain
-from symbolic.every_size.index_rules import ARITHMETIC, HOMOGENEITY
+from symbolic.trusted.axioms.index_rules import ARITHMETIC, HOMOGENEITY
 from symbolic.logic.terms import Const, Entry, Eval, Function, Mul, Relu, Sum
 from symbolic.kernel.chains import Chain, Rule, proof_of
 

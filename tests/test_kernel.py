@@ -7,7 +7,8 @@ import sympy as sp
 from proofs import all_sizes
 from symbolic import Status, Verdict
 from symbolic.kernel.verdict import ForgedVerdict
-from symbolic.every_size.index_rules import ARITHMETIC, CHAIN_RULE, HOMOGENEITY, SUM_FACTOR, Chain
+from symbolic.trusted.axioms.index_rules import ARITHMETIC, CHAIN_RULE, HOMOGENEITY, SUM_FACTOR
+from symbolic.kernel.derivations import Chain
 from symbolic.logic.terms import Const, Deriv, Entry, Eval, Function, Mul, Relu, Sum, substitute_index
 from symbolic.every_size.networks import DEEP, DEEP_NEURON, LAYER, LOSS_FUNCTION, P, T_ALPHA, T_NEURON, DeepNetwork, in_loss, \
     one_layer_map, prediction, x

@@ -44,7 +44,7 @@ ATTACKS = {
         from symbolic.kernel.derivations import Chain, definition
         W = Entry("W", ("i", "j"))
         zero = definition("W := 0", W, Const(sp.S.Zero), ("i", "j"))
-        from symbolic.every_size.index_rules import ARITHMETIC
+        from symbolic.trusted.axioms.index_rules import ARITHMETIC
         five = Transformation("T_5", ((W, Mul((Const(sp.Integer(5)), W))),))
         chain = Chain("f(5W) = f(W)", five.apply(W))
         chain.then(zero, Mul((Const(sp.Integer(5)), Const(sp.S.Zero)))).then(ARITHMETIC, Const(sp.S.Zero)).then(zero, W)
@@ -65,7 +65,7 @@ ATTACKS = {
     "a user family defined, then mapped": """
         from symbolic.logic.terms import Const, Entry, Mul, Transformation
         from symbolic.kernel.derivations import definition, prove, Chain
-        from symbolic.every_size.index_rules import ARITHMETIC
+        from symbolic.trusted.axioms.index_rules import ARITHMETIC
         zero = definition("U := 0", Entry("U", ("i",)), Const(sp.S.Zero), ("i",))
         T = Transformation("T_5", ((Entry("U", ("i",)), Mul((Const(sp.Integer(5)), Entry("U", ("i",))))),))
         chain = Chain("5U = U", T.apply(Entry("U", ("i",))))

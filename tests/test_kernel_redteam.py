@@ -191,7 +191,7 @@ def test_a_function_given_the_name_of_a_trusted_module_is_not_its_code():
 
     def conclude(premises):
         return Equation(sp.S.Zero, sp.S.One)
-    justify.__module__ = validity.__module__ = "symbolic.every_size.index_rules"
+    justify.__module__ = validity.__module__ = "symbolic.trusted.axioms.index_rules"
     conclude.__module__ = "symbolic.networks.symmetry"
     with pytest.raises(ValueError, match="axiom"):
         axiom(Rule("anything", "", justify, validity))

@@ -7,7 +7,8 @@ import pytest
 import sympy as sp
 
 from proofs import all_sizes
-from symbolic.every_size.index_rules import ARITHMETIC, Chain
+from symbolic.trusted.axioms.index_rules import ARITHMETIC
+from symbolic.kernel.derivations import Chain
 from symbolic.logic.terms import Add, Const, Entry, Mul, expand, permuted, substitute_index
 from symbolic.every_size.networks import T_ALPHA, prediction
 from symbolic.kernel.derivations import _match, _match_scalar, lemma, prove

@@ -294,7 +294,7 @@ def test_a_map_that_leaves_out_a_family_fails_the_cross_check():
 
 
 def test_the_sign_rule_needs_a_square_of_one():
-    from symbolic.every_size.index_rules import ABSOLUTE_VALUE_OF_A_SIGN
+    from symbolic.trusted.axioms.index_rules import ABSOLUTE_VALUE_OF_A_SIGN
     from symbolic.logic.terms import Activation
     s = Entry("s", ())
     for factor, accepted in ((-1, True), (sp.Integer(1), True), (sp.Rational(1, 2), False), (sp.Symbol("c"), False)):
@@ -306,7 +306,7 @@ def test_the_sign_rule_needs_a_square_of_one():
 def test_a_square_root_of_a_rescaled_sum_is_taken_apart_only_by_its_rule():
     """‖αW‖_F‖v/α‖_F = ‖W‖_F‖v‖_F needs √(α²S) = α√S: the rule of a root's homogeneity, which takes
     out only a positive factor, and only its root; per neuron, c_j² cannot leave Σ_j."""
-    from symbolic.every_size.index_rules import RECIPROCAL_ROOT, ROOT_HOMOGENEITY, SQUARE_ROOT
+    from symbolic.trusted.axioms.index_rules import RECIPROCAL_ROOT, ROOT_HOMOGENEITY, SQUARE_ROOT
     from symbolic.logic.terms import Fn
     proved = every.every_size_verdict("layer_norm_product", "layerwise")
     assert proved.status is Status.PROVED
@@ -350,7 +350,7 @@ def _permuted(entry, index_position=-1, size="h_{1}"):
 def test_a_map_that_permutes_only_the_incoming_weights_is_not_a_symmetry():
     """θ^{(1)}_{ij} ↦ θ^{(1)}_{iπ(j)} alone: the reindexing is refused (j occurs unpermuted in v_j),
     and at h = 2 with π the swap the two predictions differ at a concrete point."""
-    from symbolic.every_size.index_rules import REINDEXING
+    from symbolic.trusted.axioms.index_rules import REINDEXING
     from symbolic.logic.terms import expand
     from symbolic.every_size.networks import HIDDEN_WEIGHT, relu_two_layer_prediction
     from symbolic.checks import check_identity
@@ -366,7 +366,7 @@ def test_a_map_that_permutes_only_the_incoming_weights_is_not_a_symmetry():
 
 
 def test_reindexing_needs_the_permutation_of_the_sums_own_range_and_no_scalar_in_the_index():
-    from symbolic.every_size.index_rules import REINDEXING
+    from symbolic.trusted.axioms.index_rules import REINDEXING
     from symbolic.logic.terms import Sum, permuted
     v = Entry("v", ("j",))
     assert REINDEXING.applies(Sum("j", "h", _permuted(v, size="h")), Sum("j", "h", v)) is None
@@ -384,7 +384,7 @@ def test_reindexing_needs_the_permutation_of_the_sums_own_range_and_no_scalar_in
 
 
 def test_the_chain_rule_reads_the_permuted_coordinate_from_the_map():
-    from symbolic.every_size.index_rules import CHAIN_RULE
+    from symbolic.trusted.axioms.index_rules import CHAIN_RULE
     from symbolic.logic.terms import Deriv, Eval
     from symbolic.every_size.networks import HIDDEN_WEIGHT, RELU_TWO_LAYER_LOSS, T_PERMUTATION
     at_T = Eval(RELU_TWO_LAYER_LOSS, (), T_PERMUTATION)
@@ -476,7 +476,7 @@ def test_with_epsilon_the_scale_does_not_leave_the_root():
 
 
 def test_an_affine_scale_that_keeps_the_output_weights_is_refused_and_moves_f():
-    from symbolic.every_size.index_rules import RECIPROCAL_ROOT
+    from symbolic.trusted.axioms.index_rules import RECIPROCAL_ROOT
     from symbolic.logic.terms import expand
     from symbolic.every_size.normalization import GAIN, OUTPUT, SCALE, SHIFT, WEIGHT, affine_batch_norm_prediction
     from symbolic.checks import check_identity
@@ -496,7 +496,7 @@ def test_an_affine_scale_that_keeps_the_output_weights_is_refused_and_moves_f():
 
 
 def test_a_scale_not_known_to_be_positive_does_not_leave_the_root():
-    from symbolic.every_size.index_rules import RECIPROCAL_ROOT, ROOT_HOMOGENEITY
+    from symbolic.trusted.axioms.index_rules import RECIPROCAL_ROOT, ROOT_HOMOGENEITY
     from symbolic.logic.terms import Fn
     r, s = sp.Symbol("r", real=True), Entry("s", ())
     before = Fn(RECIPROCAL_ROOT, (Mul((Const(r ** 2), s)),))
@@ -526,7 +526,7 @@ def test_the_product_of_layer_norms_holds_for_every_depth():
 
 
 def test_the_rules_of_a_product_over_the_layers_refuse_wrong_uses():
-    from symbolic.every_size.index_rules import LAST_FACTOR, SCALARS_OUT_OF_PRODUCT
+    from symbolic.trusted.axioms.index_rules import LAST_FACTOR, SCALARS_OUT_OF_PRODUCT
     from symbolic.logic.terms import LayerProduct
     p = sp.Symbol("p", integer=True)
     alpha = Const(sp.IndexedBase(r"\alpha", positive=True)[p])
@@ -616,7 +616,7 @@ def test_a_scale_per_column_does_not_leave_a_spectral_norm():
 
 
 def test_the_spectral_norm_rules_refuse_what_their_conditions_exclude():
-    from symbolic.every_size.norm_rules import SPECTRAL_NORM_HOMOGENEITY, SPECTRAL_NORM_OF_A_PERMUTATION, \
+    from symbolic.trusted.axioms.norm_rules import SPECTRAL_NORM_HOMOGENEITY, SPECTRAL_NORM_OF_A_PERMUTATION, \
         SPECTRAL_NORM_OF_A_SIGN
     from symbolic.logic.terms import SpectralNorm, permuted
     i, j = sp.Symbol("i", integer=True), sp.Symbol("j", integer=True)
@@ -657,7 +657,7 @@ def test_the_spectral_norm_rules_refuse_what_their_conditions_exclude():
 
 
 def test_a_spectral_norm_binds_its_indices():
-    from symbolic.every_size.index_rules import SUM_FACTOR
+    from symbolic.trusted.axioms.index_rules import SUM_FACTOR
     from symbolic.logic.terms import SpectralNorm, Sum, bound_indices, expand, free_indices, \
         substitute_index
     W = Entry("W", ("i", "j"))

@@ -5,7 +5,7 @@ says what the code before the fix answered."""
 import sympy as sp
 
 from proofs import measures_all_sizes as every
-from symbolic.every_size.index_rules import ARITHMETIC, delta_contraction
+from symbolic.trusted.axioms.index_rules import ARITHMETIC, delta_contraction
 from symbolic.logic.terms import Add, Const, Entry, Eval, Function, Mul, Sum, Transformation
 from symbolic.every_size.laws import derivative_chain
 from symbolic.every_size.networks import LOSS_FUNCTION, T_ALPHA
@@ -111,7 +111,7 @@ def test_the_mixing_pencil_pairs_coordinates_with_disjoint_index_names():
     """A family whose pattern names an index r (the name of the mixed column) or i' (the second side's
     prime of i): before the fix pairs() gave K_{r r} (its row and its mixed column one name) and
     (X_{i i'}, Y_{i'}) — a law for those pairs speaks of the diagonal only."""
-    from symbolic.every_size.attention_rules import GL_A, HEAD
+    from symbolic.trusted.axioms.attention_rules import GL_A, HEAD
     from symbolic.every_size.mixing_congruence import pairs
     m = _index("m")
     K_pattern = Entry("K", ("r", "m"))

@@ -2,8 +2,8 @@
 false statement, and must now be refused; each false statement is shown false at concrete sizes."""
 import sympy as sp
 
-from symbolic.every_size.index_rules import ABSOLUTE_VALUE_OF_A_SIGN, ARITHMETIC, CHAIN_RULE, REINDEXING, SUM_FACTOR, \
-    delta_contraction
+from symbolic.trusted.axioms.index_rules import ABSOLUTE_VALUE_OF_A_SIGN, ARITHMETIC, CHAIN_RULE, REINDEXING, \
+    SUM_FACTOR, delta_contraction
 from symbolic.logic.terms import Activation, Const, Deriv, Entry, Eval, Function, Mul, Sum, Transformation, \
     expand, free_indices, permuted, substitute_index
 from symbolic.every_size.laws import derivative_chain, invariance_lemma

@@ -11,8 +11,8 @@ import pytest
 import sympy as sp
 
 from proofs import all_sizes
-from symbolic.every_size import index_rules as rules
-from symbolic.every_size import norm_rules
+from symbolic.trusted.axioms import index_rules as rules
+from symbolic.trusted.axioms import norm_rules
 from symbolic.every_size.change_of_variables import change_of_variables
 from symbolic.logic.terms import (
     Activation,

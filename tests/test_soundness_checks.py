@@ -22,7 +22,8 @@ from symbolic.decision.regions import examine, inside
 from symbolic.decision.smt import Answer, Translation, rational, solve
 from symbolic.decision.witness import compare_at, mp_value
 from symbolic.decision.zero import is_rational_zero
-from symbolic.every_size.index_rules import ARITHMETIC, CONSTANT_TERM, Chain, by_induction
+from symbolic.trusted.axioms.index_rules import ARITHMETIC, CONSTANT_TERM, by_induction
+from symbolic.kernel.derivations import Chain
 from symbolic.logic.terms import Const, Deriv, Entry
 from symbolic.checks import zeros
 from symbolic.numerics.real_network import Residual, derivative_identity, witness_answer

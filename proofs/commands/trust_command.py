@@ -1,6 +1,7 @@
 """python -m proofs trust: what a PROVED verdict rests on, printed from the code.
 
-The kernel's files with their line counts (the code that mints theorems), the axioms and
+The kernel's files with their line counts (the code that mints theorems), the trusted base's folder
+(``symbolic/trusted/``: the axioms, schemes and oracles the kernel takes) with its own, the axioms and
 definitions the every-size chains may use (with the rules whose validity is checked on instances
 only), the inference schemes, and the oracles the kernel runs on a statement.  ``--markdown``
 prints the same as the tables of the README's trust section.
@@ -16,21 +17,31 @@ from symbolic import trusted
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 KERNEL = os.path.join("symbolic", "kernel")
+TRUSTED = os.path.join("symbolic", "trusted")
 
-# the modules that declare axioms, definitions and schemes: importing them declares what they hold
-DECLARING = ("symbolic.every_size.index_rules", "symbolic.every_size.norm_rules",
-             "symbolic.every_size.attention_rules", "symbolic.every_size.networks", "symbolic.every_size.paths",
-             "symbolic.every_size.congruence", "symbolic.every_size.mixing_congruence",
-             "symbolic.every_size.change_of_variables", "symbolic.networks.symmetry",
-             "symbolic.networks.layer_transport", "proofs.all_sizes",
+# the modules that declare definitions (the axioms, schemes and oracles are declared by the trusted
+# folder's own modules, which ``trusted.load`` imports)
+DECLARING = ("symbolic.every_size.networks", "symbolic.every_size.paths", "proofs.all_sizes",
              "proofs.measures_all_sizes")
 
 
 def kernel_files() -> list[tuple[str, int]]:
     """Each file of the kernel with its number of lines."""
-    folder = os.path.join(ROOT, KERNEL)
-    return [(os.path.join(KERNEL, name), sum(1 for _ in open(os.path.join(folder, name), encoding="utf-8")))
-            for name in sorted(os.listdir(folder)) if name.endswith(".py")]
+    return _files(KERNEL)
+
+
+def trusted_files() -> list[tuple[str, int]]:
+    """Each file of the trusted base's folder (axioms, schemes, oracles) with its number of lines."""
+    return _files(TRUSTED)
+
+
+def _files(top: str) -> list[tuple[str, int]]:
+    found = []
+    for folder, _, names in sorted(os.walk(os.path.join(ROOT, top))):
+        for name in sorted(n for n in names if n.endswith(".py")):
+            path = os.path.join(folder, name)
+            found.append((os.path.relpath(path, ROOT), sum(1 for _ in open(path, encoding="utf-8"))))
+    return found
 
 
 def trusted_base() -> dict:
@@ -46,6 +57,7 @@ def trusted_base() -> dict:
         checked_on_instances += [(rule.name, caveat) for caveat in caveats]
     return {
         "kernel": kernel_files(),
+        "trusted": trusted_files(),
         "axioms": sorted({rule.name for rule in axioms if not rule.name.startswith("definition of ")}),
         "definitions": sorted({rule.name for rule in axioms if rule.name.startswith("definition of ")}),
         "instance_checked": sorted(set(checked_on_instances)),
@@ -56,8 +68,11 @@ def trusted_base() -> dict:
 
 def render(base: dict, markdown: bool) -> str:
     total = sum(lines for _, lines in base["kernel"])
+    trusted = sum(lines for _, lines in base["trusted"])
     out = [f"kernel: {total} lines in {len(base['kernel'])} files"]
     out += [f"  {path}: {lines}" for path, lines in base["kernel"]]
+    out.append(f"trusted base (axioms, schemes, oracles): {trusted} lines in {len(base['trusted'])} files")
+    out += [f"  {path}: {lines}" for path, lines in base["trusted"]]
     out.append(f"axioms (rewrite rules, each with a validity check): {len(base['axioms'])}")
     out += [f"  {name}" for name in base["axioms"]]
     out.append(f"definitions (each a fresh name): {len(base['definitions'])}")
@@ -73,6 +88,8 @@ def render(base: dict, markdown: bool) -> str:
     rows = ["| part | count | what |", "|---|---|---|",
             f"| kernel (`symbolic/kernel/`) | {total} lines, {len(base['kernel'])} files | "
             + ", ".join(f"`{os.path.basename(p)}` {n}" for p, n in base["kernel"]) + " |",
+            f"| trusted base (`symbolic/trusted/`) | {trusted} lines, {len(base['trusted'])} files | "
+            + ", ".join(f"`{os.path.relpath(p, TRUSTED)}` {n}" for p, n in base["trusted"]) + " |",
             f"| axioms | {len(base['axioms'])} | rewrite rules, each with a validity check |",
             f"| definitions | {len(base['definitions'])} | each introduces a fresh name once |",
             f"| checked on instances only | {len(base['instance_checked'])} | "

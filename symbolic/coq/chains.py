@@ -30,7 +30,7 @@ from symbolic.errors import CheckerError
 from symbolic.coq.printer import OutsideFragment, Printer
 from symbolic.logic.terms import Activation, Add, Const, Entry, Fn, Indicator, Mul, Relu, Sum, \
     children, difference, free_indices, permutation_of, permuted, substitute_index
-from symbolic.every_size.index_rules import RECIPROCAL_ROOT, SQUARE_ROOT
+from symbolic.trusted.axioms.index_rules import RECIPROCAL_ROOT, SQUARE_ROOT
 
 SECONDS_PER_CHAIN = 60               # a cap on the CPU time of the check of one chain
 CHECKED = "checked"

@@ -10,7 +10,7 @@ read out by one weight v:
 
     Q_im ↦ Σ_{r=1}^{k} Q_ir A_rm,   K_lm ↦ Σ_{s=1}^{k} K_ls B_sm,   v ↦ v,
 
-under the hypothesis Σ_m A_rm B_sm = δ_rs (``symbolic.every_size.attention_rules``).  It mixes the
+under the hypothesis Σ_m A_rm B_sm = δ_rs (``symbolic.trusted.axioms.attention_rules``).  It mixes the
 columns of Q and of K: the images are sums, whose bound index is no index of the pattern.
 
 f(T_Aθ)(x_n) = f_θ(x_n): each projection is a sum over r of A_rm times the projection at θ (the sum
@@ -24,9 +24,10 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from symbolic.every_size.attention_rules import GL_A, GL_B, HEAD, INVERSE_PAIR, LINEAR_CHAIN_RULE
-from symbolic.every_size.index_rules import ARITHMETIC, BOUND_RENAMING, CHAIN_RULE, CONSTANT_FACTOR, \
-    DERIVATIVE_OF_SUM, SUM_FACTOR, SUM_INTERCHANGE, Chain, delta_contraction
+from symbolic.trusted.axioms.attention_rules import GL_A, GL_B, HEAD, INVERSE_PAIR, LINEAR_CHAIN_RULE
+from symbolic.trusted.axioms.index_rules import ARITHMETIC, BOUND_RENAMING, CHAIN_RULE, CONSTANT_FACTOR, \
+    DERIVATIVE_OF_SUM, SUM_FACTOR, SUM_INTERCHANGE, delta_contraction
+from symbolic.kernel.derivations import Chain
 from symbolic.logic.terms import Add, Const, Deriv, Entry, Eval, Function, Mul, Sum, Transformation, replace_first
 from symbolic.logic.notation import latex
 from symbolic.every_size.networks import N, in_loss

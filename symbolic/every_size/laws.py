@@ -6,7 +6,8 @@ definition, with L(Tθ) = L(θ) a kernel theorem for that same T and L.
 """
 from __future__ import annotations
 
-from symbolic.every_size.index_rules import ARITHMETIC, CHAIN_RULE, CONSTANT_FACTOR, Chain
+from symbolic.trusted.axioms.index_rules import ARITHMETIC, CHAIN_RULE, CONSTANT_FACTOR
+from symbolic.kernel.derivations import Chain
 from symbolic.logic.terms import Const, Deriv, Eval, Mul
 from symbolic.every_size.networks import in_loss
 from symbolic.kernel.derivations import evaluation_lemma

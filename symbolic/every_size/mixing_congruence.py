@@ -2,7 +2,7 @@
 eigenvalues of (H, G) at Tθ and at θ agree.
 
 Let T be read from its definition family by family: a family either mixed, θ_{…m…} ↦ Σ_{r=1}^{K}
-θ_{…r…} M_rm with M free of θ (``symbolic.every_size.attention_rules.mixing``), or scaled, θ_a ↦
+θ_{…r…} M_rm with M free of θ (``symbolic.trusted.axioms.attention_rules.mixing``), or scaled, θ_a ↦
 t_a θ_a with t_a ≠ 0; no image reading another family.  Then Tθ = Mθ for a block-diagonal matrix M of
 the coordinates.  Suppose that for every pair of coordinates (a, b) each of the matrices X = H and
 X = G obeys
@@ -18,7 +18,7 @@ det(H(Tθ) − λG(Tθ)) = det(M)^{-2} det(H(θ) − λG(θ)) for every λ: the 
 """
 from __future__ import annotations
 
-from symbolic.every_size.attention_rules import mixing
+from symbolic.trusted.axioms.attention_rules import mixing
 from symbolic.logic.terms import Const, Entry, Eval, Function, Mul, Sum, Transformation, renamed_scalar
 from symbolic.kernel import conjunction
 from symbolic.every_size.congruence import determinant_multiplicativity

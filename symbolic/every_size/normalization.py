@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import sympy as sp
 
-from symbolic.every_size.index_rules import ARITHMETIC, HOMOGENEITY, RECIPROCAL_ROOT, ROOT_HOMOGENEITY, SUM_FACTOR, \
-    Chain, rewrite_all, rewrite_first
+from symbolic.trusted.axioms.index_rules import ARITHMETIC, HOMOGENEITY, RECIPROCAL_ROOT, ROOT_HOMOGENEITY, SUM_FACTOR
+from symbolic.kernel.derivations import Chain
+from symbolic.every_size.tactics import rewrite_all, rewrite_first
 from symbolic.logic.terms import Add, Const, Entry, Fn, Function, Mul, Relu, Sum, Transformation
 from symbolic.every_size.networks import N, in_loss
 

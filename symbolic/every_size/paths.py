@@ -19,7 +19,8 @@ import re
 
 import sympy as sp
 
-from symbolic.every_size.index_rules import ACTIVATION_HOMOGENEITY, ARITHMETIC, SUM_FACTOR, Chain
+from symbolic.trusted.axioms.index_rules import ACTIVATION_HOMOGENEITY, ARITHMETIC, SUM_FACTOR
+from symbolic.kernel.derivations import Chain
 from symbolic.logic.terms import Activation, Add, Const, Entry, Mul, Sum, children, layer_text, rebuild, \
     substitute_index, substitute_layer
 from symbolic.every_size.networks import A, DEEP_BIAS, DEPTH, LAYER, P, P_LAST, P_NEXT, P_START, PRODUCT_ONE

@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from symbolic.every_size.index_rules import ACTIVATION_HOMOGENEITY, ARITHMETIC, HOMOGENEITY, SUM_FACTOR, Chain
+from symbolic.trusted.axioms.index_rules import ACTIVATION_HOMOGENEITY, ARITHMETIC, HOMOGENEITY, SUM_FACTOR
+from symbolic.kernel.derivations import Chain
 from symbolic.logic.terms import Activation, Add, Const, Entry, Fn, Function, Mul, Relu, Sum, Transformation, expand, \
     replace_first
 from symbolic.logic.notation import latex

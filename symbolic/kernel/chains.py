@@ -9,7 +9,8 @@ from typing import Callable
 from symbolic.logic.terms import OVER_LAYERS, Eval, \
     SpectralNorm, Sum, Transformation, children, difference
 from symbolic.kernel.names import defined_in, transformed_names
-from symbolic.kernel.rules import called_from, code_in, issued as is_certified
+from symbolic.kernel.provenance import AXIOMS, called_from, code_in
+from symbolic.kernel.rules import issued as is_certified
 from symbolic.logic.statements import IndexEquation
 from symbolic.kernel.theorem import RestsOn, Theorem, _cite, _mint
 from symbolic.kernel.verdict import Status, Verdict
@@ -85,18 +86,14 @@ def binders_above(term, path: tuple) -> dict:
     return scope
 
 
-# the modules whose rules may be axioms: the trusted base, listed in the README
-AXIOM_MODULES = ("symbolic.every_size.index_rules", "symbolic.every_size.norm_rules",
-                 "symbolic.every_size.attention_rules", "symbolic.kernel.definitions")
-
-
 def axiom(rule: Rule) -> Rule:
     """Declare a rewrite rule an axiom: it may then justify chain steps, provided its validity
-    check comes out certified.  Only rules whose matching and validity code live in
-    ``AXIOM_MODULES`` are taken, declared there: an axiom is part of the trusted base (``axioms()``)."""
+    check comes out certified.  Only rules whose matching and validity code live in the trusted
+    folder of axioms (or the kernel's own definitions) are taken, declared there: an axiom is part
+    of the trusted base (``axioms()``)."""
     for part in (rule.justify, rule.validity):
-        if not (code_in(part, AXIOM_MODULES) and called_from(AXIOM_MODULES)):
-            raise ValueError(f"{rule.name}: an axiom's code must be in {', '.join(AXIOM_MODULES)}")
+        if not (code_in(part, AXIOMS) and called_from(AXIOMS)):
+            raise ValueError(f"{rule.name}: an axiom's code must be in {', '.join(AXIOMS)}")
     _AXIOMS[id(rule)] = rule
     return rule
 

@@ -9,7 +9,7 @@ A lemma enters a chain only as a rule made from a Theorem (``lemmas``); a defini
 fresh bare name once (``definitions``), never one a transformation maps (``names``); an instance is
 checked by matching (``matching``).
 """
-from symbolic.kernel.chains import (_AXIOMS, AXIOM_MODULES, Chain, Rule, axiom, axioms, binders_above, prove,
+from symbolic.kernel.chains import (_AXIOMS, Chain, Rule, axiom, axioms, binders_above, prove,
                                     transformations_in)
 from symbolic.kernel.definitions import definition, definitions, hypothesis
 from symbolic.kernel.induction import induction, instantiate
@@ -18,7 +18,7 @@ from symbolic.kernel.matching import _match, _match_scalar
 from symbolic.kernel.names import defined_in, defined_name, is_defined, transformation_names, transformed_names
 from symbolic.kernel.theorem import Theorem, is_index_theorem
 
-__all__ = ["AXIOM_MODULES", "Chain", "Rule", "Theorem", "_AXIOMS", "_match", "_match_scalar", "axiom", "axioms",
+__all__ = ["Chain", "Rule", "Theorem", "_AXIOMS", "_match", "_match_scalar", "axiom", "axioms",
            "binders_above", "defined_in", "defined_name", "definition", "definitions", "evaluation_lemma", "hypothesis",
            "induction", "instantiate", "is_defined", "is_index_theorem", "lemma", "prove", "transformation_names",
            "transformations_in", "transformed_names", "unmapped_families"]

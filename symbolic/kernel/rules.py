@@ -19,7 +19,7 @@ from typing import Callable
 import sympy as sp
 
 from symbolic.kernel.oracles import Oracle, is_declared
-from symbolic.kernel.provenance import called_from, code_in
+from symbolic.kernel.provenance import SCHEMES, called_from, code_in
 from symbolic.logic.statements import (Equation, Negation, Relation, Statement, conjunction_of, foreign_statement,
                                         misread_symbol)
 from symbolic.kernel.theorem import RestsOn, _mint
@@ -214,16 +214,11 @@ class Scheme:
 
 _SCHEMES: dict[int, Scheme] = {}
 
-# the modules whose inference schemes the kernel takes: part of the trusted base
-SCHEME_MODULES = ("symbolic.every_size.congruence", "symbolic.every_size.mixing_congruence",
-                  "symbolic.every_size.change_of_variables", "symbolic.networks.symmetry",
-                  "symbolic.networks.layer_transport")
-
-
 def scheme(name: str, conclude: Callable, argument: str) -> Scheme:
-    """Declare an inference scheme; only code in SCHEME_MODULES may be one, and declare it."""
-    if not (code_in(conclude, SCHEME_MODULES) and called_from(SCHEME_MODULES)):
-        raise ValueError(f"{name}: an inference scheme's code must be in {', '.join(SCHEME_MODULES)}")
+    """Declare an inference scheme; only code in the trusted folder of schemes may be one, and
+    declare it."""
+    if not (code_in(conclude, SCHEMES) and called_from(SCHEMES)):
+        raise ValueError(f"{name}: an inference scheme's code must be in {', '.join(SCHEMES)}")
     declared = Scheme(name, conclude, argument)
     _SCHEMES[id(declared)] = declared
     return declared

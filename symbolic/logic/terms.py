@@ -3,12 +3,12 @@
 A small term language of its own, not sympy's Sum/Indexed: sympy rewrites on construction (the
 project's ReLU pulls out positive factors, α·α⁻¹ cancels inside a Mul) and needs ``refine`` to
 discharge the bounds of a differentiated sum, so a step could happen without a rule saying so.
-Here a term changes only when a rule rewrites it (``symbolic.every_size.index_rules``); its
+Here a term changes only when a rule rewrites it (``symbolic.trusted.axioms.index_rules``); its
 notation, the LaTeX a reader sees, is ``symbolic.logic.notation``.
 
 A spectral norm ‖(A_ab)‖₂ binds its two indices as a sum binds one: a term of its own
 (``SpectralNorm``), its matrix's entry the only child, opaque to arithmetic; its rules
-(``symbolic.every_size.norm_rules``) take out a positive scale, drop a sign of one side, or put
+(``symbolic.trusted.axioms.norm_rules``) take out a positive scale, drop a sign of one side, or put
 permuted rows or columns back in order.  A sum or a product over the layers binds its layer
 variable alike; an index may be permuted, π_m(j), or offset, j+1, and depends on j either way.
 
@@ -133,7 +133,7 @@ class LayerSum:
 @dataclass(frozen=True)
 class LayerProduct:
     """∏_{variable=1}^{last} body over the layers of a deep network, as ``LayerSum`` for a product;
-    its own rules (``symbolic.every_size.index_rules``) peel its last factor and take scalars out."""
+    its own rules (``symbolic.trusted.axioms.index_rules``) peel its last factor and take scalars out."""
     variable: str
     last: str
     body: object

@@ -31,9 +31,10 @@ from dataclasses import dataclass
 import sympy as sp
 
 from symbolic.decision.zero import is_sign
-from symbolic.every_size.index_rules import ABSOLUTE_VALUE_OF_A_SIGN, ACTIVATION_HOMOGENEITY, ARITHMETIC, REINDEXING, \
-    ROOT_EXPONENTS, ROOT_HOMOGENEITY, SCALARS_OUT_OF_PRODUCT, SUM_FACTOR, monomials, rewrite_all
-from symbolic.every_size.norm_rules import SPECTRAL_NORM_HOMOGENEITY, SPECTRAL_NORM_OF_A_PERMUTATION, \
+from symbolic.trusted.axioms.index_rules import ABSOLUTE_VALUE_OF_A_SIGN, ACTIVATION_HOMOGENEITY, ARITHMETIC, \
+    REINDEXING, ROOT_EXPONENTS, ROOT_HOMOGENEITY, SCALARS_OUT_OF_PRODUCT, SUM_FACTOR
+from symbolic.every_size.tactics import monomials, rewrite_all
+from symbolic.trusted.axioms.norm_rules import SPECTRAL_NORM_HOMOGENEITY, SPECTRAL_NORM_OF_A_PERMUTATION, \
     SPECTRAL_NORM_OF_A_SIGN
 from symbolic.logic.terms import Activation, Add, Const, Entry, Eval, Fn, Function, LayerProduct, LayerSum, Mul, \
     SpectralNorm, Sum, Transformation, children, first_subterm, permuted, rebuild, replace_first, same_head

@@ -41,7 +41,6 @@ import dataclasses
 import html
 import json
 import random
-import re
 from dataclasses import dataclass, field
 
 import sympy as sp
@@ -50,15 +49,14 @@ from symbolic.networks.activation_patterns import nonlinear_sites
 from symbolic.networks import layer_transport
 from symbolic.decision.budget import BudgetExhausted, time_budget
 from symbolic.derivation import Derivation
-from symbolic.kernel import by_oracle, conjunction, infer, refutation, scheme
+from symbolic.kernel import by_oracle, conjunction, infer, refutation
 from symbolic.checks import identity
 from symbolic.logic.statements import Equation
 from symbolic.latex import render, to_latex
-from symbolic.networks.derivative_laws import REAL_LOSS, _as_sympy, _group_value, _law_names, law_statement, numeric_law
-from symbolic.networks.losses import deciding_labellings, loss_of_predictions
-from symbolic.networks.maps import Symmetry, invertible_linear
+from symbolic.networks.derivative_laws import REAL_LOSS, _as_sympy, _group_value, _law_names, law_statement
+from symbolic.networks.losses import deciding_labellings
+from symbolic.networks.maps import Symmetry
 from symbolic.networks.model import Model
-from symbolic.relu import canonical_relu_form, to_relu_form
 from symbolic.report import counted
 from symbolic.kernel.verdict import Status, Verdict, worst
 from symbolic.decision.witness import compare_at, substitute_functions
@@ -66,7 +64,9 @@ from symbolic.decision.witness import compare_at, substitute_functions
 from symbolic.networks.derivative_laws import KINK_MARGIN, LOSS_CONSTANT, WITNESS_POINTS  # noqa: F401
 from symbolic.networks.derivative_laws import decide_derivative_law, jet_loss, real_loss  # noqa: F401
 from symbolic.networks.maps import linear_matrix, permutation_matrix, positive_scales  # noqa: F401
+from symbolic.networks.loss_claims import loss_sides, plain_names, target_distributions
 from symbolic.trusted.oracles.networks import DERIVATIVE_LAW
+from symbolic.trusted.schemes.linear_maps import CHAIN_RULE_OF_A_LINEAR_MAP
 
 LOSSES = ("any", "mse", "cross_entropy")
 KINK_POINTS = 3
@@ -117,22 +117,10 @@ def sides_at(lhs, rhs, witness: dict) -> str:
     return f"{values[0]} against {values[1]}"
 
 
-def _plain_names(lhs, rhs) -> dict:
-    """Each symbol renamed to a plain identifier (W1_{1,2} → W1_1_2), or kept when that would clash:
-    mpmath evaluation of expressions whose symbol names are not identifiers is slow."""
-    symbols = sorted(sp.sympify(lhs).free_symbols | sp.sympify(rhs).free_symbols, key=str)
-    plain = {s: sp.Symbol(re.sub(r"\W", "_", s.name).strip("_").replace("__", "_"), **s.assumptions0)
-             for s in symbols}
-    if len({p.name for p in plain.values()}) != len(symbols) or \
-            any(not p.name.isidentifier() for p in plain.values()):
-        plain = {s: s for s in symbols}     # a clash: keep the names
-    return plain
-
-
 def _check_identity(lhs, rhs, claim: str, seed: int) -> Verdict:
-    """The kernel's exact identity test on the sides with plain symbol names (``_plain_names``),
+    """The kernel's exact identity test on the sides with plain symbol names (``plain_names``),
     a witness named back in the original symbols."""
-    plain = _plain_names(lhs, rhs)
+    plain = plain_names(lhs, rhs)
     verdict = identity(sp.sympify(lhs).xreplace(plain), sp.sympify(rhs).xreplace(plain), label=claim, seed=seed)
     if not verdict.witness:
         return verdict
@@ -220,7 +208,7 @@ def _with(verdict: Verdict, latex: str, reason: str | None = None) -> Verdict:
 def loss_invariance(model, symmetry, n, loss, seed=0) -> Verdict:
     """L(Tθ) = L(θ) for an undefined ℓ of the K·N predictions ("any"), the MSE ("mse") or the
     softmax cross-entropy ("cross_entropy", refuted at class labels: ``_refuted_at_labels``)."""
-    lhs, rhs, what, math = _loss_sides(model, symmetry, n, loss)
+    lhs, rhs, what, math = loss_sides(model, symmetry, n, loss)
     claim = f"loss: L({symmetry.name} theta) = L(theta), {what}, N={n}"
     latex = r"L(%s\theta) = L(\theta),\ L = %s,\ N = %d" % (symmetry.name, math, n)
     verdict = _check_identity(lhs, rhs, claim, seed)
@@ -231,17 +219,6 @@ def loss_invariance(model, symmetry, n, loss, seed=0) -> Verdict:
                                             f"{sides_at(lhs, rhs, verdict.witness)}"
                                             f"{_cancelled(symmetry, lhs, rhs)}")
     return _with(verdict, latex)
-
-
-def target_distributions(n: int, outputs: int) -> list[list]:
-    """The cross-entropy's targets q_n, one distribution over the K classes per point: q_{n,k} a
-    real symbol for the first K − 1 classes, q_{n,K} = 1 − Σ_{k<K} q_{n,k}.  A label y_n is the
-    one-hot q_n, so L(Tθ) = L(θ) for every such q gives it for every labelling."""
-    targets = []
-    for point in range(1, n + 1):
-        free = [sp.Symbol(f"q_{{{point},{k}}}", real=True) for k in range(1, outputs)]
-        targets.append([*free, 1 - sp.Add(*free)])
-    return targets
 
 
 def _refuted_at_labels(model, symmetry, n, lhs, rhs, verdict, claim) -> Verdict:
@@ -267,67 +244,6 @@ def _refuted_at_labels(model, symmetry, n, lhs, rhs, verdict, claim) -> Verdict:
                                   f"{_cancelled(symmetry, labelled.lhs, labelled.rhs)}")
     return Verdict(Status.UNDECIDED, claim, reason=f"refuted at target weights that are no labels ({verdict.reason}), "
                                                    "and at none of the labellings tried")
-
-
-def _loss_sides(model, symmetry, n, loss):
-    """L(Tθ) and L(θ) for N symbolic inputs, with the loss's description in words and in math."""
-    inputs = [model.input(k + 1) for k in range(n)]
-    images = symmetry.tensors()
-    outputs = model.outputs
-
-    def predictions(values):
-        # the prediction at each point, a vector of K outputs; the canonical ReLU form is an exact
-        # rewrite that lets the loss's arguments compare structurally
-        return [[sp.expand(canonical_relu_form(to_relu_form(p))) for p in point]
-                for point in model.batch_predictions(inputs, values)]
-    if loss == "any":
-        targets = []
-        what, math = (("every loss ell of the predictions", r"\ell(f(x_1), \dots, f(x_N))") if outputs == 1 else
-                      (f"every loss ell of the {outputs} N predictions",
-                       r"\ell(f_1(x_1), \dots, f_{%d}(x_N))" % outputs))
-    elif loss == "mse":
-        # y_{n} for one output, y_{n,k} for K > 1: summed over the outputs, the mean over the points
-        targets = [[sp.Symbol(f"y_{{{k + 1}}}" if outputs == 1 else f"y_{{{k + 1},{o + 1}}}", real=True)
-                    for o in range(outputs)] for k in range(n)]
-        what, math = (("mean squared error, symbolic targets", r"\tfrac1N\sum_n (f(x_n) - y_n)^2")
-                      if outputs == 1 else
-                      (f"mean squared error summed over {outputs} outputs, symbolic targets",
-                       r"\tfrac1N\sum_n \sum_k (f_k(x_n) - y_{n,k})^2"))
-    else:
-        targets = target_distributions(n, outputs)
-        what = (f"softmax cross-entropy of {outputs} logits, every target distribution q_n (sum_k q_(n,k) = 1), "
-                "class labels among them")
-        math = r"\tfrac1N\sum_n \bigl(\log\sum_k e^{f_k(x_n)} - \sum_k q_{n,k} f_k(x_n)\bigr)"
-    kind = "generic" if loss == "any" else loss
-    lhs, rhs = (loss_of_predictions(kind, predictions(values), targets) for values in (images, None))
-    return lhs, rhs, what, math
-
-
-def _chain_rule_of_a_linear_map(premises, *, model, symmetry, n, loss, order, seed):
-    """From L(Tθ) = L(θ) at every θ (the premise, for this model, map, loss and N) and Tθ = Mθ with
-    M an invertible matrix (monomial, or with det M a non-zero constant times a monomial in positive
-    group parameters): differentiating gives Mᵀ∇L(Mθ) = ∇L(θ) and MᵀH(Mθ)M = H(θ)
-    wherever L is differentiable (at θ exactly when at Mθ, M being a linear bijection); the mpmath
-    witness on the real loss must still agree."""
-    lhs, rhs, _, _ = _loss_sides(model, symmetry, n, loss)
-    plain = _plain_names(lhs, rhs)
-    statement = premises[0].statement
-    if not (getattr(statement, "lhs", None) == sp.sympify(lhs).xreplace(plain)
-            and getattr(statement, "rhs", None) == sp.sympify(rhs).xreplace(plain)):
-        return "the premise is not L(T theta) = L(theta) for this model, map, loss and N"
-    monomial = symmetry.monomial_form()
-    if monomial is None and not invertible_linear(symmetry):
-        return "T theta = M theta with M an invertible matrix does not hold"
-    residual, _ = numeric_law(model, symmetry, n, loss, order, monomial, seed) or (None, None)
-    if residual is None or not residual.noise:
-        return "the mpmath witness on the real loss does not agree"
-    return law_statement(model, symmetry, n, loss, order)
-
-
-CHAIN_RULE_OF_A_LINEAR_MAP = scheme("chain rule for a linear map", _chain_rule_of_a_linear_map,
-                                    "L(M theta) = L(theta) for all theta, M linear and invertible, gives "
-                                    "M^T grad L(M theta) = grad L(theta) and M^T H(M theta) M = H(theta) "
-                                    "wherever L is differentiable, at theta exactly when at M theta")
 
 
 def derivative_law(model, symmetry, n, loss, order, seed=0, loss_verdict=None) -> Verdict:

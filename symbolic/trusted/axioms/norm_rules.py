@@ -1,6 +1,6 @@
 """The spectral norm of a matrix family at index level: a positive scale, a sign on one side and a
 permutation of the rows or the columns leave it alone, each rule an axiom of the kernel with its
-validity check (``symbolic.every_size.index_rules`` has the others).
+validity check (``symbolic.trusted.axioms.index_rules`` has the others).
 
 ‖A‖₂ = √λ_max(AᵀA) (AᵀA and AAᵀ have the same non-zero eigenvalues).  Each rule says that the Gram
 matrices of the matrix it rewrites have the same characteristic polynomials (up to the scale c²), so
@@ -15,7 +15,7 @@ import itertools
 import sympy as sp
 
 from symbolic.decision.zero import is_rational_zero, is_sign
-from symbolic.every_size.index_rules import _constants, _either_way
+from symbolic.trusted.axioms.index_rules import _constants, _either_way
 from symbolic.logic.terms import Const, Entry, Mul, SpectralNorm, free_indices, permuted, substitute_index
 from symbolic.kernel import conjunction
 from symbolic.checks import zeros

@@ -20,7 +20,7 @@ import sympy as sp
 
 from symbolic.logic.terms import DATA_FAMILIES, Const, Deriv, Entry, Eval, Fn, Function, Mul, Sum, \
     Transformation, entries_of, families, family_stem, free_indices, index_variable, renamed_scalar, summation_bounds
-from symbolic.every_size.index_rules import _either_way
+from symbolic.trusted.axioms.index_rules import _either_way
 from symbolic.kernel import conjunction
 from symbolic.checks import check_identity, zeros
 from symbolic.logic.statements import Fact
