@@ -451,7 +451,7 @@ def refutation(export: Export, step: int) -> Refutation | None:
     rng = random.Random(step)
     for size in INSTANCE_SIZES:
         for attempt in range(ATTEMPTS):
-            instance = Instance(size, {} if attempt == 0 else None, rng)
+            instance = Instance(size, attempt == 0, rng)
             try:
                 values = [instance.value(term) for term in (before, after)]
             except Unevaluated:
@@ -491,8 +491,8 @@ class Instance:
     (the first attempt 1 everywhere, then rational values from ``VALUES`` honouring each sign fact),
     each function a cubic polynomial; ``value`` evaluates a kernel term there exactly."""
 
-    def __init__(self, size: int, fixed: dict | None, rng: random.Random):
-        self.size, self.rng, self.first = size, rng, fixed is not None
+    def __init__(self, size: int, first: bool, rng: random.Random):
+        self.size, self.first, self.rng = size, first, rng
         self.chosen: dict = {}            # key -> its value (a number, or a polynomial's body)
 
     def number(self, key, thing=None) -> sp.Rational:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from symbolic.coq import library
 from symbolic.coq.chains import CHECKED, NotExported, check_exports, export_chain
-from symbolic.coq.runner import Answer, Batch, certify, combine
+from symbolic.coq.runner import SECONDS_PER_CLAIM, Answer, Batch, certify, combine
 from symbolic.kernel import Equation
 from symbolic.kernel.chains import proof_of
 from symbolic.logic.statements import IndexEquation
@@ -85,7 +85,7 @@ class Recorder:
             Report.record = self._original
             self._original = None
 
-    def certify_rows(self, seconds: float = 10.0, mapper=map) -> str:
+    def certify_rows(self, seconds: float = SECONDS_PER_CLAIM, mapper=map) -> str:
         """Coq's pass over the recorded claims and chains, the rows' verdicts updated; its summary.
         ``mapper(function, items)`` runs the coqc batches: in turn (``map``), or in parallel."""
         answers, batch, chains = coq_pass(self, seconds, mapper)
@@ -107,7 +107,7 @@ def _certify_batch(arguments) -> Batch:
     return certify(claims, seconds)
 
 
-def coq_pass(recorder: Recorder, seconds: float = 10.0, mapper=map) -> tuple[list[Answer], Batch, "ChainPass"]:
+def coq_pass(recorder: Recorder, seconds: float = SECONDS_PER_CLAIM, mapper=map) -> tuple[list[Answer], Batch, "ChainPass"]:
     """Coq's answer on each recorded claim (the same claim once) and on each recorded chain, and the
     rows' verdicts updated: a PROVED row one of whose claims or chains Coq refuted becomes UNDECIDED
     (``combine``); one Coq did not check keeps its status, with the reason."""
