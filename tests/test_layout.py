@@ -2,6 +2,11 @@
 proofs/, the public API in one place, and dependencies one way (no import circle)."""
 import ast
 import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
 
 import symbolic
 from proofs.commands import registry
@@ -41,6 +46,69 @@ def import_graph():
     return graph
 
 
+def with_packages(graph):
+    """The graph with the imports Python makes on its own: importing a.b.c runs the __init__ of a
+    and of a.b first (an importer's own packages are already under way, so they add nothing)."""
+    full = {name: set(targets) for name, targets in graph.items()}
+    for name, targets in graph.items():
+        own = set(_packages_of(name)) | {name}
+        for target in targets:
+            full[name] |= {p for p in _packages_of(target) if p in graph and p not in own}
+    return full
+
+
+def _packages_of(name):
+    parts = name.split(".")
+    return [".".join(parts[:k]) for k in range(1, len(parts))]
+
+
+def circles_of(graph):
+    """The strongly connected parts of more than one node: each holds an import circle."""
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+
+    def visit(node):
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            part = set()
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                part.add(top)
+                if top == node:
+                    break
+            if len(part) > 1:
+                found.append(part)
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def folder_graph(graph):
+    """Folders as rooms: each sub-package of the engine or of proofs/ one room, each module at the
+    top of symbolic/ or proofs/ a room of its own; an arrow for every import between two rooms."""
+    def room(name):
+        if os.path.isdir(os.path.join(ROOT, *name.split("."))):
+            return name
+        package = name.rsplit(".", 1)[0]
+        return name if package in ("symbolic", "proofs") else package
+    rooms = {}
+    for name, targets in graph.items():
+        for target in targets:
+            a, b = room(name), room(target)
+            if a != b and not a.startswith(b + "."):      # a sub-package runs its parent's __init__ anyway
+                rooms.setdefault(a, set()).add(b)
+    return rooms
+
+
 def test_no_import_circle():
     graph, state, circles = import_graph(), {}, []
 
@@ -56,6 +124,87 @@ def test_no_import_circle():
         if node not in state:
             visit(node, [node])
     assert circles == []
+
+
+def test_no_import_circle_through_the_packages_python_imports_on_its_own():
+    assert circles_of(with_packages(import_graph())) == []
+
+
+def test_the_floors_below_the_trusted_base_are_in_no_folder_circle():
+    """The language of statements, the printers and the kernel, folder by folder, lie in no circle
+    of folders: nothing they import imports them back, packages' own imports included."""
+    floors = {"symbolic.logic", "symbolic.printing", "symbolic.kernel", "symbolic.relu", "symbolic.errors",
+              "symbolic.flint_fractions"}
+    for part in circles_of(folder_graph(with_packages(import_graph()))):
+        assert not part & floors, sorted(part)
+
+
+def test_every_engine_module_imports_on_its_own():
+    """Each module imported in a process where its parent packages are bare (their __init__ not
+    run) and no other module of the project is loaded: it leans on no import order."""
+    script = textwrap.dedent("""
+        import importlib, os, sys, types
+        failed = []
+        for module in sys.argv[1:]:
+            for name in [n for n in sys.modules if n.split(".")[0] in ("symbolic", "proofs")]:
+                del sys.modules[name]
+            parts = module.split(".")
+            for k in range(1, len(parts)):
+                bare = types.ModuleType(".".join(parts[:k]))
+                bare.__path__ = [os.path.join(os.getcwd(), *parts[:k])]
+                sys.modules[bare.__name__] = bare
+            try:
+                importlib.import_module(module)
+            except Exception as error:
+                failed.append(f"{module}: {type(error).__name__}: {error}")
+        print("\\n".join(failed))
+    """)
+    modules = sorted(module_name(path) for path in python_files("symbolic"))
+    done = subprocess.run([sys.executable, "-c", script, *modules], cwd=ROOT, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == ""
+
+
+def test_the_kernel_and_the_ground_floor_import_by_name_only():
+    """No importlib, no __import__ in symbolic/logic/ or symbolic/kernel/: every arrow is an import."""
+    for top in (os.path.join("symbolic", "logic"), os.path.join("symbolic", "kernel")):
+        for path in python_files(top):
+            tree = ast.parse(open(path, encoding="utf-8").read())
+            names = {alias.name for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))
+                     for alias in node.names} | {getattr(node, "module", None) for node in ast.walk(tree)
+                                                 if isinstance(node, ast.ImportFrom)}
+            calls = {node.func.id for node in ast.walk(tree) if isinstance(node, ast.Call)
+                     and isinstance(node.func, ast.Name)}
+            assert "importlib" not in names and "__import__" not in calls, path
+
+
+def test_the_trusted_base_is_read_from_its_folder():
+    """The places the kernel takes axioms, schemes and oracles from are the trusted folders, and
+    what is declared is what those folders' modules declare (their list is read from the folder)."""
+    from symbolic import trusted
+    from symbolic.kernel import declared, derivations, provenance, rules
+    for kind, places in (("axioms", provenance.AXIOMS), ("schemes", provenance.SCHEMES),
+                         ("oracles", provenance.ORACLES)):
+        assert f"symbolic.trusted.{kind}" in places
+        assert provenance.folder_of(f"symbolic.trusted.{kind}") == trusted.FOLDER / kind
+        assert trusted.modules(kind), kind
+    trusted.load()
+    oracle_modules = set(trusted.modules("oracles"))
+    assert {o.name for o in declared()} == {o.name for module in oracle_modules
+                                            for o in vars(sys.modules[module]).values()
+                                            if isinstance(o, type(declared()[0]))}
+    for rule in derivations.axioms():
+        assert rule.justify.__module__.startswith("symbolic.trusted.axioms.") or \
+            rule.justify.__module__ == "symbolic.kernel.definitions", rule.name
+    for scheme in rules._SCHEMES.values():
+        assert scheme.conclude.__module__ in set(trusted.modules("schemes")), scheme.name
+
+
+def test_an_oracle_declared_outside_the_trusted_folder_is_refused():
+    from symbolic.kernel.oracles import declare
+    with pytest.raises(ValueError):
+        declare("my own oracle", lambda statement: None, "anything")
 
 
 def test_dependencies_run_one_way():

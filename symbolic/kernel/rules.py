@@ -172,7 +172,7 @@ def exact_number(value):
     """``value`` as an exact sympy number (an int, a Fraction, a sympy rational or an algebraic
     number written without floats, such as sqrt(2)), or None: a float, a Float anywhere inside,
     text, a bool, a transcendental or non-real number, or anything with a symbol."""
-    if isinstance(value, bool) or isinstance(value, str) or isinstance(value, float):
+    if isinstance(value, bool):
         return None
     if isinstance(value, int):
         return sp.Integer(value)
