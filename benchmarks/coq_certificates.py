@@ -6,7 +6,7 @@ Every result of ``python -m proofs`` runs at its default sizes in this process w
 ``symbolic.coq.recording`` records each identity the decision procedure proves; then the distinct
 identities of each result are printed as Coq lemmas and checked by coqc in batches.  The table
 gives per result the identities proved, how many Coq checked, how many fall outside the fragment,
-how many it refused, the run's own time (the peer: the kernel deciding the same claims and the
+how many it could not check and how many it refuted, the run's own time (the peer: the kernel deciding the same claims and the
 rest of the script) and Coq's CPU time in total and per checked identity.  The most common reasons
 for falling outside the fragment follow.  An output is kept in benchmarks/results/.
 """
@@ -60,11 +60,12 @@ def main(argv: list[str]) -> int:
             answers += batch.answers
             coq_cpu, coq_wall, calls = coq_cpu + batch.cpu_seconds, coq_wall + batch.wall_seconds, calls + batch.calls
         checked = sum(a.checked for a in answers)
-        refused = sum(a.refused for a in answers)
+        refuted = sum(a.refuted for a in answers)
+        outside = sum(a.result.startswith("outside the fragment") for a in answers)
         reasons.update(a.result.removeprefix("outside the fragment (").split(" (")[0].split(": ")[0].rstrip(")")[:90]
-                       for a in answers if not a.checked and not a.refused)
-        rows.append((name, len(recorder.claims), len(claims), checked, len(claims) - checked - refused, refused,
-                     run_cpu, run_wall, coq_cpu, coq_wall, calls))
+                       for a in answers if a.result.startswith("outside the fragment"))
+        rows.append((name, len(recorder.claims), len(claims), checked, outside,
+                     len(claims) - checked - refuted - outside, refuted, run_cpu, run_wall, coq_cpu, coq_wall, calls))
         print(f"  {name}: {checked}/{len(claims)} checked", file=sys.stderr, flush=True)
         # the kernel's chains of its theorems for every size, exported and checked in one coqc call
         if recorder.chains:
@@ -72,12 +73,13 @@ def main(argv: list[str]) -> int:
             answers = list(chains.answers.values())
             chain_rows.append((name, len(answers), answers.count("checked"),
                                sum(a.startswith("not exported") for a in answers),
-                               sum(a.startswith("refused") for a in answers), chains.cpu_seconds, chains.wall_seconds))
+                               sum(a.startswith("not checked") for a in answers),
+                               sum(a.startswith("refuted") for a in answers), chains.cpu_seconds, chains.wall_seconds))
     print_table(rows)
     if chain_rows:
         print("\nthe kernel's chains exported to Coq (symbolic.coq.chains), one coqc call per result:")
-        header = ("result", "chains", "checked", "not exported", "refused", "coq CPU s", "coq s")
-        lines = [(n, c, k, x, r, f"{cpu:.1f}", f"{wall:.1f}") for n, c, k, x, r, cpu, wall in chain_rows]
+        header = ("result", "chains", "checked", "not exported", "not checked", "refuted", "coq CPU s", "coq s")
+        lines = [(n, c, k, x, u, r, f"{cpu:.1f}", f"{wall:.1f}") for n, c, k, x, u, r, cpu, wall in chain_rows]
         widths = [max(len(str(v)) for v in column) for column in zip(header, *lines)]
         for line in [header, tuple("-" * w for w in widths), *lines]:
             print("  ".join(str(v).rjust(w) if i else str(v).ljust(w) for i, (v, w) in enumerate(zip(line, widths))))
@@ -89,14 +91,14 @@ def main(argv: list[str]) -> int:
 
 
 def print_table(rows: list) -> None:
-    header = ("result", "proved", "distinct", "checked", "outside", "refused", "run CPU s", "run s",
+    header = ("result", "proved", "distinct", "checked", "outside", "not checked", "refuted", "run CPU s", "run s",
               "coq CPU s", "coq s", "coq ms/claim", "calls")
     total = ["total"] + [sum(row[i] for row in rows) for i in range(1, len(rows[0]))] if rows else []
     lines = []
     for row in rows + ([tuple(total)] if rows else []):
-        name, proved, unique, checked, outside, refused, run_cpu, run_wall, coq_cpu, coq_wall, calls = row
+        name, proved, unique, checked, outside, unchecked, refuted, run_cpu, run_wall, coq_cpu, coq_wall, calls = row
         per_claim = f"{1000 * coq_cpu / checked:.0f}" if checked else "-"
-        lines.append((name, proved, unique, checked, outside, refused, f"{run_cpu:.1f}", f"{run_wall:.1f}",
+        lines.append((name, proved, unique, checked, outside, unchecked, refuted, f"{run_cpu:.1f}", f"{run_wall:.1f}",
                       f"{coq_cpu:.1f}", f"{coq_wall:.1f}", per_claim, calls))
     widths = [max(len(str(x)) for x in column) for column in zip(header, *lines)]
     print(f"Coq {coq_version()} re-checking the default run's proved identities; "
@@ -105,11 +107,11 @@ def print_table(rows: list) -> None:
     for line in [header, tuple("-" * w for w in widths), *lines]:
         print("  ".join(str(x).rjust(w) if i else str(x).ljust(w) for i, (x, w) in enumerate(zip(line, widths))))
     if rows:
-        inside = total[3] + total[5]
+        inside = total[3] + total[5] + total[6]
         share = f"{100 * total[3] / inside:.1f} %" if inside else "-"
         print(f"\nchecked: {total[3]} of the {inside} distinct identities inside the fragment ({share}), "
-              f"{total[5]} refused; {total[4]} outside.  Coq's pass: {total[8]:.1f} s CPU against "
-              f"{total[6]:.1f} s CPU for the run itself.")
+              f"{total[5]} not checked (tactics or time), {total[6]} refuted; {total[4]} outside.  Coq's pass: "
+              f"{total[9]:.1f} s CPU against {total[7]:.1f} s CPU for the run itself.")
 
 
 def processor() -> str:

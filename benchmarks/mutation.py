@@ -74,6 +74,7 @@ LOOPHOLES = "tests/test_decision_loopholes.py"
 MATCHING = "tests/test_matching_attacks.py"
 STATEMENT_ATTACKS = "tests/test_statement_attacks.py"
 CLI_ASSUMPTIONS = "tests/test_cli_assumptions.py"
+COQ_ANSWERS = "tests/test_coq_answers.py"
 CHANGE_OF_VARIABLES = "symbolic/every_size/change_of_variables.py"
 CONGRUENCE = "symbolic/every_size/congruence.py"
 MEASURE_TESTS = "tests/test_measures_all_sizes.py"
@@ -893,6 +894,35 @@ MUTANTS = [
            "**({\"rests_on\": verdict.rests_on} if verdict.status is Status.PROVED else {}),",
            "",
            "check --json lists what a PROVED rests on", tests=(CLI_ASSUMPTIONS,)),
+    # --- Coq's answers in three kinds ----------------------------------------------------------------------
+    Mutant("coq-nonzero-hypothesis-as-positive", "symbolic/coq/printer.py",
+           "facts.append(f\"{text} <> 0\")",
+           "facts.append(f\"0 < {text}\")",
+           "Coq printer: a non-zero symbol's hypothesis is x <> 0", tests=(COQ_ANSWERS,)),
+    Mutant("coq-not-checked-is-a-disagreement", "symbolic/coq/runner.py",
+           "    if verdict.status is Status.PROVED and answer.refuted:",
+           "    if verdict.status is Status.PROVED and not answer.checked:",
+           "Coq: a failed proof is not checked, never a disagreement", tests=(COQ_ANSWERS,)),
+    Mutant("coq-refutation-taken-on-the-projects-word", "symbolic/coq/runner.py",
+           "if refuted and number in refuted.outcomes and refuted.outcomes[number].accepted:",
+           "if refuted and number in refuted.outcomes:",
+           "Coq: a refutation is a lemma Coq accepted, not the point the project proposed", tests=(COQ_ANSWERS,)),
+    Mutant("coq-wall-clock-cap", "symbolic/coq/library.py",
+           "over = \"cpu\" if group_cpu(group) >= cap else",
+           "over = \"cpu\" if time.monotonic() - started >= cap else",
+           "Coq: the cap counts CPU seconds, not the time coqc waits", tests=(COQ_ANSWERS,)),
+    Mutant("coq-no-retry", "symbolic/coq/library.py",
+           "    for cap in (seconds, RETRY * seconds):",
+           "    for cap in (seconds,):",
+           "Coq: a lemma out of time is retried alone with a longer cap", tests=(COQ_ANSWERS,)),
+    Mutant("coq-chain-failure-called-refuted", "symbolic/coq/chains.py",
+           "result.answers[export.name] = CHECKED if outcome.accepted else not_checked(export, outcome)",
+           "result.answers[export.name] = CHECKED if outcome.accepted else \"refuted at step 1\"",
+           "Coq chains: a step beyond the tactics is not checked", tests=(COQ_ANSWERS,)),
+    Mutant("coq-statement-error-as-tactic-failure", "symbolic/coq/runner.py",
+           "    if outcome.line <= STATEMENT_LINES or SYNTAX_ERROR.match(outcome.message):",
+           "    if SYNTAX_ERROR.match(outcome.message):",
+           "Coq: a printed lemma that does not compile says so, with Coq's message", tests=(COQ_ANSWERS,)),
 ]
 
 

@@ -82,7 +82,8 @@ def build_parser() -> Parser:
                              "split or z3: that procedure's verdict alone")
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
     parser.add_argument("--certify", choices=["coq"], help="re-check a PROVED claim with Coq (coqc): a "
-                        "refusal makes the verdict UNDECIDED, exit 4")
+                        "refutation (Coq proves the claim false) makes the verdict UNDECIDED, exit 4; a proof "
+                        "Coq does not find leaves it, with the reason")
     return parser
 
 

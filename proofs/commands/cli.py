@@ -132,8 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="check the claims on the Dask scheduler at ADDRESS (e.g. "
                              "tcp://host:8786; needs the 'dask' extra)")
     parser.add_argument("--certify", choices=["coq"],
-                        help="re-check every identity the run proves with Coq, in this process: a refusal "
-                             "makes its row UNDECIDED and the exit code 4")
+                        help="re-check every identity the run proves with Coq, in this process: a refutation "
+                             "makes its row UNDECIDED and the exit code 4; a claim Coq does not check keeps "
+                             "its verdict")
     return parser
 
 

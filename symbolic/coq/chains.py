@@ -472,7 +472,7 @@ def refutation(export: Export, step: int) -> Refutation | None:
     return None
 
 
-class Unevaluated(Exception):
+class Unevaluated(CheckerError):
     """A term the instance does not evaluate (it has no constant value here)."""
 
 

@@ -51,9 +51,6 @@ class Answer:
     def refuted(self) -> bool:
         return self.result.startswith("refuted")
 
-    # the name the callers of the first runner read
-    refused = refuted
-
     @property
     def kind(self) -> str:
         """"checked", "refuted" or "not checked"."""

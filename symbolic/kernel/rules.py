@@ -64,10 +64,14 @@ def by_oracle(oracle: Oracle, statement: Statement, *, label: str = "", evidence
         return _undecided(label, statement, unreadable)
     answer = oracle.decide(statement, **parameters)
     if isinstance(answer, Verdict) and answer.status is not Status.PROVED:
-        # the claim as LaTeX, printed from the statement the oracle ran on (the sides as written)
-        written = statement.written_latex() if isinstance(statement, (Equation, Relation)) else ""
-        if written and not answer.details.get("latex"):
-            answer = dataclasses.replace(answer, details={**answer.details, "latex": written})
+        # the claim as LaTeX, printed from the statement the oracle ran on (the sides as written),
+        # and the symbols whose facts it was checked under
+        if isinstance(statement, (Equation, Relation)):
+            sides = [sp.sympify(side) for side in (statement.lhs, statement.rhs)]
+            answer = dataclasses.replace(
+                answer, details={"latex": statement.written_latex(), **answer.details},
+                symbols=answer.symbols or tuple(sorted(sides[0].free_symbols | sides[1].free_symbols,
+                                                       key=sp.default_sort_key)))
         return dataclasses.replace(answer, claim=label) if label else answer
     if not isinstance(answer, Holds):
         return _undecided(label, statement, f"the oracle '{name}' gave no answer the kernel reads")
