@@ -25,6 +25,7 @@ import mpmath
 import sympy
 
 from symbolic.errors import CheckerError
+from symbolic.kernel.verdict import Status, Verdict
 
 
 class BudgetExhausted(CheckerError):
@@ -127,7 +128,6 @@ def time_budget(seconds: float | None):
 
 def within_budget(check, seconds: float | None, claim: str):
     """``check()`` run with a budget of ``seconds``; an UNDECIDED verdict when it runs out."""
-    from symbolic.kernel.verdict import Status, Verdict
     try:
         with time_budget(seconds):
             return check()

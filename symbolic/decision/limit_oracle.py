@@ -25,6 +25,8 @@ from sympy.calculus.accumulationbounds import AccumulationBounds
 
 from symbolic.decision.assumptions import unsupported_fact
 from symbolic.decision.zero import is_rational_zero
+from symbolic.logic.statements import Fact
+from symbolic.kernel.verdict import Holds, Status, Verdict
 
 SIGNS = {">": "is_positive", ">=": "is_nonnegative", "<": "is_negative", "<=": "is_nonpositive"}
 SIDES = {"+": "from above", "-": "from below"}
@@ -34,14 +36,12 @@ INFINITIES = (sp.oo, -sp.oo)
 def limit_statement(f, x, point, value, side: str | None = None):
     """The statement lim_{x → point} f = value: two-sided at a finite point unless ``side`` ("+"
     from above, "-" from below) makes it one-sided."""
-    from symbolic.kernel import Fact
     if side is None:
         return Fact("limit", (f, x, point, value), reading=f"lim_({x} -> {point}) = {value}")
     return Fact("limit", (f, x, point, value, side), reading=f"lim_({x} -> {point}{side}) = {value}")
 
 
 def derivative_sign_statement(f, x, relation: str):
-    from symbolic.kernel import Fact
     return Fact("derivative sign", (f, x, relation), reading=f"d/d{x} {relation} 0")
 
 
@@ -81,7 +81,6 @@ def _one_sided(f, x, point, side: str):
 
 
 def _decide_limit(statement, f, x, point, value, side):
-    from symbolic.kernel.verdict import Holds, Status, Verdict
 
     def undecided(reason):
         return Verdict(Status.UNDECIDED, statement.text, reason=reason)
@@ -123,7 +122,6 @@ def _decide_limit(statement, f, x, point, value, side):
 
 def decide_by_sympy_calculus(statement):
     """Oracle 'sympy limits' (see the module docstring)."""
-    from symbolic.kernel.verdict import Holds, Status, Verdict
     predicate, arguments = getattr(statement, "predicate", None), getattr(statement, "arguments", ())
     if predicate == "limit" and len(arguments) in (4, 5):
         f, x, point, value, *side = arguments

@@ -29,6 +29,8 @@ from symbolic.decision.assumptions import point_in_ranges
 from symbolic.decision.domain import WrittenDomain
 from symbolic.decision.fragment import check_term
 from symbolic.decision.smt import OutsideFragment, Translation, solve
+from symbolic.logic.statements import Fact
+from symbolic.kernel.verdict import Holds, Status, Verdict
 
 PREDICATE = "unsatisfiable"
 SECONDS = 60.0
@@ -44,7 +46,6 @@ _COMPARISONS = {sp.Eq: (lambda a, b: a == b, lambda a, b: a != b),
 
 def unsatisfiable(formula, reading: str = ""):
     """The statement: no real point satisfies ``formula``."""
-    from symbolic.kernel import Fact
     return Fact(PREDICATE, (formula,), reading=reading)
 
 
@@ -132,7 +133,6 @@ class _ComparisonwiseTranslation(Translation):
 
 def decide_unsat(statement, *, seconds: float = SECONDS):
     """Oracle 'z3 unsat' (see the module docstring); ``seconds`` bounds Z3's search."""
-    from symbolic.kernel.verdict import Holds, Status, Verdict
     if getattr(statement, "predicate", None) != PREDICATE or len(statement.arguments) != 1:
         return Verdict(Status.UNDECIDED, statement.text, reason=f"z3 unsat decides '{PREDICATE}' facts")
     formula = statement.arguments[0]

@@ -15,6 +15,9 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
+from symbolic.logic.statements import Fact
+from symbolic.kernel.verdict import Holds, Status, Verdict
+
 PREDICATE = "Hessian spectral norm"
 PRECISIONS = (40, 60)
 # the relative difference the lower precision still tells from 0 (ten digits kept for rounding)
@@ -22,7 +25,6 @@ SEPARATION_DIGITS = PRECISIONS[0] - 10
 
 
 def hessian_norm_statement(f, variables, point, value, tolerance):
-    from symbolic.kernel import Fact
     return Fact(PREDICATE, (f, tuple(variables), tuple(sp.sympify(p) for p in point), sp.sympify(value),
                             sp.sympify(tolerance)), reading=f"||Hessian at the point||_2 = {value} up to {tolerance}")
 
@@ -43,7 +45,6 @@ def numeric_hessian_norm(f, variables, point, digits: int):
 
 def decide_hessian_norm(statement):
     """Oracle 'two-precision agreement of a function' (see the module docstring)."""
-    from symbolic.kernel.verdict import Holds, Status, Verdict
     if getattr(statement, "predicate", None) != PREDICATE or len(statement.arguments) != 5:
         return Verdict(Status.UNDECIDED, statement.text, reason=f"two-precision agreement decides '{PREDICATE}' facts")
     f, variables, point, value, tolerance = statement.arguments

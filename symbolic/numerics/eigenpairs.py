@@ -15,6 +15,7 @@ import sympy as sp
 from symbolic.decision.assumptions import unsupported_fact
 from symbolic.decision.zero import is_rational_zero
 from symbolic.kernel import Fact
+from symbolic.kernel.verdict import Holds, Status, Verdict
 
 EIGENPAIRS = "eigenpairs"
 READING = "H v = lambda v exactly for every listed pair, each v non-zero, as many vectors as columns of H"
@@ -28,7 +29,6 @@ def eigenpairs(matrix, pairs) -> Fact:
 
 def decide_eigenpairs(statement):
     """Oracle 'exact eigenpairs': the fact above, each product formed and zero-tested here."""
-    from symbolic.kernel.verdict import Holds, Status, Verdict
     if getattr(statement, "predicate", None) != EIGENPAIRS or len(statement.arguments) != 2:
         return Verdict(Status.UNDECIDED, getattr(statement, "text", str(statement)),
                        reason="exact eigenpairs decides 'eigenpairs' facts")

@@ -20,6 +20,8 @@ from fractions import Fraction
 import sympy as sp
 
 from symbolic.numerics.enclosure import Region, enclose_maximum
+from symbolic.logic.statements import Fact
+from symbolic.kernel.verdict import Holds, Status, Verdict
 
 PREDICATE = "maximum over a region"
 CONFIRMING_PRECISION = 200      # bits of the second enclosure of every upper bound
@@ -53,7 +55,6 @@ def region_of(term) -> Region:
 
 def maximum_statement(f, variables, region: Region, relation: str, bound):
     """The statement max_{region} f  relation  bound, with the region described for the reader."""
-    from symbolic.kernel import Fact
     return Fact(PREDICATE, (sp.sympify(f), tuple(variables), region_term(region), relation, _rational(bound)),
                 reading=f"max over the {region.describe()} {relation} {bound}")
 
@@ -61,7 +62,6 @@ def maximum_statement(f, variables, region: Region, relation: str, bound):
 def decide_maximum_bound(statement, *, tolerance=Fraction(1, 10 ** 5), max_boxes: int = 20000,
                          precision: int = 64):
     """Oracle 'interval enclosure' (see the module docstring)."""
-    from symbolic.kernel.verdict import Holds, Status, Verdict
 
     def undecided(reason):
         return Verdict(Status.UNDECIDED, statement.text, reason=reason)

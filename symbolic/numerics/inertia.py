@@ -21,6 +21,8 @@ from fractions import Fraction
 import flint
 import sympy as sp
 
+from symbolic.kernel.verdict import Holds, Status, Verdict
+
 
 @dataclass(frozen=True)
 class Inertia:
@@ -145,7 +147,6 @@ def decide_inertia(statement):
     """Oracle 'exact inertia': Fact("eigenvalues above", (H, M, n)) — the rational symmetric matrix
     H has exactly n eigenvalues (with multiplicity) greater than M — by the exact LDLᵀ count,
     confirmed by Descartes' rule on the characteristic polynomial."""
-    from symbolic.kernel.verdict import Holds, Status, Verdict
     if getattr(statement, "predicate", None) != "eigenvalues above" or len(statement.arguments) != 3:
         return Verdict(Status.UNDECIDED, statement.text, reason="exact inertia decides 'eigenvalues above' facts")
     matrix, bound, count = statement.arguments
@@ -166,7 +167,6 @@ def decide_rank(statement):
     """Oracle 'exact linear algebra', by exact elimination over the rationals (python-flint):
     Fact("rank", (A, r)) — the rational matrix A has rank r; Fact("null vectors", (A, vectors)) —
     A v = 0 for every listed rational vector v; Fact("determinant", (A, δ)) — det A = δ."""
-    from symbolic.kernel.verdict import Status, Verdict
     try:
         return _decide_rank(statement)
     except (TypeError, ValueError) as why:
@@ -175,7 +175,6 @@ def decide_rank(statement):
 
 
 def _decide_rank(statement):
-    from symbolic.kernel.verdict import Holds, Status, Verdict
     predicate, arguments = getattr(statement, "predicate", None), getattr(statement, "arguments", ())
     if predicate == "null vectors" and len(arguments) == 2:
         rows = [[_fraction(e) for e in row] for row in _rows(arguments[0])]

@@ -25,6 +25,8 @@ import flint
 
 from symbolic.decision.budget import check_budget
 from symbolic.networks.polynomial import EXPONENTS, PatternNetwork, WeightReader, alpha_weights
+from symbolic.logic.statements import Fact
+from symbolic.kernel.verdict import Holds, Status, Verdict
 
 # sizes at which the composition-based tests run too, as a cross-check of the exponent-weight test
 CROSS_CHECK_SIZES = (3, 3, 3)
@@ -265,30 +267,25 @@ def exact_identities(d: int, h: int, n: int, loss: str, signs=GENERATOR_SIGNS) -
 # --- the statements and the oracle ----------------------------------------------------------------
 
 def derivative_law(d, h, n, loss, order, variant=THEOREM_SCALING):
-    from symbolic.kernel import Fact
     return Fact(DERIVATIVE_LAW, (d, h, n, loss, order, dict(variant.transform), dict(variant.scaling),
                                  dict(variant.right), bool(variant.bias)), READINGS[DERIVATIVE_LAW])
 
 
 def invariant_predictions(d, h, n):
-    from symbolic.kernel import Fact
     return Fact(INVARIANT_PREDICTIONS, (d, h, n), READINGS[INVARIANT_PREDICTIONS])
 
 
 def chain_rule(d, h, order):
-    from symbolic.kernel import Fact
     return Fact(CHAIN_RULE, (d, h, order), READINGS[CHAIN_RULE])
 
 
 def generator_identities(d, h, n, loss, signs=GENERATOR_SIGNS):
-    from symbolic.kernel import Fact
     return Fact(GENERATOR_IDENTITIES, (d, h, n, loss, tuple(signs)), READINGS[GENERATOR_IDENTITIES])
 
 
 def decide_pattern_form(statement):
     """Oracle 'pattern-form exact test': the facts above, each test run here on the pattern form.
     A failing identity answers UNDECIDED with the failing entry in ``details["fails_at"]``."""
-    from symbolic.kernel.verdict import Holds, Status, Verdict
     predicate, arguments = getattr(statement, "predicate", None), getattr(statement, "arguments", ())
 
     def fails(entry, why):
