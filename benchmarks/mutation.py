@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CHECKS = "tests/test_soundness_checks.py"
 ALONE = "tests/test_procedures_alone.py"
-COPIED = ("symbolic", "proofs", "tests", "benchmarks", "pyproject.toml")
+COPIED = ("symbolic", "proofs", "tests", "benchmarks", "coq", "pyproject.toml")
 
 
 @dataclass(frozen=True)
