@@ -24,7 +24,7 @@ import flint
 import sympy as sp
 
 from symbolic import Dense, LeakyReLU, Model, ReLULayer, Symmetry, check_symmetry, positive_scales
-from symbolic.networks.discovery import generator_symmetry, maximality
+from symbolic.symmetries.discovery import generator_symmetry, maximality
 from symbolic.networks.exponent_system import ExponentSystem
 
 ONE_LAYER_SIZES = [(1, 2), (2, 2), (2, 3), (3, 4), (4, 6)]

@@ -767,7 +767,7 @@ MUTANTS = [
            '    upper = -heap[0][0] if heap and boxes < budget else float(best.upper())\n',
            "branch and bound: a budget that runs out reports the boxes' upper end, not the best value found",
            tests=("tests/test_side_conditions.py",)),
-    Mutant("rank-pivot-holds-zero", "symbolic/numerics/log_scale_jacobian.py",
+    Mutant("rank-pivot-holds-zero", "symbolic/networks/log_scale_jacobian.py",
            "                    if c not in used_columns and _certainly_nonzero(value):",
            "                    if c not in used_columns and abs(value).mid() != 0:",
            "certified rank: a pivot's ball excludes 0", tests=("tests/test_side_conditions.py",)),

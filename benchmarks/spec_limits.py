@@ -14,7 +14,7 @@ A second table (``--pooling`` alone) times the kinks rather than the parameters:
 convolution of two channels, ReLU, one 2 x 2 max-pooling window per channel and a dense read-out,
 on 3 x 3 and 4 x 4 images (28 kinks on the two sides of the prediction claim).  In the same run:
 one channel's scale, its prediction claim as written (the exact identity test, past its 24 kinks:
-Z3 and cvc5, 60 s at most) against layer by layer (``symbolic.networks.layer_transport``), and the
+Z3 and cvc5, 60 s at most) against layer by layer (``symbolic.symmetries.layer_transport``), and the
 whole ``discover_symmetries`` (60 s per claim) with the prediction claims as written and layer by
 layer, each with its verdict and the ratio.
 """
@@ -33,8 +33,8 @@ import sympy as sp
 from symbolic import (Conv2d, Dense, Flatten, MaxPool2d, Model, ReLULayer, Symmetry, check_symmetry,
                       discover_symmetries, positive_scales)
 from symbolic.checks import identity
-from symbolic.networks import layer_transport
-from symbolic.networks.symmetry import prediction_invariance
+from symbolic.symmetries import layer_transport
+from symbolic.symmetries.symmetry import prediction_invariance
 
 from tables import print_table
 

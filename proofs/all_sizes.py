@@ -51,7 +51,7 @@ from symbolic.networks.deep import DeepNet
 from symbolic.networks.model import Dense, Model
 from symbolic.networks.model import ReLU as ReLULayer
 from symbolic.networks.maps import Symmetry, positive_scales
-from symbolic.networks.symmetry import check_symmetry
+from symbolic.symmetries.symmetry import check_symmetry
 from symbolic.networks.rescaling import ALPHA
 from symbolic.report import Report
 

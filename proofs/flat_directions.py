@@ -27,9 +27,10 @@ from symbolic.kernel import Fact, Relation, by_oracle, conjunction, refutation
 from symbolic.networks.deep import DeepNet, exact_mse_hessian, exact_prediction, on_kink
 from symbolic.decision.budget import within_budget
 from symbolic.derivation import Derivation
-from symbolic.numerics import agreement, pattern_form
+from symbolic.networks import pattern_form
+from symbolic.numerics import agreement
 from symbolic.numerics.inertia import rank
-from symbolic.numerics.pattern_form import generator
+from symbolic.networks.pattern_form import generator
 from symbolic.numerics.real_network import derivative_identity, random_instance
 from symbolic.networks.minima import interpolating_minimum, mse_hessian_at
 from symbolic.networks.polynomial import PatternNetwork
@@ -37,7 +38,8 @@ from symbolic.networks.polynomial import PatternNetwork
 from symbolic.report import Report
 from symbolic.trusted.oracles.exact import RATIONAL_COMPARISON
 from symbolic.trusted.oracles.linear_algebra import EXACT_RANK
-from symbolic.trusted.oracles.numerics import NUMERIC_AGREEMENT, PATTERN_FORM
+from symbolic.trusted.oracles.numerics import NUMERIC_AGREEMENT
+from symbolic.trusted.oracles.networks import PATTERN_FORM
 
 NAME = "flat_directions"
 TITLE = "Flat directions: the orbit of the alpha-scale transformation is a valley, det H = 0"

@@ -105,7 +105,7 @@ from symbolic.kernel.derivations import evaluation_lemma, induction, instantiate
 from symbolic.latex import escape
 from symbolic.measures.definitions import MEASURES, CoordinatewiseSharpness, GaussNewtonPencil, HessianSpectrum, \
     Measure, MeasurePoint, PathSum, SampleCoordinateSum, SampleDirectionalSum, Spectrum, SpectralNormProduct
-from symbolic.measures.index_forms import AFFINE_NORMALIZED_LAYER, ATTENTION_HEAD, DEEP_WITH_BIASES, NORMALIZED_LAYER, ONE_LAYER, \
+from symbolic.every_size.measure_forms import AFFINE_NORMALIZED_LAYER, ATTENTION_HEAD, DEEP_WITH_BIASES, NORMALIZED_LAYER, ONE_LAYER, \
     TWO_LAYERS_WITH_BIASES, gauss_newton_chain, gauss_newton_entry, invariance_chain, measure_term
 from symbolic.networks.symmetry_groups import GROUPS
 from symbolic.report import Report
@@ -250,7 +250,7 @@ class EverySize:
     """An audit group whose map the kernel defines at every size: T, the loss L with the theorem
     L(Tθ) = L(θ), and the prediction f_θ(x_n) with the chain proving f(Tθ) = f(θ) (which, inside
     ℓ(·, y_n), also gives ℓ_n(Tθ) = ℓ_n(θ));
-    ``network`` says which measures can be written at index level on it (``index_forms``)."""
+    ``network`` says which measures can be written at index level on it (``symbolic.every_size.measure_forms``)."""
 
     def __init__(self, group: str, transformation, function, loss_theorem, sizes: str, prediction,
                  prediction_chain, network, entry=None, scalar_rules=lambda: (), concrete_sizes=None, reading=None,

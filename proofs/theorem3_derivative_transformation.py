@@ -48,16 +48,18 @@ from symbolic.kernel import Equation, by_oracle, conjunction
 from symbolic.checks import zeros
 from symbolic.decision.budget import BudgetExhausted, check_budget, time_budget
 from symbolic.derivation import Derivation
-from symbolic.numerics import agreement, pattern_form
-from symbolic.numerics.pattern_form import CROSS_CHECK_SIZES, cross_checked
+from symbolic.networks import pattern_form
+from symbolic.numerics import agreement
+from symbolic.networks.pattern_form import CROSS_CHECK_SIZES, cross_checked
 # the exact tests on the pattern form, by their names here too
-from symbolic.numerics.pattern_form import chain_rule_by_weights, chain_rule_check  # noqa: F401
+from symbolic.networks.pattern_form import chain_rule_by_weights, chain_rule_check  # noqa: F401
 from symbolic.numerics.real_network import HIGH_DPS, LOW_DPS, derivative_identity, random_instance
 from symbolic.networks.rescaling import ALPHA
 
 from proofs import theorem1_observational_equivalence as theorem1
 from symbolic.report import Report
-from symbolic.trusted.oracles.numerics import NUMERIC_AGREEMENT, PATTERN_FORM
+from symbolic.trusted.oracles.numerics import NUMERIC_AGREEMENT
+from symbolic.trusted.oracles.networks import PATTERN_FORM
 
 NAME = "theorem3"
 TITLE = "Theorem 3: transformation of the gradient and the Hessian under the alpha-scale transformation"

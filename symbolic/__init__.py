@@ -18,15 +18,15 @@ from symbolic.kernel.verdict import Status, Verdict
 # command line does not pay for them
 _ON_FIRST_USE = {
     **dict.fromkeys(("MEASURES", "MeasurePoint"), "symbolic.measures.definitions"),
-    "check_invariance": "symbolic.measures.invariance_check",
+    "check_invariance": "symbolic.symmetries.invariance",
     **dict.fromkeys(("Abs", "AvgPool1d", "Conv1d", "Dense", "LeakyReLU", "Maxout", "MaxPool1d", "Model",
                      "ModelError", "Residual", "Tanh"), "symbolic.networks.model"),
     **dict.fromkeys(("AvgPool2d", "Conv2d", "Flatten", "MaxPool2d"), "symbolic.networks.grid_layers"),
     **dict.fromkeys(("BatchNorm", "BatchNormTrain", "LayerNorm"), "symbolic.networks.normalization"),
     "Attention": "symbolic.networks.attention_head",
-    "discover_symmetries": "symbolic.networks.discovery",
+    "discover_symmetries": "symbolic.symmetries.discovery",
     **dict.fromkeys(("Symmetry", "permutation_matrix", "positive_scales"), "symbolic.networks.maps"),
-    "check_symmetry": "symbolic.networks.symmetry",
+    "check_symmetry": "symbolic.symmetries.symmetry",
 }
 
 

@@ -23,7 +23,7 @@ from symbolic.coq.runner import with_coq
 from symbolic.kernel import issued
 from symbolic.checks import identity
 from symbolic.networks.model import Model
-from symbolic.networks.symmetry import Symmetry, check_symmetry, sides_at
+from symbolic.symmetries.symmetry import Symmetry, check_symmetry, sides_at
 from symbolic.kernel.verdict import Status, Verdict
 
 ASSUMPTIONS = ("positive", "nonnegative", "negative", "nonpositive", "real")

@@ -10,7 +10,7 @@ import sympy as sp
 from proofs.commands.cli import main
 from symbolic import Attention, Dense, Model, ModelError, ReLU, Status, Symmetry, check_symmetry, discover_symmetries
 from symbolic.networks.attention_head import score_algebra
-from symbolic.networks.symmetry import prediction_invariance
+from symbolic.symmetries.symmetry import prediction_invariance
 
 t = sp.Symbol("t", real=True)
 E12 = sp.Matrix([[0, 1], [0, 0]])

@@ -6,7 +6,7 @@ import re
 
 import sympy as sp
 
-from symbolic.measures.invariance_check import check_invariance
+from symbolic.symmetries.invariance import check_invariance
 from symbolic.kernel.verdict import Status
 
 # ---------------------------------------------------------------- the worked example, by hand

@@ -10,7 +10,7 @@ from proofs.commands.cli import main as cli_main
 from symbolic import ReLU, Status, check_identity
 from symbolic.decision.domain import WrittenDomain, evaluated
 from symbolic.networks.model import Abs, Dense, LeakyReLU, Model, ReLU as ReLULayer
-from symbolic.networks.symmetry import Symmetry, check_symmetry
+from symbolic.symmetries.symmetry import Symmetry, check_symmetry
 from symbolic.parsing import parse_expression
 
 

@@ -7,7 +7,7 @@ import sympy as sp
 from conftest import assert_all_proved
 from symbolic import (Attention, BatchNorm, BatchNormTrain, Conv1d, Conv2d, Dense, Flatten, LayerNorm, MaxPool2d, Model, ReLULayer,
                       Status, Symmetry, discover_symmetries)
-from symbolic.networks.symmetry import prediction_invariance
+from symbolic.symmetries.symmetry import prediction_invariance
 
 c = sp.Symbol("c", positive=True)
 

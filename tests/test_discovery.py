@@ -12,12 +12,12 @@ from proofs.flat_directions import generator
 from symbolic import (Abs, Conv1d, Dense, LeakyReLU, Maxout, MaxPool1d, Model, ReLULayer, Status, Tanh,
                       check_symmetry, discover_symmetries)
 from symbolic.networks.deep import DeepNet
-from symbolic.networks.discovery import dimension_bound, flat_directions, generator_symmetry, interpolation_hessian, \
+from symbolic.symmetries.discovery import dimension_bound, flat_directions, generator_symmetry, interpolation_hessian, \
     maximality
 from symbolic.kernel.verdict import Verdict
 from symbolic.networks.exponent_system import ExponentSystem
 from symbolic.networks.minima import interpolating_minimum
-from symbolic.numerics.log_scale_jacobian import certified_rank, output_jet, sample
+from symbolic.networks.log_scale_jacobian import certified_rank, output_jet, sample
 
 def test_one_hidden_relu_layer_has_an_h_dimensional_group_and_s_h():
     model = Model(1, [Dense(3, "W", "b"), ReLULayer(), Dense(1, "v")])

@@ -5,10 +5,10 @@ import sympy as sp
 import pytest
 
 from symbolic import Conv1d, Dense, Maxout, Model, ReLULayer, Status
-from symbolic.networks.discovery import discover_symmetries
+from symbolic.symmetries.discovery import discover_symmetries
 from symbolic.networks.discrete_symmetries import discrete_kinds, hidden_layers, relabelling
 from symbolic.networks.grid_layers import Flatten
-from symbolic.networks.symmetry import Symmetry, check_symmetry
+from symbolic.symmetries.symmetry import Symmetry, check_symmetry
 
 
 def maxout_net():

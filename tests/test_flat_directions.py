@@ -6,7 +6,7 @@ from proofs import flat_directions
 from symbolic import Status
 from symbolic.networks.deep import DeepNet
 from symbolic.trusted.oracles.linear_algebra import EXACT_RANK
-from symbolic.trusted.oracles.numerics import PATTERN_FORM
+from symbolic.trusted.oracles.networks import PATTERN_FORM
 
 
 @pytest.mark.parametrize("loss", flat_directions.LOSSES)
@@ -73,7 +73,7 @@ def test_proved_rows_rest_on_the_kernel_and_name_their_oracles():
 
 def test_the_oracles_refuse_a_false_generator_law_and_false_linear_algebra():
     from symbolic.kernel import Fact, by_oracle
-    from symbolic.numerics import pattern_form
+    from symbolic.networks import pattern_form
     wrong = by_oracle(PATTERN_FORM, pattern_form.generator_identities(2, 2, 2, "mse", (1, 1)))
     assert wrong.status is not Status.PROVED and wrong.details["fails_at"]
     identity = [[Fraction(1), Fraction(0)], [Fraction(0), Fraction(1)]]

@@ -2,7 +2,7 @@
 import pytest
 import sympy as sp
 
-from symbolic.measures.invariance_check import check_invariance
+from symbolic.symmetries.invariance import check_invariance
 from symbolic.measures.definitions import Sharpness, Spectrum
 from symbolic.kernel.verdict import Status
 

@@ -192,7 +192,7 @@ def test_a_function_given_the_name_of_a_trusted_module_is_not_its_code():
     def conclude(premises):
         return Equation(sp.S.Zero, sp.S.One)
     justify.__module__ = validity.__module__ = "symbolic.trusted.axioms.index_rules"
-    conclude.__module__ = "symbolic.networks.symmetry"
+    conclude.__module__ = "symbolic.symmetries.symmetry"
     with pytest.raises(ValueError, match="axiom"):
         axiom(Rule("anything", "", justify, validity))
     with pytest.raises(ValueError, match="scheme"):
@@ -224,7 +224,7 @@ def test_a_point_outside_the_domain_as_written_refutes_nothing():
 
 def test_a_measure_of_ones_own_under_a_project_key_is_named_as_ones_own():
     from symbolic.measures.definitions import MEASURES, Measure
-    from symbolic.measures.invariance_check import check_invariance
+    from symbolic.symmetries.invariance import check_invariance
 
     def weight_norm(point):          # a constant: invariant, unlike the project's weight norm
         return sp.Integer(1)

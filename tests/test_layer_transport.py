@@ -10,9 +10,9 @@ from symbolic import (Conv2d, Dense, Flatten, MaxPool2d, Model, ReLULayer, Statu
                       positive_scales)
 from symbolic.kernel import infer
 from symbolic.checks import identity
-from symbolic.networks import layer_transport
-from symbolic.networks.layer_transport import LAYER_BY_LAYER
-from symbolic.networks.symmetry import prediction_invariance
+from symbolic.symmetries import layer_transport
+from symbolic.symmetries.layer_transport import LAYER_BY_LAYER
+from symbolic.symmetries.symmetry import prediction_invariance
 
 c = sp.Symbol("c", positive=True)
 

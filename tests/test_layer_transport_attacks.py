@@ -13,9 +13,9 @@ import sympy as sp
 from symbolic import (Abs, Conv2d, Dense, Flatten, LeakyReLU, MaxPool2d, Model, ModelError, ReLULayer, Residual,
                       Status, Symmetry)
 from symbolic.kernel import infer
-from symbolic.networks import layer_transport
-from symbolic.networks.layer_transport import LAYER_BY_LAYER
-from symbolic.networks.symmetry import prediction_invariance
+from symbolic.symmetries import layer_transport
+from symbolic.symmetries.layer_transport import LAYER_BY_LAYER
+from symbolic.symmetries.symmetry import prediction_invariance
 from symbolic.relu import ReLU
 from test_layer_transport import _layer_theorems      # the layer claims, each proved
 

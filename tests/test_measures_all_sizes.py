@@ -13,9 +13,9 @@ from symbolic.every_size.laws import invariance_lemma
 from symbolic.every_size.networks import LOSS_FUNCTION, T_ALPHA, T_NEURON
 from symbolic.every_size.change_of_variables import change_of_variables, normal_scaling_law
 from symbolic.kernel.derivations import Theorem, prove
-from symbolic.measures import index_forms
+from symbolic.every_size import measure_forms
 from symbolic.measures.definitions import MEASURES, CoordinatewiseSharpness, CoordinateSum, Measure, PathSum
-from symbolic.measures.invariance_check import check_invariance
+from symbolic.symmetries.invariance import check_invariance
 from symbolic.networks.rescaling import ALPHA
 from symbolic.kernel.verdict import Status
 
@@ -120,7 +120,7 @@ def test_change_of_variables_checks_each_premise_on_its_own():
 
 def _chain(form, transformation=T_ALPHA, loss=all_sizes.theorem1_loss):
     rule = invariance_lemma(loss()[1], LOSS_FUNCTION, transformation)
-    return index_forms.invariance_chain(form, LOSS_FUNCTION, transformation, rule, "test")
+    return measure_forms.invariance_chain(form, LOSS_FUNCTION, transformation, rule, "test")
 
 
 def test_chains_of_measures_that_move_are_refused():
@@ -146,13 +146,13 @@ def test_cross_checks_catch_a_wrong_map_or_a_wrong_term():
     assert any(v.status is not Status.PROVED for v in every.same_action(wrong_map))
     # the term without its v coordinates is not the audit's normalized flatness
     without_v = copy.copy(every.EVERY_SIZE["layerwise"])
-    without_v.network = index_forms.IndexNetwork(index_forms.ONE_LAYER_FAMILIES[:1], index_forms.ONE_LAYER.output)
+    without_v.network = measure_forms.IndexNetwork(measure_forms.ONE_LAYER_FAMILIES[:1], measure_forms.ONE_LAYER.output)
     checks = every.same_measure(MEASURES["normalized_flatness"], without_v)
     assert any(v.status is Status.REFUTED for v in checks)
     # nor, on the deep network, the term without its sum over the hidden layers' biases
     deep = copy.copy(every.EVERY_SIZE["deep_layerwise_bias"])
-    families = index_forms.DEEP_BIAS_FAMILIES
-    deep.network = index_forms.IndexNetwork(families[:2] + families[3:], families[1])
+    families = measure_forms.DEEP_BIAS_FAMILIES
+    deep.network = measure_forms.IndexNetwork(families[:2] + families[3:], families[1])
     assert any(v.status is Status.REFUTED for v in every.same_measure(MEASURES["fisher_rao_norm"], deep))
 
 
@@ -197,7 +197,7 @@ def test_a_proof_for_every_size_beside_a_refutation_is_a_contradiction(monkeypat
 def test_pencil_refuses_laws_of_the_wrong_shape_or_scale():
     from symbolic.logic.terms import Eval
     from symbolic.every_size.congruence import pencil_congruence
-    from symbolic.measures.index_forms import gauss_newton_entry
+    from symbolic.every_size.measure_forms import gauss_newton_entry
     layerwise = every.EVERY_SIZE["layerwise"]
 
     def hessian(a, b, point):
@@ -686,8 +686,8 @@ def test_the_spectral_cross_check_compares_the_largest_eigenvalue():
     layerwise = copy.copy(every.EVERY_SIZE["layerwise"])
     checks = every.same_measure(MEASURES["spectral_norm_product"], layerwise)
     assert checks and all(v.status is Status.PROVED for v in checks)
-    layerwise.network = index_forms.IndexNetwork(index_forms.ONE_LAYER_FAMILIES, index_forms.ONE_LAYER.output,
-                                                 layers=index_forms.ONE_LAYER_FAMILIES[:1])
+    layerwise.network = measure_forms.IndexNetwork(measure_forms.ONE_LAYER_FAMILIES, measure_forms.ONE_LAYER.output,
+                                                 layers=measure_forms.ONE_LAYER_FAMILIES[:1])
     assert any(v.status is not Status.PROVED for v in every.same_measure(MEASURES["spectral_norm_product"], layerwise))
     from symbolic.measures.definitions import Spectrum
     p, q, r = sp.symbols("p q r", real=True)

@@ -15,7 +15,7 @@ from proofs.commands.symmetry_command import build_model, build_symmetry
 from symbolic import Dense, Model, ModelError, ReLULayer, Status, Symmetry, Verdict, check_symmetry
 from symbolic import positive_scales
 from symbolic.latex import overfull_boxes, to_plain
-from symbolic.networks.symmetry import SymmetryReport
+from symbolic.symmetries.symmetry import SymmetryReport
 from symbolic.report import counted
 
 

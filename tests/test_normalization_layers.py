@@ -10,7 +10,7 @@ from proofs.commands.cli import main
 from symbolic import (ReLU, BatchNorm, BatchNormTrain, Dense, LayerNorm, Model, ModelError, ReLULayer, Status,
                       Symmetry, check_symmetry, discover_symmetries, positive_scales)
 from symbolic.networks.exponent_system import absent_parameters
-from symbolic.networks.symmetry import BATCH, prediction_invariance
+from symbolic.symmetries.symmetry import BATCH, prediction_invariance
 
 TENTH = sp.Rational(1, 10)
 c = sp.Symbol("c", positive=True)

@@ -11,7 +11,7 @@ import sympy as sp
 from proofs.commands.cli import main
 from symbolic.networks import grid_layers, model as layers_module
 from symbolic.networks.onnx_architecture import UnsupportedArchitecture, read_architecture
-from symbolic.networks.symmetry import Symmetry, check_symmetry
+from symbolic.symmetries.symmetry import Symmetry, check_symmetry
 from symbolic.trained.onnx_import import onnxruntime_outputs
 from symbolic.kernel.verdict import Status
 from test_onnx_exporters import Graph, f32, mlp

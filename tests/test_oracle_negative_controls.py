@@ -49,8 +49,8 @@ def _one_hidden_layer():
 
 
 def _derivative_law_of_a_wrong_map():
-    from symbolic.networks.discovery import generator_symmetry
-    from symbolic.networks.symmetry import law_statement
+    from symbolic.symmetries.discovery import generator_symmetry
+    from symbolic.symmetries.symmetry import law_statement
     model, _, wrong = _one_hidden_layer()
     return law_statement(model, generator_symmetry(model, wrong, "T"), 1, "mse", 1)
 
@@ -116,7 +116,7 @@ def _derivative_off_above_the_separation():
 
 
 def _pattern_form_law_with_the_scaling_inverted():
-    from symbolic.numerics import pattern_form
+    from symbolic.networks import pattern_form
     inverted = SimpleNamespace(transform={"W": "a", "v": "abar"}, scaling={"W": "a", "v": "abar"},
                                right={"W": "a", "v": "abar"}, bias=False)
     return pattern_form.derivative_law(1, 1, 1, "mse", 1, inverted)

@@ -70,7 +70,7 @@ def _detoured_hessian_law(group, size):
 
 def _pencil(hessian_law):
     from symbolic.every_size.congruence import pencil_congruence
-    from symbolic.measures.index_forms import gauss_newton_entry
+    from symbolic.every_size.measure_forms import gauss_newton_entry
     layerwise = every.EVERY_SIZE["layerwise"]
     return pencil_congruence("the pencil of L", T_ALPHA, LOSS_FUNCTION, [
         ("H", lambda a, b, point: Eval(LOSS_FUNCTION, (a, b), point), hessian_law),

@@ -183,7 +183,7 @@ def test_an_element_without_the_discovered_group_is_one_line_exit_2(tmp_path, ca
 def test_a_generator_not_proved_is_never_applied(tmp_path, capsys, monkeypatch):
     """The guard, with T_2's proof made UNDECIDED: the random element leaves it out, and naming it is
     one line, exit 2."""
-    from symbolic.networks import discovery
+    from symbolic.symmetries import discovery
     from symbolic.kernel.verdict import Status
     proved = discovery.Generator.status
     monkeypatch.setattr(discovery.Generator, "status", property(

@@ -6,10 +6,10 @@ import sys
 import pytest
 import sympy as sp
 
-from symbolic.networks.discovery import discover_symmetries
+from symbolic.symmetries.discovery import discover_symmetries
 from symbolic.networks.losses import loss_of_predictions
 from symbolic.networks.model import Dense, Model, ModelError, ReLU
-from symbolic.networks.symmetry import Symmetry, check_symmetry, positive_scales
+from symbolic.symmetries.symmetry import Symmetry, check_symmetry, positive_scales
 from symbolic.kernel.verdict import Status
 
 from proofs.commands.symmetry_command import LAYERS, build_model

@@ -40,7 +40,7 @@ from symbolic.networks.rescaling import ALPHA
 from symbolic.numerics.enclosure import Region, enclose_maximum
 from symbolic.numerics.enclosure_oracle import maximum_statement
 from symbolic.numerics.interval import ScaledSet, maximize
-from symbolic.numerics.log_scale_jacobian import certified_rank
+from symbolic.networks.log_scale_jacobian import certified_rank
 from symbolic.kernel.verdict import Status
 from symbolic.trusted.oracles.numerics import INTERVAL_ENCLOSURE
 

@@ -171,7 +171,7 @@ def test_a_point_inside_a_minted_fact_cannot_be_changed():
 
 def test_the_symmetry_of_a_proved_gradient_law_cannot_be_changed():
     from symbolic.networks.model import Dense, Model, ReLU as ReLULayer
-    from symbolic.networks.symmetry import Symmetry, derivative_law, positive_scales
+    from symbolic.symmetries.symmetry import Symmetry, derivative_law, positive_scales
     net = Model(2, [Dense(2, "W1"), ReLULayer(), Dense(1, "v")])
     C = sp.diag(*positive_scales("c", 2))
     T = Symmetry(net, {"W1": net["W1"] * C, "v": C.inv() * net["v"]})

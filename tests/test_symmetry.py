@@ -12,7 +12,7 @@ from symbolic import ReLU as relu, Status, leaky_relu
 from symbolic.latex import compile_pdf
 from symbolic.networks.model import (Abs, AvgPool1d, Conv1d, Dense, LeakyReLU, MaxPool1d, Maxout, Model,
                             ModelError, ReLU, Residual, Tanh)
-from symbolic.networks.symmetry import Symmetry, check_symmetry, permutation_matrix, positive_scales
+from symbolic.symmetries.symmetry import Symmetry, check_symmetry, permutation_matrix, positive_scales
 from symbolic.testing import assert_proved, assert_symmetry
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -7,7 +7,7 @@ import sympy as sp
 
 from symbolic import ReLU, Status
 from symbolic.networks.model import Dense, Model, ReLU as ReLULayer
-from symbolic.networks.symmetry import Symmetry, positive_scales
+from symbolic.symmetries.symmetry import Symmetry, positive_scales
 from symbolic.testing import assert_proved, assert_refuted, assert_symmetry
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

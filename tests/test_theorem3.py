@@ -4,7 +4,8 @@ import pytest
 from proofs import theorem3_derivative_transformation as theorem3
 from symbolic import Status
 from symbolic.networks.polynomial import PatternNetwork
-from symbolic.trusted.oracles.numerics import NUMERIC_AGREEMENT, PATTERN_FORM
+from symbolic.trusted.oracles.numerics import NUMERIC_AGREEMENT
+from symbolic.trusted.oracles.networks import PATTERN_FORM
 
 
 @pytest.mark.parametrize("loss", theorem3.LOSSES)
@@ -103,7 +104,7 @@ def test_a_proved_identity_rests_on_the_exact_test_and_the_witness():
 
 def test_the_pattern_form_oracle_refuses_a_false_law():
     from symbolic.kernel import by_oracle
-    from symbolic.numerics import pattern_form
+    from symbolic.networks import pattern_form
     variant = theorem3.VARIANTS["S inverse"]
     verdict = by_oracle(PATTERN_FORM, pattern_form.derivative_law(2, 2, 2, "mse", 2, variant))
     assert verdict.status is not Status.PROVED and verdict.details["fails_at"]

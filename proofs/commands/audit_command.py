@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from symbolic.decision.budget import BudgetExhausted, time_budget
 from symbolic.measures.invariance import Outcome
-from symbolic.measures.invariance_check import check_invariance
+from symbolic.symmetries.invariance import check_invariance
 from symbolic.measures.definitions import MEASURES, Measure
 from symbolic.networks.symmetry_groups import GROUPS
 from symbolic.report import counted

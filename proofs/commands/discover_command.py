@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-from symbolic.networks.discovery import discover_symmetries
+from symbolic.symmetries.discovery import discover_symmetries
 
 from proofs.commands.arguments import show_report
 

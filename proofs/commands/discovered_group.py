@@ -99,7 +99,7 @@ class DiscoveredGroup:
 def discover_group(architecture, path: str, seed: int) -> DiscoveredGroup:
     """The architecture's group, discovered and proved as ``symmetry MODEL.onnx --discover`` does;
     a model past the spec's limits, a failed discovery or no proved generator is bad input."""
-    from symbolic.networks.discovery import discover_symmetries
+    from symbolic.symmetries.discovery import discover_symmetries
     from symbolic.kernel.verdict import Status
 
     from proofs.commands import discover_command

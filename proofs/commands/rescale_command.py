@@ -126,7 +126,7 @@ def audit_group(network, group: str) -> str:
 def audit_verdict(key: str, group: str) -> str:
     """The audit's verdict on one measure under the group (proved, refuted or undecided), decided
     here once per process: only the cells a run prints."""
-    from symbolic.measures.invariance_check import check_invariance
+    from symbolic.symmetries.invariance import check_invariance
     return check_invariance(key, group).verdict.status.value
 
 

@@ -46,10 +46,10 @@ import sympy as sp
 
 from symbolic.decision.domain import evaluated
 from symbolic.networks import attention_head, grid_layers, model as layers_module, normalization
-from symbolic.networks.discovery import discover_symmetries
+from symbolic.symmetries.discovery import discover_symmetries
 from symbolic.networks.model import Model, ModelError, entry_symbol
 from symbolic.parsing import ParseError, parse_expression
-from symbolic.networks.symmetry import LOSSES, Symmetry, check_symmetry
+from symbolic.symmetries.symmetry import LOSSES, Symmetry, check_symmetry
 from symbolic.every_size.spec_symmetry import OutsideFragment
 from symbolic.kernel.verdict import worst
 

@@ -32,7 +32,7 @@ from symbolic.logic.terms import Add, Const, Deriv, Entry, Eval, Function, Mul, 
 from symbolic.logic.notation import latex
 from symbolic.every_size.networks import N, in_loss
 from symbolic.every_size.mixing_congruence import pulled
-from symbolic.measures.index_forms import gauss_newton_entry
+from symbolic.every_size.measure_forms import gauss_newton_entry
 
 QUERY, KEY, READOUT = "Q", "K", "v"
 SECOND_TOKEN = "x'"

@@ -12,7 +12,7 @@ structure), all sympy.  Its value is one of
                                            E_{δ_i ~ N(0, σ² t_i²)} L(θ+δ) − L(θ).
 The measures whose every-size proofs read their structure are forms, frozen dataclasses called like
 functions (``CoordinateSum``, ``PathSum``, ``LayerNormProduct``, ``SpectralNormProduct``, …): the
-index-level term of each is written from its form (``symbolic.measures.index_forms``).
+index-level term of each is written from its form (``symbolic.every_size.measure_forms``).
 A user's own measure is a function of the same kind (see ``symbolic.measures.invariance.check_invariance``).
 """
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The measure invariance procedure: is a measure invariant under a symmetry group?  The oracle
-the kernel runs for ``symbolic.measures.invariance_check.check_invariance(measure, group)``.
+the kernel runs for ``symbolic.symmetries.invariance.check_invariance(measure, group)``.
 
 Invariance means M(Tθ) = M(θ) at every θ, every data set and every group element.  The group is
 first proved a symmetry: f∘T = f and L∘T = L exactly on its symbolic families; when that is

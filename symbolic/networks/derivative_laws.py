@@ -17,7 +17,7 @@ every θ off the kink set, holds when
 
 A stable difference on the real loss refutes the law, with its point.  A map that mixes
 parameters (M invertible, not monomial) has no pattern-form route: the witness may refute, and the
-answer says "no exact route", so that ``symbolic.networks.symmetry`` may conclude by the chain rule
+answer says "no exact route", so that ``symbolic.symmetries.symmetry`` may conclude by the chain rule
 from L∘T = L.
 """
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The dimension of a network's group of rescalings, bounded from above, and its flat directions,
-decided: the oracles the kernel runs for ``symbolic.networks.discovery``, each answering ``Holds``
+decided: the oracles the kernel runs for ``symbolic.symmetries.discovery``, each answering ``Holds``
 or a verdict that is no proof.
 
 1. 'log-scale Jacobian rank bound' (``decide_dimension_bound``): a vector s of log-scales is in the
@@ -23,7 +23,7 @@ import flint
 
 from symbolic.networks.attention_head import attention_layers
 from symbolic.networks.model import Model
-from symbolic.numerics.log_scale_jacobian import NoExactDerivative, OnKink, certified_rank, is_exact, sample, \
+from symbolic.networks.log_scale_jacobian import NoExactDerivative, OnKink, certified_rank, is_exact, sample, \
     symbolic_slopes
 from symbolic.kernel.verdict import Holds, Status, Verdict
 

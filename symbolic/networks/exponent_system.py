@@ -9,7 +9,7 @@ its candidates for one form; a power a^q of a positive value (a normalisation's 
 multiplies it by q; a softmax asks every score for the form 0; tanh, homogeneous of no degree, asks for the form 0; each of the K
 outputs' forms is 0.  Every solution s of the equations is a rescaling under which f is invariant (by induction
 along the forward pass); the solution space is therefore contained in the Lie algebra of the
-group.  That it is all of it is not claimed here: ``symbolic.numerics.log_scale_jacobian`` bounds
+group.  That it is all of it is not claimed here: ``symbolic.networks.log_scale_jacobian`` bounds
 the algebra from above.
 """
 from __future__ import annotations

@@ -4,7 +4,7 @@ and whether M is invertible; and the building blocks of maps: positive scales, o
 permutation matrices.
 
 What a map does to the prediction, the loss and their derivatives is checked elsewhere
-(``symbolic.networks.symmetry`` proves, ``symbolic.networks.derivative_laws`` decides the laws);
+(``symbolic.symmetries.symmetry`` proves, ``symbolic.networks.derivative_laws`` decides the laws);
 this module only says what the map is.
 """
 from __future__ import annotations

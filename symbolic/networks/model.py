@@ -17,7 +17,7 @@ per input value.  The last layer's values, channel by channel, are the K outputs
 ``Dense(K, ...)`` last gives K); ``model.predictions()`` is the vector f_θ(x) = (f_1, …, f_K) with
 the real activations, and ``model.prediction()`` its one entry when K = 1.  The same forward
 pass runs on any ring elements through a ``Nonlinearity`` object: the real functions here, the
-activation-pattern form in ``symbolic.networks.symmetry``.
+activation-pattern form in ``symbolic.symmetries.symmetry``.
 """
 from __future__ import annotations
 

@@ -1,9 +1,11 @@
 """The procedures on concrete networks: a model's derivative laws, the dimension bounds and flat
-directions of discovery, the deep pattern-form congruence."""
+directions of discovery, the deep pattern-form congruence, the one-hidden-layer pattern-form test."""
 from symbolic.kernel.oracles import declare
 from symbolic.networks.deep_congruence import decide_deep_congruence
 from symbolic.networks.derivative_laws import decide_derivative_law
-from symbolic.networks.dimension_bounds import decide_dimension_bound, decide_flat_directions, decide_linear_dimension_bound
+from symbolic.networks.dimension_bounds import decide_dimension_bound, decide_flat_directions, \
+    decide_linear_dimension_bound
+from symbolic.networks.pattern_form import decide_pattern_form
 
 DERIVATIVE_LAW = declare(
     "exact derivative law of a model", decide_derivative_law,
@@ -28,3 +30,7 @@ DEEP_CONGRUENCE = declare(
     "the gradient and Hessian congruence of a deep ReLU network with biases under the layer-wise map: "
     "every entry an exact Laurent-polynomial identity on the pattern form, and mpmath.diff on the real "
     "network at two precisions")
+PATTERN_FORM = declare(
+    "pattern-form exact test", decide_pattern_form,
+    "an identity of the one-hidden-layer ReLU loss, gradient or Hessian for every activation pattern, "
+    "exact on the pattern form (alpha-weights read off exponents; composition cross-check)")

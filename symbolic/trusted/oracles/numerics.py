@@ -1,10 +1,9 @@
 """Certified numerics: interval enclosures, two-precision agreement (each stating the separation it
-can tell apart), the pattern-form exact test."""
+can tell apart)."""
 from symbolic.kernel.oracles import declare
 from symbolic.numerics.agreement import decide_agreement
 from symbolic.numerics.agreement_oracle import decide_hessian_norm
 from symbolic.numerics.enclosure_oracle import decide_maximum_bound
-from symbolic.numerics.pattern_form import decide_pattern_form
 
 INTERVAL_ENCLOSURE = declare(
     "interval enclosure", decide_maximum_bound,
@@ -21,7 +20,3 @@ NUMERIC_AGREEMENT = declare(
     "and 80 digits leaving rounding noise that falls with the precision at every comparison (a smaller "
     "difference is not told apart from 0: no exact identity); a spectral norm ||H||_2 >= M by "
     "mpmath.eigsy at both precisions when it clears M by more than that, by exact inertia otherwise")
-PATTERN_FORM = declare(
-    "pattern-form exact test", decide_pattern_form,
-    "an identity of the one-hidden-layer ReLU loss, gradient or Hessian for every activation pattern, "
-    "exact on the pattern form (alpha-weights read off exponents; composition cross-check)")

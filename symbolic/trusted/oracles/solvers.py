@@ -10,6 +10,6 @@ Z3_UNSAT = declare(
     "whole formula)")
 SYMPY_LIMITS = declare(
     "sympy limits", decide_by_sympy_calculus,
-    "a limit by sympy.limit, two-sided at a finite point unless the statement names a side (both one- "
-    "sided limits computed, existing and equal), compared exactly; a derivative's sign by sympy.diff and "
-    "sympy's assumptions")
+    "a limit by sympy.limit, two-sided at a finite point unless the statement names a side (both "
+    "one-sided limits computed, existing and equal), compared exactly; a derivative's sign by sympy.diff "
+    "and sympy's assumptions")

@@ -16,7 +16,7 @@ after layer k (s_0 = x) and L_k(z; θ) layer k as a function of its input z:
    a max of four candidates six).
 3. The composition, the inference scheme 'layer-by-layer transport' (``LAYER_BY_LAYER``, declared
    here and computed by ``conclusion``: this module is part of the kernel's trusted base; the
-   claims are proved and composed by ``symbolic.networks.layer_transport``): D_0 = 1 (the input is not
+   claims are proved and composed by ``symbolic.symmetries.layer_transport``): D_0 = 1 (the input is not
    mapped) and, by induction on k, s_k(Tθ) = L_k(s_{k−1}(Tθ); Tθ) = L_k(D_{k−1}s_{k−1}(θ); Tθ) =
    D_k·L_k(s_{k−1}(θ); θ) = D_k·s_k(θ), the claim of step 2 at z = s_{k−1}(θ); every side is
    defined at every point (sums, products, ReLU, positive group parameters in denominators), so

@@ -8,7 +8,7 @@ function unchanged, found rather than supplied, each proved, the continuous part
    ``check_symmetry`` (prediction, loss, gradient and Hessian laws).  The proved generators give
    dim ≥ k.
 2. Maximality.  dim ≤ n − rank J for the log-scale derivative J at rational points off the kinks
-   (``symbolic.numerics.log_scale_jacobian``), an exact rank for piecewise-linear networks, a
+   (``symbolic.networks.log_scale_jacobian``), an exact rank for piecewise-linear networks, a
    certified lower bound on it with tanh.  When n − rank J = k, the algebra is exactly the span of
    the generators: the identity component of the group of positive diagonal rescalings is
    {θ ↦ ∏_k c_k^{G_k}·θ}, of dimension k.
@@ -45,7 +45,7 @@ from symbolic.networks.dimension_bounds import family_directions
 from symbolic.networks.discrete_symmetries import COMPLETENESS, discrete_kinds, hidden_layers
 from symbolic.networks.maps import Symmetry
 from symbolic.networks.model import Model
-from symbolic.networks.symmetry import SymmetryReport, check_symmetry
+from symbolic.symmetries.symmetry import SymmetryReport, check_symmetry
 from symbolic.kernel import Fact, by_oracle, conjunction
 from symbolic.kernel.verdict import Status, Verdict, worst
 # the deciding part's public names, importable from here as before

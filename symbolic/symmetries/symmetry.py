@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 import sympy as sp
 
 from symbolic.networks.activation_patterns import nonlinear_sites
-from symbolic.networks import layer_transport
+from symbolic.symmetries import layer_transport
 from symbolic.decision.budget import BudgetExhausted, time_budget
 from symbolic.derivation import Derivation
 from symbolic.kernel import by_oracle, conjunction, infer, refutation
@@ -149,7 +149,7 @@ def prediction_invariance(model, symmetry, seed=0) -> Verdict:
         latex = r"f_{%s\theta}(x) = f_\theta(x)\quad\forall x" % symmetry.name
     several = len(images) > 1
     # a prediction with more kinks than the identity test rewrites: layer by layer, when T rescales
-    # every value of every layer (``symbolic.networks.layer_transport``); else, or if that fails, as written
+    # every value of every layer (``symbolic.symmetries.layer_transport``); else, or if that fails, as written
     identities = layer_transport.prediction_by_layers(model, symmetry, images, originals, seed) or []
     for k, (lhs, rhs) in enumerate(zip(images, originals) if not identities else (), start=1):
         # each output's identity; a refuted one names its output
