@@ -75,6 +75,7 @@ MATCHING = "tests/test_matching_attacks.py"
 STATEMENT_ATTACKS = "tests/test_statement_attacks.py"
 CLI_ASSUMPTIONS = "tests/test_cli_assumptions.py"
 COQ_ANSWERS = "tests/test_coq_answers.py"
+SCHEMES = "tests/test_scheme_side_conditions.py"
 CHANGE_OF_VARIABLES = "symbolic/every_size/change_of_variables.py"
 CONGRUENCE = "symbolic/every_size/congruence.py"
 MEASURE_TESTS = "tests/test_measures_all_sizes.py"
@@ -894,6 +895,16 @@ MUTANTS = [
            "**({\"rests_on\": verdict.rests_on} if verdict.status is Status.PROVED else {}),",
            "",
            "check --json lists what a PROVED rests on", tests=(CLI_ASSUMPTIONS,)),
+    # --- the inference schemes' side conditions ----------------------------------------------------------
+    Mutant("linear-map-scheme-any-map", "symbolic/trusted/schemes/linear_maps.py",
+           "    if monomial is None and not invertible_linear(symmetry):\n",
+           "    if False:\n",
+           "chain rule for a linear map: T theta = M theta with M invertible", tests=(SCHEMES,)),
+    Mutant("linear-map-scheme-any-premise", "symbolic/trusted/schemes/linear_maps.py",
+           "    if not (getattr(statement, \"lhs\", None) == sp.sympify(lhs).xreplace(plain)\n",
+           "    if False and not (getattr(statement, \"lhs\", None) == sp.sympify(lhs).xreplace(plain)\n",
+           "chain rule for a linear map: the premise is L(T theta) = L(theta) for this model, map, loss and N",
+           tests=(SCHEMES,)),
     # --- Coq's answers in three kinds ----------------------------------------------------------------------
     Mutant("coq-nonzero-hypothesis-as-positive", "symbolic/coq/printer.py",
            "facts.append(f\"{text} <> 0\")",
