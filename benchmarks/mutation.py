@@ -390,7 +390,7 @@ MUTANTS = [
            "    if residual.noise:",
            "    if True:",
            "witness_answer: agreement needs the witness residual to be rounding noise"),
-    Mutant("derivative-refuted-without-stability", REAL_NETWORK,
+    Mutant("derivative-refuted-without-stability", "symbolic/checks.py",
            "    if (exact.status is Status.REFUTED or entry is not None) and agreement.details.get(\"stable\"):",
            "    if (exact.status is Status.REFUTED or entry is not None):",
            "derivative_identity: REFUTED needs a difference stable across precisions"),

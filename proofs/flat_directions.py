@@ -31,7 +31,8 @@ from symbolic.networks import pattern_form
 from symbolic.numerics import agreement
 from symbolic.numerics.inertia import rank
 from symbolic.networks.pattern_form import generator
-from symbolic.numerics.real_network import derivative_identity, random_instance
+from symbolic.checks import derivative_identity
+from symbolic.numerics.real_network import random_instance
 from symbolic.networks.minima import interpolating_minimum, mse_hessian_at
 from symbolic.networks.polynomial import PatternNetwork
 

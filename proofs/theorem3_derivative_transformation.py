@@ -53,7 +53,8 @@ from symbolic.numerics import agreement
 from symbolic.networks.pattern_form import CROSS_CHECK_SIZES, cross_checked
 # the exact tests on the pattern form, by their names here too
 from symbolic.networks.pattern_form import chain_rule_by_weights, chain_rule_check  # noqa: F401
-from symbolic.numerics.real_network import HIGH_DPS, LOW_DPS, derivative_identity, random_instance
+from symbolic.checks import derivative_identity
+from symbolic.numerics.real_network import HIGH_DPS, LOW_DPS, random_instance
 from symbolic.networks.rescaling import ALPHA
 
 from proofs import theorem1_observational_equivalence as theorem1

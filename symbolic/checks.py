@@ -1,7 +1,8 @@
 """The everyday proofs, each the kernel running a declared oracle on a statement built here:
 
 - ``identity(lhs, rhs)`` (``check_identity``): the exact identity test on lhs = rhs, as written;
-- ``zeros``, ``nonnegatives``: conjunctions of exact zero tests and manifest sign tests.
+- ``zeros``, ``nonnegatives``: conjunctions of exact zero tests and manifest sign tests;
+- ``derivative_identity``: a derivative identity from its exact test and its two-precision witness.
 
 Nothing here is trusted: the theorems state what the kernel ran the oracle on.
 """
@@ -55,6 +56,29 @@ def nonnegatives(label: str, expressions, evidence=(), details=None) -> Verdict:
         return Verdict(Status.UNDECIDED, label, reason="no expression to test: an empty test compares nothing")
     verdicts = [by_oracle(MANIFEST_SIGN, statement) for statement in statements]
     return conjunction(verdicts, label=label, evidence=evidence, details=details)
+
+
+def derivative_identity(claim, exact: Verdict, agreement: Verdict, witness=None, fails_at=None) -> Verdict:
+    """A derivative identity from two kernel verdicts: ``exact``, the exact test on its statement,
+    and ``agreement``, the two-precision numeric agreement on the real loss.  PROVED (their
+    conjunction) needs both; REFUTED needs the exact test to fail (its details name the failing
+    entry, or ``fails_at`` names it when the exact test is a conjunction of complete exact zero
+    tests) and the witness to see a difference stable across precisions."""
+    details = {k: v for k, v in agreement.details.items() if k != "witness"}
+    if exact.status is Status.PROVED and agreement.status is Status.PROVED:
+        return conjunction([exact, agreement], label=claim, residual=agreement.residual, details=details)
+    if agreement.details.get("informative_points") == 0:
+        return Verdict(Status.UNDECIDED, claim, details=details, reason=(
+            f"exact test says {'zero' if exact.status is Status.PROVED else 'non-zero'}, but "
+            f"{agreement.reason}"))
+    entry = exact.details.get("fails_at", fails_at) if exact.status is not Status.PROVED else None
+    if (exact.status is Status.REFUTED or entry is not None) and agreement.details.get("stable"):
+        return Verdict(Status.REFUTED, claim, witness=witness or agreement.details.get("witness"),
+                       residual=agreement.residual, details=details,
+                       reason=f"the exact identity fails at entry {entry}; {agreement.reason}")
+    return Verdict(Status.UNDECIDED, claim, residual=agreement.residual, details=details,
+                   reason=f"the evidence disagrees: exact test: {exact.reason or 'holds'}; witness: "
+                          f"{agreement.reason or 'agrees'}")
 
 
 # the exact identity test under the name the public API has always used

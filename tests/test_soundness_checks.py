@@ -26,7 +26,8 @@ from symbolic.trusted.axioms.index_rules import ARITHMETIC, CONSTANT_TERM, by_in
 from symbolic.kernel.derivations import Chain
 from symbolic.logic.terms import Const, Deriv, Entry
 from symbolic.checks import zeros
-from symbolic.numerics.real_network import Residual, derivative_identity, witness_answer
+from symbolic.checks import derivative_identity
+from symbolic.numerics.real_network import Residual, witness_answer
 from symbolic.kernel.verdict import Holds, Verdict
 
 x, y = sp.symbols("x y", real=True)

@@ -10,7 +10,6 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
-from symbolic.kernel import conjunction
 from symbolic.kernel.verdict import Holds, Status, Verdict
 
 KINK_MARGIN = Fraction(1, 20)
@@ -250,26 +249,3 @@ def witness_answer(claim, residual, informative, witness_method="mpmath.diff on 
     return Verdict(Status.UNDECIDED, claim, residual=float(residual.low), details=details,
                    reason=f"{witness_method} at {points}: residual {described}, "
                           + ("a difference stable across precisions" if residual.stable else "not rounding noise"))
-
-
-def derivative_identity(claim, exact: Verdict, agreement: Verdict, witness=None, fails_at=None) -> Verdict:
-    """A derivative identity from two kernel verdicts: ``exact``, the exact test on its statement,
-    and ``agreement``, the two-precision numeric agreement on the real loss.  PROVED (their
-    conjunction) needs both; REFUTED needs the exact test to fail (its details name the failing
-    entry, or ``fails_at`` names it when the exact test is a conjunction of complete exact zero
-    tests) and the witness to see a difference stable across precisions."""
-    details = {k: v for k, v in agreement.details.items() if k != "witness"}
-    if exact.status is Status.PROVED and agreement.status is Status.PROVED:
-        return conjunction([exact, agreement], label=claim, residual=agreement.residual, details=details)
-    if agreement.details.get("informative_points") == 0:
-        return Verdict(Status.UNDECIDED, claim, details=details, reason=(
-            f"exact test says {'zero' if exact.status is Status.PROVED else 'non-zero'}, but "
-            f"{agreement.reason}"))
-    entry = exact.details.get("fails_at", fails_at) if exact.status is not Status.PROVED else None
-    if (exact.status is Status.REFUTED or entry is not None) and agreement.details.get("stable"):
-        return Verdict(Status.REFUTED, claim, witness=witness or agreement.details.get("witness"),
-                       residual=agreement.residual, details=details,
-                       reason=f"the exact identity fails at entry {entry}; {agreement.reason}")
-    return Verdict(Status.UNDECIDED, claim, residual=agreement.residual, details=details,
-                   reason=f"the evidence disagrees: exact test: {exact.reason or 'holds'}; witness: "
-                          f"{agreement.reason or 'agrees'}")
