@@ -34,8 +34,9 @@ _DECLARED: dict[str, Oracle] = {}       # every oracle declared, by name
 
 
 def declare(name: str, decide: Callable, decides: str) -> Oracle:
-    """Declare an oracle; only a module of the trusted folder of oracles may, once per name."""
-    if not called_from(ORACLE_FOLDER):
+    """Declare an oracle; only a module of the trusted folder of oracles may, while it is imported,
+    once per name."""
+    if not called_from(ORACLE_FOLDER, while_importing=True):
         raise ValueError(f"{name}: an oracle is declared in {', '.join(ORACLE_FOLDER)} only")
     if name in _DECLARED:
         raise ValueError(f"{name}: an oracle of this name is already declared")

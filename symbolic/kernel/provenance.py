@@ -30,20 +30,30 @@ def code_in(function, places) -> bool:
     for _ in range(8):
         function = getattr(function, "__wrapped__", function)
     module, code = getattr(function, "__module__", None), getattr(function, "__code__", None)
-    return code is not None and _is_file_of(code.co_filename, module, places)
+    return code is not None and _is_file_of(code.co_filename, module, places, getattr(function, "__globals__", None))
 
 
-def called_from(places) -> bool:
+def called_from(places, while_importing: bool = False) -> bool:
     """Whether the function that calls the caller is code of one of ``places`` (its frame's module,
-    and the file its code was read from): a declaration made there, not by a script of a user."""
+    and the file its code was read from): a declaration made there, not by a script of a user;
+    with ``while_importing``, made while that module is being imported (its own top-level code,
+    not code run in its namespace afterwards)."""
     frame = sys._getframe(2)
-    return _is_file_of(frame.f_code.co_filename, frame.f_globals.get("__name__"), places)
+    module = frame.f_globals.get("__name__")
+    if not _is_file_of(frame.f_code.co_filename, module, places, frame.f_globals):
+        return False
+    return not while_importing or getattr(getattr(sys.modules[module], "__spec__", None), "_initializing", False)
 
 
-def _is_file_of(filename: str, module, places) -> bool:
+def _is_file_of(filename: str, module, places, namespace) -> bool:
     place = next((p for p in places if isinstance(module, str) and (module == p or module.startswith(p + "."))), None)
-    source = getattr(sys.modules.get(module), "__file__", None) if place is not None else None
+    loaded = sys.modules.get(module) if place is not None else None
+    source = getattr(loaded, "__file__", None)
     if source is None or os.path.realpath(filename) != os.path.realpath(source):
+        return False
+    # the code runs in the loaded module's own namespace: code compiled under the module's file
+    # name and run in a namespace of the caller's making is not the module's code
+    if namespace is not vars(loaded):
         return False
     # the module's file lies in the place's folder: a module merely named like the place is not in it
     where, found = folder_of(place), Path(os.path.realpath(source))

@@ -220,8 +220,8 @@ _SCHEMES: dict[int, Scheme] = {}
 
 def scheme(name: str, conclude: Callable, argument: str) -> Scheme:
     """Declare an inference scheme; only code in the trusted folder of schemes may be one, and
-    declare it."""
-    if not (code_in(conclude, SCHEMES) and called_from(SCHEMES)):
+    declare it, while its module is imported."""
+    if not (code_in(conclude, SCHEMES) and called_from(SCHEMES, while_importing=True)):
         raise ValueError(f"{name}: an inference scheme's code must be in {', '.join(SCHEMES)}")
     declared = Scheme(name, conclude, argument)
     _SCHEMES[id(declared)] = declared

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from symbolic.logic.statements import Statement, foreign_statement
 
-_MINTED: dict[int, "Theorem"] = {}       # every theorem the kernel made, by identity
+_MINTED: dict[int, tuple] = {}       # every theorem the kernel made, by identity: (it, its shape when minted)
 
 
 @dataclass(frozen=True)
@@ -98,7 +98,7 @@ def _mint(statement: Statement, rests_on: RestsOn, sizes: str = "", evidence=(),
     if foreign_statement(statement) is not None:
         raise TypeError(f"a theorem's statement is of the kernel's own types, not {foreign_statement(statement)}")
     theorem = Theorem(statement, rests_on, sizes, tuple(evidence), claim, schema)
-    _MINTED[id(theorem)] = theorem
+    _MINTED[id(theorem)] = (theorem, _shape(theorem))
     return theorem
 
 
@@ -108,8 +108,24 @@ def _cite(theorem: Theorem, verdict) -> None:
 
 
 def is_theorem(theorem) -> bool:
-    """Whether ``theorem`` is a theorem the kernel minted (the very object, not a copy)."""
-    return isinstance(theorem, Theorem) and _MINTED.get(id(theorem)) is theorem
+    """Whether ``theorem`` is a theorem the kernel minted (the very object, not a copy), holding
+    the very statement it was minted with (no field of it, or of a part of it, set anew since)."""
+    found = _MINTED.get(id(theorem)) if isinstance(theorem, Theorem) else None
+    return found is not None and found[0] is theorem and found[1] == _shape(theorem)
+
+
+def _shape(theorem: Theorem) -> tuple:
+    """What a theorem holds, by identity: its statement and what it rests on, and every field of
+    the statement and of its parts (sympy's expressions and the statements' containers being
+    immutable, the same objects say the same thing)."""
+    return (id(theorem.statement), id(theorem.rests_on), theorem.sizes, _statement_shape(theorem.statement))
+
+
+def _statement_shape(statement) -> tuple:
+    values = tuple(getattr(statement, name) for name in statement.__dataclass_fields__)
+    inner = tuple(_statement_shape(part) for value in values
+                  for part in (value if isinstance(value, tuple) else (value,)) if isinstance(part, Statement))
+    return (type(statement), tuple(map(id, values)), inner)
 
 
 def is_index_theorem(theorem) -> bool:

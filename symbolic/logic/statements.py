@@ -8,28 +8,44 @@ from the statement; nothing is passed in beside it.
 """
 from __future__ import annotations
 
-import functools
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import sympy as sp
 
 from symbolic.logic.notation import latex as term_latex
 from symbolic.logic.terms import scalar_symbols
+from symbolic.logic.written import AsWritten, sendable
+from symbolic.printing.sympy_text import to_text
 
 RELATIONS = {"<": "<", "<=": r"\le", ">": ">", ">=": r"\ge", "!=": r"\ne"}
+
+
+# each statement's printing, made once: [the statement, its text, its LaTeX], by the statement's
+# identity, kept here rather than in the statement, where a caller could write it
+_PRINTED: dict[int, list] = {}
 
 
 class Statement:
     """A proposition; ``text`` and ``latex`` print it."""
 
-    @functools.cached_property
+    @property
     def text(self) -> str:
-        return self._text()
+        return self._printed(1)
 
-    @functools.cached_property
+    @property
     def latex(self) -> str:
-        return self._latex()
+        return self._printed(2)
+
+    def _printed(self, which: int) -> str:
+        # printing a large expression costs more than many a decision: each is printed once
+        found = _PRINTED.get(id(self))
+        if found is None or found[0] is not self:
+            found = _PRINTED[id(self)] = [self, None, None]
+        if found[which] is None:
+            found[which] = self._text() if which == 1 else self._latex()
+        return found[which]
 
     def __str__(self) -> str:
         return self.text
@@ -39,20 +55,35 @@ class Statement:
         return (self,)
 
 
-class FrozenMap(dict):
+class FrozenMap(Mapping):
     """A mapping that cannot be changed once built: what a statement keeps of a caller's dict (a
-    point, a map of parameters), so that no one holding it can change what was checked."""
+    point, a map of parameters), so that no one holding it can change what was checked.  It is no
+    dict, so that no method of dict reaches its items."""
+    __slots__ = ("_items",)
 
-    def _refuse(self, *args, **kwargs):
+    def __init__(self, items=()):
+        object.__setattr__(self, "_items", dict(items))
+
+    def __getitem__(self, key):
+        return self._items[key]
+
+    def __iter__(self):
+        return iter(self._items)
+
+    def __len__(self):
+        return len(self._items)
+
+    def __setattr__(self, name, value):
         raise TypeError("a mapping held by a statement or a theorem cannot be changed")
 
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _refuse
-
     def __hash__(self):
-        return hash(frozenset(self.items()))
+        return hash(frozenset(self._items.items()))
+
+    def __repr__(self):
+        return f"FrozenMap({self._items!r})"
 
     def __reduce__(self):
-        return FrozenMap, (dict(self),)
+        return FrozenMap, (sendable(dict(self._items)),)
 
     def __copy__(self):
         return self
@@ -69,7 +100,7 @@ def frozen(value):
         return sp.ImmutableMatrix(value)
     if isinstance(value, (tuple, list)):
         return tuple(frozen(item) for item in value)
-    if isinstance(value, dict):
+    if isinstance(value, (dict, FrozenMap)):
         return FrozenMap({key: frozen(item) for key, item in value.items()})
     if isinstance(value, (set, frozenset)):
         return frozenset(frozen(item) for item in value)
@@ -82,6 +113,21 @@ def frozen(value):
 def _freeze_fields(statement, *names) -> None:
     for name in names:
         object.__setattr__(statement, name, frozen(getattr(statement, name)))
+
+
+def _expression_sides(statement) -> None:
+    """The two sides as sympy expressions, kept as what was checked and printed: a number becomes
+    sympy's, an object that converts itself (``_sympy_``) is replaced by what it converts to, so
+    that it cannot print one thing and be checked as another; text or any other object is refused."""
+    for name in ("lhs", "rhs"):
+        side = getattr(statement, name)
+        if not isinstance(side, sp.Basic):
+            try:
+                side = sp.sympify(side, strict=True)
+            except sp.SympifyError:
+                raise TypeError(f"a side of a statement is a sympy expression or a number, not "
+                                f"{type(side).__name__}") from None
+        object.__setattr__(statement, name, frozen(side))
 
 
 # the names sympy prints for numbers (the imaginary unit, the infinities, NaN, π, e and the other
@@ -139,7 +185,7 @@ def _symbols_of(value) -> set:
         parts = [getattr(value, name) for name in ("lhs", "rhs", "arguments", "statement", "witness")
                  if hasattr(value, name)]
         return _symbols_of(tuple(parts) + tuple(value.parts() if isinstance(value, Conjunction) else ()))
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):
         return _symbols_of(tuple(value) + tuple(value.values()))
     if isinstance(value, (tuple, list, set, frozenset)):
         return set().union(*[_symbols_of(item) for item in value]) if value else set()
@@ -147,7 +193,7 @@ def _symbols_of(value) -> set:
 
 
 def _sympy_text(expr) -> str:
-    return sp.sstr(expr)
+    return to_text(expr)
 
 
 def _sympy_latex(expr) -> str:
@@ -197,7 +243,11 @@ class Equation(Statement):
     rhs: object
 
     def __post_init__(self):
-        _freeze_fields(self, "lhs", "rhs")
+        _expression_sides(self)
+
+    def __reduce__(self):
+        # sent to another process, the sides travel as written (sympy would evaluate them again)
+        return Equation, (AsWritten(self.lhs), AsWritten(self.rhs))
 
     def _text(self):
         return f"{_sympy_text(self.lhs)} = {_sympy_text(self.rhs)}" + _for((self.lhs, self.rhs))
@@ -220,7 +270,10 @@ class Relation(Statement):
     def __post_init__(self):
         if self.relation not in RELATIONS:
             raise ValueError(f"unknown relation {self.relation!r}")
-        _freeze_fields(self, "lhs", "rhs")
+        _expression_sides(self)
+
+    def __reduce__(self):
+        return Relation, (AsWritten(self.lhs), self.relation, AsWritten(self.rhs))
 
     def _text(self):
         return f"{_sympy_text(self.lhs)} {self.relation} {_sympy_text(self.rhs)}" + _for((self.lhs, self.rhs))
@@ -248,7 +301,7 @@ class Fact(Statement):
     def __reduce__(self):
         # sent to another process (``--jobs``), an object known by its key (a measure, a symmetry
         # group, whose functions may not pickle) travels as its key, which is how it prints
-        return Fact, (self.predicate, tuple(_by_key(a) for a in self.arguments), self.reading)
+        return Fact, (self.predicate, tuple(sendable(_by_key(a)) for a in self.arguments), self.reading)
 
     def _text(self):
         shown = ", ".join(_argument_text(a) for a in self.arguments)
@@ -268,7 +321,7 @@ def _argument_text(argument) -> str:
         return "[" + "; ".join(", ".join(_sympy_text(e) for e in argument.row(i)) for i in range(argument.rows)) + "]"
     if isinstance(argument, (tuple, list)):
         return "(" + ", ".join(_argument_text(a) for a in argument) + ")"
-    if isinstance(argument, dict):
+    if isinstance(argument, Mapping):
         return "{" + ", ".join(f"{k}: {_argument_text(v)}" for k, v in argument.items()) + "}"
     if isinstance(argument, sp.Basic):
         return _sympy_text(argument)

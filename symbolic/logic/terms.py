@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from symbolic.logic.written import AsWritten
 from symbolic.relu import ReLU, leaky_relu
 
 
@@ -92,6 +93,10 @@ def renamed_scalar(expr: sp.Expr, renaming: dict) -> sp.Expr:
 class Const:
     """A scalar free of the parameters: a sympy expression (α, 1/N, c_j)."""
     expr: sp.Expr
+
+    def __reduce__(self):
+        # sent to another process, the scalar travels as written (sympy would evaluate it again)
+        return Const, (AsWritten(self.expr),)
 
     @property
     def indices(self) -> frozenset:

@@ -1,1 +1,2 @@
-"""Printing: the project's LaTeX printer of sympy expressions (``sympy_latex``), on the ground floor."""
+"""Printing, on the ground floor (sympy only): the project's LaTeX printer of sympy expressions
+(``sympy_latex``), its text printer (``sympy_text``) and a verdict as text (``verdicts``)."""

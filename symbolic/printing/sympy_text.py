@@ -1,0 +1,23 @@
+"""The project's text printer of sympy expressions: sympy's own, except that a rational that is
+not an integer is parenthesised wherever an operator binds it, so that a claim kept as written
+reads back as itself (sympy prints 6 − 3·(1/2)⁻¹ as ``6 - 3/1/2``, which reads as 4.5)."""
+from __future__ import annotations
+
+import sympy as sp
+from sympy.printing.str import StrPrinter
+
+
+class _TextPrinter(StrPrinter):
+    def parenthesize(self, item, level, strict=False):
+        # a fraction bound by an operator is a unit: (1/2)**2, 3/(1/2), 6 - 3/(1/2)
+        if isinstance(item, sp.Rational) and not item.is_Integer:
+            return "(%s)" % self._print(item)
+        return super().parenthesize(item, level, strict)
+
+
+_PRINTER = _TextPrinter()
+
+
+def to_text(expr) -> str:
+    """``expr`` as text, the way ``sympy.sstr`` prints it but for fractions bound by an operator."""
+    return _PRINTER.doprint(expr)
