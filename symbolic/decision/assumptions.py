@@ -38,6 +38,13 @@ def unsupported_fact(symbol: sp.Symbol) -> str | None:
     return None
 
 
+def unsupported_fact_in(*exprs) -> str | None:
+    """The first fact (by the symbols' names) that a symbol of the expressions carries and the
+    honoured facts do not imply, or None."""
+    symbols = set().union(*(sp.sympify(expr).free_symbols for expr in exprs))
+    return next((fact for fact in map(unsupported_fact, sorted(symbols, key=str)) if fact), None)
+
+
 # what an undefined function's values may be said to be beyond real (and so finite): the checker
 # takes them as any reals
 _VALUE_FACTS = ("positive", "negative", "nonnegative", "nonpositive", "zero", "nonzero", "integer",

@@ -23,7 +23,7 @@ from __future__ import annotations
 import sympy as sp
 from sympy.calculus.accumulationbounds import AccumulationBounds
 
-from symbolic.decision.assumptions import unsupported_fact
+from symbolic.decision.assumptions import unsupported_fact_in
 from symbolic.decision.zero import is_rational_zero
 from symbolic.logic.statements import Fact
 from symbolic.kernel.verdict import Holds, Status, Verdict
@@ -43,12 +43,6 @@ def limit_statement(f, x, point, value, side: str | None = None):
 
 def derivative_sign_statement(f, x, relation: str):
     return Fact("derivative sign", (f, x, relation), reading=f"d/d{x} {relation} 0")
-
-
-def _unread_fact(*exprs) -> str | None:
-    """A fact of a symbol of the expressions that this oracle does not read, or None."""
-    symbols = set().union(*(sp.sympify(e).free_symbols for e in exprs))
-    return next((f for f in map(unsupported_fact, sorted(symbols, key=str)) if f), None)
 
 
 def _is_value(expr) -> bool:
@@ -86,7 +80,7 @@ def _decide_limit(statement, f, x, point, value, side):
         return Verdict(Status.UNDECIDED, statement.text, reason=reason)
     if not isinstance(x, sp.Symbol) or side not in (None, *SIDES):
         return undecided("a limit is taken in a symbol, from above ('+'), below ('-') or both sides")
-    fact = _unread_fact(f, x, point, value)
+    fact = unsupported_fact_in(f, x, point, value)
     if fact is not None:
         return undecided(f"a symbol carries the fact {fact}, which this oracle does not read")
     if not _is_value(value):
@@ -129,7 +123,7 @@ def decide_by_sympy_calculus(statement):
                              side[0] if side else None)
     if predicate == "derivative sign" and len(arguments) == 3 and arguments[2] in SIGNS:
         f, x, relation = arguments
-        fact = _unread_fact(f, x)
+        fact = unsupported_fact_in(f, x)
         if fact is not None:
             return Verdict(Status.UNDECIDED, statement.text,
                            reason=f"a symbol carries the fact {fact}, which this oracle does not read")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from symbolic.decision.assumptions import unsupported_fact
+from symbolic.decision.assumptions import unsupported_fact_in
 from symbolic.decision.domain import WrittenDomain
 from symbolic.decision.positivity import is_manifestly_nonnegative
 from symbolic.decision.zero import is_rational_zero
@@ -23,13 +23,6 @@ def _fact(expr, name: str):
         return getattr(expr, name)
     except (KeyError, ValueError, TypeError):
         return None
-
-
-def _unread_fact(*sides) -> str | None:
-    """A fact of a symbol of the sides as written that the checker does not honour (an
-    extended-real symbol may be ±oo, where w + 1 > w fails), or None."""
-    symbols = set().union(*(sp.sympify(side).free_symbols for side in sides))
-    return next((f for f in map(unsupported_fact, sorted(symbols, key=str)) if f), None)
 
 
 def decide_zero(statement):
@@ -76,7 +69,7 @@ def decide_by_assumptions(statement):
     # only the sign, integer, parity and rationality facts: sympy mis-reads others (r irrational
     # makes r**2 irrational for it, so r**2 - 2 != 0, false at r = sqrt(2)), and an extended-real
     # symbol may be infinite
-    fact = _unread_fact(lhs, rhs)
+    fact = unsupported_fact_in(lhs, rhs)
     if fact is not None:
         return Verdict(Status.UNDECIDED, statement.text, reason=f"a symbol carries the fact {fact}, "
                        "which this oracle does not read")
@@ -116,7 +109,7 @@ def decide_nonnegative(statement):
     """Oracle 'manifest sign test': a Relation lhs >= rhs with lhs - rhs manifestly >= 0."""
     if getattr(statement, "relation", None) != ">=":
         return Verdict(Status.UNDECIDED, statement.text, reason="the manifest sign test decides lhs >= rhs only")
-    unread = _unread_fact(statement.lhs, statement.rhs)
+    unread = unsupported_fact_in(statement.lhs, statement.rhs)
     if unread is not None:
         return Verdict(Status.UNDECIDED, statement.text, reason=f"the fact {unread} of a symbol is not one "
                        "this test reads")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from symbolic.decision.assumptions import unsupported_fact
+from symbolic.decision.assumptions import unsupported_fact_in
 from symbolic.decision.zero import is_rational_zero
 from symbolic.kernel import Fact
 from symbolic.kernel.verdict import Holds, Status, Verdict
@@ -34,9 +34,7 @@ def decide_eigenpairs(statement):
                        reason="exact eigenpairs decides 'eigenpairs' facts")
     matrix, pairs = statement.arguments
     # the symbols' facts, read as the checker honours them
-    symbols = set(matrix.free_symbols).union(*(sp.sympify(value).free_symbols for value, _ in pairs),
-                                              *(v.free_symbols for _, vectors in pairs for v in vectors))
-    unread = next((f for f in map(unsupported_fact, sorted(symbols, key=str)) if f), None)
+    unread = unsupported_fact_in(matrix, *(value for value, _ in pairs), *(v for _, vectors in pairs for v in vectors))
     if unread is not None:
         return Verdict(Status.UNDECIDED, statement.text, reason=f"a symbol carries the fact {unread}, "
                        "which this oracle does not read")
