@@ -9,6 +9,7 @@ from the statement; nothing is passed in beside it.
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -22,9 +23,9 @@ from symbolic.printing.sympy_text import to_text
 RELATIONS = {"<": "<", "<=": r"\le", ">": ">", ">=": r"\ge", "!=": r"\ne"}
 
 
-# each statement's printing, made once: [the statement, its text, its LaTeX], by the statement's
-# identity, kept here rather than in the statement, where a caller could write it
-_PRINTED: dict[int, list] = {}
+# each statement's printing, made once: [its text, its LaTeX], kept here rather than in the
+# statement, where a caller could write it, and gone with the statement
+_PRINTED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 class Statement:
@@ -32,19 +33,17 @@ class Statement:
 
     @property
     def text(self) -> str:
-        return self._printed(1)
+        return self._printed(0)
 
     @property
     def latex(self) -> str:
-        return self._printed(2)
+        return self._printed(1)
 
     def _printed(self, which: int) -> str:
         # printing a large expression costs more than many a decision: each is printed once
-        found = _PRINTED.get(id(self))
-        if found is None or found[0] is not self:
-            found = _PRINTED[id(self)] = [self, None, None]
+        found = _PRINTED.setdefault(self, [None, None])
         if found[which] is None:
-            found[which] = self._text() if which == 1 else self._latex()
+            found[which] = self._text() if which == 0 else self._latex()
         return found[which]
 
     def __str__(self) -> str:
@@ -235,12 +234,28 @@ def _for(sides, latex: bool = False) -> str:
     return r"\quad\text{for } " + ranges if latex else " for " + ranges
 
 
+class _Sides(Statement):
+    """Two sympy sides and a relation between them, printed with the relation's ``signs``: its
+    text and its LaTeX."""
+
+    def _text(self):
+        return f"{_sympy_text(self.lhs)} {self.signs[0]} {_sympy_text(self.rhs)}" + _for((self.lhs, self.rhs))
+
+    def _latex(self):
+        return self.written_latex() + _for((self.lhs, self.rhs), latex=True)
+
+    def written_latex(self) -> str:
+        """The two sides and the relation as LaTeX, without what the symbols range over."""
+        return f"{_sympy_latex(self.lhs)} {self.signs[1]} {_sympy_latex(self.rhs)}"
+
+
 @dataclass(frozen=True, eq=False)
-class Equation(Statement):
+class Equation(_Sides):
     """lhs = rhs for every admissible real value of the free symbols (their sympy assumptions
     included: α positive, n integer, …), the sides as written."""
     lhs: object
     rhs: object
+    signs = ("=", "=")
 
     def __post_init__(self):
         _expression_sides(self)
@@ -249,19 +264,9 @@ class Equation(Statement):
         # sent to another process, the sides travel as written (sympy would evaluate them again)
         return Equation, (AsWritten(self.lhs), AsWritten(self.rhs))
 
-    def _text(self):
-        return f"{_sympy_text(self.lhs)} = {_sympy_text(self.rhs)}" + _for((self.lhs, self.rhs))
-
-    def _latex(self):
-        return self.written_latex() + _for((self.lhs, self.rhs), latex=True)
-
-    def written_latex(self) -> str:
-        """The two sides as LaTeX, without what the symbols range over."""
-        return f"{_sympy_latex(self.lhs)} = {_sympy_latex(self.rhs)}"
-
 
 @dataclass(frozen=True, eq=False)
-class Relation(Statement):
+class Relation(_Sides):
     """lhs R rhs (R one of <, <=, >, >=, !=) for every admissible value of the free symbols."""
     lhs: object
     relation: str
@@ -275,15 +280,9 @@ class Relation(Statement):
     def __reduce__(self):
         return Relation, (AsWritten(self.lhs), self.relation, AsWritten(self.rhs))
 
-    def _text(self):
-        return f"{_sympy_text(self.lhs)} {self.relation} {_sympy_text(self.rhs)}" + _for((self.lhs, self.rhs))
-
-    def _latex(self):
-        return self.written_latex() + _for((self.lhs, self.rhs), latex=True)
-
-    def written_latex(self) -> str:
-        """The two sides and the relation as LaTeX, without what the symbols range over."""
-        return f"{_sympy_latex(self.lhs)} {RELATIONS[self.relation]} {_sympy_latex(self.rhs)}"
+    @property
+    def signs(self) -> tuple:
+        return self.relation, RELATIONS[self.relation]
 
 
 @dataclass(frozen=True, eq=False)
