@@ -88,13 +88,15 @@ def _sum_factor_validity() -> Verdict:
     ok = by_induction(lambda top: (sp.Sum(c * a[i], (i, 1, top)), c * sp.Sum(a[i], (i, 1, top))), i, m)
     if not ok:
         return Verdict(Status.UNDECIDED, "sum factor rule", reason="induction step not an exact zero")
+    # the instances as written: c a_1 + ... + c a_m = c (a_1 + ... + a_m), kept unevaluated
     instances = []
-    for size in (1, 2, 3):
+    for size in (2, 3, 4):
         entries = sp.symbols(f"a1:{size + 1}", real=True)
-        instances.append(check_identity(sp.Add(*[c * e for e in entries]), c * sp.Add(*entries)))
+        instances.append(check_identity(sp.Add(*[sp.Mul(c, e, evaluate=False) for e in entries], evaluate=False),
+                                        sp.Mul(c, sp.Add(*entries, evaluate=False), evaluate=False)))
     return conjunction(instances, label="sum c a_i = c sum a_i, every bound m", evidence=[
         "induction on the bound m: base m = 0 and step m -> m + 1 exact zeros",
-        "check_identity at m = 1, 2, 3"])
+        "check_identity at m = 2, 3, 4, each side as written"])
 
 
 def _homogeneity(before, after):
@@ -238,15 +240,20 @@ def _indicator_homogeneity_validity() -> Verdict:
     rational points, the kink s = 0 among them."""
     c = sp.Symbol("c", positive=True)
     claim = "1[c s > 0] = 1[s > 0] for c > 0"
-    cases = [sp.Heaviside(c * value, 0) - sp.Heaviside(value, 0)
-             for value in (sp.Symbol("s_pos", positive=True), sp.S.Zero, sp.Symbol("s_neg", negative=True))]
+    # the sign split with sympy's Heaviside: each case settled exactly, before the identity is stated
+    for value in (sp.Symbol("s_pos", positive=True), sp.S.Zero, sp.Symbol("s_neg", negative=True)):
+        if not is_rational_zero(sp.Heaviside(c * value, 0) - sp.Heaviside(value, 0)):
+            return Verdict(Status.UNDECIDED, claim, reason=f"sympy's Heaviside does not settle the case s = {value}")
     rng = random.Random(5)
     for _ in range(32):
         scale, s = sp.Rational(rng.randint(1, 99), rng.randint(1, 99)), sp.Rational(rng.randint(-9, 9), rng.randint(1, 9))
         if sp.Heaviside(scale * s, 0) != sp.Heaviside(s, 0):
             return Verdict(Status.REFUTED, claim, witness={"c": scale, "s": s})
-    return zeros(claim, cases, evidence=("sign split s > 0, s = 0, s < 0: each case equal",
-                                               "equal at 32 random rational points"))
+    # the rule's instance as written, for every real s, checked by the exact identity test
+    s = sp.Symbol("s", real=True)
+    verdict = check_identity(sp.Heaviside(c * s, 0), sp.Heaviside(s, 0), claim=claim)
+    return conjunction([verdict], label=claim, evidence=("sign split s > 0, s = 0, s < 0: each case equal",
+                                                        "equal at 32 random rational points", *verdict.evidence))
 
 
 def _jet(variable, degree=3, name="g"):
@@ -304,13 +311,14 @@ def _chain_rule_validity() -> Verdict:
     g = sum(sp.Rational(rng.randint(-9, 9), rng.randint(1, 9)) * p[k] * p[l]
             for k in range(3) for l in range(k, 3)) + sum(rng.randint(-9, 9) * x for x in p)
     at = {p[k]: scales[k] * w[k] for k in range(3)}
-    instances = [check_identity(sp.diff(g.xreplace(at), w[k]), scales[k] * sp.diff(g, p[k]).xreplace(at))
+    # each instance as written: the derivative of g(Tw) unevaluated against t_k (d_k g)(Tw)
+    instances = [check_identity(sp.Derivative(g.xreplace(at), w[k]), scales[k] * sp.diff(g, p[k]).xreplace(at))
                  for k in range(3)]
     # the coordinates also permuted, (Tw)_k = t_k w_σ(k) with σ the cycle 1 → 2 → 3 → 1:
     # ∂/∂w_σ(k) [g(Tw)] = t_k (∂_k g)(Tw)
     cycle = (1, 2, 0)
     at = {p[k]: scales[k] * w[cycle[k]] for k in range(3)}
-    instances += [check_identity(sp.diff(g.xreplace(at), w[cycle[k]]), scales[k] * sp.diff(g, p[k]).xreplace(at))
+    instances += [check_identity(sp.Derivative(g.xreplace(at), w[cycle[k]]), scales[k] * sp.diff(g, p[k]).xreplace(at))
                   for k in range(3)]
     return conjunction(instances, label="chain rule for a coordinate scaled by a constant, and permuted", evidence=[
         "one-variable chain rule d/du psi(t u) = t psi'(t u): exact zero on a generic cubic "
@@ -335,7 +343,10 @@ def _constant_factor_validity() -> Verdict:
     if not is_rational_zero(sp.expand(sp.diff(c * G, u) - c * sp.diff(G, u))):
         return Verdict(Status.UNDECIDED, "constant factor rule", reason="not an exact zero")
     w = sp.symbols("w1:3", real=True)
-    instance = check_identity(sp.diff(c * (w[0] ** 2 * w[1] - 3 * w[1]), w[0]), c * 2 * w[0] * w[1])
+    G_w = w[0] ** 2 * w[1] - 3 * w[1]
+    # the instance as written: d/dw1 [c G] and c dG/dw1, both derivatives unevaluated
+    instance = check_identity(sp.Derivative(sp.Mul(c, G_w, evaluate=False), w[0]),
+                              sp.Mul(c, sp.Derivative(G_w, w[0]), evaluate=False))
     return conjunction([instance], label="d/du [c G(u)] = c G'(u)", evidence=["exact zero on a generic cubic G (every 1-jet)",
                                                 "check_identity on a polynomial"])
 
@@ -399,7 +410,7 @@ def _arithmetic_validity() -> Verdict:
         return Verdict(Status.UNDECIDED, "field arithmetic with opaque atoms",
                        reason="the arithmetic test misjudges a known case")
     a_, b_ = sp.symbols("a b", real=True)
-    return zeros("field arithmetic with opaque atoms", [(a_ + b_) * (a_ - b_) - (a_ ** 2 - b_ ** 2)], evidence=(
+    return zeros("field arithmetic with opaque atoms", [((a_ + b_) * (a_ - b_), a_ ** 2 - b_ ** 2)], evidence=(
         "checked at each use: exact rational-function zero test with every non-arithmetic subterm an "
         "indeterminate, only scalars known to be non-zero inverted, and a random rational evaluation",
         "the test accepts (a + b)(a - b) = a^2 - b^2 and refuses a + b = a b and c/c = 1 for a real c"))
@@ -591,11 +602,13 @@ def _derivative_of_sum_validity() -> Verdict:
         return Verdict(Status.UNDECIDED, "derivative of a sum", reason="induction step not an exact zero")
     w = sp.symbols("w1:4", real=True)
     terms = [w[0] ** 2 * w[1], 3 * w[0] * w[2], w[1] - w[0] ** 3]
-    instances = [check_identity(sp.diff(sp.Add(*terms[:k]), w[0]), sp.Add(*[sp.diff(t, w[0]) for t in terms[:k]]))
-                 for k in (1, 2, 3)]
+    # each instance as written: the derivative of the sum against the sum of the derivatives, unevaluated
+    instances = [check_identity(sp.Derivative(sp.Add(*terms[:k], evaluate=False), w[0]),
+                                sp.Add(*[sp.Derivative(t, w[0]) for t in terms[:k]], evaluate=False))
+                 for k in (2, 3)]
     return conjunction(instances, label="d/du sum_i F_i = sum_i dF_i/du, every bound m", evidence=[
         "induction on the bound m: base m = 0, step an exact zero with the sum up to m opaque",
-        "check_identity with 1, 2, 3 terms"])
+        "check_identity with 2 and 3 terms, each side as written"])
 
 
 def _derivative_of_add(before, after):
@@ -632,11 +645,16 @@ def _jet_rules_validity() -> Verdict:
     if failing:
         return Verdict(Status.UNDECIDED, "derivative rules", reason=f"{failing[0]} rule not an exact zero")
     w = sp.symbols("w1:3", real=True)
-    instance = check_identity(sp.diff((w[0] ** 2 + w[1]) * (w[0] - 3 * w[1]), w[0]),
-                              2 * w[0] * (w[0] - 3 * w[1]) + (w[0] ** 2 + w[1]))
-    return conjunction([instance], label="(A + B)' = A' + B', (A_1 ... A_r)' = sum_k A_1 ... A_k' ... A_r", evidence=[
-        "exact zeros on generic cubics (every 1-jet), products of 2, 3 and 4 factors (more: the "
-        "2-factor rule repeatedly)", "check_identity on polynomials"])
+    first, second = w[0] ** 2 + w[1], w[0] - 3 * w[1]
+    # the instances as written, every derivative unevaluated: linearity and the product rule
+    linearity = check_identity(sp.Derivative(sp.Add(first, second, evaluate=False), w[0]),
+                               sp.Add(sp.Derivative(first, w[0]), sp.Derivative(second, w[0]), evaluate=False))
+    product = check_identity(sp.Derivative(sp.Mul(first, second, evaluate=False), w[0]),
+                             sp.Add(sp.Mul(sp.Derivative(first, w[0]), second, evaluate=False),
+                                    sp.Mul(first, sp.Derivative(second, w[0]), evaluate=False), evaluate=False))
+    return conjunction([linearity, product], label="(A + B)' = A' + B', (A_1 ... A_r)' = sum_k A_1 ... A_k' ... A_r",
+                       evidence=["exact zeros on generic cubics (every 1-jet), products of 2, 3 and 4 factors (more: "
+                                 "the 2-factor rule repeatedly)", "check_identity on polynomials, each side as written"])
 
 
 # entries known not to depend on the coordinate θ_a: the data, and the other parameter families
@@ -672,9 +690,11 @@ def _constant_and_coordinate_validity() -> Verdict:
     """∂c/∂u = 0 for c free of u, and ∂w_b/∂w_a = δ_ab on distinct coordinates."""
     w = sp.symbols("w1:4", real=True)
     c = sp.Symbol("c", real=True)
-    table = [sp.diff(w[b], w[a]) - sp.KroneckerDelta(a, b) for b in range(3) for a in range(3)]
-    return zeros("d c/du = 0, d w_b/d w_a = delta_ab", [sp.diff(c, w[0]), *table],
-                       evidence=("sympy's derivatives of a constant and of 3 coordinates, every pair",))
+    # the instances as written: each derivative unevaluated against 0, or the value of delta_ab
+    instances = [check_identity(sp.Derivative(c, w[0]), sp.S.Zero)]
+    instances += [check_identity(sp.Derivative(w[b], w[a]), sp.KroneckerDelta(a, b)) for b in range(3) for a in range(3)]
+    return conjunction(instances, label="d c/du = 0, d w_b/d w_a = delta_ab", evidence=(
+        "the exact identity test on the derivatives of a constant and of 3 coordinates, every pair, as written",))
 
 
 def _relu_derivative(before, after):
@@ -690,9 +710,13 @@ def _relu_derivative_validity() -> Verdict:
     1[s > 0]·s'(u), for a generic cubic s."""
     u = sp.Symbol("u", real=True)
     s = _jet(u, name="s")
-    regions = [sp.expand(sp.diff(indicator * s, u) - indicator * sp.diff(s, u)) for indicator in (1, 0)]
-    return zeros("d/du ReLU(s(u)) = 1[s > 0] s'(u) off the kink", regions, evidence=(
-        "on each open sign region of s the identity is an exact zero for a generic cubic s",))
+    # on {s > 0} ReLU(s) = 1·s and 1[s > 0] = 1; on {s < 0} ReLU(s) = 0·s and 1[s > 0] = 0: in each
+    # region the rule's instance as written, d/du [σ s(u)] = σ s'(u), the derivatives unevaluated
+    regions = [check_identity(sp.Derivative(sp.Mul(sp.Integer(indicator), s, evaluate=False), u),
+                              sp.Mul(sp.Integer(indicator), sp.Derivative(s, u), evaluate=False),
+                              claim=f"the region where 1[s > 0] = {indicator}") for indicator in (1, 0)]
+    return conjunction(regions, label="d/du ReLU(s(u)) = 1[s > 0] s'(u) off the kink", evidence=(
+        "on each open sign region of s the identity holds for a generic cubic s, each side as written",))
 
 
 def delta_contraction(ranges: dict) -> Rule:
@@ -757,15 +781,16 @@ def _delta_contraction_validity() -> Verdict:
     p = sp.Symbol("p", integer=True, positive=True)
     cases = [sp.KroneckerDelta(m + 1, m + 1 + p), sp.KroneckerDelta(m + 1, m + 1 - p),
              sp.KroneckerDelta(m + 1, m + 1) - 1, sp.KroneckerDelta(1, 1) - 1]
+    if not all(is_rational_zero(case) for case in cases):
+        return Verdict(Status.UNDECIDED, "delta contraction", reason="sympy's KroneckerDelta does not settle a case of the step")
     a = sp.symbols("a1:5", real=True)
-    for top in range(1, 5):
-        for target in range(1, top + 1):
-            total = sum(sp.KroneckerDelta(j, target) * a[j - 1] for j in range(1, top + 1))
-            if total != a[target - 1]:
-                return Verdict(Status.REFUTED, "delta contraction", witness={"m": top, "l": target})
-    return zeros("sum_j delta_jl a_j = a_l for 1 <= l <= m, every m", cases, evidence=(
+    # the instances as written: sum_j delta_jl a_j, the deltas unevaluated, against a_l
+    instances = [check_identity(sp.Add(*[sp.Mul(sp.KroneckerDelta(j, target, evaluate=False), a[j - 1], evaluate=False)
+                                         for j in range(1, top + 1)], evaluate=False), a[target - 1])
+                 for top in range(2, 5) for target in range(1, top + 1)]
+    return conjunction(instances, label="sum_j delta_jl a_j = a_l for 1 <= l <= m, every m", evidence=(
         "induction on m: base and the three cases of the step settled exactly",
-        "every l at m = 1..4 evaluated exactly"))
+        "every l at m = 2..4 checked by the exact identity test, each side as written"))
 
 
 DERIVATIVE_OF_SUM = axiom(Rule("derivative of a sum", r"\partial_{\theta_a}\Bigl[\sum_{i=1}^{m} F_i\Bigr] = "
@@ -807,7 +832,9 @@ def _sum_of_terms_validity() -> Verdict:
             return Verdict(Status.UNDECIDED, "sum of terms", reason=f"induction fails for {count} terms")
     a = sp.symbols("a1:4", real=True)
     b = sp.symbols("b1:4", real=True)
-    instance = check_identity(sp.Add(*[x + y for x, y in zip(a, b)]), sp.Add(*a) + sp.Add(*b))
+    # the instance as written: (a_1 + b_1) + ... against (a_1 + ...) + (b_1 + ...), kept unevaluated
+    instance = check_identity(sp.Add(*[sp.Add(x, y, evaluate=False) for x, y in zip(a, b)], evaluate=False),
+                              sp.Add(sp.Add(*a, evaluate=False), sp.Add(*b, evaluate=False), evaluate=False))
     return conjunction([instance], label="sum_i (a_i + b_i + ...) = sum_i a_i + sum_i b_i + ..., every bound m", evidence=[
         "induction on the bound m for 2, 3 and 4 terms (more terms: the 2-term case repeatedly)",
         "check_identity at m = 3"])
@@ -822,7 +849,9 @@ def _indicator_derivative(before, after):
 
 def _indicator_derivative_validity() -> Verdict:
     u = sp.Symbol("u", real=True)
-    return zeros("d/du 1[s(u) > 0] = 0 off the kink", [sp.diff(sp.Integer(value), u) for value in (0, 1)], evidence=(
+    # on each open sign region the indicator is the constant 0 or 1: its derivative, unevaluated, against 0
+    regions = [check_identity(sp.Derivative(sp.Integer(value), u), sp.S.Zero) for value in (0, 1)]
+    return conjunction(regions, label="d/du 1[s(u) > 0] = 0 off the kink", evidence=(
         "on each open sign region of s the indicator is the constant 0 or 1",))
 
 
