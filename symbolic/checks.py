@@ -4,12 +4,20 @@
 - ``zeros``, ``nonnegatives``: conjunctions of exact zero tests and manifest sign tests;
 - ``derivative_identity``: a derivative identity from its exact test and its two-precision witness.
 
+A claim whose two sides arrive as the same expression (sympy evaluated it before it reached the
+checker: ``(W*c)**2*(v/c)**2`` has lost its ``c``) is still decided, but its verdict says so
+(``details["as_built"]``, printed as a warning, ``trivial_as_built``); an identity's verdict also
+keeps the domain as written where it restricts the symbols (``details["domain"]``).
+
 Nothing here is trusted: the theorems state what the kernel ran the oracle on.
 """
 from __future__ import annotations
 
+import dataclasses
+
 import sympy as sp
 
+from symbolic.decision.domain_text import domain_text
 from symbolic.kernel import by_oracle, conjunction
 from symbolic.kernel.verdict import Status, Verdict
 from symbolic.logic.statements import Equation, Relation
@@ -22,7 +30,51 @@ def identity(lhs, rhs, *, label: str = "", evidence=(), **options) -> Verdict:
     time budget, a seed, the procedure)."""
     if "claim" in options:
         label = options.pop("claim") or label
-    return by_oracle(EXACT_IDENTITY, Equation(lhs, rhs), label=label, evidence=evidence, **options)
+    statement = Equation(lhs, rhs)
+    verdict = by_oracle(EXACT_IDENTITY, statement, label=label, evidence=evidence, **options)
+    # what the verdict assumed beyond the symbols' facts, and a claim emptied before it arrived
+    notes = {}
+    if trivial_as_built(statement):
+        notes["as_built"] = AS_BUILT if sp.sympify(statement.lhs) == sp.sympify(statement.rhs) else EVALUATED_AWAY
+    domain = domain_text(statement.lhs, statement.rhs)
+    if domain:
+        notes["domain"] = domain
+    return dataclasses.replace(verdict, details={**verdict.details, **notes}) if notes else verdict
+
+
+# the warning a claim gets when its sides arrive as one expression
+AS_BUILT = ("the two sides are the same expression as given, so the claim says nothing: did sympy evaluate "
+            "the claim before it reached the checker? State it unevaluated: as text (python -m proofs check "
+            "'LHS' 'RHS', or symbolic.parsing.parse_expression), with evaluate=False (sp.Mul(W*c, v/c, "
+            "evaluate=False)), with check_invariance for a measure, or with a Symmetry and check_symmetry "
+            "for a map of the parameters")
+
+
+# the same, for sides whose difference sympy's automatic evaluation makes 0 ((a + b) + c against a + (b + c))
+EVALUATED_AWAY = AS_BUILT.replace("the two sides are the same expression as given",
+                                  "the two sides differ only in what sympy's automatic evaluation undoes (their "
+                                  "difference is 0 as sympy builds it)")
+
+
+def trivial_as_built(equation) -> bool:
+    """The two sides of ``equation`` are one expression as given, or their difference is 0 as sympy
+    builds it (before any test: no expansion, no simplification)."""
+    lhs, rhs = sp.sympify(equation.lhs), sp.sympify(equation.rhs)
+    if lhs == rhs:
+        return True
+    try:
+        return sp.Add(lhs, sp.Mul(-1, rhs)) == 0
+    except (TypeError, ValueError):     # a side sympy cannot subtract (a matrix, a relation)
+        return False
+
+
+def trivial_equations(statement) -> list:
+    """The equations of ``statement`` (a conjunction is read part by part) whose sides arrive as one
+    expression (``trivial_as_built``)."""
+    if isinstance(statement, Equation):
+        return [statement] if trivial_as_built(statement) else []
+    parts = statement.parts() if hasattr(statement, "parts") else ()
+    return [e for part in parts if part is not statement for e in trivial_equations(part)]
 
 
 def zeros(label: str, equations, evidence=(), residual=None, details=None, instance_checked=()) -> Verdict:
@@ -32,9 +84,14 @@ def zeros(label: str, equations, evidence=(), residual=None, details=None, insta
     if not named:
         return Verdict(Status.UNDECIDED, label, reason="no equation to test: an empty test compares nothing")
     verdicts = [by_oracle(EXACT_ZERO, equation, label=name) for name, equation in named]
-    return conjunction(verdicts, label=label, evidence=(
+    verdict = conjunction(verdicts, label=label, evidence=(
         f"{len(verdicts)} exact zero test{'s' if len(verdicts) > 1 else ''}", *evidence), residual=residual,
         details=details, instance_checked=instance_checked)
+    trivial = [name or equation.text for name, equation in named if trivial_as_built(equation)]
+    if trivial:
+        verdict = dataclasses.replace(verdict, details={**verdict.details, "as_built": (
+            f"{AS_BUILT} (here: {'; '.join(str(t) for t in trivial)})")})
+    return verdict
 
 
 def _named_equation(item) -> tuple[str, Equation]:

@@ -12,8 +12,10 @@
 
 Assumptions are keyword arguments naming a symbol of the claim: ``a="positive"`` (or
 "nonnegative", "negative", "nonpositive", "real") rebuilds that symbol with the assumption.
-A failing assert raises AssertionError whose message shows the status, the witness, both sides'
-values there, and the reason or the evidence.
+A failing assert raises AssertionError whose message shows the status, the facts and the domain the
+claim was checked under, the witness, both sides' values there, and the reason or the evidence.
+A claim whose two sides arrive as one expression (sympy evaluated it before it reached the checker)
+fails ``assert_proved``: a regression test of ``X = X`` tests nothing.
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ from symbolic.checks import identity
 from symbolic.networks.model import Model
 from symbolic.symmetries.symmetry import Symmetry, check_symmetry, sides_at
 from symbolic.kernel.verdict import Status, Verdict
+from symbolic.printing.verdicts import assumed_lines
 
 ASSUMPTIONS = ("positive", "nonnegative", "negative", "nonpositive", "real")
 
@@ -46,6 +49,10 @@ def _with_assumptions(lhs, rhs, assumptions: dict):
 
 def _message(expected: Status, verdict: Verdict, lhs=None, rhs=None) -> str:
     lines = [f"expected {expected.name}, got {verdict.status.name}: {verdict.claim}"]
+    # everything the verdict assumed: the symbols' facts, the domain as written
+    if verdict.facts and verdict.status is not Status.PROVED:
+        lines.append(f"  checked for {verdict.facts}")
+    lines += assumed_lines(verdict)
     if verdict.witness:
         lines.append("  witness: " + ", ".join(f"{k} = {v}" for k, v in verdict.witness.items()))
         if lhs is not None:
@@ -70,6 +77,9 @@ def assert_proved(lhs, rhs, *, timeout: float | None = None, certify: str | None
     if verdict.status is not Status.PROVED:
         raise AssertionError(_message(Status.PROVED, verdict, lhs, rhs))
     _refuse_forged(verdict)
+    if verdict.details.get("as_built"):
+        # PROVED, but of a claim that says nothing: the test would pass whatever the code does
+        raise AssertionError(f"PROVED, but trivially: {verdict.claim}\n  {verdict.details['as_built']}")
     if certify == "coq" and verdict.details["coq"] != "checked":
         raise AssertionError(f"PROVED, but not re-checked by Coq: {verdict.claim}\n  coq: {verdict.details['coq']}")
     return verdict
@@ -87,7 +97,7 @@ def assert_refuted(lhs, rhs, *, timeout: float | None = None, **assumptions) -> 
     lhs, rhs = _with_assumptions(lhs, rhs, assumptions)
     verdict = identity(lhs, rhs, timeout=timeout)
     if verdict.status is not Status.REFUTED:
-        raise AssertionError(_message(Status.REFUTED, verdict))
+        raise AssertionError(_message(Status.REFUTED, verdict, lhs, rhs))
     return verdict
 
 

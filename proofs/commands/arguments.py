@@ -4,6 +4,8 @@ that the dependencies run one way."""
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 
 from symbolic.errors import CheckerError
 from symbolic.kernel.verdict import Status
@@ -12,8 +14,22 @@ EXIT_CODES = {Status.PROVED: 0, Status.REFUTED: 1, Status.UNDECIDED: 3}
 EXIT_USAGE = 2
 EXIT_INTERNAL_ERROR = 4       # a bug of the checker: never a verdict's code
 EXIT_CLOSED_PIPE = 141        # the output's reader went away (| head): 128 + SIGPIPE, as any Unix tool
+EXIT_INTERRUPTED = 130        # Ctrl-C: 128 + SIGINT, as any Unix tool
 
 MAX_SECONDS = 10 ** 6         # a time budget beyond this (11 days) is a typo, not a budget
+
+
+CONSOLE_SCRIPT = "sharpcheck"      # the command pip installs beside python -m proofs
+
+
+def program() -> str:
+    """How the command line was called: 'sharpcheck' (the console script) or 'python -m proofs'."""
+    return CONSOLE_SCRIPT if os.path.basename(sys.argv[0] or "") == CONSOLE_SCRIPT else "python -m proofs"
+
+
+def program_name() -> str:
+    """The name its messages start with: 'sharpcheck: error: …' or 'proofs: error: …'."""
+    return CONSOLE_SCRIPT if program() == CONSOLE_SCRIPT else "proofs"
 
 
 class UsageError(CheckerError):
@@ -67,6 +83,11 @@ class Parser(argparse.ArgumentParser):
     rather than silently keeping the last; a list option is declared ``Accumulate``."""
 
     def __init__(self, *args, **kwargs):
+        # the usage names the command as it was called (sharpcheck check …, python -m proofs check …)
+        if str(kwargs.get("prog", "")).startswith("python -m proofs"):
+            kwargs["prog"] = program() + kwargs["prog"][len("python -m proofs"):]
+        if str(kwargs.get("usage", "")).startswith("python -m proofs"):
+            kwargs["usage"] = kwargs["usage"].replace("python -m proofs", program())
         super().__init__(*args, **kwargs)
         # every option stored without an explicit action is single-valued
         self.register("action", None, Once)

@@ -19,7 +19,7 @@ from symbolic.kernel.verdict import Status, Verdict
 from symbolic.decision.witness import exact_value, mp_value, substitute_functions
 
 from proofs.commands.arguments import EXIT_CODES, EXIT_INTERNAL_ERROR, Accumulate, Parser, UsageError, names, \
-    positive_seconds
+    positive_seconds, program_name
 
 DEFAULT_SECONDS = 60.0
 
@@ -90,13 +90,16 @@ def build_parser() -> Parser:
 def _parse_claim(args, symbols: dict) -> tuple:
     """The two sides as written; ``symbols`` receives the claim's symbols, those named by a fact
     option first (before the text is read), each with every fact given to it."""
+    side = "left-hand side (LHS)"
     try:
         lhs = parse_expression(args.lhs, positive=args.positive, nonnegative=args.nonnegative,
                                integer=args.integer, negative=args.negative,
                                rational=args.rational, symbols=symbols)
+        side = "right-hand side (RHS)"
         rhs = parse_expression(args.rhs, symbols=symbols)
     except ParseError as error:
-        raise UsageError(f"cannot read the expression: {error}") from None
+        # which side is wrong, then where in it
+        raise UsageError(f"cannot read the {side}: {error}") from None
     except InconsistentAssumptions:
         raise UsageError(_contradiction(args)) from None
     present = {str(s) for s in lhs.free_symbols | rhs.free_symbols}
@@ -120,12 +123,30 @@ def _contradiction(args) -> str:
     return "the assumptions on the symbols contradict each other"
 
 
+COMPACT_DIGITS = 40      # an exact value longer than this prints compactly
+
+
+def _compact_integer(n: int) -> str:
+    """An integer as m·10^k when its trailing zeros make that short (10^300), else as it is."""
+    digits = str(abs(n))
+    zeros = len(digits) - len(digits.rstrip("0"))
+    if zeros < 6:
+        return str(n)
+    mantissa = n // 10 ** zeros
+    return f"10^{zeros}" if mantissa == 1 else f"-10^{zeros}" if mantissa == -1 else f"{mantissa}*10^{zeros}"
+
+
 def _exact_text(value) -> str:
-    """An exact rational as text; past about 900 digits, 30 leading digits and its length."""
-    bits = max(int(value.p).bit_length(), int(value.q).bit_length())
-    if bits < 3000:
-        return str(value)
-    return f"{sp.Float(value, 30)} (exact value of about {round(bits * 0.30103)} digits, not shown)"
+    """An exact rational as text; a long one compactly: exactly as m*10^k where its zeros allow
+    (10^300), else its 30 leading digits and its length."""
+    text = str(value)
+    if len(text) <= COMPACT_DIGITS:
+        return text
+    p, q = int(value.p), int(value.q)
+    exact = _compact_integer(p) if q == 1 else f"{_compact_integer(p)}/{_compact_integer(q)}"
+    if len(exact) <= COMPACT_DIGITS:
+        return exact
+    return f"{sp.Float(value, 30)} (exact value of {len(text)} characters, not shown)"
 
 
 def _value_text(expr, point) -> str:
@@ -171,7 +192,7 @@ def main(argv: list[str]) -> int:
     # the verdict carries the symbols with their facts: every verdict prints what it was checked under
     verdict = dataclasses.replace(verdict, symbols=tuple(symbols.values()))
     if verdict.details.get("internal_error"):
-        print(f"proofs check: internal error while checking {claim}: {verdict.reason}",
+        print(f"{program_name()} check: internal error while checking {claim}: {verdict.reason}",
               file=sys.stderr)
         return EXIT_INTERNAL_ERROR
     values = {}
@@ -183,6 +204,8 @@ def main(argv: list[str]) -> int:
     if args.json:
         print(json.dumps({"claim": verdict.claim, "status": verdict.status.value,
                           "facts": verdict.facts, "assumptions": _assumptions(args),
+                          "domain": verdict.details.get("domain", ""),
+                          **({"warning": verdict.details["as_built"]} if verdict.details.get("as_built") else {}),
                           "witness": {str(k): str(v) for k, v in (verdict.witness or {}).items()},
                           "values": values, "reason": verdict.reason,
                           "evidence": list(verdict.evidence),
@@ -191,7 +214,7 @@ def main(argv: list[str]) -> int:
     else:
         print(verdict_text(verdict, values))        # print(verdict) shows the same
     if verdict.details.get("disagreement"):
-        print(f"proofs check: the kernel and Coq disagree on {claim}", file=sys.stderr)
+        print(f"{program_name()} check: the kernel and Coq disagree on {claim}", file=sys.stderr)
         return EXIT_INTERNAL_ERROR
     return EXIT_CODES[verdict.status]
 

@@ -32,8 +32,8 @@ import time
 from symbolic.kernel.verdict import Status, worst
 
 from proofs.commands import registry
-from proofs.commands.arguments import EXIT_CLOSED_PIPE, EXIT_CODES, EXIT_INTERNAL_ERROR, EXIT_USAGE, Parser, \
-    UsageError, positive_int, positive_seconds, size_triple
+from proofs.commands.arguments import EXIT_CLOSED_PIPE, EXIT_CODES, EXIT_INTERNAL_ERROR, EXIT_INTERRUPTED, \
+    EXIT_USAGE, Parser, UsageError, positive_int, positive_seconds, program_name, size_triple
 
 # the display, the process pool, the report and Coq's recorder are imported where a run of the
 # results needs them: a subcommand (``check``) does not pay for them
@@ -45,6 +45,7 @@ SUBCOMMANDS = {
     "audit": "proofs.commands.audit_command",
     "check": "proofs.commands.check_command",
     "corpus": "proofs.corpora.corpus",
+    "derive": "proofs.commands.derive_command",
     "example": "proofs.commands.example_command",
     "rescale": "proofs.commands.rescale_command",
     "symmetry": "proofs.commands.symmetry_command",
@@ -237,20 +238,28 @@ def run_results(args) -> int:
     scripts = [registry.load(n) for n in names]
     plans = [(script, sweep(script, args)) for script in scripts]
     progress = _Progress(len(plans), [len(sizes) for _, sizes in plans], after=PROGRESS_AFTER)
-    report_module.progress_hook = progress.claim_done
+    decided = []            # every row as it is decided: what Ctrl-C keeps
+
+    def claim_done(row):
+        decided.append(row)
+        progress.claim_done(row)
+    report_module.progress_hook = claim_done
     reports = []
     # Coq's pass records the identities the run proves: the claims run here, in one process
     recorder = Recorder().start() if args.certify == "coq" else None
     try:
         if (args.dask is not None or args.jobs > 1) and recorder is None:
             reports = parallel.run_scripts(plans, args.seed, args.timeout, jobs=args.jobs,
-                                           address=args.dask, on_done=progress.claim_done)
+                                           address=args.dask, on_done=claim_done)
             for script, _ in plans:
                 progress.result_done(script.NAME)
         else:
             for script, sizes in plans:
                 reports.append(script.run(sizes, seed=args.seed, timeout=args.timeout))
                 progress.result_done(script.NAME)
+    except KeyboardInterrupt:
+        progress.close()
+        return interrupted(decided, len(plans), args)
     finally:
         report_module.progress_hook = None
         progress.close()
@@ -280,6 +289,22 @@ def run_results(args) -> int:
         print("proofs: the kernel and Coq disagree on a claim (its row is UNDECIDED)", file=sys.stderr)
         return EXIT_INTERNAL_ERROR
     return EXIT_CODES[worst(r.verdict for r in results)]
+
+
+def interrupted(decided: list, planned: int, args) -> int:
+    """Ctrl-C during a run: the rows decided so far (a table, or JSON with --json), a summary that
+    says the run was interrupted, and exit 130.  Nothing is claimed of the rows not run."""
+    results = {row.theorem for row in decided}
+    note = (f"interrupted (Ctrl-C): {len(decided)} claim{'s' if len(decided) != 1 else ''} decided, "
+            f"from {len(results)} of the {planned} result{'s' if planned != 1 else ''} asked for; the claims "
+            "not run have no verdict, and the run's status is that of an interrupted run (exit 130)")
+    if args.json:
+        print(json.dumps([row.as_json() for row in decided], indent=1))
+    elif decided:
+        print_table(decided)
+    print(note, file=sys.stderr if args.json else sys.stdout)
+    print(f"{program_name()}: interrupted", file=sys.stderr)
+    return EXIT_INTERRUPTED
 
 
 def closed_pipe() -> int:
@@ -318,13 +343,13 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()          # a closed pipe shows here, not in Python's flush at exit
         return status
     except UsageError as error:
-        print(f"proofs: error: {error}", file=sys.stderr)
+        print(f"{program_name()}: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print("proofs: interrupted", file=sys.stderr)
-        return 130
+        print(f"{program_name()}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         return closed_pipe()
     except Exception as error:  # noqa: BLE001 - a bug is reported as one, never as a verdict
-        print(f"proofs: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        print(f"{program_name()}: internal error: {type(error).__name__}: {error}", file=sys.stderr)
         return EXIT_INTERNAL_ERROR

@@ -3,9 +3,29 @@
 measure is invariant under the group, and hands back its verdict with the steps of the argument."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from symbolic.kernel import Fact, by_oracle
+from symbolic.latex import to_plain
 from symbolic.measures.invariance import Outcome, as_group, as_measure
 from symbolic.trusted.oracles.measures import INVARIANCE_PROCEDURE
+
+
+@dataclass
+class InvarianceOutcome(Outcome):
+    """An Outcome that prints as a reader reads it: the verdict, then the steps of the argument, the
+    sizes, and the refuted precondition when the group is no symmetry."""
+
+    def __str__(self) -> str:
+        lines = [str(self.verdict)]
+        if self.not_applicable:
+            lines.append(f"  not applicable: {self.not_applicable}")
+        if self.sizes:
+            lines.append(f"  at the sizes: {'; '.join(map(str, self.sizes))}")
+        for number, step in enumerate(self.steps, start=1):
+            how = ("checked, holds" if step.holds else "checked, fails") if step.checked else "logical glue"
+            lines.append(f"  ({number}) [{how}] {to_plain(step.statement)}: {to_plain(step.reason)}")
+        return "\n".join(lines)
 
 
 def check_invariance(measure, group, *, seed: int = 0) -> Outcome:
@@ -27,4 +47,4 @@ def check_invariance(measure, group, *, seed: int = 0) -> Outcome:
     # the kernel runs the procedure itself on the statement; the steps shown are those of its run
     verdict = by_oracle(INVARIANCE_PROCEDURE, statement, label=claim, seed=seed)
     steps, not_applicable, sizes = verdict.details.pop("argument")
-    return Outcome(verdict, steps, not_applicable, sizes)
+    return InvarianceOutcome(verdict, steps, not_applicable, sizes)
