@@ -246,7 +246,11 @@ class _Sides(Statement):
 
     def written_latex(self) -> str:
         """The two sides and the relation as LaTeX, without what the symbols range over."""
-        return f"{_sympy_latex(self.lhs)} {self.signs[1]} {_sympy_latex(self.rhs)}"
+        return " ".join(self.sides_latex())
+
+    def sides_latex(self) -> tuple:
+        """(the left side, the relation, the right side) as LaTeX: the pieces of a chain's display."""
+        return _sympy_latex(self.lhs), self.signs[1], _sympy_latex(self.rhs)
 
 
 @dataclass(frozen=True, eq=False)
@@ -343,8 +347,12 @@ class IndexEquation(Statement):
     def _text(self):
         return self._latex()
 
+    def sides_latex(self) -> tuple:
+        """(the left side, =, the right side) as LaTeX: the pieces of a chain's display."""
+        return term_latex(self.lhs), "=", term_latex(self.rhs)
+
     def _latex(self):
-        body = f"{term_latex(self.lhs)} = {term_latex(self.rhs)}"
+        body = " ".join(self.sides_latex())
         if self.ranges:
             body += r"\ (" + ", ".join(f"1 \\le {index} \\le {size}" for index, size in self.ranges) + ")"
         # the signs its scalars are taken to have (α > 0); its indices are integers by their nature

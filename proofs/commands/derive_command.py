@@ -1,0 +1,115 @@
+"""python -m proofs derive FILE: check every step of the derivations a file holds, name the first wrong one.
+
+Each chain of the file (``symbolic.derivations.reading``) is checked step by step by the kernel;
+the conclusion e₀ R eₙ is computed by its rule of transitivity when every step is PROVED.
+
+Examples:
+  python -m proofs derive docs/examples/theorem1.deriv
+  python -m proofs derive docs/examples/theorem1.deriv --latex theorem1.tex
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from proofs.commands.arguments import EXIT_CODES, Parser, UsageError, positive_seconds
+from symbolic.kernel.verdict import Status
+
+DEFAULT_SECONDS = 60.0
+
+FORMAT = """file format:
+  # a comment
+  assume a > 0, b >= 0         (also: n integer, q rational, c < 0)
+    relu(a*w*x) * (v/a)          the first expression line opens a chain
+  = a*relu(w*x) * (v/a)   by ReLU is positively homogeneous
+  <= ...                  by ...  (the reason is printed beside the step, never trusted)
+
+  A step starts with =, <=, <, >=, >, != (or ≤, ≥, ≠); a blank line ends a chain.  Expressions
+  use the grammar of `check`, plus index sums over symbolic sizes, sum(TERM, j, 1, h), and
+  entries W[i,j], v[j], x[i]: such a step is proved for every size by one rewrite of the kernel.
+
+exit codes: 0 every step PROVED, 1 a step REFUTED, 3 undecided, 2 a file that is not a chain."""
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog="python -m proofs derive", description=__doc__.splitlines()[0].split(": ", 1)[1],
+                    epilog=FORMAT, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("file", help="the derivation file (- for standard input)")
+    parser.add_argument("--json", action="store_true", help="print the chains as JSON")
+    parser.add_argument("--latex", metavar="OUT.tex", help="write the derivations as a LaTeX document, "
+                        "each expression printed from the statement checked, and compile it to PDF")
+    parser.add_argument("--certify", choices=["coq"], help="re-check each PROVED equation step with Coq")
+    parser.add_argument("--timeout", type=positive_seconds, default=DEFAULT_SECONDS, metavar="SECONDS",
+                        help=f"time budget of each step (default {DEFAULT_SECONDS:g})")
+    return parser
+
+
+def _read(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise UsageError(f"cannot read {path}: {getattr(error, 'strerror', None) or error}") from None
+
+
+def _certified(checked):
+    """Each PROVED step re-checked by Coq (an equation within Coq's fragment; the others say why not)."""
+    import dataclasses
+
+    from symbolic.coq.runner import with_coq     # Coq's runner, only when it is asked for
+    steps = []
+    for step in checked.steps:
+        verdict = step.verdict
+        if verdict.status is Status.PROVED:
+            verdict = with_coq(verdict)
+        steps.append(dataclasses.replace(step, verdict=verdict))
+    return dataclasses.replace(checked, steps=tuple(steps))
+
+
+def status_of(checked_chains) -> Status:
+    statuses = [c.status for c in checked_chains]
+    if Status.REFUTED in statuses:
+        return Status.REFUTED
+    return Status.PROVED if all(s is Status.PROVED for s in statuses) else Status.UNDECIDED
+
+
+def main(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
+    from symbolic.derivations import DerivationError, read_derivations
+    from symbolic.derivations.document import chain_json, chain_text, document
+    text = _read(args.file)
+    try:
+        chains = read_derivations(text)
+    except DerivationError as error:
+        raise UsageError(f"{args.file}: {error}") from None
+    checked = [chain.check(seconds=args.timeout) for chain in chains]
+    if args.certify == "coq":
+        checked = [_certified(c) for c in checked]
+    status = status_of(checked)
+    if args.json:
+        print(json.dumps({"file": args.file, "status": status.value,
+                          "chains": [chain_json(c) for c in checked]}, indent=1))
+    else:
+        print("\n\n".join(chain_text(c) for c in checked))
+    if args.latex:
+        _write_latex(args.latex, document(checked, f"Derivations of {os.path.basename(args.file)}"))
+    return EXIT_CODES[status]
+
+
+def _write_latex(path: str, source: str) -> None:
+    from symbolic.latex import compile_pdf, tex_engine
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(source)
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror}") from None
+    if tex_engine() is None:
+        print(f"wrote {path} (no TeX engine found: not compiled)", file=sys.stderr)
+        return
+    ok, message = compile_pdf(path)
+    pdf = os.path.splitext(path)[0] + ".pdf"
+    print(f"wrote {path} and {pdf}" if ok else f"wrote {path}; compiling FAILED: {message}", file=sys.stderr)
