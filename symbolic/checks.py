@@ -1,6 +1,7 @@
 """The everyday proofs, each the kernel running a declared oracle on a statement built here:
 
 - ``identity(lhs, rhs)`` (``check_identity``): the exact identity test on lhs = rhs, as written;
+- ``relation(lhs, R, rhs)``: lhs R rhs for an order relation, decided by two solvers;
 - ``zeros``, ``nonnegatives``: conjunctions of exact zero tests and manifest sign tests;
 - ``derivative_identity``: a derivative identity from its exact test and its two-precision witness.
 
@@ -23,6 +24,7 @@ from symbolic.kernel.verdict import Status, Verdict
 from symbolic.logic.statements import Equation, Relation
 from symbolic.trusted.oracles.exact import EXACT_ZERO, MANIFEST_SIGN
 from symbolic.trusted.oracles.identity import EXACT_IDENTITY
+from symbolic.trusted.oracles.inequalities import DECIDED_RELATION
 
 
 def identity(lhs, rhs, *, label: str = "", evidence=(), **options) -> Verdict:
@@ -136,6 +138,14 @@ def derivative_identity(claim, exact: Verdict, agreement: Verdict, witness=None,
     return Verdict(Status.UNDECIDED, claim, residual=agreement.residual, details=details,
                    reason=f"the evidence disagrees: exact test: {exact.reason or 'holds'}; witness: "
                           f"{agreement.reason or 'agrees'}")
+
+
+def relation(lhs, relation: str, rhs, *, label: str = "", seconds: float | None = None, seed: int = 0) -> Verdict:
+    """lhs R rhs (R one of <, <=, >, >=, !=) for every admissible value of its symbols where both
+    sides as written are defined: the decided relation (two solvers on its failure, confirmed
+    independently; a refutation only at an exact point, both sides' values given)."""
+    options = {"seed": seed, **({} if seconds is None else {"seconds": seconds})}
+    return by_oracle(DECIDED_RELATION, Relation(lhs, relation, rhs), label=label, **options)
 
 
 # the exact identity test under the name the public API has always used

@@ -11,6 +11,7 @@ import sympy as sp
 from sympy.core.facts import InconsistentAssumptions
 
 from symbolic import check_identity
+from symbolic.checks import relation
 from symbolic.display import verdict_text
 from symbolic.decision.budget import BudgetExhausted, time_budget
 from symbolic.decision.identity import PROCEDURES
@@ -19,7 +20,7 @@ from symbolic.kernel.verdict import Status, Verdict
 from symbolic.decision.witness import exact_value, mp_value, substitute_functions
 
 from proofs.commands.arguments import EXIT_CODES, EXIT_INTERNAL_ERROR, Accumulate, Parser, UsageError, names, \
-    positive_seconds, program_name
+    positive_seconds, program_name, Once
 
 DEFAULT_SECONDS = 60.0
 
@@ -80,6 +81,9 @@ def build_parser() -> Parser:
     parser.add_argument("--procedure", choices=PROCEDURES, default="all",
                         help="all (default): the sign split and Z3, each confirming the other; "
                              "split or z3: that procedure's verdict alone")
+    parser.add_argument("--relation", choices=("=", "<", "<=", ">", ">=", "!="), default="=", action=Once,
+                        help="decide LHS R RHS for this relation instead of = (default =): Z3 and cvc5 on "
+                             "its failure, confirmed independently, refuted only at an exact point")
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
     parser.add_argument("--certify", choices=["coq"], help="re-check a PROVED claim with Coq (coqc): a "
                         "refutation (Coq proves the claim false) makes the verdict UNDECIDED, exit 4; a proof "
@@ -170,7 +174,7 @@ def _assumptions(args) -> dict:
 
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
-    claim = f"{args.lhs} = {args.rhs}"
+    claim = f"{args.lhs} {args.relation} {args.rhs}"
     symbols: dict = {}
     try:
         # the budget covers reading the claim too: nothing the user types can make it hang
@@ -182,8 +186,8 @@ def main(argv: list[str]) -> int:
         lhs = rhs = None
     else:
         try:
-            verdict = check_identity(lhs, rhs, timeout=args.timeout, claim=claim,
-                                     procedure=args.procedure)
+            verdict = check_identity(lhs, rhs, timeout=args.timeout, claim=claim, procedure=args.procedure) \
+                if args.relation == "=" else relation(lhs, args.relation, rhs, label=claim, seconds=args.timeout)
         except (TypeError, ValueError) as error:
             raise UsageError(f"cannot check this claim: {error}") from None
         if args.certify == "coq":

@@ -1,7 +1,7 @@
 """Deciding lhs R rhs (R one of <, <=, >, >=, !=) for every admissible value of the symbols, where
 both sides as written are defined.
 
-1. **Exact points first.**  Small integer points (each symbol in −2..2, within its range) and
+1. **Exact points first.**  Small points (each symbol in 0, ±1, ±2, ±1/2, within its range) and
    seeded random rationals: at each point of the domain as written both sides are evaluated
    exactly; a point where the relation fails refutes the claim, with both sides' values.
 2. **Two solvers on the failure.**  The failure (lhs > rhs for ≤, …) is asked of Z3, each side read
@@ -28,15 +28,14 @@ from symbolic.decision.assumptions import point_in_ranges, sample_point, unsuppo
 from symbolic.decision.domain import WrittenDomain, evaluated
 from symbolic.decision.fragment import OutsideFragment, check_term
 from symbolic.decision.positivity import is_manifestly_nonnegative
-from symbolic.decision.solver_oracle import decide_unsat, unsatisfiable
 from symbolic.decision.witness import carried_out, exact_value
 from symbolic.kernel.verdict import Holds, Status, Verdict
 from symbolic.logic.statements import Relation
 
 SECONDS = 20.0
 RANDOM_POINTS = 12
-GRID = (0, 1, -1, 2, -2)
-GRID_SYMBOLS = 3          # the integer grid is tried on at most this many symbols (5³ points)
+GRID = (0, 1, -1, 2, -2, sp.Rational(1, 2), sp.Rational(-1, 2))
+GRID_SYMBOLS = 3          # the grid of small numbers is tried on at most this many symbols (7³ points)
 
 # the failure of each relation, and the relation itself, on two exact numbers
 FAILURE = {"<": sp.Ge, "<=": sp.Gt, ">": sp.Le, ">=": sp.Lt, "!=": sp.Eq}
@@ -48,14 +47,21 @@ def _undecided(statement, reason: str) -> Verdict:
     return Verdict(Status.UNDECIDED, statement.text, reason=reason)
 
 
-def _points(symbols, seed: int):
-    """Small integer points, then seeded random rationals, each within the symbols' ranges."""
+def small_points(symbols):
+    """The points of small numbers (0, ±1, ±2, ±1/2) within the symbols' ranges, for at most
+    GRID_SYMBOLS symbols: where a witness is easiest to read."""
     symbols = sorted(symbols, key=sp.default_sort_key)
     if len(symbols) <= GRID_SYMBOLS:
         for values in itertools.product(GRID, repeat=len(symbols)):
-            point = dict(zip(symbols, map(sp.Integer, values)))
+            point = dict(zip(symbols, map(sp.sympify, values)))
             if point_in_ranges(point):
                 yield point
+
+
+def _points(symbols, seed: int):
+    """Small points, then seeded random rationals, each within the symbols' ranges."""
+    yield from small_points(symbols)
+    symbols = sorted(symbols, key=sp.default_sort_key)
     rng = random.Random(seed)
     for scale in (1, 3, 9) * (RANDOM_POINTS // 3):
         yield sample_point(symbols, rng, scale)
@@ -125,6 +131,7 @@ def decide_relation(statement, *, seconds: float = SECONDS, seed: int = 0):
     except OutsideFragment as why:
         inside, outside = False, str(why)
     if inside:
+        from symbolic.decision.solver_oracle import decide_unsat, unsatisfiable   # Z3, only when it is asked
         z3_answer = decide_unsat(unsatisfiable(failure), seconds=seconds)
         if isinstance(z3_answer, Verdict) and z3_answer.status is Status.REFUTED:
             values = sides_at(statement, z3_answer.witness)

@@ -11,12 +11,14 @@ intermediate expression is defined on less than the ends are, its conditions (a 
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
 import sympy as sp
 
-from symbolic.checks import identity
-from symbolic.kernel import by_oracle, transitivity
+from symbolic.checks import identity, relation
+from symbolic.decision.inequality import small_points
+from symbolic.kernel import by_oracle, refutation, transitivity
 from symbolic.kernel.transitivity import chained_relation
 from symbolic.kernel.verdict import Status, Verdict
 from symbolic.logic import definedness
@@ -64,7 +66,8 @@ class CheckedDerivation:
     def status(self) -> Status:
         if self.conclusion.status is Status.PROVED:
             return Status.PROVED
-        refuted = any(s.status is Status.REFUTED for s in (*self.steps, *self.side_conditions))
+        # a side condition that fails leaves the steps true and the chain without a conclusion
+        refuted = any(s.status is Status.REFUTED for s in self.steps)
         return Status.REFUTED if refuted else Status.UNDECIDED
 
     @property
@@ -158,9 +161,22 @@ def _prove(statement, number: int, seconds, seed: int, reason: str) -> Verdict:
         from symbolic.derivations.index_steps import prove_for_every_size
         return prove_for_every_size(statement, label=label, reason=reason)
     if isinstance(statement, Equation):
-        return identity(statement.lhs, statement.rhs, label=label, seed=seed, **options)
-    return by_oracle(DECIDED_RELATION, statement, label=label, seed=seed,
-                     **({} if seconds is None else {"seconds": seconds}))
+        verdict = identity(statement.lhs, statement.rhs, label=label, seed=seed, **options)
+    else:
+        verdict = relation(statement.lhs, statement.relation, statement.rhs, label=label, seconds=seconds, seed=seed)
+    return _smallest_witness(statement, verdict) if verdict.status is Status.REFUTED else verdict
+
+
+def _smallest_witness(statement, verdict: Verdict) -> Verdict:
+    """A refuted step shown at a point of small numbers where one refutes it too (the kernel's
+    refutation rule evaluating both sides there exactly), else at the point it was refuted at."""
+    sides = [sp.sympify(statement.lhs), sp.sympify(statement.rhs)]
+    for point in itertools.islice(small_points(sides[0].free_symbols | sides[1].free_symbols), 120):
+        if refutation(statement, point).status is Status.PROVED:
+            return Verdict(Status.REFUTED, verdict.claim, witness=point, details=verdict.details,
+                           reason="the step fails at this point of small numbers, both sides evaluated exactly "
+                                  "(the kernel's rule of refutation by an exact point)")
+    return verdict
 
 
 def _side_conditions(expressions, seconds, seed):

@@ -69,7 +69,7 @@ def _expression(text: str, line: int, column: int, facts: dict, symbols: dict):
             return parse_index_term(text, facts)
         options = {fact: [n for n, fs in facts.items() if fact in fs]
                    for fact in ("positive", "nonnegative", "negative", "integer", "rational")}
-        for name, found in facts.items():
+        for name in facts:
             if name not in symbols:
                 parse_expression(name, symbols=symbols, **{k: v for k, v in options.items() if name in v})
         return parse_expression(text, symbols=symbols)
