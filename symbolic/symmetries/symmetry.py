@@ -47,6 +47,7 @@ import sympy as sp
 
 from symbolic.networks.activation_patterns import nonlinear_sites
 from symbolic.symmetries import layer_transport
+from symbolic.symmetries.diagnosis import diagnosis_text, smallest_witness
 from symbolic.decision.budget import BudgetExhausted, time_budget
 from symbolic.derivation import Derivation
 from symbolic.kernel import by_oracle, conjunction, infer, refutation
@@ -129,9 +130,11 @@ def _check_identity(lhs, rhs, claim: str, seed: int) -> Verdict:
     return dataclasses.replace(verdict, witness=witness)
 
 
-def prediction_invariance(model, symmetry, seed=0) -> Verdict:
+def prediction_invariance(model, symmetry, seed=0, diagnose: bool = True) -> Verdict:
     """f_{Tθ}(x) = f_θ(x) for symbolic θ, x and group parameters, kinks included.  With K > 1
-    outputs, one identity per output f_k, combined by the kernel's conjunction."""
+    outputs, one identity per output f_k, combined by the kernel's conjunction.  A refutation
+    (``diagnose``) comes with its smallest witness and the tensor whose image breaks the law
+    (``symbolic.symmetries.diagnosis``)."""
     if model.batch_dependent:
         # a layer normalises over the batch: the predictions of a batch of BATCH inputs, point by
         # point, output by output
@@ -158,9 +161,14 @@ def prediction_invariance(model, symmetry, seed=0) -> Verdict:
         verdict = _check_identity(lhs, rhs, label, seed)
         if verdict.status is Status.REFUTED:
             name = f"f_{k}(T theta)(x)" if several else "f_(T theta)(x)"
+            verdict = _smallest(verdict, lhs, rhs, symmetry) if diagnose else verdict
+            broken = diagnosis_text(model, symmetry, lambda m, t: prediction_invariance(m, t, seed, diagnose=False)) \
+                if diagnose else ""
             return _with(verdict, latex, reason=f"{verdict.reason}: {name} = "
                                                 f"{sides_at(lhs, rhs, verdict.witness)}"
-                                                f"{_cancelled(symmetry, lhs, rhs)}")
+                                                f"{_cancelled(symmetry, lhs, rhs)}"
+                                                + (f"; {broken}" if broken else ""),
+                         details={"breaks": broken} if broken else None)
         if verdict.status is not Status.PROVED:
             return _with(verdict, latex)
         identities.append(verdict)
@@ -200,9 +208,19 @@ def _cancelled(symmetry, lhs, rhs) -> str:
             + ("it" if len(absent) == 1 else "them"))
 
 
-def _with(verdict: Verdict, latex: str, reason: str | None = None) -> Verdict:
+def _with(verdict: Verdict, latex: str, reason: str | None = None, details: dict | None = None) -> Verdict:
     return dataclasses.replace(verdict, reason=verdict.reason if reason is None else reason,
-                               details={**verdict.details, "latex": latex})
+                               details={**verdict.details, "latex": latex, **(details or {})})
+
+
+def _smallest(verdict: Verdict, lhs, rhs, symmetry) -> Verdict:
+    """The refutation at its smallest witness (``smallest_witness``, confirmed by the kernel), or as it was."""
+    point = smallest_witness(lhs, rhs, verdict.witness, symmetry)
+    if point is None:
+        return verdict
+    reason = verdict.reason.replace("a random point separates", "a point separates")
+    return dataclasses.replace(verdict, witness=point, reason=(
+        f"{reason} (a random one made small, value by value, and confirmed exactly by the kernel)"))
 
 
 def loss_invariance(model, symmetry, n, loss, seed=0) -> Verdict:
@@ -215,6 +233,7 @@ def loss_invariance(model, symmetry, n, loss, seed=0) -> Verdict:
     if verdict.status is Status.REFUTED and loss == "cross_entropy":
         return _with(_refuted_at_labels(model, symmetry, n, lhs, rhs, verdict, claim), latex)
     if verdict.status is Status.REFUTED:
+        verdict = _smallest(verdict, lhs, rhs, symmetry)
         return _with(verdict, latex, reason=f"{verdict.reason}: L(T theta) = "
                                             f"{sides_at(lhs, rhs, verdict.witness)}"
                                             f"{_cancelled(symmetry, lhs, rhs)}")
@@ -304,8 +323,10 @@ class SymmetryReport:
 
     def table(self) -> str:
         header = ("claim", "N", "verdict", "detail")
+        # a refuted claim's detail: what breaks it where that is known, else its reason
         lines = [(claim, "-" if n is None else str(n), v.status.name,
-                  _shorten(v.evidence[0] if v.status is Status.PROVED and v.evidence else v.reason))
+                  _shorten(v.evidence[0] if v.status is Status.PROVED and v.evidence else
+                           v.details.get("breaks") or v.reason))
                  for claim, n, v in self.rows]
         widths = [max(len(str(x)) for x in column) for column in zip(header, *lines)]
         out = ["  ".join(str(x).ljust(w) for x, w in zip(line, widths)).rstrip()
@@ -317,12 +338,21 @@ class SymmetryReport:
             if v.witness:
                 out.append("  witness: " + ", ".join(f"{k} = {x}" for k, x in v.witness.items()))
         out.append(f"\noverall: {self.status.name}")
+        breaks = self.breaks
+        if breaks:
+            out.append(f"what breaks it: {breaks}")
         return "\n".join(out)
+
+    @property
+    def breaks(self) -> str:
+        """What breaks a refuted symmetry: the tensor whose image breaks the law, with the repaired
+        map under which the prediction is PROVED ('' when it is not known)."""
+        return next((v.details["breaks"] for _, _, v in self.rows if v.details.get("breaks")), "")
 
     __str__ = table
 
     def as_json(self) -> dict:
-        return {"model": repr(self.model), "status": self.status.value,
+        return {"model": repr(self.model), "status": self.status.value, "breaks": self.breaks or None,
                 "claims": [{"claim": claim, "N": n, "status": v.status.value, "statement": v.claim,
                             "witness": {str(k): str(x) for k, x in v.witness.items()} if v.witness else None,
                             "reason": v.reason or None, "evidence": list(v.evidence),
