@@ -1,6 +1,6 @@
 """pytest helpers: regression tests of symbolic identities that read like ordinary asserts.
 
-    from symbolic.testing import assert_proved, assert_refuted, assert_symmetry
+    from symbolic.testing import assert_derivation, assert_proved, assert_refuted, assert_symmetry
 
     def test_relu_is_positively_homogeneous():
         a, s = sympy.symbols("a s", real=True)
@@ -14,6 +14,8 @@ Assumptions are keyword arguments naming a symbol of the claim: ``a="positive"``
 "nonnegative", "negative", "nonpositive", "real") rebuilds that symbol with the assumption.
 A failing assert raises AssertionError whose message shows the status, the facts and the domain the
 claim was checked under, the witness, both sides' values there, and the reason or the evidence.
+``assert_derivation(text or Derivation)`` asserts that every step of a chain is PROVED and the kernel
+concluded its ends' relation, naming the first wrong step otherwise.
 A claim whose two sides arrive as one expression (sympy evaluated it before it reached the checker)
 fails ``assert_proved``: a regression test of ``X = X`` tests nothing.
 """
@@ -116,3 +118,24 @@ def assert_symmetry(model: Model, symmetry: Symmetry, **options):
     for _, _, verdict in report.rows:
         _refuse_forged(verdict)
     return report
+
+
+def assert_derivation(derivation, *, timeout: float | None = None):
+    """Assert that every step of ``derivation`` (a ``symbolic.derivations.Derivation``, or the text
+    of a derivation file holding one chain) is PROVED and that the kernel concluded its ends'
+    relation; returns the checked derivation.  A failure names the first wrong step, its witness
+    and both sides' values there."""
+    __tracebackhide__ = True
+    from symbolic.derivations import read_derivations
+    from symbolic.derivations.document import chain_text
+    if isinstance(derivation, str):
+        chains = read_derivations(derivation)
+        if len(chains) != 1:
+            raise ValueError(f"the text holds {len(chains)} chains: give one")
+        derivation = chains[0]
+    checked = derivation.check(seconds=timeout)
+    for step in (*checked.steps, checked):
+        if step.status is not Status.PROVED:
+            raise AssertionError(f"expected every step PROVED\n{chain_text(checked)}")
+    _refuse_forged(checked.conclusion)
+    return checked

@@ -197,3 +197,20 @@ def test_the_python_api_builds_and_checks_a_chain():
     checked = derivation.check()
     assert checked.status is Status.PROVED
     assert "PROVED" in str(checked) and checked._repr_latex_().startswith("$$")
+
+
+def test_the_pytest_helper_names_the_first_wrong_step():
+    from symbolic.testing import assert_derivation
+    checked = assert_derivation("assume a > 0\n  relu(a*x)/a\n= relu(x)\n<= abs(x)\n")
+    assert checked.conclusion.theorem.statement.relation == "<="
+    with pytest.raises(AssertionError, match=r"step 1 \(line 2\): REFUTED[\s\S]*witness"):
+        assert_derivation("  relu(2*x)\n= relu(x)\n")
+
+
+@pytest.mark.skipif(shutil.which("coqc") is None, reason="Coq re-checks the steps")
+def test_certify_coq_rechecks_each_equation_step_and_says_why_not_for_the_others():
+    result = _run(os.path.join(EXAMPLES, "theorem1.deriv"), "--certify", "coq", "--json")
+    assert result.returncode == 0, result.stderr
+    chains = json.loads(result.stdout)["chains"]
+    assert [step["coq"] for step in chains[0]["steps"]] == ["checked", "checked"]
+    assert all(step["coq"].startswith("outside the fragment") for step in chains[1]["steps"])

@@ -247,6 +247,7 @@ def test_the_public_api_is_in_one_place():
 # the kernel stands on the ground floor: the language of statements (symbolic/logic/), the printers
 # (symbolic/printing/), the ReLU function, the fraction reader it shares, and the exception base
 GROUND_FLOOR = {"symbolic.logic", "symbolic.logic.terms", "symbolic.logic.notation", "symbolic.logic.statements",
+                "symbolic.logic.definedness",
                 "symbolic.logic.written", "symbolic.printing", "symbolic.printing.sympy_latex",
                 "symbolic.printing.sympy_text", "symbolic.printing.verdicts", "symbolic.relu",
                 "symbolic.flint_fractions", "symbolic.errors"}
