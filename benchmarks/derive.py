@@ -106,7 +106,7 @@ def main() -> None:
             rows.append((type(step.statement).__name__, derive_seconds, identity_seconds, simplify_seconds))
     lines = [f"derive benchmark — {platform.processor() or platform.machine()}, Python {platform.python_version()}, "
              f"{os.cpu_count()} cores; CPU seconds per step", "",
-             f"| steps | kind | derive median | check_identity median | derive / check_identity | simplify median |",
+             "| steps | kind | derive median | check_identity median | derive / check_identity | simplify median |",
              "|---|---|---|---|---|---|"]
     for kind in ("Equation", "Relation", "IndexEquation"):
         found = [r for r in rows if r[0] == kind]
