@@ -81,6 +81,7 @@ def test_every_code_block_runs(document, language, code, comments, capsys, tmp_p
     if reason:
         pytest.skip(reason)
     monkeypatch.chdir(tmp_path)           # a block that writes files writes them here
+    (tmp_path / "docs").symlink_to(os.path.join(ROOT, "docs"))    # and reads the documented files as from the root
     if language == "python":
         exec(compile(code, document, "exec"), {"__name__": "__doc_block__"})
     elif language in ("sh", "console", "bash"):
