@@ -36,6 +36,14 @@ class UsageError(CheckerError):
     """Bad arguments or bad input: reported in one line, exit code 2."""
 
 
+def default_jobs() -> int:
+    """The number of cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:      # not on Linux
+        return os.cpu_count() or 1
+
+
 def names(text: str) -> list[str]:
     """A list option's value 'a,b' as ['a', 'b']; an empty value names nothing and is refused."""
     items = [item.strip() for item in text.split(",") if item.strip()]

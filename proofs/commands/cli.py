@@ -20,7 +20,9 @@ the pipe (as for any Unix tool).
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib
+import importlib.util
 import json
 import os
 import re
@@ -28,12 +30,13 @@ import shutil
 import sys
 import textwrap
 import time
+import types
 
 from symbolic.kernel.verdict import Status, worst
 
 from proofs.commands import registry
 from proofs.commands.arguments import EXIT_CLOSED_PIPE, EXIT_CODES, EXIT_INTERNAL_ERROR, EXIT_INTERRUPTED, \
-    EXIT_USAGE, Parser, UsageError, positive_int, positive_seconds, program_name, size_triple
+    EXIT_USAGE, Parser, UsageError, default_jobs, positive_int, positive_seconds, program_name, size_triple
 
 # the display, the process pool, the report and Coq's recorder are imported where a run of the
 # results needs them: a subcommand (``check``) does not pay for them
@@ -51,6 +54,27 @@ SUBCOMMANDS = {
     "symmetry": "proofs.commands.symmetry_command",
     "trust": "proofs.commands.trust_command",
 }
+
+
+def module_source(module_name: str):
+    """What the help and the list read of a module (its docstring, its EXAMPLE, its TITLE), read from
+    its source without importing it, so that ``--help`` and ``--list`` do not load the engine; the
+    module itself where a name is not a literal there."""
+    spec = importlib.util.find_spec(module_name)
+    try:
+        with open(spec.origin, encoding="utf-8") as source:
+            tree = ast.parse(source.read())
+    except (OSError, SyntaxError, TypeError):
+        return importlib.import_module(module_name)
+    found = {"__doc__": ast.get_docstring(tree, clean=False)}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and node.targets[0].id in ("EXAMPLE", "TITLE"):
+            try:
+                found[node.targets[0].id] = ast.literal_eval(node.value)
+            except ValueError:
+                return importlib.import_module(module_name)
+    return types.SimpleNamespace(**found)
 
 
 def _docstring_examples(doc: str | None) -> list[str]:
@@ -75,7 +99,7 @@ def help_epilog() -> str:
     """Subcommands with an example each, examples of running results, and the exit codes."""
     lines = ["subcommands:"]
     for name, module_name in SUBCOMMANDS.items():
-        summary, example = _subcommand_summary(name, importlib.import_module(module_name))
+        summary, example = _subcommand_summary(name, module_source(module_name))
         lines += textwrap.wrap(summary, 96, initial_indent=f"  {name:<10}", subsequent_indent=" " * 12)
         lines.append(" " * 12 + example)
     lines += ["", "running results:"]
@@ -125,8 +149,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--latex", metavar="DIR",
                         help="write one LaTeX derivation per result into DIR and compile it")
     parser.add_argument("--list", action="store_true", help="list the results and exit")
-    from proofs.commands import parallel
-    parser.add_argument("--jobs", type=positive_int, default=parallel.default_jobs(), metavar="N",
+    parser.add_argument("--jobs", type=positive_int, default=default_jobs(), metavar="N",
                         help="check the claims in N processes (default: the number of cores); "
                              "the results and their order do not depend on N")
     parser.add_argument("--dask", metavar="ADDRESS",
@@ -331,7 +354,7 @@ def dispatch(argv: list[str]) -> int:
         if others:
             raise UsageError(f"--list takes no other arguments, got {others[0]}")
         for name in registry.names():
-            print(f"{name:<16} {registry.load(name).TITLE}")
+            print(f"{name:<16} {module_source(registry.SCRIPTS[name]).TITLE}")
         return 0
     return run_results(args)
 

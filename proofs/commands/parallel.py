@@ -24,14 +24,13 @@ from __future__ import annotations
 
 import importlib
 import multiprocessing
-import os
 import signal
 from collections import defaultdict, deque
 from dataclasses import dataclass
 
 from symbolic.kernel.verdict import Status, Verdict
 
-from proofs.commands.arguments import UsageError
+from proofs.commands.arguments import UsageError, default_jobs  # noqa: F401 - default_jobs: where callers find it
 from symbolic.report import ClaimResult, claims_run_by, run_check
 
 _PLACEHOLDER = Verdict(Status.UNDECIDED, "planned", reason="checked in another part")
@@ -44,14 +43,6 @@ class Task:
     sizes: tuple
     part: int
     parts: int          # 1: the whole script
-
-
-def default_jobs() -> int:
-    """The number of cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:      # not on Linux
-        return os.cpu_count() or 1
 
 
 def run_scripts(plans, seed, timeout, *, jobs=1, address=None, on_done=None) -> list:
