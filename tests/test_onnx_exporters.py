@@ -328,14 +328,18 @@ def test_the_report_names_the_loss_convention_and_what_was_read(tmp_path, capsys
     out = capsys.readouterr().out
     assert "cross_entropy loss" in out and "CrossEntropyLoss()" in out and "Softmax is part of the loss" in out
     assert "ZipMap's input" in out and "--output NAME" in out and "θ holds 123 numbers" in out
-    # mse: the factor against torch's MSELoss for 3 outputs, and integer labels told to use cross_entropy
+    # mse: the factor against torch's MSELoss for 3 outputs; integer labels read as classes by default
     onnx.save(mlp("s0"), path)
     np.savez(tmp_path / "d.npz", x=f32(12, 8, scale=1.0), y=RNG.standard_normal((12, 3)))
     assert main(["rescale", path, "--data", str(tmp_path / "d.npz"), "--measures", "weight_norm", "--json"]) == 0
     convention = json.loads(capsys.readouterr().out)["loss_convention"]
     assert convention["torch"].startswith("3/2 × nn.MSELoss()") and "reduction='sum'" in convention["torch"]
     np.savez(tmp_path / "d.npz", x=f32(12, 8, scale=1.0), y=RNG.integers(0, 3, 12))
-    assert main(["rescale", path, "--data", str(tmp_path / "d.npz")]) == 2
+    assert main(["rescale", path, "--data", str(tmp_path / "d.npz"), "--measures", "weight_norm"]) == 0
+    out = capsys.readouterr().out
+    assert "read as classes, the loss cross_entropy" in out and "cross_entropy loss" in out
+    # asked for mse, integer labels are still refused with the way out
+    assert main(["rescale", path, "--data", str(tmp_path / "d.npz"), "--loss", "mse"]) == 2
     assert "use --loss cross_entropy" in capsys.readouterr().err
 
 
@@ -348,22 +352,23 @@ def unsupported(kind):
         h = g.node("Reshape", [h, g.init(np.array([-1, 12], dtype=np.int64))])
     elif kind == "narrowing_cast":
         h = g.node("Cast", [h], to=TensorProto.FLOAT16)
-    elif kind == "mul_inside":
-        h = g.node("Mul", [h, g.init(f32(6))])
+    elif kind == "add_inside":                # a constant added to hidden units: read, no rescaling passes it
+        h = g.gemm(g.node("Relu", [g.node("Add", [h, g.init(f32(6))])]), f32(6, 6))
     elif kind == "bias_of_a_shared_product":  # x W read by the Add of a bias and by a sum: no bias to fold
         product = g.node("MatMul", [h, g.init(f32(6, 6))])
         h = g.node("Add", [g.node("Add", [product, g.init(f32(6))]), product])
+        h = g.gemm(g.node("Relu", [h]), f32(6, 6))
     elif kind == "float16_weight":           # onnxruntime refuses the types; the reader does not see it
         h = g.node("Gemm", [h, g.init(f32(6, 6).astype(np.float16))], transB=1)
     return g.model([h])
 
 
 @pytest.mark.parametrize("kind, message", [
-    ("sigmoid", "unsupported ONNX operator Sigmoid (Sigmoid node /Sigmoid_4)"),
+    ("sigmoid", "Sigmoid (Sigmoid node /Sigmoid_4) has no exact value at a rational point"),
     ("across_batch", "Reshape node /Reshape_5 to [-1, 12] of inputs (N, 6): it moves examples across the batch"),
     ("narrowing_cast", "Cast node /Cast_4: a Cast to element type 10 rounds"),
-    ("mul_inside", "Mul node /Mul_5: Mul by a constant is read at the input only"),
-    ("bias_of_a_shared_product", "Add node /Add_7: Add by a constant is read at the input only"),
+    ("add_inside", "no positive rescaling leaves this network unchanged: a constant added inside the network"),
+    ("bias_of_a_shared_product", "no positive rescaling leaves this network unchanged: a constant added inside"),
     ("float16_weight", "onnxruntime cannot load the model: "),
 ])
 def test_what_is_not_read_is_one_line_exit_2_before_any_exact_arithmetic(tmp_path, capsys, monkeypatch, kind,

@@ -371,6 +371,20 @@ def rescalings(network, group: str, alphas: list, discovered, given: list, seed:
     return [(discovered.label(e), element_factors(network, discovered.exponents, e)) for e in elements]
 
 
+def default_loss(network, y) -> str:
+    """cross_entropy when the model ends in Softmax or LogSoftmax, or when y holds integer class labels
+    (one per example) for a model of several outputs; else mse."""
+    from symbolic.trained.experiment import output_count
+    if network.reading.get("ending"):
+        return "cross_entropy"
+    if getattr(y, "ndim", 0) == 1 and y.dtype.kind in "iu" and output_count(network) > 1:
+        network.reading.setdefault("notes", []).append(
+            "y holds integer labels and the model several outputs: read as classes, the loss cross_entropy "
+            "(--loss mse to fit them as numbers)")
+        return "cross_entropy"
+    return "mse"
+
+
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     discovering = args.group == DISCOVERED
@@ -387,20 +401,30 @@ def main(argv: list[str]) -> int:
     _writable(args.out, "--out")
     _writable(args.plot, "--plot")
     try:
-        import jax  # noqa: F401
         import onnx  # noqa: F401
         import onnxruntime  # noqa: F401
     except ImportError:
         raise UsageError(EXTRA_MISSING) from None
     from symbolic.networks.onnx_architecture import UnsupportedArchitecture
-    from symbolic.trained.experiment import DataError, ImportMismatch, measure, read_data, twins_of
+    from symbolic.trained.experiment import DataError, ImportMismatch, read_data, twins_of
     from symbolic.trained.onnx_import import UnsupportedModel
-    from symbolic.trained.sharding import ClusterError
-    x, y = read_npz(args.data)
+    from symbolic.trained.rescaling import check_positive_rescaling
     discovered = None
     try:
+        # the operators first: a model that is not read is refused before JAX or the data are loaded
         model, network, architecture = read_model(args.model, args.output, discovering)
-        loss = args.loss or ("cross_entropy" if network.reading.get("ending") else "mse")
+        check_positive_rescaling(network)
+    except (UnsupportedModel, UnsupportedArchitecture) as error:
+        raise UsageError(str(error)) from None
+    try:
+        import jax  # noqa: F401
+    except ImportError:
+        raise UsageError(EXTRA_MISSING) from None
+    from symbolic.trained.experiment import measure
+    from symbolic.trained.sharding import ClusterError
+    x, y = read_npz(args.data)
+    try:
+        loss = args.loss or default_loss(network, y)
         x, y = read_data(network, x, y, loss)
         group = audit_group(network, args.group)
         if discovering:

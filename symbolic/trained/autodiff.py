@@ -12,8 +12,8 @@ import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 
-from symbolic.trained.network import (AveragePool, Conv, Dense, Diagonal, Flatten, LeakyReLU, MaxPool, Permute, ReLU,  # noqa: E402
-                                      Standardize, Sum, TrainedNetwork)
+from symbolic.trained.network import (Activation, AveragePool, Conv, Dense, Diagonal, Flatten, LeakyReLU,  # noqa: E402
+                                      MaxPool, Permute, PReLU, Product, ReLU, Standardize, Sum, TrainedNetwork, View)
 
 jax.config.update("jax_enable_x64", True)
 
@@ -60,9 +60,26 @@ def forward_function(network: TrainedNetwork):
                 x = x.reshape(x.shape[0], -1)
             elif isinstance(layer, Permute):
                 x = jnp.transpose(x, (0, *(axis + 1 for axis in layer.axes)))
+            elif isinstance(layer, View):
+                x = x.reshape(x.shape[0], *layer.shape)
+            elif isinstance(layer, PReLU):
+                x = jnp.where(x > 0, x, layer.slope.astype(np.float64) * x)
+            elif isinstance(layer, Product):
+                x = x * inputs[1]
+            elif isinstance(layer, Activation):
+                x = ACTIVATIONS[layer.function](x, layer)
             return x
         return network.evaluate(apply, x)
     return forward
+
+
+ACTIVATIONS = {
+    "Sigmoid": lambda x, layer: jax.nn.sigmoid(x),
+    "Tanh": lambda x, layer: jnp.tanh(x),
+    "Erf": lambda x, layer: jax.scipy.special.erf(x),
+    "GELU": lambda x, layer: jax.nn.gelu(x, approximate=False),
+    "Clip": lambda x, layer: jnp.clip(x, layer.low, layer.high),
+}
 
 
 def _floats(fractions: np.ndarray) -> np.ndarray:

@@ -13,8 +13,8 @@ from math import gcd, lcm
 import flint
 import numpy as np
 
-from symbolic.trained.network import (AveragePool, Conv, Dense, Diagonal, Flatten, LeakyReLU, MaxPool, Permute, ReLU,
-                                      Standardize, Sum)
+from symbolic.trained.network import (Activation, AveragePool, Conv, Dense, Diagonal, Flatten, LeakyReLU, MaxPool,
+                                      Permute, PReLU, Product, ReLU, Standardize, Sum, View)
 
 
 @dataclass
@@ -149,6 +149,28 @@ def leaky(x: ExactTensor, slope: float) -> ExactTensor:
     return ExactTensor(np.where(negative, x.integers * q, x.integers * p), g)
 
 
+def prelu(x: ExactTensor, slope: np.ndarray) -> ExactTensor:
+    """x where x > 0, slope·x elsewhere, exactly (each slope the dyadic float it is)."""
+    slopes = from_floats(np.broadcast_to(slope, x.shape[1:]))
+    g, p, q = _common(x.scale, x.scale * slopes.scale)
+    return ExactTensor(np.where(x.integers < 0, x.integers * slopes.integers[None] * q, x.integers * p), g)
+
+
+def clip(x: ExactTensor, low: float, high: float) -> ExactTensor:
+    """min(max(x, low), high), exactly (finite bounds are the dyadic floats they are)."""
+    result = x
+    for bound, below in ((low, True), (high, False)):
+        if not np.isfinite(bound):
+            continue
+        b = Fraction(bound)
+        g, p, q = _common(result.scale, b if b else Fraction(1))
+        level = int(b / g) if b else 0
+        scaled = result.integers * p
+        result = ExactTensor(np.where(scaled < level, level, scaled) if below else
+                             np.where(scaled > level, level, scaled), g)
+    return result
+
+
 def forward(network, parameters: list[ExactTensor], inputs: ExactTensor, path_counting: bool = False) -> ExactTensor:
     """The network's outputs on the inputs, exactly.  ``parameters`` are the layers' parameter
     tensors in θ's order.  With ``path_counting`` the rectifiers and the input's normalisation are
@@ -172,10 +194,24 @@ def forward(network, parameters: list[ExactTensor], inputs: ExactTensor, path_co
             trailing = (1,) * (x.integers.ndim - 2)
             x = ExactTensor(x.integers * scale.integers.reshape(-1, *trailing), x.scale * scale.scale)
             x = add(x, ExactTensor(shift.integers.reshape(-1, *trailing), shift.scale))
+        elif isinstance(layer, Standardize) and path_counting and not layer.at_input:
+            # a constant scale inside the network: each path's coefficient, squared (no shift: homogeneous)
+            scale = from_rationals([v * v for v in layer.scale.ravel()], layer.scale.shape)
+            x = ExactTensor(x.integers * scale.integers, x.scale * scale.scale)
         elif isinstance(layer, Standardize) and not path_counting:
             scale, shift = from_rationals(layer.scale.ravel(), layer.scale.shape), \
                 from_rationals(layer.shift.ravel(), layer.shift.shape)
             x = add(ExactTensor(x.integers * scale.integers, x.scale * scale.scale), shift)
+        elif isinstance(layer, PReLU) and not path_counting:
+            x = prelu(x, layer.slope)
+        elif isinstance(layer, View):
+            x = ExactTensor(x.integers.reshape(x.shape[0], *layer.shape), x.scale)
+        elif isinstance(layer, Product):
+            x = ExactTensor(x.integers * inputs[1].integers, x.scale * inputs[1].scale)
+        elif isinstance(layer, Activation):
+            if layer.function != "Clip":
+                raise ValueError(f"{layer.describe()} has no exact value at a rational point")
+            x = clip(x, layer.low, layer.high)
         elif isinstance(layer, Sum):
             x = add(x, inputs[1])
         elif isinstance(layer, ReLU) and not path_counting:

@@ -10,8 +10,15 @@ Affine layers carry the parameters θ (in chain order, each layer's weight then 
                                                 a = γ/√(var+ε), c = β − a·mean (rounded to float64)
 The others are positively homogeneous and carry none: ReLU, LeakyReLU (slope < 1), MaxPool, AveragePool, Flatten,
 Sum (a + b, the skip connection of a residual block), Permute (the axes of each example reordered: the
-Transposes a channels-last export writes around its convolutions).  ``Standardize`` is the normalisation an
-exporter writes at the input, x ⊙ scale + shift with fixed exact constants (not parameters).
+Transposes a channels-last export writes around its convolutions), PReLU (a fixed slope per channel
+or one for all: torch's learned slope read as a constant, never rescaled), View (each example's values
+reshaped in their order: a 1-d convolution or pool read as a 2-d one of height 1).  ``Standardize`` is
+x ⊙ scale + shift with fixed exact constants (not parameters): the normalisation an exporter writes at
+the input, or a constant scale and shift inside the network (GELU's 1/√2, + 1 and ½).
+
+Not positively homogeneous (no positive rescaling of the units around them leaves f unchanged):
+Activation (Sigmoid, Tanh, Erf, Clip: ReLU6 is Clip(0, 6)), Product (x ⊙ y of two values: SiLU is
+x ⊙ sigmoid(x), GELU x ⊙ ½(1 + erf(x/√2))), and a Standardize with a shift after the input.
 """
 from __future__ import annotations
 
@@ -91,9 +98,59 @@ class Permute:
 class Standardize:
     scale: np.ndarray      # Fractions, broadcast against (1, *input_shape)
     shift: np.ndarray
+    at_input: bool = True  # only normalisations before it: left out when counting paths
+
+
+@dataclass(frozen=True)
+class PReLU:
+    """x for x > 0, slope · x otherwise; ``slope`` (float64, exact) broadcast against each example."""
+    slope: np.ndarray = field(compare=False)
+
+
+@dataclass(frozen=True)
+class View:
+    """Each example's values in their order, reshaped to ``shape``."""
+    shape: tuple
+
+
+@dataclass(frozen=True)
+class Activation:
+    """An elementwise function that is not positively homogeneous: Sigmoid, Tanh, Erf, or Clip to
+    [low, high] (ReLU6: Clip(0, 6)); ``node`` names the ONNX node it was read from."""
+    function: str
+    low: float | None = None
+    high: float | None = None
+    node: str = ""
+
+    def describe(self) -> str:
+        if self.function == "Clip":
+            return f"Clip({self.low:g}, {self.high:g})" + (" (ReLU6)" if (self.low, self.high) == (0, 6) else "")
+        return self.function
+
+
+@dataclass(frozen=True)
+class Product:
+    """x ⊙ y of two values of one shape (a gate: SiLU's x ⊙ sigmoid(x), GELU's x ⊙ Φ(x))."""
+    node: str = ""
 
 
 AFFINE = (Dense, Conv, Diagonal)
+ODD = ("Tanh", "Erf")        # odd functions: a sign flip of the units around them leaves f unchanged
+
+
+def not_homogeneous(network: "TrainedNetwork") -> list:
+    """The layers no positive rescaling passes through (each with a word on why), in order."""
+    found = []
+    for layer in network.layers:
+        if isinstance(layer, Activation):
+            found.append((layer, f"{layer.describe()}{' (' + layer.node + ')' if layer.node else ''}"
+                                 + ("; GELU is x·½(1 + erf(x/√2))" if layer.function == "Erf" else "")))
+        elif isinstance(layer, Product):
+            found.append((layer, f"a product of two values{' (' + layer.node + ')' if layer.node else ''}, "
+                                 "part of a gated activation such as SiLU or GELU"))
+        elif isinstance(layer, Standardize) and not layer.at_input and any(v != 0 for v in layer.shift.ravel()):
+            found.append((layer, "a constant added inside the network"))
+    return found
 
 
 def layer_parameters(layer) -> list[np.ndarray]:

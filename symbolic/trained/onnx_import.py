@@ -2,11 +2,17 @@
 on the tensor read as the reference forward pass.
 
 What is read (anything else raises ``UnsupportedModel``, one line naming the node):
-    layers      Gemm, MatMul (+ Add of a bias), Conv (+ Add of a bias), BatchNormalization (inference),
-                Relu, LeakyRelu, MaxPool, AveragePool, GlobalAveragePool, Flatten, Reshape to
-                (batch, features) checked against the real shapes, Add of two tensors of one shape
-                (a skip connection), Transpose of the data that keeps the batch first (the NHWC ↔ NCHW
-                of a channels-last export)
+    layers      Gemm, MatMul (+ Add of a bias), Conv in 1-d or 2-d, dilated, grouped (+ Add of a bias,
+                also after the Transpose back to channels-last, as Keras 3 writes it), BatchNormalization
+                (inference), Relu, LeakyRelu, PRelu (a slope per channel or one), MaxPool and AveragePool
+                in 1-d or 2-d (padded), GlobalAveragePool, ReduceMean or ReduceSum over the spatial axes
+                (a global average pool, keepdims or not), Flatten, Reshape to (batch, features) checked
+                against the real shapes, Add of two tensors of one shape (a skip connection), Transpose
+                of the data that keeps the batch first (the NHWC ↔ NCHW of a channels-last export)
+    not positively homogeneous
+                Sigmoid, Tanh, Erf, Gelu, Clip (ReLU6), Mul of two tensors of one shape (SiLU's and
+                GELU's gate), and Add, Sub, Mul, Div by constants anywhere (GELU's 1/√2, + 1, ½): read,
+                and named when no positive rescaling passes them
     no-ops      Identity, Dropout (inference), Cast to the same or a wider float type
     constants   what depends only on constants and shapes is folded here: Constant, Shape, Gather,
                 Unsqueeze, Squeeze, Concat, Slice, Cast, Identity, Reshape, and Transpose (a weight
@@ -15,6 +21,8 @@ What is read (anything else raises ``UnsupportedModel``, one line naming the nod
     the end     the output the loss needs (never an integer label; ZipMap's input); a trailing
                 Softmax or LogSoftmax, read as part of the cross-entropy loss of the logits before it;
                 a trailing Reshape [-1, 1] (skl2onnx's regressor) read as the outputs before it
+Attention (a Softmax or a LayerNormalization inside the graph, as a transformer encoder layer is
+exported) is refused in one line that says so, before any other operator is looked at.
 A fixed batch dimension is read as well: onnxruntime then runs on the data in batches of that size.
 """
 from __future__ import annotations
@@ -22,15 +30,16 @@ from __future__ import annotations
 import numpy as np
 
 from symbolic.errors import CheckerError
-from symbolic.trained.network import (AveragePool, Conv, Dense, Diagonal, Flatten, LeakyReLU, MaxPool, Permute, ReLU,
-                                      Standardize, Sum, TrainedNetwork)
+from symbolic.trained.network import (Activation, AveragePool, Conv, Dense, Diagonal, Flatten, LeakyReLU, MaxPool,
+                                      Permute, PReLU, Product, ReLU, Standardize, Sum, TrainedNetwork, View)
 
 FOLDED = ("Constant", "Shape", "Gather", "Unsqueeze", "Squeeze", "Concat", "Slice", "Cast", "Identity",
           "Reshape", "Transpose")
 LAYERS = ("Gemm", "MatMul", "Add", "Conv", "BatchNormalization", "Relu", "LeakyRelu", "MaxPool", "AveragePool",
-          "GlobalAveragePool", "Flatten",
+          "GlobalAveragePool", "Flatten", "PRelu", "ReduceMean", "ReduceSum", "Sigmoid", "Tanh", "Erf", "Gelu", "Clip",
           "Reshape", "Transpose", "Identity", "Dropout", "Cast", "Sub", "Div", "Mul", "Shape", "Constant")
 ENDINGS = ("Softmax", "LogSoftmax")
+ATTENTION = ("Softmax", "LogSoftmax", "LayerNormalization")     # inside the graph: a transformer layer
 PASS_THROUGH = ("Identity", "Dropout", "Cast")
 FLOAT_TYPES = {1: 32, 10: 16, 11: 64, 16: 16}       # ONNX element types read as floats, and their bits
 
@@ -82,10 +91,18 @@ def _float_array(array: np.ndarray, what: str) -> np.ndarray:
     return values
 
 
-def _pads_2d(attributes: dict, node) -> tuple:
+def _pads_2d(attributes: dict, node, spatial: int = 2) -> tuple:
+    """(top, left, bottom, right); a 1-d layer's (begin, end) as those of an image of height 1."""
     if attributes.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET", b"VALID", "VALID"):
         raise UnsupportedModel(f"{_name(node)}: auto_pad SAME is not read; export with explicit pads")
-    return tuple(attributes.get("pads", (0, 0, 0, 0)))
+    pads = tuple(attributes.get("pads", (0,) * 2 * spatial))
+    return pads if spatial == 2 else (0, pads[0], 0, pads[1])
+
+
+def _in_2d(values, spatial: int, fill) -> tuple:
+    """A 1-d layer's strides, kernel or dilations as those of an image of height 1."""
+    values = tuple(values)
+    return values if spatial == 2 else (fill, *values)
 
 
 def _producers(graph) -> dict:
@@ -170,6 +187,11 @@ class _Reader:
         self.input = inputs[0]
         self.reading = choose_output(model, requested)
         self.nodes = ancestors(graph, self.reading["tensor"])
+        attention = [n for n in self.nodes if n.op_type in ATTENTION]
+        if attention:
+            raise UnsupportedModel(f"attention is not read: {_name(attention[0])} inside the graph (a transformer "
+                                   "layer's Softmax over the keys or its LayerNormalization); the layers read are "
+                                   "dense, convolutional, pooling and elementwise ones")
         for node in self.nodes:
             if node.domain not in ("", "ai.onnx") or node.op_type not in LAYERS + FOLDED:
                 raise UnsupportedModel(f"unsupported ONNX operator {node.op_type} ({_name(node)}), "
@@ -226,7 +248,7 @@ class _Reader:
         """The value is the input, or the input normalised by constants."""
         while index != 0:
             layer = self.layers[index - 1]
-            if not isinstance(layer, Standardize):
+            if not isinstance(layer, Standardize) or not layer.at_input:
                 return False
             index = self.sources[index - 1][0]
         return True
@@ -335,6 +357,8 @@ class _Reader:
             return self.pass_through(node, op, a, inputs)
         if op == "Add" and len(data) == 2:
             return self.residual(node, data)
+        if op == "Mul" and len(data) == 2:
+            return self.product(node, data)
         if op in ("Add", "Mul") and len(data) == 1 and len(inputs) == 2 and inputs[1] == data[0]:
             inputs = [inputs[1], inputs[0]]             # c + x = x + c, c · x = x · c
         if len(data) != 1 or inputs[0] != data[0]:
@@ -361,12 +385,17 @@ class _Reader:
         elif op == "Conv":
             weight, stored, transposed = self.weight(inputs[1], node, "weight")
             groups = int(a.get("group", 1))
-            if weight.ndim != 4 or transposed or groups < 1 or weight.shape[0] % groups:
-                raise UnsupportedModel(f"{_name(node)}: only 2-d convolutions, their output channels in equal groups, "
-                                       "are read")
+            if weight.ndim not in (3, 4) or transposed or groups < 1 or weight.shape[0] % groups:
+                raise UnsupportedModel(f"{_name(node)}: 1-d and 2-d convolutions, their output channels in equal "
+                                       f"groups, are read (a kernel of {weight.ndim - 2} spatial axes is not)")
+            spatial = weight.ndim - 2
             bias, bias_stored, _ = self.weight(inputs[2], node, "bias") if len(inputs) > 2 else (None, None, None)
-            layer = Conv(weight, bias, tuple(a.get("strides", (1, 1))), _pads_2d(a, node),
-                         tuple(a.get("dilations", (1, 1))), {"weight": stored, "bias": bias_stored}, groups)
+            layer = Conv(weight.reshape(weight.shape[:2] + (1,) * (2 - spatial) + weight.shape[2:]), bias,
+                         _in_2d(a.get("strides", (1,) * spatial), spatial, 1), _pads_2d(a, node, spatial),
+                         _in_2d(a.get("dilations", (1,) * spatial), spatial, 1),
+                         {"weight": stored, "bias": bias_stored}, groups)
+            if spatial == 1:
+                return self.in_one_dimension(node, layer, index, shape)
         elif op == "BatchNormalization":
             if a.get("training_mode", 0) or any(self.readers.get(o) for o in node.output[1:] if o):
                 raise UnsupportedModel(f"{_name(node)} is in training mode")
@@ -378,6 +407,25 @@ class _Reader:
             self.batch_norms.append(node.name or node.output[0])
         elif op == "Relu":
             layer = ReLU()
+        elif op == "PRelu":
+            slope = _float_array(self.constant(inputs[1], node), f"{_name(node)} slope")
+            try:
+                full = np.broadcast_to(slope, (1, *shape))[0].copy()
+            except ValueError:
+                raise UnsupportedModel(f"{_name(node)}: a slope of shape {slope.shape} does not fit inputs (N, "
+                                       f"{', '.join(map(str, shape))})") from None
+            layer = PReLU(full)
+        elif op in ("Sigmoid", "Tanh", "Erf", "Gelu"):
+            if op == "Gelu" and a.get("approximate", b"none") not in (b"none", "none"):
+                raise UnsupportedModel(f"{_name(node)}: the tanh approximation of GELU is not read")
+            layer = Activation(op if op != "Gelu" else "GELU", node=_name(node))
+        elif op == "Clip":
+            low, high = self.clip_bounds(node, a, inputs)
+            layer = ReLU() if (low, high) == (0.0, np.inf) else Activation("Clip", low, high, _name(node))
+        elif op in ("ReduceMean", "ReduceSum"):
+            return self.reduce(node, op, a, inputs, index, shape)
+        elif op in ("Unsqueeze", "Squeeze"):
+            return self.view(node, op, a, inputs, index, shape)
         elif op == "LeakyRelu":
             slope = float(np.float32(a.get("alpha", 0.01)))
             if not 0 <= slope < 1:
@@ -387,21 +435,28 @@ class _Reader:
             if a.get("ceil_mode", 0) or any(d != 1 for d in a.get("dilations", (1, 1))) \
                     or (len(node.output) > 1 and self.readers.get(node.output[1])):
                 raise UnsupportedModel(f"{_name(node)}: ceil_mode, dilations or indices are not read")
-            kernel = tuple(a["kernel_shape"])
-            layer = MaxPool(kernel, tuple(a.get("strides", (1,) * len(kernel))), _pads_2d(a, node))
+            spatial = len(a["kernel_shape"])
+            kernel = _in_2d(a["kernel_shape"], spatial, 1)
+            layer = MaxPool(kernel, _in_2d(a.get("strides", (1,) * spatial), spatial, 1), _pads_2d(a, node, spatial))
+            if spatial == 1:
+                return self.in_one_dimension(node, layer, index, shape)
         elif op in ("AveragePool", "GlobalAveragePool"):
-            if len(shape) != 3:
-                raise UnsupportedModel(f"{_name(node)}: a 2-d pool of inputs (C, H, W) is read, not of {shape}")
+            if len(shape) not in (2, 3):
+                raise UnsupportedModel(f"{_name(node)}: a 1-d or 2-d pool of inputs (C, L) or (C, H, W) is read, "
+                                       f"not of {shape}")
+            spatial = len(shape) - 1
             if op == "GlobalAveragePool":
-                layer = AveragePool(shape[1:], (1, 1), (0, 0, 0, 0))
+                layer = AveragePool(_in_2d(shape[1:], spatial, 1), (1, 1), (0, 0, 0, 0))
             else:
-                pads = _pads_2d(a, node)
-                if a.get("ceil_mode", 0) or any(d != 1 for d in a.get("dilations", (1, 1))) or \
+                pads = _pads_2d(a, node, spatial)
+                if a.get("ceil_mode", 0) or any(d != 1 for d in a.get("dilations", (1,) * spatial)) or \
                         (any(pads) and not a.get("count_include_pad", 0)):
                     raise UnsupportedModel(f"{_name(node)}: ceil_mode, dilations, or pads left out of the divisor "
                                            "(count_include_pad = 0) are not read")
-                kernel = tuple(a["kernel_shape"])
-                layer = AveragePool(kernel, tuple(a.get("strides", (1,) * len(kernel))), pads)
+                layer = AveragePool(_in_2d(a["kernel_shape"], spatial, 1),
+                                    _in_2d(a.get("strides", (1,) * spatial), spatial, 1), pads)
+            if spatial == 1:
+                return self.in_one_dimension(node, layer, index, shape)
         elif op == "Transpose":
             perm = list(a["perm"]) if "perm" in a else list(range(len(shape) + 1))[::-1]   # default: reversed
             if perm[:1] != [0]:
@@ -445,6 +500,85 @@ class _Reader:
                                    "a skip connection adds one shape")
         self.add_layer(Sum(), [first, second], self.shapes[first], node)
 
+    def product(self, node, data: list[str]) -> None:
+        """a ⊙ b of two values of one shape: a gate (SiLU, GELU)."""
+        first, second = (self.source(name, node) for name in data)
+        if self.shapes[first] != self.shapes[second]:
+            raise UnsupportedModel(f"{_name(node)} multiplies shapes {self.shapes[first]} and {self.shapes[second]}; "
+                                   "a product of one shape (a gate) is read")
+        self.add_layer(Product(_name(node)), [first, second], self.shapes[first], node)
+
+    def in_one_dimension(self, node, layer, index: int, shape: tuple) -> None:
+        """A 1-d convolution or pool on (C, L): read as the 2-d one on (C, 1, L), between two Views."""
+        if len(shape) != 2:
+            raise UnsupportedModel(f"{_name(node)}: a 1-d layer reads inputs (C, L), not {shape}")
+        tall = (shape[0], 1, shape[1])
+        self.add_layer(View(tall), [index], tall, node)
+        inner = output_shape(layer, tall)
+        self.add_layer(layer, [len(self.layers)], inner, node)
+        flat = (inner[0], inner[2])
+        self.add_layer(View(flat), [len(self.layers)], flat, node)
+
+    def clip_bounds(self, node, a: dict, inputs: list) -> tuple[float, float]:
+        """Clip's bounds (attributes before opset 11, constant inputs since; absent: unbounded)."""
+        if self.opset < 11:
+            return float(a.get("min", -np.inf)), float(a.get("max", np.inf))
+        bounds = []
+        for position, default in ((1, -np.inf), (2, np.inf)):
+            name = node.input[position] if len(node.input) > position else ""
+            bounds.append(float(_float_array(self.constant(name, node), f"{_name(node)} bound").reshape(-1)[0])
+                          if name else default)
+        return bounds[0], bounds[1]
+
+    def reduce(self, node, op, a: dict, inputs: list, index: int, shape: tuple) -> None:
+        """ReduceMean or ReduceSum over every spatial axis: a global average pool (times the window for a
+        sum), keepdims or flattened."""
+        from fractions import Fraction
+        if self.opset >= 18 or op == "ReduceSum" and self.opset >= 13:
+            axes = self.constant(inputs[1], node).astype(np.int64).tolist() if len(inputs) > 1 else None
+        else:
+            axes = a.get("axes")
+        rank = len(shape) + 1
+        spatial = list(range(2, rank))
+        reduced = sorted({int(v) % rank for v in axes}) if axes is not None else spatial
+        # a global pool: every spatial axis longer than 1 reduced, and nothing else
+        if not set(reduced) <= set(spatial) or any(shape[a - 1] > 1 for a in spatial if a not in reduced) \
+                or len(shape) not in (2, 3):
+            raise UnsupportedModel(f"{_name(node)} over axes {axes} of inputs (N, {', '.join(map(str, shape))}): "
+                                   f"a {op} over the spatial axes {spatial} (a global pool) is read")
+        keep = a.get("keepdims", 1)
+        tall = shape if len(shape) == 3 else (shape[0], 1, shape[1])
+        if len(shape) == 2:
+            index = self.add_layer(View(tall), [index], tall, node)
+        index = self.add_layer(AveragePool(tall[1:], (1, 1), (0, 0, 0, 0)), [index], (shape[0], 1, 1), node)
+        if op == "ReduceSum":
+            window = np.full((shape[0], 1, 1), Fraction(tall[1] * tall[2]), dtype=object)
+            index = self.add_layer(Standardize(window, np.full(window.shape, Fraction(0), dtype=object), False),
+                                   [index], (shape[0], 1, 1), node)
+        final = tuple(1 if axis + 1 in reduced else size for axis, size in enumerate(shape)) if keep else \
+            tuple(size for axis, size in enumerate(shape) if axis + 1 not in reduced)
+        if final != (shape[0], 1, 1):
+            self.add_layer(View(final), [index], final, node)
+
+    def view(self, node, op, a: dict, inputs: list, index: int, shape: tuple) -> None:
+        """Unsqueeze or Squeeze of the data, the batch axis kept: each example's values reshaped."""
+        axes = a.get("axes") if len(inputs) < 2 else self.constant(inputs[1], node).astype(np.int64).tolist()
+        rank = len(shape) + 1
+        if op == "Unsqueeze":
+            axes = sorted(int(v) % (rank + len(axes)) for v in axes)
+            full = [None] + list(shape)
+            for axis in axes:
+                full.insert(axis, 1)
+            moved = 0 in axes
+        else:
+            axes = sorted(int(v) % rank for v in axes) if axes is not None else \
+                [k + 1 for k, size in enumerate(shape) if size == 1]
+            moved = 0 in axes or any(shape[axis - 1] != 1 for axis in axes)
+            full = [None] + [size for k, size in enumerate(shape) if k + 1 not in axes]
+        if moved or full[0] is not None:
+            raise UnsupportedModel(f"{_name(node)} on axes {axes}: an {op} that keeps the batch first is read")
+        self.add_layer(View(tuple(full[1:])), [index], tuple(full[1:]), node)
+
     def with_constant(self, node, op, index, shape, inputs) -> None:
         """Add of a bias after a MatMul or a Conv without one; else, at the input, a normalisation."""
         from fractions import Fraction
@@ -459,8 +593,8 @@ class _Reader:
             layer.bias, layer.source["bias"] = c.reshape(-1), self.origin[inputs[1]][0]
             self.value[node.output[0]] = index
             return
-        if not self.only_normalisation_before(index):
-            raise UnsupportedModel(f"{_name(node)}: {op} by a constant is read at the input only (a normalisation)")
+        if op == "Add" and self.channels_last_bias(node, index, c, inputs):
+            return
         full = (1, *shape)
         if c.ndim > len(full) or any(d not in (1, f) for d, f in zip(c.shape[::-1], full[::-1])) \
                 or (c.ndim == len(full) and c.shape[0] != 1):
@@ -473,7 +607,28 @@ class _Reader:
         ones, zeros = np.full(exact.shape, Fraction(1), dtype=object), np.full(exact.shape, Fraction(0), dtype=object)
         scale, shift = {"Add": (ones, exact), "Sub": (ones, -exact), "Mul": (exact, zeros),
                         "Div": (1 / exact, zeros)}[op]
-        self.add_layer(Standardize(scale, shift), [index], shape, node)
+        self.add_layer(Standardize(scale, shift, self.only_normalisation_before(index)), [index], shape, node)
+
+    def channels_last_bias(self, node, index: int, c: np.ndarray, inputs: list) -> bool:
+        """Keras 3's convolution bias: added after the Transpose back to channels-last (NHWC), one per
+        channel on the last axis, to a Conv without one that only the Transpose reads: read as the
+        Conv's bias (the Add's value is the Transpose's)."""
+        permute = self.layers[index - 1] if index else None
+        if not isinstance(permute, Permute) or not self.read_once(index):
+            return False
+        inner = self.sources[index - 1][0]
+        conv = self.layers[inner - 1] if inner else None
+        rank = len(permute.axes)
+        if not (isinstance(conv, Conv) and conv.bias is None and self.read_once(inner)
+                and permute.axes == tuple(range(1, rank)) + (0,)):
+            return False
+        channels = conv.weight.shape[0]
+        if c.size != channels or c.shape[-1] != channels:
+            return False
+        self.weight(inputs[1], node, "bias")
+        conv.bias, conv.source["bias"] = c.reshape(-1), self.origin[inputs[1]][0]
+        self.value[node.output[0]] = index
+        return True
 
     def reshape_target(self, node, shape: tuple, target: np.ndarray, a: dict) -> tuple:
         """The shape (without the batch) a Reshape gives inputs (N, *shape), checked: the batch stays
@@ -571,6 +726,10 @@ def output_shape(layer, shape: tuple) -> tuple:
         if sorted(layer.axes) != list(range(len(shape))):
             fail(f"a permutation of {len(layer.axes)} axes")
         return tuple(shape[axis] for axis in layer.axes)
+    if isinstance(layer, View):
+        if int(np.prod(layer.shape)) != int(np.prod(shape)):
+            fail(f"{int(np.prod(layer.shape))} values")
+        return tuple(layer.shape)
     return shape
 
 

@@ -24,7 +24,8 @@ from math import lcm
 import numpy as np
 
 from symbolic.trained.exact import ExactTensor, from_floats
-from symbolic.trained.network import Conv, Dense, Diagonal, Flatten, Permute, Sum, TrainedNetwork
+from symbolic.trained.network import (ODD, Activation, Conv, Dense, Diagonal, Flatten, Permute, Sum, TrainedNetwork, View,
+                                      not_homogeneous)
 from symbolic.trained.onnx_import import UnsupportedModel
 from symbolic.trained.onnx_import import network_shapes
 
@@ -105,9 +106,10 @@ def unit_slots(network: TrainedNetwork) -> tuple[_Units, list[np.ndarray]]:
         elif isinstance(layer, Flatten):
             full = inputs[0].reshape(inputs[0].shape + (1,) * (len(shape) - inputs[0].ndim))
             slots.append(np.broadcast_to(full, shape).ravel())
-        elif isinstance(layer, Permute):
+        elif isinstance(layer, (Permute, View)):
             full = inputs[0].reshape(inputs[0].shape + (1,) * (len(shape) - inputs[0].ndim))
-            moved = np.transpose(np.broadcast_to(full, shape), layer.axes)
+            full = np.broadcast_to(full, shape)
+            moved = np.transpose(full, layer.axes) if isinstance(layer, Permute) else full.reshape(layer.shape)
             # back to one slot per channel when each channel's positions share one
             by_channel = moved.reshape(len(moved), -1)
             slots.append(by_channel[:, 0].copy() if np.all(by_channel == by_channel[:, :1]) else moved)
@@ -123,14 +125,54 @@ def unit_slots(network: TrainedNetwork) -> tuple[_Units, list[np.ndarray]]:
     return units, slots
 
 
+class NoPositiveRescaling(UnsupportedModel):
+    """A layer that is not positively homogeneous reads hidden units: no positive rescaling of them
+    leaves f unchanged (one line naming the activation)."""
+
+
+def _fixed_roots(network: TrainedNetwork, units: _Units, slots: list) -> set:
+    """The classes of units that hold an input or an output unit: their factor is 1."""
+    return {units.root(int(s)) for s in np.concatenate([slots[0].ravel(), slots[-1].ravel()]).tolist()}
+
+
+def check_positive_rescaling(network: TrainedNetwork) -> None:
+    """Raise ``NoPositiveRescaling`` when a layer that is not positively homogeneous (Sigmoid, Tanh, GELU,
+    SiLU, ReLU6, a constant added inside) reads hidden units: a positive factor c ≠ 1 on them changes
+    its output other than by c, so no rescaling of those units leaves f unchanged.  The line names the
+    layer and what does leave f unchanged: a permutation of hidden units, and for an odd activation a
+    sign flip."""
+    blocking = dict((id(layer), words) for layer, words in not_homogeneous(network))
+    if not blocking:
+        return
+    units, slots = unit_slots(network)
+    fixed = _fixed_roots(network, units, slots)
+    for layer, sources in zip(network.layers, network.wiring()):
+        if id(layer) not in blocking:
+            continue
+        if any(units.root(int(s)) not in fixed for source in sources for s in slots[source].ravel().tolist()):
+            odd = isinstance(layer, Activation) and layer.function in ODD
+            raise NoPositiveRescaling(
+                f"no positive rescaling leaves this network unchanged: {blocking[id(layer)]} reads hidden units and "
+                "is not positively homogeneous (φ(c·u) ≠ c·φ(u) for c > 0); what leaves f unchanged is a "
+                "permutation of hidden units" + (f" and a sign flip of them ({layer.function} is odd)" if odd else "")
+                + ", which rescale does not build")
+    for layer in network.layers:
+        if isinstance(layer, Activation) and layer.function != "Clip":
+            raise NoPositiveRescaling(
+                f"{layer.describe()}{' (' + layer.node + ')' if layer.node else ''} has no exact value at a rational "
+                "point, and rescale proves the twin's outputs identical in exact arithmetic: an activation on the "
+                "outputs is read, but not compared exactly")
+
+
 def parameter_factors(network: TrainedNetwork, group: str, alpha: Fraction) -> list[Factors]:
     """For each parameter tensor, its exact factors: T θ = factors ⊙ θ.  A unit's factor is 1 if
     its class holds an input or an output unit, else the group's factor for the unit that speaks for
     the class; a weight W[j, i] takes factor(j) / factor(i), a bias factor(j)."""
     if group not in GROUPS:
         raise ValueError(f"unknown group {group!r}; choose from {', '.join(GROUPS)}")
+    check_positive_rescaling(network)
     units, slots = unit_slots(network)
-    fixed = {units.root(int(s)) for s in np.concatenate([slots[0].ravel(), slots[-1].ravel()]).tolist()}
+    fixed = _fixed_roots(network, units, slots)
 
     def factor(slot: int) -> Fraction:
         root = units.root(slot)
