@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import sympy as sp
 
 from symbolic.checks import identity, relation
+from symbolic.decision.budget import within_budget
 from symbolic.decision.inequality import small_points
 from symbolic.kernel import by_oracle, refutation, transitivity
 from symbolic.kernel.transitivity import chained_relation
@@ -45,8 +46,18 @@ class CheckedStep:
     the kernel's verdict on it."""
     number: int
     step: Step
-    statement: object
+    statement: object          # None for a relation between index-level terms, which no rule proves
     verdict: Verdict
+    lhs: object = None         # the expression the step starts from
+
+    @property
+    def shown(self) -> str:
+        """The step as text: its statement's, or both sides' for a step with no statement."""
+        if self.statement is not None:
+            return self.statement.text
+        from symbolic.logic.notation import latex as term_latex
+        from symbolic.derivations.index_steps import as_index_term
+        return f"{term_latex(as_index_term(self.lhs))} {self.step.relation} {term_latex(as_index_term(self.step.expression))}"
 
     @property
     def status(self) -> Status:
@@ -124,13 +135,16 @@ class Derivation:
         previous = self.start
         for number, step in enumerate(self.steps, start=1):
             statement = _statement(previous, step.relation, step.expression)
-            checked.append(CheckedStep(number, step, statement, _prove(statement, number, seconds, seed, step.reason)))
+            checked.append(CheckedStep(number, step, statement, _prove(statement, number, seconds, seed, step.reason),
+                                       previous))
             previous = step.expression
         label = self.name or "the chain"
         if not checked:
             return CheckedDerivation(self, (), (), Verdict(Status.UNDECIDED, label,
                                                            reason="a chain without steps proves nothing"))
-        sides = () if any(isinstance(s.statement, IndexEquation) for s in checked) else \
+        from symbolic.derivations.index_steps import is_index_term
+        # an index-level chain's steps hold for every value: no expression of it restricts a domain
+        sides = () if any(is_index_term(e) for e in self.expressions) else \
             tuple(_side_conditions(self.expressions, seconds, seed))
         if any(s.status is not Status.PROVED for s in checked):
             bad = [s for s in checked if s.status is not Status.PROVED]
@@ -145,9 +159,10 @@ class Derivation:
 
 def _statement(lhs, relation: str, rhs):
     """The statement of one step, its sides as written."""
-    from symbolic.derivations.index_steps import is_index_term
+    from symbolic.derivations.index_steps import as_index_term, is_index_term
     if is_index_term(lhs) or is_index_term(rhs):
-        return IndexEquation(lhs, rhs) if relation == "=" else None
+        # a scalar side of an index-level step is a constant term (0, a)
+        return IndexEquation(as_index_term(lhs), as_index_term(rhs)) if relation == "=" else None
     return Equation(lhs, rhs) if relation == "=" else Relation(lhs, relation, rhs)
 
 
@@ -159,11 +174,12 @@ def _prove(statement, number: int, seconds, seed: int, reason: str) -> Verdict:
     options = {} if seconds is None else {"timeout": seconds}
     if isinstance(statement, IndexEquation):
         from symbolic.derivations.index_steps import prove_for_every_size
-        return prove_for_every_size(statement, label=label, reason=reason)
+        return within_budget(lambda: prove_for_every_size(statement, label=label, reason=reason), seconds, label)
     if isinstance(statement, Equation):
         verdict = identity(statement.lhs, statement.rhs, label=label, seed=seed, **options)
     else:
-        verdict = relation(statement.lhs, statement.relation, statement.rhs, label=label, seconds=seconds, seed=seed)
+        verdict = within_budget(lambda: relation(statement.lhs, statement.relation, statement.rhs, label=label,
+                                                 seconds=seconds, seed=seed), seconds, label)
     return _smallest_witness(statement, verdict) if verdict.status is Status.REFUTED else verdict
 
 

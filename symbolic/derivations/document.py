@@ -53,8 +53,7 @@ def chain_text(checked) -> str:
              "printed, never trusted)"]
     for step in checked.steps:
         place = f" (line {step.step.line})" if step.step.line else ""
-        shown = step.statement.text if step.statement is not None else str(step.step.expression)
-        lines.append(f"  step {step.number}{place}: {step.status.name}: {shown}")
+        lines.append(f"  step {step.number}{place}: {step.status.name}: {step.shown}")
         if step.step.reason:
             lines.append(f"      by {step.step.reason}")
         if step.status is Status.PROVED:
@@ -86,7 +85,7 @@ def _coq(verdict) -> object:
 def step_json(step) -> dict:
     verdict = step.verdict
     found = {"number": step.number, "line": step.step.line, "relation": step.step.relation,
-             "statement": step.statement.text if step.statement is not None else str(step.step.expression),
+             "statement": step.shown,
              "latex": step.statement.latex if step.statement is not None else "",
              "reason": step.step.reason, "status": verdict.status.value,
              "evidence": list(verdict.evidence)}
@@ -118,8 +117,10 @@ def chain_json(checked) -> dict:
 
 
 def _side(step, which: int) -> str:
-    if step.statement is None:
-        return sp.latex(step.step.expression) if which else ""
+    if step.statement is None:      # a relation of index-level terms: no statement, its sides as terms
+        from symbolic.derivations.index_steps import as_index_term
+        from symbolic.logic.notation import latex as term_latex
+        return term_latex(as_index_term(step.step.expression if which else step.lhs))
     return step.statement.sides_latex()[0 if which == 0 else 2]
 
 
