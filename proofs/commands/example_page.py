@@ -310,8 +310,12 @@ function update() {
   }
   const c = state.c.value, delta = state.delta.value, x = state.x.value;
   let problem = "";
-  if (!state.c.exact || !state.delta.exact || !state.x.exact) problem = "c must be a positive number, δ and x numbers";
-  else if (state.c.exact.num <= 0n) problem = "c must be a positive number";
+  // the banner names only the settings that are wrong
+  const wrong = [];
+  if (!state.c.exact || state.c.exact.num <= 0n) wrong.push("c must be a positive number");
+  if (!state.delta.exact) wrong.push("δ must be a number");
+  if (!state.x.exact) wrong.push("x must be a number");
+  if (wrong.length) problem = wrong.join("; ");
   else if (!isFinite(c) || !isFinite(delta) || !isFinite(x) || c === 0 ||
            (state.delta.exact.num !== 0n && delta === 0) || (state.x.exact.num !== 0n && x === 0)) {
     problem = "the settings are exact, but the readouts are computed in floating point, which ends " +
