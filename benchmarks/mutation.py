@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CHECKS = "tests/test_soundness_checks.py"
 ALONE = "tests/test_procedures_alone.py"
-COPIED = ("symbolic", "proofs", "tests", "benchmarks", "coq", "pyproject.toml")
+COPIED = ("symbolic", "proofs", "tests", "benchmarks", "coq", "docs", "pyproject.toml")
 
 
 @dataclass(frozen=True)
@@ -57,6 +57,7 @@ MAX_PLUS = "symbolic/decision/max_plus.py"
 SPLIT_CASES = "tests/test_split_cases.py"
 MAX_PLUS_TESTS = "tests/test_max_plus.py"
 SMT = "symbolic/decision/smt.py"
+DERIVATIONS = "tests/test_derivations.py"
 WITNESS = "symbolic/decision/witness.py"
 ASSUMPTIONS = "symbolic/decision/assumptions.py"
 LINEAR = "symbolic/decision/linear.py"
@@ -958,6 +959,32 @@ MUTANTS = [
            "    if outcome.line <= STATEMENT_LINES or SYNTAX_ERROR.match(outcome.message):",
            "    if SYNTAX_ERROR.match(outcome.message):",
            "Coq: a printed lemma that does not compile says so, with Coq's message", tests=(COQ_ANSWERS,)),
+    # the rule of transitivity, the reading of where an expression is defined, the decided relation
+    Mutant("transitivity-steps-need-not-meet", "symbolic/kernel/transitivity.py",
+           "        if not _meet(statements[number - 1], statements[number]):",
+           "        if False:",
+           "transitivity: each step starts where the one before ends, as written", tests=(DERIVATIONS,)),
+    Mutant("transitivity-up-and-down", "symbolic/kernel/transitivity.py",
+           "    if up and down:", "    if False:",
+           "transitivity: a chain that goes up and down proves no relation of its ends", tests=(DERIVATIONS,)),
+    Mutant("transitivity-strict-lost", "symbolic/kernel/transitivity.py",
+           "    return (strict if any(len(r) == 1 for r in ordered) else strict + \"=\"), \"\"",
+           "    return (strict if all(len(r) == 1 for r in ordered) else strict + \"=\"), \"\"",
+           "transitivity: any strict step makes the conclusion strict", tests=(DERIVATIONS,)),
+    Mutant("transitivity-ignores-intermediate-domain", "symbolic/kernel/transitivity.py",
+           "    if missing:\n        return _undecided(", "    if False:\n        return _undecided(",
+           "transitivity: an intermediate defined on less than the ends needs its side conditions proved",
+           tests=(DERIVATIONS,)),
+    Mutant("definedness-denominator-total", "symbolic/logic/definedness.py",
+           "            return (NONZERO, node.base) if exponent < 0 else None", "            return None",
+           "definedness: a denominator b needs b != 0", tests=(DERIVATIONS,)),
+    Mutant("relation-failure-of-le-is-ge", "symbolic/decision/inequality.py",
+           "FAILURE = {\"<\": sp.Ge, \"<=\": sp.Gt,", "FAILURE = {\"<\": sp.Gt, \"<=\": sp.Gt,",
+           "decided relation: the failure of < is >=", tests=(DERIVATIONS,)),
+    Mutant("relation-points-not-compared", "symbolic/decision/inequality.py",
+           "        if not holds(*values):\n            return _refutation(statement, point, values, \"the relation fails at an exact point\")",
+           "        if False:\n            return _refutation(statement, point, values, \"the relation fails at an exact point\")",
+           "decided relation: an exact point where the relation fails refutes it", tests=(DERIVATIONS,)),
 ]
 
 

@@ -214,3 +214,24 @@ def test_certify_coq_rechecks_each_equation_step_and_says_why_not_for_the_others
     chains = json.loads(result.stdout)["chains"]
     assert [step["coq"] for step in chains[0]["steps"]] == ["checked", "checked"]
     assert all(step["coq"].startswith("outside the fragment") for step in chains[1]["steps"])
+
+
+def test_a_relation_that_fails_at_one_point_only_is_refuted_there_by_a_solver_s_model():
+    # 0 < (x - 1/3)^2 fails at x = 1/3 alone: no small or random point finds it, Z3's model does
+    [checked] = _chains("  0\n< (x - 1/3)^2\n")
+    step = checked.steps[0]
+    assert step.status is Status.REFUTED and step.verdict.witness == {sp.Symbol("x", real=True): sp.Rational(1, 3)}
+
+
+def test_a_relation_outside_the_solvers_fragment_is_refuted_at_an_exact_point():
+    # exp is beyond Z3 and cvc5; at x = 0 both sides are exact and the relation fails
+    [checked] = _chains("  x*exp(x)\n>= 1\n")
+    assert checked.steps[0].status is Status.REFUTED
+    assert checked.steps[0].verdict.witness == {sp.Symbol("x", real=True): 0}
+
+
+def test_the_failure_each_solver_is_asked_is_the_negation_of_the_relation():
+    from symbolic.decision.inequality import FAILURE, HOLDS
+    for relation in HOLDS:
+        for a, b in ((0, 1), (1, 1), (1, 0)):
+            assert bool(FAILURE[relation](sp.Integer(a), sp.Integer(b))) is not HOLDS[relation](a, b), relation
