@@ -151,7 +151,9 @@ def test_json_on_dinh_network_proves_the_point(tmp_path, capsys):
     assert m["weight_norm"]["ratio"][0] > 10 and m["hessian_spectral_norm"]["ratio"][0] > 5
     assert m["hessian_spectral_norm"]["kind"] == "estimate" and "error_bound" in m["hessian_spectral_norm"]["details"]
     assert m["adaptive_sharpness"]["kind"] == "lower_bound"
-    assert m["adaptive_sharpness"]["ratio"] == pytest.approx([1, 1], rel=1e-6)
+    # the twins' searches share their best u with θ's: equal within the float64 rounding the measure states
+    sharp = m["adaptive_sharpness"]
+    assert all(abs(after - sharp["original"]) <= sharp["details"]["rounding"] for after in sharp["rescaled"])
     assert abs(m["eps_sharpness"]["ratio"][0] - 1) > 0.1
     # the written twin runs under onnxruntime and gives the original's outputs
     x = np.load(data)["x"]
@@ -190,7 +192,7 @@ def branched_model():
 @pytest.mark.parametrize("case, message", [
     ("not_onnx", "is not a valid ONNX model"),
     ("branch", "adds shapes (3,) and (2,); a skip connection adds one shape"),
-    ("unsupported", "unsupported ONNX operator Sigmoid"),
+    ("unsupported", "Sigmoid (Sigmoid node y) has no exact value at a rational point"),
     ("wrong_shape", "x has shape (5, 4); the model reads (N, 3)"),
     ("nan", "NaN"),
     ("negative_alpha", "--alpha must be positive"),

@@ -84,13 +84,14 @@ def hutchinson(quadratic_form, n: int, rng: np.random.Generator, probes: int = 3
 
 
 def projected_ascent(value_and_gradient, theta: np.ndarray, scales: np.ndarray, radius: float,
-                     rng: np.random.Generator, steps: int = 20, value=None, base: float | None = None) -> float:
+                     rng: np.random.Generator, steps: int = 20, value=None, base: float | None = None,
+                     with_point: bool = False):
     """max_{‖u‖₂ ≤ radius} L(θ + scales ⊙ u) − L(θ), from below: normalized gradient steps in u,
     each projected back onto the ball, from a random point of the sphere; the best point seen.
     ``value_and_gradient(φ)`` returns L(φ) and ∇L(φ) (one call per step) and steers the search;
     ``value(φ)`` (default: the search's own values) measures L at θ and at the best point, so the
     bound returned is L(θ + scales ⊙ u*) − L(θ) by ``value``, however cheap the search was
-    (``base``: L(θ) by ``value``, if known)."""
+    (``base``: L(θ) by ``value``, if known); ``with_point``: the bound and the best u."""
     u = rng.standard_normal(theta.size)
     u *= radius / np.linalg.norm(u)
     best, best_u = -np.inf, u
@@ -105,4 +106,5 @@ def projected_ascent(value_and_gradient, theta: np.ndarray, scales: np.ndarray, 
         u = u + 0.5 * radius * g / norm
         u *= min(1.0, radius / np.linalg.norm(u))
     measure = value or (lambda phi: value_and_gradient(phi)[0])
-    return float(measure(theta + scales * best_u)) - float(measure(theta) if base is None else base)
+    bound = float(measure(theta + scales * best_u)) - float(measure(theta) if base is None else base)
+    return (bound, best_u) if with_point else bound

@@ -145,6 +145,25 @@ def twins_of(model, network, x, y, elements: list) -> Run:
     return Run(network, model, x, y, outputs, deviation, twins, original)
 
 
+POOLED = ("the best of the searches from θ and from every twin: u = δ/|θ| is shared, since T(θ + |θ| ⊙ u) = "
+          "Tθ + |Tθ| ⊙ u for a positive rescaling T, so one u gives θ and a twin one loss, up to float64 rounding")
+
+
+def pooled_adaptive_sharpness(points: list, values: list) -> list:
+    """Adaptive sharpness at each point as the best of every search's best u (each a point of the same
+    ball at every point: a lower bound at each), so that θ and its twins are measured at one u and
+    differ only by the float64 rounding of the loss there (stated as ``rounding``: twice the spread of
+    L(θ) over the points, equal in exact arithmetic, plus 16 ulps of the largest loss compared)."""
+    from dataclasses import replace
+    candidates = [point.best_points["adaptive_sharpness"] for point in points]
+    losses = [point.loss() for point in points]
+    found = [max([value.value] + [point.adaptive_value_at(u) for u in candidates]) for point, value in zip(points, values)]
+    largest = max(abs(v) for v in losses + [loss + f for loss, f in zip(losses, found)])
+    rounding = 2 * (max(losses) - min(losses)) + 16 * np.finfo(np.float64).eps * largest
+    return [replace(value, value=best, details={**value.details, "points": POOLED, "rounding": rounding})
+            for value, best in zip(values, found)]
+
+
 def measure(run: Run, keys, loss: str, cluster=None, batch: int | None = None) -> None:
     """Every measure at θ and at every T_α θ (θ' rounded to float64 for the derivatives), the data
     in this process or sharded over the workers of ``cluster`` (a Dask client), in batches of at most
@@ -168,5 +187,7 @@ def measure(run: Run, keys, loss: str, cluster=None, batch: int | None = None) -
         points.append(MeasureContext(run.network, objective, twin_theta, twin.parameters))
     for key in keys:
         values = [point.measure(key) for point in points]
+        if key == "adaptive_sharpness" and len(points) > 1:
+            values = pooled_adaptive_sharpness(points, values)
         run.measures[key] = (values[0], values[1:])
     run.loss = objective.loss(theta)

@@ -60,6 +60,7 @@ class MeasureContext:
         self.parameters = parameters            # the exact parameter tensors behind θ
         self._diagonal = None
         self._loss = None
+        self.best_points = {}                   # measure -> the best u its ascent found
 
     def diagonal(self):
         if self._diagonal is None and self.theta.size <= DIAGONAL_LIMIT:
@@ -124,18 +125,23 @@ class MeasureContext:
         radial = np.asarray(self.objective.radial_derivatives(self.theta))
         return Value(float(np.mean(radial ** 2)), "float64", {"formula": "(1/N) Σ_n ⟨θ, ∇ℓ_n(θ)⟩²"})
 
-    def _sharpness(self, scales: np.ndarray) -> float:
+    def _sharpness(self, scales: np.ndarray, key: str) -> float:
         # float32 gradients steer the search; the values reported are float64, L(θ) computed once
-        return projected_ascent(lambda phi: self.objective.value_and_gradient(phi, FLOAT32), self.theta, scales,
-                                SHARPNESS_RADIUS, np.random.default_rng(SEED), value=self.objective.loss,
-                                base=self.loss())
+        bound, self.best_points[key] = projected_ascent(
+            lambda phi: self.objective.value_and_gradient(phi, FLOAT32), self.theta, scales, SHARPNESS_RADIUS,
+            np.random.default_rng(SEED), value=self.objective.loss, base=self.loss(), with_point=True)
+        return bound
+
+    def adaptive_value_at(self, u: np.ndarray) -> float:
+        """L(θ + |θ| ⊙ u) − L(θ) in float64: adaptive sharpness's objective at one point u of the ball."""
+        return float(self.objective.loss(self.theta + np.abs(self.theta) * u)) - self.loss()
 
     def eps_sharpness(self) -> Value:
-        value = self._sharpness(np.ones_like(self.theta)) / (1 + self.loss())
+        value = self._sharpness(np.ones_like(self.theta), "eps_sharpness") / (1 + self.loss())
         return Value(value, "lower_bound", {"method": "projected gradient ascent, 20 steps",
                                             "radius": SHARPNESS_RADIUS, "products": ASCENT})
 
     def adaptive_sharpness(self) -> Value:
-        return Value(self._sharpness(np.abs(self.theta)), "lower_bound",
+        return Value(self._sharpness(np.abs(self.theta), "adaptive_sharpness"), "lower_bound",
                      {"method": "projected gradient ascent in u = δ/|θ|, 20 steps", "radius": SHARPNESS_RADIUS,
                       "products": ASCENT})
