@@ -23,7 +23,7 @@ from symbolic.kernel import by_oracle, conjunction
 from symbolic.kernel.verdict import Status, Verdict
 from symbolic.logic.statements import Equation, Relation
 from symbolic.trusted.oracles.exact import EXACT_ZERO, MANIFEST_SIGN
-from symbolic.trusted.oracles.identity import EXACT_IDENTITY
+from symbolic.trusted.oracles.identity import EXACT_IDENTITY, EXP_LOG_IDENTITY
 from symbolic.trusted.oracles.inequalities import DECIDED_RELATION
 
 
@@ -34,6 +34,12 @@ def identity(lhs, rhs, *, label: str = "", evidence=(), **options) -> Verdict:
         label = options.pop("claim") or label
     statement = Equation(lhs, rhs)
     verdict = by_oracle(EXACT_IDENTITY, statement, label=label, evidence=evidence, **options)
+    if verdict.status is Status.UNDECIDED and options.get("procedure", "all") == "all" and _exp_or_log(statement):
+        # exp and log of one variable: the exp-log test decides what the identity test leaves open
+        exp_log = by_oracle(EXP_LOG_IDENTITY, statement, label=label, evidence=evidence,
+                            seed=options.get("seed", 0))
+        if exp_log.status is Status.PROVED:
+            verdict = exp_log
     # what the verdict assumed beyond the symbols' facts, and a claim emptied before it arrived
     notes = {}
     if trivial_as_built(statement):
@@ -42,6 +48,11 @@ def identity(lhs, rhs, *, label: str = "", evidence=(), **options) -> Verdict:
     if domain:
         notes["domain"] = domain
     return dataclasses.replace(verdict, details={**verdict.details, **notes}) if notes else verdict
+
+
+def _exp_or_log(statement) -> bool:
+    sides = [sp.sympify(side) for side in (statement.lhs, statement.rhs)]
+    return any(side.has(sp.exp, sp.log, sp.tanh) for side in sides)
 
 
 # the warning a claim gets when its sides arrive as one expression

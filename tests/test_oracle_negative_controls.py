@@ -143,6 +143,13 @@ def _deep_congruence_with_an_unscaled_bias():
 # oracle -> (what is false about it, a function building the statement)
 CONTROLS = {
     "exact identity test": [("|x|/x = 1, false at x < 0", lambda: Equation(sp.Abs(x) / x, sp.S.One))],
+    "exact exp-log identity test": [
+        ("tanh(x) = 2 sigmoid(x) - 1 (the argument not doubled)",
+         lambda: Equation(sp.tanh(x), 2 / (1 + sp.exp(-x)) - 1)),
+        ("log(1 + e^x) - log(1 + e^-x) = x + 1, off by 1 at x = 0",
+         lambda: Equation(sp.log(1 + sp.exp(x)) - sp.log(1 + sp.exp(-x)), x + 1)),
+        ("log(x^2) = 2 log(x), undefined at x < 0 on the right",
+         lambda: Equation(sp.log(x ** 2), 2 * sp.log(x)))],
     "exact zero test": [("x = x + 1", lambda: Equation(x, x + 1))],
     "manifest sign test": [("x^2 > 0: a strict relation, false at 0", lambda: Relation(x ** 2, ">", sp.S.Zero)),
                            ("x >= 0 for x of either sign", lambda: Relation(x, ">=", sp.S.Zero))],
