@@ -45,7 +45,8 @@ from symbolic.coq import library
 from symbolic.kernel import conjunction
 from symbolic.checks import check_identity, zeros
 from symbolic.every_size.laws import derivative_chain, invariance_lemma, loss_chain
-from symbolic.kernel.derivations import Rule, induction, instantiate, lemma, prove
+from symbolic.kernel.chains import proof_of
+from symbolic.kernel.derivations import hypothesis, induction, instantiate, lemma, prove
 from symbolic.latex import escape
 from symbolic.networks.deep import DeepNet
 from symbolic.networks.model import Dense, Model
@@ -397,38 +398,61 @@ def _reason(rule, note="", before=None, after=None, names=None):
     return text
 
 
-def add_chain(derivation: Derivation, chain: Chain, head: str | None, definition: str, names=None,
-              verdict=None) -> None:
-    """Every line of a chain: the first (``head`` = t_0, or t_0 alone) as a definition, then one
-    line per step with its rule (``names``: the document's short names for subterms); each line
-    carries the chain's verdict, or ``verdict`` (an induction's, for its step)."""
-    start = latex(chain.start, names=names)
-    derivation.add(start if head is None else r"%s = %s" % (head, start), definition)
-    verdicts = chain.step_verdicts() if verdict is None else [verdict] * len(chain.steps)
-    before = chain.start
-    for (rule, term, note), verdict in zip(chain.steps, verdicts):
-        derivation.add("= " + latex(term, names=names), _reason(rule, note, before, term, names), [verdict])
+def step_verdicts(chain: Chain, hypotheses=None) -> list[Verdict]:
+    """One kernel theorem per step of the chain, before = after by the step's rule, proved as a chain
+    of that one step (``hypotheses`` maps an induction's hypothesis rule, which exists only while the
+    kernel checks the induction, to the same equation declared as a hypothesis: that step's
+    theorem holds under it, and says so)."""
+    verdicts, before = [], chain.start
+    for number, (rule, term, note) in enumerate(chain.steps, start=1):
+        used = (hypotheses or {}).get(id(rule), rule)
+        verdicts.append(Chain(f"{chain.claim}, step {number}", before).then(used, term, note).check())
         before = term
+    return verdicts
 
 
-def add_condensed_chain(derivation: Derivation, chain: Chain, head: str, definition: str, names=None) -> None:
+def add_chain(derivation: Derivation, chain: Chain, opening: str, hypotheses=None) -> list:
+    """Every step of a chain as a line, each the statement of its own kernel theorem (the first
+    line shows t_0 = t_1, each next one = t_k), with its rule and the subterm it rewrites;
+    ``opening`` says what the chain starts from."""
+    before, steps = chain.start, []
+    for number, ((rule, term, note), verdict) in enumerate(zip(chain.steps, step_verdicts(chain, hypotheses))):
+        reason = _reason(rule, note, before, term)
+        steps.append(derivation.add([verdict], f"{opening}; {reason}" if number == 0 else reason))
+        before = term
+    return steps
+
+
+def add_condensed_chain(derivation: Derivation, chain: Chain, opening: str) -> None:
     """A chain at the level a reader follows: consecutive steps of one rule in one line, the
-    arithmetic tidying (a factor 1, a term 0) folded into the line before it; every step is still
-    checked, the line carrying the chain's verdict."""
-    derivation.add(r"%s = %s" % (head, latex(chain.start, names=names)), definition)
-    verdict = chain.check()
+    arithmetic tidying (a factor 1, a term 0) folded into the line before it; each line the
+    statement of the kernel theorem of its steps, proved as a chain of them."""
     groups: list = []
     for rule, term, note in chain.steps:
-        if groups and (rule is groups[-1][0] or rule is ARITHMETIC and not note and len(groups[-1][2]) > 0):
-            groups[-1][1] = term
-            groups[-1][2].append(rule)
+        if groups and (rule is groups[-1][0] or rule is ARITHMETIC and not note and len(groups[-1][1]) > 0):
+            groups[-1][1].append((rule, term, note))
         else:
-            groups.append([rule, term, [rule]])
-    for rule, term, rules in groups:
-        named = list(dict.fromkeys(r.name for r in rules))
-        count = len(rules)
-        reason = "rule: " + ", then ".join(named) + (f" ({count} steps)" if count > 1 else "")
-        derivation.add("= " + latex(term, names=names), reason, [verdict])
+            groups.append([rule, [(rule, term, note)]])
+    before = chain.start
+    for number, (_, steps) in enumerate(groups):
+        part = Chain(f"{chain.claim}, lines {number + 1}", before)
+        for step in steps:
+            part.then(*step)
+        named = list(dict.fromkeys(r.name for r, _, _ in steps))
+        reason = "rule: " + ", then ".join(named) + (f" ({len(steps)} steps)" if len(steps) > 1 else "")
+        derivation.add([part.check()], f"{opening}; {reason}" if number == 0 else reason)
+        before = part.end
+
+
+def induction_hypotheses(verdict: Verdict) -> dict:
+    """For the theorem of an induction the kernel proved here: its step chain (as checked) and, for
+    its hypothesis rule, the same equation S(k) declared as a hypothesis (``add_chain``)."""
+    proof = proof_of(verdict.theorem.statement) if verdict.status is Status.PROVED else None
+    if not proof or proof[0] != "induction":
+        return None, {}
+    _, _, _, step, rule = proof
+    statement = verdict.theorem.statement
+    return step, {id(rule): hypothesis("S(k)", statement.lhs, statement.rhs, for_all=("n", "j"))}
 
 
 def derivation_skeleton() -> Derivation:
@@ -512,13 +536,10 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
         "Theorem 1 (a), all sizes", [prediction_chain], instance_check(prediction_chain, sizes)))
     theorem1_b = record("Theorem 1 (b): L(T_alpha theta) = L(theta) for every loss ell, for all d, h, N >= 1",
                         lambda: _combine("Theorem 1 (b), all sizes", [theorem1_loss()[0]], instance_check(loss, sizes)))
-    add_chain(derivation, prediction_chain, r"f_{T_\alpha\theta}(x_n)",
-              r"definition of $f$ and of $T_\alpha$")
-    derivation.add(r"L(T_\alpha\theta) = \tfrac1N\textstyle\sum_n \ell\bigl(f_{T_\alpha\theta}(x_n), y_n\bigr) "
-                   r"= \tfrac1N\sum_n \ell\bigl(f_\theta(x_n), y_n\bigr) = L(\theta)",
-                   "the same steps inside $\\frac1N\\sum_n \\ell(\\cdot, y_n)$, checked as a chain of "
-                   "its own: each rule holds for every value of its variables, so for each $n$",
-                   [theorem1_b])
+    add_chain(derivation, prediction_chain, r"Theorem 1 (a): $f$ at $T_\alpha\theta$, by the definitions of $f$ "
+              r"and of $T_\alpha$")
+    derivation.add([loss.check(), theorem1_b], "Theorem 1 (b): the same steps inside $\\frac1N\\sum_n \\ell(\\cdot, y_n)$, "
+                   "checked as a chain of its own: each rule holds for every value of its variables, so for each $n$")
 
     # Theorem 3: the chain rule through L∘T_α = L, the theorem just proved for this T_α and this L
     invariance = invariance_lemma(theorem1_loss()[1], LOSS_FUNCTION, T_ALPHA)
@@ -532,17 +553,13 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
         "Theorem 3: Hessian law H(T_alpha theta) = S H(theta) S, for all d, h, N >= 1",
         lambda: _combine("Theorem 3 Hessian, all sizes", hessian_chains,
                          [theorem3.check(d, h, n, "quadratic", 2, seed=seed, timeout=timeout) for d, h, n in sizes]))
-    add_chain(derivation, gradient_chains[0], None,
+    add_chain(derivation, gradient_chains[0],
               "Theorem 3 for the coordinate $W_{ij}$, $t = \\alpha$ read from $T_\\alpha$: start from the left side")
-    derivation.add(latex(gradient_chains[1].start) + " = " + latex(gradient_chains[1].end),
-                   "the same chain for the coordinate $v_j$, $t = \\alpha^{-1}$", [theorem3_gradient])
-    add_chain(derivation, hessian_chains[1], None,
-              "Theorem 3, Hessian block $(W_{ij}, v_l)$: start from the left side")
-    derivation.add(r",\quad ".join(latex(c.start) + " = " + latex(c.end) for c in (hessian_chains[0], hessian_chains[3])),
-                   "the same chain for the blocks $(W_{ij}, W_{kl})$ and $(v_j, v_l)$", [theorem3_hessian])
-    derivation.add(latex(hessian_chains[2].start) + " = " + latex(hessian_chains[2].end),
-                   "the same chain for the block $(v_j, W_{kl})$; with the lines above, "
-                   "$H_L(T_\\alpha\\theta) = S\\,H_L(\\theta)\\,S$ entry by entry", [theorem3_hessian])
+    derivation.add([gradient_chains[1].check(), theorem3_gradient], "the same chain for the coordinate $v_j$, $t = \\alpha^{-1}$")
+    add_chain(derivation, hessian_chains[1], "Theorem 3, Hessian block $(W_{ij}, v_l)$: start from the left side")
+    for chain, block in ((hessian_chains[0], "$(W_{ij}, W_{kl})$"), (hessian_chains[3], "$(v_j, v_l)$"),
+                         (hessian_chains[2], "$(v_j, W_{kl})$")):
+        derivation.add([chain.check(), theorem3_hessian], f"the same chain for the block {block}")
 
     # Theorem 3 for mean squared error, with the closed forms at index level
     mse_checks = [functools.cache(lambda d=d, h=h, n=n: mse_instance_check(d, h, n)) for d, h, n in sizes]
@@ -575,11 +592,12 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
         "per-neuron: gradient and Hessian laws with S = diag(1/c_j on W, c_j on v), for all d, h, N >= 1",
         lambda: _combine("per-neuron derivative laws, all sizes", neuron_chains,
                          [per_neuron_hessian_instance(d, h, n) for d, h, n in sizes]))
-    add_chain(derivation, neuron_chain, r"f_{T_c\theta}(x_n)",
+    add_chain(derivation, neuron_chain,
               "per-neuron scales: definition of $f$ and of $T_c$ ($t = c_j$ on $W_{ij}$, $c_j^{-1}$ on $v_j$)")
-    derivation.add(r",\quad ".join(latex(c.start) + " = " + latex(c.end) for c in neuron_chains[2:4]),
-                   "the loss as in Theorem 1, then the chains of Theorem 3 with $t = c_j$ on $W_{ij}$ and "
-                   "$t = c_j^{-1}$ on $v_j$ (every block checked; two shown)", [neuron_invariance, neuron_law])
+    for chain in neuron_chains[2:4]:
+        derivation.add([chain.check(), neuron_invariance, neuron_law],
+                       "the loss as in Theorem 1, then the chains of Theorem 3 with $t = c_j$ on "
+                       "$W_{ij}$ and $t = c_j^{-1}$ on $v_j$ (every block checked; two shown)")
 
     # deep networks, without and with biases: induction on the layer, then Theorem 3's chain
     for network, label in ((DEEP, "multi-layer"), (DEEP_BIAS, "multi-layer with biases"),
@@ -680,17 +698,17 @@ def add_deep_rows(derivation: Derivation, record, network, label: str, seed: int
         f"{label} congruence: grad L(T theta) = D grad L(theta), H(T theta) = D H(theta) D, "
         f"D = diag({rows['diagonal']}), for every depth, widths, N",
         lambda: _combine(f"{label} congruence, all sizes", chains, rows["derivative_instances"]()))
-    name, scale = network.name, latex(network.unit_scale(LAYER, "j"))
-    derivation.add(r"\tilde %s^{(k)}_{nj} = %s\, %s^{(k)}_{nj}\ \text{for all } k \ge 0" % (name, scale, name),
-                   "the kernel's induction rule: the base and the step below are checked chains, the "
-                   "step using the hypothesis for $k$", [layers_verdict])
-    shown = step_chain(network, Rule("induction hypothesis", "", lambda b, a: None, lambda: None))
-    add_chain(derivation, shown, r"\tilde %s^{(k+1)}_{nj}" % name, r"the induction step, for $k + 1 < K$",
-              verdict=layers_verdict)
-    add_chain(derivation, output, r"f_{T\theta}(x_n)", r"the output layer at $T\theta$, " + rows["output"])
-    derivation.add(r",\quad ".join(latex(c.start) + " = " + latex(c.end) for c in chains[-2:]),
-                   "the loss as in Theorem 1, then the chain of Theorem 3 with $t_a$ read from $T$ "
-                   f"({rows['scales']})", [invariance, law])
+    derivation.add([layers_verdict], "the kernel's induction rule: the base and the step below are checked "
+                   "chains, the step using the hypothesis for $k$")
+    step, hypotheses = induction_hypotheses(layers_verdict)
+    if step is not None:
+        add_chain(derivation, step, "the induction step, for $k + 1 < K$, each line under the hypothesis $S(k)$ where "
+                  "it uses it", hypotheses)
+    add_chain(derivation, output, r"the output layer at $T\theta$, " + rows["output"])
+    for chain in chains[-2:]:
+        derivation.add([chain.check(), invariance, law], "the loss as in Theorem 1, then the chain of Theorem 3 with "
+                       "$t_a$ read "
+                       f"from $T$ ({rows['scales']})")
 
 
 def _controls_note() -> str:
@@ -862,28 +880,20 @@ def short_names() -> dict:
 
 def add_mse_lines(derivation: Derivation, chains, instance_rows, law, sizes, derivations, derived) -> None:
     """The closed forms (two derivations in full, the others by their result), then their laws."""
-    names = short_names()
     for name, shown in (("dL/dW_kl", True), ("dL/dv_l", False), ("d2L/dW_kl dv_r", True),
                         ("d2L/dW_kl dW_mr", False), ("d2L/dv_l dv_r", False)):
         chain = derivations[name]
         if shown:
-            add_condensed_chain(derivation, chain, MSE_HEADS[name] + r"(\theta)",
-                                r"mean squared error, $L = \frac1N\sum_n r_n r_n$, off the kink set", names)
+            add_condensed_chain(derivation, chain, r"mean squared error, $L = \frac1N\sum_n r_n r_n$, off the kink set")
         else:
-            derivation.add(r"%s(\theta) = %s" % (MSE_HEADS[name], latex(chain.end, names=names)),
+            derivation.add([chain.check(), *instance_rows],
                            "derived the same way, every step checked; compared with sympy's derivative "
                            "of the expanded loss at every index value at the sizes listed",
-                           [derived] + list(instance_rows), sizes)
-    first = chains[0]
-    derivation.add(r"%s(T_\alpha\theta) = %s" % (MSE_HEADS[MSE_FORMS[0][0]], latex(first.start, names=names)),
-                   r"the closed form at $T_\alpha\theta$: $W \mapsto \alpha W$, $v \mapsto \alpha^{-1} v$")
-    for (rule, term, note), verdict in zip(first.steps, first.step_verdicts()):
-        derivation.add("= " + latex(term, names=names), _reason(rule, note), [verdict])
-    for (name, _, _, _), chain in zip(MSE_FORMS[1:], chains[1:]):
-        derivation.add(r"%s(T_\alpha\theta) = %s" % (MSE_HEADS[name], latex(chain.end, names=names)),
-                       "the same steps; with the lines above, $\\nabla L(T_\\alpha\\theta) = "
-                       "S\\,\\nabla L(\\theta)$ and $H_L(T_\\alpha\\theta) = S\\,H_L(\\theta)\\,S$ "
-                       "in closed form", [law])
+                           [None, *sizes])
+    add_chain(derivation, chains[0], r"the closed form at $T_\alpha\theta$: $W \mapsto \alpha W$, $v \mapsto \alpha^{-1} v$")
+    for chain in chains[1:]:
+        derivation.add([chain.check()], "the same steps; with the lines above, $\\nabla L(T_\\alpha\\theta) = "
+                       "S\\,\\nabla L(\\theta)$ and $H_L(T_\\alpha\\theta) = S\\,H_L(\\theta)\\,S$ in closed form")
 
 
 # --- the closed forms, derived at index level -----------------------------------------------------

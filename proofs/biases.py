@@ -109,27 +109,25 @@ def run(sizes, seed=0, timeout=None) -> Report:
     deep = [record("deep: gradient and Hessian congruence with biases", (None, None, n),
                           lambda w=w, n=n: deep_congruence(w, n, seed=seed))
             for w, n in DEEP_CONGRUENCE_CASES]
-    derivation.add(r"\textstyle\prod_{j \le K} \alpha_j = 1",
-                   "exact identity, $K = %s$: the output bias keeps its value"
-                   % ", ".join(map(str, depths)), output)
-    derivation.add(r"z_k(T_\alpha\theta) = \bigl(\textstyle\prod_{j\le k}\alpha_j\bigr) z_k(\theta)",
-                   "induction on $k$: $\\operatorname{ReLU}(c z) = c\\operatorname{ReLU}(z)$ for "
-                   "$c > 0$, then $\\theta_k$ brings $\\alpha_k$ and $b_k$ carries the same factor")
-    derivation.add(r"f_{T_\alpha\theta}(x) = z_K(T_\alpha\theta) = z_K(\theta) = f_\theta(x)",
-                   "exact identity for symbolic $x$, weights, biases and $\\alpha$ on the real "
-                   "network (ReLU as $\\max$, kinks included); widths "
-                   + ", ".join(str(w) for w in DEEP_PREDICTION_WIDTHS), prediction)
-    derivation.add(r"L(T_\alpha\theta) = \ell(f_{T_\alpha\theta}) = \ell(f_\theta) = L(\theta)",
-                   "Theorem 1 with biases: a loss sees the predictions only")
-    derivation.add(r"H_L(T_\alpha\theta) = D_\alpha H_L(\theta) D_\alpha\quad(K = 2)",
-                   "one hidden layer with bias $b \\mapsto \\alpha b$: Theorem 3's exact check on the "
-                   "pattern form with an mpmath witness", single, sizes)
-    derivation.add(r"\nabla L(T_\alpha\theta) = D_\alpha \nabla L(\theta),\ "
-                   r"H_L(T_\alpha\theta) = D_\alpha H_L(\theta) D_\alpha\quad(K \ge 3)",
-                   "deep networks: exact identity on the pattern form, every entry, with an mpmath "
-                   "witness on the real network; widths "
-                   + ", ".join(str(w) for w, _ in DEEP_CONGRUENCE_CASES),
-                   deep, [(None, None, n) for _, n in DEEP_CONGRUENCE_CASES])
+    derivation.add(output, "the output bias keeps its value, $\\prod_{j \\le K} \\alpha_j = 1$: exact identity, $K = %s$"
+                   % ", ".join(map(str, depths)))
+    derivation.unchecked.append(
+        r"$z_k(T_\alpha\theta) = \bigl(\prod_{j\le k}\alpha_j\bigr) z_k(\theta)$: induction on $k$: "
+        r"$\operatorname{ReLU}(c z) = c\operatorname{ReLU}(z)$ for $c > 0$, then $\theta_k$ brings $\alpha_k$ and "
+        r"$b_k$ carries the same factor; the next line checks its conclusion at $k = K$.")
+    derivation.add(prediction, "$f_{T_\\alpha\\theta}(x) = f_\\theta(x)$: exact identity for symbolic $x$, weights, biases and "
+                   "$\\alpha$ on the real network (ReLU as $\\max$, kinks included); widths "
+                   + ", ".join(str(w) for w in DEEP_PREDICTION_WIDTHS))
+    derivation.unchecked.append(
+        r"$L(T_\alpha\theta) = \ell(f_{T_\alpha\theta}) = \ell(f_\theta) = L(\theta)$: Theorem 1 with biases, a "
+        r"loss sees the predictions only.")
+    derivation.add(single, "one hidden layer with bias $b \\mapsto \\alpha b$, $H_L(T_\\alpha\\theta) = D_\\alpha H_L(\\theta) "
+                   "D_\\alpha$: Theorem 3's exact check on the pattern form with an mpmath witness", sizes)
+    derivation.add(deep,
+                   "deep networks, $\\nabla L(T_\\alpha\\theta) = D_\\alpha \\nabla L(\\theta)$ and "
+                   "$H_L(T_\\alpha\\theta) = D_\\alpha H_L(\\theta) D_\\alpha$: exact identity on the pattern form, "
+                   "every entry, with an mpmath witness on the real network; widths "
+                   + ", ".join(str(w) for w, _ in DEEP_CONGRUENCE_CASES), [(None, None, n) for _, n in DEEP_CONGRUENCE_CASES])
     derivation.sizes = sizes
     derivation.notes.append(
         r"Negative controls (tests): a hidden bias left unscaled, and the output bias scaled like its "

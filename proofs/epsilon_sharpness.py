@@ -324,49 +324,38 @@ def run(sizes, seed=0, timeout=None) -> Report:
     keskar_brackets = report.record(NAME, "example: certified Keskar brackets at c = 1 and c = 10",
                                     example_size, keskar_certified)
 
-    derivation.add(r"\|(0, \alpha^{-1}\theta_2) - T_\alpha\theta\|_2 = \alpha\|\theta_1\|_2 = \varepsilon",
-                   r"exact identity for symbolic $W$, $v$, $\varepsilon > 0$ with "
-                   r"$\alpha = \varepsilon/\|W\|_2$; so the dead point lies in the closed ball",
-                   distance, [(d, h, None) for d, h in pairs])
-    derivation.add(r"L(0, \theta_2') = \ell(0, \dots, 0)",
-                   r"every hidden unit is off at $\theta_1 = 0$: the loss of the constant predictor $0$, "
-                   r"exact for a generic loss $\ell$ of the $N$ predictions", constant, sizes)
-    derivation.add(r"L(T_\alpha\theta) = L(\theta)", "Theorem 1 (generic loss of the predictions)",
-                   invariance, sizes)
-    derivation.add(r"s_\varepsilon(T_\alpha\theta) \ge \frac{L(0, \alpha^{-1}\theta_2) - L(T_\alpha\theta)}"
-                   r"{1 + L(T_\alpha\theta)} = \frac{\ell(0, \dots, 0) - L(\theta)}{1 + L(\theta)}",
-                   "a maximum is at least the value at any point of the set; the three lines above")
-    derivation.add(r"B_2(\varepsilon, \theta) \subset C_\varepsilon(\theta)\ \Rightarrow\ "
-                   r"\phi_\varepsilon(T_\alpha\theta) \ge s_\varepsilon(T_\alpha\theta)",
+    derivation.add(distance,
+                   r"the dead point: $\|(0, \alpha^{-1}\theta_2) - T_\alpha\theta\|_2 = \alpha\|\theta_1\|_2 = "
+                   r"\varepsilon$, exact identity for symbolic $W$, $v$, $\varepsilon > 0$ with "
+                   r"$\alpha = \varepsilon/\|W\|_2$; so the dead point lies in the closed ball", [(d, h, None) for d, h in pairs])
+    derivation.add(constant, r"every hidden unit is off at $\theta_1 = 0$: $L(0, \theta_2')$ is the loss of the constant "
+                   r"predictor $0$, exact for a generic loss $\ell$ of the $N$ predictions", sizes)
+    derivation.add(invariance,
+                   "Theorem 1 (generic loss of the predictions), $L(T_\\alpha\\theta) = L(\\theta)$", sizes)
+    derivation.unchecked.append(
+        r"$s_\varepsilon(T_\alpha\theta) \ge \frac{L(0, \alpha^{-1}\theta_2) - L(T_\alpha\theta)}"
+        r"{1 + L(T_\alpha\theta)} = \frac{\ell(0, \dots, 0) - L(\theta)}{1 + L(\theta)}$: a maximum is at least "
+        r"the value at any point of the set; the three lines above.")
+    derivation.add(inside,
                    r"every half-width $\varepsilon(|\theta_i| + 1)$ is at least $\varepsilon$ "
-                   r"(margins manifestly $\ge 0$); a larger set has a larger maximum: the bound "
-                   r"holds for Keskar's metric too", inside, [(d, h, None) for d, h in pairs])
-    derivation.add(r"\frac{L(0, b) - L(\theta_c)}{1 + L(\theta_c)} = %s" % to_latex(bound),
+                   r"(margins manifestly $\ge 0$), so $B_2(\varepsilon, \theta) \subset C_\varepsilon(\theta)$; a "
+                   r"larger set has a larger maximum: the bound holds for Keskar's metric too", [(d, h, None) for d, h in pairs])
+    derivation.add([constant_bound],
                    r"worked example: $L(0, b)$ is the constant predictor's loss, $L(\theta_c) = 0$ "
                    r"(both exact); with $\theta_\varepsilon = T_\varepsilon(1, 1)$ this gives "
-                   r"$s_\varepsilon(\theta_\varepsilon) \ge %s$ for every $\varepsilon > 0$" % to_latex(bound),
-                   [constant_bound], [example_size])
-    low1, up1 = (contrast.details or {}).get("balanced", (0, 0))
-    low2, up2 = (contrast.details or {}).get("rescaled", (0, 0))
-    proxy = (contrast.details or {}).get("proxy", sp.nan)
-    derivation.add(r"s_{1/10}(1, 1) \in " + bracket_text(low1, up1),
-                   r"certified bracket on the ball of radius $1/10$ (lower: exact point; upper: arb "
-                   r"enclosure over a subdivision); the quadratic proxy $\|H\|_2\varepsilon^2/2$ is "
-                   r"$%s$" % to_latex(proxy), [contrast], [example_size])
-    derivation.add(r"s_{1/10}(1/10, 10) \in " + bracket_text(low2, up2),
-                   r"the same certificate at $T_{1/10}(1, 1)$, an observationally equivalent "
-                   r"minimum: the two brackets are disjoint", [contrast], [example_size])
+                   r"$s_\varepsilon(\theta_\varepsilon) \ge %s$ for every $\varepsilon > 0$" % to_latex(bound), [example_size])
+    derivation.add([contrast],
+                   r"certified bracket of $s_{1/10}(1, 1)$ and of $s_{1/10}(1/10, 10)$ at $T_{1/10}(1, 1)$, an "
+                   r"observationally equivalent minimum, on the ball of radius $1/10$ (lower: exact point; upper: "
+                   r"arb enclosure over a subdivision): the two brackets are disjoint; the quadratic proxy "
+                   r"$\|H\|_2\varepsilon^2/2$ is $%s$" % to_latex((contrast.details or {}).get("proxy", sp.nan)), [example_size])
     rate = corner["rate"]
-    derivation.add(r"L\bigl(c + \varepsilon(c + 1),\ \tfrac1c + \varepsilon(\tfrac1c + 1)\bigr) "
-                   r"\ge %s\, c^2" % to_latex(rate, symbol_names={EPSILON: r"\varepsilon"}),
-                   r"Keskar's box at $\theta_c$: the corner value, derived; minus $\kappa c^2$ it "
-                   r"expands to manifestly non-negative terms; $c = \sqrt{M/\kappa}$ reaches any $M$",
-                   [keskar], [example_size])
-    brackets = (keskar_brackets.details or {}).get("brackets", [(0, 0), (0, 0)])
-    derivation.add(r"\phi_{1/10}(1, 1) \le %s < %s \le \phi_{1/10}(10, \tfrac1{10})"
-                   % (_decimal(Fraction(brackets[0][1]), 5, True), _decimal(Fraction(brackets[1][0]), 4, False)),
-                   r"certified brackets of Keskar's ratio (without its factor 100) on the two boxes",
-                   [keskar_brackets], [example_size])
+    derivation.add([keskar], r"Keskar's box at $\theta_c$: the corner value $L\bigl(c + \varepsilon(c + 1),\ \tfrac1c + "
+                   r"\varepsilon(\tfrac1c + 1)\bigr) \ge %s\, c^2$, derived; minus $\kappa c^2$ it "
+                   r"expands to manifestly non-negative terms; $c = \sqrt{M/\kappa}$ reaches any $M$"
+                   % to_latex(rate, symbol_names={EPSILON: r"\varepsilon"}), [example_size])
+    derivation.add([keskar_brackets], r"certified brackets of Keskar's ratio (without its factor 100) on the two boxes, "
+                   r"$\phi_{1/10}(1, 1) < \phi_{1/10}(10, \tfrac1{10})$", [example_size])
     derivation.notes.append(r"With an open ball the same bound holds for the supremum: the dead point "
                             r"is a limit of points of the open ball and $L$ is continuous.")
     derivation.sizes = list(sizes) + [example_size]

@@ -230,29 +230,26 @@ def run(sizes, seed=0, timeout=None) -> Report:
     sharp = record("the rank bound is attained", SHARP_INSTANCE, bound_attained)
     deep = [record(f"random deep minima (K={DEEP_DEPTH}): rank bound", size,
                           lambda size=size: deep_minimum(*size, seed=seed)) for size in sizes]
-    derivation.add(r"L(T_{e^s}\theta) = L(\theta)\ \Rightarrow\ \tfrac{d}{ds}\Big|_{s=0}:\ "
-                   r"\nabla L(\theta)\cdot G\theta = 0",
-                   "Theorem 1 and the chain rule; checked exactly below, for $G$ and every $G_j$")
-    derivation.add(r"\textstyle\sum_i W_{ij}\,\partial_{W_{ij}}L = v_j\,\partial_{v_j}L,\quad "
-                   r"(H G_j\theta)_l + (G_j \nabla L)_l = 0",
-                   "exact polynomial identities on the pattern form (MSE, logistic, the generic "
+    derivation.unchecked.append(
+        r"$L(T_{e^s}\theta) = L(\theta) \Rightarrow \tfrac{d}{ds}\big|_{s=0}:\ \nabla L(\theta)\cdot G\theta = 0$: "
+        r"Theorem 1 and the chain rule; checked exactly below, for $G$ and every $G_j$.")
+    derivation.add(identities, r"$\sum_i W_{ij}\,\partial_{W_{ij}}L = v_j\,\partial_{v_j}L$ and $(H G_j\theta)_l + "
+                   r"(G_j \nabla L)_l = 0$: exact polynomial identities on the pattern form (MSE, logistic, the generic "
                    "quadratic: every smooth loss), every unit, the layer and every entry $l$; "
-                   "mpmath.diff witness on the real ReLU loss", identities, sizes)
-    derivation.add(r"\nabla L(\theta) = 0\ \Rightarrow\ H(\theta)G_j\theta = 0",
-                   "the line above at a critical point")
-    derivation.add(r"\operatorname{rank} H \le n - \#\{j: G_j\theta \ne 0\},\quad \det H = 0",
-                   "the $G_j\\theta$ have disjoint supports, so the non-zero ones are independent "
-                   "vectors of the kernel")
-    derivation.add(r"H G_j\theta = 0,\ \operatorname{rank} H \le n - \#\text{live},\ \det H = 0",
-                   "exact on random interpolating minima (loss exactly 0): the Hessian in rationals, "
-                   "its rank by exact inertia, its determinant by python-flint", minima, sizes)
-    derivation.add(r"\operatorname{rank} H = n - \#\text{live}\ \text{on one minimum}",
-                   "the bound is sharp: exact rank on a random interpolating minimum with "
-                   "$N = %d$ data points" % SHARP_INSTANCE[2], [sharp], [SHARP_INSTANCE])
-    derivation.add(r"\operatorname{rank} H \le n - \operatorname{rank}\operatorname{span}\{G_j\theta\}",
-                   "deep networks ($K = %d$): one generator per hidden unit of every layer, exact on "
+                   "mpmath.diff witness on the real ReLU loss", [size for _ in LOSSES for size in sizes])
+    derivation.unchecked += [
+        r"$\nabla L(\theta) = 0 \Rightarrow H(\theta)G_j\theta = 0$: the line above at a critical point.",
+        r"$\operatorname{rank} H \le n - \#\{j: G_j\theta \ne 0\}$ and $\det H = 0$: the $G_j\theta$ have "
+        r"disjoint supports, so the non-zero ones are independent vectors of the kernel."]
+    derivation.add(minima, r"on random interpolating minima (loss exactly 0), $H G_j\theta = 0$, $\operatorname{rank} H \le "
+                   r"n - \#\text{live}$, $\det H = 0$, exact: the Hessian in rationals, "
+                   "its rank by exact inertia, its determinant by python-flint", sizes)
+    derivation.add([sharp], "the bound is sharp: exact rank $n - \\#\\text{live}$ on a random interpolating minimum with "
+                   "$N = %d$ data points" % SHARP_INSTANCE[2], [SHARP_INSTANCE])
+    derivation.add(deep, r"deep networks ($K = %d$): $\operatorname{rank} H \le n - \operatorname{rank}\operatorname{span}"
+                   r"\{G_j\theta\}$ with one generator per hidden unit of every layer, exact on "
                    "random interpolating minima, the rank of the span by the exact inertia of the "
-                   "Gram matrix" % DEEP_DEPTH, deep, sizes)
+                   "Gram matrix" % DEEP_DEPTH, sizes)
     derivation.sizes = sizes
     derivation.notes.append(
         r"Negative controls (tests): the generators $+1$ on $W$ and on $v$, and $+1$ on $W$ with 0 on "

@@ -88,9 +88,9 @@ from symbolic.logic.terms import Activation, Add, Const, Entry, Eval, Fn, Functi
     children, expand, largest_gram_eigenvalue, permutation_of, rebuild, substitute_layer
 from symbolic.every_size.laws import derivative_chain, invariance_lemma, loss_chain
 from symbolic.every_size.paths import ABSOLUTE_PATHS, SQUARED_PATHS, for_edge
-from symbolic.every_size.normalization import AFFINE_BATCH_NORM_LOSS, BATCH_NORM_LOSS, EPSILON, LAYER_NORM_LOSS, \
+from symbolic.every_size.normalization import AFFINE_BATCH_NORM_LOSS, BATCH_NORM_LOSS, LAYER_NORM_LOSS, \
     T_AFFINE_SCALE, T_WEIGHT_SCALE, affine_batch_norm_prediction, affine_scale_chain, batch_norm_prediction, \
-    batch_normalized, layer_norm_prediction, weight_scale_chain
+    layer_norm_prediction, weight_scale_chain
 from symbolic.every_size.networks import A, ABSOLUTE_LOSS_FUNCTION, DEEP_BIAS, DEPTH, HIDDEN_BIAS, HIDDEN_WEIGHT, \
     LAYER, LOSS, LOSS_FUNCTION, N, NEURON_SCALE, OUTPUT_BIAS, OUTPUT_WEIGHT, P, P_NEXT, P_START, PRODUCT_ONE, \
     RELU_TWO_LAYER_LOSS, SIGN_EXPONENT, T_ALPHA, \
@@ -838,32 +838,29 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
                "a chain checked by the kernel: Theorem 3's law for each derivative the measure reads, "
                "sums over permuted units reindexed, positive scales out of $|\\cdot|$ and out of sums, "
                "the scales cancel")
-        derivation.add(r"\text{%s}(T\theta) = \text{%s}(\theta)\ \text{under %s}" % (
-            measure.replace("_", r"\_"), measure.replace("_", r"\_"), group.replace("_", r"\_")),
-            f"{how}; cross-checked on the audit's families", [verdict])
+        derivation.add([verdict], f"{escape(measure)} under {escape(group)}: {how}; cross-checked on the audit's "
+                       "families")
     shown = invariance_chain(MEASURES["normalized_flatness"].evaluate, LOSS_FUNCTION, T_ALPHA,
                              EVERY_SIZE["layerwise"].loss_lemma, "normalized flatness under T_alpha")
-    all_sizes.add_chain(derivation, shown, r"\text{normalized flatness}(T_\alpha\theta)",
-                        "the measure at $T_\\alpha\\theta$, as the audit defines it")
-    all_sizes.add_chain(derivation, permutation_chain(), r"f_{T_\pi\theta}(x_n)",
+    all_sizes.add_chain(derivation, shown, "the measure at $T_\\alpha\\theta$, as the audit defines it")
+    all_sizes.add_chain(derivation, permutation_chain(),
                         "the permutation: $\\theta^{(1)}_{ij} \\mapsto \\theta^{(1)}_{i\\pi(j)}$, "
                         "$b^{(1)}_j \\mapsto b^{(1)}_{\\pi(j)}$, $\\theta^{(2)}_j \\mapsto \\theta^{(2)}_{\\pi(j)}$")
-    all_sizes.add_chain(derivation, affine_scale_chain(), r"f_{T_c\theta}(x_n)",
+    all_sizes.add_chain(derivation, affine_scale_chain(),
                         "the affine scale of batch normalization: $\\gamma_j \\mapsto c\\gamma_j$, "
                         "$\\beta_j \\mapsto c\\beta_j$, $v_j \\mapsto v_j / c$, $c > 0$; "
-                        "$\\mathrm{BN}(z)_{nj}$ as defined above, which the map does not touch",
-                        names={batch_normalized(EPSILON): r"\mathrm{BN}(z)_{nj}"})
+                        "$\\mathrm{BN}(z)_{nj}$ as defined above, which the map does not touch")
     sign_flip = EVERY_SIZE["sign_flip"]
     all_sizes.add_chain(derivation, invariance_chain(MEASURES["spectral_norm_product"].evaluate, sign_flip.function,
                                                      T_SIGN, sign_flip.loss_lemma, "spectral norms under T_sigma",
                                                      sign_flip.network),
-                        None, "the product of the layers' squared spectral norms at $T_\\sigma\\theta$, each norm "
-                              "binding its matrix's indices")
-    all_sizes.add_chain(derivation, attention_chain(), r"f_{T_A\theta}(x_n)",
+                        "the product of the layers' squared spectral norms at $T_\\sigma\\theta$, each norm "
+                        "binding its matrix's indices")
+    all_sizes.add_chain(derivation, attention_chain(),
                         "the attention head: $Q_{im} \\mapsto \\sum_r Q_{ir} A_{rm}$, $K_{lm} \\mapsto \\sum_s "
                         "K_{ls} B_{sm}$, $v \\mapsto v$, under the hypothesis $\\sum_m A_{rm} B_{sm} = \\delta_{rs}$ "
                         "($A B^\\top = I$); $x_n$ and $x'_n$ the two tokens")
-    all_sizes.add_chain(derivation, sign_flip_chain(), r"f_{T_\sigma\theta}(x_n)",
+    all_sizes.add_chain(derivation, sign_flip_chain(),
                         "the sign flip: $\\theta^{(1)}_{ij} \\mapsto \\sigma_j \\theta^{(1)}_{ij}$, "
                         "$b^{(1)}_j \\mapsto \\sigma_j b^{(1)}_j$, $\\sigma_j = (-1)^{e_j}$, the output layer left alone")
     derivation.notes.append(

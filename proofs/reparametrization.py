@@ -31,7 +31,6 @@ from symbolic.checks import nonnegatives, zeros
 from symbolic.decision.limit_oracle import derivative_sign_statement, limit_statement
 from symbolic.numerics.agreement_oracle import hessian_norm_statement
 from symbolic.derivation import Derivation
-from symbolic.latex import to_latex
 from symbolic.decision.positivity import is_manifestly_nonnegative
 
 from symbolic.networks import worked_example as example
@@ -444,44 +443,28 @@ def run(sizes, seed=0, timeout=None) -> Report:
                                                                input_gradient_equation()[1]))
 
     sizes_of = [size(n) for n in dims]
-    derivation.add(r"\nabla L_\eta = \nabla L(g)\,\nabla g,\quad \nabla^2 L_\eta = \nabla g^\top "
-                   r"\nabla^2 L(g)\,\nabla g + \textstyle\sum_k \partial_k L(g)\,\nabla^2 g_k",
+    derivation.add(chain, r"the chain rule for a reparametrization $g$, $\nabla L_\eta = \nabla L(g)\,\nabla g$ and "
+                   r"$\nabla^2 L_\eta = \nabla g^\top \nabla^2 L(g)\,\nabla g + \sum_k \partial_k L(g)\,\nabla^2 g_k$: "
                    "exact identities on generic 2-jets of $g$ and $L$ (they determine both sides: "
-                   "every $C^2$ pair is covered)", chain, sizes_of)
-    derivation.add(r"\nabla L(g(\eta)) = 0 \ \Rightarrow\ \nabla^2 L_\eta(\eta) = \nabla g^\top "
-                   r"\nabla^2 L(g(\eta))\,\nabla g",
-                   "the same with $l = 0$", congruence, sizes_of)
-    derivation.add(r"\rho(r) = (r^2 + b)^a r:\ \rho(0) = 0,\ \rho' > 0,\ \rho \to \infty",
-                   r"derived $\rho'$ is a product of positive factors for $b > 0$, $a > -1/2$; so "
-                   r"$\psi$ maps each ray from $\hat\theta$ onto itself bijectively", [bijection])
-    derivation.add(r"\nabla\psi(\hat\theta) = %s\, I,\quad \nabla g(0) = \nabla\psi(\hat\theta)^{-1}"
-                   % to_latex(scale),
-                   "Jacobian of $\\psi$ at $\\hat\\theta$, exact; inverse function theorem",
-                   jacobians, sizes_of)
-    derivation.add(r"\nabla^2 L_\eta(0) = %s\, H" % to_latex(factor),
-                   "the congruence at the minimum $\\hat\\theta$ with $\\nabla g(0)$ above",
-                   hessians, sizes_of)
-    derivation.add(r"a = 1:\ b = %s \Rightarrow \tfrac M2,\quad b = %s \Rightarrow 2M"
-                   % tuple(to_latex(e, symbol_names={GAMMA: r"\|H\|_2"})
-                           for e in explicit_shifts(factor).values()),
-                   r"exact margins: $\|\nabla^2 L_\eta(0)\|_2$ is below any $M$ or above it",
-                   [shifts])
-    small, large = (to_latex(sp.Rational(t.numerator, t.denominator)) for t in EXAMPLE_TARGETS)
-    derivation.add(r"\|\nabla^2 L_\eta(0)\|_2 < %s,\quad \|\nabla^2 L_\eta(0)\|_2 > %s" % (small, large),
-                   r"worked example at $\hat\theta = (1, 1)$: Hessian of $L \circ \psi^{-1}$ by "
-                   r"mpmath.diff through the inverse map (at 40 and 60 digits) agrees", [on_example], [(1, 1, 2)])
-    derivation.add(r"w(s, \alpha v) = w(s, v)\quad (\alpha > 0)",
-                   r"exact, componentwise; for $\alpha < 0$ it is refuted (the source's $\alpha \ne 0$)",
-                   positive, [size(k) for k in lengths])
-    derivation.add(r"\langle v, \nabla_v L(w(s, v))\rangle = 0",
-                   "the numerator's part cancels the normalization's part, exact", orthogonal,
-                   [size(k) for k in lengths])
-    derivation.add(r"\partial_u f_\xi(u) = \partial_x f(\xi(u))\, A",
-                   r"exact on a generic 2-jet of $f$; so input-gradient norms change with $A$", inputs, sizes_of)
-    derivation.add(r"\exists \alpha < 0:\ w(s, \alpha v) \ne w(s, v);\quad "
-                   r"\exists \xi, u:\ |\partial_u f_\xi(u)| \ne |\partial_x f(\xi(u))|",
-                   r"the invariance claims for $\alpha < 0$ and for input gradients under the data's "
-                   r"standardization are refuted, each by a re-verified witness", [flip, representation],
+                   "every $C^2$ pair is covered)", sizes_of)
+    derivation.add(congruence, r"the same with $l = 0$: at a critical point, $\nabla^2 L_\eta(\eta) = \nabla g^\top "
+                   r"\nabla^2 L(g(\eta))\,\nabla g$", sizes_of)
+    derivation.add([bijection], r"$\rho(r) = (r^2 + b)^a r$: the derived $\rho'$ is a product of positive factors for $b > 0$, "
+                   r"$a > -1/2$; so $\psi$ maps each ray from $\hat\theta$ onto itself bijectively")
+    derivation.add(jacobians, "Jacobian of $\\psi$ at $\\hat\\theta$, exact; $\\nabla g(0) = \\nabla\\psi(\\hat\\theta)^{-1}$ "
+                   "by the inverse function theorem", sizes_of)
+    derivation.add(hessians, "the congruence at the minimum $\\hat\\theta$ with $\\nabla g(0)$ above", sizes_of)
+    derivation.add([shifts], r"exact margins ($a = 1$): $\|\nabla^2 L_\eta(0)\|_2$ is below any $M$ or above it")
+    derivation.add([on_example], r"worked example at $\hat\theta = (1, 1)$: Hessian of $L \circ \psi^{-1}$ by "
+                   r"mpmath.diff through the inverse map (at 40 and 60 digits) agrees", [(1, 1, 2)])
+    derivation.add(positive, r"weight normalization, $w(s, \alpha v) = w(s, v)$ for $\alpha > 0$: exact, componentwise; for "
+                   r"$\alpha < 0$ it is refuted (the source's $\alpha \ne 0$)", [size(k) for k in lengths])
+    derivation.add(orthogonal, r"$\langle v, \nabla_v L(w(s, v))\rangle = 0$: the numerator's part cancels the normalization's "
+                   "part, exact", [size(k) for k in lengths])
+    derivation.add(inputs, r"$\partial_u f_\xi(u) = \partial_x f(\xi(u))\, A$: exact on a generic 2-jet of $f$; so "
+                   r"input-gradient norms change with $A$", sizes_of)
+    derivation.add([flip, representation], r"the invariance claims for $\alpha < 0$ and for input gradients under the data's "
+                   r"standardization are refuted, each by a re-verified witness",
                    [size(2), (1, 1, 2)])
     derivation.sizes = sizes_of + [(1, 1, 2)]
     return report

@@ -358,46 +358,38 @@ def run(sizes, seed=0, timeout=None) -> Report:
                               lambda d=d, h=h: rational_instance(d, h, seed)) for d, h in pairs]
     band = record("worked example: band and its area -> oo", (1, 1, 2), worked_example_band)
 
-    derivation.add(r"D T_\alpha = \operatorname{diag}(\alpha I_{n_1}, \alpha^{-1} I_{n_2}),\ "
-                   r"\det D T_\alpha = \alpha^{n_1 - n_2}",
-                   "$T_\\alpha$ is linear (exact, each coordinate); its Jacobian computed by sympy, "
-                   "determinant an exact identity in symbolic $\\alpha$", linear + determinant, at)
-    derivation.add(r"T_\alpha \circ T_\beta = T_{\alpha\beta}",
-                   "exact identity in every coordinate, symbolic $\\alpha, \\beta > 0$", composed, at)
-    derivation.add(r"L \circ T_\alpha = L \ \Rightarrow\ T_\alpha\bigl(C(L,\theta,\varepsilon)\bigr) "
-                   r"\subseteq C(L,\theta,\varepsilon)",
-                   "Theorem 1; $T_\\alpha(C)$ is connected, lies in the sublevel set and meets $C$ "
-                   "through the orbit $\\{T_s\\theta\\}$, on which $L = L(\\theta)$; $C$ is the largest "
-                   "such set")
-    derivation.add(r"\exists r \in (0, \|\theta_1\|_\infty):\ B_\infty(r, \theta) \subseteq C,\ "
-                   r"B_\infty(r, \theta) \cap \{\theta'_1 = 0\} = \emptyset",
-                   "$L$ is continuous, so $C$ is open; a radius below $\\|\\theta_1\\|_\\infty$ keeps "
-                   "one coordinate of $\\theta_1$ away from 0")
-    derivation.add(r"\operatorname{vol} T_\alpha(B) = \alpha^{n_1 - n_2}\,(2r)^{n_1 + n_2}",
-                   "exact identity; the image box is read off the images of the two endpoints "
-                   "$\\theta_i \\pm r$ of every coordinate",
-                   volume, at)
-    derivation.add(r"n_1 \ne n_2:\ \alpha = (V/\operatorname{vol} B)^{1/(n_1 - n_2)} \Rightarrow "
-                   r"\operatorname{vol} T_\alpha(B) = V",
-                   "exact identity: every volume $V$ is reached inside $C$, so $\\operatorname{vol} C = "
-                   "\\infty$", target, [(d, h, None) for d, h in unequal])
-    derivation.add(r"\alpha = \tfrac{2(t + r)}{t - r}:\ \alpha - 1 = \tfrac{t + 3r}{t - r} > 0,\ "
-                   r"\alpha(t - r) - (t + r) = t + r > 0",
-                   "exact identities with $t = r + s$, $r, s > 0$; the right sides are manifestly "
-                   "positive", [gap])
-    derivation.add(r"B_\infty(r, \theta) \cap T_\alpha^k B_\infty(r, \theta) = \emptyset\ (k \ge 1)",
-                   "z3 decides the statement over the reals (unsat: no common point), with "
-                   "$A = \\alpha^k \\ge \\alpha$ since $\\alpha > 1$; and a rational instance's "
-                   "projections are separated by exactly $t + r$", disjoint + instance, at)
-    derivation.add(r"T_\alpha^j B \cap T_\alpha^k B = T_\alpha^j(B \cap T_\alpha^{k-j} B) = \emptyset,\ "
-                   r"\operatorname{vol} C \ge \textstyle\sum_{k \ge 0} \operatorname{vol} T_\alpha^k B = \infty",
-                   "$T_\\alpha$ is a bijection; each box has volume $\\alpha^0 (2r)^{n_1 + n_2}$ when "
-                   "$n_1 = n_2$, and all lie in $C$")
-    derivation.add(r"\{a > 0,\ |ab - 1| < 2\sqrt{\varepsilon/5}\},\quad "
-                   r"\operatorname{area} = \tfrac{8}{\sqrt 5} R \sqrt{\varepsilon} \to \infty",
-                   "worked example ($d = h = 1$, $\\varepsilon < 5/4$): band and area over "
-                   "$a \\in [e^{-R}, e^R]$ derived by sympy, checked by exact identities, the "
-                   "derivative in $R$, rational points at the edge and mpmath.quad", [band], [(1, 1, 2)])
+    derivation.add(linear + determinant, "$T_\\alpha$ is linear (exact, each coordinate); its Jacobian $D T_\\alpha = "
+                   "\\operatorname{diag}(\\alpha I_{n_1}, \\alpha^{-1} I_{n_2})$ computed by sympy, its determinant "
+                   "$\\alpha^{n_1 - n_2}$ an exact identity in symbolic $\\alpha$", at + at)
+    derivation.add(composed, "$T_\\alpha \\circ T_\\beta = T_{\\alpha\\beta}$: exact identity in every coordinate, "
+                   "symbolic $\\alpha, \\beta > 0$", at)
+    derivation.unchecked += [
+        r"$L \circ T_\alpha = L \Rightarrow T_\alpha\bigl(C(L,\theta,\varepsilon)\bigr) \subseteq C(L,\theta,\varepsilon)$: "
+        r"Theorem 1; $T_\alpha(C)$ is connected, lies in the sublevel set and meets $C$ through the orbit "
+        r"$\{T_s\theta\}$, on which $L = L(\theta)$; $C$ is the largest such set.",
+        r"$\exists r \in (0, \|\theta_1\|_\infty):\ B_\infty(r, \theta) \subseteq C$ and $B_\infty(r, \theta)$ "
+        r"meets no $\{\theta'_1 = 0\}$: $L$ is continuous, so $C$ is open; a radius below "
+        r"$\|\theta_1\|_\infty$ keeps one coordinate of $\theta_1$ away from 0.",
+        r"$T_\alpha^j B \cap T_\alpha^k B = T_\alpha^j(B \cap T_\alpha^{k-j} B) = \emptyset$ and "
+        r"$\operatorname{vol} C \ge \sum_{k \ge 0} \operatorname{vol} T_\alpha^k B = \infty$: $T_\alpha$ is a "
+        r"bijection; each box has volume $(2r)^{n_1 + n_2}$ when $n_1 = n_2$, and all lie in $C$."]
+    derivation.add(volume,
+                   "$\\operatorname{vol} T_\\alpha(B) = \\alpha^{n_1 - n_2}\\,(2r)^{n_1 + n_2}$: exact identity; the "
+                   "image box is read off the images of the two endpoints $\\theta_i \\pm r$ of every coordinate", at)
+    if target:      # d·h ≠ h at some size checked
+        derivation.add(target, "$n_1 \\ne n_2$: $\\alpha = (V/\\operatorname{vol} B)^{1/(n_1 - n_2)}$ gives "
+                       "$\\operatorname{vol} T_\\alpha(B) = V$, an exact identity: every volume $V$ is reached inside $C$, "
+                       "so $\\operatorname{vol} C = \\infty$", [(d, h, None) for d, h in unequal])
+    derivation.add([gap], "the paper's $\\alpha = \\tfrac{2(t + r)}{t - r}$: exact identities with $t = r + s$, $r, s > 0$; "
+                   "the right sides are manifestly positive")
+    derivation.add(disjoint + instance,
+                   "$B_\\infty(r, \\theta) \\cap T_\\alpha^k B_\\infty(r, \\theta) = \\emptyset$ ($k \\ge 1$): z3 "
+                   "decides the statement over the reals (unsat: no common point), with $A = \\alpha^k \\ge \\alpha$ "
+                   "since $\\alpha > 1$; and a rational instance's projections are separated by exactly $t + r$", at + at)
+    derivation.add([band], "worked example ($d = h = 1$, $\\varepsilon < 5/4$): the band $\\{a > 0,\\ |ab - 1| < "
+                   "2\\sqrt{\\varepsilon/5}\\}$ and its area $\\tfrac{8}{\\sqrt 5} R \\sqrt{\\varepsilon} \\to \\infty$ "
+                   "over $a \\in [e^{-R}, e^R]$ derived by sympy, checked by exact identities, the "
+                   "derivative in $R$, rational points at the edge and mpmath.quad", [(1, 1, 2)])
     derivation.sizes = [(d, h, None) for d, h in pairs] + [(1, 1, 2)]
     derivation.notes.append(
         r"Negative controls (tests): with $\theta_1 = 0$ or with $r \ge \|\theta_1\|_\infty$ the "

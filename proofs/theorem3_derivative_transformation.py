@@ -282,16 +282,14 @@ def run(sizes, seed=0, timeout=None) -> Report:
                               (None, None, None), regularity_transport)
     sigmoid = report.record(NAME, "lemma: softplus' = sigmoid, sigmoid' = sigmoid (1 - sigmoid)",
                             (None, None, None), lambda: sigmoid_lemmas(seed))
-    derivation.add(r"\tfrac{d}{df}\log(1 + e^f) = \varsigma(f),\quad \varsigma'(f) = \varsigma(f)(1 - \varsigma(f)),"
-                   r"\quad \varsigma(f) = \tfrac{e^f}{1 + e^f}",
-                   r"the two facts about the logistic loss that its derivatives use; with "
+    derivation.add([sigmoid], r"the two facts about the logistic loss that its derivatives use, "
+                   r"$\tfrac{d}{df}\log(1 + e^f) = \varsigma(f)$ and $\varsigma' = \varsigma(1 - \varsigma)$; with "
                    r"$P_n = \varsigma(f(x_n))$ as an indeterminate, the logistic gradient and Hessian "
                    r"are polynomials (chain rule $dP_n = P_n(1 - P_n)\,df_n$), and $P_n$ is unchanged "
-                   r"by $T_\alpha$ because $f(x_n)$ is (checked at each size)", [sigmoid])
-    derivation.add(r"\operatorname{ReLU}(\pm\alpha s) = \alpha\operatorname{ReLU}(\pm s)"
-                   r"\ \Rightarrow\ \operatorname{sign}(\alpha s) = \operatorname{sign}(s)",
-                   r"regularity transport: $T_\alpha$ maps each activation region onto itself, so "
-                   r"$L$ is the same polynomial near $\theta$ and near $T_\alpha\theta$", [transport])
+                   r"by $T_\alpha$ because $f(x_n)$ is (checked at each size)")
+    derivation.add([transport], r"regularity transport: $\operatorname{ReLU}(\pm\alpha s) = \alpha\operatorname{ReLU}(\pm s)$, "
+                   r"so $T_\alpha$ maps each activation region onto itself and "
+                   r"$L$ is the same polynomial near $\theta$ and near $T_\alpha\theta$")
     rows = {}
     for order in (1, 2):
         what = "gradient" if order == 1 else "Hessian"
@@ -302,29 +300,24 @@ def run(sizes, seed=0, timeout=None) -> Report:
                                                                     timeout=timeout))
                 for d, h, n in sizes]
     for loss in ("mse", "logistic", "quadratic"):
-        label = r"\quad\text{%s}" % LOSS_LABELS[loss]
-        derivation.add(r"\partial_k L(T_\alpha\theta) = S_{kk}\,\partial_k L(\theta)" + label,
-                       f"{LOSS_LABELS[loss]}: exact Laurent-polynomial identity in $\\alpha$ on the "
-                       "pattern form, every entry", rows[(1, loss)], sizes)
-        derivation.add(r"\partial_k\partial_l L(T_\alpha\theta) = S_{kk} S_{ll}\,\partial_k\partial_l L(\theta)"
-                       + label,
-                       f"{LOSS_LABELS[loss]}: exact Laurent-polynomial identity, every entry $k \\le l$",
-                       rows[(2, loss)], sizes)
-    derivation.add(r"L \circ T_\alpha = L,\quad T_\alpha T_{1/\alpha} = \mathrm{id},\quad "
-                   r"D(g\circ T_\alpha)(\theta)[u] = Dg(T_\alpha\theta)[T_\alpha u]",
-                   r"(iv) any loss: Theorem 1, invertibility, and the chain rule for the linear map "
-                   r"$T_\alpha$ checked on a generic 2-jet on parameter space", rows[(1, "any")], sizes)
-    derivation.add(r"D^2(g\circ T_\alpha)(\theta)[u, w] = D^2 g(T_\alpha\theta)[T_\alpha u, T_\alpha w]",
-                   "(iv) any loss: second-order chain rule for the linear map, generic 2-jet",
-                   rows[(2, "any")], sizes)
-    derivation.add(r"DL(T_\alpha\theta)[u] = DL(T_\alpha\theta)[T_\alpha T_{1/\alpha}u] = "
-                   r"D(L\circ T_\alpha)(\theta)[T_{1/\alpha}u] = DL(\theta)[T_{1/\alpha}u]",
-                   "the checked steps above; the Hessian line is the same with two "
-                   "directions")
-    derivation.add(r"H_L(T_\alpha\theta)[u, w] = \textstyle\sum_{k,l} S_{kk} S_{ll} H_{kl}(\theta) u_k w_l "
-                   r"= H_L(\theta)[S u, S w] = H_L(\theta)[T_{1/\alpha} u, T_{1/\alpha} w]",
-                   r"a bilinear form is fixed by its entries, and $S$ is the matrix of "
-                   r"$T_{1/\alpha}$")
+        derivation.add(rows[(1, loss)], f"{LOSS_LABELS[loss]}: the gradient law $\\partial_k L(T_\\alpha\\theta) = S_{{kk}}\\,"
+                       "\\partial_k L(\\theta)$, an exact Laurent-polynomial identity in $\\alpha$ on the "
+                       "pattern form, every entry", sizes)
+        derivation.add(rows[(2, loss)], f"{LOSS_LABELS[loss]}: the Hessian law $\\partial_k\\partial_l L(T_\\alpha\\theta) = "
+                       "S_{kk} S_{ll}\\,\\partial_k\\partial_l L(\\theta)$, an exact Laurent-polynomial identity, "
+                       "every entry $k \\le l$", sizes)
+    derivation.add(rows[(1, "any")], r"(iv) any loss: Theorem 1 ($L \circ T_\alpha = L$), invertibility, and the chain rule for "
+                   r"the linear map $T_\alpha$, $D(g\circ T_\alpha)(\theta)[u] = Dg(T_\alpha\theta)[T_\alpha u]$, "
+                   r"checked on a generic 2-jet on parameter space", sizes)
+    derivation.add(rows[(2, "any")],
+                   "(iv) any loss: second-order chain rule for the linear map, generic 2-jet", sizes)
+    derivation.unchecked += [
+        r"$DL(T_\alpha\theta)[u] = DL(T_\alpha\theta)[T_\alpha T_{1/\alpha}u] = "
+        r"D(L\circ T_\alpha)(\theta)[T_{1/\alpha}u] = DL(\theta)[T_{1/\alpha}u]$: the checked steps above; "
+        r"the Hessian line is the same with two directions.",
+        r"$H_L(T_\alpha\theta)[u, w] = \sum_{k,l} S_{kk} S_{ll} H_{kl}(\theta) u_k w_l "
+        r"= H_L(\theta)[T_{1/\alpha} u, T_{1/\alpha} w]$: a bilinear form is fixed by its entries, and "
+        r"$S$ is the matrix of $T_{1/\alpha}$."]
     for loss in LOSSES:
         for order in (1, 2):
             values = [v.residual for v in rows[(order, loss)] if v.residual is not None]

@@ -148,21 +148,19 @@ def run(sizes, seed=0, timeout=None) -> Report:
     scale = report.record(NAME, "explicit alpha for every M", (None, None, None), explicit_scale)
     instances = [report.record(NAME, "random minima reach every M", size,
                                lambda size=size: random_instances(*size, seed=seed)) for size in sizes]
-    derivation.add(r"H_L(T_\alpha\theta) = S\,H_L(\theta)\,S",
-                   "Theorem 3 (every smooth loss, through its generic 2-jet)", congruence, sizes)
-    derivation.add(r"(S H S)_{kk} = \alpha^{-2} H_{kk}\ (W\text{ block}),\quad \alpha^{2} H_{kk}\ (v\text{ block})",
-                   "exact identity for a generic symmetric $H$", diagonal,
-                   [(d, h, None) for d, h in pairs])
-    derivation.add(r"H_L(\theta) \succeq 0,\ H_L(\theta) \neq 0 \ \Rightarrow\ \exists k:\ \gamma = H_{kk} > 0;"
-                   r"\quad \|A\|_2 \ge e_k^\top A e_k = A_{kk}\ \text{for } A \succeq 0",
-                   "second-order condition at a minimum; a PSD matrix with zero diagonal "
-                   "is zero; Rayleigh quotient")
-    derivation.add(r"\alpha = \sqrt{\gamma/M}:\ \gamma/\alpha^2 = M;\qquad \alpha = \sqrt{M/\gamma}:\ \gamma\alpha^2 = M",
-                   "exact identity: the explicit scale in each block", [scale])
-    derivation.add(r"\|H_L(T_\alpha\theta)\|_2 \ge (S H S)_{kk} = M",
-                   "from the lines above")
-    derivation.add(r"\|H_L(T_\alpha\theta)\|_2 \ge M\ \text{on random interpolating minima}",
-                   r"witness: Hessian recomputed at $T_\alpha\theta$ (rational $\alpha$), spectral norm "
-                   r"by mpmath.eigsy at 50 digits, for $M = 10, 10^3, 10^6$", instances, sizes)
+    derivation.add(congruence, r"Theorem 3, $H_L(T_\alpha\theta) = S\,H_L(\theta)\,S$ (every smooth loss, through its "
+                   r"generic 2-jet)", sizes)
+    derivation.add(diagonal, r"$(S H S)_{kk} = \alpha^{-2} H_{kk}$ ($W$ block) and $\alpha^{2} H_{kk}$ ($v$ block): "
+                   r"exact identity for a generic symmetric $H$", [(d, h, None) for d, h in pairs])
+    derivation.unchecked.append(
+        r"$H_L(\theta) \succeq 0,\ H_L(\theta) \neq 0 \Rightarrow \exists k:\ \gamma = H_{kk} > 0$, and "
+        r"$\|A\|_2 \ge e_k^\top A e_k = A_{kk}$ for $A \succeq 0$: the second-order condition at a minimum; a "
+        r"PSD matrix with zero diagonal is zero; the Rayleigh quotient.")
+    derivation.add([scale], r"the explicit scale in each block, $\alpha = \sqrt{\gamma/M}$ and $\alpha = \sqrt{M/\gamma}$: "
+                   r"exact identity")
+    derivation.unchecked.append(r"$\|H_L(T_\alpha\theta)\|_2 \ge (S H S)_{kk} = M$: from the lines above.")
+    derivation.add(instances, r"witness on random interpolating minima: the Hessian recomputed at $T_\alpha\theta$ "
+                   r"(rational $\alpha$), spectral norm by mpmath.eigsy at 50 digits, $\|H_L(T_\alpha\theta)\|_2 "
+                   r"\ge M$ for $M = 10, 10^3, 10^6$", sizes)
     derivation.sizes = sizes
     return report

@@ -246,29 +246,27 @@ def run(sizes, seed=0, timeout=None) -> Report:
     counts = [record(f"exact count above M, depth K={depth}", size,
                             lambda size=size, depth=depth: eigenvalue_count(*size, depth, seed=seed))
               for depth in DEPTHS for size in sizes]
-    derivation.add(r"H_L(T_\alpha\theta) = D_\alpha H_L(\theta) D_\alpha",
-                   "multi-layer Theorem 3: exact Laurent-polynomial identity on the pattern form (MSE, "
-                   "symbolic data, symbolic $\\alpha_k$), every gradient and Hessian entry, with an "
-                   "mpmath witness on the real network; widths " + ", ".join(str(w) for w, _ in CONGRUENCE_CASES),
-                   congruence, [(None, None, n) for _, n in CONGRUENCE_CASES])
-    derivation.add(r"\alpha_k = \beta^{-1}\ (k \ne k^*),\ \alpha_{k^*} = \beta^{K-1}:\ "
-                   r"\prod_k \alpha_k = 1,\ (D_\alpha^2)_{kk} = \beta^2\ (k \notin k^*)",
-                   "exact identity for symbolic $\\beta$, $K = 2, \\dots, 6$", [product])
-    derivation.add(r"\lambda_i(D_\alpha H D_\alpha) \ge \beta^2 \lambda_{i + n_{k^*}}(H) "
-                   r"\ge \beta^2 \lambda_r(H),\ i \le r - n_{k^*}",
-                   "multiplicative Horn inequality (Klyachko 2000) for $H \\succeq 0$ at a minimum and "
-                   "$\\beta \\ge 1$, where the $n - n_{k^*}$ largest eigenvalues of $D_\\alpha^2$ "
-                   "equal $\\beta^2$; $D H D$ and $H D^2$ are similar (the paper prints "
-                   "$\\le \\lambda_r$, a typo for $\\ge$)")
-    derivation.add(r"\beta^2 > M/\lambda_r(H) \Rightarrow \lambda_i(H_L(T_\alpha\theta)) > M,"
-                   r"\ i \le r - \min_k n_k",
-                   "from the two lines above")
-    derivation.add(r"\#\{i: \lambda_i(H_L(T_\alpha\theta)) > M\} \ge r - \min_k n_k",
-                   r"exact count on random interpolating minima (loss exactly 0), $M = 10, 10^3, 10^6$: "
-                   r"the Hessian recomputed at $T_\alpha\theta$, the positive index of inertia of "
+    derivation.add(congruence,
+                   "multi-layer Theorem 3, $H_L(T_\\alpha\\theta) = D_\\alpha H_L(\\theta) D_\\alpha$: exact "
+                   "Laurent-polynomial identity on the pattern form (MSE, symbolic data, symbolic $\\alpha_k$), every "
+                   "gradient and Hessian entry, with an mpmath witness on the real network; widths "
+                   + ", ".join(str(w) for w, _ in CONGRUENCE_CASES), [(None, None, n) for _, n in CONGRUENCE_CASES])
+    derivation.add([product], r"the paper's scales $\alpha_k = \beta^{-1}$ ($k \ne k^*$), $\alpha_{k^*} = \beta^{K-1}$: "
+                   r"$\prod_k \alpha_k = 1$ and $(D_\alpha^2)_{kk} = \beta^2$ off layer $k^*$, exact identity for "
+                   r"symbolic $\beta$, $K = 2, \dots, 6$")
+    derivation.unchecked += [
+        r"$\lambda_i(D_\alpha H D_\alpha) \ge \beta^2 \lambda_{i + n_{k^*}}(H) \ge \beta^2 \lambda_r(H)$ for "
+        r"$i \le r - n_{k^*}$: the multiplicative Horn inequality (Klyachko 2000) for $H \succeq 0$ at a minimum "
+        r"and $\beta \ge 1$, where the $n - n_{k^*}$ largest eigenvalues of $D_\alpha^2$ equal $\beta^2$; "
+        r"$D H D$ and $H D^2$ are similar (the paper prints $\le \lambda_r$, a typo for $\ge$).",
+        r"$\beta^2 > M/\lambda_r(H) \Rightarrow \lambda_i(H_L(T_\alpha\theta)) > M$ for $i \le r - \min_k n_k$: "
+        r"from the two lines above."]
+    derivation.add(counts, r"exact count on random interpolating minima (loss exactly 0), $M = 10, 10^3, 10^6$: "
+                   r"$\#\{i: \lambda_i(H_L(T_\alpha\theta)) > M\} \ge r - \min_k n_k$, the Hessian recomputed at "
+                   r"$T_\alpha\theta$, the positive index of inertia of "
                    r"$H - M I$ by exact symmetric elimination, cross-checked by the sign changes of "
                    r"the characteristic polynomial; $\beta$ rational with $\beta^2 \ell > M$ for a "
-                   r"certified $\ell < \lambda_r(H)$", counts, sizes)
+                   r"certified $\ell < \lambda_r(H)$", [size for _ in DEPTHS for size in sizes])
     derivation.sizes = sizes
     derivation.notes.append(
         r"Sizes $(d, h, N)$: $d$ inputs, hidden layers of width $h$, $N$ data points, at depths "

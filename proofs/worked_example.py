@@ -172,27 +172,18 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
         "theorem4": report.record(NAME, "Theorem 4 on the example: explicit sharp c for every M", size,
                                   lambda: check_theorem4_on_example(derived)),
     }
-    derivation.add(r"f_{(c, 1/c)}(x) = \tfrac1c\max(0, c x) = \max(x, 0)",
-                   "positive homogeneity of $\\max(0, \\cdot)$, exact for every real $x$", [rows["prediction"]])
-    derivation.add(r"L(c, 1/c) = 0", "exact evaluation at the data", [rows["loss"]])
-    derivation.add(r"H_L(c, 1/c) = " + to_latex(derived.hessian, mat_str="pmatrix", mat_delim=""),
-                   "second derivatives of the loss on the open region $a > 0$ (where it is a "
-                   "polynomial), then $a = c$, $b = 1/c$; mpmath.diff on the real loss agrees",
-                   [rows["hessian"]])
-    eigen_text = r",\ ".join(r"\lambda = %s" % to_latex(v) for v, _, _ in derived.eigenpairs)
-    derivation.add(eigen_text + r",\quad \operatorname{tr} H = %s,\quad \det H = %s"
-                   % (to_latex(derived.trace), to_latex(derived.determinant)),
-                   r"eigenpairs checked by $H v = \lambda v$ exactly; spectral norm = largest eigenvalue",
-                   [rows["eigen"]])
-    branch_text = r",\quad ".join(r"%s \text{ on } %s" % (to_latex(value), " , ".join(
-        to_latex(sp.StrictGreaterThan(constraint, 0)) for constraint in region))
-        for region, value in derived.first_weight_branches)
-    derivation.add(r"L(c + \delta, 1/c) = " + branch_text + r";\quad L(c, 1/c + \delta) = "
-                   + to_latex(derived.second_weight_loss),
-                   r"sign split of $\max(0, (c + \delta) x_i)$; the dead-ReLU branch included; at "
-                   r"$\delta = -c$ both branches give the same value", [rows["perturb"]])
-    derivation.add(r"\|H_L(c, 1/c)\|_2 - M \ge 0 \ \text{at}\ c = \sqrt{2M/5}\ \text{and at}\ c = \sqrt{5/(2M)}",
-                   "Theorem 4 on the example: the margin is manifestly non-negative", [rows["theorem4"]])
+    derivation.add([rows["prediction"]], "positive homogeneity of $\\max(0, \\cdot)$: $f_{(c, 1/c)}(x) = \\max(x, 0)$, exact for every "
+                   "real $x$")
+    derivation.add([rows["loss"]], "exact evaluation of the loss at the data, $L(c, 1/c) = 0$")
+    derivation.add([rows["hessian"]],
+                   "the Hessian: second derivatives of the loss on the open region $a > 0$ (where it is a "
+                   "polynomial), then $a = c$, $b = 1/c$; mpmath.diff on the real loss agrees")
+    derivation.add([rows["eigen"]],
+                   r"eigenpairs checked by $H v = \lambda v$ exactly; spectral norm = largest eigenvalue")
+    derivation.add([rows["perturb"]], r"$L(c + \delta, 1/c)$ and $L(c, 1/c + \delta)$: sign split of $\max(0, (c + \delta) x_i)$; the "
+                   r"dead-ReLU branch included; at $\delta = -c$ both branches give the same value")
+    derivation.add([rows["theorem4"]], r"Theorem 4 on the example: $\|H_L(c, 1/c)\|_2 - M \ge 0$ at $c = \sqrt{2M/5}$ and at "
+                   r"$c = \sqrt{5/(2M)}$, the margin manifestly non-negative")
     derivation.sizes = [size]
     derivation.residuals.append(("Hessian, mpmath.diff of the real loss at 40 digits",
                                  rows["hessian"].residual or 0.0))

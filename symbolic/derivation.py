@@ -1,19 +1,35 @@
-"""A derivation: the steps of a proof, each with its reason and how it was established."""
+"""A derivation: the steps of a proof, each the statement a kernel theorem proved (or the statement a
+check was run on, when it was not proved), printed from that statement, with its reason and the
+sizes at which it was checked.
+
+A step is made from verdicts, never from text: its displayed formula is the statement of the
+theorem its verdict carries (``verdict.theorem.statement``), printed by the project's printer
+(``statement.latex``); a verdict that is not PROVED shows the statement the oracle ran on (the
+kernel prints it into ``details["latex"]``) and says so.  A step without a verdict cannot be added.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from symbolic.kernel.verdict import Status, worst
+from symbolic.kernel.verdict import Status, Verdict, worst
+
+SIZE_LABELS = ("d", "h", "N")
+PARTS_SHOWN = 6           # conjuncts of a step's statement displayed, at most (the rest counted)
+
+
+class UncheckedStep(ValueError):
+    """A derivation step offered without a verdict whose statement it would show."""
 
 
 def summarize_sizes(sizes) -> str:
     """(d, h, N) triples (None where a size does not apply) in a few words: ranges when the sizes
     fill a grid, else the list."""
-    sizes = sorted({tuple(size) for size in sizes}, key=lambda t: tuple(-1 if v is None else v for v in t))
+    sizes = sorted({tuple(size) for size in sizes if size is not None},
+                   key=lambda t: tuple(-1 if v is None else v for v in t))
     if not sizes:
         return ""
     axes = []
-    for label, values in zip(("d", "h", "N"), zip(*sizes)):
+    for label, values in zip(SIZE_LABELS, zip(*sizes)):
         present = sorted({v for v in values if v is not None})
         if present:
             axes.append((label, present))
@@ -33,26 +49,94 @@ def summarize_sizes(sizes) -> str:
     return text + (f" ({len(sizes)} cases)" if len(sizes) > 1 else "")
 
 
+def size_text(size) -> str:
+    """One (d, h, N) triple as 'd = 1, h = 1' (the sizes that apply)."""
+    return ", ".join(f"{label} = {value}" for label, value in zip(SIZE_LABELS, size or ()) if value is not None)
+
+
+def every_size(verdict: Verdict) -> bool:
+    """Whether the verdict is PROVED by a theorem for every size (an index-level equation)."""
+    return verdict.status is Status.PROVED and verdict.theorem.sizes == "all"
+
+
+def _size_key(size) -> tuple:
+    # the smallest instance first: by the sum of its sizes, then size by size
+    values = [v for v in (size or ()) if v is not None]
+    return (sum(values), values)
+
+
 @dataclass
 class Step:
-    """One line of a derivation.
+    """One line of a derivation: the verdicts behind it (each a kernel theorem, or the answer a
+    check got), the sizes each was checked at (``sizes[k]`` for ``verdicts[k]``, None where a
+    verdict has no size), and its reason.  ``shown`` is the verdict whose statement is displayed:
+    the first not PROVED, else an every-size theorem, else the one at the smallest size."""
 
-    ``statement`` is LaTeX (math mode).  ``verdicts`` holds the CAS checks behind the step; a step
-    without verdicts is standard logical glue, named as such in every rendering.
-    """
-
-    statement: str
     reason: str
-    verdicts: list = field(default_factory=list)
-    sizes: list = field(default_factory=list)     # (d, h, N) triples the checks ran at
+    verdicts: list
+    sizes: list = field(default_factory=list)
 
     @property
     def checked(self) -> bool:
-        return bool(self.verdicts)
+        # every step is made from verdicts (kept for the readers of a step's state)
+        return True
 
     @property
-    def status(self) -> Status | None:
-        return worst(self.verdicts) if self.verdicts else None
+    def status(self) -> Status:
+        return worst(self.verdicts)
+
+    @property
+    def shown_index(self) -> int:
+        order = range(len(self.verdicts))
+        failed = [k for k in order if self.verdicts[k].status is not Status.PROVED]
+        if failed:
+            return failed[0]
+        general = [k for k in order if every_size(self.verdicts[k])]
+        if general:
+            return general[0]
+        sized = [k for k in order if k < len(self.sizes) and self.sizes[k] is not None]
+        return min(sized, key=lambda k: _size_key(self.sizes[k])) if sized else 0
+
+    @property
+    def shown(self) -> Verdict:
+        return self.verdicts[self.shown_index]
+
+    @property
+    def statement(self):
+        """The statement displayed: the shown verdict's theorem's (PROVED), else None."""
+        shown = self.shown
+        return shown.theorem.statement if shown.status is Status.PROVED else None
+
+    def formula_lines(self, parts_shown: int = PARTS_SHOWN) -> list[str]:
+        """The displayed formula, LaTeX math, one line per conjunct (at most ``parts_shown``, the
+        others counted): printed from the shown theorem's statement; for a verdict not PROVED, the
+        statement it was run on as the kernel printed it (else its claim as text)."""
+        shown = self.shown
+        if shown.status is not Status.PROVED:
+            return [shown.claim_latex()]
+        parts = self.statement.parts()
+        lines = [part.latex for part in parts[:parts_shown]]
+        if len(parts) > parts_shown:
+            lines.append(r"\text{and %d more conjuncts of the same theorem, not displayed}" % (len(parts) - parts_shown))
+        return lines
+
+    @property
+    def where(self) -> str:
+        """At which sizes the step was checked, and which instance is shown: 'for every size',
+        'shown at d = 1, h = 1; checked at d=1..3 h=1..3 (9 cases)', or what was not proved."""
+        shown = self.shown
+        sizes = [s for s in self.sizes if s is not None]
+        checked = summarize_sizes(sizes)
+        if shown.status is not Status.PROVED:
+            at = size_text(self.sizes[self.shown_index]) if self.shown_index < len(self.sizes) else ""
+            return (f"{shown.status.name}" + (f" at {at}" if at else "")
+                    + ": shown is the statement the check was run on, not a theorem")
+        if every_size(shown):
+            return "for every size" + (f"; also checked on the instances {checked}" if checked else "")
+        if not sizes:
+            return "as stated"
+        at = size_text(self.sizes[self.shown_index])
+        return f"shown at {at}; checked at {checked}" if len(set(sizes)) > 1 else f"checked at {at}"
 
 
 @dataclass
@@ -69,14 +153,34 @@ class Derivation:
     sizes: list = field(default_factory=list)
     residuals: list = field(default_factory=list)     # (label, value) pairs
     every_size: bool = False     # proved with the sizes as symbols; ``sizes`` are the cross-check's
+    # sections printed before the steps (a document that opens with the every-size proof): (title, steps)
+    sections: list = field(default_factory=list)
+    coq: list = field(default_factory=list)           # (Coq theorem name, its statement as Coq prints it)
+    instances: list = field(default_factory=list)     # (claim, sizes text, verdict name) rows of the table
+    # the steps of the argument no kernel rule checks yet, in words: printed under their own heading,
+    # never as a displayed step
+    unchecked: list = field(default_factory=list)     # LaTeX paragraphs
 
-    def add(self, statement: str, reason: str, verdicts=(), sizes=()) -> Step:
+    def add(self, verdicts, reason: str, sizes=()) -> Step:
+        """A step showing the statement its verdicts' theorem proved, with its reason; ``sizes[k]``
+        is where ``verdicts[k]`` was checked.  No verdict, no step: a formula is never passed in."""
+        verdicts = list(verdicts) if not isinstance(verdicts, (str, Verdict)) else None
+        if not verdicts or not all(isinstance(v, Verdict) for v in verdicts):
+            raise UncheckedStep(f"a step shows the statement of a checked verdict; none given for {reason!r}")
+        # a size with no entry that applies is no size
+        sizes = [None if size is None or all(v is None for v in size) else tuple(size) for size in sizes]
+        if sizes and len(sizes) != len(verdicts):
+            raise ValueError(f"{len(sizes)} sizes for {len(verdicts)} verdicts: one size per verdict")
         # a PROVED the kernel did not issue is never a step's evidence (nor printed as one)
-        step = Step(statement, reason, [v.refused_if_forged() for v in verdicts], list(sizes))
+        step = Step(reason, [v.refused_if_forged() for v in verdicts], sizes)
         self.steps.append(step)
         return step
 
     @property
     def status(self) -> Status:
-        verdicts = [v for step in self.steps for v in step.verdicts]
+        verdicts = [v for step in self.all_steps for v in step.verdicts]
         return worst(verdicts) if verdicts else Status.UNDECIDED
+
+    @property
+    def all_steps(self) -> list:
+        return [step for _, steps in self.sections for step in steps] + list(self.steps)

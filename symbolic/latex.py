@@ -1,6 +1,6 @@
 """Derivations as standalone LaTeX documents, and their compilation by a real TeX engine.
 
-Only amsmath, amssymb and geometry are used (all in Debian's texlive-latex-base).  sympy prints
+Only amsmath, amssymb, graphicx and geometry are used (all in Debian's texlive-latex-base).  sympy prints
 Heaviside as θ, which collides with the parameter θ; indicators print as 1[s > 0] instead.
 """
 from __future__ import annotations
@@ -15,6 +15,7 @@ import sympy as sp
 from symbolic.derivation import Derivation, summarize_sizes
 from symbolic.printing.sympy_latex import to_latex  # noqa: F401 - the project's sympy printer, used here and re-exported
 from symbolic.kernel.verdict import Status
+from symbolic.logic.notation import latex as term_latex
 
 
 
@@ -129,37 +130,82 @@ def _join(left: str, right: str) -> str:
     return left + right
 
 
-def _status_text(status: Status | None) -> str:
-    if status is None:
-        return r"\emph{logical glue}"
-    return r"\emph{checked}: \textbf{%s}" % status.name
+def _status_text(step) -> str:
+    """The step's verdict and where it was checked."""
+    return r"\emph{checked}: \textbf{%s}, %s" % (step.status.name, escape(step.where))
 
 
 def _step_text(step) -> str:
-    sizes = r" Sizes: %s." % escape(summarize_sizes(step.sizes)) if step.sizes else ""
-    return r"%s. %s.%s" % (escape(step.reason[0].upper() + step.reason[1:]), _status_text(step.status), sizes)
+    return r"%s. %s." % (escape(step.reason[0].upper() + step.reason[1:]), _status_text(step))
 
 
-def _steps_then_reasons(derivation: Derivation) -> list:
+def display_lines(step, before=None) -> list[str]:
+    """The step's displayed formula, one line per conjunct, each printed from the statement the
+    step's verdict carries (``Step.formula_lines``); a step of an every-size chain whose left side
+    is the line before's right side shows '= its right side' (the rest of the same printed line)."""
+    lines = step.formula_lines()
+    statement, previous = step.statement, before.statement if before is not None else None
+    if (len(lines) == 1 and type(statement).__name__ == "IndexEquation" and type(previous).__name__ == "IndexEquation"
+            and not statement.hypotheses and statement.lhs == previous.rhs):
+        head = term_latex(statement.lhs) + " = "
+        if lines[0].startswith(head):
+            return ["= " + lines[0][len(head):]]
+    return lines
+
+
+def _fitted(line: str) -> str:
+    # a line wider than the text block is scaled down to it (TeX never breaks a display); a function
+    # named by a command that takes an argument (\sqrt) is applied as the printer writes every
+    # function, to a parenthesised argument, so it is set as an operator name
+    return r"\fitmath{%s}" % re.sub(r"\\(sqrt)(?=\\bigl\()", r"\\operatorname{\1}", line)
+
+
+def _display(steps, first_number: int = 1) -> list:
+    """Each step's lines in one align*, the first line of a step tagged with its number."""
+    lines = [r"\begin{align*}"]
+    rows, before = [], None
+    for number, step in enumerate(steps, start=first_number):
+        for k, line in enumerate(display_lines(step, before)):
+            rows.append(r"& %s %s" % (_fitted(line), r"\tag{%d}" % number if k == 0 else r"\notag"))
+        before = step
+    lines.append(" \\\\\n".join(rows))
+    return lines + [r"\end{align*}"]
+
+
+def _steps_then_reasons(steps, first_number: int = 1) -> list:
     """Every step in one display, then the reasons numbered below it."""
-    lines = [r"Each line is one step; its reason follows below the display.", r"\begin{align*}"]
-    for number, step in enumerate(derivation.steps, start=1):
-        end = r" \\" if number < len(derivation.steps) else ""
-        lines.append(r"& %s \tag{%d}%s" % (step.statement, number, end))
-    lines += [r"\end{align*}", r"\begin{enumerate}"]
-    lines += [r"\item[(%d)] %s" % (number, _step_text(step)) for number, step in enumerate(derivation.steps, start=1)]
+    if not steps:
+        return []
+    lines = [r"Each line is the statement of a theorem the kernel proved, printed from it; its reason "
+             r"follows below the display."]
+    lines += _display(steps, first_number)
+    lines += [r"\begin{enumerate}"]
+    lines += [r"\item[(%d)] %s" % (number, _step_text(step)) for number, step in enumerate(steps, start=first_number)]
     return lines + [r"\end{enumerate}"]
 
 
-def _steps_with_reasons(derivation: Derivation) -> list:
+def _steps_with_reasons(steps, first_number: int = 1) -> list:
     """Each step with its reason beside it: the display, then at once the rule, the subterm it
     rewrites and the check."""
-    lines = [r"Each step is followed at once by its reason: the rule, the subterm it rewrites, the check."]
-    for number, step in enumerate(derivation.steps, start=1):
-        lines += [r"\begin{align*}& %s \tag{%d}\end{align*}" % (step.statement, number),
+    lines = [r"Each line is the statement of a theorem the kernel proved, printed from it, followed at once "
+             r"by its reason: the rule, the subterm it rewrites, the check."]
+    before = None
+    for number, step in enumerate(steps, start=first_number):
+        shown = display_lines(step, before)
+        rows = [r"& %s %s" % (_fitted(line), r"\tag{%d}" % number if k == 0 else r"\notag")
+                for k, line in enumerate(shown)]
+        lines += [r"\begin{align*}%s\end{align*}" % " \\\\ ".join(rows),
                   r"\vspace{-0.6\baselineskip}{\small\noindent\hfill\parbox{0.92\linewidth}{(%d) %s}}\par"
                   % (number, _step_text(step))]
+        before = step
     return lines
+
+
+# a display line wider than the text block is scaled to fit it (graphicx, in texlive-latex-base)
+FIT_MATH = (r"\newsavebox{\stepbox}"
+            r"\newcommand{\fitmath}[1]{\sbox{\stepbox}{$\displaystyle #1$}"
+            r"\ifdim\wd\stepbox>\dimexpr\linewidth-4em\relax"
+            r"\resizebox{\dimexpr\linewidth-4em\relax}{!}{\usebox{\stepbox}}\else\usebox{\stepbox}\fi}")
 
 
 def render(derivation: Derivation) -> str:
@@ -167,9 +213,10 @@ def render(derivation: Derivation) -> str:
     lines = [
         r"\documentclass[11pt]{article}",
         r"\usepackage[margin=2.2cm]{geometry}",
-        r"\usepackage{amsmath,amssymb}",
+        r"\usepackage{amsmath,amssymb,graphicx}",
         r"\allowdisplaybreaks",
         r"\setlength{\emergencystretch}{3em}",
+        FIT_MATH,
         r"\title{%s}" % escape(derivation.title),
         r"\date{}",
         r"\begin{document}",
@@ -177,21 +224,32 @@ def render(derivation: Derivation) -> str:
         r"\noindent\textbf{Source.} %s.\par\medskip" % escape(derivation.source),
         (r"\noindent\textbf{Verdict.} \textbf{%s} for every size: the sizes are symbols, every step "
          r"checked by the kernel; the instances of the cross-check are listed at the end." if derivation.every_size
-         else r"\noindent\textbf{Verdict.} \textbf{%s} for every checked step at the sizes covered.")
+         else r"\noindent\textbf{Verdict.} \textbf{%s} for every checked step, at the sizes each step names.")
         % derivation.status.name,
         r"\section*{Statement}",
         derivation.statement,
-        r"\section*{Definitions}",
-        r"\begin{itemize}",
-        *[r"\item " + definition for definition in derivation.definitions],
-        r"\end{itemize}",
-        r"\section*{Derivation}",
     ]
-    if derivation.every_size:
-        lines += _steps_with_reasons(derivation)
-    else:
-        lines += _steps_then_reasons(derivation)
+    if derivation.definitions:
+        lines += [r"\section*{Definitions}", r"\begin{itemize}",
+                  *[r"\item " + definition for definition in derivation.definitions], r"\end{itemize}"]
+    number = 1
+    for title, steps in derivation.sections:
+        lines += [r"\section*{%s}" % escape(title)] + _steps_with_reasons(steps, number)
+        number += len(steps)
+    lines += _coq(derivation)
+    if derivation.steps:
+        lines.append(r"\section*{%s}" % ("Derivation" if not derivation.sections else "Derivation at the checked sizes"))
+        if derivation.every_size:
+            lines += _steps_with_reasons(derivation.steps, number)
+        else:
+            lines += _steps_then_reasons(derivation.steps, number)
+    if derivation.unchecked:
+        lines += [r"\section*{The argument in words (not checked by the kernel)}",
+                  r"These inferences join the checked steps above; no kernel rule checks them, so they are "
+                  r"not displayed as steps.", r"\begin{itemize}", *[r"\item " + text for text in derivation.unchecked],
+                  r"\end{itemize}"]
     lines += _refuted_and_undecided(derivation)
+    lines += _instances(derivation)
     lines += [r"\section*{%s}" % ("Instances of the cross-check" if derivation.every_size else "Sizes covered"),
               escape(summarize_sizes(derivation.sizes) or "not applicable") + "."]
     if derivation.residuals:
@@ -210,11 +268,45 @@ def render(derivation: Derivation) -> str:
     return "\n".join(lines)
 
 
+def _coq(derivation: Derivation) -> list[str]:
+    """The Coq theorems that re-check the result, each with its statement as Coq reads it."""
+    if not derivation.coq:
+        return []
+    lines = [r"\section*{The Coq theorem that re-checks it}", r"{\raggedright"]
+    for name, statement, note in derivation.coq:
+        lines += [r"\noindent\texttt{%s}%s\par" % (escape(name), (" " + escape(note)) if note else ""),
+                  r"{\small\begin{verbatim}", *_wrapped(statement), r"\end{verbatim}}"]
+    return lines + [r"\par}"]
+
+
+def _wrapped(text: str, width: int = 88) -> list[str]:
+    """Verbatim lines of at most ``width`` characters (a long line cut at a space where it can)."""
+    out = []
+    for line in text.splitlines():
+        while len(line) > width:
+            cut = line.rfind(" ", 0, width)
+            cut = cut if cut > width // 2 else width
+            out.append(line[:cut])
+            line = "    " + line[cut:].lstrip()
+        out.append(line)
+    return out
+
+
+def _instances(derivation: Derivation) -> list[str]:
+    """The instance checks as a table: each claim, the sizes it ran at, its verdict."""
+    if not derivation.instances:
+        return []
+    lines = [r"\section*{Instance checks}", r"{\small\noindent\begin{tabular}{p{0.6\linewidth}p{0.2\linewidth}l}",
+             r"\textbf{claim} & \textbf{sizes} & \textbf{verdict} \\ \hline"]
+    lines += [r"%s & %s & %s \\" % (escape(claim), escape(sizes), status) for claim, sizes, status in derivation.instances]
+    return lines + [r"\end{tabular}}"]
+
+
 def _rests_on(derivation: Derivation) -> list[str]:
     """What the proved checks rest on, as Lean's #print axioms lists it: the kernel's rules and
     axioms, the oracles taken on their word, the lemmas, the rules checked on instances only."""
     parts = {"rules": {}, "oracles": {}, "lemmas": {}, "instance_checked": {}}
-    for step in derivation.steps:
+    for step in derivation.all_steps:
         for verdict in step.verdicts:
             for kind, names in verdict.rests_on.items():
                 parts[kind].update(dict.fromkeys(names))
@@ -231,7 +323,7 @@ def _refuted_and_undecided(derivation: Derivation) -> list[str]:
     """Each refuted check with its reason and witness, each undecided one with its reason, under
     the number of its step."""
     items = []
-    for number, step in enumerate(derivation.steps, start=1):
+    for number, step in enumerate(derivation.all_steps, start=1):
         for verdict in step.verdicts:
             if verdict.status is Status.PROVED:
                 continue

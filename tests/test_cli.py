@@ -71,9 +71,9 @@ def test_every_entry_point_rejects_bad_arguments_in_one_line(cli, args):
     assert_usage_error(cli(*args))
 
 
-def test_output_names_checked_steps_and_logical_glue(cli):
+def test_output_names_each_step_checked_and_none_as_logical_glue(cli):
     result = cli("theorem1", "--size", "1,1,1", "--steps")
-    assert "[checked, PROVED]" in result.stdout and "[logical glue]" in result.stdout
+    assert "[checked, PROVED; " in result.stdout and "logical glue" not in result.stdout
 
 
 def test_progress_bar_draws_on_a_terminal(capsys, monkeypatch):

@@ -43,7 +43,7 @@ def test_the_default_run_fits_100_columns_and_ends_with_the_summary(capsys):
 def test_steps_only_with_the_steps_flag_and_still_before_the_summary(capsys):
     _, out = run(capsys, "theorem1", "--size", "1,1,1", "--steps")
     lines = out.rstrip("\n").splitlines()
-    assert "theorem1: derivation steps" in lines and "[checked, PROVED]" in out
+    assert "theorem1: derivation steps" in lines and "[checked, PROVED; " in out
     assert SUMMARY.fullmatch(lines[-1]) and lines.index("theorem1: derivation steps") < len(lines) - 1
 
 
@@ -127,5 +127,6 @@ def test_json_with_steps_holds_the_claims_and_every_step(capsys):
     assert code == 0 and data["claims"] and all(row["status"] == "proved" for row in data["claims"])
     (derivation,) = data["derivations"]
     assert derivation["result"] == "theorem1" and derivation["steps"]
-    assert {step["checked"] for step in derivation["steps"]} == {True, False}
-    assert all(step["status"] == "proved" for step in derivation["steps"] if step["checked"])
+    # every step is a checked statement, printed from the theorem proved; none is logical glue
+    assert {step["checked"] for step in derivation["steps"]} == {True}
+    assert all(step["status"] == "proved" and step["statement"] for step in derivation["steps"])

@@ -157,7 +157,7 @@ def test_every_output_path_refuses_a_hand_made_proved_verdict():
     # print(verdict), the command line's text, and a derivation's step (the LaTeX document)
     assert str(forged).startswith("UNDECIDED") and "did not issue" in str(forged)
     derivation = Derivation(name="t", title="t", source="t", statement="t")
-    step = derivation.add("1 = 2", "by hand", [forged])
+    step = derivation.add([forged], "by hand")
     assert step.verdicts[0].status is Status.UNDECIDED
     from symbolic.latex import render
     assert r"\textbf{PROVED}" not in render(derivation).split(r"\section*{Derivation}")[1]

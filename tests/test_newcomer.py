@@ -168,7 +168,7 @@ def test_long_exact_numbers_break_in_documents_and_displays(tmp_path):
                       reason=f"the two sides differ: {huge} against 0", details={"latex": "x = 0"})
     derivation = Derivation(name="long", title="Long numbers", source="a test", statement="$x = 0$.",
                             definitions=["$x$ is a real number."])
-    derivation.add("x = 0", "a check", [verdict])
+    derivation.add([verdict], "a check")
     body = render(derivation).replace(r"\end{document}", verdict._repr_latex_() + "\n" + r"\end{document}")
     log, text = _compile(tmp_path, "long", body)
     assert "! " not in log and overfull_boxes(log) == []

@@ -52,24 +52,24 @@ def problems(results) -> list[str]:
 
 
 def steps(derivations) -> list[str]:
-    """Each derivation's steps, saying which the CAS checked and which are logical glue."""
+    """Each derivation's steps: its verdict, where it was checked, its reason."""
     lines = []
     for derivation in derivations:
         lines += ["", f"{derivation.name}: derivation steps"]
-        for number, step in enumerate(derivation.steps, start=1):
-            how = f"checked, {step.status.name}" if step.checked else "logical glue"
-            lines.append(f"  ({number}) [{how}] {to_plain(step.reason)}")
+        for number, step in enumerate(derivation.all_steps, start=1):
+            lines.append(f"  ({number}) [checked, {step.status.name}; {step.where}] {to_plain(step.reason)}")
     return lines
 
 
 def steps_json(derivations) -> list[dict]:
-    """Each derivation's steps as JSON: its name and, per step, whether the computer algebra checked
-    it (and with which status) or it is logical glue, and its reason."""
+    """Each derivation's steps as JSON: its name and, per step, its status, the statement shown
+    (printed from the theorem proved; the statement run on when not proved), where it was checked,
+    and its reason."""
     return [{"result": derivation.name,
-             "steps": [{"step": number, "checked": step.checked,
-                        "status": step.status.value if step.checked else None,
-                        "reason": to_plain(step.reason)}
-                       for number, step in enumerate(derivation.steps, start=1)]}
+             "steps": [{"step": number, "checked": step.checked, "status": step.status.value,
+                        "statement": step.statement.text if step.statement is not None else str(step.shown.claim),
+                        "where": step.where, "reason": to_plain(step.reason)}
+                       for number, step in enumerate(derivation.all_steps, start=1)]}
             for derivation in derivations]
 
 

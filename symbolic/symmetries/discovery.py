@@ -293,34 +293,31 @@ class DiscoveryReport:
                          r"Generator $G_k$: $\theta_p \mapsto c^{G_{k,p}}\theta_p$, $c > 0$; its Lie "
                          r"algebra element is $G_k \in \mathbb{Z}^n$, $n = %d$."
                          % len(self.model.parameters)])
-        derivation.add(r"\text{exponent system: } s \in \ker A \Rightarrow f_{e^s\theta} = f_\theta",
-                       "one forward pass on log-scales: sums ask for equal scales, homogeneous "
-                       "activations keep them, tanh asks for 0, the output for 0; solved exactly "
-                       "(python-flint), integer basis")
+        derivation.unchecked.append(
+            r"The exponent system, $s \in \ker A \Rightarrow f_{e^s\theta} = f_\theta$: one forward pass on "
+            r"log-scales: sums ask for equal scales, homogeneous activations keep them, tanh asks for 0, the output "
+            r"for 0; solved exactly (python-flint), integer basis; each generator is then checked below.")
         for g in self.generators:
             verdicts = [v for _, _, v in g.report.rows]
-            derivation.add(r"%s:\ %s" % (g.symmetry.name, g.symmetry.latex()),
-                           "check_symmetry: prediction, loss, gradient and Hessian laws", verdicts)
+            derivation.add(verdicts, f"{g.symmetry.name}: check_symmetry, prediction, loss, gradient and Hessian laws")
         if self.maximality is not None:
-            derivation.add(r"\dim \mathfrak{g} \le n - \operatorname{rank} J = %s"
-                           % (self.upper_bound if self.upper_bound is not None else "?"),
+            derivation.add([self.maximality],
+                           r"$\dim \mathfrak{g} \le n - \operatorname{rank} J = %s$: " % (
+                               self.upper_bound if self.upper_bound is not None else "?") +
                            r"$s \in \mathfrak{g} \Rightarrow J s = 0$, "
                            r"$J_{kp} = \theta_p\,\partial f/\partial\theta_p$ at rational points off "
                            r"the kinks (chain rule at $\lambda = 0$ of $f(e^{\lambda s}\theta) = "
-                           r"f(\theta)$); rank exact or certified from below",
-                           [self.maximality])
+                           r"f(\theta)$); rank exact or certified from below")
         for d in self.discrete:
-            derivation.add(r"\text{%s %s}" % (d.kind, d.representative.replace("_", r"\_")),
-                           f"check_symmetry on this representative ({d.layer}): the prediction "
-                           "and loss claims",
-                           [v for claim, _, v in d.report.rows if claim in ("prediction", "loss")])
+            derivation.add([v for claim, _, v in d.report.rows if claim in ("prediction", "loss")],
+                           f"{d.kind} {d.representative}: check_symmetry on this representative ({d.layer}), the "
+                           "prediction and loss claims")
         if self.flat_directions is not None:
-            derivation.add(r"H(\theta_0)\,(G_k \circ \theta_0) = 0,\ \dim\ker H \ge "
-                           r"\operatorname{rank}\{G_k\circ\theta_0\}",
-                           "exact Hessian of the mean squared error at a random interpolating minimum",
-                           [self.flat_directions])
+            derivation.add([self.flat_directions], r"$H(\theta_0)\,(G_k \circ \theta_0) = 0$, so $\dim\ker H \ge "
+                           r"\operatorname{rank}\{G_k\circ\theta_0\}$: exact Hessian of the mean squared error at a "
+                           "random interpolating minimum")
         if self.failure is not None:
-            derivation.add(r"\text{discovery}", self.failure.reason, [self.failure])
+            derivation.add([self.failure], self.failure.reason)
         derivation.notes.append(
             r"Maximality is a statement about the Lie algebra, hence the identity component of "
             r"the group of positive diagonal rescalings; discrete positive rescalings outside it are "

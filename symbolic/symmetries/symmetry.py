@@ -379,9 +379,8 @@ class SymmetryReport:
                              for g in self.symmetry.group) or r"\text{none}")])
         for claim in dict.fromkeys(c for c, _, _ in self.rows):
             verdicts = [v for c, _, v in self.rows if c == claim]
-            sizes = [(None, None, n) for c, n, _ in self.rows if c == claim and n is not None]
-            statement = verdicts[0].details.get("latex", r"\text{%s}" % claim)
-            derivation.add(statement.split(r",\ N =")[0], _REASONS.get(claim, claim), verdicts, sizes)
+            sizes = [(None, None, n) for c, n, _ in self.rows if c == claim]
+            derivation.add(verdicts, _REASONS.get(claim, claim), sizes)
         derivation.sizes = [(None, None, n) for _, n, _ in self.rows if n is not None]
         derivation.notes.append(
             r"The laws are checked on the open activation regions, where $L$ is a polynomial. At a "
