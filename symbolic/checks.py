@@ -47,6 +47,7 @@ def identity(lhs, rhs, *, label: str = "", evidence=(), **options) -> Verdict:
     domain = domain_text(statement.lhs, statement.rhs)
     if domain:
         notes["domain"] = domain
+        notes["domain_latex"] = domain_text(statement.lhs, statement.rhs, latex=True)
     return dataclasses.replace(verdict, details={**verdict.details, **notes}) if notes else verdict
 
 

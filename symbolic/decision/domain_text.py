@@ -23,9 +23,21 @@ from symbolic.relu import ReLU
 _UNITS = 30             # past this many conditions, the domain is named, not listed
 
 
-def _condition_text(condition) -> str:
+# the signs as text and as LaTeX
+_SIGNS = {"≠": r"\ne", "≥": r"\ge", "≤": r"\le", ">": ">", "<": "<"}
+
+
+def _shown(value, latex: bool) -> str:
+    return sp.latex(value) if latex else str(value)
+
+
+def _sign(sign: str, latex: bool) -> str:
+    return _SIGNS[sign] if latex else sign
+
+
+def _condition_text(condition, latex: bool = False) -> str:
     sign = {sp.Ne: "≠", sp.StrictGreaterThan: ">", sp.GreaterThan: "≥"}[type(condition)]
-    return f"{condition.lhs} {sign} {condition.rhs}"
+    return f"{_shown(condition.lhs, latex)} {_sign(sign, latex)} {_shown(condition.rhs, latex)}"
 
 
 def _through_rectifiers(condition):
@@ -88,22 +100,27 @@ def _one_symbol_set(conditions):
     return x, region
 
 
-def _interval_text(x, interval: sp.Interval) -> str:
+def _interval_text(x, interval: sp.Interval, latex: bool = False) -> str:
     """'x > 0', 'x ≤ 1', '0 < x < 1' for an interval of the reals."""
-    low = None if interval.start == -sp.oo else (str(interval.start), "≤" if not interval.left_open else "<")
-    high = None if interval.end == sp.oo else (str(interval.end), "≤" if not interval.right_open else "<")
+    low = None if interval.start == -sp.oo else (interval.start, "≤" if not interval.left_open else "<")
+    high = None if interval.end == sp.oo else (interval.end, "≤" if not interval.right_open else "<")
+    name = _shown(x, latex)
     if low and high:
-        return f"{low[0]} {low[1]} {x} {high[1]} {high[0]}"
+        return (f"{_shown(low[0], latex)} {_sign(low[1], latex)} {name} {_sign(high[1], latex)} "
+                f"{_shown(high[0], latex)}")
     if low:
-        return f"{x} {'≥' if low[1] == '≤' else '>'} {low[0]}"
+        return f"{name} {_sign('≥' if low[1] == '≤' else '>', latex)} {_shown(low[0], latex)}"
     if high:
-        return f"{x} {high[1]} {high[0]}"
+        return f"{name} {_sign(high[1], latex)} {_shown(high[0], latex)}"
     return ""
 
 
-def domain_text(*sides) -> str:
+def domain_text(*sides, latex: bool = False) -> str:
     """The domain of the sides as written where it restricts their symbols beyond their facts, as
-    text ('x > 0', 'x ≠ 0 and y > 0'); '' where both sides are defined at every admissible point."""
+    text ('x > 0', 'x ≠ 0 and y > 0'; with ``latex``, as LaTeX: 'x > 0', 'x \\ne 0 \\wedge y > 0');
+    '' where both sides are defined at every admissible point."""
+    conjunction = r" \wedge " if latex else " and "
+    nowhere = r"\text{nowhere}" if latex else "nowhere"
     try:
         conditions = domain_conditions(*sides)
     except (TypeError, ValueError, AttributeError, RecursionError):
@@ -111,17 +128,20 @@ def domain_text(*sides) -> str:
     if not conditions:
         return ""
     if conditions == [sp.false]:
-        return "nowhere"
+        return nowhere
     x, region = _one_symbol_set(conditions)
     if region is not None:
         if region is sp.S.EmptySet:
-            return "nowhere"
+            return nowhere
         # an interval, less finitely many points: 'x > 0 and x ≠ 1'
         hull = sp.Interval(region.inf, region.sup, region.inf not in region, region.sup not in region)
         missing = hull - region
         if isinstance(missing, sp.FiniteSet) or missing is sp.S.EmptySet:
-            parts = [_interval_text(x, hull)] + [f"{x} ≠ {p}" for p in getattr(missing, "args", ())]
-            return " and ".join(part for part in parts if part)
+            parts = [_interval_text(x, hull, latex)] + [f"{_shown(x, latex)} {_sign('≠', latex)} {_shown(p, latex)}"
+                                                        for p in getattr(missing, "args", ())]
+            return conjunction.join(part for part in parts if part)
     if len(conditions) > _UNITS:
-        return f"{len(conditions)} conditions: where no denominator as written is 0, no even root or log is of a negative number"
-    return " and ".join(_condition_text(c) for c in conditions)
+        text = (f"{len(conditions)} conditions: where no denominator as written is 0, no even root or log is of "
+                "a negative number")
+        return r"\text{%s}" % text if latex else text
+    return conjunction.join(_condition_text(c, latex) for c in conditions)
