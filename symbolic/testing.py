@@ -111,6 +111,8 @@ def assert_symmetry(model: Model, symmetry: Symmetry, **options):
     failing = [(claim, n, v) for claim, n, v in report.rows if v.status is not Status.PROVED]
     if failing:
         lines = [f"{symmetry.name} is not shown to be a symmetry of {model!r}"]
+        if report.breaks:
+            lines.append(f"  what breaks it: {report.breaks}")
         for claim, n, verdict in failing:
             lines.append(f"{claim}" + (f" (N={n})" if n is not None else "") + ": "
                          + _message(Status.PROVED, verdict).replace("\n", "\n  "))

@@ -233,3 +233,12 @@ def test_an_invariance_outcome_prints_as_text():
     text = str(check_invariance("path_norm", "layerwise"))
     assert text.startswith("PROVED: path_norm is invariant under layerwise")
     assert "(1) [checked, holds]" in text and "Outcome(" not in text
+
+
+def test_the_symmetry_helper_names_what_breaks_the_map():
+    from symbolic.testing import assert_symmetry
+    net, (W1, b1, W2, b2, v) = _readme_network()
+    C, E = sp.diag(*positive_scales("c", 2)), sp.diag(*positive_scales("e", 2))
+    wrong = Symmetry(net, {"W1": W1 * C, "b1": b1 * C, "W2": C.inv() * W2 * E, "v": E.inv() * v})
+    with pytest.raises(AssertionError, match="what breaks it: the image of b2"):
+        assert_symmetry(net, wrong, sizes=(1,))

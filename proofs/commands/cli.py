@@ -14,8 +14,8 @@
     python -m proofs --certify coq            every identity the run proves re-checked by Coq
 
 Exit code: 0 every claim PROVED, 1 some claim REFUTED, 3 some UNDECIDED and none REFUTED,
-2 bad usage or bad input, 4 an internal error of the checker, 141 the output's reader closed
-the pipe (as for any Unix tool).
+2 bad usage or bad input, 4 an internal error of the checker, 130 interrupted (Ctrl-C: the rows
+decided so far are printed), 141 the output's reader closed the pipe (as for any Unix tool).
 """
 from __future__ import annotations
 
@@ -108,9 +108,10 @@ def help_epilog() -> str:
     lines += [""] + textwrap.wrap(
         "exit codes: {} every claim PROVED, {} some claim REFUTED, {} some UNDECIDED and none "
         "REFUTED, {} bad usage or bad input (one line on stderr), {} an internal error of the "
-        "checker (never a verdict), {} the reader of the output closed the pipe".format(
+        "checker (never a verdict), {} interrupted (Ctrl-C: the rows decided so far are printed), {} the "
+        "reader of the output closed the pipe".format(
             EXIT_CODES[Status.PROVED], EXIT_CODES[Status.REFUTED], EXIT_CODES[Status.UNDECIDED],
-            EXIT_USAGE, EXIT_INTERNAL_ERROR, EXIT_CLOSED_PIPE),
+            EXIT_USAGE, EXIT_INTERNAL_ERROR, EXIT_INTERRUPTED, EXIT_CLOSED_PIPE),
         96, subsequent_indent="  ")
     return "\n".join(lines)
 
