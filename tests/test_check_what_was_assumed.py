@@ -242,3 +242,24 @@ def test_the_symmetry_helper_names_what_breaks_the_map():
     wrong = Symmetry(net, {"W1": W1 * C, "b1": b1 * C, "W2": C.inv() * W2 * E, "v": E.inv() * v})
     with pytest.raises(AssertionError, match="what breaks it: the image of b2"):
         assert_symmetry(net, wrong, sizes=(1,))
+
+
+def test_an_interrupted_parallel_run_prints_the_rows_that_came_back(monkeypatch):
+    from proofs.commands import cli, parallel, registry
+    scripts = {"first": _script("first", 2), "second": _script("second", 2)}
+    monkeypatch.setattr(registry, "names", lambda: list(scripts))
+    monkeypatch.setattr(registry, "load", lambda name: scripts[name])
+
+    def run_scripts(plans, seed, timeout, *, jobs=1, address=None, on_done=None):
+        # the first script's rows come back, then Ctrl-C reaches the parent
+        for row in plans[0][0].run(plans[0][1]).results:
+            on_done(row)
+        raise KeyboardInterrupt
+    monkeypatch.setattr(parallel, "run_scripts", run_scripts)
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        status = cli.main(["--jobs", "2"])
+    assert status == 130
+    assert out.getvalue().count("PROVED") == 2
+    assert not any(line.startswith("second ") for line in out.getvalue().splitlines())
+    assert "2 claims decided, from 1 of the 2 results" in out.getvalue()
