@@ -1,15 +1,16 @@
-(** * Theorem 2's Jacobian determinant and Theorem 4's congruence, for every d and h.
+(** * The determinant of T_alpha, and a Hessian entry made large, for every d and h.
 
-    The stdlib has no matrices: T_alpha is the diagonal linear map theta |-> (t_a theta_a)_a, so
-    its determinant is the product of its diagonal entries t_a over the d h + h coordinates, and
-    the Hessian's diagonal entry at T_alpha theta bounds its spectral norm from below
-    (|H_aa| = |e_a^T H e_a| <= |||H|||_2); those two standard facts of linear algebra are the
-    paper's and are not re-proved here. *)
+    What Theorem 2 and Theorem 4 rest on, named for what it is: the stdlib has no matrices, and
+    T_alpha is the diagonal linear map theta |-> (t_a theta_a)_a, so its determinant is the product
+    of its diagonal entries t_a over the d h + h coordinates ([t_alpha_determinant]; Theorem 2's
+    statement on volumes is not proved here); a positive diagonal entry of the Hessian (partials)
+    becomes as large as wanted at some T_alpha theta ([hessian_entry_W], [hessian_entry_v]).
+    Theorem 4 itself, the spectral norm of the Hessian form made large, is [Frechet.theorem4_frechet]. *)
 Require Import Reals Lra Lia FunctionalExtensionality List.
 Require Import Sharp.Prelude Sharp.Partials Sharp.Diagonal Sharp.Theorem1 Sharp.Theorem3.
 Open Scope R_scope.
 
-(** ** Theorem 2: det T_alpha = alpha^(n_1 - n_2), n_1 = d h, n_2 = h *)
+(** ** The determinant of T_alpha: alpha^(n_1 - n_2), n_1 = d h, n_2 = h (Theorem 2's Jacobian) *)
 
 (** All d h + h coordinates: the weights W_ij (i < d, j < h), then the output weights v_j. *)
 Definition coords (d h : nat) : list coord :=
@@ -32,7 +33,7 @@ Proof.
   intros H. induction l as [|x l IH]; simpl; [reflexivity | rewrite H, IH; reflexivity].
 Qed.
 
-Theorem theorem2_det (d h : nat) (alpha : R) :
+Theorem t_alpha_determinant (d h : nat) (alpha : R) :
   lprod (coords d h) (t_alpha alpha) = alpha ^ (d * h) * (/ alpha) ^ h.
 Proof.
   unfold coords. rewrite lprod_app.
@@ -51,7 +52,7 @@ Proof.
   - rewrite Rinv_mult. ring.
 Qed.
 
-(** ** Theorem 4: the congruence makes a positive diagonal entry of the Hessian as large as wanted
+(** ** A positive diagonal entry of the Hessian made as large as wanted (Theorem 4's congruence)
 
     If H_aa(theta) = gamma > 0 at a weight W_ij (the Hessian at a minimum is positive
     semi-definite, so a non-zero one has such an entry, on W or on v), then for every M > 0 some
@@ -60,7 +61,7 @@ Qed.
 Section Theorem4.
 Variables (d h : nat) (ell : ((nat -> R) -> R) -> R).
 
-Theorem theorem4_W (i j : nat) (th : param) (d0 : R) (Da : param -> R) (gamma M : R) :
+Theorem hessian_entry_W (i j : nat) (th : param) (d0 : R) (Da : param -> R) (gamma M : R) :
   partial_near coord_eq_dec (loss d h ell) (Wc i j) (Wc i j) th d0 Da ->
   partial Da (Wc i j) th gamma -> 0 < gamma -> 0 < M ->
   exists alpha, 0 < alpha /\
@@ -88,7 +89,7 @@ Proof.
     nra.
 Qed.
 
-Theorem theorem4_v (j : nat) (th : param) (d0 : R) (Da : param -> R) (gamma M : R) :
+Theorem hessian_entry_v (j : nat) (th : param) (d0 : R) (Da : param -> R) (gamma M : R) :
   partial_near coord_eq_dec (loss d h ell) (Vc j) (Vc j) th d0 Da ->
   partial Da (Vc j) th gamma -> 0 < gamma -> 0 < M ->
   exists alpha, 0 < alpha /\

@@ -23,7 +23,6 @@ instance.
 """
 from __future__ import annotations
 
-import dataclasses
 
 import functools
 
@@ -41,7 +40,6 @@ from symbolic.logic.terms import Add, Const, Deriv, Entry, Indicator, Mul, Relu,
 from symbolic.logic.notation import latex
 from symbolic.every_size.networks import A, DEEP, DEEP_BIAS, DEEP_NEURON, DEEP_NEURON_BIAS, DEPTH, DeepNetwork, LAYER, \
     LOSS_FUNCTION, N, P, P_LAST, PRODUCT_ONE, T_ALPHA, T_NEURON, PerNeuronDeepNetwork, one_layer_map, prediction, x
-from symbolic.coq import library
 from symbolic.kernel import conjunction
 from symbolic.checks import check_identity, zeros
 from symbolic.every_size.laws import derivative_chain, invariance_lemma, loss_chain
@@ -444,6 +442,37 @@ def add_condensed_chain(derivation: Derivation, chain: Chain, opening: str) -> N
         before = part.end
 
 
+def add_theorem1_proof(derivation: Derivation, prediction_chain: Chain, loss: Chain, rows=()) -> None:
+    """Theorem 1 (a) for every d, h, step by step, then (b) for every d, h, N: the prediction's
+    steps inside the loss (``rows``: the rows that cite them, with their instance checks)."""
+    add_chain(derivation, prediction_chain, r"Theorem 1 (a): $f$ at $T_\alpha\theta$, by the definitions of $f$ "
+              r"and of $T_\alpha$")
+    derivation.add([loss.check(), *rows], "Theorem 1 (b): the same steps inside $\\frac1N\\sum_n \\ell(\\cdot, y_n)$, "
+                   "checked as a chain of its own: each rule holds for every value of its variables, so for each $n$")
+
+
+def theorem3_chains() -> tuple[list, list]:
+    """Theorem 3's chains for every size: each gradient coordinate and each Hessian block, through
+    L∘T_α = L, the kernel's theorem for this T_α and this L."""
+    gradients, hessians = _coordinates()
+    invariance = invariance_lemma(theorem1_loss()[1], LOSS_FUNCTION, T_ALPHA)
+    return ([derivative_chain([a], LOSS_FUNCTION, T_ALPHA, invariance) for a in gradients],
+            [derivative_chain(list(pair), LOSS_FUNCTION, T_ALPHA, invariance) for pair in hessians])
+
+
+def add_theorem3_proof(derivation: Derivation, gradient_chains, hessian_chains, gradient_rows=(), hessian_rows=()) -> None:
+    """Theorem 3 for every size: the gradient chain of W_ij and the Hessian chain of (W_ij, v_l) step
+    by step, the other coordinates and blocks by their theorems."""
+    add_chain(derivation, gradient_chains[0],
+              "Theorem 3 for the coordinate $W_{ij}$, $t = \\alpha$ read from $T_\\alpha$: start from the left side")
+    derivation.add([gradient_chains[1].check(), *gradient_rows],
+                   "the same chain for the coordinate $v_j$, $t = \\alpha^{-1}$")
+    add_chain(derivation, hessian_chains[1], "Theorem 3, Hessian block $(W_{ij}, v_l)$: start from the left side")
+    for chain, block in ((hessian_chains[0], "$(W_{ij}, W_{kl})$"), (hessian_chains[3], "$(v_j, v_l)$"),
+                         (hessian_chains[2], "$(v_j, W_{kl})$")):
+        derivation.add([chain.check(), *hessian_rows], f"the same chain for the block {block}")
+
+
 def induction_hypotheses(verdict: Verdict) -> dict:
     """For the theorem of an induction the kernel proved here: its step chain (as checked) and, for
     its hypothesis rule, the same equation S(k) declared as a hypothesis (``add_chain``)."""
@@ -536,15 +565,10 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
         "Theorem 1 (a), all sizes", [prediction_chain], instance_check(prediction_chain, sizes)))
     theorem1_b = record("Theorem 1 (b): L(T_alpha theta) = L(theta) for every loss ell, for all d, h, N >= 1",
                         lambda: _combine("Theorem 1 (b), all sizes", [theorem1_loss()[0]], instance_check(loss, sizes)))
-    add_chain(derivation, prediction_chain, r"Theorem 1 (a): $f$ at $T_\alpha\theta$, by the definitions of $f$ "
-              r"and of $T_\alpha$")
-    derivation.add([loss.check(), theorem1_b], "Theorem 1 (b): the same steps inside $\\frac1N\\sum_n \\ell(\\cdot, y_n)$, "
-                   "checked as a chain of its own: each rule holds for every value of its variables, so for each $n$")
+    add_theorem1_proof(derivation, prediction_chain, loss, [theorem1_b])
 
     # Theorem 3: the chain rule through L∘T_α = L, the theorem just proved for this T_α and this L
-    invariance = invariance_lemma(theorem1_loss()[1], LOSS_FUNCTION, T_ALPHA)
-    gradient_chains = [derivative_chain([a], LOSS_FUNCTION, T_ALPHA, invariance) for a in gradients]
-    hessian_chains = [derivative_chain(list(pair), LOSS_FUNCTION, T_ALPHA, invariance) for pair in hessians]
+    gradient_chains, hessian_chains = theorem3_chains()
     theorem3_gradient = record(
         "Theorem 3: gradient law grad L(T_alpha theta) = S grad L(theta), for all d, h, N >= 1",
         lambda: _combine("Theorem 3 gradient, all sizes", gradient_chains,
@@ -553,13 +577,7 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
         "Theorem 3: Hessian law H(T_alpha theta) = S H(theta) S, for all d, h, N >= 1",
         lambda: _combine("Theorem 3 Hessian, all sizes", hessian_chains,
                          [theorem3.check(d, h, n, "quadratic", 2, seed=seed, timeout=timeout) for d, h, n in sizes]))
-    add_chain(derivation, gradient_chains[0],
-              "Theorem 3 for the coordinate $W_{ij}$, $t = \\alpha$ read from $T_\\alpha$: start from the left side")
-    derivation.add([gradient_chains[1].check(), theorem3_gradient], "the same chain for the coordinate $v_j$, $t = \\alpha^{-1}$")
-    add_chain(derivation, hessian_chains[1], "Theorem 3, Hessian block $(W_{ij}, v_l)$: start from the left side")
-    for chain, block in ((hessian_chains[0], "$(W_{ij}, W_{kl})$"), (hessian_chains[3], "$(v_j, v_l)$"),
-                         (hessian_chains[2], "$(v_j, W_{kl})$")):
-        derivation.add([chain.check(), theorem3_hessian], f"the same chain for the block {block}")
+    add_theorem3_proof(derivation, gradient_chains, hessian_chains, [theorem3_gradient], [theorem3_hessian])
 
     # Theorem 3 for mean squared error, with the closed forms at index level
     mse_checks = [functools.cache(lambda d=d, h=h, n=n: mse_instance_check(d, h, n)) for d, h, n in sizes]
@@ -619,20 +637,8 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
         r"$L$ twice differentiable at $T\theta$; since $L = L\circ T^{-1}$ with $T^{-1}$ linear, that "
         r"holds exactly when $L$ is twice differentiable at $\theta$.")
     derivation.notes.append(_controls_note())
-    # the rows the Coq development proves for every size, re-checked by coqc (one compile a process)
-    for row in report.results:
-        row.verdict = coq_checked(row.claim, row.verdict)
+    # Coq's answer on a row comes from its own statement, printed to Coq by ``--certify coq``
     return report
-
-
-def coq_checked(claim: str, verdict: Verdict) -> Verdict:
-    """A proved every-size row with Coq's answer: "coq": "checked" and the Coq theorems named in
-    its evidence when the Coq development proves it (``symbolic.coq.library``); unchanged otherwise."""
-    status = library.row_status(claim) if verdict.status is Status.PROVED else None
-    if status is None:
-        return verdict
-    return dataclasses.replace(verdict, details={**verdict.details, "coq": status},
-                               evidence=(*verdict.evidence, *library.row_evidence(claim)))
 
 
 def layer_wise_rows(network, seed: int) -> dict:
@@ -792,7 +798,7 @@ def mse_instance_check(d: int, h: int, n: int) -> Verdict:
     pattern: dict = {}
 
     def on_pattern(expr):
-        sigma = lambda e: pattern.setdefault(sp.expand(e), sp.Symbol(f"sigma{len(pattern)}"))  # noqa: E731
+        sigma = lambda e: pattern.setdefault(sp.expand(e), sp.Symbol(f"sigma{len(pattern)}", real=True))  # noqa: E731
         expr = expr.replace(lambda e: isinstance(e, sp.Heaviside), lambda e: sigma(e.args[0]))
         return expr.replace(lambda e: isinstance(e, ReLU), lambda e: sigma(e.args[0]) * e.args[0])
     loss = sum((expand(prediction(), sizes, {"n": m}) - sp.Symbol(f"y_{m}", real=True)) ** 2

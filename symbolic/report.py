@@ -35,8 +35,15 @@ class ClaimResult:
             "residual": v.residual, "reason": v.reason or None,
             "evidence": list(v.evidence),
             **({"statement": v.statement.text, "rests_on": v.rests_on} if v.status is Status.PROVED else {}),
-            **({"coq": v.details["coq"]} if "coq" in v.details else {}),
+            **({"coq": coq_json(v.details)} if "coq" in v.details else {}),
         }
+
+
+def coq_json(details) -> dict:
+    """Coq's answer on a row: its status, and for a row Coq checked the Coq theorem and its
+    statement as Coq printed it (``symbolic.coq``)."""
+    return {"status": details["coq"], **({"theorem": details["coq_theorem"], "statement": details["coq_statement"]}
+                                         if "coq_statement" in details else {})}
 
 
 def all_sizes_text(verdict) -> str:

@@ -219,7 +219,9 @@ def test_a_proved_verdict_keeps_its_fields_and_gains_coqs_answer():
     verdict = dataclasses.replace(check_identity(ReLU(a * x) / a, ReLU(x)), details={"k": 1})
     checked = with_coq(verdict)
     assert checked.status is Status.PROVED and checked.evidence == verdict.evidence
-    assert checked.details == {"k": 1, "coq": "checked"} and checked.theorem is verdict.theorem
+    assert checked.details == {"k": 1, "coq": "checked", "coq_theorem": "claim_0",
+                               "coq_statement": "forall a x : R, 0 < a -> a <> 0 -> / a * Rmax (x * a) 0 = Rmax x 0"}
+    assert checked.theorem is verdict.theorem
 
 
 def test_a_proved_verdict_that_coq_refutes_becomes_undecided_naming_both():

@@ -253,7 +253,33 @@ def certificate(lhs, rhs, name: str) -> str:
     roots_and_exps_as_atoms(lhs, rhs)
     printer = Printer()
     claim: Statement = statement(lhs, rhs, printer)
+    if any(lhs.has(kind) or rhs.has(kind) for kind in (sp.Derivative, sp.Heaviside, sp.KroneckerDelta)):
+        # derivatives, steps and deltas as written: each one replaced by its value, which Coq proves
+        if "Derive" not in printer.uses:
+            return claim.lemma(name, EVALUATED)
+        # Coquelicot loaded on the lemma's first line (its coercion warning silenced: a warning's
+        # line would be read as the line of an error)
+        return ('Set Warnings "-ambiguous-paths,-notation-overridden". From Coquelicot Require Import Coquelicot. '
+                + claim.lemma(name, DERIVATIVES + EVALUATED))
     return claim.lemma(name, proof_script(lhs, rhs, printer))
+
+
+# The proof of a lemma with derivatives, Heaviside steps or Kronecker deltas as written: each closed
+# derivative Derive f x replaced by the value Coquelicot's auto_derive proves it has (is_derive f x l,
+# so Derive f x = l), each step and delta decided by cases, then the arithmetic closes the goal.
+_CLOSED_DERIVATIVES = ("repeat match goal with |- context [Derive ?f ?x] => let l := fresh \"l\" in evar (l : R); "
+                       "rewrite (is_derive_unique f x l) by (subst l; auto_derive; [repeat split | reflexivity]); "
+                       "subst l end")
+# a derivative of a derivative: the inner one, a function of the outer variable, replaced by its
+# value at every point (Derive_ext), innermost first; then every closed derivative by its value
+DERIVATIVES = ("repeat match goal with |- context [Derive (fun y : R => @?F y) ?y0] =>\n"
+               "    lazymatch F with context [Derive] => idtac end;\n"
+               "    let HG := fresh \"HG\" in eassert (HG : forall y, F y = _);\n"
+               f"    [ let z := fresh \"z\" in intro z; cbv beta; {_CLOSED_DERIVATIVES}; reflexivity\n"
+               "    | rewrite (Derive_ext _ _ y0 HG); clear HG ] end.\n"
+               f"  {_CLOSED_DERIVATIVES}.\n  ")
+EVALUATED = ("repeat match goal with |- context [Rlt_dec ?a ?b] => destruct (Rlt_dec a b) end; cbn [Nat.eqb].\n"
+             "  all: first [ field; repeat split; nonzero | ring | lra | nra | exfalso; nra ].")
 
 
 # --- a refutation: the claim false at a point ---------------------------------------------------
@@ -278,6 +304,8 @@ def refutation(lhs, rhs, name: str) -> Refutation | None:
     the values are not rational (a root, exp or π) or no point of ATTEMPTS separates the sides.
     Raises OutsideFragment outside the fragment."""
     lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
+    if any(lhs.has(kind) or rhs.has(kind) for kind in (sp.Derivative, sp.Heaviside, sp.KroneckerDelta)):
+        return None               # a derivative, step or delta is not evaluated at a point here
     claim = statement(lhs, rhs, printer := Printer())
     if any(lhs.has(kind) or rhs.has(kind) for kind in (sp.exp, sp.pi)) or \
             any(not p.exp.is_Integer for p in lhs.atoms(sp.Pow) | rhs.atoms(sp.Pow)):

@@ -596,6 +596,7 @@ class Checked:
     cpu_seconds: float = 0.0
     wall_seconds: float = 0.0
     calls: int = 0
+    statements: dict = field(default_factory=dict)   # name -> the theorem's statement as Coq printed it
 
 
 def not_checked(export: Export, outcome: library.Outcome) -> str:
@@ -636,8 +637,12 @@ def check_exports(exports: list[Export]) -> Checked:
                               for e in exports}
             return result
         arguments = ("-Q", ".", library.LIBRARY)
-        checked = library.check_items(Path(folder), HEADER, {e.name: e.text for e in exports}, SECONDS_PER_CHAIN,
-                                      arguments, file="Exported.v")
+        # each chain followed by the commands that print its theorem (the section closed: every size,
+        # family and hypothesis quantified), read back from Coq's output
+        checked = library.check_items(Path(folder), HEADER, {e.name: e.text + library.printing(e.name) for e in exports},
+                                      SECONDS_PER_CHAIN, arguments, file="Exported.v")
+        result.statements = {name: text for name, text in checked.printed.items()
+                             if checked.outcomes.get(name, library.Outcome(False)).accepted}
         failed = {}
         for export in exports:
             outcome = checked.outcomes[export.name]

@@ -1,8 +1,7 @@
 """The Coq development of the paper's results for every size (``coq/`` at the repository's root),
 and which every-size result each of its theorems proves.
 
-``EVERY_SIZE`` maps the claim of each row of ``python -m proofs all_sizes`` that Coq proves to the
-Coq theorems that prove it.  ``check_library()`` compiles the development once per process with
+``DEVELOPMENT`` lists its theorems for every size.  ``check_library()`` compiles the development once per process with
 ``coqc`` into a temporary folder and asks ``Print Assumptions`` of every theorem: a theorem is
 "checked" when it compiles and rests on no axiom beyond the two that Coq's real numbers rest on.
 
@@ -23,7 +22,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 SOURCES = Path(__file__).resolve().parents[2] / "coq"
@@ -39,72 +38,49 @@ POLL_SECONDS = 0.1                  # how often the CPU time of a coqc call and 
 # about R names them).
 REALS_AXIOMS = frozenset({"ClassicalDedekindReals.sig_forall_dec",
                           "FunctionalExtensionality.functional_extensionality_dep"})
+# the third axiom of the reals, which the library's sqrt rests on: Coquelicot's Euclidean norm of a
+# pair is a sqrt, so the theorems of the files that need Coquelicot may rest on it as well
+SQRT_AXIOM = "ClassicalDedekindReals.sig_not_dec"
 
 _T1, _T3, _DEEP, _PRE, _PART = "Theorem1", "Theorem3", "Deep", "Prelude", "Partials"
 
-# the row claims of `python -m proofs all_sizes` -> the Coq theorems that prove them for every size
-EVERY_SIZE: dict[str, tuple[str, ...]] = {
-    "rule: sum factor, valid for every size": (f"{_PRE}.sum_factor",),
-    "rule: ReLU homogeneity, valid for every size": (f"{_PRE}.relu_pos_hom",),
-    "rule: indicator homogeneity, valid for every size": (f"{_PRE}.step_pos_hom",),
-    "rule: chain rule, valid for every size": (f"{_PART}.chain_rule",),
-    "rule: constant factor, valid for every size": (f"{_PART}.partial_scal",),
-    "rule: derivative of a sum, valid for every size": (f"{_PART}.partial_sum",),
-    "rule: linearity of the derivative, valid for every size": (f"{_PART}.partial_plus",),
-    "rule: product rule, valid for every size": (f"{_PART}.partial_mult",),
-    "rule: derivative of a constant, valid for every size": (f"{_PART}.partial_const",),
-    "rule: coordinate derivative, valid for every size": (f"{_PART}.partial_coord",),
-    "rule: ReLU derivative, valid for every size": (f"{_PART}.partial_relu",),
-    "rule: indicator derivative, valid for every size": (f"{_PART}.partial_step",),
-    "rule: sum of terms, valid for every size": (f"{_PRE}.sum_plus",),
-    "rule: delta contraction, valid for every size": (f"{_PRE}.sum_delta",),
-    "Theorem 1 (a): f_(T_alpha theta)(x) = f_theta(x), for all d, h >= 1": (f"{_T1}.theorem1_prediction",),
-    "Theorem 1 (b): L(T_alpha theta) = L(theta) for every loss ell, for all d, h, N >= 1":
-        (f"{_T1}.theorem1_loss",),
-    "Theorem 3: gradient law grad L(T_alpha theta) = S grad L(theta), for all d, h, N >= 1":
-        (f"{_T3}.theorem3_gradient", f"{_T3}.theorem3_differentiable", f"{_T3}.theorem3_gradient_form"),
-    "Theorem 3: Hessian law H(T_alpha theta) = S H(theta) S, for all d, h, N >= 1":
-        (f"{_T3}.theorem3_hessian", f"{_T3}.theorem3_hessian_exists", f"{_T3}.theorem3_hessian_form"),
-    "per-neuron: f and L invariant under W_ij -> c_j W_ij, v_j -> v_j / c_j, for all d, h, N >= 1":
-        (f"{_T3}.per_neuron_prediction", f"{_T3}.per_neuron_loss"),
-    "per-neuron: gradient and Hessian laws with S = diag(1/c_j on W, c_j on v), for all d, h, N >= 1":
-        (f"{_T3}.per_neuron_gradient", f"{_T3}.per_neuron_hessian"),
-    "multi-layer: f and L invariant under theta_k -> alpha_k theta_k, prod alpha_k = 1, for every depth K, "
-    "all widths and N": (f"{_DEEP}.layers_prediction0", f"{_DEEP}.layers_loss0"),
-    "multi-layer congruence: grad L(T theta) = D grad L(theta), H(T theta) = D H(theta) D, D = diag(1/alpha_k), "
-    "for every depth, widths, N": (f"{_DEEP}.layers_gradient0", f"{_DEEP}.layers_hessian0"),
-    "multi-layer with biases: f and L invariant under theta_k -> alpha_k theta_k, b_k -> P_k b_k, "
-    "prod alpha_k = 1, for every depth K, all widths and N": (f"{_DEEP}.layers_prediction", f"{_DEEP}.layers_loss"),
-    "multi-layer with biases congruence: grad L(T theta) = D grad L(theta), H(T theta) = D H(theta) D, "
-    "D = diag(1/alpha_k, 1/P_k on b_k), for every depth, widths, N":
-        (f"{_DEEP}.layers_gradient", f"{_DEEP}.layers_hessian"),
-    "per-neuron multi-layer: f and L invariant under theta^(k)_ij -> c^(k)_j theta^(k)_ij / c^(k-1)_i, "
-    "c^(0) = 1, theta^(K)_i -> theta^(K)_i / c^(K-1)_i, for every depth K, all widths and N":
-        (f"{_DEEP}.per_unit_prediction0", f"{_DEEP}.per_unit_loss0"),
-    "per-neuron multi-layer congruence: grad L(T theta) = D grad L(theta), H(T theta) = D H(theta) D, "
-    "D = diag(c^(k-1)_i / c^(k)_j on theta^(k)_ij, c^(K-1)_i on theta^(K)_i), for every depth, widths, N":
-        (f"{_DEEP}.per_unit_gradient0", f"{_DEEP}.per_unit_hessian0"),
-    "per-neuron multi-layer with biases: f and L invariant under theta^(k)_ij -> c^(k)_j theta^(k)_ij / "
-    "c^(k-1)_i, b^(k)_j -> c^(k)_j b^(k)_j, c^(0) = 1, theta^(K)_i -> theta^(K)_i / c^(K-1)_i, for every "
-    "depth K, all widths and N": (f"{_DEEP}.per_unit_prediction", f"{_DEEP}.per_unit_loss"),
-    "per-neuron multi-layer with biases congruence: grad L(T theta) = D grad L(theta), H(T theta) = "
-    "D H(theta) D, D = diag(c^(k-1)_i / c^(k)_j on theta^(k)_ij, c^(K-1)_i on theta^(K)_i, 1/c^(k)_j on "
-    "b^(k)_j), for every depth, widths, N": (f"{_DEEP}.per_unit_gradient", f"{_DEEP}.per_unit_hessian"),
-}
+# the theorems of the development for every size: the rules the chains cite, Theorems 1 and 3, the
+# multi-layer and per-neuron laws (which rows they prove is read from the rows' own statements by
+# the Coq pass, ``symbolic.coq.recording``, never from a table of claims)
+DEVELOPMENT: tuple[str, ...] = (
+    "Prelude.sum_factor", "Prelude.relu_pos_hom", "Prelude.step_pos_hom", "Partials.chain_rule",
+    "Partials.partial_scal", "Partials.partial_sum", "Partials.partial_plus", "Partials.partial_mult",
+    "Partials.partial_const", "Partials.partial_coord", "Partials.partial_relu", "Partials.partial_step",
+    "Prelude.sum_plus", "Prelude.sum_delta", "Theorem1.theorem1_prediction", "Theorem1.theorem1_loss",
+    "Theorem3.theorem3_gradient", "Theorem3.theorem3_differentiable", "Theorem3.theorem3_gradient_form",
+    "Theorem3.theorem3_hessian", "Theorem3.theorem3_hessian_exists", "Theorem3.theorem3_hessian_form",
+    "Theorem3.per_neuron_prediction", "Theorem3.per_neuron_loss", "Theorem3.per_neuron_gradient",
+    "Theorem3.per_neuron_hessian", "Deep.layers_prediction0", "Deep.layers_loss0", "Deep.layers_gradient0",
+    "Deep.layers_hessian0", "Deep.layers_prediction", "Deep.layers_loss", "Deep.layers_gradient",
+    "Deep.layers_hessian", "Deep.per_unit_prediction0", "Deep.per_unit_loss0", "Deep.per_unit_gradient0",
+    "Deep.per_unit_hessian0", "Deep.per_unit_prediction", "Deep.per_unit_loss", "Deep.per_unit_gradient",
+    "Deep.per_unit_hessian",
+)
 
-# results beyond the rows: Theorem 1 (c), Theorem 2's determinant, Theorem 4's congruence, the
+# results beyond those: Theorem 1 (c), the determinant of T_alpha, a Hessian entry made large, the
 # diagonal laws they all rest on
 FURTHER: tuple[str, ...] = (
     f"{_T1}.theorem1_local_min", f"{_T1}.theorem1", f"{_T1}.scale_inverse",
     "Diagonal.partial_transport", "Diagonal.gradient_law", "Diagonal.differentiable_transport",
     "Diagonal.hessian_law", "Diagonal.partial_near_transport", "Diagonal.gradient_form", "Diagonal.hessian_form",
     f"{_T3}.theorem3_gradient_W", f"{_T3}.theorem3_gradient_v",
-    "Theorem2_4.theorem2_det", "Theorem2_4.scale_compose", "Theorem2_4.theorem4_W", "Theorem2_4.theorem4_v",
+    "Theorem2_4.t_alpha_determinant", "Theorem2_4.scale_compose", "Theorem2_4.hessian_entry_W",
+    "Theorem2_4.hessian_entry_v",
     f"{_PRE}.leaky_pos_hom", f"{_PRE}.relu_derivative_pos", f"{_PRE}.relu_derivative_neg",
     f"{_PRE}.step_derivative", f"{_PART}.partial_comp",
     # the rules exported chains cite beyond the prelude's (``symbolic.coq.chains``)
     "Chains.abs_pos_hom", "Chains.abs_sign", "Chains.signZ_square", "Chains.signZ_cases", "Chains.root_hom",
     "Chains.rroot_hom", "Chains.sum_reindex",
+    # Theorem 3 with Fréchet derivatives and Theorem 1 (c) for the Euclidean norm (Coquelicot)
+    "Frechet.frechet_unique", "Frechet.regularity_transport", "Frechet.gradient_transport",
+    "Frechet.hessian_transport", "Frechet.local_min_transport", "Frechet.euclidean_norm",
+    "Frechet.theorem3_frechet", "Frechet.theorem1_local_min", "Frechet.hessian_scal_first",
+    "Frechet.hessian_scal_second", "Frechet.basis_unit", "Frechet.theorem4_frechet",
 )
 
 # the rules that are valid for every size but that the kernel checks on instances only (their
@@ -118,13 +94,16 @@ INSTANCE_RULES: dict[str, tuple[str, ...]] = {
 
 # the files that need mathcomp (Debian: libcoq-mathcomp-algebra), compiled only where it is installed
 NEEDS_MATHCOMP = ("Matrices.v",)
+# the files that need Coquelicot (Debian: libcoq-coquelicot), compiled only where it is installed
+NEEDS_COQUELICOT = ("Frechet.v",)
 
-THEOREMS: tuple[str, ...] = tuple(dict.fromkeys([name for names in EVERY_SIZE.values() for name in names]
+THEOREMS: tuple[str, ...] = tuple(dict.fromkeys(list(DEVELOPMENT)
                                                 + list(FURTHER)
                                                 + [name for names in INSTANCE_RULES.values() for name in names]))
 
 COQC_MISSING = "not checked: coqc is not installed (Debian: apt-get install coq)"
 MATHCOMP_MISSING = "not checked: mathcomp is not installed (Debian: apt-get install libcoq-mathcomp-algebra)"
+COQUELICOT_MISSING = "not checked: Coquelicot is not installed (Debian: apt-get install libcoq-coquelicot)"
 
 MARK = "@@ "                        # printed before each theorem's assumptions
 
@@ -144,6 +123,16 @@ def mathcomp() -> bool:
         return timed_coqc(Path(folder), "Probe.v", COMPILE_SECONDS).accepted
 
 
+@functools.cache
+def coquelicot() -> bool:
+    """Whether coqc finds Coquelicot."""
+    if coqc() is None:
+        return False
+    with tempfile.TemporaryDirectory(prefix="coq-coquelicot-") as folder:
+        (Path(folder) / "Probe.v").write_text("From Coquelicot Require Import Coquelicot.\n")
+        return timed_coqc(Path(folder), "Probe.v", COMPILE_SECONDS).accepted
+
+
 def source_files() -> list[Path]:
     """The development's files in dependency order, as _CoqProject lists them."""
     listed = (SOURCES / "_CoqProject").read_text().split()
@@ -158,6 +147,10 @@ def _needs_mathcomp(name: str) -> bool:
     return f"{name.split('.')[0]}.v" in NEEDS_MATHCOMP
 
 
+def _needs_coquelicot(name: str) -> bool:
+    return f"{name.split('.')[0]}.v" in NEEDS_COQUELICOT
+
+
 @functools.cache
 def check_library(matrices: bool = True) -> dict[str, str]:
     """Each theorem of THEOREMS -> "checked", or why not (coqc missing, a file refused, an axiom
@@ -166,13 +159,16 @@ def check_library(matrices: bool = True) -> dict[str, str]:
     theorems = [name for name in THEOREMS if matrices or not _needs_mathcomp(name)]
     if coqc() is None:
         return dict.fromkeys(theorems, COQC_MISSING)
-    missing = [] if matrices and mathcomp() else [name for name in theorems if _needs_mathcomp(name)]
+    missing = {} if matrices and mathcomp() else dict.fromkeys(
+        [name for name in theorems if _needs_mathcomp(name)], MATHCOMP_MISSING)
+    if not coquelicot():
+        missing.update(dict.fromkeys([name for name in theorems if _needs_coquelicot(name)], COQUELICOT_MISSING))
     with tempfile.TemporaryDirectory(prefix="coq-library-") as folder:
         failure = _compile(Path(folder), skip=() if matrices else NEEDS_MATHCOMP)
         if failure:
             return dict.fromkeys(theorems, failure)
         results = assumptions(Path(folder), [name for name in theorems if name not in missing])
-    return {**results, **dict.fromkeys(missing, MATHCOMP_MISSING)}
+    return {**results, **missing}
 
 
 @functools.cache
@@ -197,23 +193,6 @@ def instance_rules_proved(checked: tuple) -> dict[str, str]:
         if names and all(check_matrices()[name] == "checked" for name in names):
             proved[entry] = f"proved for every order in Coq: {', '.join(f'{LIBRARY}.{name}' for name in names)}"
     return proved
-
-
-def row_status(claim: str) -> str | None:
-    """"checked" when every Coq theorem of that every-size row is checked, else the first failure;
-    None for a row that no Coq theorem proves."""
-    names = EVERY_SIZE.get(claim)
-    if names is None:
-        return None
-    results = check_library(matrices=False)
-    failures = [f"{name}: {results[name]}" for name in names if results[name] != "checked"]
-    return failures[0] if failures else "checked"
-
-
-def row_evidence(claim: str) -> list[str]:
-    """The evidence line naming the Coq theorems of a row (empty for a row Coq does not prove)."""
-    names = EVERY_SIZE.get(claim)
-    return [f"Coq: {', '.join(f'{LIBRARY}.{name}' for name in names)}"] if names else []
 
 
 @dataclass(frozen=True)
@@ -350,11 +329,40 @@ class Outcome:
 
 @dataclass
 class Items:
-    """The outcomes of ``check_items``, with the CPU seconds and the number of its coqc calls."""
+    """The outcomes of ``check_items``, with the CPU seconds and the number of its coqc calls, and
+    the statements Coq printed of the theorems the items asked it to print (``printing``)."""
 
     outcomes: dict
     cpu_seconds: float = 0.0
     calls: int = 0
+    printed: dict = field(default_factory=dict)     # theorem name -> its statement as Coq printed it
+
+
+MARK_STATEMENT = "@@ statement "   # printed by coqc before the statement of a theorem it prints
+
+
+def printing(name: str) -> str:
+    """The Coq commands that print the statement of the theorem ``name`` (after a mark that names
+    it), to be read back by ``printed_statements``: what Coq holds, never the text sent to it."""
+    return f'Goal True. idtac "{MARK_STATEMENT}{name}". Abort.\nCheck {name}.\n'
+
+
+def printed_statements(stdout: str) -> dict:
+    """theorem name -> its statement as Coq printed it after the mark (``Check``: "name : type"),
+    in one line: Coq's line breaks and indentation made single spaces."""
+    found: dict = {}
+    current, lines = None, []
+    for line in stdout.splitlines() + [MARK_ITEM]:
+        if line.startswith((MARK_STATEMENT, MARK_ITEM)):
+            if current is not None and lines:
+                text = " ".join(" ".join(lines).split())
+                prefix = f"{current} : "
+                found[current] = text[len(prefix):] if text.startswith(prefix) else text
+            current = line[len(MARK_STATEMENT):].strip() if line.startswith(MARK_STATEMENT) else None
+            lines = []
+        elif current is not None:
+            lines.append(line)
+    return found
 
 
 def check_items(folder: Path, header: str, items: dict, seconds: float, arguments: tuple = (),
@@ -376,6 +384,7 @@ def check_items(folder: Path, header: str, items: dict, seconds: float, argument
         run = timed_coqc(folder, file, STARTUP_SECONDS + seconds * len(pending), arguments)
         result.cpu_seconds += run.cpu
         result.calls += 1
+        result.printed.update(printed_statements(run.stdout))
         if run.accepted:
             result.outcomes.update(dict.fromkeys(pending, Outcome(True)))
             break
@@ -408,6 +417,7 @@ def _alone(folder: Path, header: str, item: str, seconds: float, arguments: tupl
         result.cpu_seconds += run.cpu
         result.calls += 1
         if run.accepted:
+            result.printed.update(printed_statements(run.stdout))
             return Outcome(True)
         if not run.out_of_time:
             return Outcome(False, max(0, run.line - start + 1), first_error(run.output))
@@ -418,14 +428,17 @@ def first_error(output: str) -> str:
     """coqc's error in one line, without the file's location and the marks."""
     lines = [line.strip() for line in output.splitlines()
              if line.strip() and not line.startswith(("File ", MARK_ITEM))]
-    return " ".join(lines)[:400] or "coqc failed without a message"
+    # from the error on: what Coq printed before it (the statements of the items it accepted) is no error
+    errors = [k for k, line in enumerate(lines) if line.startswith("Error")]
+    return " ".join(lines[errors[0]:] if errors else lines)[:400] or "coqc failed without a message"
 
 
 def _compile(folder: Path, only: tuple = (), skip: tuple = ()) -> str | None:
     """Copy the sources (``only`` those files, if given; never those in ``skip``) into folder and
     compile them in order; the first refusal, or None."""
     sources = [source for source in source_files() if (not only or source.name in only) and source.name not in skip
-               and (source.name not in NEEDS_MATHCOMP or mathcomp())]
+               and (source.name not in NEEDS_MATHCOMP or mathcomp())
+               and (source.name not in NEEDS_COQUELICOT or coquelicot())]
     for source in sources:
         shutil.copy(source, folder / source.name)
     for source in sources:
@@ -442,8 +455,11 @@ def assumptions(folder: Path, names: tuple[str, ...] | list[str]) -> dict[str, s
     Assumptions of a term that cites them all first (each call walks the reals' library, about
     half a second); only when that union holds more than the reals' axioms, one call per theorem
     says which theorem rests on what."""
-    union = _run_assumptions(folder, list(names), together=True)
-    if isinstance(union, dict) and union.get("everything") == "checked":
+    # one union for the theorems that may rest on the reals' two axioms, one for those of the files
+    # that need Coquelicot (which may rest on the library's sqrt as well)
+    groups = [[name for name in names if not _needs_coquelicot(name)], [name for name in names if _needs_coquelicot(name)]]
+    unions = [_run_assumptions(folder, group, together=True) if group else {"everything": "checked"} for group in groups]
+    if all(isinstance(union, dict) and union.get("everything") == "checked" for union in unions):
         return dict.fromkeys(names, "checked")
     results: dict[str, str] = {}
     pending = list(names)
@@ -479,11 +495,13 @@ def _run_assumptions(folder: Path, names: list[str], together: bool) -> dict[str
         if missing and missing.group(1).removeprefix("@").removeprefix(f"{LIBRARY}.") in names:
             return "missing " + missing.group(1).removeprefix("@").removeprefix(f"{LIBRARY}.")
         return f"refused: {_first_error(run.output)}"
-    return _parse_assumptions(run.stdout, ["everything"] if together else names)
+    return _parse_assumptions(run.stdout, ["everything"] if together else names,
+                              sqrt=together and any(_needs_coquelicot(name) for name in names))
 
 
-def _parse_assumptions(output: str, names: list[str]) -> dict[str, str]:
-    """Split coqc's output at the marks; each block lists a theorem's axioms."""
+def _parse_assumptions(output: str, names: list[str], sqrt: bool = False) -> dict[str, str]:
+    """Split coqc's output at the marks; each block lists a theorem's axioms (``sqrt``: the union of
+    theorems that may rest on the library's sqrt)."""
     blocks: dict[str, list[str]] = {}
     current = None
     for line in output.splitlines():
@@ -501,7 +519,8 @@ def _parse_assumptions(output: str, names: list[str]) -> dict[str, str]:
             continue
         headers = {"Axioms:", "Closed under the global context"}
         axioms = [line for line in block if line not in headers]
-        extra = sorted(set(axioms) - REALS_AXIOMS)
+        allowed = REALS_AXIOMS | ({SQRT_AXIOM} if sqrt or _needs_coquelicot(name) else set())
+        extra = sorted(set(axioms) - allowed)
         results[name] = "checked" if not extra else "rests on an axiom beyond the reals': " + ", ".join(extra)
     return results
 

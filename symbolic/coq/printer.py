@@ -31,7 +31,7 @@ RESERVED = frozenset([
     "IF", "in", "let", "match", "mod", "return", "then", "using", "where", "with", "Type", "Prop",
     "Set", "SProp", "R", "Rmax", "Rmin", "Rabs", "IZR", "pow", "sqrt", "exp", "PI", "relu_hom", "relu_flip",
     "max_relu", "min_relu", "abs_relu", "nonzero", "close", "pos", "split_signs", "leaf", "guided",
-    "relu_num", "opp_neg_one", "no_sign", "signs_at_point", "at_point",
+    "relu_num", "opp_neg_one", "no_sign", "signs_at_point", "at_point", "Derive", "Nat", "Rlt_dec",
     "O", "S", "nat",
 ])
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
@@ -80,6 +80,7 @@ class Printer:
         self.arity: dict[str, int] = {}
         self.premises: list[str] = []        # "B <> 0" for each denominator, in order of appearance
         self.record_premises = True
+        self.uses: set[str] = set()          # the constructs beyond the standard library's ("Derive")
 
     # --- names ---
 
@@ -152,6 +153,12 @@ class Printer:
             return "PI"
         if isinstance(e, sp.exp):
             return f"(exp {self.term(e.args[0])})"
+        if isinstance(e, sp.Derivative):
+            return self.derivative(e)
+        if isinstance(e, sp.Heaviside):
+            return self.heaviside(e)
+        if isinstance(e, sp.KroneckerDelta):
+            return self.delta(e)
         if isinstance(e, sp.NumberSymbol) or e.is_number:
             raise OutsideFragment(f"the constant {e} is not rational")
         raise OutsideFragment(f"{type(e).__name__} is outside Coq's fragment here")
@@ -176,6 +183,32 @@ class Printer:
             if premise not in self.premises:
                 self.premises.append(premise)
         return f"(/ {text})" if exponent == -1 else f"(/ ({text} ^ {-exponent}))"
+
+    def derivative(self, e: sp.Derivative) -> str:
+        """d/dx of an expression, as written: Coquelicot's total ``Derive (fun x => …) x``, once for
+        each variable, innermost first (d²/dy dx f is Derive in y of Derive in x)."""
+        text = self.term(e.expr)
+        for variable, count in e.variable_count:
+            if not (isinstance(variable, sp.Symbol) and count.is_Integer and count > 0):
+                raise OutsideFragment(f"the derivative {e} is not taken in real symbols")
+            name = self.symbol(variable)
+            for _ in range(int(count)):
+                text = f"(Derive (fun {name} : R => {text}) {name})"
+        self.uses.add("Derive")
+        return text
+
+    def heaviside(self, e: sp.Heaviside) -> str:
+        """1[s > 0] as written: sympy's Heaviside(s, 0) is 0 at s = 0, so it is Coq's test 0 < s."""
+        argument, *at_zero = e.args
+        if at_zero != [sp.S.Zero]:
+            raise OutsideFragment(f"{e} is outside the fragment: only the Heaviside step that is 0 at 0 is stated in Coq")
+        return f"(if Rlt_dec 0 {self.term(argument)} then 1 else 0)"
+
+    def delta(self, e: sp.KroneckerDelta) -> str:
+        """The Kronecker delta of two natural numbers as written, Coq's test of their equality."""
+        if not all(a.is_Integer and a >= 0 for a in e.args[:2]):
+            raise OutsideFragment(f"the Kronecker delta {e} of indices that are no numbers")
+        return f"(if Nat.eqb {e.args[0]} {e.args[1]} then 1 else 0)"
 
     def extremum(self, head: str, args: list) -> str:
         # max(a, b, c) = max(a, max(b, c)), the arguments in their order

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from symbolic.coq import library
 from symbolic.coq.chains import CHECKED, NotExported, check_exports, export_chain
-from symbolic.coq.runner import SECONDS_PER_CLAIM, Answer, Batch, certify, combine
+from symbolic.coq.runner import SECONDS_PER_CLAIM, Answer, Batch, certify, checked_together, combine
 from symbolic.kernel import Equation
 from symbolic.kernel.chains import proof_of
 from symbolic.logic.statements import IndexEquation
@@ -103,8 +103,8 @@ def recording():
 
 
 def _certify_batch(arguments) -> Batch:
-    claims, seconds = arguments
-    return certify(claims, seconds)
+    claims, seconds, first = arguments
+    return certify(claims, seconds, first)
 
 
 def coq_pass(recorder: Recorder, seconds: float = SECONDS_PER_CLAIM, mapper=map) -> tuple[list[Answer], Batch, "ChainPass"]:
@@ -119,7 +119,8 @@ def coq_pass(recorder: Recorder, seconds: float = SECONDS_PER_CLAIM, mapper=map)
             unique[key] = len(order)
             order.append(number)
     total = Batch([])
-    batches = [([recorder.claims[n] for n in order[start:start + BATCH]], seconds) for start in range(0, len(order), BATCH)]
+    batches = [([recorder.claims[n] for n in order[start:start + BATCH]], seconds, start)
+               for start in range(0, len(order), BATCH)]
     started = time.perf_counter()
     for batch in mapper(_certify_batch, batches):
         total.answers += batch.answers
@@ -141,16 +142,17 @@ def coq_pass(recorder: Recorder, seconds: float = SECONDS_PER_CLAIM, mapper=map)
         not_exported = [chains.answers[k] for k in keys if chains.answers[k].startswith("not ")] + reasons
         if refuted:
             answer = refuted[0]
-        elif not_exported and row.verdict.details.get("coq") == CHECKED:
-            # a row the Coq development proves for every size (``symbolic.coq.library``) stays checked
-            continue
         elif not_exported:
             answer = Answer(not_exported[0])
         elif outside:
             answer = Answer(f"{len(mine) - len(outside)} of {len(mine)} identities checked, "
                             f"the others {outside[0].result}")
         else:
-            answer = Answer(CHECKED)
+            # every identity and every chain the row states, checked: the Coq theorems and their
+            # statements as Coq printed them
+            answer = checked_together([answers[n] for n in indices]
+                                      + [Answer(CHECKED, theorem=chains.names[k], statement=chains.statements.get(k, ""))
+                                         for k in keys])
         verdict = combine(row.verdict, answer)
         if keys and answer.checked:
             steps = sum(len(chains.chains[k].steps) for k in keys)
@@ -183,6 +185,8 @@ class ChainPass:
     cpu_seconds: float = 0.0
     wall_seconds: float = 0.0
     calls: int = 0
+    names: dict = field(default_factory=dict)        # key -> the name of its Coq theorem
+    statements: dict = field(default_factory=dict)   # key -> that theorem's statement as Coq printed it
 
 
 CHAINS_PER_CALL = 40             # exported chains per coqc call when the calls run side by side
@@ -203,9 +207,12 @@ def chain_pass(recorded: dict, mapper=map) -> ChainPass:
     started = time.perf_counter()
     results = list(mapper(check_exports, [listed[k::groups] for k in range(groups)]))
     by_name = {name: answer for result in results for name, answer in result.answers.items()}
+    printed = {name: text for result in results for name, text in result.statements.items()}
     answers.update({key: by_name[export.name] for key, export in exports.items()})
     return ChainPass({key: chain for key, (chain, _) in recorded.items()}, answers,
-                     sum(r.cpu_seconds for r in results), time.perf_counter() - started, sum(r.calls for r in results))
+                     sum(r.cpu_seconds for r in results), time.perf_counter() - started, sum(r.calls for r in results),
+                     {key: export.name for key, export in exports.items()},
+                     {key: printed[export.name] for key, export in exports.items() if export.name in printed})
 
 
 def chain_summary(chains: ChainPass) -> str:

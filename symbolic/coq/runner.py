@@ -42,6 +42,8 @@ class Answer:
 
     result: str
     lemma: str = ""               # the Coq text, when the claim is inside the fragment
+    theorem: str = ""             # the name of the Coq lemma Coq checked
+    statement: str = ""           # its statement as Coq printed it (``Check``), when Coq checked it
 
     @property
     def checked(self) -> bool:
@@ -77,15 +79,16 @@ def not_checked(outcome: library.Outcome) -> str:
     return f"not checked (the tactics failed: {outcome.message})"
 
 
-def certify(claims, seconds: float = SECONDS_PER_CLAIM) -> Batch:
+def certify(claims, seconds: float = SECONDS_PER_CLAIM, first: int = 0) -> Batch:
     """Coq's answer on each (lhs, rhs) pair: every lemma of the fragment in one coqc call
     (``library.check_items``), then, for each lemma whose proof failed, the lemma that refutes it at
-    a point the project found, if it found one."""
+    a point the project found, if it found one.  The lemmas are named claim_{first}, claim_{first+1},
+    …; each one checked carries its statement as Coq printed it."""
     answers: list[Answer | None] = [None] * len(claims)
     lemmas: dict[int, str] = {}
     for number, (lhs, rhs) in enumerate(claims):
         try:
-            lemmas[number] = certificate(lhs, rhs, f"claim_{number}")
+            lemmas[number] = certificate(lhs, rhs, f"claim_{first + number}")
         except OutsideFragment as why:
             answers[number] = Answer(f"outside the fragment ({why})")
     batch = Batch([])
@@ -95,15 +98,19 @@ def certify(claims, seconds: float = SECONDS_PER_CLAIM) -> Batch:
             answers[number] = Answer(COQC_MISSING, lemma)
         lemmas = {}
     with tempfile.TemporaryDirectory(prefix="coq-certificates-") as folder:
-        proofs = library.check_items(Path(folder), HEADER, lemmas, seconds, file="Claims.v") if lemmas else None
+        # each lemma followed by the commands that print its statement, read back from Coq's output
+        printed = {number: lemma + library.printing(f"claim_{first + number}") for number, lemma in lemmas.items()}
+        proofs = library.check_items(Path(folder), HEADER, printed, seconds, file="Claims.v") if lemmas else None
         failed = {}
         for number, outcome in (proofs.outcomes.items() if proofs else ()):
             if outcome.accepted:
-                answers[number] = Answer(CHECKED, lemmas[number])
+                name = f"claim_{first + number}"
+                answers[number] = Answer(CHECKED, lemmas[number], name, proofs.printed.get(name, ""))
             else:
                 failed[number] = Answer(not_checked(outcome), lemmas[number])
         # a failed proof refutes nothing: Coq refutes a claim only by the lemma that it fails at a point
-        negations = {number: found for number in failed if (found := refutation(*claims[number], f"claim_{number}"))}
+        negations = {number: found for number in failed
+                     if (found := refutation(*claims[number], f"claim_{first + number}"))}
         refuted = library.check_items(Path(folder), HEADER, {number: found.lemma for number, found in negations.items()},
                                       seconds, file="Negations.v") if negations else None
         for number, answer in failed.items():
@@ -136,14 +143,26 @@ def with_coq(verdict: Verdict, seconds: float = SECONDS_PER_CLAIM) -> Verdict:
     answers = certify(equations, seconds).answers
     refuted = [a for a in answers if a.refuted]
     unchecked = [a for a in answers if not a.checked and not a.refuted]
-    answer = refuted[0] if refuted else unchecked[0] if unchecked else Answer(CHECKED)
+    answer = refuted[0] if refuted else unchecked[0] if unchecked else checked_together(answers)
     return combine(verdict, answer)
+
+
+def checked_together(answers: list[Answer]) -> Answer:
+    """Several lemmas Coq checked, as one answer: their names, and their statements as Coq printed
+    them joined by a conjunction."""
+    return Answer(CHECKED, "\n".join(a.lemma for a in answers), ", ".join(a.theorem for a in answers if a.theorem),
+                  " /\\ ".join(f"({a.statement})" if len(answers) > 1 else a.statement
+                                for a in answers if a.statement))
 
 
 def combine(verdict: Verdict, answer: Answer) -> Verdict:
     """A PROVED verdict and Coq's answer on its claim: UNDECIDED with both answers when Coq refuted
     it, else the verdict with Coq's answer in ``details["coq"]``."""
-    details = {**verdict.details, "coq": answer.result}
+    details = {key: value for key, value in verdict.details.items() if key not in ("coq_theorem", "coq_statement")}
+    details["coq"] = answer.result
+    # the Coq theorem and its statement as Coq printed it, only for an answer Coq checked
+    if answer.checked and answer.theorem and answer.statement:
+        details.update(coq_theorem=answer.theorem, coq_statement=answer.statement)
     if verdict.status is Status.PROVED and answer.refuted:
         return Verdict(Status.UNDECIDED, verdict.claim,
                        reason=f"two procedures disagree: the kernel says PROVED, Coq {answer.result}",
