@@ -21,7 +21,8 @@ import sympy as sp
 from symbolic import ReLU, Status, Verdict, check_identity
 from symbolic.kernel import conjunction, infer
 from symbolic.checks import nonnegatives
-from symbolic.derivation import Derivation
+from symbolic.derivation import CoqCitation, Derivation
+from symbolic.display.reports import result_rows
 from symbolic.trusted.axioms.index_rules import relu_homogeneity_verdict
 from symbolic.networks.losses import LOSSES, loss_of_predictions
 from symbolic.networks.network import OneHiddenLayerNet
@@ -171,13 +172,44 @@ def local_minima(lemmas, functional: Verdict, d: int, h: int, alpha: sp.Expr = A
                  label=f"local minima carried by T_alpha, d={d}, h={h}")
 
 
+# the theorem of the Coq development that re-checks Theorem 1 for every size, and what it proves
+COQ_THEOREMS = (("Theorem1.theorem1", "(a), (b) and local minima, for every d, h, every functional and every "
+                 "alpha > 0"),)
+
+
+def add_every_size_proof(derivation: Derivation) -> None:
+    """The first section: Theorem 1 (a) and (b) for every size, each step the kernel's theorem (the
+    every-size chain of ``proofs.all_sizes``), then the Coq theorem that re-checks it."""
+    from proofs import all_sizes      # (it imports the scripts of Theorem 3, which imports this one)
+    proof = derivation_skeleton()
+    prediction = all_sizes.theorem1_chain()
+    all_sizes.add_theorem1_proof(proof, prediction, all_sizes.loss_chain(all_sizes.theorem1_chain(),
+                                                                          "L(T_alpha theta) = L(theta)"))
+    derivation.sections.append(("The proof for every size", proof.steps))
+    derivation.coq = [CoqCitation(name, proves) for name, proves in COQ_THEOREMS]
+
+
+def instance_rows(report: Report) -> list[tuple]:
+    """The instance checks as the table shows them: each claim, the sizes it ran at, its verdict."""
+    return [(claim, sizes, verdict) for _, claim, sizes, verdict, _ in result_rows(report.results)]
+
+
 def derivation_skeleton() -> Derivation:
     return Derivation(
         name=NAME, title=TITLE, source=SOURCE,
-        statement=(r"For every $d, h \ge 1$, every functional $\ell$ of the prediction function, "
-                   r"every $\theta = (W, v)$ and every $\alpha > 0$: "
-                   r"$f_{T_\alpha\theta} = f_\theta$, $L(T_\alpha\theta) = L(\theta)$, and "
-                   r"$T_\alpha\theta$ is a local minimum of $L$ if and only if $\theta$ is."),
+        # the statement as the source documents give it, then exactly what is proved of it, and where
+        statement=(r"\emph{As stated:} for every network and function-based loss defined below, every "
+                   r"parameter $\theta$, and every $\alpha > 0$, $f_{T_\alpha\theta} = f_\theta$, "
+                   r"$L(T_\alpha\theta) = L(\theta)$, and $T_\alpha\theta$ is a local minimum of $L$ if and only if "
+                   r"$\theta$ is; here $d, h \ge 1$ are the input dimension and the hidden width, and $L(\theta) = "
+                   r"\ell(f_\theta)$ for any real-valued functional $\ell$ on prediction functions."
+                   r"\par\medskip\noindent\emph{What is proved here.} For every $d, h \ge 1$: "
+                   r"$f_{T_\alpha\theta}(x_n) = f_\theta(x_n)$ and, on finite data, $\frac1N\sum_n "
+                   r"\ell(f_{T_\alpha\theta}(x_n), y_n) = \frac1N\sum_n \ell(f_\theta(x_n), y_n)$ for every $N$, "
+                   r"by the kernel's chain for every size (the first section); the whole statement, local minima "
+                   r"included, by the Coq theorem named after it. At the sizes named under each step of the "
+                   r"derivation that follows: the same, with the functional, the norm bound and local minima "
+                   r"by the kernel and two declared inference schemes."),
         definitions=[
             r"$f_\theta(x) = \sum_{j=1}^{h} \operatorname{ReLU}\bigl(\sum_{i=1}^{d} x_i W_{ij}\bigr)\, v_j$ "
             r"with $\operatorname{ReLU}(s) = \max(s, 0)$, $\theta = (W, v) \in \mathbb{R}^{d\times h}\times\mathbb{R}^h$.",
@@ -211,9 +243,9 @@ def run(sizes: list[tuple[int, int, int]], seed: int = 0, timeout: float | None 
     # equal functions give equal values of any functional: L = ell(f) at T_alpha theta and at theta
     functionals = [functional_invariance(verdict, d, h) for verdict, (d, h) in zip(prediction, pairs)]
     derivation.add(functionals, "(b) the functions $x \\mapsto f_{T_\\alpha\\theta}(x)$ and $x \\mapsto f_\\theta(x)$ are equal "
-                   "(step (2), every real $x$), so any functional $\\ell$ of the prediction function takes the "
-                   "same value: $L(T_\\alpha\\theta) = L(\\theta)$, the scheme computing the equation from "
-                   "step (2)'s statement", [(d, h, None) for d, h in pairs])
+                   "(the line above, every real $x$), so any functional $\\ell$ of the prediction function takes "
+                   "the same value: $L(T_\\alpha\\theta) = L(\\theta)$, the scheme computing the equation from "
+                   "that line's statement", [(d, h, None) for d, h in pairs])
 
     losses, loss_sizes = [], []
     for loss in LOSSES:
@@ -248,12 +280,14 @@ def run(sizes: list[tuple[int, int, int]], seed: int = 0, timeout: float | None 
                    "$\\theta$ into one of $T_\\alpha\\theta$ and $T_{1/\\alpha}$ back, and $L$ takes the same values "
                    "at the corresponding points", [(d, h, None) for d, h in pairs])
     derivation.sizes = sizes
+    add_every_size_proof(derivation)
+    derivation.instances = instance_rows(report)
     for label, verdicts in (("(a) prediction, random and kink points", prediction),
                             ("(b) losses, random points", losses)):
         derivation.residuals.append((label, max(v.residual or 0.0 for v in verdicts)))
     derivation.notes.append(
         r"Every displayed line is the statement of a theorem the kernel proved, printed from it, shown at "
-        r"the smallest size it was checked at; the sizes of each step are named under it. Steps (3) and "
-        r"(8) are inferences of declared schemes, whose conclusions the kernel computes from the premises' "
-        r"statements.")
+        r"the smallest size it was checked at; the sizes of each step are named under it. The functional's "
+        r"line and the local minima's are inferences of declared schemes, whose conclusions the kernel "
+        r"computes from the premises' statements.")
     return report

@@ -47,7 +47,7 @@ from symbolic import ReLU, Status, Verdict, check_identity
 from symbolic.kernel import Equation, by_oracle, conjunction
 from symbolic.checks import zeros
 from symbolic.decision.budget import BudgetExhausted, check_budget, time_budget
-from symbolic.derivation import Derivation
+from symbolic.derivation import CoqCitation, Derivation
 from symbolic.networks import pattern_form
 from symbolic.numerics import agreement
 from symbolic.networks.pattern_form import CROSS_CHECK_SIZES, cross_checked
@@ -252,16 +252,43 @@ def regularity_transport() -> Verdict:
                        "is the pattern at theta", evidence=tuple(e for v in verdicts for e in v.evidence))
 
 
+# the theorems of the Coq development that re-check Theorem 3 for every size, and what each proves
+COQ_THEOREMS = (("Theorem3.theorem3_gradient", "the gradient law, every coordinate, for every d, h and every functional"),
+                ("Theorem3.theorem3_hessian", "the Hessian law, every pair of coordinates, for every d, h and every "
+                 "functional"),
+                ("Frechet.theorem3_frechet", "the statement as given: regularity at T_alpha theta and the laws of "
+                 "the Frechet derivatives DL and H_L"))
+
+
+def add_every_size_proof(derivation: Derivation) -> None:
+    """The first section: Theorem 3 for every size, each step the kernel's theorem (the every-size
+    chains of ``proofs.all_sizes``), then the Coq theorems that re-check it."""
+    from proofs import all_sizes      # (it imports this script)
+    proof = derivation_skeleton()
+    all_sizes.add_theorem3_proof(proof, *all_sizes.theorem3_chains())
+    derivation.sections.append(("The proof for every size", proof.steps))
+    derivation.coq = [CoqCitation(name, proves) for name, proves in COQ_THEOREMS]
+
+
 def derivation_skeleton() -> Derivation:
     return Derivation(
         name=NAME, title=TITLE, source=SOURCE,
-        statement=(r"Let $L$ be twice differentiable at $\theta$. For every $\alpha > 0$, $L$ is twice "
-                   r"differentiable at $T_\alpha\theta$, and for all directions $u, w$: "
-                   r"$DL(T_\alpha\theta)[u] = DL(\theta)[T_{1/\alpha}u]$ and "
-                   r"$H_L(T_\alpha\theta)[u,w] = H_L(\theta)[T_{1/\alpha}u, T_{1/\alpha}w]$; "
-                   r"equivalently $\nabla L(T_\alpha\theta) = S\,\nabla L(\theta)$ and "
-                   r"$H_L(T_\alpha\theta) = S\,H_L(\theta)\,S$ with "
-                   r"$S = \operatorname{diag}(\alpha^{-1} I_{dh}, \alpha I_h)$."),
+        # the statement as the source documents give it, then exactly what is proved of it, and where
+        statement=(r"\emph{As stated:} let $L$ be continuous and satisfy the local twice Fr\'echet "
+                   r"differentiability condition at $\theta$. For every $\alpha > 0$, the same regularity holds at "
+                   r"$T_\alpha\theta$, and for all parameter directions $u, w$: "
+                   r"$DL(T_\alpha\theta)[u] = DL(\theta)[T_{\alpha^{-1}}u]$ and "
+                   r"$H_L(T_\alpha\theta)[u,w] = H_L(\theta)[T_{\alpha^{-1}}u, T_{\alpha^{-1}}w]$; equivalently "
+                   r"$\nabla L(T_\alpha\theta) = S\,\nabla L(\theta)$ and $H_L(T_\alpha\theta) = S\,H_L(\theta)\,S$ "
+                   r"with $S = \operatorname{diag}(\alpha^{-1} I_{dh}, \alpha I_h)$."
+                   r"\par\medskip\noindent\emph{What is proved here.} For every $d, h, N \ge 1$ and "
+                   r"$L = \frac1N\sum_n \ell(f_\theta(x_n), y_n)$, $\ell$ twice differentiable in its first argument: "
+                   r"$(\partial_a L)(T_\alpha\theta) = t_a^{-1}(\partial_a L)(\theta)$ and "
+                   r"$(\partial_b\partial_a L)(T_\alpha\theta) = t_a^{-1}t_b^{-1}(\partial_b\partial_a L)(\theta)$ for "
+                   r"every coordinate, by the kernel's chains for every size (the first section); for every "
+                   r"$d, h$ and every functional $\ell$, the partial-derivative and the Fr\'echet forms by the Coq "
+                   r"theorems named after it. At the sizes named under each step of the derivation that follows: "
+                   r"every entry of the gradient and of the Hessian for four losses, by the kernel."),
         definitions=[
             r"$f_\theta(x) = \sum_{j} \operatorname{ReLU}(s_j)\, v_j$, $s_j = \sum_i x_i W_{ij}$; "
             r"$T_\alpha(W, v) = (\alpha W, \alpha^{-1} v)$, $\alpha > 0$.",
@@ -290,26 +317,26 @@ def run(sizes, seed=0, timeout=None) -> Report:
     derivation.add([transport], r"regularity transport: $\operatorname{ReLU}(\pm\alpha s) = \alpha\operatorname{ReLU}(\pm s)$, "
                    r"so $T_\alpha$ maps each activation region onto itself and "
                    r"$L$ is the same polynomial near $\theta$ and near $T_\alpha\theta$")
-    rows = {}
+    laws = {}
     for order in (1, 2):
         what = "gradient" if order == 1 else "Hessian"
         for loss in LOSSES:
-            rows[(order, loss)] = [report.record(
+            laws[(order, loss)] = [report.record(
                 NAME, f"{what}, {LOSS_LABELS[loss]}", (d, h, n),
                 lambda d=d, h=h, n=n, loss=loss, order=order: check(d, h, n, loss, order, seed=seed,
                                                                     timeout=timeout))
                 for d, h, n in sizes]
     for loss in ("mse", "logistic", "quadratic"):
-        derivation.add(rows[(1, loss)], f"{LOSS_LABELS[loss]}: the gradient law $\\partial_k L(T_\\alpha\\theta) = S_{{kk}}\\,"
+        derivation.add(laws[(1, loss)], f"{LOSS_LABELS[loss]}: the gradient law $\\partial_k L(T_\\alpha\\theta) = S_{{kk}}\\,"
                        "\\partial_k L(\\theta)$, an exact Laurent-polynomial identity in $\\alpha$ on the "
                        "pattern form, every entry", sizes)
-        derivation.add(rows[(2, loss)], f"{LOSS_LABELS[loss]}: the Hessian law $\\partial_k\\partial_l L(T_\\alpha\\theta) = "
+        derivation.add(laws[(2, loss)], f"{LOSS_LABELS[loss]}: the Hessian law $\\partial_k\\partial_l L(T_\\alpha\\theta) = "
                        "S_{kk} S_{ll}\\,\\partial_k\\partial_l L(\\theta)$, an exact Laurent-polynomial identity, "
                        "every entry $k \\le l$", sizes)
-    derivation.add(rows[(1, "any")], r"(iv) any loss: Theorem 1 ($L \circ T_\alpha = L$), invertibility, and the chain rule for "
+    derivation.add(laws[(1, "any")], r"(iv) any loss: Theorem 1 ($L \circ T_\alpha = L$), invertibility, and the chain rule for "
                    r"the linear map $T_\alpha$, $D(g\circ T_\alpha)(\theta)[u] = Dg(T_\alpha\theta)[T_\alpha u]$, "
                    r"checked on a generic 2-jet on parameter space", sizes)
-    derivation.add(rows[(2, "any")],
+    derivation.add(laws[(2, "any")],
                    "(iv) any loss: second-order chain rule for the linear map, generic 2-jet", sizes)
     derivation.unchecked += [
         r"$DL(T_\alpha\theta)[u] = DL(T_\alpha\theta)[T_\alpha T_{1/\alpha}u] = "
@@ -320,11 +347,13 @@ def run(sizes, seed=0, timeout=None) -> Report:
         r"$S$ is the matrix of $T_{1/\alpha}$."]
     for loss in LOSSES:
         for order in (1, 2):
-            values = [v.residual for v in rows[(order, loss)] if v.residual is not None]
+            values = [v.residual for v in laws[(order, loss)] if v.residual is not None]
             if values:
                 derivation.residuals.append(
                     (f"{'gradient' if order == 1 else 'Hessian'}, {LOSS_LABELS[loss]}", max(values)))
     derivation.sizes = sizes
+    add_every_size_proof(derivation)
+    derivation.instances = theorem1.instance_rows(report)
     derivation.notes.append(
         r"At a kink (some $s_{nj} = 0$) $L$ need not be differentiable. Where it is twice "
         r"differentiable anyway, route (iv) still applies: it uses only $L\circ T_\alpha = L$ and the "

@@ -140,6 +140,18 @@ class Step:
 
 
 @dataclass
+class CoqCitation:
+    """A theorem of the Coq development that re-checks a result: its name (Module.name), Coq's
+    answer and its statement as Coq printed it, both filled in when the document is written
+    (``proofs.commands.coq_citations``); ``proves`` says which part of the result it proves."""
+
+    name: str
+    proves: str
+    answer: str = "not asked of Coq in this run"
+    statement: str = ""
+
+
+@dataclass
 class Derivation:
     """A result of the paper as the checker establishes it."""
 
@@ -155,7 +167,7 @@ class Derivation:
     every_size: bool = False     # proved with the sizes as symbols; ``sizes`` are the cross-check's
     # sections printed before the steps (a document that opens with the every-size proof): (title, steps)
     sections: list = field(default_factory=list)
-    coq: list = field(default_factory=list)           # (Coq theorem name, its statement as Coq prints it)
+    coq: list = field(default_factory=list)           # CoqCitation: the Coq theorems that re-check the result
     instances: list = field(default_factory=list)     # (claim, sizes text, verdict name) rows of the table
     # the steps of the argument no kernel rule checks yet, in words: printed under their own heading,
     # never as a displayed step

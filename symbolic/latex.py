@@ -269,13 +269,18 @@ def render(derivation: Derivation) -> str:
 
 
 def _coq(derivation: Derivation) -> list[str]:
-    """The Coq theorems that re-check the result, each with its statement as Coq reads it."""
+    """The Coq theorems that re-check the result, each with Coq's answer and its statement as Coq
+    printed it (``Check``), asked when the document was written."""
     if not derivation.coq:
         return []
     lines = [r"\section*{The Coq theorem that re-checks it}", r"{\raggedright"]
-    for name, statement, note in derivation.coq:
-        lines += [r"\noindent\texttt{%s}%s\par" % (escape(name), (" " + escape(note)) if note else ""),
-                  r"{\small\begin{verbatim}", *_wrapped(statement), r"\end{verbatim}}"]
+    for citation in derivation.coq:
+        lines.append(r"\noindent\texttt{%s} (%s): Coq's answer: \textbf{%s}.\par"
+                     % (escape(citation.name), escape(citation.proves), escape(citation.answer)))
+        if citation.statement:
+            lines += [r"{\small\begin{verbatim}", *_wrapped(citation.statement), r"\end{verbatim}}"]
+        else:
+            lines.append(r"\noindent (Coq printed no statement in this run.)\par")
     return lines + [r"\par}"]
 
 

@@ -3,12 +3,15 @@ from __future__ import annotations
 
 import os
 
+from proofs.commands.coq_citations import answer_citations
 from symbolic.latex import compile_pdf, render, tex_engine
 
 
 def write_documents(derivations, folder: str) -> list[str]:
     """Write DIR/<result>.tex for each derivation, compile each to PDF; return report lines."""
     os.makedirs(folder, exist_ok=True)
+    # the Coq theorems the documents cite, asked of Coq now: their answers and printed statements
+    answer_citations(derivations)
     lines = []
     engine = tex_engine()
     for derivation in derivations:
