@@ -3,7 +3,8 @@
 The kernel's files with their line counts (the code that mints theorems), the trusted base's folder
 (``symbolic/trusted/``: the axioms, schemes and oracles the kernel takes) with its own, the axioms and
 definitions the every-size chains may use (with the rules whose validity is checked on instances
-only), the inference schemes, and the oracles the kernel runs on a statement.  ``--markdown``
+only, less those the Coq development proves for every size, checked by coqc where it is installed),
+the inference schemes, and the oracles the kernel runs on a statement.  ``--markdown``
 prints the same as the tables of the README's trust section.
 """
 from __future__ import annotations
@@ -14,6 +15,7 @@ import os
 
 from proofs.commands.arguments import Parser
 from symbolic import trusted
+from symbolic.coq import library as coq_library
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 KERNEL = os.path.join("symbolic", "kernel")
@@ -50,17 +52,21 @@ def trusted_base() -> dict:
         importlib.import_module(module)
     from symbolic.kernel import derivations, oracles, rules
     axioms = derivations.axioms()
-    checked_on_instances = []
+    checked_on_instances, proved_in_coq = [], []
     for rule in axioms:
         validity = rule.validity()
         caveats = validity.rests_on.get("instance_checked", []) if validity.status.name == "PROVED" else []
-        checked_on_instances += [(rule.name, caveat) for caveat in caveats]
+        # a rule the Coq development proves for every size (checked by coqc in this process) leaves the list
+        proved = coq_library.instance_rules_proved(tuple(caveats)) if caveats else {}
+        checked_on_instances += [(rule.name, caveat) for caveat in caveats if caveat not in proved]
+        proved_in_coq += [(rule.name, evidence) for evidence in proved.values()]
     return {
         "kernel": kernel_files(),
         "trusted": trusted_files(),
         "axioms": sorted({rule.name for rule in axioms if not rule.name.startswith("definition of ")}),
         "definitions": sorted({rule.name for rule in axioms if rule.name.startswith("definition of ")}),
         "instance_checked": sorted(set(checked_on_instances)),
+        "proved_in_coq": sorted(set(proved_in_coq)),
         "schemes": sorted((s.name, s.conclude.__module__) for s in rules._SCHEMES.values()),
         "oracles": sorted((o.name, o.where, o.decides) for o in oracles.declared()),
     }
@@ -79,6 +85,8 @@ def render(base: dict, markdown: bool) -> str:
     out += [f"  {name}" for name in base["definitions"]]
     out.append("rules valid for every size but checked on instances only:")
     out += [f"  {name}: {caveat}" for name, caveat in base["instance_checked"]] or ["  none"]
+    out.append("rules the kernel checks on instances and Coq proves for every size:")
+    out += [f"  {name}: {evidence}" for name, evidence in base["proved_in_coq"]] or ["  none (coqc or mathcomp missing)"]
     out.append(f"inference schemes: {len(base['schemes'])}")
     out += [f"  {name} ({module})" for name, module in base["schemes"]]
     out.append(f"oracles the kernel runs on a statement: {len(base['oracles'])}")
@@ -94,6 +102,8 @@ def render(base: dict, markdown: bool) -> str:
             f"| definitions | {len(base['definitions'])} | each introduces a fresh name once |",
             f"| checked on instances only | {len(base['instance_checked'])} | "
             + "; ".join(f"{n} ({c})" for n, c in base["instance_checked"]) + " |",
+            f"| checked on instances, proved for every size in Coq | {len(base['proved_in_coq'])} | "
+            + "; ".join(f"{n} ({e})" for n, e in base["proved_in_coq"]) + " |",
             f"| inference schemes | {len(base['schemes'])} | " + ", ".join(n for n, _ in base["schemes"]) + " |",
             f"| oracles | {len(base['oracles'])} | " + ", ".join(n for n, _, _ in base["oracles"]) + " |"]
     return "\n".join(rows)
