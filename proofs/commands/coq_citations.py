@@ -8,14 +8,14 @@ from pathlib import Path
 
 from symbolic.coq import library
 
-MARK = "@@ cited "            # printed by coqc before the statement of each cited theorem
 CHECK_SECONDS = 60            # a cap on the CPU time of the call that prints the statements
 
 
 def answer_citations(derivations) -> None:
     """Fill in, for every Coq theorem the derivations cite, Coq's answer and its printed statement
     (one compile of the development for all of them)."""
-    citations = [citation for derivation in derivations for citation in derivation.coq]
+    # (a citation that already carries Coq's statement, a row Coq checked in the run, is not asked again)
+    citations = [citation for derivation in derivations for citation in derivation.coq if not citation.statement]
     if not citations:
         return
     names = list(dict.fromkeys(citation.name for citation in citations))
@@ -26,7 +26,8 @@ def answer_citations(derivations) -> None:
 
 
 def _ask(names: list[str]) -> tuple[dict, dict]:
-    """name -> Coq's answer, and name -> its statement as Coq printed it."""
+    """name -> Coq's answer, and name -> its statement as Coq printed it (for the theorems Coq
+    found in the development)."""
     if library.coqc() is None:
         return dict.fromkeys(names, library.COQC_MISSING), {}
     with tempfile.TemporaryDirectory(prefix="coq-cited-") as folder:
@@ -35,29 +36,14 @@ def _ask(names: list[str]) -> tuple[dict, dict]:
         if failure:
             return dict.fromkeys(names, failure), {}
         answers = library.assumptions(Path(folder), names)
+        found = [name for name in names if not answers[name].startswith("refused")]
         # the reals' notations, so that Coq prints 0 < alpha and R rather than their full names
         lines = ["Require Import Reals.", "Open Scope R_scope."]
-        lines += [f"Require {library.LIBRARY}.{module}." for module in sorted({name.split(".")[0] for name in names})]
-        for name in names:
-            lines += [f'Goal True. idtac "{MARK}{name}". Abort.', f"Check {library.LIBRARY}.{name}."]
+        lines += [f"Require {library.LIBRARY}.{module}." for module in sorted({name.split(".")[0] for name in found})]
+        lines += [library.printing(f"{library.LIBRARY}.{name}") for name in found]
         (Path(folder) / "Cited.v").write_text("\n".join(lines) + "\n")
         run = library.timed_coqc(Path(folder), "Cited.v", CHECK_SECONDS, ("-Q", ".", library.LIBRARY))
-    return answers, (printed(run.stdout) if run.accepted else {})
-
-
-def printed(stdout: str) -> dict:
-    """name -> the statement Coq printed after its mark (``Check``: 'Sharp.M.name : type'), its
-    lines joined by single spaces."""
-    found, current, lines = {}, None, []
-    for line in stdout.splitlines() + [MARK]:
-        if line.startswith(MARK):
-            if current is not None:
-                text = " ".join(" ".join(lines).split())
-                # 'Module.name : type', the name as Coq prints it (with or without the library's)
-                for head in (f"{library.LIBRARY}.{current} :", f"{current} :"):
-                    text = text[len(head):].strip() if text.startswith(head) else text
-                found[current] = text
-            current, lines = line[len(MARK):].strip() or None, []
-        elif current is not None:
-            lines.append(line)
-    return found
+    printed = library.printed_statements(run.stdout) if run.accepted else {}
+    # Coq prints 'Module.name : type' (the library's prefix left out): the type is the statement
+    return answers, {name: printed[f"{library.LIBRARY}.{name}"].removeprefix(f"{name} : ")
+                     for name in found if f"{library.LIBRARY}.{name}" in printed}
