@@ -86,10 +86,10 @@ def test_what_has_no_coq_counterpart_is_named():
 
 
 @needs_coq
-def test_the_every_size_rows_carry_the_coq_statements_they_were_checked_against_none_refuted(cli):
+def test_the_every_size_rows_carry_the_coq_statements_they_were_checked_against_none_refuted(cli, tmp_path):
     rows = []
     for result in ("all_sizes", "measures_all_sizes"):
-        done = cli(result, "--certify", "coq", "--json")
+        done = cli(result, "--certify", "coq", "--json", *(("--latex", str(tmp_path)) if result == "all_sizes" else ()))
         assert done.returncode == 0, done.stderr
         assert " 0 refuted" in done.stderr and "kernel chains:" in done.stderr
         rows += json.loads(done.stdout)
@@ -103,6 +103,13 @@ def test_the_every_size_rows_carry_the_coq_statements_they_were_checked_against_
         assert all(name.startswith(("claim_", "chain_")) for name in row["coq"]["theorem"].split(", "))
     rule = next(row for row in checked if row["claim"].startswith("rule: coordinate derivative"))
     assert "Derive (fun" in rule["coq"]["statement"]
+    # the LaTeX document prints each checked row's Coq theorems and statements as the JSON gives them
+    document = (tmp_path / "all_sizes.tex").read_text()
+    cited = [row for row in checked if row["theorem"] == "all_sizes"]
+    assert cited and all(row["coq"]["theorem"].replace("_", "\\_") in document for row in cited)
+    assert all(row["coq"]["statement"][:60] in document.replace("\n", " ") for row in cited
+               if len(row["coq"]["statement"]) < 80)
+    assert document.count("Coq's answer: \\textbf{checked}") >= 15
     # a row whose chain has no Coq counterpart says which term or rule
     assert any(a and a.startswith("not exported: ") for a in answers)
     exported = [row for row in rows if any("exported and re-checked step by step" in e for e in row["evidence"])]

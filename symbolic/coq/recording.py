@@ -19,6 +19,7 @@ from symbolic.coq.runner import SECONDS_PER_CLAIM, Answer, Batch, certify, check
 from symbolic.kernel import Equation
 from symbolic.kernel.chains import proof_of
 from symbolic.logic.statements import IndexEquation
+from symbolic.derivation import CoqCitation
 from symbolic.report import Report
 from symbolic.kernel.verdict import Status
 
@@ -61,6 +62,7 @@ class Recorder:
     claims: list = field(default_factory=list)           # (lhs, rhs) of each equation proved
     rows: list = field(default_factory=list)             # (row, indices into claims, chain keys, reasons)
     chains: dict = field(default_factory=dict)           # id of a chain -> (the chain, its ranges)
+    reports: dict = field(default_factory=dict)          # id of a row -> the report that holds it
     _original: object = None
 
     def start(self) -> Recorder:
@@ -75,6 +77,7 @@ class Recorder:
                 recorder.chains.setdefault(id(chain), (chain, ranges))
             recorder.rows.append((report.results[-1], list(range(start, len(recorder.claims))),
                                   [id(chain) for chain, _ in chains], reasons))
+            recorder.reports[id(report.results[-1])] = report
             return verdict
         self._original = original_record
         Report.record = record
@@ -89,7 +92,19 @@ class Recorder:
         """Coq's pass over the recorded claims and chains, the rows' verdicts updated; its summary.
         ``mapper(function, items)`` runs the coqc batches: in turn (``map``), or in parallel."""
         answers, batch, chains = coq_pass(self, seconds, mapper)
+        self.cite_checked_rows()
         return summary(answers, batch) + "\n" + chain_summary(chains)
+
+    def cite_checked_rows(self) -> None:
+        """Each row Coq checked, cited in its report's document: the Coq theorems, Coq's answer and
+        their statements as Coq printed them (the LaTeX document prints them as it prints every
+        Coq theorem it cites)."""
+        for row, _, _, _ in self.rows:
+            details = row.verdict.details
+            report = self.reports.get(id(row))
+            derivation = getattr(report, "derivation", None)
+            if derivation is not None and details.get("coq") == CHECKED and details.get("coq_statement"):
+                derivation.coq.append(CoqCitation(details["coq_theorem"], row.claim, CHECKED, details["coq_statement"]))
 
 
 @contextmanager
