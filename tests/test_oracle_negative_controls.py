@@ -18,6 +18,7 @@ from symbolic.trusted.oracles.numerics import FUNCTION_AGREEMENT, NUMERIC_AGREEM
 from symbolic.trusted.oracles.solvers import SYMPY_LIMITS, Z3_UNSAT
 from symbolic.kernel import Equation, Fact, Relation, by_oracle
 from symbolic import trusted
+from symbolic.relu import ReLU
 from symbolic.kernel import declared
 from symbolic.kernel.verdict import Status
 
@@ -153,6 +154,10 @@ CONTROLS = {
     "exact zero test": [("x = x + 1", lambda: Equation(x, x + 1))],
     "manifest sign test": [("x^2 > 0: a strict relation, false at 0", lambda: Relation(x ** 2, ">", sp.S.Zero)),
                            ("x >= 0 for x of either sign", lambda: Relation(x, ">=", sp.S.Zero))],
+    "decided relation": [("relu(x) < |x|, false at 0 only", lambda: Relation(ReLU(x), "<", sp.Abs(x))),
+                         ("0 < (x - 1/3)^2, false at x = 1/3 only", lambda: Relation(sp.S.Zero, "<", (x - sp.Rational(1, 3)) ** 2)),
+                         ("w + 1 > w for w > 0 possibly infinite", lambda: Relation(w + 1, ">", w)),
+                         ("an equation is no relation it decides", lambda: Equation(x, x))],
     "exact rational comparison": [("1 < 1", lambda: Relation(sp.S.One, "<", sp.S.One)),
                                   ("cos pi/7 + cos 3pi/7 + cos 5pi/7 != 1/2", lambda: Relation(COS_SUM, "!=", HALF))],
     "sympy assumptions": [("w + 1 > w for w > 0 possibly infinite", lambda: Relation(w + 1, ">", w)),
