@@ -3,8 +3,8 @@
 A refuted prediction claim f_(Tθ)(x) ≠ f_θ(x) comes with a witness of random rationals, one per
 parameter, group parameter and input.  Two readings make it useful to the person who wrote T:
 
-1. ``smallest_witness``: the witness made small, one symbol at a time, each set to the first of a
-   few small values (0 and 1 first for a tensor the map leaves alone, then −1, 2, −2, 3; a group
+1. ``smallest_witness``: the witness made small, one symbol at a time (two passes), each set to the
+   first of a few small values (0 and 1 first for a tensor the map leaves alone, then −1, 2, −2, 3; a group
    parameter to 1, 2, 3, 1/2, honouring its positivity) at which the two sides still differ,
    exactly; the point kept is confirmed by the kernel (``refutation``: both sides defined and
    different there, every fact honoured).
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import flint
 import sympy as sp
 
 from symbolic.decision.witness import compare_at, substitute_functions
@@ -67,14 +68,16 @@ def smallest_witness(lhs, rhs, witness: dict, symmetry=None) -> dict | None:
     left_alone = set()
     if symmetry is not None:
         left_alone = {s for s, image in symmetry.images.items() if sp.sympify(image) == s}
-    for symbol in sorted(point, key=sp.default_sort_key):
-        for value in _candidates(symbol, left_alone):
-            if point[symbol] == value:
-                break
-            trial = {**point, symbol: sp.sympify(value)}
-            if _separates(lhs, rhs, trial):
-                point = trial
-                break
+    # two passes: a value that had to stay large may give way once the others are small
+    for _ in range(2):
+        for symbol in sorted(point, key=sp.default_sort_key):
+            for value in _candidates(symbol, left_alone):
+                if point[symbol] == value:
+                    break
+                trial = {**point, symbol: sp.sympify(value)}
+                if _separates(lhs, rhs, trial):
+                    point = trial
+                    break
     if point == {k: sp.sympify(v) for k, v in witness.items() if isinstance(k, sp.Symbol)}:
         return None
     # the kernel evaluates both sides again, exactly, at the point: defined, every fact honoured, different
@@ -123,20 +126,29 @@ def _exponents(symmetry) -> list[dict]:
 
 def _solve(rows, width, known: dict, directions) -> dict | None:
     """For each direction, exponents of the free columns (all but ``known``'s) that solve the
-    equations with the known ones fixed: {column: {direction: exponent}}; None when there are none."""
+    equations with the known ones fixed: {column: {direction: exponent}}; None when there are none.
+    One exact elimination (python-flint) of the equations' free columns beside one right-hand side
+    per direction."""
     free = [c for c in range(width) if c not in known]
-    matrix = sp.Matrix([[row[c] for c in free] for row in rows]) if rows else sp.zeros(0, len(free))
+    if not rows:
+        return {c: {} for c in free}
+    entries = []
+    for row in rows:
+        entries += [row[c] for c in free]
+        entries += [-sum(row[c] * known[c].get(direction, 0) for c in known) for direction in directions]
+    augmented = flint.fmpq_mat(len(rows), len(free) + len(directions),
+                               [flint.fmpq(e.numerator, e.denominator) if isinstance(e, Fraction) else e
+                                for e in entries])
+    reduced, rank = augmented.rref()
     solution = {c: {} for c in free}
-    for direction in directions:
-        rhs = sp.Matrix([-sum(row[c] * sp.Rational(known[c].get(direction, 0)) for c in known) for row in rows])
-        try:
-            values, parameters = matrix.gauss_jordan_solve(rhs)
-        except ValueError:        # inconsistent
-            return None
-        values = values.xreplace({p: 0 for p in parameters})
-        for c, value in zip(free, values):
+    for r in range(rank):
+        pivot = next(k for k in range(len(free) + len(directions)) if reduced[r, k] != 0)
+        if pivot >= len(free):
+            return None         # a row 0 = non-zero: the equations have no solution
+        for d, direction in enumerate(directions):
+            value = reduced[r, len(free) + d]
             if value != 0:
-                solution[c][direction] = Fraction(int(value.p), int(value.q))
+                solution[free[pivot]][direction] = Fraction(int(value.p), int(value.q))
     return solution
 
 
