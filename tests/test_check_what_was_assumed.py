@@ -266,3 +266,11 @@ def test_an_interrupted_parallel_run_prints_the_rows_that_came_back(monkeypatch)
     assert out.getvalue().count("PROVED") == 2
     assert not any(line.startswith("second ") for line in out.getvalue().splitlines())
     assert "2 claims decided, from 1 of the 2 results" in out.getvalue()
+
+
+def test_the_latex_derivation_of_a_refuted_map_says_what_breaks_it():
+    net, (W1, b1, W2, b2, v) = _readme_network()
+    C, E = sp.diag(*positive_scales("c", 2)), sp.diag(*positive_scales("e", 2))
+    wrong = Symmetry(net, {"W1": W1 * C, "b1": b1 * C, "W2": C.inv() * W2 * E, "v": E.inv() * v})
+    tex = check_symmetry(net, wrong, sizes=(1,)).latex()
+    assert r"What breaks it: \texttt{the image of b2" in tex and r"b2\_\{1\}" in tex

@@ -388,6 +388,9 @@ class SymmetryReport:
             r"the chain rule for the linear map $T$; that argument is logical glue here, not checked.")
         derivation.notes.append(
             r"$N$ is the number of data points; the architecture is fixed by the model.")
+        if self.breaks:
+            # what breaks a refuted map, as the text and JSON say it
+            derivation.notes.append(r"What breaks it: \texttt{%s}." % _latex_text(self.breaks))
         return derivation
 
     def latex(self) -> str:
@@ -410,6 +413,15 @@ class SymmetryReport:
             for claim, n, v in self.rows]
         return ("<table><tr><th>claim</th><th>verdict</th></tr>%s</table>"
                 "<p>overall: <b>%s</b></p>" % ("".join(cells), self.status.name))
+
+
+_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "_": r"\_", "^": r"\^{}", "&": r"\&",
+                  "%": r"\%", "$": r"\$", "#": r"\#", "~": r"\~{}"}
+
+
+def _latex_text(text: str) -> str:
+    """Text set in LaTeX: its special characters escaped, each once."""
+    return "".join(_LATEX_SPECIAL.get(character, character) for character in text)
 
 
 def _shorten(text: str, width: int = 72) -> str:
