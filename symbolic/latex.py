@@ -195,7 +195,7 @@ def _steps_with_reasons(steps, first_number: int = 1) -> list:
         rows = [r"& %s %s" % (_fitted(line), r"\tag{%d}" % number if k == 0 else r"\notag")
                 for k, line in enumerate(shown)]
         lines += [r"\begin{align*}%s\end{align*}" % " \\\\ ".join(rows),
-                  r"\vspace{-0.6\baselineskip}{\small\noindent\hfill\parbox{0.92\linewidth}{(%d) %s}}\par"
+                  r"\vspace{-0.6\baselineskip}{\small\noindent\hfill\parbox{0.92\linewidth}{\raggedright (%d) %s}}\par"
                   % (number, _step_text(step))]
         before = step
     return lines
