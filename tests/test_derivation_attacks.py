@@ -358,6 +358,25 @@ def test_certify_coq_says_what_coq_answered_in_the_text_output(tmp_path):
     assert "coq" in out.lower(), out
 
 
+def test_a_step_printed_as_x_equals_x_carries_the_warning_check_gives(tmp_path):
+    """'y + x = x + y' prints as 'x + y = x + y' (sympy's printer orders the terms); check warns
+    that such a claim says nothing, derive prints the bare X = X as PROVED."""
+    code, out, err = _derive(tmp_path, "  y + x\n= x + y\n")
+    step = next(line for line in out.splitlines() if "step 1" in line)
+    lhs, rhs = step.split(": ", 2)[-1].split(" = ")
+    assert lhs.strip() != rhs.strip() or "says nothing" in out, out
+
+
+def test_a_symbol_name_is_not_printed_as_a_power_in_latex():
+    """A symbol named a__b is one real number; sympy's LaTeX printer writes it a^{b}, so the
+    document would show 'a^{b} < 0' for the symbol assumed negative."""
+    from symbolic.derivations.document import chain_latex
+    [chain] = read_derivations("assume a__b < 0\n  a__b\n< 0\n")
+    checked = chain.check(seconds=10)
+    assert checked.status is Status.PROVED
+    assert "a^{b}" not in chain_latex(checked)
+
+
 def test_a_reason_with_latex_commands_is_escaped(tmp_path):
     out_tex = tmp_path / "out.tex"
     from symbolic.derivations.document import document
