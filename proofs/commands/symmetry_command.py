@@ -42,6 +42,7 @@ import json
 import sys
 import textwrap
 
+import numpy as np
 import sympy as sp
 
 from symbolic.decision.domain import evaluated
@@ -264,7 +265,8 @@ def build_model(spec: dict) -> Model:
 
 
 def check_limits(model: Model) -> None:
-    """The sizes the command line checks: a model beyond them is bad input, with the reason."""
+    """The sizes the command line checks: a model beyond them is bad input, with the reason (an ONNX model
+    beyond them has its group read from the architecture instead)."""
     # counted from the shapes, before any symbol is made
     count = sum(rows * columns for rows, columns in model.shapes.values())
     inputs = model.input_shape[0] * model.input_shape[1]
@@ -440,20 +442,33 @@ def main(argv: list[str]) -> int:
 
 
 def onnx_main(args) -> int:
-    """MODEL.onnx --discover: the architecture read from the graph, its group discovered and proved at the
-    model's own widths, then, where its layers allow, the rescaling of its hidden units for every width."""
+    """MODEL.onnx --discover: the architecture read from the graph.  Within the spec's limits, its group
+    discovered and proved at the model's own widths (and maximal where the rank bound allows); past
+    them, or with layers the symmetry layers do not have, the group read from the architecture, every
+    generator proved by the unit transport.  Then, where its layers allow, the rescaling of its hidden
+    units for every width."""
     if not args.discover or args.all_sizes:
         raise UsageError(f"{args.spec}: an ONNX model is checked with --discover (its architecture's group; "
                          "--all-sizes follows by itself where its layers allow)")
     from symbolic.networks.onnx_architecture import UnsupportedArchitecture, every_width_spec, read_architecture
-    from symbolic.trained.onnx_import import UnsupportedModel, load_model
+    from symbolic.trained.onnx_import import UnsupportedModel, import_network, load_model
     try:
-        architecture = read_architecture(load_model(args.spec))
-    except (UnsupportedModel, UnsupportedArchitecture) as error:
+        onnx_model = load_model(args.spec)
+        network = import_network(onnx_model)
+    except UnsupportedModel as error:
         raise UsageError(f"{args.spec}: {error}") from None
+    inputs = int(np.prod(network.input_shape))
+    architecture = None
+    if network.parameter_count <= MAX_PARAMETERS and inputs <= MAX_INPUTS:
+        try:
+            architecture = read_architecture(onnx_model)
+        except UnsupportedArchitecture as error:
+            print(f"note: {error}: the group is read from the architecture instead", file=sys.stderr)
+        except UnsupportedModel as error:
+            raise UsageError(f"{args.spec}: {error}") from None
+    if architecture is None or len(architecture.model.layers) > MAX_LAYERS:
+        return whole_model_main(args, network)
     model = architecture.model
-    if len(model.layers) > MAX_LAYERS:
-        raise UsageError(f"{args.spec}: {len(model.layers)} layers; the command line reads at most {MAX_LAYERS}")
     check_limits(model)
     for note in architecture.notes:
         print(f"note: {note}", file=sys.stderr)
@@ -475,6 +490,42 @@ def onnx_main(args) -> int:
             print(f"for every width: {statement}")
             print(every_width.table())
     write_latex(report, args.latex)
+    return EXIT_CODES[status]
+
+
+def whole_model_main(args, network) -> int:
+    """Past the spec's limits: the group read from the architecture, each generator proved by the unit
+    transport; for a dense ReLU network, the every-width theorem cited (proved for every width)."""
+    import os
+
+    from symbolic.networks.onnx_architecture import every_width_spec_of
+    if args.latex:
+        raise UsageError("--latex writes the derivation of the spec path; a whole model's report is its table or "
+                         "--json")
+    name = os.path.splitext(os.path.basename(args.spec))[0]
+    report = discover_command.architecture_report(network, "".join(ch if ch.isalnum() else "_" for ch in name),
+                                                  args.seed)
+    spec, statement = every_width_spec_of(network)
+    every_width = {"applies": spec is not None, "statement": statement, "spec": spec}
+    if spec is not None:
+        # the generators are statements of the prediction: the every-width theorem's prediction claim is cited
+        claims = check_symmetry(spec, sizes="all", seed=args.seed, timeout=args.timeout)
+        verdict = claims["prediction"]
+        every_width.update(status=verdict.status.value, verdict=verdict, claims={
+            claim: row.status.value for claim, row in claims.rows},
+            cited=f"the prediction claim for every width; each of the {report['dimension']} generators is its "
+                  "instance at this model's widths, one g_k,j at c and the others at 1")
+    status = discover_command._status(report, every_width)
+    if args.json:
+        print(json.dumps(discover_command.architecture_json(report, every_width), indent=1))
+    else:
+        print(discover_command.architecture_table(report, args.spec))
+        if spec is None:
+            print(f"for every width: no: {statement}")
+        else:
+            print(f"for every width: {statement}: {every_width['status'].upper()} ({every_width['cited']}; the "
+                  "claims for every width: " + ", ".join(f"{claim} {status.upper()}" for claim, status in
+                                                          every_width["claims"].items()) + ")")
     return EXIT_CODES[status]
 
 

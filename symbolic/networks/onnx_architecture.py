@@ -260,3 +260,30 @@ def every_width_spec(architecture: Architecture) -> tuple[dict | None, str]:
     return spec, (f"the rescaling of each unit of the {hidden} hidden layer{'s' if hidden > 1 else ''} "
                   f"(W_k -> g_k,j W_k / g_k-1,i), for every width ({widths}) and every N"
                   + ("" if outputs == 1 else f", with the {spec['loss']} loss of the k outputs"))
+
+
+def every_width_spec_of(network: trained.TrainedNetwork) -> tuple[dict | None, str]:
+    """``every_width_spec`` of a network read by the import, without making its parameters symbols (a whole
+    trained model: the spec's widths are names, so only the layers' kinds, slopes and output count matter)."""
+    layers, counts = [], {"dense": 0}
+    for layer in network.layers:
+        if isinstance(layer, trained.Dense):
+            counts["dense"] += 1
+            n = counts["dense"]
+            layers.append(layers_module.Dense(layer.weight.shape[0], f"W{n}", f"b{n}" if layer.bias is not None else None))
+        elif isinstance(layer, trained.ReLU):
+            layers.append(layers_module.ReLU())
+        elif isinstance(layer, trained.LeakyReLU):
+            layers.append(layers_module.LeakyReLU(sp.Rational(layer.slope)))
+        elif isinstance(layer, (trained.Flatten, trained.Standardize)) and not layers:
+            continue                  # the input flattened or normalised: the same symmetries of the parameters
+        else:
+            return None, (f"layer {len(layers) + 1} (a {type(layer).__name__}) is outside what the every-width proof "
+                          "covers (dense layers with or without a bias, relu or leaky_relu after each hidden one): the "
+                          "group is proved at the model's own widths only")
+
+    class _Layers:                    # what every_width_spec reads of an architecture: the layers, the reading
+        pass
+    shell = _Layers()
+    shell.layers = layers
+    return every_width_spec(Architecture(shell, [], [], network))
