@@ -18,9 +18,11 @@ from __future__ import annotations
 
 
 
+import sympy as sp
+
 from symbolic import Verdict, check_identity
-from symbolic.kernel import by_oracle
-from symbolic.checks import zeros
+from symbolic.kernel import by_oracle, infer
+from symbolic.trusted.schemes.functionals import EQUAL_FUNCTIONALS
 from symbolic.decision.budget import within_budget
 from symbolic.networks.deep import DeepNet
 from symbolic.networks.deep_congruence import WITNESS_POINTS, bias_factors, congruence, cumulative, layer_scales  # noqa: F401
@@ -42,9 +44,9 @@ DEEP_CONGRUENCE_CASES = (((1, 2, 2, 1), 1), ((2, 2, 2, 1), 2), ((1, 1, 1, 1, 1),
 
 def output_bias_fixed(depth: int) -> Verdict:
     """Step 1: ∏_{j≤K} α_j = 1 exactly."""
-    factor = cumulative(layer_scales(depth))[-1]
     claim = f"output bias factor prod_(j<=K) alpha_j = 1, K={depth}"
-    return zeros(claim, [factor - 1])
+    # the product as written (multiplied out, sympy would make it 1 and the statement 1 = 1)
+    return check_identity(sp.Mul(*layer_scales(depth), evaluate=False), sp.S.One, claim=claim)
 
 
 CONTROLS = {"unscaled hidden bias": "the first hidden layer's bias left unscaled",
@@ -71,6 +73,13 @@ def deep_congruence(widths, n: int = 1, control: str | None = None, seed: int = 
     label = (control or "b_k scaled by prod_(j<=k) alpha_j") if bias else "no biases"
     claim = f"grad and Hessian congruence ({label}), widths {tuple(widths)}, N={n}"
     return by_oracle(DEEP_CONGRUENCE, congruence(widths, n, control, bias), label=claim, seed=seed)
+
+
+def functional_invariance(prediction: Verdict, widths) -> Verdict:
+    """L(T_αθ) = L(θ) for L = ℓ(f_θ), every functional ℓ: the conclusion the scheme computes from the
+    prediction identity."""
+    return infer(EQUAL_FUNCTIONALS, [prediction], inputs=tuple(DeepNet(tuple(widths), bias=True).input()),
+                 label=f"l(f_(T_alpha theta)) = l(f_theta) with biases, widths {tuple(widths)}")
 
 
 def derivation_skeleton() -> Derivation:
@@ -118,9 +127,11 @@ def run(sizes, seed=0, timeout=None) -> Report:
     derivation.add(prediction, "$f_{T_\\alpha\\theta}(x) = f_\\theta(x)$: exact identity for symbolic $x$, weights, biases and "
                    "$\\alpha$ on the real network (ReLU as $\\max$, kinks included); widths "
                    + ", ".join(str(w) for w in DEEP_PREDICTION_WIDTHS))
-    derivation.unchecked.append(
-        r"$L(T_\alpha\theta) = \ell(f_{T_\alpha\theta}) = \ell(f_\theta) = L(\theta)$: Theorem 1 with biases, a "
-        r"loss sees the predictions only.")
+    # equal functions give equal values of any functional: L = ell(f) at T_alpha theta and at theta
+    derivation.add([functional_invariance(verdict, widths) for verdict, widths in zip(prediction, DEEP_PREDICTION_WIDTHS)],
+                   "Theorem 1 with biases: the functions $x \\mapsto f_{T_\\alpha\\theta}(x)$ and $x \\mapsto "
+                   "f_\\theta(x)$ are equal (the line above, every real $x$), so a loss that sees the predictions "
+                   "only, any functional $\\ell$ of $f$, takes the same value; the scheme computes the equation")
     derivation.add(single, "one hidden layer with bias $b \\mapsto \\alpha b$, $H_L(T_\\alpha\\theta) = D_\\alpha H_L(\\theta) "
                    "D_\\alpha$: Theorem 3's exact check on the pattern form with an mpmath witness", sizes)
     derivation.add(deep,

@@ -134,7 +134,7 @@ class Step:
         if every_size(shown):
             return "for every size" + (f"; also checked on the instances {checked}" if checked else "")
         if not sizes:
-            return "as stated"
+            return "as stated" if len(self.verdicts) == 1 else f"the first of {len(self.verdicts)} checked statements shown"
         at = size_text(self.sizes[self.shown_index])
         return f"shown at {at}; checked at {checked}" if len(set(sizes)) > 1 else f"checked at {at}"
 

@@ -109,7 +109,9 @@ def test_the_document_displays_only_those_lines_and_no_glue(report):
 def test_each_step_says_where_it_was_checked(report):
     for step in report.derivation.all_steps:
         assert step.where == "for every size" or step.where.startswith(("for every size; also", "shown at",
-                                                                         "checked at", "as stated"))
+                                                                         "checked at", "as stated", "the first of "))
+        if step.where == "as stated":
+            assert len(step.verdicts) == 1
         if step.where.startswith("shown at"):
             assert "checked at" in step.where
 
