@@ -299,6 +299,19 @@ def test_an_interchange_that_swaps_the_entry_indices_is_not_proved(tmp_path):
     assert code != 0, out + err
 
 
+@pytest.mark.parametrize("lhs, rhs, reason", [
+    ("sum(v[j+1], j, 1, h)", "sum(v[j], j, 1, h)", "reindexing"),
+    ("sum(v[j]*w[j], j, 1, h)", "v[j]*sum(w[j], j, 1, h)", "sum factor"),
+    ("sum(sum(W[i,j], i, 1, d)*w[j], j, 1, h)", "sum(W[i,j], i, 1, d)*sum(w[j], j, 1, h)", "sum factor"),
+    ("sum(v[j]*w[j+1], j, 1, h)", "sum(v[j+1]*w[j], j, 1, h)", "bound renaming"),
+    ("relu(sum(v[j], j, 1, h)) + relu(-sum(v[j], j, 1, h))", "sum(v[j], j, 1, h)", "arithmetic"),
+    ("relu(-2*v[j])", "-2*relu(v[j])", "ReLU homogeneity"),
+    ("relu((1-2)*v[j])", "(1-2)*relu(v[j])", "ReLU homogeneity")])
+def test_a_false_index_level_step_is_refuted(tmp_path, lhs, rhs, reason):
+    code, out, err = _derive(tmp_path, f"  {lhs}\n= {rhs}   by {reason}\n")
+    assert code == 1, out + err
+
+
 def test_the_size_as_a_factor_is_factored_out(tmp_path):
     """sum(v[j]*h, j, 1, h) = h*sum(v[j], j, 1, h) is true: h does not depend on j."""
     code, out, err = _derive(tmp_path, "  sum(v[j]*h, j, 1, h)\n= h*sum(v[j], j, 1, h)   by sum factor\n")
