@@ -74,6 +74,21 @@ def test_an_intermediate_piecewise_with_no_branch_somewhere_gives_no_inequality(
     assert checked.conclusion.status is not Status.PROVED, checked.conclusion.theorem.statement.text
 
 
+NEVER = sp.Piecewise((5, sp.And(x > 1, x < 0)))      # defined at no point
+
+
+def test_a_piecewise_defined_nowhere_in_the_middle_does_not_prove_0_lt_minus_1():
+    """0 < NEVER and NEVER < -1 each hold vacuously (NEVER has no point); the chain must not
+    conclude 0 < -1."""
+    checked = Derivation(sp.S.Zero).step("<", NEVER).step("<", sp.Integer(-1)).check(seconds=10)
+    assert checked.conclusion.status is not Status.PROVED, checked.conclusion.theorem.statement.text
+
+
+def test_a_relation_on_an_empty_domain_says_nothing_for_a_piecewise_too():
+    """sqrt(-1) <= 0 is UNDECIDED (the domain as written is empty); so is 0 < NEVER."""
+    assert relation(sp.S.Zero, "<", NEVER, seconds=5).status is not Status.PROVED
+
+
 def test_the_kernel_rule_alone_refuses_a_partial_piecewise_intermediate():
     steps = [identity(sp.sign(x), PARTIAL), identity(PARTIAL, TOTAL)]
     assert all(step.status is Status.PROVED for step in steps)
