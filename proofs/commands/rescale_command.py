@@ -227,6 +227,7 @@ def as_json(run, args, keys, group, verdicts, loss, discovered=None) -> dict:
     if read["skip_connections"]:
         read["audit_note"] = ("the audit's cells are decided for chains of layers; for this residual network "
                               "the exact twin and the ratios measured are the evidence")
+        read["skip_ties"] = skip_ties(run.network)
     return {"model": args.model, "parameters": run.network.parameter_count, "examples": int(len(run.x)),
             "read": read, "parameters_counted": parameters_counted(run.network),
             "loss_convention": loss_convention(loss, output_count(run.network), reading.get("ending")),
@@ -243,7 +244,46 @@ def as_json(run, args, keys, group, verdicts, loss, discovered=None) -> dict:
                        "first_difference": _difference(t),
                        "onnxruntime_float_deviation": t.float_deviation,
                        "onnxruntime_agrees": t.float_agrees} for k, t in enumerate(run.twins)],
+            "hessian_blocks": [hessian_blocks(run.network, t.factors, twin_label(t, k, discovered))
+                               for k, t in enumerate(run.twins)],
             "measures": measures}
+
+
+def skip_ties(network) -> str:
+    """Which units the skip connections tie (one factor for the units of several layers), in words."""
+    from symbolic.trained.unit_group import read_unit_group
+    group = read_unit_group(network)
+    tied = [k for k in range(group.dimension) if group.tied(k)]
+    if not tied:
+        return "no units tied"
+    return (f"the skip connections tie {len(tied)} classes of units across layers (one factor each, e.g. "
+            f"{group.describe(tied[0])}): the twin gives each class one factor, so the measures move only through "
+            f"the units no skip ties and through these classes as a whole ({group.dimension} classes in all)")
+
+
+def hessian_blocks(network, factors: list, label: str) -> str:
+    """Why α and 1/α move λmax differently: T multiplies the Hessian's entry (p, q) by 1/(s_p s_q), so the
+    block of the entries T scales down (s < 1) grows and the block it scales up shrinks; λmax follows the
+    blocks that grow, and α and 1/α make different blocks grow."""
+    from symbolic.trained.network import layer_parameters
+    names = [f"{type(layer).__name__} {k + 1} {what}" for k, layer in enumerate(network.layers)
+             for what, _ in zip(("weight", "bias") if not type(layer).__name__ == "Diagonal" else ("scale", "shift"),
+                                layer_parameters(layer))]
+    grows, shrinks = [], []
+    for name, f in zip(names, factors):
+        used = [f.table[c] for c in sorted(set(f.codes.ravel().tolist()))]
+        if min(used) < 1:
+            grows.append(f"{name} ×{float(1 / min(used) ** 2):.3g}")
+        if max(used) > 1:
+            shrinks.append(f"{name} ×{float(1 / max(used) ** 2):.3g}")
+    if not grows and not shrinks:
+        return f"{label}: θ unchanged"
+
+    def listed(items):
+        return ", ".join(items[:3]) + (f" and {len(items) - 3} more" if len(items) > 3 else "") if items else "none"
+    return (f"{label}: the Hessian's block of an entry scaled by s is multiplied by 1/s² (entry (p, q) by 1/(s_p s_q)): "
+            f"it grows on {listed(grows)}; it shrinks on {listed(shrinks)}; λmax is pulled by the blocks that grow, "
+            "which the inverse element swaps, so α and 1/α move it by different amounts")
 
 
 def _number(x, digits: int = 4) -> str:
@@ -285,6 +325,8 @@ def table(report: dict) -> str:
             f"{report['parameters_counted']}; {read['batch_norms']}\n"
             f"loss: {convention['formula']} = {convention['torch']}"
             + (f"; {convention['read']}" if "read" in convention else "") + "\n"
+            + "".join(f"Hessian blocks, {line}\n" for line in report["hessian_blocks"])
+            + (f"skip connections: {read['skip_ties']}\n" if read.get("skip_ties") else "")
             + group_lines(report["discovered"]) +
             f"{report['group']} rescaling, predictions on the data "
             f"({report['nonzero_outputs']} of {report['outputs_compared']} outputs nonzero"
