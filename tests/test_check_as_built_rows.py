@@ -15,7 +15,6 @@ from symbolic.logic.statements import Equation
 
 # (result, claim) of the rows found comparing a side with itself, awaiting their restatement
 BEING_RESTATED = {
-    ("theorem1", "(c) T_alpha inverse"),
     ("theorem2", "det D T_alpha = alpha^(n1-n2)"),
     ("theorem2", "T_alpha linear"),
     ("theorem2", "T_alpha T_beta = T_(alpha beta)"),
@@ -28,7 +27,6 @@ BEING_RESTATED = {
     ("reparametrization", "congruence at a critical point"),
     ("reparametrization", "Jacobian of the radial map at theta_hat"),
     ("reparametrization", "Hessian of L_eta at 0 is b^(-2a) H"),
-    ("biases", "output bias: prod_(j<=K) alpha_j = 1"),
     ("all_sizes", "rule: sum of terms, valid for every size"),
 }
 
@@ -56,6 +54,12 @@ def test_no_proved_row_compares_a_side_with_itself(name):
     found = {(name, row.claim) for row in report.results if _compares_a_side_with_itself(row.verdict)}
     new = found - BEING_RESTATED
     assert not new, f"rows that compare a side with itself: {sorted(new)}"
+
+
+def test_every_row_listed_is_still_found():
+    """A row restated is struck from the list: every entry names a result and a claim the scripts still
+    check (whether or not it is still trivial is the test above's; here only that the list is not stale)."""
+    assert {name for name, _ in BEING_RESTATED} <= set(registry.names())
 
 
 def test_the_reading_flags_a_row_that_says_nothing():
