@@ -1,6 +1,7 @@
 """Benchmark: Coq re-checking the identities the default run proves, beside the run itself.
 
     python benchmarks/coq_certificates.py [RESULT ...] [--batch N] [--seconds S]
+    python benchmarks/coq_certificates.py --pass [--jobs 1 2]
 
 Every result of ``python -m proofs`` runs at its default sizes in this process while
 ``symbolic.coq.recording`` records each identity the decision procedure proves; then the distinct
@@ -9,13 +10,22 @@ gives per result the identities proved, how many Coq checked, how many fall outs
 how many it could not check and how many it refuted, the run's own time (the peer: the kernel deciding the same claims and the
 rest of the script) and Coq's CPU time in total and per checked identity.  The most common reasons
 for falling outside the fragment follow.  An output is kept in benchmarks/results/.
+
+``--pass`` times the whole Coq pass of ``python -m proofs RESULT --certify coq`` on ``all_sizes`` and
+``measures_all_sizes``, with each ``--jobs`` given: the rows checked, the CPU seconds of the run and
+of Coq (coqc and its solvers, as the pass reports them) per checked row, and the wall time beside
+the same run without Coq (the peer), with their ratio.
 """
 from __future__ import annotations
 
 import argparse
 import collections
+import json
 import os
 import platform
+import re
+import resource
+import subprocess
 import sys
 import time
 
@@ -39,10 +49,15 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--batch", type=int, default=BATCH, help=f"lemmas per coqc call (default {BATCH})")
     parser.add_argument("--seconds", type=float, default=SECONDS_PER_CLAIM,
                         help=f"Coq's time cap per lemma (default {SECONDS_PER_CLAIM:g})")
+    parser.add_argument("--pass", dest="whole_pass", action="store_true",
+                        help="time the Coq pass of all_sizes and measures_all_sizes (--certify coq)")
+    parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2], help="the --jobs of each timed pass")
     args = parser.parse_args(argv)
     if library.coqc() is None:
         print("coq_certificates: coqc is not installed (Debian: apt-get install coq)", file=sys.stderr)
         return 2
+    if args.whole_pass:
+        return pass_table(args.results or ["all_sizes", "measures_all_sizes"], args.jobs)
     defaults = cli.build_parser().parse_args([])
     rows, reasons, chain_rows = [], collections.Counter(), []
     for name in args.results or registry.names():
@@ -87,6 +102,51 @@ def main(argv: list[str]) -> int:
         print("\noutside the fragment, most common reasons:")
         for reason, count in reasons.most_common(6):
             print(f"  {count:4d}  {reason}")
+    return 0
+
+
+def timed_run(arguments: list[str]) -> tuple[float, float, str, str]:
+    """(wall seconds, CPU seconds of the process and everything it waited for, stdout, stderr) of
+    ``python -m proofs ARGUMENTS``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "proofs", *arguments], capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise SystemExit(f"coq_certificates: python -m proofs {' '.join(arguments)} exited {done.returncode}:\n"
+                         f"{done.stderr[-2000:]}")
+    return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime), done.stdout, done.stderr
+
+
+COQ_SECONDS = re.compile(r"coqc calls, ([0-9.]+) s CPU")
+
+
+def pass_table(results: list[str], jobs_list: list[int]) -> int:
+    """One line per result and --jobs: rows checked by Coq, CPU per checked row, wall beside the peer."""
+    header = ("result", "jobs", "rows", "checked", "refuted", "run CPU s", "coq CPU s", "coq CPU s/row", "s",
+              "s without coq", "ratio")
+    lines = []
+    for result in results:
+        peer_wall, _, _, _ = timed_run([result, "--json"])
+        for jobs in jobs_list:
+            wall, cpu, stdout, stderr = timed_run([result, "--json", "--certify", "coq", "--jobs", str(jobs)])
+            rows = json.loads(stdout)
+            statuses = [row.get("coq", {}).get("status", "") for row in rows]
+            checked = statuses.count("checked")
+            refuted = sum(status.startswith("refuted") for status in statuses)
+            coq_cpu = sum(float(found) for found in COQ_SECONDS.findall(stderr))
+            lines.append((result, jobs, len(rows), checked, refuted, f"{cpu:.1f}", f"{coq_cpu:.1f}",
+                          f"{coq_cpu / checked:.2f}" if checked else "-", f"{wall:.1f}", f"{peer_wall:.1f}",
+                          f"{wall / peer_wall:.2f}"))
+            print(f"  {result} --jobs {jobs}: {checked}/{len(rows)} rows checked, {wall:.1f} s", file=sys.stderr,
+                  flush=True)
+    widths = [max(len(str(x)) for x in column) for column in zip(header, *lines)]
+    print(f"Coq {coq_version()}: the Coq pass (--certify coq) over the every-size rows; {processor()}, "
+          f"{os.cpu_count()} cores, Python {platform.python_version()}, {time.strftime('%Y-%m-%d')}, load "
+          f"{os.getloadavg()[0]:.1f}")
+    for line in [header, tuple("-" * w for w in widths), *lines]:
+        print("  ".join(str(x).rjust(w) if i else str(x).ljust(w) for i, (x, w) in enumerate(zip(line, widths))))
     return 0
 
 

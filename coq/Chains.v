@@ -162,6 +162,17 @@ Proof.
   apply (NoDup_length_incl Hnodup); [rewrite map_length; lia | exact Hincl].
 Qed.
 
+(** Rule "interchange of sums": sum_i sum_j F i j = sum_j sum_i F i j, for every m and n (by
+    induction on m: the new row of terms comes out of the sum over j by the sum of terms). *)
+Lemma sum_swap (m n : nat) (F : nat -> nat -> R) :
+  sum m (fun i => sum n (fun j => F i j)) = sum n (fun j => sum m (fun i => F i j)).
+Proof.
+  induction m as [|m IH]; simpl.
+  - (* no row: both sides are 0 *)
+    symmetry. apply sum_zero. intros; reflexivity.
+  - rewrite IH. rewrite <- sum_plus. reflexivity.
+Qed.
+
 (** ** Tactics that close a step *)
 
 (** A scalar is positive: from the hypotheses (a positive symbol, a positive family c_j, a

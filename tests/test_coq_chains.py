@@ -10,7 +10,7 @@ from proofs import all_sizes
 from symbolic import ReLU
 from symbolic.coq import library, recording
 from symbolic.coq.chains import CHECKED, NotExported, check_exports, export_chain
-from symbolic.trusted.axioms.index_rules import ARITHMETIC, HOMOGENEITY
+from symbolic.trusted.axioms.index_rules import ARITHMETIC, BOUND_RENAMING, HOMOGENEITY, SUM_INTERCHANGE
 from symbolic.logic.terms import Const, Entry, Eval, Function, Mul, Relu, Sum
 from symbolic.kernel.chains import Chain, Rule, proof_of
 
@@ -119,6 +119,23 @@ def test_the_every_size_rows_carry_the_coq_statements_they_were_checked_against_
     assert spectra and spectra[0]["sizes"] == "all"
     assert "proved for every order in Coq: Sharp.Matrices.det_congruence" in spectra[0]["evidence"]
     assert any(row.get("sizes", "").startswith("all, resting on instance checks of spectral-norm") for row in rows)
+
+
+@needs_coq
+def test_two_sums_swapped_an_index_renamed_a_layer_and_a_delta_are_exported_and_checked():
+    # the interchange of sums is Chains.sum_swap, a renamed index the same Coq term; a scalar read at a
+    # layer K - 1 and a Kronecker delta of two indices are printed as Coq's P (K - 1) and delta r s
+    body = Mul((Entry("W", ("i", "j")), Entry("v", ("j",))))
+    swapped = Chain("swap", Sum("i", "d", Sum("j", "h", body))).then(SUM_INTERCHANGE, Sum("j", "h", Sum("i", "d", body)))
+    swapped.then(BOUND_RENAMING, Sum("l", "h", Sum("i", "d", Mul((Entry("W", ("i", "l")), Entry("v", ("l",)))))))
+    layer, r, s = sp.Symbol("K", integer=True), sp.Symbol("r", integer=True), sp.Symbol("s", integer=True)
+    scalar = Const(sp.IndexedBase("P", positive=True)[layer - 1] * sp.KroneckerDelta(r, s))
+    moved = Chain("layer", Mul((scalar, Entry("v", ("r",))))).then(ARITHMETIC, Mul((Entry("v", ("r",)), scalar)))
+    checked = check_exports([export_chain(swapped, "swapped"), export_chain(moved, "moved")])
+    assert checked.answers == {"swapped": CHECKED, "moved": CHECKED}
+    assert "sum_swap" in export_chain(swapped, "swapped").text
+    assert checked.statements["moved"] == ("forall (K r s : nat) (P v : nat -> R), P (K - 1)%nat * delta r s * v r = "
+                                           "v r * (P (K - 1)%nat * delta r s)")
 
 
 @needs_coq

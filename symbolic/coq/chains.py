@@ -88,7 +88,8 @@ class ScalarPrinter(Printer):
         if isinstance(e, sp.Indexed):
             return self.indexed(e)
         if isinstance(e, sp.KroneckerDelta):
-            raise OutsideFragment("a Kronecker delta of indices")
+            # δ_ij of two indices of the chain: the prelude's delta i j (1 when i = j, else 0)
+            return f"(delta {self.index(e.args[0])} {self.index(e.args[1])})"
         return super().term(e)
 
     def power(self, e: sp.Pow) -> str:
@@ -141,7 +142,19 @@ class ScalarPrinter(Printer):
     def index(self, index) -> str:
         if isinstance(index, sp.Symbol) and str(index) in self.indices:
             return self.indices[str(index)]
+        layer = self.layer(index)
+        if layer is not None:
+            return layer
         raise OutsideFragment(f"the index {index} of a scalar is not an index of the chain")
+
+    def layer(self, index) -> str | None:
+        """A layer K + c (c an integer, K a layer variable not bound in the chain) as a natural
+        number: a Coq variable K of its own, ``(K + c)%nat`` or ``(K - c)%nat``; None otherwise."""
+        offset, rest = sp.sympify(index).as_coeff_Add()
+        if not (offset.is_Integer and isinstance(rest, sp.Symbol) and rest.is_integer):
+            return None
+        name = self.indices.get(str(rest)) or self.chain_names.name(("layer", str(rest)), str(rest), "nat")
+        return name if offset == 0 else f"({name} {'+' if offset > 0 else '-'} {abs(offset)})%nat"
 
 
 def _sign_fact(thing, text: str) -> str:
@@ -172,7 +185,9 @@ class TermPrinter:
         self.sizes: set = set()
 
     def size(self, size: str) -> str:
-        if not re.fullmatch(r"[A-Za-z](_\{?\d+\}?)?", size):
+        # a size, or a size read from a layer (h_{K-1}): a natural number of its own in Coq, so the
+        # Coq theorem holds for every value of it, the one of that layer included
+        if not re.fullmatch(r"[A-Za-z](_\{?\d+\}?|_\{[A-Za-z]\w*\s*([+-]\s*\d+)?\})?", size):
             raise NotExported(f"the size {size} (a size read from a layer)")
         name = self.names.name(("size", size), size, "nat")
         self.sizes.add(name)
@@ -316,6 +331,21 @@ def leaf_tactic(rule_name: str, before, after, printer: TermPrinter) -> str:
             raise NotExported("a reindexing by no permutation of the chain")
         return _lemma_tactic(f"sum_reindex {printer.size(size)} {permutation} {_body(printer, right, right.body)} "
                              "ltac:(assumption)", back)
+    if rule_name == "interchange of sums":
+        # the side whose outer sum is the other's inner one, read as sum_swap's left side
+        left, _, back = _oriented(before, after, lambda t: True)
+        inner = left.body
+        outer_name = printer.names.name(("bound", left.index), left.index, "bound")
+        printer.bound[left.index] = outer_name
+        try:
+            body = _body(printer, inner, inner.body)
+        finally:
+            del printer.bound[left.index]
+        return _lemma_tactic(f"sum_swap {printer.size(left.size)} {printer.size(inner.size)} "
+                             f"(fun {outer_name} : nat => {body})", back)
+    if rule_name == "renaming a summation index":
+        # the same Coq term: a bound variable's name is no part of it
+        return "reflexivity."
     raise NotExported(f"the rule {rule_name}")
 
 

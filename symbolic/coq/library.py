@@ -75,7 +75,7 @@ FURTHER: tuple[str, ...] = (
     f"{_PRE}.step_derivative", f"{_PART}.partial_comp",
     # the rules exported chains cite beyond the prelude's (``symbolic.coq.chains``)
     "Chains.abs_pos_hom", "Chains.abs_sign", "Chains.signZ_square", "Chains.signZ_cases", "Chains.root_hom",
-    "Chains.rroot_hom", "Chains.sum_reindex",
+    "Chains.rroot_hom", "Chains.sum_reindex", "Chains.sum_swap",
     # Theorem 3 with Fréchet derivatives and Theorem 1 (c) for the Euclidean norm (Coquelicot)
     "Frechet.frechet_unique", "Frechet.regularity_transport", "Frechet.gradient_transport",
     "Frechet.hessian_transport", "Frechet.local_min_transport", "Frechet.euclidean_norm",
