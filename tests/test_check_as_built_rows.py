@@ -56,12 +56,6 @@ def test_no_proved_row_compares_a_side_with_itself(name):
     assert not new, f"rows that compare a side with itself: {sorted(new)}"
 
 
-def test_every_row_listed_is_still_found():
-    """A row restated is struck from the list: every entry names a result and a claim the scripts still
-    check (whether or not it is still trivial is the test above's; here only that the list is not stale)."""
-    assert {name for name, _ in BEING_RESTATED} <= set(registry.names())
-
-
 def test_the_reading_flags_a_row_that_says_nothing():
     import sympy as sp
     from symbolic.checks import identity, zeros
