@@ -37,7 +37,7 @@ def identity(lhs, rhs, *, label: str = "", evidence=(), **options) -> Verdict:
     if verdict.status is Status.UNDECIDED and options.get("procedure", "all") == "all" and _exp_or_log(statement):
         # exp and log of one variable: the exp-log test decides what the identity test leaves open
         exp_log = by_oracle(EXP_LOG_IDENTITY, statement, label=label, evidence=evidence,
-                            seed=options.get("seed", 0))
+                            seed=options.get("seed", 0), timeout=options.get("timeout"))
         if exp_log.status is Status.PROVED:
             verdict = exp_log
     # what the verdict assumed beyond the symbols' facts, and a claim emptied before it arrived

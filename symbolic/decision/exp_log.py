@@ -28,6 +28,7 @@ import random
 
 import sympy as sp
 
+from symbolic.decision.budget import BudgetExhausted, time_budget
 from symbolic.decision.witness import mp_value
 from symbolic.decision.zero import is_rational_zero
 from symbolic.kernel.verdict import Holds, Status, Verdict
@@ -146,10 +147,21 @@ def _witness(lhs, rhs, x, seed: int) -> tuple[bool, str]:
                   f"{informative} of them comparing non-zero values")
 
 
-def decide_exp_log_equation(statement, *, seed: int = 0, **_):
+def decide_exp_log_equation(statement, *, seed: int = 0, timeout: float | None = None, **_):
     """Oracle 'exact exp-log identity test': ``Holds`` for lhs = rhs in the fragment (module
-    docstring) when F' and F(0) are exactly 0 and the witness agrees; else an UNDECIDED answer."""
+    docstring) when F' and F(0) are exactly 0 and the witness agrees; else an UNDECIDED answer
+    (also when the time budget, ``timeout`` seconds, runs out)."""
     lhs, rhs = sp.sympify(statement.lhs), sp.sympify(statement.rhs)
+    try:
+        with time_budget(timeout):
+            return _decide(lhs, rhs, seed)
+    except BudgetExhausted:
+        if timeout is None:
+            raise       # an enclosing budget ran out: it is the caller's to report
+        return Verdict(Status.UNDECIDED, f"{lhs} = {rhs}", reason=f"time budget of {timeout} s ran out")
+
+
+def _decide(lhs, rhs, seed: int):
     claim = f"{lhs} = {rhs}"
     symbols = lhs.free_symbols | rhs.free_symbols
     if len(symbols) != 1 or not next(iter(symbols)).is_real:
