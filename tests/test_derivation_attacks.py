@@ -299,6 +299,20 @@ def test_a_step_stops_near_its_time_budget():
     assert time.monotonic() - started < 4
 
 
+def test_a_relation_whose_exact_points_are_huge_stops_near_its_budget():
+    """check '2^(2^(20*x))' '0' --relation '>' --timeout 1: at the grid point x = 2 the exact
+    value 2^(2^40) is computed in one uninterruptible step; the command ran past 15 s (600 MB)
+    on the 2-core VM.  It must end near its budget, UNDECIDED or PROVED."""
+    import subprocess
+    import sys
+    try:
+        done = subprocess.run([sys.executable, "-m", "proofs", "check", "2^(2^(20*x))", "0", "--relation", ">",
+                               "--timeout", "1"], capture_output=True, text=True, timeout=8)
+    except subprocess.TimeoutExpired:
+        pytest.fail("check --relation ran past 8 s with a budget of 1 s")
+    assert done.returncode in (0, 3), done.stdout + done.stderr
+
+
 # --- index-level steps --------------------------------------------------------------------------------
 
 def test_a_scalar_named_as_the_summation_index_is_not_factored_out(tmp_path):
