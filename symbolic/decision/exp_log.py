@@ -31,13 +31,14 @@ import sympy as sp
 from symbolic.decision.budget import BudgetExhausted, time_budget
 from symbolic.decision.witness import mp_value
 from symbolic.decision.zero import is_rational_zero
+from symbolic.errors import CheckerError
 from symbolic.kernel.verdict import Holds, Status, Verdict
 
 WITNESS_POINTS = 4
 AGREEMENT = sp.Float(10) ** -40       # 50-digit values this close agree
 
 
-class _Outside(Exception):
+class _Outside(CheckerError):
     """The claim is outside the fragment."""
 
 
