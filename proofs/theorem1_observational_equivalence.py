@@ -174,7 +174,9 @@ def local_minima(lemmas, functional: Verdict, d: int, h: int, alpha: sp.Expr = A
 
 # the theorem of the Coq development that re-checks Theorem 1 for every size, and what it proves
 COQ_THEOREMS = (("Theorem1.theorem1", "(a), (b) and local minima, for every d, h, every functional and every "
-                 "alpha > 0"),)
+                 "alpha > 0"),
+                ("Frechet.theorem1_local_min", "local minima for the Euclidean norm on R^(dh+h), as the source "
+                 "documents state them"))
 
 
 def add_every_size_proof(derivation: Derivation) -> None:

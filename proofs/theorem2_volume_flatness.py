@@ -29,7 +29,7 @@ from symbolic.decision.budget import remaining, uninterrupted, within_budget
 from symbolic.decision.limit_oracle import limit_statement
 from symbolic.decision.smt import Translation
 from symbolic.decision.solver_oracle import satisfied_at, unsatisfiable
-from symbolic.derivation import Derivation
+from symbolic.derivation import CoqCitation, Derivation
 from symbolic.networks.rescaling import ALPHA, rescale_vector
 from symbolic.decision.zero import is_rational_zero
 
@@ -391,6 +391,9 @@ def run(sizes, seed=0, timeout=None) -> Report:
                    "over $a \\in [e^{-R}, e^R]$ derived by sympy, checked by exact identities, the "
                    "derivative in $R$, rational points at the edge and mpmath.quad", [(1, 1, 2)])
     derivation.sizes = [(d, h, None) for d, h in pairs] + [(1, 1, 2)]
+    # the theorems of the Coq development that prove two of the steps for every size
+    derivation.coq = [CoqCitation("Theorem2_4.t_alpha_determinant", "det D T_alpha = alpha^(dh) alpha^(-h), every d, h"),
+                      CoqCitation("Theorem2_4.scale_compose", "T_alpha T_beta = T_(alpha beta), every d, h")]
     derivation.notes.append(
         r"Negative controls (tests): with $\theta_1 = 0$ or with $r \ge \|\theta_1\|_\infty$ the "
         r"paper's $\alpha$ is not positive and z3 finds a common point of $B$ and $T_\alpha B$, "

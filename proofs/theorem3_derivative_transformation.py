@@ -344,7 +344,8 @@ def run(sizes, seed=0, timeout=None) -> Report:
         r"the Hessian line is the same with two directions.",
         r"$H_L(T_\alpha\theta)[u, w] = \sum_{k,l} S_{kk} S_{ll} H_{kl}(\theta) u_k w_l "
         r"= H_L(\theta)[T_{1/\alpha} u, T_{1/\alpha} w]$: a bilinear form is fixed by its entries, and "
-        r"$S$ is the matrix of $T_{1/\alpha}$."]
+        r"$S$ is the matrix of $T_{1/\alpha}$. Both lines are the laws of the Coq theorem "
+        r"\texttt{Frechet.theorem3\_frechet} above, proved for every size with Fr\'echet derivatives."]
     for loss in LOSSES:
         for order in (1, 2):
             values = [v.residual for v in laws[(order, loss)] if v.residual is not None]

@@ -25,7 +25,7 @@ import sympy as sp
 from symbolic import Status, Verdict, check_identity
 from symbolic.kernel import Fact, by_oracle, conjunction
 from symbolic.checks import zeros
-from symbolic.derivation import Derivation
+from symbolic.derivation import CoqCitation, Derivation
 from symbolic.numerics import agreement
 from symbolic.numerics.real_network import predictions, preactivations
 from symbolic.networks.minima import mse_hessian_at
@@ -158,7 +158,13 @@ def run(sizes, seed=0, timeout=None) -> Report:
         r"PSD matrix with zero diagonal is zero; the Rayleigh quotient.")
     derivation.add([scale], r"the explicit scale in each block, $\alpha = \sqrt{\gamma/M}$ and $\alpha = \sqrt{M/\gamma}$: "
                    r"exact identity")
-    derivation.unchecked.append(r"$\|H_L(T_\alpha\theta)\|_2 \ge (S H S)_{kk} = M$: from the lines above.")
+    derivation.unchecked.append(r"$\|H_L(T_\alpha\theta)\|_2 \ge (S H S)_{kk} = M$: from the lines above; with "
+                                r"the line before, the conclusion of the Coq theorem "
+                                r"\texttt{Frechet.theorem4\_frechet} above, proved for every size.")
+    # the theorem of the Coq development that proves Theorem 4 for every size, the norm a supremum
+    derivation.coq = [CoqCitation("Frechet.theorem4_frechet", "for every d, h and every functional: a non-zero "
+                                  "diagonal entry of the Hessian form at theta gives, for every M > 0, an alpha > 0 "
+                                  "with the norm of every Hessian form at T_alpha theta at least M")]
     derivation.add(instances, r"witness on random interpolating minima: the Hessian recomputed at $T_\alpha\theta$ "
                    r"(rational $\alpha$), spectral norm by mpmath.eigsy at 50 digits, $\|H_L(T_\alpha\theta)\|_2 "
                    r"\ge M$ for $M = 10, 10^3, 10^6$", sizes)

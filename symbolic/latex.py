@@ -273,7 +273,8 @@ def _coq(derivation: Derivation) -> list[str]:
     printed it (``Check``), asked when the document was written."""
     if not derivation.coq:
         return []
-    lines = [r"\section*{The Coq theorem that re-checks it}", r"{\raggedright"]
+    title = "The Coq theorem that re-checks it" if len(derivation.coq) == 1 else "The Coq theorems that re-check it"
+    lines = [r"\section*{%s}" % title, r"{\raggedright"]
     for citation in derivation.coq:
         lines.append(r"\noindent\texttt{%s} (%s): Coq's answer: \textbf{%s}.\par"
                      % (escape(citation.name), escape(citation.proves), escape(citation.answer)))
