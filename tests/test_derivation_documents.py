@@ -239,3 +239,21 @@ def test_local_minima_refuse_premises_that_do_not_match(premises):
     }
     for why, verdict in refusals.items():
         assert verdict.status is Status.UNDECIDED and "does not apply" in verdict.reason, why
+
+
+def test_a_cited_coq_theorem_is_asked_of_coq_and_a_name_the_development_lacks_is_refused():
+    from proofs.commands.coq_citations import answer_citations
+    from symbolic.coq import library
+    from symbolic.derivation import CoqCitation
+    if library.coqc() is None:
+        pytest.skip("coqc is not installed")
+    derivation = Derivation("t", "t", "t", "t")
+    derivation.coq = [CoqCitation("Theorem1.theorem1", "Theorem 1"), CoqCitation("Theorem1.no_such_theorem", "none")]
+    answer_citations([derivation])
+    found, missing = derivation.coq
+    # the statement is Coq's printing of the theorem (Check), not the name or text typed beside it
+    assert found.answer == "checked" and found.statement.startswith("forall (d h : nat)")
+    assert "local_min" in found.statement and "0 < alpha" in found.statement
+    assert missing.answer.startswith("refused") and missing.statement == ""
+    text = render(derivation)
+    assert "Theorem1.theorem1" in text and "checked" in text and "no statement" in text
