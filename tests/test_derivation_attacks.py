@@ -326,11 +326,22 @@ def test_a_scalar_named_as_a_bound_index_of_an_entry_is_not_factored_out(tmp_pat
     assert code != 0 and "conclusion: PROVED" not in out, out
 
 
-def test_a_side_nowhere_defined_proves_nothing(tmp_path):
-    """0*sum(v[j]/0) is defined nowhere: as for a scalar claim (an empty domain says nothing, 1/0
-    is refused by the grammar), an index-level step with such a side is not PROVED."""
-    code, out, err = _derive(tmp_path, "  sum(v[j], j, 1, h)*0\n= sum(v[j]*(1/0), j, 1, h)*0   by arithmetic\n")
+@pytest.mark.parametrize("zero", ["0", "(a-a)"])
+def test_a_side_nowhere_defined_proves_nothing(tmp_path, zero):
+    """0*sum(v[j]/0) is defined nowhere: as for a scalar claim (check 'v/(a-a)' '2*v/(a-a)' is
+    UNDECIDED, the domain as written is empty), an index-level step with such a side is not
+    PROVED (the arithmetic rule reads no scalar inside a sum)."""
+    code, out, err = _derive(tmp_path, f"  sum(v[j], j, 1, h)*0\n= sum(v[j]*(1/{zero}), j, 1, h)*0   by arithmetic\n")
     assert code != 0 and "conclusion: PROVED" not in out, out
+
+
+def test_an_index_level_step_nowhere_defined_is_not_refuted(tmp_path):
+    """Σ ((a-a)/(a-a)) v_j = 2 Σ ((a-a)/(a-a)) v_j holds wherever both sides are defined (nowhere);
+    it was REFUTED 'at the instance h = 1' with a witness v_1 = 2297/2 that gives a no value
+    (the scalar claim is UNDECIDED: the domain as written is empty)."""
+    code, out, err = _derive(tmp_path, "  sum(v[j]*((a-a)/(a-a)), j, 1, h)\n"
+                                       "= sum(v[j]*((a-a)/(a-a)), j, 1, h)*2   by arithmetic\n")
+    assert code != 1 and "internal error" not in err, out + err
 
 
 def test_a_bound_renaming_that_captures_an_index_is_refuted(tmp_path):
