@@ -985,6 +985,19 @@ MUTANTS = [
            "        if not holds(*values):\n            return _refutation(statement, point, values, \"the relation fails at an exact point\")",
            "        if False:\n            return _refutation(statement, point, values, \"the relation fails at an exact point\")",
            "decided relation: an exact point where the relation fails refutes it", tests=(DERIVATIONS,)),
+    # --- the exact exp-log identity test ----------------------------------------------------------------
+    Mutant("exp-log-value-at-origin-unchecked", "symbolic/decision/exp_log.py",
+           "    if not _zero_at_origin(F, x, t):",
+           "    if False:",
+           "exp-log: lhs - rhs = 0 at x = 0 exactly, beside a zero derivative (softplus(x) - softplus(-x) = x + "
+           "10^-60)",
+           tests=("tests/test_check_exp_log.py", "tests/test_oracle_negative_controls.py")),
+    Mutant("exp-log-derivative-unchecked", "symbolic/decision/exp_log.py",
+           "    if not is_rational_zero(derivative):",
+           "    if False:",
+           "exp-log: the derivative of lhs - rhs is the zero rational function (a difference of 10^-60 at every "
+           "x but 0)",
+           tests=("tests/test_check_exp_log.py", "tests/test_oracle_negative_controls.py")),
 ]
 
 
