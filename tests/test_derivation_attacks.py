@@ -369,6 +369,15 @@ def test_a_false_index_level_step_is_refuted(tmp_path, lhs, rhs, reason):
     assert code == 1, out + err
 
 
+@pytest.mark.parametrize("name", ["pi", "E", "I", "oo"])
+def test_an_index_level_scalar_named_as_a_number_is_refused(tmp_path, name):
+    """check refuses a symbol named pi ('would print as something it is not'); an index-level
+    chain printed 'Σ π v_j = π Σ v_j for π < 0' as PROVED."""
+    code, out, err = _derive(tmp_path, f"assume {name} < 0\n  sum({name}*v[j], j, 1, h)\n"
+                                       f"= {name}*sum(v[j], j, 1, h)   by sum factor\n")
+    assert code != 0 and "conclusion: PROVED" not in out, out
+
+
 def test_the_size_as_a_factor_is_factored_out(tmp_path):
     """sum(v[j]*h, j, 1, h) = h*sum(v[j], j, 1, h) is true: h does not depend on j."""
     code, out, err = _derive(tmp_path, "  sum(v[j]*h, j, 1, h)\n= h*sum(v[j], j, 1, h)   by sum factor\n")
