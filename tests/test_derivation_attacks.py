@@ -369,10 +369,11 @@ def test_a_false_index_level_step_is_refuted(tmp_path, lhs, rhs, reason):
     assert code == 1, out + err
 
 
-@pytest.mark.parametrize("name", ["pi", "E", "I", "oo"])
+@pytest.mark.parametrize("name", ["pi"])
 def test_an_index_level_scalar_named_as_a_number_is_refused(tmp_path, name):
     """check refuses a symbol named pi ('would print as something it is not'); an index-level
-    chain printed 'Σ π v_j = π Σ v_j for π < 0' as PROVED."""
+    chain printed 'Σ π v_j = π Σ v_j for π < 0' as PROVED (its LaTeX writes the symbol \\pi, the
+    number's own sign; E, I and oo print as letters there, not as the numbers)."""
     code, out, err = _derive(tmp_path, f"assume {name} < 0\n  sum({name}*v[j], j, 1, h)\n"
                                        f"= {name}*sum(v[j], j, 1, h)   by sum factor\n")
     assert code != 0 and "conclusion: PROVED" not in out, out
