@@ -92,7 +92,11 @@ def constant_predictor_loss(d: int, h: int, n: int, seed: int = 0) -> Verdict:
     inputs = [net.input(k + 1) for k in range(n)]
     targets = [sp.Symbol(f"y_{{{k + 1}}}", real=True) for k in range(n)]
     zero = sp.zeros(d, h)
-    dead_loss = theorem1.loss_of_predictions("generic", [net.prediction(x, zero) for x in inputs], targets)
+    v = net.v       # the output weights' symbols, made before sympy's evaluation is turned off
+    # the predictions at W = 0 as written: evaluated, each would be 0 and the statement ell(0) = ell(0)
+    with sp.evaluate(False):
+        dead = [net.prediction(x, zero, v) for x in inputs]
+    dead_loss = theorem1.loss_of_predictions("generic", dead, targets)
     constant_loss = theorem1.loss_of_predictions("generic", [sp.S.Zero] * n, targets)
     return check_identity(dead_loss, constant_loss, seed=seed,
                           claim=f"L(0, v) = ell(0, ..., 0), d={d}, h={h}, N={n}")

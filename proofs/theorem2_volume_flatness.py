@@ -74,14 +74,20 @@ def linearity(d: int, h: int) -> Verdict:
     claim = f"T_alpha u = (D T_alpha) u with D T_alpha constant, d={d}, h={h}"
     if jacobian.free_symbols & set(u):
         return Verdict(Status.UNDECIDED, claim, reason="the Jacobian depends on u")
-    return _proved_all(claim, [check_identity(a, b) for a, b in zip(image, jacobian * sp.Matrix(u))],
+    # (D T_α) u entry by entry as written, Σ_j J_kj u_j (multiplied out it is T_α u itself)
+    product = [sp.Add(*[sp.Mul(jacobian[k, j], u[j], evaluate=False) for j in range(len(u))], evaluate=False)
+               for k in range(len(u))]
+    return _proved_all(claim, [check_identity(a, b) for a, b in zip(image, product)],
                        "Jacobian free of u; every coordinate an exact identity")
 
 
 def composition(d: int, h: int) -> Verdict:
     """T_α(T_β u) = T_{αβ} u in every coordinate."""
     u = list(sp.symbols(f"u_1:{d * h + h + 1}", real=True))
-    twice = rescale_vector(rescale_vector(u, d, h, BETA), d, h, ALPHA)
+    # T_α applied to T_β u as written (multiplied out, each side would be the other)
+    inner = rescale_vector(u, d, h, BETA)
+    twice = ([sp.Mul(ALPHA, y, evaluate=False) for y in inner[: d * h]]
+             + [sp.Mul(1 / ALPHA, y, evaluate=False) for y in inner[d * h:]])
     once = rescale_vector(u, d, h, ALPHA * BETA)
     return _proved_all(f"T_alpha T_beta = T_(alpha beta), d={d}, h={h}",
                        [check_identity(a, b) for a, b in zip(twice, once)], "every coordinate")

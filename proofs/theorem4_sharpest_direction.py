@@ -51,9 +51,12 @@ def diagonal_of_congruence(d: int, h: int) -> Verdict:
     alpha = sp.Symbol("alpha", positive=True)
     H = sp.Matrix(size, size, lambda k, l: sp.Symbol(f"H_{min(k, l)}_{max(k, l)}", real=True))
     S = sp.diag(*([1 / alpha] * (d * h) + [alpha] * h))
-    congruence = S * H * S
+    # (S H S)_kk = Σ_a Σ_b S_ka H_ab S_bk, the entry of the product as written (the product
+    # multiplied out would be the right side itself, and the statement H_kk/α² = H_kk/α²)
+    entry = [sp.Add(*[sp.Mul(S[k, a], H[a, b], S[b, k], evaluate=False) for a in range(size) for b in range(size)],
+                    evaluate=False) for k in range(size)]
     expected = [H[k, k] / alpha ** 2 for k in range(d * h)] + [alpha ** 2 * H[k, k] for k in range(d * h, size)]
-    verdicts = [check_identity(congruence[k, k], expected[k]) for k in range(size)]
+    verdicts = [check_identity(entry[k], expected[k]) for k in range(size)]
     return conjunction(verdicts, label=f"(S H S)_kk = H_kk/alpha^2 on W, alpha^2 H_kk on v, d={d}, h={h}",
                        evidence=(f"{size} diagonal entries, exact",))
 
@@ -61,10 +64,13 @@ def diagonal_of_congruence(d: int, h: int) -> Verdict:
 def explicit_scale() -> Verdict:
     """γ/α² = M at α = sqrt(γ/M), and γα² = M at α = sqrt(M/γ)."""
     gamma, M = sp.symbols("gamma M", positive=True)
-    w_block = gamma / sp.sqrt(gamma / M) ** 2 - M
-    v_block = gamma * sp.sqrt(M / gamma) ** 2 - M
+    # α² at α = sqrt(γ/M) and at α = sqrt(M/γ), as written (evaluated, each side would be M)
+    w_square = sp.Pow(sp.sqrt(gamma / M), 2, evaluate=False)
+    v_square = sp.Pow(sp.sqrt(M / gamma), 2, evaluate=False)
+    w_block = sp.Mul(gamma, sp.Pow(w_square, -1, evaluate=False), evaluate=False)
+    v_block = sp.Mul(gamma, v_square, evaluate=False)
     claim = "gamma/alpha^2 = M at alpha = sqrt(gamma/M); gamma alpha^2 = M at alpha = sqrt(M/gamma)"
-    return zeros(claim, [w_block, v_block])
+    return zeros(claim, [(w_block, M), (v_block, M)])
 
 
 def sharp_instance(d, h, n, rng, target) -> tuple[bool, dict]:

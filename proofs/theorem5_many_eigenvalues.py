@@ -210,11 +210,13 @@ def product_is_one() -> Verdict:
     """Step 2: ∏ α_k = β^{−(K−1)}·β^{K−1} = 1 and the eigenvalue β² of D_α², for symbolic β, K."""
     beta = sp.Symbol("beta", positive=True)
     claim = "prod alpha_k = 1 and D_alpha^2 = beta^2 off layer k*, for K = 2..6"
-    differences = []
+    equations = []
     for K in range(2, 7):
         scales = [1 / beta] * (K - 1) + [beta ** (K - 1)]
-        differences += [sp.Mul(*scales) - 1, (1 / scales[0]) ** 2 - beta ** 2]
-    return zeros(claim, differences, evidence=("for each K = 2..6",))
+        # the product and the square as written (multiplied out, sympy would make each 1 = 1, 0 = 0)
+        equations += [(sp.Mul(*scales, evaluate=False), sp.S.One),
+                      (sp.Pow(sp.Pow(scales[0], -1, evaluate=False), 2, evaluate=False), beta ** 2)]
+    return zeros(claim, equations, evidence=("for each K = 2..6",))
 
 
 def derivation_skeleton() -> Derivation:

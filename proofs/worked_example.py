@@ -45,7 +45,10 @@ def check_prediction() -> Verdict:
 
 
 def check_training_loss() -> Verdict:
-    return check_identity(loss(c, 1 / c), 0, claim="L(c, 1/c) = 0")
+    # the loss at (c, 1/c) as written: evaluated, it would be 0 and the statement 0 = 0
+    with sp.evaluate(False):
+        at_optimum = loss(c, 1 / c)
+    return check_identity(at_optimum, 0, claim="L(c, 1/c) = 0")
 
 
 def check_hessian(derived: Derived, seed: int = 0) -> Verdict:
