@@ -117,7 +117,8 @@ def volume_target(d: int, h: int) -> Verdict:
     claim = f"alpha = (V/v)^(1/(n1-n2)) reaches volume V, n1={n1}, n2={n2}"
     if not is_rational_zero(alpha ** (n1 - n2) * v - V):
         return Verdict(Status.UNDECIDED, claim, reason="not an exact zero")
-    return check_identity(alpha ** (n1 - n2) * v, V, claim=claim)
+    # α^{n₁−n₂}·v as written (multiplied out, sympy makes it V and the statement V = V)
+    return check_identity(sp.Mul(sp.Pow(alpha, n1 - n2, evaluate=False), v, evaluate=False), V, claim=claim)
 
 
 # --- 5. disjoint boxes ----------------------------------------------------------------------------
