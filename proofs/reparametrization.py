@@ -134,10 +134,18 @@ def chain_rule_formulas(jets: Jets, second_order_term: bool = True, critical: bo
     """The paper's formulas (corrected), evaluated on the jets: ∇L(g)∇g and
     ∇gᵀ∇²L∇g + Σ_k ∂_kL ∇²g_k (the sum left out on request, for the negative control)."""
     l = sp.zeros(1, jets.n) if critical else jets.l
-    gradient = l * jets.G
-    hessian = jets.G.T * jets.H * jets.G
-    if second_order_term:
-        hessian += sum((l[k] * jets.C[k] for k in range(jets.n)), sp.zeros(jets.n, jets.n))
+    n, G, H = jets.n, jets.G, jets.H
+    # each entry as the products and sums write it (multiplied out, sympy would make each side of
+    # the check the composite's derivative itself, and the statement X = X)
+    gradient = sp.ImmutableMatrix(1, n, [sp.Add(*[sp.Mul(l[k], G[k, i], evaluate=False) for k in range(n)],
+                                                 evaluate=False) for i in range(n)])
+
+    def hessian_entry(i, j):
+        terms = [sp.Mul(G[p, i], H[p, q], G[q, j], evaluate=False) for p in range(n) for q in range(n)]
+        if second_order_term:
+            terms += [sp.Mul(l[k], jets.C[k][i, j], evaluate=False) for k in range(n)]
+        return sp.Add(*terms, evaluate=False)
+    hessian = sp.ImmutableMatrix(n, n, [hessian_entry(i, j) for i in range(n) for j in range(n)])
     return gradient, hessian
 
 
