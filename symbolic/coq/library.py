@@ -90,7 +90,12 @@ INSTANCE_RULES: dict[str, tuple[str, ...]] = {
     "det(P M P^T) = det(P)^2 det(M): generic P, M of orders 1 and 2, P = D Q at order 3":
         ("Matrices.det_congruence",),
     "A B^T = I for B = A^(-T): orders 1 to 3": ("Matrices.inverse_pair",),
+    "spectral-norm rules: the Gram polynomials of generic 2x3 and 3x1 matrices":
+        ("Spectral.spectral_scale", "Spectral.spectral_sign_rows", "Spectral.spectral_sign_columns",
+         "Spectral.spectral_permute_rows", "Spectral.spectral_permute_columns"),
 }
+# the files those theorems are in, with the files they need (compiled alone by ``check_matrices``)
+INSTANCE_FILES = ("Prelude.v", "Chains.v", "Spectral.v", "Matrices.v")
 
 # the files that need mathcomp (Debian: libcoq-mathcomp-algebra), compiled only where it is installed
 NEEDS_MATHCOMP = ("Matrices.v",)
@@ -173,15 +178,19 @@ def check_library(matrices: bool = True) -> dict[str, str]:
 
 @functools.cache
 def check_matrices() -> dict[str, str]:
-    """The theorems of the files that need mathcomp -> "checked" or why not, those files alone compiled."""
+    """The theorems that prove for every size the rules the kernel checks on instances (the
+    spectral norm's, and the matrix rules of the files that need mathcomp) -> "checked" or why not,
+    their files alone compiled."""
     theorems = [name for names in INSTANCE_RULES.values() for name in names]
     if coqc() is None:
         return dict.fromkeys(theorems, COQC_MISSING)
-    if not mathcomp():
-        return dict.fromkeys(theorems, MATHCOMP_MISSING)
+    missing = {} if mathcomp() else dict.fromkeys([name for name in theorems if _needs_mathcomp(name)],
+                                                  MATHCOMP_MISSING)
     with tempfile.TemporaryDirectory(prefix="coq-matrices-") as folder:
-        failure = _compile(Path(folder), only=NEEDS_MATHCOMP)
-        return dict.fromkeys(theorems, failure) if failure else assumptions(Path(folder), theorems)
+        failure = _compile(Path(folder), only=INSTANCE_FILES)
+        if failure:
+            return dict.fromkeys(theorems, failure)
+        return {**assumptions(Path(folder), [name for name in theorems if name not in missing]), **missing}
 
 
 def instance_rules_proved(checked: tuple) -> dict[str, str]:
@@ -191,7 +200,7 @@ def instance_rules_proved(checked: tuple) -> dict[str, str]:
     for entry in checked:
         names = INSTANCE_RULES.get(entry, ())
         if names and all(check_matrices()[name] == "checked" for name in names):
-            proved[entry] = f"proved for every order in Coq: {', '.join(f'{LIBRARY}.{name}' for name in names)}"
+            proved[entry] = f"proved for every size in Coq: {', '.join(f'{LIBRARY}.{name}' for name in names)}"
     return proved
 
 
