@@ -463,6 +463,13 @@ def test_a_symbol_name_is_not_printed_as_another_expression_in_latex(name, misle
     assert misleading not in chain_latex(checked)
 
 
+def test_a_step_whose_sides_are_one_expression_carries_the_warning_check_gives(tmp_path):
+    """'-x^2 = -(x^2)': both sides are one expression as written (check warns that the claim says
+    nothing); derive printed '-x**2 = -x**2' PROVED and no warning."""
+    code, out, err = _derive(tmp_path, "  -x^2\n= -(x^2)\n")
+    assert "says nothing" in out, out
+
+
 def test_a_reason_with_latex_commands_is_escaped():
     from symbolic.derivations.document import document
     [chain] = read_derivations("  x\n= x + 0   by \\input{secret} $\\write18{ls}$\n")
