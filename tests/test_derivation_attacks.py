@@ -335,6 +335,18 @@ def test_a_side_nowhere_defined_proves_nothing(tmp_path, zero):
     assert code != 0 and "conclusion: PROVED" not in out, out
 
 
+@pytest.mark.parametrize("lhs, rhs, reason", [
+    ("sum(v[j]*(1/(a-a)), j, 1, h)", "(1/(a-a))*sum(v[j], j, 1, h)", "sum factor"),
+    ("sum(sum(W[i,j]*(1/(a-a)), i, 1, d), j, 1, h)", "sum(sum(W[i,j]*(1/(a-a)), j, 1, h), i, 1, d)",
+     "sum interchange")])
+def test_a_step_nowhere_defined_is_not_proved_by_any_rule(tmp_path, lhs, rhs, reason):
+    """The arithmetic rule refuses a scalar that divides by a - a; the sum factor and sum
+    interchange rules PROVED such a step, though both its sides are defined nowhere (check says
+    of the same claim on scalars: the domain as written is empty)."""
+    code, out, err = _derive(tmp_path, f"  {lhs}\n= {rhs}   by {reason}\n")
+    assert code != 0 and "conclusion: PROVED" not in out, out
+
+
 def test_an_index_level_step_nowhere_defined_is_not_refuted(tmp_path):
     """Σ ((a-a)/(a-a)) v_j = 2 Σ ((a-a)/(a-a)) v_j holds wherever both sides are defined (nowhere);
     it was REFUTED 'at the instance h = 1' with a witness v_1 = 2297/2 that gives a no value
