@@ -18,6 +18,12 @@ Hessian-vector products (float32, as the measure computes them): the project's L
 measure runs it (its residual bound measured with a float64 product) and the power iteration
 PyHessian runs (stop when the estimate's relative change is below 1e-3, at most 100 products).
 Random He-initialized weights and a teacher network's targets: speed only, not training.
+
+    python benchmarks/trained_scale.py --sizes "" --resnet18 [PATH] [--resnet18-examples 100]
+
+adds the row of torchvision's resnet18(num_classes=10) on images 3×32×32 with class labels and the
+cross-entropy loss (the export PATH, or made in the run by tests/fixtures/exports/make_exports.py when
+torch is installed), its steps timed the same way.
 """
 from __future__ import annotations
 
@@ -122,6 +128,63 @@ def one_size(size: float, examples: int) -> dict:
             "lanczos": [abs(ritz.value), ritz.residual, ritz.products], "power": [abs(power), power_products]}
 
 
+def one_resnet18(path: str, examples: int) -> dict:
+    """The timed steps for resnet18 on random images and labels (run in its own process)."""
+    from fractions import Fraction
+
+    from proofs.commands.rescale_command import audit_group, audit_verdicts
+    from symbolic.trained.autodiff import Objective
+    from symbolic.trained.estimates import lanczos_extreme
+    from symbolic.trained.experiment import build_twins, measure, read_data
+    from symbolic.trained.measures import KEYS, LANCZOS_TOLERANCE
+    from symbolic.trained.onnx_import import import_network, load_model
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((examples, 3, 32, 32)).astype(np.float32)
+    y = rng.integers(0, 10, examples)
+    baseline = peak_mb()
+    clock = Clock()
+
+    def read():
+        model = load_model(path)
+        network = import_network(model)
+        return model, network, read_data(network, x, y, "cross_entropy")
+    model, network, (x, y) = clock("read", read)
+    run = clock("twin", lambda: build_twins(model, network, x, y, [Fraction(10)], "layerwise"))
+    twin_peak = peak_mb()
+    assert run.twins[0].predictions_identical
+    clock("measures", lambda: measure(run, KEYS, "cross_entropy"))
+    clock("audit", lambda: audit_verdicts(list(KEYS), audit_group(network, "layerwise")))
+    peak = peak_mb()
+    objective = Objective(network, x, y, "cross_entropy")
+    theta = network.flat_parameters()
+    hvp = lambda v: objective.hvp(theta, v, np.float32)  # noqa: E731
+    hvp(np.zeros(theta.size))
+    objective.hvp(theta, np.zeros(theta.size))
+    ritz = clock("lanczos", lambda: lanczos_extreme(hvp, theta.size, np.random.default_rng(1), tolerance=LANCZOS_TOLERANCE,
+                                                    residual_hvp=lambda v: objective.hvp(theta, v)))
+    power, power_products = clock("power", lambda: power_iteration(hvp, theta.size, np.random.default_rng(1)))
+    steps = ("read", "twin", "measures", "audit")
+    return {"parameters": network.parameter_count, "examples": examples,
+            "wall": clock.wall, "cpu": clock.cpu, "total": sum(clock.wall[k] for k in steps),
+            "total_cpu": sum(clock.cpu[k] for k in steps), "peak_mb": peak,
+            "kb_per_parameter": (peak - baseline) * 1024 / network.parameter_count,
+            "twin_kb_per_parameter": (twin_peak - baseline) * 1024 / network.parameter_count,
+            "lanczos": [abs(ritz.value), ritz.residual, ritz.products], "power": [abs(power), power_products]}
+
+
+def resnet18_export() -> str | None:
+    """resnet18(num_classes=10) exported by the fixtures' maker (needs torch), or None."""
+    import tempfile
+    sys.path.insert(0, os.path.join(ROOT, "tests", "fixtures", "exports"))
+    try:
+        from make_exports import export_resnet18
+        path = os.path.join(tempfile.mkdtemp(), "resnet18.onnx")
+        export_resnet18(path)
+        return path
+    except ImportError:
+        return None
+
+
 def seconds(result: dict, step: str) -> str:
     """A step's wall and CPU seconds, as ``wall/cpu``."""
     return f"{result['wall'][step]:>5.1f}/{result['cpu'][step]:<5.1f}"
@@ -132,21 +195,36 @@ def main() -> None:
     parser.add_argument("--sizes", default="0.1,1", help="millions of parameters, from 0.1, 1, 5")
     parser.add_argument("--examples", type=int, default=1000)
     parser.add_argument("--one", type=float, help=argparse.SUPPRESS)
+    parser.add_argument("--resnet18", nargs="?", const="", metavar="PATH",
+                        help="add resnet18(num_classes=10) on 3x32x32 images (its export, or made here with torch)")
+    parser.add_argument("--resnet18-examples", type=int, default=100, help="the images resnet18 is run on")
+    parser.add_argument("--one-resnet18", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one is not None:
         print(json.dumps(one_size(args.one, args.examples)))
+        return
+    if args.one_resnet18 is not None:
+        print(json.dumps(one_resnet18(args.one_resnet18, args.examples)))
         return
     print(f"# {platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"load average {os.getloadavg()[0]:.1f} at the start; each step: wall s / CPU s")
     print(f"{'params':>9} {'N':>5} {'read s':>7} {'twin s':>11} {'meas. s':>11} {'audit s':>11} {'total s':>11} "
           f"{'peak MB':>8} {'kB/par':>7} {'twin':>5} | {'λ Lanczos':>10} {'±bound':>8} {'HVPs':>5} {'s':>11} | "
           f"{'λ power':>10} {'HVPs':>5} {'s':>11} {'rel.diff':>9}")
-    for size in (float(s) for s in args.sizes.split(",")):
-        size = 0.1 if size == 0.1 else int(size)
-        result = subprocess.run([sys.executable, __file__, "--one", str(size), "--examples", str(args.examples)],
+    runs = [("--one", str(0.1 if float(s) == 0.1 else int(float(s))), args.examples)
+            for s in (args.sizes.split(",") if args.sizes else [])]
+    if args.resnet18 is not None:
+        path = args.resnet18 or resnet18_export()
+        if path is None:
+            print("resnet18: not run (torch is not installed and no export was given)")
+        else:
+            runs.append(("--one-resnet18", path, args.resnet18_examples))
+    for flag, size, examples in runs:
+        result = subprocess.run([sys.executable, __file__, flag, size, "--examples", str(examples)],
                                 capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": ROOT})
         if result.returncode:
-            print(f"size {size}M failed: {result.stderr.strip().splitlines()[-1:]}")
+            print(f"{'resnet18' if flag == '--one-resnet18' else size + 'M'} failed: "
+                  f"{result.stderr.strip().splitlines()[-1:]}")
             continue
         r = json.loads(result.stdout.strip().splitlines()[-1])
         wall = r["wall"]
