@@ -22,17 +22,22 @@ from __future__ import annotations
 import itertools
 import random
 
+import mpmath
+
 import sympy as sp
 
+from symbolic.decision.budget import check_budget, remaining
 from symbolic.decision.assumptions import point_in_ranges, sample_point, unsupported_fact_in
 from symbolic.decision.domain import WrittenDomain, evaluated
 from symbolic.decision.fragment import OutsideFragment, check_term
 from symbolic.decision.positivity import is_manifestly_nonnegative
-from symbolic.decision.witness import carried_out, exact_value
+from symbolic.decision.witness import carried_out, exact_value, mp_value
 from symbolic.kernel.verdict import Holds, Status, Verdict
 from symbolic.logic.statements import Relation
 
 SECONDS = 20.0
+MAX_BITS = 100_000          # the largest power (in bits) evaluated exactly at a point
+GRACE = 0.5               # seconds a solver's process is given past its own limit before it is stopped
 RANDOM_POINTS = 12
 GRID = (0, 1, -1, 2, -2, sp.Rational(1, 2), sp.Rational(-1, 2))
 GRID_SYMBOLS = 3          # the grid of small numbers is tried on at most this many symbols (7³ points)
@@ -67,10 +72,24 @@ def _points(symbols, seed: int):
         yield sample_point(symbols, rng, scale)
 
 
+def _too_large(expr, point: dict) -> bool:
+    """Whether a power of the expression has, at the point, a value of more than MAX_BITS bits:
+    2^(2^(20x)) at x = 2 would be computed in one step no budget can stop."""
+    for node in sp.preorder_traversal(expr):
+        if isinstance(node, sp.Pow) and node.free_symbols:
+            base, exponent = (mp_value(part, point, 15) for part in node.args)
+            if base is None or exponent is None:
+                continue
+            if abs(exponent) * mpmath.log(abs(base) + 2, 2) > MAX_BITS:
+                return True
+    return False
+
+
 def sides_at(statement, point: dict) -> tuple | None:
-    """Both sides' exact values at the point, where both are defined (None elsewhere)."""
+    """Both sides' exact values at the point, where both are defined and no larger than the exact
+    arithmetic can compute in a moment (None elsewhere)."""
     lhs, rhs = sp.sympify(statement.lhs), sp.sympify(statement.rhs)
-    if not WrittenDomain(lhs, rhs).admits(point):
+    if _too_large(lhs, point) or _too_large(rhs, point) or not WrittenDomain(lhs, rhs).admits(point):
         return None
     left, right = exact_value(lhs, point), exact_value(rhs, point)
     return None if left is None or right is None else (left, right)
@@ -100,6 +119,35 @@ def _cvc5_failure(statement, seconds: float):
     return cvc5_smt._solve(build, [lhs, rhs, *denominators, *conditions], symbols, seconds)
 
 
+def _cvc5_within(statement, seconds: float):
+    """``_cvc5_failure`` in a child process stopped at its time limit: cvc5's coverings do not
+    always keep their own (a degree-36 polynomial ran 10 s past a limit of 0.5 s)."""
+    import multiprocessing
+    from symbolic.decision.fragment import Answer
+    context = multiprocessing.get_context("fork")
+    receiving, sending = context.Pipe(duplex=False)
+
+    def child():
+        try:
+            sending.send(_cvc5_failure(statement, seconds))
+        except Exception as error:      # the child's failure is an unknown answer, never a verdict
+            sending.send(Answer("unknown", reason=f"cvc5 failed: {type(error).__name__}"))
+    process = context.Process(target=child, daemon=True)
+    process.start()
+    sending.close()
+    try:
+        if receiving.poll(seconds + GRACE):
+            return receiving.recv()
+        return Answer("unknown", reason=f"cvc5 ran past its time limit of {seconds:g} s and was stopped")
+    except (EOFError, OSError):
+        return Answer("unknown", reason="cvc5's process ended without an answer")
+    finally:
+        if process.is_alive():
+            process.kill()
+        process.join()
+        receiving.close()
+
+
 def decide_relation(statement, *, seconds: float = SECONDS, seed: int = 0):
     """Holds, or a REFUTED verdict with an exact point, or UNDECIDED with the reason (module
     docstring)."""
@@ -116,6 +164,7 @@ def decide_relation(statement, *, seconds: float = SECONDS, seed: int = 0):
     # 1. exact points
     compared = 0
     for point in itertools.islice(_points(lhs.free_symbols | rhs.free_symbols, seed), 200):
+        check_budget()
         values = sides_at(statement, point)
         if values is None:
             continue
@@ -132,13 +181,18 @@ def decide_relation(statement, *, seconds: float = SECONDS, seed: int = 0):
         inside, outside = False, str(why)
     if inside:
         from symbolic.decision.solver_oracle import decide_unsat, unsatisfiable   # Z3, only when it is asked
+        # a solver keeps its own time limit (its call cannot be interrupted): each gets a share of
+        # what is left of the caller's budget
+        left = remaining()
+        seconds = seconds if left is None else max(0.05, min(seconds, left / 2))
         z3_answer = decide_unsat(unsatisfiable(failure), seconds=seconds)
         if isinstance(z3_answer, Verdict) and z3_answer.status is Status.REFUTED:
             values = sides_at(statement, z3_answer.witness)
             if values is not None and not holds(*values):
                 return _refutation(statement, z3_answer.witness, values, "a point of Z3's model, re-verified exactly")
         answers["Z3"] = "unsat" if isinstance(z3_answer, Holds) else "unknown"
-        cvc5_answer = _cvc5_failure(statement, seconds)
+        left = remaining()
+        cvc5_answer = _cvc5_within(statement, seconds if left is None else max(0.05, min(seconds, left)))
         for point in cvc5_answer.points if cvc5_answer.result == "sat" else ():
             values = sides_at(statement, point) if point_in_ranges(point) else None
             if values is not None and not holds(*values):
@@ -150,14 +204,15 @@ def decide_relation(statement, *, seconds: float = SECONDS, seed: int = 0):
         if is_manifestly_nonnegative(carried_out(evaluated(difference))):
             answers["manifest sign"] = "unsat"
     proofs = [name for name, answer in answers.items() if answer == "unsat"]
+    if proofs and compared == 0:
+        # a relation on a domain with no point is vacuous: 0 < p for a p defined nowhere says nothing
+        return _undecided(statement, f"{' and '.join(proofs)} found no failure, but no point of the domain as "
+                          "written was found where both sides have exact values: the relation may say nothing")
     if not proofs:
         reason = "neither Z3 nor cvc5 settled the failure in time" if inside else f"outside the solvers' fragment ({outside})"
         return _undecided(statement, reason + (f"; the relation holds at the {compared} exact points tried" if compared else ""))
     evidence = [_said(name) for name in proofs]
     if len(proofs) < 2:
-        if compared == 0:
-            return _undecided(statement, f"only {proofs[0]} settled it, and no exact point of the domain was "
-                              "found to confirm it")
         evidence.append(f"holds exactly at {compared} points of the domain (small integers and random rationals)")
     elif compared:
         evidence.append(f"also holds exactly at {compared} points of the domain")

@@ -21,6 +21,18 @@ def _escape(text: str) -> str:
     return text
 
 
+SAYS_NOTHING = "the two sides are the same expression as written: this step says nothing"
+
+
+def says_nothing(step) -> bool:
+    """The step's two sides are one expression as written (-x^2 and -(x^2)): an X = X step."""
+    if step.statement is None or step.step.relation != "=":
+        return False
+    if isinstance(step.statement, IndexEquation):
+        return step.statement.lhs == step.statement.rhs
+    return sp.sympify(step.statement.lhs) == sp.sympify(step.statement.rhs)
+
+
 def rests_on_words(verdict) -> str:
     """What a PROVED verdict rests on, in a line: its rules, oracles and lemmas."""
     if verdict.status is not Status.PROVED:
@@ -54,10 +66,14 @@ def chain_text(checked) -> str:
     for step in checked.steps:
         place = f" (line {step.step.line})" if step.step.line else ""
         lines.append(f"  step {step.number}{place}: {step.status.name}: {step.shown}")
+        if says_nothing(step):
+            lines.append(f"      warning: {SAYS_NOTHING}")
         if step.step.reason:
             lines.append(f"      by {step.step.reason}")
         if step.status is Status.PROVED:
             lines.append(f"      rests on {rests_on_words(step.verdict)}")
+            if _coq(step.verdict) is not None:
+                lines.append(f"      coq: {_coq_words(_coq(step.verdict))}")
         else:
             if step.verdict.witness:
                 lines.append("      witness: " + ", ".join(f"{k} = {v}" for k, v in step.verdict.witness.items()))
@@ -82,6 +98,13 @@ def _coq(verdict) -> object:
     return verdict.details.get("coq")
 
 
+def _coq_words(coq) -> str:
+    """Coq's answer on a step in a few words: checked (with the theorem), or why not."""
+    if isinstance(coq, dict):
+        return " ".join(str(coq[key]) for key in ("status", "theorem") if coq.get(key))
+    return str(coq)
+
+
 def step_json(step) -> dict:
     verdict = step.verdict
     found = {"number": step.number, "line": step.step.line, "relation": step.step.relation,
@@ -98,6 +121,8 @@ def step_json(step) -> dict:
             found["lhs_value"], found["rhs_value"] = str(values[0]), str(values[1])
     if verdict.reason:
         found["why"] = verdict.reason
+    if says_nothing(step):
+        found["warning"] = SAYS_NOTHING
     if _coq(verdict) is not None:
         found["coq"] = _coq(verdict)
     return found
@@ -143,6 +168,8 @@ def _step_item(step) -> str:
     words = [r"\item[(%d)] \textbf{%s}%s." % (step.number, verdict.status.name, _escape(place))]
     if step.step.reason:
         words.append(r"Reason given: \emph{%s} (printed, not checked)." % _escape(step.step.reason))
+    if says_nothing(step):
+        words.append(r"Warning: %s." % _escape(SAYS_NOTHING))
     if verdict.status is Status.PROVED:
         words.append(r"Rests on %s." % _escape(rests_on_words(verdict)))
     if verdict.witness:
@@ -157,7 +184,7 @@ def _step_item(step) -> str:
         words.append(_escape(verdict.reason) + ".")
     coq = _coq(verdict)
     if coq is not None:
-        words.append(r"Coq: %s." % _escape(coq if isinstance(coq, str) else coq.get("status", str(coq))))
+        words.append(r"Coq: %s." % _escape(_coq_words(coq)))
     return " ".join(words)
 
 

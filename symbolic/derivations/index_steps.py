@@ -21,7 +21,9 @@ from symbolic.checks import identity
 from symbolic.kernel.derivations import Chain, axioms, prove
 from symbolic.kernel.verdict import Status, Verdict
 from symbolic.logic import terms as T
-from symbolic.parsing import ParseError
+from symbolic.logic.statements import NOT_REAL_NAMES
+from symbolic.decision.domain import evaluated
+from symbolic.parsing import MAX_DEPTH, MAX_LENGTH, SIZE_RULE, ParseError
 
 _TERM_TYPES = (T.Const, T.Entry, T.Sum, T.Mul, T.Add, T.Relu)
 _TOKEN = re.compile(r"\s*(?:(\d+)|([A-Za-z_][A-Za-z0-9_]*)|(\*\*|[-+*/^(),\[\]]))")
@@ -41,6 +43,9 @@ class _Reader:
     """Recursive descent over the index grammar; a value is a sympy scalar or a term."""
 
     def __init__(self, text: str, facts: dict):
+        if len(text) > MAX_LENGTH:
+            raise ParseError(f"expression of {len(text):,} characters: {SIZE_RULE}")
+        self.depth = 0
         self.tokens, position = [], 0
         while position < len(text):
             found = _TOKEN.match(text, position)
@@ -73,11 +78,15 @@ class _Reader:
         return value
 
     def sum(self):
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise ParseError(f"expression nested too deeply: {SIZE_RULE}")
         parts = [self.product()]
         while self.peek()[2] in ("+", "-"):
             sign = self.take()[2]
             right = self.product()
             parts.append(right if sign == "+" else _product([sp.S.NegativeOne, right]))
+        self.depth -= 1
         return parts[0] if len(parts) == 1 else _plus(parts)
 
     def product(self):
@@ -88,6 +97,8 @@ class _Reader:
             if operator == "/":
                 if is_index_term(right):
                     raise ParseError(f"division by an index-level term at column {column}: divide by scalars only")
+                if right.is_number and evaluated(right) == 0:
+                    raise ParseError(f"division by zero at column {column}")
                 right = sp.Pow(right, -1, evaluate=False)
             factors.append(right)
         return _product(factors)
@@ -126,6 +137,8 @@ class _Reader:
             return T.Entry(name, tuple(indices))
         if self.peek()[2] == "(":
             return self.function(name, column)
+        if name in NOT_REAL_NAMES:
+            raise ParseError(f"{name!r} at column {column} is the name of a number: rename the symbol")
         facts = {fact: True for fact in self.facts.get(name, ())}
         return sp.Symbol(name, real=True, **facts)
 
@@ -193,9 +206,25 @@ def _plus(parts):
 
 
 def parse_index_term(text: str, facts: dict):
-    """The index-level term of the text (module docstring); facts {name: {"positive", …}}."""
-    value = _Reader(text, facts).read()
-    return _term(value)
+    """The index-level term of the text (module docstring); facts {name: {"positive", …}}.  A name
+    is an index or a scalar, never both: a scalar i inside Σ_i would be taken for a constant."""
+    try:
+        term = _term(_Reader(text, facts).read())
+    except RecursionError:
+        raise ParseError(f"expression nested too deeply: {SIZE_RULE}") from None
+    both = sorted(_index_names(term) & {str(s) for s in T.scalar_symbols(term)})
+    if both:
+        raise ParseError(f"{both[0]} is used as an index and as a scalar: rename one")
+    return term
+
+
+def _index_names(term) -> set:
+    """Every index a term binds or reads (Σ_i, W_ij, an offset j+1 read as j)."""
+    found = set(term.indices) if isinstance(term, T.Entry) else set()
+    if isinstance(term, T.Sum):
+        found.add(term.index)
+    found = {T.index_variable(i) for i in found}
+    return found.union(*[_index_names(child) for child in T.children(term)]) if T.children(term) else found
 
 
 def _rules_for(reason: str) -> list:
@@ -229,8 +258,20 @@ def _sizes_of(term) -> set:
     return found.union(*[_sizes_of(child) for child in T.children(term)]) if T.children(term) else found
 
 
+def _divides_by_what_may_be_zero(term) -> bool:
+    """A scalar of the term, as written, divides by something not known to be non-zero."""
+    if isinstance(term, T.Const):
+        return any(isinstance(p, sp.Pow) and p.exp.is_negative and p.base.is_nonzero is not True
+                   for p in sp.preorder_traversal(term.expr))
+    return any(_divides_by_what_may_be_zero(child) for child in T.children(term))
+
+
 def _at_instances(statement, label: str, reasons: list) -> Verdict:
-    """The step at small sizes: REFUTED by an instance that differs, else UNDECIDED."""
+    """The step at small sizes: REFUTED by an instance that differs, else UNDECIDED.  A term that
+    divides by a scalar which may be 0 is not expanded: where it has no value it refutes nothing."""
+    if _divides_by_what_may_be_zero(statement.lhs) or _divides_by_what_may_be_zero(statement.rhs):
+        return Verdict(Status.UNDECIDED, label, reason="no rule of the kernel takes the step, and a scalar of it "
+                       "divides by a number that may be 0")
     sizes = sorted(_sizes_of(statement.lhs) | _sizes_of(statement.rhs))
     free = sorted(T.free_indices(statement.lhs) | T.free_indices(statement.rhs))
     held = []
@@ -240,6 +281,8 @@ def _at_instances(statement, label: str, reasons: list) -> Verdict:
             sides = [T.expand(side, chosen, dict.fromkeys(free, 1)) for side in (statement.lhs, statement.rhs)]
         except (TypeError, ValueError, KeyError):
             break
+        if any(side.has(sp.nan, sp.zoo, sp.oo, -sp.oo) for side in sides):
+            break           # a side with no value at the instance (a scalar divided by a - a): it refutes nothing
         verdict = identity(*sides, label=label)
         if verdict.status is Status.REFUTED:
             at = ", ".join(f"{name} = {size}" for name in sizes)

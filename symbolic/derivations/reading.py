@@ -22,8 +22,10 @@ import re
 
 from symbolic.derivations.chain import Derivation
 from symbolic.errors import CheckerError
+from symbolic.logic.statements import misprinted_name
 from symbolic.parsing import ParseError, parse_expression
 
+CONTRADICTIONS = ({"positive", "negative"}, {"nonnegative", "negative"})
 FACTS = {">": "positive", ">=": "nonnegative", "<": "negative", "integer": "integer", "rational": "rational"}
 _RELATION = re.compile(r"\s*(<=|>=|!=|==|≤|≥|≠|<|>|=)(?!=)")
 _ASSUME = re.compile(r"assume\b(.*)$")
@@ -45,7 +47,11 @@ def _facts(text: str, line: int, facts: dict) -> None:
                                   "(write: a > 0, b >= 0, c < 0, n integer, q rational)")
         names, sign, kind = found.groups()
         for name in re.split(r"\s*,\s*", names):
-            facts.setdefault(name, set()).add(FACTS[sign or kind])
+            given = facts.setdefault(name, set())
+            given.add(FACTS[sign or kind])
+            clash = next((pair for pair in CONTRADICTIONS if pair <= given), None)
+            if clash is not None:
+                raise DerivationError(f"line {line}: {name} is assumed {' and '.join(sorted(clash))}: no value is both")
 
 
 def _split_facts(text: str) -> list[str]:
@@ -64,6 +70,10 @@ def _split_facts(text: str) -> list[str]:
 def _expression(text: str, line: int, column: int, facts: dict, symbols: dict):
     """The expression as written: an index-level term when it has sums over sizes or entries."""
     from symbolic.derivations.index_steps import is_index_text, parse_index_term
+    for name in re.finditer(r"\b[A-Za-z_]\w*", text):
+        if misprinted_name(name.group()):
+            raise DerivationError(f"line {line}, column {name.start() + column}: the name {name.group()} would "
+                                  "print as an expression it is not (a__b as a power, xabs as |x|): rename it")
     try:
         if is_index_text(text):
             return parse_index_term(text, facts)

@@ -11,8 +11,8 @@ A condition is a pair (kind, expression):
 - (">= 0", b): a root or other positive non-integer rational power of b;
 - ("> 0", b): a negative non-integer rational power of b, or the logarithm of b;
 - ("defined", node): a node whose domain this reading does not state (a power with a symbolic
-  exponent, a function it does not know, a non-real constant); it is satisfied only where the
-  same node is evaluated at the ends.
+  exponent, a Piecewise with no otherwise branch, a function it does not know, a non-real
+  constant); it is satisfied only where the same node is evaluated at the ends.
 
 Each is read as written (no node is rebuilt).  Inside a Piecewise a node is evaluated only where
 its branch is taken: such a condition is ``guarded``, and only the unguarded conditions of an end
@@ -53,6 +53,8 @@ def _node_condition(node):
         return (POSITIVE, node.args[0]) if len(node.args) == 1 else (DEFINED, node)
     if isinstance(node, sp.Mod):
         return (NONZERO, node.args[1])
+    if isinstance(node, sp.Piecewise) and node.args[-1].cond is not sp.true:
+        return (DEFINED, node)          # no value where none of its conditions holds
     if isinstance(node, sp.NumberSymbol) or isinstance(node, _TOTAL):
         return None
     return (DEFINED, node)

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from symbolic.logic.terms import (OVER_LAYERS, Activation, Add, Const, Deriv, Entry, Eval, Fn, Indicator, LayerProduct, Mul,
-                                   Relu, SpectralNorm, Sum)
+from symbolic.logic.terms import (Activation, Add, children, Const, Deriv, Entry, Eval, Fn, Indicator, LayerProduct, Mul, OVER_LAYERS, rebuild, Relu, SpectralNorm, Sum)
 from symbolic.printing.sympy_latex import to_latex
 
 
@@ -14,9 +13,12 @@ def _index_text(indices) -> str:
     return ("" if all(len(i) == 1 for i in indices) else ",").join(indices)
 
 
-def latex(term, *, tight: bool = False, names: dict | None = None) -> str:
+def latex(term, *, tight: bool = False, names: dict | None = None, explicit: bool = False) -> str:
     """The term as LaTeX math; ``tight`` wraps sums in parentheses; ``names`` maps subterms to
-    the short names a document defines for them (s_{nl} for a pre-activation)."""
+    the short names a document defines for them (s_{nl} for a pre-activation); ``explicit`` shows
+    a factor 1 too (two terms that differ by one must not print alike)."""
+    if explicit:
+        return _explicit(term, tight)
     names = names or {}
     if term in names:
         return names[term]
@@ -67,3 +69,20 @@ def latex(term, *, tight: bool = False, names: dict | None = None) -> str:
         partials = "".join(r"\partial_{%s}" % latex(p) for p in reversed(term.partials))
         return r"(%s %s)(%s)" % (partials, term.function.name, point)
     raise TypeError(f"not an index-level term: {term!r}")
+
+
+def _explicit(term, tight: bool) -> str:
+    """The term with every factor shown, a factor 1 included, each product's factors as held."""
+    if isinstance(term, Mul):
+        return r"\,".join(_explicit(f, True) for f in term.factors)
+    if isinstance(term, Const):
+        return latex(term, tight=tight)
+    found = children(term)
+    if not found:
+        return latex(term, tight=tight)
+    # the term's own notation, each child printed explicitly in its place
+    marks = tuple(Entry("\\explicit%d" % k, ()) for k in range(len(found)))
+    text = latex(rebuild(term, marks), tight=tight)
+    for k, child in enumerate(found):
+        text = text.replace("\\explicit%d" % k, _explicit(child, True), 1)
+    return text

@@ -18,7 +18,8 @@ import sympy as sp
 from symbolic.logic.notation import latex as term_latex
 from symbolic.logic.terms import scalar_symbols
 from symbolic.logic.written import AsWritten, sendable
-from symbolic.printing.sympy_text import to_text
+from symbolic.printing.sympy_latex import written_latex
+from symbolic.printing.sympy_text import written_text
 
 RELATIONS = {"<": "<", "<=": r"\le", ">": ">", ">=": r"\ge", "!=": r"\ne"}
 
@@ -141,16 +142,26 @@ NOT_REAL_NAMES = frozenset({"I", "oo", "zoo", "nan", "pi", "E", "EulerGamma", "G
 _READABLE_NAME = re.compile(r"\\?[^\W\d]\w*((\\[^\W\d]|'|\^?\{[^{}=<>!]*\}|\[[^\[\]=<>!]*\])\w*)*")
 
 
+# what sympy's LaTeX printer makes of some names: a__b the power a^{b}, xabs and xmag |x|, xnorm ‖x‖,
+# xavg ⟨x⟩ (a double underscore is its superscript, and these endings its modifiers)
+_EXPRESSION_MARKS = (r"\left|", r"\left\|", r"\left\langle")
+
+
+def misprinted_name(name: str) -> bool:
+    """Whether sympy's LaTeX prints a symbol of this name as an expression it is not."""
+    return "__" in name or any(mark in sp.latex(sp.Symbol(name)) for mark in _EXPRESSION_MARKS)
+
+
 def misread_symbol(statement) -> str | None:
     """The name of a symbol of the statement that would print as something it is not: a name
     sympy prints for a number (I, oo, pi, E, …), one that is not a word with an optional subscript
-    in braces (a symbol 'x+1' prints a sum, 'x = 0' an equation), or a name two different symbols
+    in braces (a symbol 'x+1' prints a sum, 'x = 0' an equation, 'a__b' a power), or a name two different symbols
     of the statement share (an 'a > 0' beside an 'a' of any sign prints one symbol); None when
     every name reads as itself."""
     named: dict = {}
     for symbol in sorted(_symbols_of(statement), key=sp.default_sort_key):
         name = str(symbol)
-        if name in NOT_REAL_NAMES or not _READABLE_NAME.fullmatch(name):
+        if name in NOT_REAL_NAMES or not _READABLE_NAME.fullmatch(name) or misprinted_name(name):
             return name
         if named.setdefault(name, symbol) != symbol:
             return name
@@ -192,11 +203,12 @@ def _symbols_of(value) -> set:
 
 
 def _sympy_text(expr) -> str:
-    return to_text(expr)
+    # a side is printed as it is held: as written when it was kept as written, never re-sorted
+    return written_text(expr)
 
 
 def _sympy_latex(expr) -> str:
-    return sp.latex(expr)
+    return written_latex(expr)
 
 
 # the facts of a symbol a statement's 'for …' prints (the first that holds of each kind): the
@@ -348,8 +360,12 @@ class IndexEquation(Statement):
         return self._latex()
 
     def sides_latex(self) -> tuple:
-        """(the left side, =, the right side) as LaTeX: the pieces of a chain's display."""
-        return term_latex(self.lhs), "=", term_latex(self.rhs)
+        """(the left side, =, the right side) as LaTeX: the pieces of a chain's display; two
+        different sides that would print alike (W·1 and W) print with every factor shown."""
+        left, right = term_latex(self.lhs), term_latex(self.rhs)
+        if left == right and self.lhs != self.rhs:
+            left, right = term_latex(self.lhs, explicit=True), term_latex(self.rhs, explicit=True)
+        return left, "=", right
 
     def _latex(self):
         body = " ".join(self.sides_latex())

@@ -15,3 +15,9 @@ class _Printer(LatexPrinter):
 def to_latex(expr, **settings) -> str:
     """sympy.latex with the project's conventions (indicators, not θ, for Heaviside)."""
     return _Printer(settings).doprint(sp.sympify(expr))
+
+
+def written_latex(expr) -> str:
+    """``to_latex`` with the terms and factors in the order they are held, never sorted: a side kept
+    as written prints as it was written."""
+    return to_latex(expr, order="none")

@@ -16,8 +16,15 @@ class _TextPrinter(StrPrinter):
 
 
 _PRINTER = _TextPrinter()
+_AS_WRITTEN = _TextPrinter({"order": "none"})
 
 
 def to_text(expr) -> str:
     """``expr`` as text, the way ``sympy.sstr`` prints it but for fractions bound by an operator."""
     return _PRINTER.doprint(expr)
+
+
+def written_text(expr) -> str:
+    """``expr`` as text with its terms and factors in the order they are held, never sorted: a side
+    kept as written prints as it was written (y + x, not x + y)."""
+    return _AS_WRITTEN.doprint(expr)

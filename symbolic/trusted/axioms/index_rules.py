@@ -378,13 +378,24 @@ def _ring_scalars(term) -> list:
     return []
 
 
+def _inner_scalars(term) -> list:
+    """Every scalar of a term, at any depth."""
+    if isinstance(term, Const):
+        return [term.expr]
+    return [s for c in children(term) for s in _inner_scalars(c)]
+
+
 def _arithmetic(before, after):
     atoms: dict = {}
     left, right = as_rational_function(before, atoms), as_rational_function(after, atoms)
-    for scalar in _ring_scalars(before) + _ring_scalars(after):
-        denominator = sp.denom(sp.together(scalar))
-        if denominator != 1 and denominator.is_nonzero is not True:
-            return f"divides by {denominator}, not known to be non-zero"
+    # every scalar of the two terms, inside their atoms too (a sum whose summand divides by a - a is
+    # defined nowhere, and no identity of rational functions in it says anything)
+    for scalar in _ring_scalars(before) + _ring_scalars(after) + _inner_scalars(before) + _inner_scalars(after):
+        # every denominator as written (a/a divides by a, though it evaluates to 1), and the reduced one
+        written = [p.base for p in sp.preorder_traversal(scalar) if isinstance(p, sp.Pow) and p.exp.is_negative]
+        for denominator in (*written, sp.denom(sp.together(scalar))):
+            if denominator != 1 and denominator.is_nonzero is not True:
+                return f"divides by {denominator}, not known to be non-zero"
     if not is_rational_zero(left - right):
         return "not an identity of rational functions"
     # independent witness: each side evaluated at a random rational point
