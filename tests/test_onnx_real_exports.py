@@ -134,3 +134,17 @@ def test_a_transformer_layer_is_refused_in_one_line_naming_attention(tmp_path, c
 def test_the_fixtures_are_small():
     sizes = [os.path.getsize(os.path.join(FOLDER, n)) for n in MADE]
     assert max(sizes) < 120_000 and onnx.load(os.path.join(FOLDER, "mlp6_legacy.onnx")).graph.node
+
+
+def test_the_report_names_the_tied_channels_the_hessian_blocks_and_the_labels_read_as_classes(tmp_path, capsys):
+    x, y = data("resnet_block_legacy.onnx")
+    np.savez(tmp_path / "d.npz", x=x, y=y)                 # integer labels, no --loss: read as classes
+    assert main(["rescale", os.path.join(FOLDER, "resnet_block_legacy.onnx"), "--data", str(tmp_path / "d.npz"),
+                 "--alpha", "10", "--alpha", "1/10", "--measures", "weight_norm", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["loss"] == "cross_entropy" and any("read as classes" in n for n in report["read"]["notes"])
+    assert report["read"]["skip_ties"].startswith("the skip connections tie 4 classes of units across layers")
+    up, down = report["hessian_blocks"]
+    # α = 10 grows the last layer's block (its weights times 1/10), α = 1/10 the first layer's
+    assert "grows on Dense 10 weight ×100" in up and "shrinks on Conv 1 weight ×0.01" in up
+    assert "grows on Conv 1 weight ×100" in down and "shrinks on Dense 10 weight ×0.01" in down
