@@ -239,6 +239,45 @@ Proof.
     apply (local_min_forward L S T TL ST TS invS (T th) H).
 Qed.
 
+(** ** The chain rule through a mixing map
+
+    The rule the kernel checks on instances ("chain rule through a mixing map"): for a linear T that
+    mixes coordinates, T e_r = sum_m M_rm e_m on the coordinate vectors e_r of the mixed index, and
+    g Fréchet differentiable at T theta, every derivative of g o T at theta takes e_r to
+    sum_m M_rm Dg(T theta)[e_m]: the partial derivative of g o T along theta_r is
+    sum_m M_rm (d_m g)(T theta).  For every normed module, every number K of mixed coordinates. *)
+
+Fixpoint vsum {V : NormedModule R_AbsRing} (K : nat) (f : nat -> V) : V :=
+  match K with
+  | O => zero
+  | S k => plus (vsum k f) (f k)
+  end.
+
+(* a linear map takes a finite sum of multiples to the sum of the multiples of its images *)
+Lemma linear_vsum {V : NormedModule R_AbsRing} (l : V -> R) (K : nat) (c : nat -> R) (e : nat -> V) :
+  is_linear l -> l (vsum K (fun m => scal (c m) (e m))) = sum K (fun m => c m * l (e m)).
+Proof.
+  intros Hl. induction K as [|K IH]; simpl.
+  - exact (linear_zero l Hl).
+  - rewrite (linear_plus _ Hl), IH, (linear_scal _ Hl). reflexivity.
+Qed.
+
+Theorem mixing_chain_rule {V : NormedModule R_AbsRing} (g : V -> R) (T : V -> V) (Dg : V -> R) (th : V)
+    (K : nat) (M : nat -> nat -> R) (e : nat -> V) :
+  is_linear T -> filterdiff g (locally (T th)) Dg ->
+  (forall r, T (e r) = vsum K (fun m => scal (M r m) (e m))) ->
+  forall l, filterdiff (fun x => g (T x)) (locally th) l ->
+  forall r, l (e r) = sum K (fun m => M r m * Dg (e m)).
+Proof.
+  intros HT Dgth Hmix l Dl r.
+  (* g o T has the derivative Dg o T at th (the chain rule), so l is Dg o T (uniqueness) *)
+  assert (D : filterdiff (fun x => g (T x)) (locally th) (fun u => Dg (T u)))
+    by (apply (filterdiff_comp' T g th T Dg); [apply filterdiff_linear, HT | exact Dgth]).
+  rewrite (frechet_unique _ th l _ Dl D (e r)), Hmix.
+  (* Dg is linear: the image of the mixed sum is the mixed sum of the images *)
+  destruct Dgth as [HDg _]. apply linear_vsum, HDg.
+Qed.
+
 (** ** The parameter space R^(n+1) with the Euclidean norm *)
 
 (** n + 1 real coordinates as nested pairs (x_0, (x_1, ... x_n)); Coquelicot's norm of a pair is

@@ -93,9 +93,10 @@ INSTANCE_RULES: dict[str, tuple[str, ...]] = {
     "spectral-norm rules: the Gram polynomials of generic 2x3 and 3x1 matrices":
         ("Spectral.spectral_scale", "Spectral.spectral_sign_rows", "Spectral.spectral_sign_columns",
          "Spectral.spectral_permute_rows", "Spectral.spectral_permute_columns"),
+    "chain rule through a mixing: a quadratic g at d x K = 1x1, 1x2, 2x2, 1x3": ("Frechet.mixing_chain_rule",),
 }
 # the files those theorems are in, with the files they need (compiled alone by ``check_matrices``)
-INSTANCE_FILES = ("Prelude.v", "Chains.v", "Spectral.v", "Matrices.v")
+INSTANCE_FILES = ("Prelude.v", "Theorem1.v", "Frechet.v", "Chains.v", "Spectral.v", "Matrices.v")
 
 # the files that need mathcomp (Debian: libcoq-mathcomp-algebra), compiled only where it is installed
 NEEDS_MATHCOMP = ("Matrices.v",)
@@ -186,6 +187,8 @@ def check_matrices() -> dict[str, str]:
         return dict.fromkeys(theorems, COQC_MISSING)
     missing = {} if mathcomp() else dict.fromkeys([name for name in theorems if _needs_mathcomp(name)],
                                                   MATHCOMP_MISSING)
+    if not coquelicot():
+        missing.update(dict.fromkeys([name for name in theorems if _needs_coquelicot(name)], COQUELICOT_MISSING))
     with tempfile.TemporaryDirectory(prefix="coq-matrices-") as folder:
         failure = _compile(Path(folder), only=INSTANCE_FILES)
         if failure:
