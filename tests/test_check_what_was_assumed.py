@@ -274,3 +274,33 @@ def test_the_latex_derivation_of_a_refuted_map_says_what_breaks_it():
     wrong = Symmetry(net, {"W1": W1 * C, "b1": b1 * C, "W2": C.inv() * W2 * E, "v": E.inv() * v})
     tex = check_symmetry(net, wrong, sizes=(1,)).latex()
     assert r"What breaks it: \texttt{the image of b2" in tex and r"b2\_\{1\}" in tex
+
+
+def test_ctrl_c_in_a_real_run_keeps_the_rows_decided():
+    """A real SIGINT, sent once the progress bar (stderr on a terminal) shows a claim decided: the rows
+    so far, the summary that says the run was interrupted, exit 130."""
+    import os
+    import pty
+    import re
+    import select
+    import signal
+    leader, follower = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "proofs", "--jobs", "1", "theorem1", "theorem3"], cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=follower, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    os.close(follower)
+    seen = ""
+    try:
+        while not re.search(r"[1-9]\d* claims?,", seen):
+            ready, _, _ = select.select([leader], [], [], 300)
+            assert ready, "no progress shown"
+            seen += os.read(leader, 4096).decode(errors="replace")
+        process.send_signal(signal.SIGINT)
+        out, _ = process.communicate(timeout=300)
+    finally:
+        os.close(leader)
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130
+    assert "PROVED" in out and "interrupted (Ctrl-C): " in out
+    assert int(re.search(r"(\d+) claims? decided", out).group(1)) >= 1

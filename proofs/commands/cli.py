@@ -283,7 +283,8 @@ def run_results(args) -> int:
                 progress.result_done(script.NAME)
     except KeyboardInterrupt:
         progress.close()
-        return interrupted(decided, len(plans), args)
+        parallel_run = (args.dask is not None or args.jobs > 1) and recorder is None
+        return interrupted(decided, len(plans), args, parallel_run)
     finally:
         report_module.progress_hook = None
         progress.close()
@@ -315,13 +316,17 @@ def run_results(args) -> int:
     return EXIT_CODES[worst(r.verdict for r in results)]
 
 
-def interrupted(decided: list, planned: int, args) -> int:
+def interrupted(decided: list, planned: int, args, parallel_run: bool = False) -> int:
     """Ctrl-C during a run: the rows decided so far (a table, or JSON with --json), a summary that
-    says the run was interrupted, and exit 130.  Nothing is claimed of the rows not run."""
+    says the run was interrupted, and exit 130.  Nothing is claimed of the rows not run.  In a
+    parallel run a task's rows come back when the task ends: those of the tasks under way are lost."""
     results = {row.theorem for row in decided}
     note = (f"interrupted (Ctrl-C): {len(decided)} claim{'s' if len(decided) != 1 else ''} decided, "
             f"from {len(results)} of the {planned} result{'s' if planned != 1 else ''} asked for; the claims "
             "not run have no verdict, and the run's status is that of an interrupted run (exit 130)")
+    if parallel_run:
+        note += ("; the rows of the tasks still running in other processes are lost (a task's rows come back "
+                 "when it ends: --jobs 1 keeps every row decided)")
     if args.json:
         print(json.dumps([row.as_json() for row in decided], indent=1))
     elif decided:
