@@ -145,3 +145,23 @@ def test_every_generator_of_the_other_relu_exports_is_proved(name):
     verdicts = prove_generators(group, "m", premises=LAWS)
     assert group.dimension > 0 and all(v.status is Status.PROVED for v in verdicts)
     assert group.classes[np.asarray(group.slots[0]).ravel()].tolist() == [FIXED] * np.asarray(group.slots[0]).size
+
+
+def test_rescale_applies_an_element_of_the_group_read_from_the_architecture(tmp_path, capsys):
+    from tests.test_onnx_exporters import mlp
+    import onnx
+    path = str(tmp_path / "mlp.onnx")
+    onnx.save(mlp("s0"), path)                          # 177 parameters: past the spec limit
+    rng = np.random.default_rng(1)
+    np.savez(tmp_path / "d.npz", x=rng.standard_normal((12, 8)).astype(np.float32), y=rng.standard_normal((12, 3)))
+    assert main(["rescale", path, "--data", str(tmp_path / "d.npz"), "--group", "discovered",
+                 "--element", "T_1=2,T_12=1/3", "--measures", "weight_norm,path_norm", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["predictions_identical"] and report["discovered"]["dimension"] == 16
+    assert report["discovered"]["route"].startswith("the group read from the architecture")
+    assert report["labels"] == ["g1"] and report["discovered"]["elements"][0]["applied"] == "T_1=2, T_12=1/3"
+    assert report["measures"]["path_norm"]["exactly_equal"] == [True]
+    assert report["measures"]["weight_norm"]["ratio"][0] != 1
+    assert main(["rescale", path, "--data", str(tmp_path / "d.npz"), "--group", "discovered",
+                 "--element", "T_17=2"]) == 2
+    assert "no proved generator T_17" in capsys.readouterr().err

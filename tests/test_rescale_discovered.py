@@ -37,9 +37,15 @@ def no_hidden_layer():
 
 
 def wide_mlp():
-    """Linear(8, 16)-ReLU-Linear(16, 1): 161 parameters, past the spec's limit."""
+    """Linear(8, 16)-ReLU-Linear(16, 1): 161 parameters, past the spec's limit (its group read from the layers)."""
     g = Graph(["batch", 8])
     return g.model([g.gemm(g.node("Relu", [g.gemm(g.input, f32(16, 8))]), f32(1, 16))])
+
+
+def tanh_mlp():
+    """Linear(8, 16)-Tanh-Linear(16, 1): no positive rescaling."""
+    g = Graph(["batch", 8])
+    return g.model([g.gemm(g.node("Tanh", [g.gemm(g.input, f32(16, 8))]), f32(1, 16))])
 
 
 def saved(tmp_path, model, x, y):
@@ -165,13 +171,21 @@ def test_a_bad_element_is_one_line_exit_2(tmp_path, capsys, arguments, message):
 
 @pytest.mark.parametrize("build, inputs, message", [
     (no_hidden_layer, 3, "the architecture has no proved positive rescaling (0 generator(s) found, none PROVED)"),
-    (wide_mlp, 8, "--group discovered: the model has 161 parameters and 8 inputs; the command line checks at most 120"),
+    (tanh_mlp, 8, "no positive rescaling leaves this network unchanged: Tanh (Tanh node"),
 ])
 def test_a_group_that_cannot_be_applied_is_one_line_exit_2(tmp_path, capsys, build, inputs, message):
     model, data = mlp_data(tmp_path, build, inputs)
     assert main(["rescale", model, "--data", data, "--group", "discovered"]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and len(captured.err.strip().splitlines()) == 1 and message in captured.err, captured.err
+
+
+def test_past_the_spec_limit_the_group_read_from_the_layers_is_applied(tmp_path, capsys):
+    model, data = mlp_data(tmp_path, wide_mlp, 8)
+    assert main(["rescale", model, "--data", data, "--group", "discovered", "--measures", "path_norm", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["predictions_identical"] and report["discovered"]["dimension"] == 16
+    assert all(g["status"] == "proved" and g["applied"] for g in report["discovered"]["generators"])
 
 
 def test_an_element_without_the_discovered_group_is_one_line_exit_2(tmp_path, capsys):

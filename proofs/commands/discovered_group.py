@@ -121,3 +121,70 @@ def discover_group(architecture, path: str, seed: int) -> DiscoveredGroup:
                          f"({len(report.generators)} generator(s) found, none PROVED): nothing to apply")
     exponents = np.array([architecture.theta_exponents(g.exponents) for g in applied])
     return DiscoveredGroup(report, applied, exponents)
+
+
+@dataclass
+class UnitDiscoveredGroup:
+    """A whole model's group as ``symmetry MODEL.onnx --discover`` reads it past the spec's limits: one
+    generator T_k per class of hidden units, each PROVED by the unit transport; an element (c_1, …, c_m)
+    gives the units of class k the factor c_k."""
+    group: object                   # the UnitGroup read from the layers
+    verdicts: list                  # one per class
+
+    @property
+    def applied(self) -> list:
+        return [k for k, v in enumerate(self.verdicts) if v.proved]
+
+    @property
+    def names(self) -> list[str]:
+        return [f"T_{k + 1}" for k in self.applied]
+
+    def element(self, given: dict) -> list[Fraction]:
+        unknown = [name for name in given if name not in self.names]
+        if unknown:
+            raise UsageError(f"--element: the discovered group has no proved generator {unknown[0]} (T_1 … "
+                             f"T_{len(self.verdicts)}, {len(self.applied)} PROVED)")
+        return [given.get(name, Fraction(1)) for name in self.names]
+
+    def random_element(self, seed: int) -> list[Fraction]:
+        rng = random.Random(seed)
+        return [rng.choice(RANDOM_VALUES) for _ in self.applied]
+
+    def label(self, element: list) -> str:
+        moved = [f"{name}={c}" for name, c in zip(self.names, element) if c != 1]
+        shown = ", ".join(moved[:6]) + (f", … ({len(moved)} generators moved)" if len(moved) > 6 else "")
+        return shown or "the identity"
+
+    def factors(self, network, element: list) -> list:
+        """The parameter tensors' factors of the element: each unit of class k times c_k."""
+        from symbolic.trained.rescaling import slot_factors
+        by_class = {k: c for k, c in zip(self.applied, element)}
+        classes = self.group.classes
+
+        def factor(slot: int) -> Fraction:
+            return Fraction(by_class.get(int(classes[slot]), 1))
+        return slot_factors(network, list(self.group.slots), factor)
+
+    def as_json(self) -> dict:
+        return {"dimension": self.group.dimension, "dimension_is_maximal": False,
+                "route": "the group read from the architecture, each generator proved by the unit transport",
+                "generators": [{"name": f"T_{k + 1}", "support": f"c on the units {self.group.describe(k)}",
+                                "status": v.status.value, "applied": v.proved}
+                               for k, v in enumerate(self.verdicts)]}
+
+
+def discover_unit_group(network, path: str, seed: int) -> UnitDiscoveredGroup:
+    """Past the spec's limits: the group read from the architecture, every generator proved by the unit
+    transport; no proved generator is bad input."""
+    import os
+
+    from symbolic.symmetries.unit_transport import prove_generators
+    from symbolic.trained.unit_group import read_unit_group
+    group = read_unit_group(network)
+    name = "".join(ch if ch.isalnum() else "_" for ch in os.path.splitext(os.path.basename(path))[0])
+    discovered = UnitDiscoveredGroup(group, prove_generators(group, name, seed))
+    if not discovered.applied:
+        raise UsageError(f"{path}: --group discovered: the architecture has no proved positive rescaling "
+                         f"({group.dimension} generator(s), none PROVED"
+                         + (f"; {group.blocking[0]} fixes the units it reads" if group.blocking else "") + ")")
+    return discovered

@@ -35,12 +35,13 @@ from symbolic.trained.measures import KEYS as MEASURE_KEYS
 from symbolic.trained.rescaling import GROUPS
 
 from proofs.commands.arguments import EXIT_INTERNAL_ERROR, Accumulate, Parser, UsageError, names
-from proofs.commands.discovered_group import discover_group, parse_element, positive_rational
+from proofs.commands.discovered_group import discover_group, discover_unit_group, parse_element, positive_rational
 
 EXAMPLE = "python -m proofs rescale model.onnx --data data.npz --alpha 10"
 LOSSES = ("mse", "cross_entropy")
 VERDICT_WORDS = {"proved": "invariant", "refuted": "not invariant", "undecided": "undecided"}
 EXTRA_MISSING = "the rescale command needs the onnx extra: pip install -e '.[onnx]'"
+SHOWN_GENERATORS = 12             # the table lists this many generators of a discovered group, then counts the rest
 DISCOVERED = "discovered"          # the architecture's own group, as symmetry MODEL.onnx --discover finds it
 
 
@@ -342,9 +343,12 @@ def group_lines(discovered: dict | None) -> str:
     maximal = "proved maximal" if discovered["dimension_is_maximal"] else "maximality not proved"
     lines = [f"discovered group: dimension {discovered['dimension']} ({maximal}), generators "
              "θ_p -> c^G_p θ_p, c > 0:"]
-    for g in discovered["generators"]:
+    for g in discovered["generators"][:SHOWN_GENERATORS]:
         applied = "applied" if g["applied"] else "not applied: not PROVED"
         lines.append(f"  {g['name']}  {g['support']}  {g['status'].upper()} ({applied})")
+    rest = discovered["generators"][SHOWN_GENERATORS:]
+    if rest:
+        lines.append(f"  ... {len(rest)} more, {sum(g['applied'] for g in rest)} of them PROVED and applied")
     lines += [f"element {e['label']}: {e['applied']}" for e in discovered["elements"]]
     return "\n".join(lines) + "\n"
 
@@ -398,8 +402,20 @@ def read_model(path: str, output: str | None, discovering: bool) -> tuple:
     from symbolic.trained.onnx_import import load_model
     if not discovering:
         return (*load_network(path, output), None)
+    import numpy as np
+
+    from proofs.commands.symmetry_command import MAX_INPUTS, MAX_PARAMETERS
+    from symbolic.networks.onnx_architecture import UnsupportedArchitecture
+    from symbolic.trained.onnx_import import import_network
     model = load_model(path)
-    architecture = read_architecture(model, output)
+    network = import_network(model, output)
+    # past the spec's limits, or with layers the symmetry layers do not have: the group read from the layers
+    if network.parameter_count > MAX_PARAMETERS or int(np.prod(network.input_shape)) > MAX_INPUTS:
+        return model, network, None
+    try:
+        architecture = read_architecture(model, output)
+    except UnsupportedArchitecture:
+        return model, network, None
     return model, architecture.network, architecture
 
 
@@ -410,6 +426,8 @@ def rescalings(network, group: str, alphas: list, discovered, given: list, seed:
     if discovered is None:
         return [(alpha, parameter_factors(network, group, alpha)) for alpha in alphas]
     elements = [discovered.element(e) for e in given] or [discovered.random_element(seed)]
+    if hasattr(discovered, "factors"):             # the group read from the layers: each class its c_k
+        return [(discovered.label(e), discovered.factors(network, e)) for e in elements]
     return [(discovered.label(e), element_factors(network, discovered.exponents, e)) for e in elements]
 
 
@@ -470,7 +488,8 @@ def main(argv: list[str]) -> int:
         x, y = read_data(network, x, y, loss)
         group = audit_group(network, args.group)
         if discovering:
-            discovered = discover_group(architecture, args.model, args.seed)
+            discovered = discover_group(architecture, args.model, args.seed) if architecture is not None else \
+                discover_unit_group(network, args.model, args.seed)
         elements = rescalings(network, args.group, alphas, discovered, given, args.seed)
         with _cluster(args.dask) as cluster:           # reached (or refused) before any exact arithmetic
             run = twins_of(model, network, x, y, elements)

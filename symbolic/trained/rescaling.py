@@ -177,7 +177,12 @@ def parameter_factors(network: TrainedNetwork, group: str, alpha: Fraction) -> l
     def factor(slot: int) -> Fraction:
         root = units.root(slot)
         return Fraction(1) if root in fixed else _hidden_factor(group, alpha, units.unit[root])
+    return slot_factors(network, slots, factor)
 
+
+def slot_factors(network: TrainedNetwork, slots: list, factor) -> list[Factors]:
+    """For each parameter tensor, its exact factors when each unit (slot) takes ``factor(slot)``: a weight
+    W[j, i] factor(j) / factor(i), a bias factor(j), a batch normalisation's scale 1 and shift factor."""
     factors = []
     for k, (layer, sources) in enumerate(zip(network.layers, network.wiring())):
         if not isinstance(layer, (Dense, Conv, Diagonal)):
