@@ -6,7 +6,9 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 
-from symbolic.logic.terms import OVER_LAYERS, Eval, \
+import sympy as sp
+
+from symbolic.logic.terms import OVER_LAYERS, Const, Eval, \
     SpectralNorm, Sum, Transformation, children, difference
 from symbolic.kernel.names import defined_in, transformed_names
 from symbolic.kernel.provenance import AXIOMS, called_from, code_in
@@ -177,6 +179,14 @@ def _prove(chain: Chain, hypotheses) -> tuple[Verdict, Theorem | None]:
     are taken too: for the kernel's induction only, whose theorem is the one that carries them."""
     if not chain.steps:
         return _refused(chain.claim, "a chain without steps proves nothing")
+    # a scalar that divides by what may be 0 leaves its term without a value there: an index-level
+    # equation holds for every value, so such a term has no place in one (1/(a - a) is nowhere defined)
+    for number, term in enumerate([chain.start, *(t for _, t, _ in chain.steps)]):
+        partial = _partial_scalar(term)
+        if partial is not None:
+            return _refused(chain.claim, f"{'the start' if number == 0 else f'step {number}'} divides by "
+                            f"{partial}, which may be 0: a term of an index-level equation has a value everywhere",
+                            refused_step=number)
     current, ranges = chain.start, {}
     for number, (rule, term, note) in enumerate(chain.steps, start=1):
         label = f"{rule.name}: {note}" if note else rule.name
@@ -223,6 +233,14 @@ def _prove(chain: Chain, hypotheses) -> tuple[Verdict, Theorem | None]:
                      (f"{len(chain.steps)} rewrite steps, each an instance of its rule", "rules used: " + ", ".join(rules)),
                      {"rules": rules}, used, proof=("chain", chain))
     return verdict, verdict.theorem
+
+
+def _partial_scalar(term):
+    """A denominator, as written, of a scalar of the term that is not known to be non-zero, or None."""
+    if isinstance(term, Const):
+        return next((p.base for p in sp.preorder_traversal(term.expr)
+                     if isinstance(p, sp.Pow) and p.exp.is_negative and p.base.is_nonzero is not True), None)
+    return next((found for child in children(term) if (found := _partial_scalar(child)) is not None), None)
 
 
 def proof_of(statement) -> tuple | None:
