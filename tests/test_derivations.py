@@ -235,3 +235,12 @@ def test_the_failure_each_solver_is_asked_is_the_negation_of_the_relation():
     for relation in HOLDS:
         for a, b in ((0, 1), (1, 1), (1, 0)):
             assert bool(FAILURE[relation](sp.Integer(a), sp.Integer(b))) is not HOLDS[relation](a, b), relation
+
+
+def test_two_exact_numbers_are_compared_exactly_and_a_file_reads_as_written():
+    from symbolic.checks import relation
+    assert relation(sp.Pow(2, sp.Pow(2, 11, evaluate=False), evaluate=False), ">", sp.S.One).status is Status.PROVED
+    assert relation(sp.S.One, ">", sp.Pow(2, sp.Pow(2, 11, evaluate=False), evaluate=False)).status is Status.REFUTED
+    # a byte-order mark opens the text; a form feed inside a line does not end it
+    [chain] = read_derivations("\ufeff  x\n= x + 0\x0c   by a form feed\n")
+    assert len(chain.steps) == 1 and chain.steps[0].line == 2

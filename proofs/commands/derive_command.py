@@ -50,7 +50,7 @@ def _read(path: str) -> str:
     if path == "-":
         return sys.stdin.read()
     try:
-        with open(path, encoding="utf-8") as handle:
+        with open(path, encoding="utf-8-sig") as handle:      # a byte-order mark is no part of the text
             return handle.read()
     except (OSError, UnicodeDecodeError) as error:
         raise UsageError(f"cannot read {path}: {getattr(error, 'strerror', None) or error}") from None

@@ -171,6 +171,10 @@ def decide_relation(statement, *, seconds: float = SECONDS, seed: int = 0):
         if not holds(*values):
             return _refutation(statement, point, values, "the relation fails at an exact point")
         compared += 1
+    # two exact numbers: the comparison just made is the whole test
+    if not (lhs.free_symbols | rhs.free_symbols) and compared:
+        return Holds(("both sides are exact numbers, compared exactly",),
+                     details={"procedures": ["exact comparison"]})
     # 2. the two solvers on the failure
     failure = FAILURE[statement.relation](lhs, rhs, evaluate=False)
     answers = {}

@@ -95,7 +95,9 @@ def read_derivations(text: str) -> list[Derivation]:
     facts: dict = {}
     symbols: dict = {}
     current = None
-    for number, raw in enumerate(text.splitlines(), start=1):
+    # lines end at a newline only: a form feed inside a line does not split it
+    for number, raw in enumerate(text.removeprefix("\ufeff").split("\n"), start=1):
+        raw = raw.rstrip("\r")
         line = raw.split("#", 1)[0].rstrip()
         if not line.strip():
             current = None
