@@ -7,8 +7,10 @@ domain wherever it restricts them.  This module only describes it; nothing here 
 
 1. the conditions as written: d ≠ 0 for each denominator d, b ≥ 0 or b > 0 for each root or log;
 2. each condition the symbols' facts settle is dropped (a ≠ 0 for a declared positive a), and a
-   rectifier is read through its sign: ReLU(s) ≠ 0 and ReLU(s) > 0 are s > 0, ReLU(s) ≥ 0 always;
-3. when what is left speaks of one symbol in rational functions, the set it describes is computed
+   rectifier is read through its sign: ReLU(s) ≠ 0 and ReLU(s) > 0 are s > 0, ReLU(s) ≥ 0 always
+   (|s| ≠ 0 and |s| > 0 are s ≠ 0);
+3. when what is left speaks of one symbol in rational functions of degree at most 4, the set it
+   describes is computed
    (sympy's univariate inequalities) and printed as an interval ('x > 0', '0 < x < 1'), or, for a
    set that is no interval, as the conditions themselves; otherwise the conditions, joined by 'and'.
 """
@@ -21,6 +23,7 @@ from symbolic.decision.witness import evaluated
 from symbolic.relu import ReLU
 
 _UNITS = 30             # past this many conditions, the domain is named, not listed
+MAX_DEGREE = 4          # the largest degree of a condition solved for its interval
 
 
 # the signs as text and as LaTeX
@@ -51,6 +54,9 @@ def _through_rectifiers(condition):
             if isinstance(condition, sp.GreaterThan):
                 return sp.true
             return sp.StrictGreaterThan(inner, 0)
+        # |s| ≠ 0 and |s| > 0 read as s ≠ 0; |s| ≥ 0 as true
+        if isinstance(side, sp.Abs) and side.args[0].is_extended_real:
+            return sp.true if isinstance(condition, sp.GreaterThan) else sp.Ne(side.args[0], 0, evaluate=False)
     return condition
 
 
@@ -91,11 +97,14 @@ def _one_symbol_set(conditions):
     x = symbols.pop()
     if not all(c.lhs.is_rational_function(x) for c in conditions):
         return None, None
+    # past degree 4 the points print as roots of polynomials: the conditions read better as written
+    if any(sp.degree(part, x) > MAX_DEGREE for c in conditions for part in sp.fraction(sp.together(c.lhs))):
+        return None, None
     try:
         region = sp.Reals
         for condition in conditions:
             region = region.intersect(sp.solve_univariate_inequality(condition, x, relational=False))
-    except (NotImplementedError, ValueError, TypeError):
+    except (NotImplementedError, ValueError, TypeError, sp.PolynomialError):
         return None, None
     return x, region
 
@@ -123,7 +132,7 @@ def domain_text(*sides, latex: bool = False) -> str:
     nowhere = r"\text{nowhere}" if latex else "nowhere"
     try:
         conditions = domain_conditions(*sides)
-    except (TypeError, ValueError, AttributeError, RecursionError):
+    except (TypeError, ValueError, AttributeError, RecursionError, sp.PolynomialError):
         return ""
     if not conditions:
         return ""
@@ -136,7 +145,9 @@ def domain_text(*sides, latex: bool = False) -> str:
         # an interval, less finitely many points: 'x > 0 and x ≠ 1'
         hull = sp.Interval(region.inf, region.sup, region.inf not in region, region.sup not in region)
         missing = hull - region
-        if isinstance(missing, sp.FiniteSet) or missing is sp.S.EmptySet:
+        ends = [hull.inf, hull.sup, *getattr(missing, "args", ())]
+        readable = all(not end.has(sp.CRootOf) for end in ends)
+        if readable and (isinstance(missing, sp.FiniteSet) or missing is sp.S.EmptySet):
             parts = [_interval_text(x, hull, latex)] + [f"{_shown(x, latex)} {_sign('≠', latex)} {_shown(p, latex)}"
                                                         for p in getattr(missing, "args", ())]
             return conjunction.join(part for part in parts if part)
