@@ -208,12 +208,16 @@ def test_the_pytest_helper_names_the_first_wrong_step():
 
 
 @pytest.mark.skipif(shutil.which("coqc") is None, reason="Coq re-checks the steps")
-def test_certify_coq_rechecks_each_equation_step_and_says_why_not_for_the_others():
+def test_certify_coq_rechecks_each_step_and_says_why_not_for_an_inequality():
     result = _run(os.path.join(EXAMPLES, "theorem1.deriv"), "--certify", "coq", "--json")
     assert result.returncode == 0, result.stderr
     chains = json.loads(result.stdout)["chains"]
-    assert [step["coq"] for step in chains[0]["steps"]] == ["checked", "checked"]
-    assert all(step["coq"].startswith("outside the fragment") for step in chains[1]["steps"])
+    # the equations by their certificates, the every-size steps by the kernel's chains, each for every size
+    assert [step["coq"]["status"] for chain in chains for step in chain["steps"]] == ["checked"] * 5
+    assert all(step["coq"]["theorem"] and step["coq"]["statement"] for chain in chains for step in chain["steps"])
+    inequality = _run("-", "--certify", "coq", "--json", stdin="  relu(x)\n<= abs(x)\n")
+    [step] = json.loads(inequality.stdout)["chains"][0]["steps"]
+    assert inequality.returncode == 0 and step["coq"]["status"].startswith("outside the fragment")
 
 
 def test_a_relation_that_fails_at_one_point_only_is_refuted_there_by_a_solver_s_model():

@@ -14,7 +14,8 @@ import json
 import os
 import sys
 
-from proofs.commands.arguments import EXIT_CODES, Parser, UsageError, positive_seconds
+from proofs.commands.arguments import EXIT_CODES, EXIT_INTERNAL_ERROR, Parser, UsageError, positive_seconds, \
+    program_name
 from symbolic.kernel.verdict import Status
 
 DEFAULT_SECONDS = 60.0
@@ -57,17 +58,36 @@ def _read(path: str) -> str:
 
 
 def _certified(checked):
-    """Each PROVED step re-checked by Coq (an equation within Coq's fragment; the others say why not)."""
+    """Each PROVED step re-checked by Coq: an equation by its certificate, an index-level step by the
+    kernel's chain that proved it, exported rule by rule and checked for every size; a step outside
+    both says why not.  Coq refuting a step makes it UNDECIDED with both answers."""
     import dataclasses
 
-    from symbolic.coq.runner import with_coq     # Coq's runner, only when it is asked for
-    steps = []
+    # Coq's runner and the chains' export, only when they are asked for
+    from symbolic.coq.chains import NotExported, check_exports, export_chain
+    from symbolic.coq.runner import Answer, combine, with_coq
+    from symbolic.kernel.chains import proof_of
+    from symbolic.logic.statements import IndexEquation
+    verdicts, exports = {}, {}
     for step in checked.steps:
         verdict = step.verdict
-        if verdict.status is Status.PROVED:
-            verdict = with_coq(verdict)
-        steps.append(dataclasses.replace(step, verdict=verdict))
-    return dataclasses.replace(checked, steps=tuple(steps))
+        if verdict.status is not Status.PROVED:
+            continue
+        proof = proof_of(verdict.theorem.statement) if isinstance(step.statement, IndexEquation) else None
+        if proof is None or proof[0] != "chain":
+            verdicts[step.number] = with_coq(verdict)
+            continue
+        try:
+            exports[step.number] = export_chain(proof[1], f"derive_step_{step.number}", step.statement.ranges)
+        except NotExported as why:
+            verdicts[step.number] = combine(verdict, Answer(f"outside the fragment ({why})"))
+    answers = check_exports(list(exports.values()))
+    for number, export in exports.items():
+        found = answers.answers[export.name]
+        answer = Answer(found, theorem=export.name, statement=answers.statements.get(export.name, ""))
+        verdicts[number] = combine(checked.steps[number - 1].verdict, answer)
+    steps = tuple(dataclasses.replace(step, verdict=verdicts.get(step.number, step.verdict)) for step in checked.steps)
+    return dataclasses.replace(checked, steps=steps)
 
 
 def status_of(checked_chains) -> Status:
@@ -97,6 +117,10 @@ def main(argv: list[str]) -> int:
         print("\n\n".join(chain_text(c) for c in checked))
     if args.latex:
         _write_latex(args.latex, document(checked, f"Derivations of {os.path.basename(args.file)}"))
+    # Coq refuting a step the kernel proved is a real disagreement: a bug of one of the two checkers
+    if any(step.verdict.details.get("disagreement") for chain in checked for step in chain.steps):
+        print(f"{program_name()} derive: two procedures disagree on a step (see its reason)", file=sys.stderr)
+        return EXIT_INTERNAL_ERROR
     return EXIT_CODES[status]
 
 

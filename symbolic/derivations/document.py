@@ -94,15 +94,20 @@ def chain_text(checked) -> str:
     return "\n".join(lines)
 
 
-def _coq(verdict) -> object:
-    return verdict.details.get("coq")
+def _coq(verdict) -> dict | None:
+    """Coq's answer on a step, as the rows carry it: its status, and for a checked step the Coq
+    theorem and its statement as Coq printed it."""
+    if "coq" not in verdict.details:
+        return None
+    found = {"status": verdict.details["coq"]}
+    if verdict.details.get("coq_theorem"):
+        found.update(theorem=verdict.details["coq_theorem"], statement=verdict.details.get("coq_statement", ""))
+    return found
 
 
-def _coq_words(coq) -> str:
+def _coq_words(coq: dict) -> str:
     """Coq's answer on a step in a few words: checked (with the theorem), or why not."""
-    if isinstance(coq, dict):
-        return " ".join(str(coq[key]) for key in ("status", "theorem") if coq.get(key))
-    return str(coq)
+    return coq["status"] + (f" ({coq['theorem']})" if coq.get("theorem") else "")
 
 
 def step_json(step) -> dict:
