@@ -29,13 +29,16 @@ import functools
 import sympy as sp
 
 from symbolic import ReLU, Status, Verdict
-from symbolic.derivation import Derivation
+# the chains of one hidden layer and their document lines, where the callers of this script find them
+from symbolic.derivation import Derivation, add_chain, add_condensed_chain, induction_hypotheses  # noqa: F401
+from symbolic.every_size.alpha_scale import coordinates as one_layer_coordinates, invariance_chain, \
+    per_neuron_chain, theorem1_chain, theorem1_loss, theorem1_prediction, theorem3_chains  # noqa: F401
 from symbolic.trusted.axioms.index_rules import ARITHMETIC, CHAIN_RULE, CONSTANT_FACTOR, CONSTANT_TERM, COORDINATE, \
     DERIVATIVE_OF_ADD, DERIVATIVE_OF_SUM, HOMOGENEITY, INDICATOR_DERIVATIVE, INDICATOR_HOMOGENEITY, PRODUCT_RULE, \
     RELU_DERIVATIVE, SUM_FACTOR, SUM_OF_TERMS, delta_contraction
 from symbolic.kernel.derivations import Chain
 from symbolic.every_size.tactics import contract, differentiate
-from symbolic.logic.terms import Add, Const, Deriv, Entry, Indicator, Mul, Relu, Sum, difference, expand, \
+from symbolic.logic.terms import Add, Const, Deriv, Entry, Indicator, Mul, Relu, Sum, expand, \
     replace_first
 from symbolic.logic.notation import latex
 from symbolic.every_size.networks import A, DEEP, DEEP_BIAS, DEEP_NEURON, DEEP_NEURON_BIAS, DEPTH, DeepNetwork, LAYER, \
@@ -43,8 +46,7 @@ from symbolic.every_size.networks import A, DEEP, DEEP_BIAS, DEEP_NEURON, DEEP_N
 from symbolic.kernel import conjunction
 from symbolic.checks import check_identity, zeros
 from symbolic.every_size.laws import derivative_chain, invariance_lemma, loss_chain
-from symbolic.kernel.chains import proof_of
-from symbolic.kernel.derivations import hypothesis, induction, instantiate, lemma, prove
+from symbolic.kernel.derivations import induction, instantiate, lemma, prove
 from symbolic.latex import escape
 from symbolic.networks.deep import DeepNet
 from symbolic.networks.model import Dense, Model
@@ -55,6 +57,7 @@ from symbolic.networks.rescaling import ALPHA
 from symbolic.report import Report
 
 from proofs import biases
+from proofs import theorem1_observational_equivalence as theorem1
 from proofs import theorem3_derivative_transformation as theorem3
 
 NAME = "all_sizes"
@@ -77,50 +80,6 @@ def scaled_prediction():
 
 
 # --- Theorem 1 and the per-neuron law: invariance of the prediction --------------------------------
-
-def invariance_chain(claim, transformation) -> Chain:
-    """f_{Tθ}(x_n) = f_θ(x_n) for T: W_ij ↦ a·W_ij, v_j ↦ b·v_j (a, b read from T, may depend on
-    j); the last step claims a·b = 1, which the negative controls make false."""
-    W, v = Entry("W", ("i", "j")), Entry("v", ("j",))
-    w_scale, v_scale = transformation.scale(W), transformation.scale(v)
-    inner = Sum("i", "d", Mul((x(), W)))
-
-    def unit(activation):
-        return Sum("j", "h", activation)
-    chain = Chain(claim, transformation.apply(prediction()))
-    # the scale is a scalar factor of each summand x_ni·(a W_ij)
-    chain.then(ARITHMETIC, unit(Mul((Relu(Sum("i", "d", Mul((w_scale, Mul((x(), W)))))), Mul((v_scale, v))))),
-               "the scale of $W_{ij}$ in front of each summand")
-    # a does not depend on i: it leaves the inner sum
-    chain.then(SUM_FACTOR, unit(Mul((Relu(Mul((w_scale, inner))), Mul((v_scale, v))))),
-               "out of $\\sum_i$: it does not depend on $i$")
-    # ReLU is positively homogeneous
-    chain.then(HOMOGENEITY, unit(Mul((Mul((w_scale, Relu(inner))), Mul((v_scale, v))))),
-               "out of ReLU: it is positive")
-    # a·b = 1
-    chain.then(ARITHMETIC, unit(Mul((Relu(inner), v))), "the two scales cancel")
-    return chain
-
-
-def theorem1_chain():
-    return invariance_chain("Theorem 1: f_(T_alpha theta)(x) = f_theta(x), all d, h", T_ALPHA)
-
-
-def per_neuron_chain():
-    return invariance_chain("per-neuron: f(c_j W_ij, v_j / c_j)(x) = f(W, v)(x), all d, h", T_NEURON)
-
-
-@functools.cache
-def theorem1_prediction():
-    """The kernel's theorem f_{T_αθ}(x_n) = f_θ(x_n), and its verdict."""
-    return prove(theorem1_chain())
-
-
-@functools.cache
-def theorem1_loss():
-    """The kernel's theorem L(T_αθ) = L(θ), and its verdict."""
-    return prove(loss_chain(theorem1_chain(), "L(T_alpha theta) = L(theta)"))
-
 
 @functools.cache
 def per_neuron_loss():
@@ -384,106 +343,6 @@ RULES = (SUM_FACTOR, HOMOGENEITY, INDICATOR_HOMOGENEITY, CHAIN_RULE, CONSTANT_FA
          INDICATOR_DERIVATIVE, SUM_OF_TERMS, CONTRACTION)
 
 
-def _reason(rule, note="", before=None, after=None, names=None):
-    """The rule, what the step does, and the subterm it rewrites (when short enough to show)."""
-    text = f"rule: {rule.name}" + (f"; {note}" if note else "")
-    changes = difference(before, after) if before is not None else []
-    if changes:
-        _, old, _ = changes[0]
-        shown = latex(old, names=names)
-        if len(shown) <= 90:
-            text += f"; rewrites ${shown}$"
-    return text
-
-
-def step_verdicts(chain: Chain, hypotheses=None) -> list[Verdict]:
-    """One kernel theorem per step of the chain, before = after by the step's rule, proved as a chain
-    of that one step (``hypotheses`` maps an induction's hypothesis rule, which exists only while the
-    kernel checks the induction, to the same equation declared as a hypothesis: that step's
-    theorem holds under it, and says so)."""
-    verdicts, before = [], chain.start
-    for number, (rule, term, note) in enumerate(chain.steps, start=1):
-        used = (hypotheses or {}).get(id(rule), rule)
-        verdicts.append(Chain(f"{chain.claim}, step {number}", before).then(used, term, note).check())
-        before = term
-    return verdicts
-
-
-def add_chain(derivation: Derivation, chain: Chain, opening: str, hypotheses=None) -> list:
-    """Every step of a chain as a line, each the statement of its own kernel theorem (the first
-    line shows t_0 = t_1, each next one = t_k), with its rule and the subterm it rewrites;
-    ``opening`` says what the chain starts from."""
-    before, steps = chain.start, []
-    for number, ((rule, term, note), verdict) in enumerate(zip(chain.steps, step_verdicts(chain, hypotheses))):
-        reason = _reason(rule, note, before, term)
-        steps.append(derivation.add([verdict], f"{opening}; {reason}" if number == 0 else reason))
-        before = term
-    return steps
-
-
-def add_condensed_chain(derivation: Derivation, chain: Chain, opening: str) -> None:
-    """A chain at the level a reader follows: consecutive steps of one rule in one line, the
-    arithmetic tidying (a factor 1, a term 0) folded into the line before it; each line the
-    statement of the kernel theorem of its steps, proved as a chain of them."""
-    groups: list = []
-    for rule, term, note in chain.steps:
-        if groups and (rule is groups[-1][0] or rule is ARITHMETIC and not note and len(groups[-1][1]) > 0):
-            groups[-1][1].append((rule, term, note))
-        else:
-            groups.append([rule, [(rule, term, note)]])
-    before = chain.start
-    for number, (_, steps) in enumerate(groups):
-        part = Chain(f"{chain.claim}, lines {number + 1}", before)
-        for step in steps:
-            part.then(*step)
-        named = list(dict.fromkeys(r.name for r, _, _ in steps))
-        reason = "rule: " + ", then ".join(named) + (f" ({len(steps)} steps)" if len(steps) > 1 else "")
-        derivation.add([part.check()], f"{opening}; {reason}" if number == 0 else reason)
-        before = part.end
-
-
-def add_theorem1_proof(derivation: Derivation, prediction_chain: Chain, loss: Chain, rows=()) -> None:
-    """Theorem 1 (a) for every d, h, step by step, then (b) for every d, h, N: the prediction's
-    steps inside the loss (``rows``: the rows that cite them, with their instance checks)."""
-    add_chain(derivation, prediction_chain, r"Theorem 1 (a): $f$ at $T_\alpha\theta$, by the definitions of $f$ "
-              r"and of $T_\alpha$")
-    derivation.add([loss.check(), *rows], "Theorem 1 (b): the same steps inside $\\frac1N\\sum_n \\ell(\\cdot, y_n)$, "
-                   "checked as a chain of its own: each rule holds for every value of its variables, so for each $n$")
-
-
-def theorem3_chains() -> tuple[list, list]:
-    """Theorem 3's chains for every size: each gradient coordinate and each Hessian block, through
-    L∘T_α = L, the kernel's theorem for this T_α and this L."""
-    gradients, hessians = _coordinates()
-    invariance = invariance_lemma(theorem1_loss()[1], LOSS_FUNCTION, T_ALPHA)
-    return ([derivative_chain([a], LOSS_FUNCTION, T_ALPHA, invariance) for a in gradients],
-            [derivative_chain(list(pair), LOSS_FUNCTION, T_ALPHA, invariance) for pair in hessians])
-
-
-def add_theorem3_proof(derivation: Derivation, gradient_chains, hessian_chains, gradient_rows=(), hessian_rows=()) -> None:
-    """Theorem 3 for every size: the gradient chain of W_ij and the Hessian chain of (W_ij, v_l) step
-    by step, the other coordinates and blocks by their theorems."""
-    add_chain(derivation, gradient_chains[0],
-              "Theorem 3 for the coordinate $W_{ij}$, $t = \\alpha$ read from $T_\\alpha$: start from the left side")
-    derivation.add([gradient_chains[1].check(), *gradient_rows],
-                   "the same chain for the coordinate $v_j$, $t = \\alpha^{-1}$")
-    add_chain(derivation, hessian_chains[1], "Theorem 3, Hessian block $(W_{ij}, v_l)$: start from the left side")
-    for chain, block in ((hessian_chains[0], "$(W_{ij}, W_{kl})$"), (hessian_chains[3], "$(v_j, v_l)$"),
-                         (hessian_chains[2], "$(v_j, W_{kl})$")):
-        derivation.add([chain.check(), *hessian_rows], f"the same chain for the block {block}")
-
-
-def induction_hypotheses(verdict: Verdict) -> dict:
-    """For the theorem of an induction the kernel proved here: its step chain (as checked) and, for
-    its hypothesis rule, the same equation S(k) declared as a hypothesis (``add_chain``)."""
-    proof = proof_of(verdict.theorem.statement) if verdict.status is Status.PROVED else None
-    if not proof or proof[0] != "induction":
-        return None, {}
-    _, _, _, step, rule = proof
-    statement = verdict.theorem.statement
-    return step, {id(rule): hypothesis("S(k)", statement.lhs, statement.rhs, for_all=("n", "j"))}
-
-
 def derivation_skeleton() -> Derivation:
     rules = "\n".join(r"\item " + rule.as_text for rule in RULES)
     return Derivation(
@@ -541,11 +400,6 @@ def derivation_skeleton() -> Derivation:
         ])
 
 
-def _coordinates():
-    W, v, W2, v2 = Entry("W", ("i", "j")), Entry("v", ("j",)), Entry("W", ("k", "l")), Entry("v", ("l",))
-    return [W, v], [(W, W2), (W, v2), (v, W2), (v, v2)]
-
-
 def run(sizes=None, seed=0, timeout=None) -> Report:
     sizes = list(sizes or FIXED_SIZES)
     derivation = derivation_skeleton()
@@ -556,7 +410,7 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
 
     for rule in RULES:
         record(f"rule: {rule.name}, valid for every size", rule.validity)
-    gradients, hessians = _coordinates()
+    gradients, hessians = one_layer_coordinates()
 
     # Theorem 1: the prediction, then the loss
     prediction_chain = theorem1_chain()
@@ -565,7 +419,7 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
         "Theorem 1 (a), all sizes", [prediction_chain], instance_check(prediction_chain, sizes)))
     theorem1_b = record("Theorem 1 (b): L(T_alpha theta) = L(theta) for every loss ell, for all d, h, N >= 1",
                         lambda: _combine("Theorem 1 (b), all sizes", [theorem1_loss()[0]], instance_check(loss, sizes)))
-    add_theorem1_proof(derivation, prediction_chain, loss, [theorem1_b])
+    theorem1.add_theorem1_proof(derivation, prediction_chain, loss, [theorem1_b])
 
     # Theorem 3: the chain rule through L∘T_α = L, the theorem just proved for this T_α and this L
     gradient_chains, hessian_chains = theorem3_chains()
@@ -577,7 +431,7 @@ def run(sizes=None, seed=0, timeout=None) -> Report:
         "Theorem 3: Hessian law H(T_alpha theta) = S H(theta) S, for all d, h, N >= 1",
         lambda: _combine("Theorem 3 Hessian, all sizes", hessian_chains,
                          [theorem3.check(d, h, n, "quadratic", 2, seed=seed, timeout=timeout) for d, h, n in sizes]))
-    add_theorem3_proof(derivation, gradient_chains, hessian_chains, [theorem3_gradient], [theorem3_hessian])
+    theorem3.add_theorem3_proof(derivation, gradient_chains, hessian_chains, [theorem3_gradient], [theorem3_hessian])
 
     # Theorem 3 for mean squared error, with the closed forms at index level
     mse_checks = [functools.cache(lambda d=d, h=h, n=n: mse_instance_check(d, h, n)) for d, h, n in sizes]
@@ -890,7 +744,8 @@ def add_mse_lines(derivation: Derivation, chains, instance_rows, law, sizes, der
                         ("d2L/dW_kl dW_mr", False), ("d2L/dv_l dv_r", False)):
         chain = derivations[name]
         if shown:
-            add_condensed_chain(derivation, chain, r"mean squared error, $L = \frac1N\sum_n r_n r_n$, off the kink set")
+            add_condensed_chain(derivation, chain, r"mean squared error, $L = \frac1N\sum_n r_n r_n$, off the kink set",
+                                tidying=ARITHMETIC)
         else:
             derivation.add([chain.check(), *instance_rows],
                            "derived the same way, every step checked; compared with sympy's derivative "

@@ -21,7 +21,9 @@ import sympy as sp
 from symbolic import ReLU, Status, Verdict, check_identity
 from symbolic.kernel import conjunction, infer
 from symbolic.checks import nonnegatives
-from symbolic.derivation import CoqCitation, Derivation
+from symbolic.derivation import CoqCitation, Derivation, add_chain
+from symbolic.every_size import alpha_scale
+from symbolic.every_size.laws import loss_chain
 from symbolic.display.reports import result_rows
 from symbolic.trusted.axioms.index_rules import relu_homogeneity_verdict
 from symbolic.networks.losses import LOSSES, loss_of_predictions
@@ -181,14 +183,21 @@ COQ_THEOREMS = (("Theorem1.theorem1", "(a), (b) and local minima, for every d, h
 
 def add_every_size_proof(derivation: Derivation) -> None:
     """The first section: Theorem 1 (a) and (b) for every size, each step the kernel's theorem (the
-    every-size chain of ``proofs.all_sizes``), then the Coq theorem that re-checks it."""
-    from proofs import all_sizes      # (it imports the scripts of Theorem 3, which imports this one)
+    every-size chain, as ``proofs.all_sizes`` shows it too), then the Coq theorems that re-check it."""
     proof = derivation_skeleton()
-    prediction = all_sizes.theorem1_chain()
-    all_sizes.add_theorem1_proof(proof, prediction, all_sizes.loss_chain(all_sizes.theorem1_chain(),
-                                                                          "L(T_alpha theta) = L(theta)"))
+    add_theorem1_proof(proof, alpha_scale.theorem1_chain(),
+                       loss_chain(alpha_scale.theorem1_chain(), "L(T_alpha theta) = L(theta)"))
     derivation.sections.append(("The proof for every size", proof.steps))
     derivation.coq = [CoqCitation(name, proves) for name, proves in COQ_THEOREMS]
+
+
+def add_theorem1_proof(derivation: Derivation, prediction_chain, loss, rows=()) -> None:
+    """Theorem 1 (a) for every d, h, step by step, then (b) for every d, h, N: the prediction's
+    steps inside the loss (``rows``: the rows that cite them, with their instance checks)."""
+    add_chain(derivation, prediction_chain, r"Theorem 1 (a): $f$ at $T_\alpha\theta$, by the definitions of $f$ "
+              r"and of $T_\alpha$")
+    derivation.add([loss.check(), *rows], "Theorem 1 (b): the same steps inside $\\frac1N\\sum_n \\ell(\\cdot, y_n)$, "
+                   "checked as a chain of its own: each rule holds for every value of its variables, so for each $n$")
 
 
 def instance_rows(report: Report) -> list[tuple]:

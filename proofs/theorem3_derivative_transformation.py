@@ -47,7 +47,8 @@ from symbolic import ReLU, Status, Verdict, check_identity
 from symbolic.kernel import Equation, by_oracle, conjunction
 from symbolic.checks import zeros
 from symbolic.decision.budget import BudgetExhausted, check_budget, time_budget
-from symbolic.derivation import CoqCitation, Derivation
+from symbolic.derivation import CoqCitation, Derivation, add_chain
+from symbolic.every_size import alpha_scale
 from symbolic.networks import pattern_form
 from symbolic.numerics import agreement
 from symbolic.networks.pattern_form import CROSS_CHECK_SIZES, cross_checked
@@ -262,12 +263,24 @@ COQ_THEOREMS = (("Theorem3.theorem3_gradient", "the gradient law, every coordina
 
 def add_every_size_proof(derivation: Derivation) -> None:
     """The first section: Theorem 3 for every size, each step the kernel's theorem (the every-size
-    chains of ``proofs.all_sizes``), then the Coq theorems that re-check it."""
-    from proofs import all_sizes      # (it imports this script)
+    chains, as ``proofs.all_sizes`` shows them too), then the Coq theorems that re-check it."""
     proof = derivation_skeleton()
-    all_sizes.add_theorem3_proof(proof, *all_sizes.theorem3_chains())
+    add_theorem3_proof(proof, *alpha_scale.theorem3_chains())
     derivation.sections.append(("The proof for every size", proof.steps))
     derivation.coq = [CoqCitation(name, proves) for name, proves in COQ_THEOREMS]
+
+
+def add_theorem3_proof(derivation: Derivation, gradient_chains, hessian_chains, gradient_rows=(), hessian_rows=()) -> None:
+    """Theorem 3 for every size: the gradient chain of W_ij and the Hessian chain of (W_ij, v_l) step
+    by step, the other coordinates and blocks by their theorems."""
+    add_chain(derivation, gradient_chains[0],
+              "Theorem 3 for the coordinate $W_{ij}$, $t = \\alpha$ read from $T_\\alpha$: start from the left side")
+    derivation.add([gradient_chains[1].check(), *gradient_rows],
+                   "the same chain for the coordinate $v_j$, $t = \\alpha^{-1}$")
+    add_chain(derivation, hessian_chains[1], "Theorem 3, Hessian block $(W_{ij}, v_l)$: start from the left side")
+    for chain, block in ((hessian_chains[0], "$(W_{ij}, W_{kl})$"), (hessian_chains[3], "$(v_j, v_l)$"),
+                         (hessian_chains[2], "$(v_j, W_{kl})$")):
+        derivation.add([chain.check(), *hessian_rows], f"the same chain for the block {block}")
 
 
 def derivation_skeleton() -> Derivation:

@@ -11,7 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from symbolic.kernel.chains import Chain, proof_of
+from symbolic.kernel.definitions import hypothesis
 from symbolic.kernel.verdict import Status, Verdict, worst
+from symbolic.logic.notation import latex as term_latex
+from symbolic.logic.terms import difference
 
 SIZE_LABELS = ("d", "h", "N")
 PARTS_SHOWN = 6           # conjuncts of a step's statement displayed, at most (the rest counted)
@@ -196,3 +200,76 @@ class Derivation:
     @property
     def all_steps(self) -> list:
         return [step for _, steps in self.sections for step in steps] + list(self.steps)
+
+
+# --- the kernel's chains as lines of a derivation ------------------------------------------------------
+
+def chain_reason(rule, note="", before=None, after=None) -> str:
+    """A chain step's reason: the rule, what the step does, and the subterm it rewrites (when short
+    enough to show)."""
+    text = f"rule: {rule.name}" + (f"; {note}" if note else "")
+    changes = difference(before, after) if before is not None else []
+    if changes:
+        _, old, _ = changes[0]
+        shown = term_latex(old)
+        if len(shown) <= 90:
+            text += f"; rewrites ${shown}$"
+    return text
+
+
+def step_verdicts(chain: Chain, hypotheses=None) -> list[Verdict]:
+    """One kernel theorem per step of the chain, before = after by the step's rule, proved as a chain
+    of that one step (``hypotheses`` maps an induction's hypothesis rule, which exists only while the
+    kernel checks the induction, to the same equation declared as a hypothesis: that step's
+    theorem holds under it, and says so)."""
+    verdicts, before = [], chain.start
+    for number, (rule, term, note) in enumerate(chain.steps, start=1):
+        used = (hypotheses or {}).get(id(rule), rule)
+        verdicts.append(Chain(f"{chain.claim}, step {number}", before).then(used, term, note).check())
+        before = term
+    return verdicts
+
+
+def add_chain(derivation: Derivation, chain: Chain, opening: str, hypotheses=None) -> list:
+    """Every step of a chain as a line, each the statement of its own kernel theorem (the first
+    line shows t_0 = t_1, each next one = t_k), with its rule and the subterm it rewrites;
+    ``opening`` says what the chain starts from."""
+    before, steps = chain.start, []
+    for number, ((rule, term, note), verdict) in enumerate(zip(chain.steps, step_verdicts(chain, hypotheses))):
+        reason = chain_reason(rule, note, before, term)
+        steps.append(derivation.add([verdict], f"{opening}; {reason}" if number == 0 else reason))
+        before = term
+    return steps
+
+
+def add_condensed_chain(derivation: Derivation, chain: Chain, opening: str, tidying=None) -> None:
+    """A chain at the level a reader follows: consecutive steps of one rule in one line, the
+    steps of the rule ``tidying`` without a note (arithmetic: a factor 1, a term 0) folded into the
+    line before it; each line the statement of the kernel theorem of its steps, proved as a chain
+    of them."""
+    groups: list = []
+    for rule, term, note in chain.steps:
+        if groups and (rule is groups[-1][0] or rule is tidying and not note and len(groups[-1][1]) > 0):
+            groups[-1][1].append((rule, term, note))
+        else:
+            groups.append([rule, [(rule, term, note)]])
+    before = chain.start
+    for number, (_, steps) in enumerate(groups):
+        part = Chain(f"{chain.claim}, lines {number + 1}", before)
+        for step in steps:
+            part.then(*step)
+        named = list(dict.fromkeys(r.name for r, _, _ in steps))
+        reason = "rule: " + ", then ".join(named) + (f" ({len(steps)} steps)" if len(steps) > 1 else "")
+        derivation.add([part.check()], f"{opening}; {reason}" if number == 0 else reason)
+        before = part.end
+
+
+def induction_hypotheses(verdict: Verdict) -> tuple:
+    """For the theorem of an induction the kernel proved here: its step chain (as checked) and, for
+    its hypothesis rule, the same equation S(k) declared as a hypothesis (``add_chain``)."""
+    proof = proof_of(verdict.theorem.statement) if verdict.status is Status.PROVED else None
+    if not proof or proof[0] != "induction":
+        return None, {}
+    _, _, _, step, rule = proof
+    statement = verdict.theorem.statement
+    return step, {id(rule): hypothesis("S(k)", statement.lhs, statement.rhs, for_all=("n", "j"))}

@@ -56,7 +56,8 @@ def test_a_rule_without_its_side_condition_is_invalid_and_the_derivation_refused
     # neither an axiom nor a lemma
     with pytest.raises(ValueError, match="an axiom's code"):
         axiom(weakened)
-    monkeypatch.setattr(all_sizes, "HOMOGENEITY", weakened)
+    from symbolic.every_size import alpha_scale         # where the chain of Theorem 1 is built
+    monkeypatch.setattr(alpha_scale, "HOMOGENEITY", weakened)
     negative = sp.Symbol("alpha", negative=True)
     verdict = all_sizes.invariance_chain("alpha < 0", one_layer_map("T", Const(negative), Const(1 / negative))).check()
     assert verdict.status is Status.UNDECIDED and "neither an axiom nor a lemma" in verdict.reason
