@@ -138,7 +138,8 @@ def test_mse_closed_forms_match_the_instances_and_a_wrong_one_does_not(monkeypat
     halved = lambda forms: Mul((Const(sp.Rational(1, 2)), form(forms)))  # noqa: E731
     monkeypatch.setattr(all_sizes, "MSE_FORMS", (all_sizes.MSE_FORMS[0], (name, halved, coordinates, factor)))
     verdict = all_sizes.mse_instance_check(1, 1, 1)
-    assert verdict.status is Status.UNDECIDED and "dL/dv_l" in verdict.reason
+    # the derivative as written against the wrong form: refuted at a point, the entry named
+    assert verdict.status is Status.REFUTED and "dL/dv_l" in verdict.reason and verdict.witness
 
 
 def test_mse_laws_hold_for_every_size_and_a_wrong_factor_is_refused():
