@@ -304,3 +304,12 @@ def test_ctrl_c_in_a_real_run_keeps_the_rows_decided():
     assert process.returncode == 130
     assert "PROVED" in out and "interrupted (Ctrl-C): " in out
     assert int(re.search(r"(\d+) claims? decided", out).group(1)) >= 1
+
+
+def test_a_map_no_single_tensor_repairs_names_the_first_layer_it_does_not_transport():
+    net, (W1, b1, W2, b2, v) = _readme_network()
+    C, E = sp.diag(*positive_scales("c", 2)), sp.diag(*positive_scales("e", 2))
+    both = Symmetry(net, {"W1": W1 * C, "W2": C.inv() * W2 * E, "v": E.inv() * v})     # b1 and b2 unscaled
+    report = check_symmetry(net, both, sizes=(1,))
+    assert report.status is Status.REFUTED
+    assert report.breaks.startswith("layer 1, Dense(2, W1, bias b1), is the first whose output")

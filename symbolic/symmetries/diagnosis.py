@@ -16,7 +16,9 @@ parameter, group parameter and input.  Two readings make it useful to the person
    equations solved again.  A tensor whose freed exponents solve them is one whose image alone
    breaks the law; the image that fits is built, and the prediction claim under the repaired map is
    decided by the kernel's exact identity test, so that the tensor is named only with a proof that
-   repairing it restores the symmetry.
+   repairing it restores the symmetry.  Where no single tensor does, ``first_failing_layer`` names
+   the first layer whose output at Tθ is no positive multiple of its output at θ (the forward pass on
+   factors of the layer-by-layer transport, on the model cut after each layer in turn).
 
 Nothing here is trusted: the diagnosis is printed beside the refutation, never in its place.
 """
@@ -33,6 +35,8 @@ from symbolic.kernel import Equation, refutation
 from symbolic.kernel.verdict import Status
 from symbolic.networks.exponent_system import ExponentSystem
 from symbolic.networks.maps import Symmetry
+from symbolic.networks.model import Model
+from symbolic.trusted.schemes.layer_transport import COVERED, signal_factors
 
 SMALL_VALUES = (1, 0, -1, 2, -2, 3, -3)
 LEFT_ALONE_VALUES = (0, 1, -1, 2, -2, 3, -3)
@@ -205,12 +209,47 @@ def breaking_tensors(model, symmetry, decide) -> list[tuple[str, str, object]]:
     return found
 
 
+def first_failing_layer(model, symmetry) -> str:
+    """For a positive rescaling, the first layer whose output at Tθ is no positive multiple of its
+    output at θ, value by value, read by the forward pass on factors of the layer-by-layer transport
+    (``signal_factors``) on the model cut after each layer in turn; '' where that reading does not
+    apply (a layer it does not cover, a map that is no positive rescaling)."""
+    if model.batch_dependent or _positive_rescaling(symmetry) is None:
+        return ""
+    factors = None
+    for k, layer in enumerate(model.layers, start=1):
+        if not isinstance(layer, COVERED):
+            return ""
+        try:
+            part = Model(model.input_grid, model.layers[:k])
+            images = {name: image for name, image in symmetry.mapping.items() if name in part.tensors}
+            factors = signal_factors(part, Symmetry(part, images, name=symmetry.name))
+        except (CheckerError, ValueError, TypeError):
+            return ""
+        if factors is None:
+            return (f"layer {k}, {layer.describe()}, is the first whose output at {symmetry.name} theta is no "
+                    f"positive multiple of its output at theta, value by value")
+    if factors is not None and any(d != 1 for channel in factors[-1] for d in channel):
+        scales = ", ".join(sp.sstr(d) for channel in factors[-1] for d in channel)
+        return (f"every layer's output at {symmetry.name} theta is a positive multiple of its output at theta, "
+                f"but the prediction is multiplied by {scales}, not 1")
+    return ""
+
+
+def _positive_rescaling(symmetry):
+    try:
+        return _exponents(symmetry)
+    except _NoReading:
+        return None
+
+
 def diagnosis_text(model, symmetry, decide) -> str:
     """'the image of b2 (layer 3, Dense(2, W2, bias b2)) breaks the law: with b2 -> [[b2_{1}*e_1, …]]
-    the prediction is PROVED', or '' when no single tensor is found."""
+    the prediction is PROVED'; where no single tensor repairs the map, the first layer the map does
+    not transport; '' when neither is found."""
     found = breaking_tensors(model, symmetry, decide)
     if not found:
-        return ""
+        return first_failing_layer(model, symmetry)
     parts = []
     for name, where, repaired in found:
         image = sp.sstr(repaired.mapping[name].tolist())
