@@ -16,15 +16,6 @@ from symbolic.logic.statements import Equation
 # (result, claim) of the rows found comparing a side with itself, awaiting their restatement
 BEING_RESTATED = {
     ("theorem2", "det D T_alpha = alpha^(n1-n2)"),
-    ("theorem2", "T_alpha linear"),
-    ("theorem2", "T_alpha T_beta = T_(alpha beta)"),
-    ("theorem4", "(S H S)_kk = S_kk^2 H_kk"),
-    ("theorem4", "explicit alpha for every M"),
-    ("theorem5", "paper's alpha: prod = 1, D^2 = beta^2 off layer k*"),
-    ("worked_example", "training loss at (c, 1/c) is 0"),
-    ("epsilon_sharpness", "L(0, v) is the loss of the constant predictor 0"),
-    ("reparametrization", "Hessian chain rule with its second-order term"),
-    ("reparametrization", "congruence at a critical point"),
     ("reparametrization", "Jacobian of the radial map at theta_hat"),
     ("reparametrization", "Hessian of L_eta at 0 is b^(-2a) H"),
     ("all_sizes", "rule: sum of terms, valid for every size"),
