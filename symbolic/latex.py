@@ -154,10 +154,27 @@ def display_lines(step, before=None) -> list[str]:
 
 
 def _fitted(line: str) -> str:
-    # a line wider than the text block is scaled down to it (TeX never breaks a display); a function
-    # named by a command that takes an argument (\sqrt) is applied as the printer writes every
-    # function, to a parenthesised argument, so it is set as an operator name
+    # a statement printed as words (a fact an oracle decided, a scheme's conclusion) is set as a
+    # paragraph that breaks its lines; a formula wider than the text block is scaled down to it
+    # (TeX never breaks a display); a function named by a command that takes an argument (\sqrt) is
+    # applied as the printer writes every function, to a parenthesised argument: an operator name
+    words = _words(line)
+    if words is not None:
+        return r"\statementwords{%s}" % words
     return r"\fitmath{%s}" % re.sub(r"\\(sqrt)(?=\\bigl\()", r"\\operatorname{\1}", line)
+
+
+def _words(line: str) -> str | None:
+    """The text of a line that is one \\text{...} and nothing else, or None."""
+    if not (line.startswith(r"\text{") and line.endswith("}")):
+        return None
+    depth = 0
+    for at, ch in enumerate(line[len(r"\text"):], start=len(r"\text")):
+        escaped = line[at - 1] == "\\"
+        depth += (ch == "{" and not escaped) - (ch == "}" and not escaped)
+        if depth == 0:
+            return line[len(r"\text{"):-1] if at == len(line) - 1 else None
+    return None
 
 
 def _display(steps, first_number: int = 1) -> list:
@@ -205,7 +222,8 @@ def _steps_with_reasons(steps, first_number: int = 1) -> list:
 FIT_MATH = (r"\newsavebox{\stepbox}"
             r"\newcommand{\fitmath}[1]{\sbox{\stepbox}{$\displaystyle #1$}"
             r"\ifdim\wd\stepbox>\dimexpr\linewidth-4em\relax"
-            r"\resizebox{\dimexpr\linewidth-4em\relax}{!}{\usebox{\stepbox}}\else\usebox{\stepbox}\fi}")
+            r"\resizebox{\dimexpr\linewidth-4em\relax}{!}{\usebox{\stepbox}}\else\usebox{\stepbox}\fi}"
+            r"\newcommand{\statementwords}[1]{\parbox[t]{\dimexpr\linewidth-4em\relax}{\raggedright\small #1}}")
 
 
 def render(derivation: Derivation) -> str:

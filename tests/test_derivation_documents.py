@@ -92,7 +92,9 @@ def test_the_document_displays_only_those_lines_and_no_glue(report):
     derivation = report.derivation
     text = render(derivation)
     assert "logical glue" not in text and r"\emph{glue}" not in text
-    displayed = re.findall(r"\\fitmath\{(.*?)\} \\(?:tag\{\d+\}|notag)", text)
+    # a formula is displayed in \fitmath, a statement printed as words in \statementwords
+    displayed = [line if kind == "fitmath" else r"\text{%s}" % line for kind, line in
+                 re.findall(r"\\(fitmath|statementwords)\{(.*?)\} \\(?:tag\{\d+\}|notag)", text)]
     expected, before = [], None
     for step in derivation.all_steps:
         expected += display_lines(step, before)
