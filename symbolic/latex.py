@@ -246,6 +246,7 @@ def render(derivation: Derivation) -> str:
         % derivation.status.name,
         r"\section*{Statement}",
         derivation.statement,
+        *_proved_here(derivation),
     ]
     if derivation.definitions:
         lines += [r"\section*{Definitions}", r"\begin{itemize}",
@@ -284,6 +285,20 @@ def render(derivation: Derivation) -> str:
               r"\textbf{%s}: %s" % (derivation.status.name, escape(derivation.title)),
               r"\end{document}", ""]
     return "\n".join(lines)
+
+
+def _proved_here(derivation: Derivation) -> list[str]:
+    """What the document proves of its statement, when the statement does not say it itself: the
+    steps at the sizes each names, the words left unchecked, the Coq theorems cited."""
+    if "What is proved here" in derivation.statement:
+        return []
+    text = (r"Every displayed step, for every size" if derivation.every_size else
+            r"Every displayed step, at the sizes named under it")
+    if derivation.unchecked:
+        text += "; the inferences given in words join them and are not checked by the kernel"
+    if derivation.coq:
+        text += "; the Coq theorems cited prove what each says, for every size"
+    return [r"\par\medskip\noindent\emph{What is proved here.} %s." % text]
 
 
 def _coq(derivation: Derivation) -> list[str]:
