@@ -31,6 +31,7 @@ import sympy as sp
 from symbolic import ReLU, Status, Verdict
 # the chains of one hidden layer and their document lines, where the callers of this script find them
 from symbolic.derivation import Derivation, add_chain, add_condensed_chain, induction_hypotheses  # noqa: F401
+from symbolic.every_size.layers import base_chain, layers_theorem, step_chain  # noqa: F401
 from symbolic.every_size.alpha_scale import coordinates as one_layer_coordinates, invariance_chain, \
     per_neuron_chain, theorem1_chain, theorem1_loss, theorem1_prediction, theorem3_chains  # noqa: F401
 from symbolic.trusted.axioms.index_rules import ARITHMETIC, CHAIN_RULE, CONSTANT_FACTOR, CONSTANT_TERM, COORDINATE, \
@@ -41,12 +42,12 @@ from symbolic.every_size.tactics import contract, differentiate
 from symbolic.logic.terms import Add, Const, Deriv, Entry, Indicator, Mul, Relu, Sum, expand, \
     replace_first
 from symbolic.logic.notation import latex
-from symbolic.every_size.networks import A, DEEP, DEEP_BIAS, DEEP_NEURON, DEEP_NEURON_BIAS, DEPTH, DeepNetwork, LAYER, \
+from symbolic.every_size.networks import A, DEEP, DEEP_BIAS, DEEP_NEURON, DEEP_NEURON_BIAS, DEPTH, DeepNetwork, \
     LOSS_FUNCTION, N, P, P_LAST, PRODUCT_ONE, T_ALPHA, T_NEURON, PerNeuronDeepNetwork, one_layer_map, prediction, x
 from symbolic.kernel import conjunction
 from symbolic.checks import check_identity, zeros
 from symbolic.every_size.laws import derivative_chain, invariance_lemma, loss_chain
-from symbolic.kernel.derivations import induction, instantiate, lemma, prove
+from symbolic.kernel.derivations import instantiate, lemma, prove
 from symbolic.latex import escape
 from symbolic.networks.deep import DeepNet
 from symbolic.networks.model import Dense, Model
@@ -87,59 +88,6 @@ def per_neuron_loss():
 
 
 # --- the multi-layer network: induction on the layer ----------------------------------------------
-
-def base_chain(network) -> Chain:
-    """S(0): \\tilde z^{(0)}_{nj} = s^{(0)}_j z^{(0)}_{nj}, both layers being the input and the scale
-    s^{(0)}_j (P_0, or c^{(0)}_j per neuron) being 1 by definition."""
-    start, _ = network.scale_definitions
-    chain = Chain("layer 0", network.layer(0, True))
-    chain.then(network.input_definition_T, x("j"))
-    chain.then(network.input_definition, network.layer(0, False))
-    chain.then(ARITHMETIC, Mul((Const(sp.S.One), network.layer(0, False))))
-    chain.then(start, Mul((network.unit_scale(0, "j"), network.layer(0, False))))
-    return chain
-
-
-def step_chain(network, hypothesis) -> Chain:
-    """S(k) ⟹ S(k + 1): \\tilde z^{(k+1)}_{nj} = ReLU(Σ_i s^{(k)}_i z^{(k)}_{ni}·t_{ij}θ_{ij} [+ s^{(k+1)}_j b_j])
-    = s^{(k+1)}_j z^{(k+1)}_{nj}, t_{ij} read from T: the product s^{(k)}_i t_{ij} must be free of i
-    (P_k α_{k+1} = P_{k+1} by definition; per neuron c^{(k)}_i c^{(k+1)}_j / c^{(k)}_i = c^{(k+1)}_j)."""
-    k = LAYER
-    theta = Entry(r"\theta^{(k+1)}", ("i", "j"))
-    z_k = network.layer(k, False, "i")
-    incoming, following = network.unit_scale(k, "i"), network.unit_scale(k + 1, "j")
-    factor = Const(incoming.expr * network.T.scale(theta).expr)
-    bias = Entry("b^{(k+1)}", ("j",))
-
-    def unit(total, scaled_bias=None):
-        return Relu(Add((total, scaled_bias)) if network.bias else total)
-    scaled_bias = Mul((following, bias))
-    inner = Sum("i", "h_{k}", Mul((z_k, theta)))
-    chain = Chain("layer k+1 at T theta is s_(k+1) times layer k+1 at theta", network.layer(k + 1, True))
-    chain.then(network.layer_definition_T, network.unit(k, True))
-    chain.then(hypothesis, unit(Sum("i", "h_{k}", Mul((Mul((incoming, z_k)), network.T.image(theta)))), scaled_bias))
-    chain.then(ARITHMETIC, unit(Sum("i", "h_{k}", Mul((factor, Mul((z_k, theta))))), scaled_bias))
-    chain.then(SUM_FACTOR, unit(Mul((factor, inner)), scaled_bias))
-    if factor != following:
-        _, following_definition = network.scale_definitions
-        chain.then(following_definition or ARITHMETIC, unit(Mul((following, inner)), scaled_bias))
-    argument = Add((inner, bias)) if network.bias else inner
-    if network.bias:
-        chain.then(ARITHMETIC, Relu(Mul((following, argument))))
-    chain.then(HOMOGENEITY, Mul((following, Relu(argument))))
-    chain.then(network.layer_definition, Mul((following, network.layer(k + 1, False))))
-    return chain
-
-
-@functools.cache
-def layers_theorem(network):
-    """\\tilde z^{(k)}_{nj} = s^{(k)}_j z^{(k)}_{nj} for every k ≥ 0: the kernel's induction rule."""
-    scale = "c^(k)_j" if isinstance(network, PerNeuronDeepNetwork) else "P_k"
-    return induction(f"layer k at T theta is {scale} times layer k at theta ({network.name}, "
-                     f"{'with' if network.bias else 'without'} biases), every k >= 0",
-                     network.layer(LAYER, True), Mul((network.unit_scale(LAYER, "j"), network.layer(LAYER, False))),
-                     LAYER, base_chain(network), lambda hypothesis: step_chain(network, hypothesis), ("n", "j"))
-
 
 def output_layer_chain(network) -> Chain:
     """f(Tθ)(x_n) = Σ_i \\tilde z^{(K-1)}_{ni}·t_i θ^{(K)}_i [+ t b^{(K)}] = f(θ)(x_n), with the

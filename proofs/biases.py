@@ -26,7 +26,9 @@ from symbolic.trusted.schemes.functionals import EQUAL_FUNCTIONALS
 from symbolic.decision.budget import within_budget
 from symbolic.networks.deep import DeepNet
 from symbolic.networks.deep_congruence import WITNESS_POINTS, bias_factors, congruence, cumulative, layer_scales  # noqa: F401
-from symbolic.derivation import Derivation
+from symbolic.derivation import Derivation, add_chain, induction_hypotheses
+from symbolic.every_size.layers import layers_theorem
+from symbolic.every_size.networks import DEEP_BIAS
 
 from proofs import theorem3_derivative_transformation as theorem3
 from symbolic.report import Report
@@ -120,10 +122,16 @@ def run(sizes, seed=0, timeout=None) -> Report:
             for w, n in DEEP_CONGRUENCE_CASES]
     derivation.add(output, "the output bias keeps its value, $\\prod_{j \\le K} \\alpha_j = 1$: exact identity, $K = %s$"
                    % ", ".join(map(str, depths)))
-    derivation.unchecked.append(
-        r"$z_k(T_\alpha\theta) = \bigl(\prod_{j\le k}\alpha_j\bigr) z_k(\theta)$: induction on $k$: "
-        r"$\operatorname{ReLU}(c z) = c\operatorname{ReLU}(z)$ for $c > 0$, then $\theta_k$ brings $\alpha_k$ and "
-        r"$b_k$ carries the same factor; the next line checks its conclusion at $k = K$.")
+    # the layers at T_alpha theta for every depth: the kernel's induction on the layer, then its step
+    layers, _ = layers_theorem(DEEP_BIAS)
+    derivation.add([layers], r"every layer $k \ge 0$ of a network of any depth and widths, with a bias per layer: the "
+                   r"layer at $T_\alpha\theta$ is $P_k = \prod_{j \le k}\alpha_j$ times the layer at $\theta$, by the "
+                   r"kernel's induction on $k$ (its base and its step, below, checked chains)")
+    step, hypotheses = induction_hypotheses(layers)
+    if step is not None:
+        add_chain(derivation, step, r"the induction step, for $k + 1 < K$: $\operatorname{ReLU}(c z) = "
+                  r"c\operatorname{ReLU}(z)$ for $c > 0$, $\theta_{k+1}$ brings $\alpha_{k+1}$ and $b_{k+1}$ carries "
+                  r"$P_{k+1}$; each line under the hypothesis $S(k)$ where it uses it", hypotheses)
     derivation.add(prediction, "$f_{T_\\alpha\\theta}(x) = f_\\theta(x)$: exact identity for symbolic $x$, weights, biases and "
                    "$\\alpha$ on the real network (ReLU as $\\max$, kinks included); widths "
                    + ", ".join(str(w) for w in DEEP_PREDICTION_WIDTHS))
