@@ -133,8 +133,9 @@ class Step:
         checked = summarize_sizes(sizes)
         if shown.status is not Status.PROVED:
             at = size_text(self.sizes[self.shown_index]) if self.shown_index < len(self.sizes) else ""
-            return (f"{shown.status.name}" + (f" at {at}" if at else "")
-                    + ": shown is the statement the check was run on, not a theorem")
+            what = ("the statement the check was run on" if shown.details.get("latex") else
+                    "the claim as the check named it (no statement of it reached an oracle)")
+            return f"{shown.status.name}" + (f" at {at}" if at else "") + f": shown is {what}, not a theorem"
         if every_size(shown):
             return "for every size" + (f"; also checked on the instances {checked}" if checked else "")
         if not sizes:
