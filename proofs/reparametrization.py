@@ -200,10 +200,14 @@ def radial_bijection() -> Verdict:
 def radial_jacobian(n: int) -> tuple[sp.Expr, Verdict]:
     """∇ψ(θ̂): the Jacobian of ψ at u = 0 is a scalar multiple of I, the scalar derived."""
     u = list(sp.symbols(f"u_1:{n + 1}", real=True))
-    jacobian = sp.Matrix(radial_map(u)).jacobian(u).xreplace({x: 0 for x in u})
-    scale = jacobian[0, 0]
+    derivatives = sp.Matrix(radial_map(u)).jacobian(u)
+    scale = derivatives.xreplace({x: 0 for x in u})[0, 0]
+    # each derivative at u = 0 as written (evaluated there, it would be the scale or 0 itself, and
+    # the statement scale = scale)
+    with sp.evaluate(False):
+        at_zero = [entry.xreplace({x: sp.S.Zero for x in u}) for entry in derivatives]
     claim = f"grad psi(theta_hat) = {scale} I, n={n}"
-    return scale, zeros(claim, list(zip(jacobian, scale * sp.eye(n))),
+    return scale, zeros(claim, list(zip(at_zero, scale * sp.eye(n))),
                         evidence=("sympy jacobian of psi at u = 0, exact",))
 
 
@@ -212,8 +216,11 @@ def radial_hessian(n: int, scale: sp.Expr) -> tuple[sp.Expr, Verdict]:
     multiplying H is derived and checked against the congruence for a generic symmetric H."""
     H = Jets(n).H
     inverse = (scale * sp.eye(n)).inv()
-    congruence = inverse.T * H * inverse
-    factor = sp.powsimp(congruence[0, 0] / H[0, 0])
+    factor = sp.powsimp((inverse.T * H * inverse)[0, 0] / H[0, 0])
+    # each entry of the congruence as the product writes it, Σ_p Σ_q (∇g)_pi H_pq (∇g)_qj (multiplied
+    # out, it would be the factor times H_ij itself)
+    congruence = [sp.Add(*[sp.Mul(inverse[p, i], H[p, q], inverse[q, j], evaluate=False)
+                           for p in range(n) for q in range(n)], evaluate=False) for i in range(n) for j in range(n)]
     claim = f"grad^2 L_eta(0) = {factor} grad^2 L(theta_hat), n={n}"
     return factor, zeros(claim, list(zip(congruence, factor * H)),
                          evidence=("congruence by the inverse Jacobian, exact",))
