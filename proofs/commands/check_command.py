@@ -128,6 +128,8 @@ def _contradiction(args) -> str:
 
 
 COMPACT_DIGITS = 40      # an exact value longer than this prints compactly
+PRINTABLE_BITS = 13_000  # below Python's limit of 4,300 digits on an integer printed as text
+LOG10_2 = 0.30102999566398120
 
 
 def _compact_integer(n: int) -> str:
@@ -142,11 +144,16 @@ def _compact_integer(n: int) -> str:
 
 def _exact_text(value) -> str:
     """An exact rational as text; a long one compactly: exactly as m*10^k where its zeros allow
-    (10^300), else its 30 leading digits and its length."""
+    (10^300), else its 30 leading digits and its length (a value past Python's limit on printed
+    integers never printed whole)."""
+    p, q = int(value.p), int(value.q)
+    digits = max(len(str(abs(n))) if n.bit_length() < PRINTABLE_BITS else int(n.bit_length() * LOG10_2) + 1
+                 for n in (p, q))
+    if digits >= PRINTABLE_BITS * LOG10_2:
+        return f"{sp.Float(value, 30)} (exact value of about {digits:,} digits, not shown)"
     text = str(value)
     if len(text) <= COMPACT_DIGITS:
         return text
-    p, q = int(value.p), int(value.q)
     exact = _compact_integer(p) if q == 1 else f"{_compact_integer(p)}/{_compact_integer(q)}"
     if len(exact) <= COMPACT_DIGITS:
         return exact

@@ -5,6 +5,8 @@ from __future__ import annotations
 import sympy as sp
 from sympy.printing.latex import LatexPrinter
 
+from symbolic.printing.sympy_text import held_out_of_order
+
 
 class _Printer(LatexPrinter):
     def _print_Heaviside(self, expr, exp=None):
@@ -17,7 +19,24 @@ def to_latex(expr, **settings) -> str:
     return _Printer(settings).doprint(sp.sympify(expr))
 
 
-def written_latex(expr) -> str:
-    """``to_latex`` with the terms and factors in the order they are held, never sorted: a side kept
-    as written prints as it was written."""
-    return to_latex(expr, order="none")
+class _WrittenPrinter(_Printer):
+    """The LaTeX printer, each sum and product kept in the order it is held where that order was written."""
+
+    def _print_Add(self, expr, order=None):
+        return super()._print_Add(expr, order="none" if held_out_of_order(expr) else order)
+
+    def _print_Mul(self, expr):
+        if not held_out_of_order(expr):
+            return super()._print_Mul(expr)
+        saved = self._settings.get("order")
+        self._settings["order"] = "none"
+        try:
+            return super()._print_Mul(expr)
+        finally:
+            self._settings["order"] = saved
+
+
+def written_latex(expr, **settings) -> str:
+    """``to_latex``, a sum or product held in an order sympy's evaluation would not give printed in
+    that order (a side kept as written prints as it was written)."""
+    return _WrittenPrinter(settings).doprint(sp.sympify(expr))

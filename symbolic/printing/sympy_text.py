@@ -15,8 +15,35 @@ class _TextPrinter(StrPrinter):
         return super().parenthesize(item, level, strict)
 
 
+def held_out_of_order(expr) -> bool:
+    """Whether a sum or product holds its arguments in an order sympy's evaluation would not give
+    (y + x built unevaluated): then it prints in the order held, as it was written; an evaluated
+    one prints in sympy's usual order."""
+    try:
+        return expr.func(*expr.args) != expr
+    except (TypeError, ValueError, ZeroDivisionError):
+        return True
+
+
+class _WrittenTextPrinter(_TextPrinter):
+    """The text printer, each sum and product kept in the order it is held where that order was written."""
+
+    def _print_Add(self, expr, order=None):
+        return super()._print_Add(expr, order="none" if held_out_of_order(expr) else order)
+
+    def _print_Mul(self, expr):
+        if not held_out_of_order(expr):
+            return super()._print_Mul(expr)
+        saved = self._settings.get("order")
+        self._settings["order"] = "none"
+        try:
+            return super()._print_Mul(expr)
+        finally:
+            self._settings["order"] = saved
+
+
 _PRINTER = _TextPrinter()
-_AS_WRITTEN = _TextPrinter({"order": "none"})
+_AS_WRITTEN = _WrittenTextPrinter()
 
 
 def to_text(expr) -> str:
