@@ -125,12 +125,19 @@ class Verdict:
     def claim_latex(self) -> str:
         """The claim in math: a PROVED verdict's statement as LaTeX; else ``details["latex"]`` when
         the checker stored it (the kernel prints it from the statement it ran an oracle on), else
-        the claim as text, followed by what its symbols were checked under."""
+        the claim as text, followed by what its symbols were checked under; then the domain as
+        written where it restricts them (``details["domain_latex"]``)."""
         if self.status is Status.PROVED:
-            return self._proved_latex()
+            return self._proved_latex() + self._domain_latex()
         # the claim, then what its symbols were checked under, as a PROVED's statement prints it
         facts = statements.ranges_text(self.symbols, latex=True)
-        return self._claim_latex_as_written() + (r"\quad\text{for } " + facts if facts else "")
+        return self._claim_latex_as_written() + (r"\quad\text{for } " + facts if facts else "") + self._domain_latex()
+
+    def _domain_latex(self) -> str:
+        """The domain as written where it restricts the symbols, as the checker read it (x > 0 for
+        relu(x)/x), or nothing."""
+        domain = self.details.get("domain_latex")
+        return r"\quad\text{on } %s\text{, where both sides as written are defined}" % domain if domain else ""
 
     def _claim_latex_as_written(self) -> str:
         # the checker's LaTeX of the claim (the kernel prints it from the statement it ran an oracle
