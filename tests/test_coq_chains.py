@@ -11,7 +11,10 @@ from symbolic import ReLU
 from symbolic.coq import library, recording
 from symbolic.coq.chains import CHECKED, NotExported, check_exports, export_chain
 from symbolic.trusted.axioms.index_rules import ARITHMETIC, BOUND_RENAMING, HOMOGENEITY, SUM_INTERCHANGE
-from symbolic.logic.terms import Const, Entry, Eval, Function, Mul, Relu, Sum
+from symbolic.every_size import alpha_scale
+from symbolic.every_size.laws import invariance_lemma
+from symbolic.every_size.networks import LOSS_FUNCTION, T_ALPHA
+from symbolic.logic.terms import Const, Entry, Eval, Function, Mul, Relu, Sum, Transformation
 from symbolic.kernel.chains import Chain, Rule, proof_of
 
 needs_coq = pytest.mark.skipif(library.coqc() is None,
@@ -76,7 +79,8 @@ def test_false_steps_forced_through_the_exporter_are_refuted_at_their_step():
 
 def test_what_has_no_coq_counterpart_is_named():
     loss = Function("L", Entry("W", ("i", "j")))
-    evaluated = Chain("an evaluation", Eval(loss, (), "theta")).then(ARITHMETIC, Eval(loss, (), "theta"))
+    partial = Eval(loss, (Entry("W", ("i", "j")),), "theta")
+    evaluated = Chain("a derivative evaluated", partial).then(ARITHMETIC, partial)
     with pytest.raises(NotExported, match="Eval"):
         export_chain(evaluated, "evaluation")
     relu = Relu(Entry("s", ()))
@@ -122,6 +126,27 @@ def test_the_every_size_rows_carry_the_coq_statements_they_were_checked_against_
     spectral = [row for row in rows if any("Sharp.Spectral.spectral_scale" in e for e in row["evidence"])]
     assert spectral and all(row["sizes"] == "all" for row in spectral)
     assert not any(row.get("sizes", "").startswith("all, resting on instance checks of spectral-norm") for row in rows)
+
+
+@needs_coq
+def test_an_evaluation_at_t_theta_is_a_coq_function_applied_to_the_transformed_families():
+    # L(T_alpha theta) = L(theta) by the evaluation lemma: L is a Coq function of W and v, applied to
+    # their images under T_alpha; the lemma's step is the kernel's own chain of Theorem 1 (b) re-proved
+    invariance = invariance_lemma(alpha_scale.theorem1_loss()[1], LOSS_FUNCTION, T_ALPHA)
+    at_T, at_theta = Eval(LOSS_FUNCTION, (), T_ALPHA), Eval(LOSS_FUNCTION, (), "theta")
+    lemma_step = Chain("L o T = L", at_T).then(invariance, at_theta)
+    export = export_chain(lemma_step, "evaluated")
+    assert "(fun (W : nat -> nat -> R) (v : nat -> R) =>" in export.text
+    assert "(fun i j : nat => (alpha * (W i j)))" in export.text and "change (" in export.text
+    # a negative control: the same step at a map that scales v by alpha as well, forced through the
+    # exporter as arithmetic, is not L(theta) (the loss's prediction scales by alpha squared)
+    wrong = Transformation("T_wrong", ((Entry("W", ("i", "j")), Mul((Const(a), Entry("W", ("i", "j"))))),
+                                       (Entry("v", ("j",)), Mul((Const(a), Entry("v", ("j",)))))))
+    forced = Chain("L o T_wrong = L", Eval(LOSS_FUNCTION, (), wrong)).then(forged(ARITHMETIC.name), at_theta)
+    checked = check_exports([export, export_chain(forced, "forced")])
+    assert checked.answers["evaluated"] == CHECKED
+    assert checked.answers["forced"].startswith("refuted at step 1 (Coq proves the sides differ at every size 1")
+    assert "alpha * W i j" in checked.statements["evaluated"].replace("(", "").replace(")", "")
 
 
 @needs_coq

@@ -28,8 +28,11 @@ from symbolic.coq import library
 from symbolic.coq.certificate import AT_POINT, VALUES, Refutation
 from symbolic.errors import CheckerError
 from symbolic.coq.printer import OutsideFragment, Printer
-from symbolic.logic.terms import Activation, Add, Const, Entry, Fn, Indicator, Mul, Relu, Sum, \
-    children, difference, free_indices, permutation_of, permuted, substitute_index
+from symbolic.kernel.chains import proof_of, source_of
+from symbolic.kernel.matching import _instance_binding
+from symbolic.logic.terms import DATA_FAMILIES, Activation, Add, Const, Entry, Eval, Fn, Indicator, Mul, Relu, \
+    Sum, children, difference, entries_of, free_indices, index_variable, permutation_of, permuted, \
+    substitute_index
 from symbolic.trusted.axioms.index_rules import RECIPROCAL_ROOT, SQUARE_ROOT
 
 SECONDS_PER_CHAIN = 60               # a cap on the CPU time of the check of one chain
@@ -267,7 +270,50 @@ class TermPrinter:
                 function = self.names.name(("function", term.name, arity), term.name,
                                            " -> ".join(["R"] * (arity + 1)))
             return "(" + " ".join([function] + [self.term(a, below(k)) for k, a in enumerate(term.args)]) + ")"
+        if isinstance(term, Eval):
+            return self.evaluation(term)
         raise NotExported(f"the term {type(term).__name__} (no Coq counterpart here)")
+
+    def evaluation(self, term: Eval) -> str:
+        """(g)(θ) or (g)(Tθ): g as a Coq function of its parameter families (``fun (W : nat -> nat ->
+        R) (v : nat -> R) => body``, the data x, y the section's), applied to the families at θ or to
+        their images under T (``fun i j : nat => alpha * W i j``): Coq itself substitutes the point."""
+        if term.partials:
+            raise NotExported("the term Eval of a derivative (∂… g)(…) (no Coq counterpart here)")
+        families = sorted({(e.family, len(e.indices)) for e in entries_of(term.function.body)
+                           if e.family not in DATA_FAMILIES})
+        binders, arguments = [], []
+        for family, arity in families:
+            kind = " -> ".join(["nat"] * arity + ["R"])
+            name = self.names.name(("family", family, arity), family, kind)
+            binders.append(f"({name} : {kind})")
+            arguments.append(name if term.point == "theta" else self.image(term.point, family, arity, name))
+        body = self.term(term.function.body)
+        return f"((fun {' '.join(binders)} => {body}) {' '.join(arguments)})" if binders else body
+
+    def image(self, transformation, family: str, arity: int, name: str) -> str:
+        """The family of Tθ: ``fun i j : nat => image`` read from T's definition, or the family itself
+        where T leaves it alone."""
+        if transformation.layer_variables or transformation.outputs or transformation.abbreviations:
+            raise NotExported(f"the evaluation at {transformation.name}θ (layers, derived quantities or "
+                              "abbreviations in its definition)")
+        for pattern, image in transformation.images:
+            if pattern.family != family or len(pattern.indices) != arity:
+                continue
+            if len(set(pattern.indices)) != arity or any(index_variable(i) != i for i in pattern.indices):
+                raise NotExported(f"the image of {family} under {transformation.name} (its pattern's indices)")
+            if not arity:
+                return self.term(image)
+            if any(index in self.bound for index in pattern.indices):
+                raise NotExported(f"the image of {family} rebinds an index in scope")
+            coq = [self.names.name(("bound", index), index, "bound") for index in pattern.indices]
+            self.bound.update(zip(pattern.indices, coq))
+            try:
+                return f"(fun {' '.join(coq)} : nat => {self.term(image)})"
+            finally:
+                for index in pattern.indices:
+                    del self.bound[index]
+        return name
 
 
 # --- the steps ------------------------------------------------------------------------------------
@@ -281,7 +327,7 @@ def _lemma_tactic(text: str, backwards: bool) -> str:
     return ("symmetry; " if backwards else "") + f"exact ({text})."
 
 
-def leaf_tactic(rule_name: str, before, after, printer: TermPrinter) -> str:
+def leaf_tactic(rule_name: str, before, after, printer: TermPrinter, rule=None) -> str:
     """The tactic that proves before = after, an instance of the rule at its root."""
     term = printer.term
     if rule_name == "arithmetic":
@@ -346,7 +392,60 @@ def leaf_tactic(rule_name: str, before, after, printer: TermPrinter) -> str:
     if rule_name == "renaming a summation index":
         # the same Coq term: a bound variable's name is no part of it
         return "reflexivity."
+    if rule is not None and source_of(rule) is not None:
+        return lemma_tactic(rule, before, after, printer)
     raise NotExported(f"the rule {rule_name}")
+
+
+def lemma_tactic(rule, before, after, printer: TermPrinter) -> str:
+    """A step by a lemma, a theorem the kernel proved by a chain: that chain's steps re-proved here
+    (``transitivity`` through its terms, each step's own proof), its free indices read as the
+    instance renames them.  A lemma g(Tθ) = g(θ) has the chain T(body) = body, which Coq sees is
+    the evaluation of g at Tθ and at θ once it substitutes the point (``change``)."""
+    source = source_of(rule)
+    theorem = source[1]
+    proof = proof_of(theorem.statement)
+    if proof is None or proof[0] != "chain":
+        how = "in another process" if proof is None else f"by {proof[0]}"
+        raise NotExported(f"the rule {rule.name} (a lemma whose theorem was proved {how})")
+    chain = proof[1]
+    lhs, rhs = theorem.statement.lhs, theorem.statement.rhs
+    inner = TermPrinter(printer.names, ())
+    inner.sizes = printer.sizes
+    if source[0] == "evaluation":
+        function, transformation = source[2], source[3]
+        at_T = Eval(function, (), transformation)
+        backwards = before != at_T
+        # the body's free indices (the n of f_θ(x_n)) are the instance's own
+        inner.bound = {index: printer.index(index) for index in free_indices(lhs) | free_indices(rhs)
+                       if index not in _sizes(lhs) | _sizes(rhs)}
+    else:
+        binding = _instance_binding(lhs, rhs, before, after, set(free_indices(lhs) | free_indices(rhs)))
+        if binding is None:
+            raise NotExported(f"the rule {rule.name} (the step is no instance of its theorem here)")
+        inner.bound = {old: printer.index(new) for old, new in binding.items()}
+        backwards = None
+    terms = [chain.start] + [term for _, term, _ in chain.steps]
+    # the chain's own sums bind Coq names of their own, none of them a name the instance reads
+    captured = {printer.names.name(("bound", s.index), s.index, "bound") for t in terms for s in _sums(t)}
+    if captured & set(inner.bound.values()):
+        raise NotExported(f"the rule {rule.name} (its sums would capture an index of the instance)")
+    start, end = inner.term(terms[0]), inner.term(terms[-1])
+    if backwards is None:
+        forward = (start, end) == (printer.term(before), printer.term(after))
+        if not forward and (end, start) != (printer.term(before), printer.term(after)):
+            raise NotExported(f"the rule {rule.name} (its theorem does not print as the step)")
+        backwards = not forward
+    parts = ["symmetry." if backwards else "", f"change ({start} = {end})."]
+    for k, (step_rule, _, _) in enumerate(chain.steps):
+        tactics = " ".join(step_proof(step_rule, terms[k], terms[k + 1], inner))
+        parts.append(f"transitivity {inner.term(terms[k + 1])}. {{ {tactics} }}" if k < len(chain.steps) - 1
+                     else f"{{ {tactics} }}")
+    return " ".join(p for p in parts if p)
+
+
+def _sums(term) -> list:
+    return ([term] if isinstance(term, Sum) else []) + [s for child in children(term) for s in _sums(child)]
 
 
 def _body(printer: TermPrinter, total: Sum, body) -> str:
@@ -388,7 +487,7 @@ def step_proof(rule, before, after, printer: TermPrinter) -> list[str]:
         prefix += (node.index,)
         term, other, position = node.body, other_node.body, depth + 1
     try:
-        tactics.append(leaf_tactic(rule.name, leaf_before, leaf_after, printer))
+        tactics.append(leaf_tactic(rule.name, leaf_before, leaf_after, printer, rule))
     finally:
         for index in prefix:
             del printer.bound[index]
@@ -581,6 +680,10 @@ class Instance:
             return abs(self.value(term.arg))
         if isinstance(term, Fn):
             return self.function(term.name, len(term.args))(*[self.value(a) for a in term.args])
+        if isinstance(term, Eval) and not term.partials:
+            # g at θ is its body; at Tθ, its body with every parameter replaced by its image
+            body = term.function.body
+            return self.value(body if term.point == "theta" else term.point.apply(body))
         raise Unevaluated(f"the term {type(term).__name__}")
 
     def witness(self, key, kind: str) -> str | None:
