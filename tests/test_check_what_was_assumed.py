@@ -16,6 +16,7 @@ from symbolic import Dense, LeakyReLU, Model, ReLU, Symmetry, check_identity, ch
 from symbolic.checks import trivial_as_built, zeros
 from symbolic.kernel import Equation
 from symbolic.kernel.verdict import Status
+from symbolic.parsing import parse_expression
 from symbolic.testing import assert_proved, assert_refuted
 
 
@@ -313,3 +314,12 @@ def test_a_map_no_single_tensor_repairs_names_the_first_layer_it_does_not_transp
     report = check_symmetry(net, both, sizes=(1,))
     assert report.status is Status.REFUTED
     assert report.breaks.startswith("layer 1, Dense(2, W1, bias b1), is the first whose output")
+
+
+def test_a_verdict_s_latex_says_its_domain_as_written():
+    x = sp.Symbol("x", real=True)
+    relu_x = parse_expression("relu(x)", symbols={"x": x})
+    verdict = check_identity(sp.Mul(relu_x, sp.Pow(relu_x, -1, evaluate=False), evaluate=False),
+                             sp.Mul(relu_x, sp.Pow(x, -1, evaluate=False), evaluate=False))
+    assert verdict.status is Status.PROVED
+    assert r"\text{on } x > 0" in verdict.claim_latex() and "x &gt; 0" in verdict._repr_html_()

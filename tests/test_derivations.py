@@ -249,11 +249,3 @@ def test_two_exact_numbers_are_compared_exactly_and_a_file_reads_as_written():
     [chain] = read_derivations("\ufeff  x\n= x + 0\x0c   by a form feed\n")
     assert len(chain.steps) == 1 and chain.steps[0].line == 2
 
-
-def test_a_verdict_s_latex_says_its_domain_as_written():
-    x = sp.Symbol("x", real=True)
-    relu_x = parse_expression("relu(x)", symbols={"x": x})
-    verdict = check_identity(sp.Mul(relu_x, sp.Pow(relu_x, -1, evaluate=False), evaluate=False),
-                             sp.Mul(relu_x, sp.Pow(x, -1, evaluate=False), evaluate=False))
-    assert verdict.status is Status.PROVED
-    assert r"\text{on } x > 0" in verdict.claim_latex() and "x &gt; 0" in verdict._repr_html_()
