@@ -64,10 +64,13 @@ AS_BUILT = ("the two sides are the same expression as given, so the claim says n
             "for a map of the parameters")
 
 
-# the same, for sides whose difference sympy's automatic evaluation makes 0 ((a + b) + c against a + (b + c))
-EVALUATED_AWAY = AS_BUILT.replace("the two sides are the same expression as given",
-                                  "the two sides differ only in what sympy's automatic evaluation undoes (their "
-                                  "difference is 0 as sympy builds it)")
+# the same, for sides whose difference sympy's automatic evaluation makes 0 ((a + b) + c against
+# a + (b + c), y + x against x + y): typed as text, such a claim is true by sympy's arithmetic alone;
+# built in Python, it may be a claim sympy emptied
+EVALUATED_AWAY = ("the two sides differ only in what sympy's automatic evaluation undoes (their difference is 0 "
+                  "as sympy builds it), so the claim says nothing beyond that arithmetic; if it was built in "
+                  "Python, did sympy evaluate the claim before it reached the checker? State it unevaluated: "
+                  + AS_BUILT.split("State it unevaluated: ", 1)[1])
 
 
 def trivial_as_built(equation) -> bool:
