@@ -259,3 +259,14 @@ def test_a_cited_coq_theorem_is_asked_of_coq_and_a_name_the_development_lacks_is
     assert missing.answer.startswith("refused") and missing.statement == ""
     text = render(derivation)
     assert "Theorem1.theorem1" in text and "checked" in text and "no statement" in text
+
+
+def test_a_citation_that_carries_coqs_statement_is_not_asked_again(monkeypatch):
+    from proofs.commands import coq_citations
+    from symbolic.derivation import CoqCitation
+    asked = []
+    monkeypatch.setattr(coq_citations, "_ask", lambda names: asked.append(names) or ({}, {}))
+    derivation = Derivation("t", "t", "t", "t")
+    derivation.coq = [CoqCitation("claim_1", "a row Coq checked", "checked", "forall x : R, x = x")]
+    coq_citations.answer_citations([derivation])
+    assert asked == [] and derivation.coq[0].answer == "checked"
