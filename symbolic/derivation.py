@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from symbolic.kernel.chains import Chain, proof_of
 from symbolic.kernel.definitions import hypothesis
+from symbolic.errors import CheckerError
 from symbolic.kernel.verdict import Status, Verdict, worst
 from symbolic.logic.notation import latex as term_latex
 from symbolic.logic.terms import difference
@@ -21,7 +22,7 @@ SIZE_LABELS = ("d", "h", "N")
 PARTS_SHOWN = 6           # conjuncts of a step's statement displayed, at most (the rest counted)
 
 
-class UncheckedStep(ValueError):
+class UncheckedStep(CheckerError, ValueError):
     """A derivation step offered without a verdict whose statement it would show."""
 
 
