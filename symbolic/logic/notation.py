@@ -59,6 +59,8 @@ def latex(term, *, tight: bool = False, names: dict | None = None, explicit: boo
             return r"\bigl|%s\bigr|" % latex(term.arg, names=names)
         return r"\operatorname{LReLU}_{%s}\bigl(%s\bigr)" % (sp.latex(term.slope), latex(term.arg, names=names))
     if isinstance(term, Fn):
+        if term.name == r"\sqrt" and len(term.args) == 1:      # a command that takes its argument in braces
+            return r"\sqrt{%s}" % latex(term.args[0], names=names)
         return r"%s\bigl(%s\bigr)" % (term.name, ", ".join(latex(a, names=names) for a in term.args))
     if isinstance(term, Deriv):
         return r"\partial_{%s}\bigl[%s\bigr]" % (latex(term.coordinate), latex(term.body, names=names))
