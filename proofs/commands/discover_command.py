@@ -53,7 +53,7 @@ def architecture_report(network, name: str, seed: int = 0) -> dict:
 def architecture_json(report: dict, every_width: dict) -> dict:
     group = report["group"]
     return {
-        "status": _status(report, every_width).value,
+        "status": _status(report, every_width).value if report["verdicts"] else "no generator to prove",
         "route": "the group read from the architecture, each generator proved by the unit transport",
         "dimension": report["dimension"], "dimension_is_maximal": False, "maximality": report["maximality"],
         "hidden_units": report["hidden_units"], "parameters": group.network.parameter_count,
