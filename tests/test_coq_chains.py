@@ -10,11 +10,12 @@ from proofs import all_sizes
 from symbolic import ReLU
 from symbolic.coq import library, recording
 from symbolic.coq.chains import CHECKED, NotExported, check_exports, export_chain
-from symbolic.trusted.axioms.index_rules import ARITHMETIC, BOUND_RENAMING, HOMOGENEITY, SUM_INTERCHANGE
+from symbolic.trusted.axioms.index_rules import ARITHMETIC, BOUND_RENAMING, CHAIN_RULE, HOMOGENEITY, \
+    SUM_INTERCHANGE
 from symbolic.every_size import alpha_scale
-from symbolic.every_size.laws import invariance_lemma
+from symbolic.every_size.laws import derivative_chain, invariance_lemma
 from symbolic.every_size.networks import LOSS_FUNCTION, T_ALPHA
-from symbolic.logic.terms import Const, Entry, Eval, Function, Mul, Relu, Sum, Transformation
+from symbolic.logic.terms import Const, Deriv, Entry, Eval, Function, Mul, Relu, Sum, Transformation
 from symbolic.kernel.chains import Chain, Rule, proof_of
 
 needs_coq = pytest.mark.skipif(library.coqc() is None,
@@ -78,10 +79,10 @@ def test_false_steps_forced_through_the_exporter_are_refuted_at_their_step():
 
 
 def test_what_has_no_coq_counterpart_is_named():
-    loss = Function("L", Entry("W", ("i", "j")))
-    partial = Eval(loss, (Entry("W", ("i", "j")),), "theta")
-    evaluated = Chain("a derivative evaluated", partial).then(ARITHMETIC, partial)
-    with pytest.raises(NotExported, match="Eval"):
+    loss = Function("L", Entry("U", ("i", "j", "k")))
+    partial = Eval(loss, (Entry("U", ("i", "j", "k")),), "theta")
+    evaluated = Chain("a derivative along a three-index coordinate", partial).then(ARITHMETIC, partial)
+    with pytest.raises(NotExported, match="a derivative along a coordinate with 3 indices"):
         export_chain(evaluated, "evaluation")
     relu = Relu(Entry("s", ()))
     unknown = Chain("a rule Coq has no lemma for", relu).then(forged("some rule"), Mul((Const(sp.Integer(1)), relu)))
@@ -147,6 +148,32 @@ def test_an_evaluation_at_t_theta_is_a_coq_function_applied_to_the_transformed_f
     assert checked.answers["evaluated"] == CHECKED
     assert checked.answers["forced"].startswith("refuted at step 1 (Coq proves the sides differ at every size 1")
     assert "alpha * W i j" in checked.statements["evaluated"].replace("(", "").replace(")", "")
+
+
+needs_coquelicot = pytest.mark.skipif(library.coqc() is None or not library.coquelicot(),
+                                      reason="coqc or Coquelicot is not installed (Debian: libcoq-coquelicot)")
+
+
+@needs_coquelicot
+def test_the_hessian_law_at_t_theta_is_checked_with_derive_and_its_premises_stated():
+    # (d_kl d_ij L)(T theta) = alpha^-2 (d_kl d_ij L)(theta): Coquelicot's Derive along a coordinate,
+    # the chain rule through s = alpha t with the premise that the partial has a derivative there
+    # (near the point under the outer derivative), Theorem 1 (b) re-proved under both derivatives
+    invariance = invariance_lemma(alpha_scale.theorem1_loss()[1], LOSS_FUNCTION, T_ALPHA)
+    W_ij, W_kl = Entry("W", ("i", "j")), Entry("W", ("k", "l"))
+    hessian = derivative_chain([W_ij, W_kl], LOSS_FUNCTION, T_ALPHA, invariance)
+    export = export_chain(hessian, "hessian")
+    assert "(Derive (fun t0 : R =>" in export.text and "upd2 W k l t0" in export.text
+    assert any(h.startswith("locally (W k l) (fun t0 : R => ex_derive") for h in export.names.hypotheses)
+    # a negative control: the chain rule's factor claimed alpha^2 where T_alpha scales W by alpha
+    alpha = sp.Symbol("alpha", positive=True)
+    wrong = Chain("a wrong chain rule", Deriv(W_ij, Eval(LOSS_FUNCTION, (), T_ALPHA)))
+    wrong.then(forged(CHAIN_RULE.name), Mul((Const(alpha ** 2), Eval(LOSS_FUNCTION, (W_ij,), T_ALPHA))))
+    checked = check_exports([export, export_chain(wrong, "wrong")])
+    assert checked.answers["hessian"] == CHECKED
+    assert checked.answers["wrong"].startswith("not checked at step 1 (the tactics failed"), checked.answers
+    # the statement Coq checked carries the premises: each an ex_derive of the partial at T_alpha theta
+    assert checked.statements["hessian"].count("ex_derive") == 2 and "locally" in checked.statements["hessian"]
 
 
 @needs_coq

@@ -30,7 +30,7 @@ from symbolic.errors import CheckerError
 from symbolic.coq.printer import OutsideFragment, Printer
 from symbolic.kernel.chains import proof_of, source_of
 from symbolic.kernel.matching import _instance_binding
-from symbolic.logic.terms import DATA_FAMILIES, Activation, Add, Const, Entry, Eval, Fn, Indicator, Mul, Relu, \
+from symbolic.logic.terms import DATA_FAMILIES, Activation, Add, Const, Deriv, Entry, Eval, Fn, Indicator, Mul, Relu, \
     Sum, children, difference, entries_of, free_indices, index_variable, permutation_of, permuted, \
     substitute_index
 from symbolic.trusted.axioms.index_rules import RECIPROCAL_ROOT, SQUARE_ROOT
@@ -186,6 +186,12 @@ class TermPrinter:
         for index in sorted(free_indices):
             self.bound[index] = names.name(("index", index), index, "nat")
         self.sizes: set = set()
+        # under a derivative along a coordinate of a family, that family is the point moved along the
+        # coordinate: (family, arity) -> Coq text (``upd2 W k l t0``)
+        self.moved: dict = {}
+        self.depth = 0                        # derivatives around the term being printed
+        self.near = None                      # (t, θ_c) of a derivative taken near the point only
+        self.near_proof = ""                  # the term that proves the premise held near it
 
     def size(self, size: str) -> str:
         # a size, or a size read from a layer (h_{K-1}): a natural number of its own in Coq, so the
@@ -234,10 +240,9 @@ class TermPrinter:
                 raise NotExported(f"the scalar {term.expr}: {why}") from None
         if isinstance(term, Entry):
             if not term.indices:
-                return self.names.name(("family", term.family, 0), term.family, "R")
+                return self.family(term.family, 0)
             arity = len(term.indices)
-            name = self.names.name(("family", term.family, arity), term.family,
-                                   " -> ".join(["nat"] * arity + ["R"]))
+            name = self.family(term.family, arity)
             return "(" + " ".join([name] + [self.index(i) for i in term.indices]) + ")"
         if isinstance(term, Sum):
             if term.index in self.bound:
@@ -272,14 +277,45 @@ class TermPrinter:
             return "(" + " ".join([function] + [self.term(a, below(k)) for k, a in enumerate(term.args)]) + ")"
         if isinstance(term, Eval):
             return self.evaluation(term)
+        if isinstance(term, Deriv):
+            return self.derivative(term.coordinate, lambda: self.term(term.body, below(0)))
         raise NotExported(f"the term {type(term).__name__} (no Coq counterpart here)")
+
+    def family(self, family: str, arity: int) -> str:
+        """The Coq text of a parameter family at the current point: its variable, or the point moved
+        along a coordinate under a derivative."""
+        name = self.names.name(("family", family, arity), family, " -> ".join(["nat"] * arity + ["R"]))
+        return self.moved.get((family, arity), name)
+
+    def derivative(self, coordinate: Entry, body) -> str:
+        """∂/∂θ_c [body]: Coquelicot's ``Derive (fun t => body at θ with θ_c set to t) θ_c``, the
+        family moved along the coordinate with ``upd1``/``upd2`` (one or two indices)."""
+        arity = len(coordinate.indices)
+        if arity not in (0, 1, 2):
+            raise NotExported(f"a derivative along a coordinate with {arity} indices")
+        key = (coordinate.family, arity)
+        point = self.family(*key)
+        indices = " ".join(self.index(i) for i in coordinate.indices)
+        variable = self.names.name(("derivative", self.depth), f"t{self.depth}", "bound")
+        saved = dict(self.moved)
+        self.moved[key] = f"(upd{arity} {point} {indices} {variable})" if arity else variable
+        self.depth += 1
+        try:
+            inside = body()
+        finally:
+            self.moved, self.depth = saved, self.depth - 1
+        return f"(Derive (fun {variable} : R => {inside}) {_applied(point, indices)})"
 
     def evaluation(self, term: Eval) -> str:
         """(g)(θ) or (g)(Tθ): g as a Coq function of its parameter families (``fun (W : nat -> nat ->
         R) (v : nat -> R) => body``, the data x, y the section's), applied to the families at θ or to
         their images under T (``fun i j : nat => alpha * W i j``): Coq itself substitutes the point."""
-        if term.partials:
-            raise NotExported("the term Eval of a derivative (∂… g)(…) (no Coq counterpart here)")
+        function, arguments = self.evaluated(term)
+        return f"({function} {' '.join(arguments)})" if arguments else function
+
+    def evaluated(self, term: Eval) -> tuple:
+        """(g as a Coq function of its parameter families, the families at the point): a
+        derivative (∂_a … g) is the function θ ↦ ∂/∂θ_a [(… g)(θ)]."""
         families = sorted({(e.family, len(e.indices)) for e in entries_of(term.function.body)
                            if e.family not in DATA_FAMILIES})
         binders, arguments = [], []
@@ -287,16 +323,29 @@ class TermPrinter:
             kind = " -> ".join(["nat"] * arity + ["R"])
             name = self.names.name(("family", family, arity), family, kind)
             binders.append(f"({name} : {kind})")
-            arguments.append(name if term.point == "theta" else self.image(term.point, family, arity, name))
-        body = self.term(term.function.body)
-        return f"((fun {' '.join(binders)} => {body}) {' '.join(arguments)})" if binders else body
+            point = self.family(family, arity)
+            arguments.append(point if term.point == "theta" else self.image(term.point, family, arity, point))
+        # inside the function its binders are the families: no family is moved there, and only the
+        # indices it reads (the n of f_θ(x_n), those of its partials) are in scope
+        moved, self.moved, bound = self.moved, {}, self.bound
+        reads = free_indices(term.function.body) | {index_variable(i) for p in term.partials for i in p.indices}
+        self.bound = {index: name for index, name in bound.items() if index in reads}
+        try:
+            if term.partials:
+                inner = Eval(term.function, term.partials[:-1], "theta")
+                body = self.derivative(term.partials[-1], lambda: self.evaluation(inner))
+            else:
+                body = self.term(term.function.body)
+        finally:
+            self.moved, self.bound = moved, bound
+        return (f"(fun {' '.join(binders)} => {body})", arguments) if binders else (body, [])
 
     def image(self, transformation, family: str, arity: int, name: str) -> str:
         """The family of Tθ: ``fun i j : nat => image`` read from T's definition, or the family itself
         where T leaves it alone."""
-        if transformation.layer_variables or transformation.outputs or transformation.abbreviations:
-            raise NotExported(f"the evaluation at {transformation.name}θ (layers, derived quantities or "
-                              "abbreviations in its definition)")
+        if transformation.layer_variables or transformation.abbreviations:
+            raise NotExported(f"the evaluation at {transformation.name}θ (layers or abbreviations in its "
+                              "definition)")
         for pattern, image in transformation.images:
             if pattern.family != family or len(pattern.indices) != arity:
                 continue
@@ -304,15 +353,14 @@ class TermPrinter:
                 raise NotExported(f"the image of {family} under {transformation.name} (its pattern's indices)")
             if not arity:
                 return self.term(image)
-            if any(index in self.bound for index in pattern.indices):
-                raise NotExported(f"the image of {family} rebinds an index in scope")
+            # the image reads only its pattern's indices (``Transformation``): bound here afresh
             coq = [self.names.name(("bound", index), index, "bound") for index in pattern.indices]
+            saved = dict(self.bound)
             self.bound.update(zip(pattern.indices, coq))
             try:
                 return f"(fun {' '.join(coq)} : nat => {self.term(image)})"
             finally:
-                for index in pattern.indices:
-                    del self.bound[index]
+                self.bound = saved
         return name
 
 
@@ -392,6 +440,12 @@ def leaf_tactic(rule_name: str, before, after, printer: TermPrinter, rule=None) 
     if rule_name == "renaming a summation index":
         # the same Coq term: a bound variable's name is no part of it
         return "reflexivity."
+    if rule_name == "constant factor":
+        # Coquelicot's Derive_scal: d/dt [c G(t)] = c d/dt [G(t)], for every G
+        _, _, back = _oriented(before, after, lambda t: isinstance(t, Deriv))
+        return ("symmetry; " if back else "") + "apply Derive_scal."
+    if rule_name == "chain rule":
+        return _chain_rule_tactic(before, after, printer)
     if rule is not None and source_of(rule) is not None:
         return lemma_tactic(rule, before, after, printer)
     raise NotExported(f"the rule {rule_name}")
@@ -411,7 +465,8 @@ def lemma_tactic(rule, before, after, printer: TermPrinter) -> str:
     chain = proof[1]
     lhs, rhs = theorem.statement.lhs, theorem.statement.rhs
     inner = TermPrinter(printer.names, ())
-    inner.sizes = printer.sizes
+    # the same sizes, and the families moved as they are where the step is (under a derivative)
+    inner.sizes, inner.moved, inner.depth = printer.sizes, dict(printer.moved), printer.depth
     if source[0] == "evaluation":
         function, transformation = source[2], source[3]
         at_T = Eval(function, (), transformation)
@@ -426,6 +481,10 @@ def lemma_tactic(rule, before, after, printer: TermPrinter) -> str:
         inner.bound = {old: printer.index(new) for old, new in binding.items()}
         backwards = None
     terms = [chain.start] + [term for _, term, _ in chain.steps]
+    # an index the instance does not rename is the one in scope where the step is (the n of f_θ(x_n)
+    # inside an evaluation, which the matching does not look into), unless the chain's sums bind it
+    own = {s.index for t in terms for s in _sums(t)}
+    inner.bound = {**{index: name for index, name in printer.bound.items() if index not in own}, **inner.bound}
     # the chain's own sums bind Coq names of their own, none of them a name the instance reads
     captured = {printer.names.name(("bound", s.index), s.index, "bound") for t in terms for s in _sums(t)}
     if captured & set(inner.bound.values()):
@@ -442,6 +501,84 @@ def lemma_tactic(rule, before, after, printer: TermPrinter) -> str:
         parts.append(f"transitivity {inner.term(terms[k + 1])}. {{ {tactics} }}" if k < len(chain.steps) - 1
                      else f"{{ {tactics} }}")
     return " ".join(p for p in parts if p)
+
+
+def _premise(printer: TermPrinter, premise: str) -> str:
+    """The premise assumed as a hypothesis of the section, for every index bound where the step is;
+    the term that proves it there: the hypothesis (named when the section is, ``HYPOTHESIS``)
+    applied to those indices."""
+    scope = [name for name in printer.bound.values() if printer.names.binders.get(name) == "bound"]
+    fact = f"forall {' '.join(f'({n} : nat)' for n in scope)}, {premise}" if scope else premise
+    printer.names.assume(fact)
+    return f"({HYPOTHESIS}{printer.names.hypotheses.index(fact)}{HYPOTHESIS} {' '.join(scope)})"
+
+
+HYPOTHESIS = "@@"                 # around a hypothesis's number in a tactic, until the section is named
+
+
+def _closing(printer: TermPrinter, premise: str) -> str:
+    """The tactic that proves the chain rule's premise: the hypothesis at the point, or, under the
+    derivative along another coordinate (variable t), Hnear from the hypothesis that it holds at
+    every t near the point (applied after the step by ``step_proof``)."""
+    if printer.near is None:
+        return f"exact {_premise(printer, premise)}."
+    variable, at = printer.near
+    printer.near_proof = _premise(printer, f"locally {at} (fun {variable} : R => {premise})")
+    return "exact Hnear."
+
+
+def _chain_rule_tactic(before, after, printer: TermPrinter) -> str:
+    """∂/∂θ_a [(… g)(θ)] = (∂_a … g)(θ): the same Coq term once the point is substituted
+    (``reflexivity``); ∂/∂θ_a [(… g)(Tθ)] = t (∂_a … g)(Tθ) for (Tθ)_a = t θ_a: ``scaled1``/``scaled2``
+    (the one-variable chain rule through s = t r), with the premise that (… g) has a derivative
+    along a at Tθ, a hypothesis of the section (for every index bound where the step is)."""
+    left, right, back = _oriented(before, after, lambda t: isinstance(t, Deriv))
+    evaluation = left.body
+    if evaluation.point == "theta":
+        return "reflexivity."
+    coordinate = left.coordinate
+    arity = len(coordinate.indices)
+    if printer.moved and printer.near is None:
+        raise NotExported("the chain rule at T theta under another derivative")
+    if arity not in (0, 1, 2) or evaluation.point.scale(coordinate) is None:
+        raise NotExported(f"the chain rule along {coordinate.family} (no diagonal image)")
+    function, arguments = printer.evaluated(evaluation)
+    families = sorted({(e.family, len(e.indices)) for e in entries_of(evaluation.function.body)
+                       if e.family not in DATA_FAMILIES})
+    position = families.index((coordinate.family, arity))
+    kind = " -> ".join(["nat"] * arity + ["R"])
+    if arity == 0:
+        # a scalar parameter v: the one-variable chain rule itself, through s = c t
+        moved = list(arguments)
+        moved[position] = "Z0"
+        along = f"(fun (Z0 : R) => ({function} {' '.join(moved)}))"
+        scale, point = printer.term(evaluation.point.scale(coordinate)), printer.family(coordinate.family, 0)
+        premise = f"ex_derive {along} ({scale} * {point})"
+        closing = _closing(printer, premise)
+        return ("symmetry; " if back else "") + f"apply (derive_scaled {along} {scale} {point}); {closing}"
+    moved = list(arguments)
+    moved[position] = "Z0"
+    along = f"(fun (Z0 : {kind}) => ({function} {' '.join(moved)}))"
+    # the factor of each coordinate of the family, C (a function of the pattern's indices)
+    pattern = evaluation.point.pattern_of(coordinate)
+    factor = evaluation.point.scale(Entry(pattern.family, pattern.indices))
+    if factor is None:
+        raise NotExported(f"the chain rule along {coordinate.family} (no diagonal image)")
+    coq = [printer.names.name(("bound", index), index, "bound") for index in pattern.indices]
+    saved = dict(printer.bound)
+    printer.bound.update(zip(pattern.indices, coq))
+    try:
+        scales = f"(fun {' '.join(coq)} : nat => {printer.term(factor)})"
+    finally:
+        printer.bound = saved
+    point = printer.family(coordinate.family, arity)
+    indices = " ".join(printer.index(i) for i in coordinate.indices)
+    variables = "i j" if arity == 2 else "j"
+    scaled = f"(fun {variables} : nat => {scales} {variables} * {point} {variables})"
+    premise = (f"ex_derive (fun s : R => {along} (upd{arity} {scaled} {indices} s)) "
+               f"({scales} {indices} * {point} {indices})")
+    closing = _closing(printer, premise)
+    return ("symmetry; " if back else "") + f"apply (scaled{arity} {along} {scales} {point} {indices}); {closing}"
 
 
 def _sums(term) -> list:
@@ -463,13 +600,20 @@ def _body(printer: TermPrinter, total: Sum, body) -> str:
 def step_proof(rule, before, after, printer: TermPrinter) -> list[str]:
     """The tactics of one step: congruence down to the subterm the rule rewrites, then the rule."""
     path, leaf_before, leaf_after = _rewritten(rule, before, after)
-    tactics, term, position, prefix = [], before, 0, ()
+    tactics, term, position, prefix, moved = [], before, 0, (), []
     other = after
+    # the chain rule at Tθ under a derivative needs its premise near the point only: the innermost
+    # derivative around it is taken through Derive_ext_loc, the premise held on a neighbourhood
+    near = rule.name == "chain rule" and any(isinstance(t, Deriv) and isinstance(t.body, Eval)
+                                             and t.body.point != "theta" for t in (leaf_before, leaf_after))
+    around = _derivatives_on(before, path)
+    if near and around > 1:
+        raise NotExported("the chain rule at T theta under two derivatives")
     while True:
         # the context from here down to the next sum on the path (or to the rewritten subterm)
         depth = position
         node, other_node = term, other
-        while depth < len(path) and not isinstance(node, Sum):
+        while depth < len(path) and not isinstance(node, (Sum, Deriv)):
             node, other_node = children(node)[path[depth]], children(other_node)[path[depth]]
             depth += 1
         if depth > position:
@@ -478,6 +622,24 @@ def step_proof(rule, before, after, printer: TermPrinter) -> list[str]:
                            f"(_ : {printer.term(node)} = {printer.term(other_node)})).")
         if depth == len(path):
             break
+        if isinstance(node, Deriv):
+            # under a derivative: the functions differentiated agree at every point of the line
+            arity = len(node.coordinate.indices)
+            if arity not in (0, 1, 2):
+                raise NotExported(f"a derivative along a coordinate with {arity} indices")
+            variable = printer.names.name(("derivative", printer.depth), f"t{printer.depth}", "bound")
+            indices = " ".join(printer.index(i) for i in node.coordinate.indices)
+            key = (node.coordinate.family, arity)
+            if near:
+                tactics.append(f"apply Derive_ext_loc; eapply filter_imp; [intros {variable} Hnear; cbv beta | ].")
+                printer.near = (variable, _applied(printer.family(*key), indices))
+            else:
+                tactics.append(f"apply Derive_ext; intros {variable}; cbv beta.")
+            moved.append(dict(printer.moved))
+            printer.moved[key] = f"(upd{arity} {printer.family(*key)} {indices} {variable})" if arity else variable
+            printer.depth += 1
+            term, other, position = node.body, other_node.body, depth + 1
+            continue
         # under the sum: the summands agree at every index of its range
         name = printer.names.name(("bound", node.index), node.index, "bound")
         if node.index in printer.bound:
@@ -488,10 +650,29 @@ def step_proof(rule, before, after, printer: TermPrinter) -> list[str]:
         term, other, position = node.body, other_node.body, depth + 1
     try:
         tactics.append(leaf_tactic(rule.name, leaf_before, leaf_after, printer, rule))
+        if near and around:
+            # the premise near the point, a hypothesis of the section
+            tactics.append(f"exact {printer.near_proof}.")
     finally:
+        printer.near = None
         for index in prefix:
             del printer.bound[index]
+        if moved:
+            printer.moved, printer.depth = moved[0], printer.depth - len(moved)
     return tactics
+
+
+def _applied(function: str, arguments: str) -> str:
+    return f"({function} {arguments})" if arguments else function
+
+
+def _derivatives_on(term, path) -> int:
+    """How many derivatives ∂[…] enclose the subterm at ``path``."""
+    count = 0
+    for position in path:
+        count += isinstance(term, Deriv)
+        term = children(term)[position]
+    return count
 
 
 def _rewritten(rule, before, after) -> tuple:
@@ -534,6 +715,8 @@ def export_chain(chain, name: str, ranges=()) -> Export:
         names.assume(f"(0 < {size})%nat")
     lines = [f"Section {name}.", *(f"  Variable {n} : {kind}." for n, kind in names.binders.items() if kind != "bound")]
     lines += [f"  Hypothesis H_{name}_{k} : {fact}." for k, fact in enumerate(names.hypotheses)]
+    proofs = [[re.sub(rf"{HYPOTHESIS}(\d+){HYPOTHESIS}", rf"H_{name}_\1", tactic) for tactic in tactics]
+              for tactics in proofs]
     starts = []
     for k, tactics in enumerate(proofs, start=1):
         starts.append((len(lines) + 1, k))
@@ -557,6 +740,45 @@ def _sizes(term) -> set:
 LIBRARY_FILES = ("Prelude.v", "Chains.v")      # the development's files an exported chain cites
 HEADER = "Require Import Reals Lra Lia ZArith.\nRequire Import Sharp.Prelude Sharp.Chains.\nOpen Scope R_scope.\n" \
     + AT_POINT
+# for chains over derivatives: Coquelicot's total Derive, a parameter family moved along one
+# coordinate (upd1, upd2), and the one-variable chain rule through s = c t for a family scaled by c
+# (Coquelicot's coercion warning silenced: coqc's first located message must be an error's)
+DERIVATIVES = """Set Warnings "-ambiguous-paths".
+From Coquelicot Require Import Coquelicot.
+Require Import Reals Lra Lia ZArith FunctionalExtensionality.
+Require Import Sharp.Prelude Sharp.Chains.
+Open Scope R_scope.
+Definition upd2 (W : nat -> nat -> R) (k l : nat) (t : R) : nat -> nat -> R :=
+  fun i j => if andb (Nat.eqb i k) (Nat.eqb j l) then t else W i j.
+Definition upd1 (v : nat -> R) (k : nat) (t : R) : nat -> R := fun j => if Nat.eqb j k then t else v j.
+Lemma derive_scaled (G : R -> R) (c x : R) :
+  ex_derive G (c * x) -> Derive (fun t => G (c * t)) x = c * Derive G (c * x).
+Proof.
+  intros H. rewrite (Derive_comp G (fun t => c * t) x); [| exact H | auto_derive; auto].
+  f_equal. apply is_derive_unique. auto_derive; [auto | ring].
+Qed.
+Lemma scaled2 (F : (nat -> nat -> R) -> R) (C W : nat -> nat -> R) (k l : nat) :
+  ex_derive (fun s => F (upd2 (fun i j => C i j * W i j) k l s)) (C k l * W k l) ->
+  Derive (fun t => F (fun i j => C i j * upd2 W k l t i j)) (W k l)
+  = C k l * Derive (fun s => F (upd2 (fun i j => C i j * W i j) k l s)) (C k l * W k l).
+Proof.
+  intros H. rewrite <- (derive_scaled (fun s => F (upd2 (fun i j => C i j * W i j) k l s)) (C k l) (W k l) H).
+  apply Derive_ext. intros t. f_equal.
+  apply functional_extensionality; intros i. apply functional_extensionality; intros j.
+  unfold upd2. destruct (Nat.eqb i k) eqn:Ei; destruct (Nat.eqb j l) eqn:Ej; simpl; try reflexivity.
+  apply Nat.eqb_eq in Ei. apply Nat.eqb_eq in Ej. subst. reflexivity.
+Qed.
+Lemma scaled1 (F : (nat -> R) -> R) (C v : nat -> R) (k : nat) :
+  ex_derive (fun s => F (upd1 (fun j => C j * v j) k s)) (C k * v k) ->
+  Derive (fun t => F (fun j => C j * upd1 v k t j)) (v k)
+  = C k * Derive (fun s => F (upd1 (fun j => C j * v j) k s)) (C k * v k).
+Proof.
+  intros H. rewrite <- (derive_scaled (fun s => F (upd1 (fun j => C j * v j) k s)) (C k) (v k) H).
+  apply Derive_ext. intros t. f_equal.
+  apply functional_extensionality; intros j. unfold upd1.
+  destruct (Nat.eqb j k) eqn:Ej; [apply Nat.eqb_eq in Ej; subst |]; reflexivity.
+Qed.
+""" + AT_POINT
 
 
 # --- a step refuted at an instance ----------------------------------------------------------------
@@ -772,8 +994,23 @@ def check_exports(exports: list[Export]) -> Checked:
         arguments = ("-Q", ".", library.LIBRARY)
         # each chain followed by the commands that print its theorem (the section closed: every size,
         # family and hypothesis quantified), read back from Coq's output
-        checked = library.check_items(Path(folder), HEADER, {e.name: e.text + library.printing(e.name) for e in exports},
+        # a chain over derivatives is checked with Coquelicot's Derive, in a file of its own
+        over_derivatives = [e for e in exports if "(Derive (fun" in e.text]
+        if over_derivatives and not library.coquelicot():
+            result.answers.update({e.name: library.COQUELICOT_MISSING for e in over_derivatives})
+            exports = [e for e in exports if e not in over_derivatives]
+            over_derivatives = []
+        plain = [e for e in exports if e not in over_derivatives]
+        checked = library.check_items(Path(folder), HEADER, {e.name: e.text + library.printing(e.name) for e in plain},
                                       SECONDS_PER_CHAIN, arguments, file="Exported.v")
+        if over_derivatives:
+            derived = library.check_items(Path(folder), DERIVATIVES, {e.name: e.text + library.printing(e.name)
+                                                                      for e in over_derivatives},
+                                          SECONDS_PER_CHAIN, arguments, file="Derivatives.v")
+            checked.outcomes.update(derived.outcomes)
+            checked.printed.update(derived.printed)
+            checked.cpu_seconds += derived.cpu_seconds
+            checked.calls += derived.calls
         result.statements = {name: text for name, text in checked.printed.items()
                              if checked.outcomes.get(name, library.Outcome(False)).accepted}
         failed = {}
