@@ -138,7 +138,7 @@ def test_an_evaluation_at_t_theta_is_a_coq_function_applied_to_the_transformed_f
     lemma_step = Chain("L o T = L", at_T).then(invariance, at_theta)
     export = export_chain(lemma_step, "evaluated")
     assert "(fun (W : nat -> nat -> R) (v : nat -> R) =>" in export.text
-    assert "(fun i j : nat => (alpha * (W i j)))" in export.text and "change (" in export.text
+    assert "(fun a0 a1 : nat => (alpha * (W a0 a1)))" in export.text and "change (" in export.text
     # a negative control: the same step at a map that scales v by alpha as well, forced through the
     # exporter as arithmetic, is not L(theta) (the loss's prediction scales by alpha squared)
     wrong = Transformation("T_wrong", ((Entry("W", ("i", "j")), Mul((Const(a), Entry("W", ("i", "j"))))),
@@ -147,7 +147,8 @@ def test_an_evaluation_at_t_theta_is_a_coq_function_applied_to_the_transformed_f
     checked = check_exports([export, export_chain(forced, "forced")])
     assert checked.answers["evaluated"] == CHECKED
     assert checked.answers["forced"].startswith("refuted at step 1 (Coq proves the sides differ at every size 1")
-    assert "alpha * W i j" in checked.statements["evaluated"].replace("(", "").replace(")", "")
+    # Coq holds it with the point substituted: L's body at alpha W and v / alpha
+    assert "x n i * (alpha * W i j)" in checked.statements["evaluated"]
 
 
 needs_coquelicot = pytest.mark.skipif(library.coqc() is None or not library.coquelicot(),
@@ -163,14 +164,18 @@ def test_the_hessian_law_at_t_theta_is_checked_with_derive_and_its_premises_stat
     W_ij, W_kl = Entry("W", ("i", "j")), Entry("W", ("k", "l"))
     hessian = derivative_chain([W_ij, W_kl], LOSS_FUNCTION, T_ALPHA, invariance)
     export = export_chain(hessian, "hessian")
+    # twice along one coordinate: the family moved along it (upd2 W i j t0) is read inside T's image
+    # under the indices' own names, which no lambda over the coordinates captures
+    twice = export_chain(derivative_chain([W_ij, W_ij], LOSS_FUNCTION, T_ALPHA, invariance), "twice")
+    assert "(fun a0 a1 : nat => (alpha * ((upd2 W i j t0) a0 a1)))" in twice.text
     assert "(Derive (fun t0 : R =>" in export.text and "upd2 W k l t0" in export.text
     assert any(h.startswith("locally (W k l) (fun t0 : R => ex_derive") for h in export.names.hypotheses)
     # a negative control: the chain rule's factor claimed alpha^2 where T_alpha scales W by alpha
     alpha = sp.Symbol("alpha", positive=True)
     wrong = Chain("a wrong chain rule", Deriv(W_ij, Eval(LOSS_FUNCTION, (), T_ALPHA)))
     wrong.then(forged(CHAIN_RULE.name), Mul((Const(alpha ** 2), Eval(LOSS_FUNCTION, (W_ij,), T_ALPHA))))
-    checked = check_exports([export, export_chain(wrong, "wrong")])
-    assert checked.answers["hessian"] == CHECKED
+    checked = check_exports([export, twice, export_chain(wrong, "wrong")])
+    assert checked.answers["hessian"] == checked.answers["twice"] == CHECKED
     assert checked.answers["wrong"].startswith("not checked at step 1 (the tactics failed"), checked.answers
     # the statement Coq checked carries the premises: each an ex_derive of the partial at T_alpha theta
     assert checked.statements["hessian"].count("ex_derive") == 2 and "locally" in checked.statements["hessian"]

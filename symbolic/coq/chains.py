@@ -353,8 +353,9 @@ class TermPrinter:
                 raise NotExported(f"the image of {family} under {transformation.name} (its pattern's indices)")
             if not arity:
                 return self.term(image)
-            # the image reads only its pattern's indices (``Transformation``): bound here afresh
-            coq = [self.names.name(("bound", index), index, "bound") for index in pattern.indices]
+            # the image reads only its pattern's indices (``Transformation``): bound here by names of
+            # their own, which no index in scope has (the point may read those, under a derivative)
+            coq = fresh_binders(self.names, arity)
             saved = dict(self.bound)
             self.bound.update(zip(pattern.indices, coq))
             try:
@@ -365,6 +366,12 @@ class TermPrinter:
 
 
 # --- the steps ------------------------------------------------------------------------------------
+
+def fresh_binders(names: Names, count: int) -> list[str]:
+    """Names for the indices a lambda over a family's coordinates binds, each a Coq name no other
+    variable, index or binder of the chain has, so that nothing the lambda reads is captured."""
+    return [names.name(("family binder", k), f"a{k}", "bound") for k in range(count)]
+
 
 def _oriented(before, after, is_left) -> tuple:
     """(the side the rule's lemma reads from, the other, whether the step runs the lemma backwards)."""
@@ -564,7 +571,7 @@ def _chain_rule_tactic(before, after, printer: TermPrinter) -> str:
     factor = evaluation.point.scale(Entry(pattern.family, pattern.indices))
     if factor is None:
         raise NotExported(f"the chain rule along {coordinate.family} (no diagonal image)")
-    coq = [printer.names.name(("bound", index), index, "bound") for index in pattern.indices]
+    coq = fresh_binders(printer.names, len(pattern.indices))
     saved = dict(printer.bound)
     printer.bound.update(zip(pattern.indices, coq))
     try:
@@ -573,7 +580,7 @@ def _chain_rule_tactic(before, after, printer: TermPrinter) -> str:
         printer.bound = saved
     point = printer.family(coordinate.family, arity)
     indices = " ".join(printer.index(i) for i in coordinate.indices)
-    variables = "i j" if arity == 2 else "j"
+    variables = " ".join(fresh_binders(printer.names, arity))
     scaled = f"(fun {variables} : nat => {scales} {variables} * {point} {variables})"
     premise = (f"ex_derive (fun s : R => {along} (upd{arity} {scaled} {indices} s)) "
                f"({scales} {indices} * {point} {indices})")
