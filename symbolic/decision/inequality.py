@@ -123,6 +123,7 @@ def _cvc5_within(statement, seconds: float):
     """``_cvc5_failure`` in a child process stopped at its time limit: cvc5's coverings do not
     always keep their own (a degree-36 polynomial ran 10 s past a limit of 0.5 s)."""
     import multiprocessing
+    from symbolic.decision import cvc5_smt  # noqa: F401 - imported before the fork: the child imports nothing
     from symbolic.decision.fragment import Answer
     context = multiprocessing.get_context("fork")
     receiving, sending = context.Pipe(duplex=False)
