@@ -5,7 +5,7 @@ from __future__ import annotations
 import sympy as sp
 from sympy.printing.latex import LatexPrinter
 
-from symbolic.printing.sympy_text import held_out_of_order
+from symbolic.printing.sympy_text import HeldOrder
 
 
 class _Printer(LatexPrinter):
@@ -19,21 +19,8 @@ def to_latex(expr, **settings) -> str:
     return _Printer(settings).doprint(sp.sympify(expr))
 
 
-class _WrittenPrinter(_Printer):
-    """The LaTeX printer, each sum and product kept in the order it is held where that order was written."""
-
-    def _print_Add(self, expr, order=None):
-        return super()._print_Add(expr, order="none" if held_out_of_order(expr) else order)
-
-    def _print_Mul(self, expr):
-        if not held_out_of_order(expr):
-            return super()._print_Mul(expr)
-        saved = self._settings.get("order")
-        self._settings["order"] = "none"
-        try:
-            return super()._print_Mul(expr)
-        finally:
-            self._settings["order"] = saved
+class _WrittenPrinter(HeldOrder, _Printer):
+    """The LaTeX printer, each sum and product as written."""
 
 
 def written_latex(expr, **settings) -> str:

@@ -25,8 +25,9 @@ def held_out_of_order(expr) -> bool:
         return True
 
 
-class _WrittenTextPrinter(_TextPrinter):
-    """The text printer, each sum and product kept in the order it is held where that order was written."""
+class HeldOrder:
+    """A printer mixin: each sum and product printed in the order it is held where that order was
+    written (``held_out_of_order``), in sympy's usual order elsewhere; for the text and LaTeX printers alike."""
 
     def _print_Add(self, expr, order=None):
         return super()._print_Add(expr, order="none" if held_out_of_order(expr) else order)
@@ -40,6 +41,10 @@ class _WrittenTextPrinter(_TextPrinter):
             return super()._print_Mul(expr)
         finally:
             self._settings["order"] = saved
+
+
+class _WrittenTextPrinter(HeldOrder, _TextPrinter):
+    """The text printer, each sum and product as written."""
 
 
 _PRINTER = _TextPrinter()
