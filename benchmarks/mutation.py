@@ -514,7 +514,7 @@ MUTANTS = [
            "    ranges = \"\"\n",
            "kernel: a printed equation says what its symbols range over", tests=(REDTEAM,)),
     Mutant("kernel-symbol-printed-as-a-constant", "symbolic/logic/statements.py",
-           "        if name in NOT_REAL_NAMES or not _READABLE_NAME.fullmatch(name):\n",
+           "        if name in NOT_REAL_NAMES or not _READABLE_NAME.fullmatch(name) or misprinted_name(name):\n",
            "        if False:\n",
            "kernel: a symbol named I, oo, pi or x+1 is refused", tests=(REDTEAM,)),
     Mutant("rational-comparison-rounds-floats", "symbolic/decision/oracles.py",
@@ -691,8 +691,8 @@ MUTANTS = [
            "    if False:",
            "sum factor: the factor is free of the summation index", tests=("tests/test_side_conditions.py",)),
     Mutant("arithmetic-divides-by-zero", INDEX_RULES,
-           "        if denominator != 1 and denominator.is_nonzero is not True:",
-           "        if False:",
+           "            if denominator is not None and denominator != 1 and denominator.is_nonzero is not True:",
+           "            if False:",
            "arithmetic: only scalars known to be non-zero are inverted", tests=("tests/test_side_conditions.py",)),
     Mutant("last-factor-any-layer", INDEX_RULES,
            "    if not (offset >= 1 and (rest == 0 or rest.is_Symbol)):",
@@ -704,7 +704,7 @@ MUTANTS = [
            "coordinate derivative: a delta only within the coordinate's family", tests=("tests/test_side_conditions.py",)),
     # killed by the refusal's reason only: equivalent in verdicts
     Mutant("reindexing-scalar-in-index", INDEX_RULES,
-           "    if any(j in c.indices for c in _constants(after.body)):",
+           "    if any(j in c.indices for c in constants(after.body)):",
            "    if False:",
            "reindexing: no scalar depends on the permuted index", tests=("tests/test_side_conditions.py",),
            equivalent="the summand test renames the scalars' indices with the entries' (substitute_index), so a "
@@ -749,7 +749,7 @@ MUTANTS = [
            "    if False:",
            "spectral norm of a sign: the sign depends on one bound index only", tests=("tests/test_side_conditions.py",)),
     Mutant("spectral-permutation-scalar", "symbolic/trusted/axioms/norm_rules.py",
-           "            if any(index in c.indices for c in _constants(after.body)):",
+           "            if any(index in c.indices for c in constants(after.body)):",
            "            if False:",
            "spectral norm of a permutation: no scalar depends on the permuted index", tests=("tests/test_side_conditions.py",),
            equivalent="the matrix test renames the scalars' indices with the entries' (substitute_index): a scalar of b "

@@ -21,6 +21,7 @@ from symbolic.checks import identity
 from symbolic.kernel.derivations import Chain, axioms, prove
 from symbolic.kernel.verdict import Status, Verdict
 from symbolic.logic import terms as T
+from symbolic.logic.definedness import vanishing_denominator
 from symbolic.logic.statements import NOT_REAL_NAMES
 from symbolic.decision.domain import evaluated
 from symbolic.parsing import MAX_DEPTH, MAX_LENGTH, SIZE_RULE, ParseError
@@ -258,18 +259,10 @@ def _sizes_of(term) -> set:
     return found.union(*[_sizes_of(child) for child in T.children(term)]) if T.children(term) else found
 
 
-def _divides_by_what_may_be_zero(term) -> bool:
-    """A scalar of the term, as written, divides by something not known to be non-zero."""
-    if isinstance(term, T.Const):
-        return any(isinstance(p, sp.Pow) and p.exp.is_negative and p.base.is_nonzero is not True
-                   for p in sp.preorder_traversal(term.expr))
-    return any(_divides_by_what_may_be_zero(child) for child in T.children(term))
-
-
 def _at_instances(statement, label: str, reasons: list) -> Verdict:
     """The step at small sizes: REFUTED by an instance that differs, else UNDECIDED.  A term that
     divides by a scalar which may be 0 is not expanded: where it has no value it refutes nothing."""
-    if _divides_by_what_may_be_zero(statement.lhs) or _divides_by_what_may_be_zero(statement.rhs):
+    if vanishing_denominator(statement.lhs) is not None or vanishing_denominator(statement.rhs) is not None:
         return Verdict(Status.UNDECIDED, label, reason="no rule of the kernel takes the step, and a scalar of it "
                        "divides by a number that may be 0")
     sizes = sorted(_sizes_of(statement.lhs) | _sizes_of(statement.rhs))

@@ -6,9 +6,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 
-import sympy as sp
-
-from symbolic.logic.terms import OVER_LAYERS, Const, Eval, \
+from symbolic.logic.definedness import vanishing_denominator
+from symbolic.logic.terms import OVER_LAYERS, Eval, \
     SpectralNorm, Sum, Transformation, children, difference
 from symbolic.kernel.names import defined_in, transformed_names
 from symbolic.kernel.provenance import AXIOMS, called_from, code_in
@@ -182,7 +181,7 @@ def _prove(chain: Chain, hypotheses) -> tuple[Verdict, Theorem | None]:
     # a scalar that divides by what may be 0 leaves its term without a value there: an index-level
     # equation holds for every value, so such a term has no place in one (1/(a - a) is nowhere defined)
     for number, term in enumerate([chain.start, *(t for _, t, _ in chain.steps)]):
-        partial = _partial_scalar(term)
+        partial = vanishing_denominator(term)
         if partial is not None:
             return _refused(chain.claim, f"{'the start' if number == 0 else f'step {number}'} divides by "
                             f"{partial}, which may be 0: a term of an index-level equation has a value everywhere",
@@ -233,14 +232,6 @@ def _prove(chain: Chain, hypotheses) -> tuple[Verdict, Theorem | None]:
                      (f"{len(chain.steps)} rewrite steps, each an instance of its rule", "rules used: " + ", ".join(rules)),
                      {"rules": rules}, used, proof=("chain", chain))
     return verdict, verdict.theorem
-
-
-def _partial_scalar(term):
-    """A denominator, as written, of a scalar of the term that is not known to be non-zero, or None."""
-    if isinstance(term, Const):
-        return next((p.base for p in sp.preorder_traversal(term.expr)
-                     if isinstance(p, sp.Pow) and p.exp.is_negative and p.base.is_nonzero is not True), None)
-    return next((found for child in children(term) if (found := _partial_scalar(child)) is not None), None)
 
 
 def proof_of(statement) -> tuple | None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
+from symbolic.logic.terms import constants
 from symbolic.relu import ReLU
 
 NONZERO, NONNEGATIVE, POSITIVE, DEFINED = "!= 0", ">= 0", "> 0", "defined"
@@ -93,6 +94,14 @@ def beyond(intermediates, ends) -> tuple:
             if condition not in provided and condition not in needed:
                 needed.append(condition)
     return tuple(needed)
+
+
+def vanishing_denominator(term):
+    """A denominator, as written, of a sympy expression or of a scalar of an index-level term, that
+    the symbols' facts do not show to be non-zero (a of a/a, though a/a evaluates to 1), or None."""
+    exprs = [term] if isinstance(term, sp.Basic) else [c.expr for c in constants(term)]
+    return next((node.base for expr in exprs for node in sp.preorder_traversal(expr)
+                 if isinstance(node, sp.Pow) and node.exp.is_negative and node.base.is_nonzero is not True), None)
 
 
 def condition_text(condition) -> str:

@@ -727,6 +727,11 @@ def first_subterm(term, wanted):
     return None
 
 
+def constants(term) -> list:
+    """The scalars of the term (its ``Const`` subterms), at any depth."""
+    return [term] if isinstance(term, Const) else [c for child in children(term) for c in constants(child)]
+
+
 def scalar_symbols(term) -> set:
     """The sympy symbols of the term's scalars (α of α W_ij, N of 1/N)."""
     if isinstance(term, Const):

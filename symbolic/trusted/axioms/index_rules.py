@@ -21,9 +21,10 @@ import re
 
 import sympy as sp
 
+from symbolic.logic.definedness import vanishing_denominator
 from symbolic.logic.notation import latex as latex_of
 from symbolic.logic.terms import DATA_FAMILIES, OVER_LAYERS, Activation, Add, Const, Deriv, Entry, Eval, Fn, \
-    Indicator, LayerProduct, Mul, Relu, SpectralNorm, Sum, bound_indices, expand, children, families, free_indices, \
+    Indicator, LayerProduct, Mul, Relu, SpectralNorm, Sum, bound_indices, expand, children, constants, families, free_indices, \
     index_variable, layer_expr, layer_text, permutation_of, permuted, substitute_index, substitute_layer
 from symbolic.relu import ReLU, leaky_relu
 from symbolic.kernel.verdict import Status, Verdict
@@ -369,32 +370,15 @@ def as_rational_function(term, atoms: dict) -> sp.Expr:
     return atoms.setdefault(term, sp.Dummy(f"atom{len(atoms)}", real=True))
 
 
-def _ring_scalars(term) -> list:
-    """The scalars of a ring expression (not those inside other subterms)."""
-    if isinstance(term, Const):
-        return [term.expr]
-    if isinstance(term, (Mul, Add)):
-        return [s for c in children(term) for s in _ring_scalars(c)]
-    return []
-
-
-def _inner_scalars(term) -> list:
-    """Every scalar of a term, at any depth."""
-    if isinstance(term, Const):
-        return [term.expr]
-    return [s for c in children(term) for s in _inner_scalars(c)]
-
-
 def _arithmetic(before, after):
     atoms: dict = {}
     left, right = as_rational_function(before, atoms), as_rational_function(after, atoms)
     # every scalar of the two terms, inside their atoms too (a sum whose summand divides by a - a is
     # defined nowhere, and no identity of rational functions in it says anything)
-    for scalar in _ring_scalars(before) + _ring_scalars(after) + _inner_scalars(before) + _inner_scalars(after):
-        # every denominator as written (a/a divides by a, though it evaluates to 1), and the reduced one
-        written = [p.base for p in sp.preorder_traversal(scalar) if isinstance(p, sp.Pow) and p.exp.is_negative]
-        for denominator in (*written, sp.denom(sp.together(scalar))):
-            if denominator != 1 and denominator.is_nonzero is not True:
+    for scalar in [c.expr for c in constants(before) + constants(after)]:
+        # a denominator as written (a/a divides by a, though it evaluates to 1), then the reduced one
+        for denominator in (vanishing_denominator(scalar), sp.denom(sp.together(scalar))):
+            if denominator is not None and denominator != 1 and denominator.is_nonzero is not True:
                 return f"divides by {denominator}, not known to be non-zero"
     if not is_rational_zero(left - right):
         return "not an identity of rational functions"
@@ -473,15 +457,11 @@ def _reindexing(before, after):
             and (before.index, before.size) == (after.index, after.size)):
         return "not two sums over the same index and bound"
     j, m = before.index, before.size
-    if any(j in c.indices for c in _constants(after.body)):
+    if any(j in c.indices for c in constants(after.body)):
         return f"a scalar depends on {j}"
     if substitute_index(after.body, j, permuted(m, j)) != before.body:
         return f"the summand is not the other's with {j} replaced by \\pi_{{{m}}}({j})"
     return None
-
-
-def _constants(term) -> list:
-    return [term] if isinstance(term, Const) else [c for child in children(term) for c in _constants(child)]
 
 
 @functools.cache

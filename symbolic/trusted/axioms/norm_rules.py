@@ -15,8 +15,8 @@ import itertools
 import sympy as sp
 
 from symbolic.decision.zero import is_rational_zero, is_sign
-from symbolic.trusted.axioms.index_rules import _constants, _either_way
-from symbolic.logic.terms import Const, Entry, Mul, SpectralNorm, free_indices, permuted, substitute_index
+from symbolic.trusted.axioms.index_rules import _either_way
+from symbolic.logic.terms import Const, Entry, Mul, SpectralNorm, constants, free_indices, permuted, substitute_index
 from symbolic.kernel import conjunction
 from symbolic.checks import zeros
 from symbolic.kernel.derivations import Rule, axiom
@@ -70,7 +70,7 @@ def _spectral_norm_of_a_permutation(before, after):
         return "not two spectral norms over the same ranges"
     for index, size in before.ranges:
         if substitute_index(after.body, index, permuted(size, index)) == before.body:
-            if any(index in c.indices for c in _constants(after.body)):
+            if any(index in c.indices for c in constants(after.body)):
                 return f"a scalar depends on {index}"
             return None
     return "the matrix is not the other's with one bound index b replaced by pi_m(b), m the range of b"
