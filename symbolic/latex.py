@@ -31,12 +31,14 @@ def escape(text: str) -> str:
     parts = text.split("$")
     if len(parts) % 2 == 0:
         raise ValueError(f"unbalanced $ in {text!r}")
-    return "$".join(part if k % 2 else _escape_plain(part) for k, part in enumerate(parts))
+    return "$".join(part if k % 2 else escape_text(part) for k, part in enumerate(parts))
 
 
-def _escape_plain(text: str) -> str:
+def escape_text(text: str) -> str:
+    """Text with no math in it made safe for LaTeX: every special character a character (a user's
+    own text, a reason given beside a step, is never read as commands or math)."""
     text = "".join(_SPECIAL.get(ch, ch) for ch in text)
-    text = text.replace("<", r"\textless{}").replace(">", r"\textgreater{}")
+    text = text.replace("<", r"\textless{}").replace(">", r"\textgreater{}").replace("|", r"\textbar{}")
     # a long run of digits (an exact value in a reason) may break every BREAK_DIGITS digits
     return re.sub(r"\d{%d,}" % (BREAK_DIGITS + 1), lambda m: r"\allowbreak{}".join(
         m.group(0)[k:k + BREAK_DIGITS] for k in range(0, len(m.group(0)), BREAK_DIGITS)), text)

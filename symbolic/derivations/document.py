@@ -6,19 +6,11 @@ from __future__ import annotations
 import sympy as sp
 
 from symbolic.decision.inequality import sides_at
+from symbolic.latex import escape_text
 from symbolic.kernel.verdict import Status
 from symbolic.logic.statements import IndexEquation
 
 RELATION_LATEX = {"=": "=", "<": "<", "<=": r"\le", ">": ">", ">=": r"\ge", "!=": r"\ne"}
-
-
-def _escape(text: str) -> str:
-    for special, replacement in (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("$", r"\$"),
-                                 ("#", r"\#"), ("_", r"\_"), ("{", r"\{"), ("}", r"\}"),
-                                 ("~", r"\textasciitilde{}"), ("^", r"\textasciicircum{}"), ("<", "$<$"),
-                                 (">", "$>$"), ("|", "$|$")):
-        text = text.replace(special, replacement)
-    return text
 
 
 SAYS_NOTHING = "the two sides are the same expression as written: this step says nothing"
@@ -170,13 +162,13 @@ def chain_display(checked) -> str:
 def _step_item(step) -> str:
     verdict = step.verdict
     place = f" (line {step.step.line})" if step.step.line else ""
-    words = [r"\item[(%d)] \textbf{%s}%s." % (step.number, verdict.status.name, _escape(place))]
+    words = [r"\item[(%d)] \textbf{%s}%s." % (step.number, verdict.status.name, escape_text(place))]
     if step.step.reason:
-        words.append(r"Reason given: \emph{%s} (printed, not checked)." % _escape(step.step.reason))
+        words.append(r"Reason given: \emph{%s} (printed, not checked)." % escape_text(step.step.reason))
     if says_nothing(step):
-        words.append(r"Warning: %s." % _escape(SAYS_NOTHING))
+        words.append(r"Warning: %s." % escape_text(SAYS_NOTHING))
     if verdict.status is Status.PROVED:
-        words.append(r"Rests on %s." % _escape(rests_on_words(verdict)))
+        words.append(r"Rests on %s." % escape_text(rests_on_words(verdict)))
     if verdict.witness:
         point = ", ".join(f"{sp.latex(sp.sympify(k) if not isinstance(k, sp.Basic) else k)} = {sp.latex(v)}"
                           for k, v in verdict.witness.items())
@@ -186,16 +178,16 @@ def _step_item(step) -> str:
             words.append(r"There the left side is $%s$ and the right side $%s$." % (sp.latex(values[0]),
                                                                                      sp.latex(values[1])))
     if verdict.status is not Status.PROVED and verdict.reason:
-        words.append(_escape(verdict.reason) + ".")
+        words.append(escape_text(verdict.reason) + ".")
     coq = _coq(verdict)
     if coq is not None:
-        words.append(r"Coq: %s." % _escape(_coq_words(coq)))
+        words.append(r"Coq: %s." % escape_text(_coq_words(coq)))
     return " ".join(words)
 
 
 def chain_latex(checked) -> str:
     """One chain as a section of the document."""
-    lines = [r"\section*{%s}" % _escape(_where(checked)),
+    lines = [r"\section*{%s}" % escape_text(_where(checked)),
              r"\[" + chain_display(checked) + r"\]", r"\begin{description}"]
     lines += [_step_item(step) for step in checked.steps]
     lines.append(r"\end{description}")
@@ -207,9 +199,9 @@ def chain_latex(checked) -> str:
     if conclusion.status is Status.PROVED:
         lines += [r"\noindent\textbf{Conclusion (PROVED by the rule of transitivity).}",
                   r"\[%s\]" % conclusion.theorem.statement.latex,
-                  r"\noindent Rests on %s.\par" % _escape(rests_on_words(conclusion))]
+                  r"\noindent Rests on %s.\par" % escape_text(rests_on_words(conclusion))]
     else:
-        lines.append(r"\noindent\textbf{No conclusion.} %s.\par" % _escape(conclusion.reason))
+        lines.append(r"\noindent\textbf{No conclusion.} %s.\par" % escape_text(conclusion.reason))
     return "\n".join(lines)
 
 
@@ -218,7 +210,7 @@ def document(checked_chains, title: str) -> str:
     body = "\n\n".join(chain_latex(c) for c in checked_chains)
     return "\n".join([r"\documentclass[11pt]{article}", r"\usepackage[margin=2cm]{geometry}",
                       r"\usepackage{amsmath,amssymb}", r"\allowdisplaybreaks",
-                      r"\title{%s}" % _escape(title), r"\date{}", r"\begin{document}", r"\maketitle",
+                      r"\title{%s}" % escape_text(title), r"\date{}", r"\begin{document}", r"\maketitle",
                       r"\noindent Every displayed expression is printed from the statement the kernel checked, "
                       r"as written. A step is PROVED only by a kernel theorem of that statement; the conclusion "
                       r"is computed from the steps' statements by the kernel's rule of transitivity.",
