@@ -37,6 +37,9 @@ SIZE_RULE = (f"an expression has at most {MAX_LENGTH:,} characters, nesting dept
              f"{MAX_ARGUMENTS:,} arguments of one max/min")
 LIMITS = f"{NUMBER_RULE}; {EXPONENT_RULE}; {SIZE_RULE}."
 
+# the facts no value has both of (x > 0 and x < 0; x >= 0 and x < 0): given together, no claim is read
+CONTRADICTIONS = (("positive", "negative"), ("nonnegative", "negative"))
+
 
 def _written(function):
     """function applied to its arguments as written (no evaluation on construction)."""

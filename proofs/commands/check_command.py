@@ -15,8 +15,9 @@ from symbolic.checks import relation
 from symbolic.display import verdict_text
 from symbolic.decision.budget import BudgetExhausted, time_budget
 from symbolic.decision.identity import PROCEDURES
-from symbolic.parsing import LIMITS, ParseError, parse_expression
+from symbolic.parsing import CONTRADICTIONS, LIMITS, ParseError, parse_expression
 from symbolic.kernel.verdict import Status, Verdict
+from symbolic.logic.statements import RELATIONS
 from symbolic.decision.witness import exact_value, mp_value, substitute_functions
 
 from proofs.commands.arguments import EXIT_CODES, EXIT_INTERNAL_ERROR, Accumulate, Parser, UsageError, names, \
@@ -81,7 +82,7 @@ def build_parser() -> Parser:
     parser.add_argument("--procedure", choices=PROCEDURES, default="all",
                         help="all (default): the sign split and Z3, each confirming the other; "
                              "split or z3: that procedure's verdict alone")
-    parser.add_argument("--relation", choices=("=", "<", "<=", ">", ">=", "!="), default="=", action=Once,
+    parser.add_argument("--relation", choices=("=", *RELATIONS), default="=", action=Once,
                         help="decide LHS R RHS for this relation instead of = (default =): Z3 and cvc5 on "
                              "its failure, confirmed independently, refuted only at an exact point")
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
@@ -115,9 +116,6 @@ def _parse_claim(args, symbols: dict) -> tuple:
 
 
 # facts no real number has at once
-CONTRADICTIONS = (("positive", "negative"), ("nonnegative", "negative"))
-
-
 def _contradiction(args) -> str:
     """The message for assumptions no value satisfies (--positive x --negative x)."""
     for first, second in CONTRADICTIONS:

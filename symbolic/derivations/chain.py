@@ -19,14 +19,14 @@ import sympy as sp
 from symbolic.checks import identity, relation
 from symbolic.decision.budget import within_budget
 from symbolic.decision.inequality import small_points
-from symbolic.kernel import by_oracle, refutation, transitivity
+from symbolic.kernel import refutation, transitivity
 from symbolic.kernel.transitivity import chained_relation
 from symbolic.kernel.verdict import Status, Verdict
 from symbolic.logic import definedness
+from symbolic.logic.statements import RELATIONS as STATEMENT_RELATIONS
 from symbolic.logic.statements import Equation, IndexEquation, Relation
-from symbolic.trusted.oracles.inequalities import DECIDED_RELATION
 
-RELATIONS = ("=", "<", "<=", ">", ">=", "!=")
+RELATIONS = ("=", *STATEMENT_RELATIONS)      # = and the relations a Relation states
 SIDE_CONDITION = {definedness.NONZERO: "!=", definedness.NONNEGATIVE: ">=", definedness.POSITIVE: ">"}
 
 
@@ -202,5 +202,5 @@ def _side_conditions(expressions, seconds, seed):
         if kind == definedness.DEFINED:
             continue      # no relation states it: the kernel's rule refuses the chain, naming it
         statement = Relation(expr, SIDE_CONDITION[kind], sp.S.Zero)
-        yield by_oracle(DECIDED_RELATION, statement, label=f"side condition {statement.text}", seed=seed,
-                        **({} if seconds is None else {"seconds": seconds}))
+        yield relation(statement.lhs, statement.relation, statement.rhs, label=f"side condition {statement.text}",
+                       seconds=seconds, seed=seed)

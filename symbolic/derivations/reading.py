@@ -23,9 +23,8 @@ import re
 from symbolic.derivations.chain import Derivation
 from symbolic.errors import CheckerError
 from symbolic.logic.statements import misprinted_name
-from symbolic.parsing import ParseError, parse_expression
+from symbolic.parsing import CONTRADICTIONS, ParseError, parse_expression
 
-CONTRADICTIONS = ({"positive", "negative"}, {"nonnegative", "negative"})
 FACTS = {">": "positive", ">=": "nonnegative", "<": "negative", "integer": "integer", "rational": "rational"}
 _RELATION = re.compile(r"\s*(<=|>=|!=|==|≤|≥|≠|<|>|=)(?!=)")
 _ASSUME = re.compile(r"assume\b(.*)$")
@@ -49,7 +48,7 @@ def _facts(text: str, line: int, facts: dict) -> None:
         for name in re.split(r"\s*,\s*", names):
             given = facts.setdefault(name, set())
             given.add(FACTS[sign or kind])
-            clash = next((pair for pair in CONTRADICTIONS if pair <= given), None)
+            clash = next((pair for pair in CONTRADICTIONS if set(pair) <= given), None)
             if clash is not None:
                 raise DerivationError(f"line {line}: {name} is assumed {' and '.join(sorted(clash))}: no value is both")
 
