@@ -16,7 +16,7 @@ import sys
 
 from proofs.commands.arguments import EXIT_CODES, EXIT_INTERNAL_ERROR, Parser, UsageError, positive_seconds, \
     program_name
-from symbolic.kernel.verdict import Status
+from symbolic.kernel.verdict import Status, worst
 
 DEFAULT_SECONDS = 60.0
 
@@ -90,13 +90,6 @@ def _certified(checked):
     return dataclasses.replace(checked, steps=steps)
 
 
-def status_of(checked_chains) -> Status:
-    statuses = [c.status for c in checked_chains]
-    if Status.REFUTED in statuses:
-        return Status.REFUTED
-    return Status.PROVED if all(s is Status.PROVED for s in statuses) else Status.UNDECIDED
-
-
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     from symbolic.derivations import DerivationError, read_derivations
@@ -109,7 +102,7 @@ def main(argv: list[str]) -> int:
     checked = [chain.check(seconds=args.timeout) for chain in chains]
     if args.certify == "coq":
         checked = [_certified(c) for c in checked]
-    status = status_of(checked)
+    status = worst(checked)                # REFUTED beats UNDECIDED beats PROVED
     if args.json:
         print(json.dumps({"file": args.file, "status": status.value,
                           "chains": [chain_json(c) for c in checked]}, indent=1))
@@ -125,15 +118,10 @@ def main(argv: list[str]) -> int:
 
 
 def _write_latex(path: str, source: str) -> None:
-    from symbolic.latex import compile_pdf, tex_engine
+    from proofs.commands.latex_output import compiled      # the TeX engine's run, only when it is asked for
     try:
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(source)
     except OSError as error:
         raise UsageError(f"cannot write {path}: {error.strerror}") from None
-    if tex_engine() is None:
-        print(f"wrote {path} (no TeX engine found: not compiled)", file=sys.stderr)
-        return
-    ok, message = compile_pdf(path)
-    pdf = os.path.splitext(path)[0] + ".pdf"
-    print(f"wrote {path} and {pdf}" if ok else f"wrote {path}; compiling FAILED: {message}", file=sys.stderr)
+    print(compiled(path), file=sys.stderr)
