@@ -8,6 +8,7 @@ from the statement; nothing is passed in beside it.
 """
 from __future__ import annotations
 
+import functools
 import re
 import weakref
 from collections.abc import Mapping
@@ -147,6 +148,7 @@ _READABLE_NAME = re.compile(r"\\?[^\W\d]\w*((\\[^\W\d]|'|\^?\{[^{}=<>!]*\}|\[[^\
 _EXPRESSION_MARKS = (r"\left|", r"\left\|", r"\left\langle")
 
 
+@functools.lru_cache(maxsize=4096)
 def misprinted_name(name: str) -> bool:
     """Whether sympy's LaTeX prints a symbol of this name as an expression it is not."""
     return "__" in name or any(mark in sp.latex(sp.Symbol(name)) for mark in _EXPRESSION_MARKS)
