@@ -31,3 +31,14 @@ def assert_all_proved(report, dimension):
         assert {claim for claim, _, _ in g.report.rows} == CLAIMS
     assert report.maximality.status is Status.PROVED, report.maximality.reason
     assert report.upper_bound == dimension
+
+
+def forged_verdict():
+    """A PROVED verdict made without the kernel, past the constructor's check: what every output
+    path must refuse."""
+    from symbolic.kernel.verdict import Status, Verdict
+    forged = object.__new__(Verdict)
+    for name, value in dict(status=Status.PROVED, claim="1 = 2", witness=None, reason="", evidence=(),
+                            residual=None, details={}, theorem=None, label="").items():
+        object.__setattr__(forged, name, value)
+    return forged

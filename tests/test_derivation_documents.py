@@ -12,7 +12,7 @@ import sympy as sp
 from conftest import ROOT
 from proofs import theorem1_observational_equivalence as theorem1
 from proofs.commands import registry
-from symbolic import Status, Verdict, check_identity
+from symbolic import Status, check_identity
 from symbolic.checks import nonnegatives
 
 from symbolic.derivation import Derivation, UncheckedStep
@@ -23,6 +23,7 @@ from symbolic.networks.rescaling import ALPHA, rescale_vector
 from symbolic.trusted.oracles.exact import EXACT_ZERO
 from symbolic.trusted.schemes.functionals import EQUAL_FUNCTIONALS
 from symbolic.trusted.schemes.local_minima import LOCAL_MINIMA_CARRIED
+from conftest import forged_verdict
 
 SMALL = {"worked_example": None}        # the sizes each script runs at here (default: two small ones)
 
@@ -132,17 +133,9 @@ def test_the_theorem_documents_open_with_the_statement_and_the_proof_for_every_s
 
 # --- negative controls -----------------------------------------------------------------------------
 
-def _forged() -> Verdict:
-    forged = object.__new__(Verdict)
-    for name, value in dict(status=Status.PROVED, claim="1 = 2", witness=None, reason="", evidence=(),
-                            residual=None, details={}, theorem=None, label="").items():
-        object.__setattr__(forged, name, value)
-    return forged
-
-
 def test_a_forged_verdicts_step_is_shown_as_refused():
     derivation = Derivation("t", "t", "t", "t")
-    step = derivation.add([_forged()], "by hand")
+    step = derivation.add([forged_verdict()], "by hand")
     assert step.status is Status.UNDECIDED and step.statement is None
     assert step.where.startswith("UNDECIDED") and "not a theorem" in step.where
     text = render(derivation)

@@ -16,6 +16,7 @@ from symbolic import Status, Verdict
 from symbolic.kernel import Equation, by_oracle, conjunction, issued, refuse_forged
 from symbolic.checks import identity, zeros
 from symbolic.kernel.verdict import ForgedVerdict
+from conftest import forged_verdict
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -129,20 +130,11 @@ def test_a_proved_verdict_cannot_be_built_by_hand():
     assert proved.rests_on["oracles"] == ["exact identity test"]
 
 
-def _forged() -> Verdict:
-    """A PROVED verdict made without the kernel, past the constructor's check."""
-    forged = object.__new__(Verdict)
-    for name, value in dict(status=Status.PROVED, claim="1 = 2", witness=None, reason="", evidence=(),
-                            residual=None, details={}, theorem=None, label="").items():
-        object.__setattr__(forged, name, value)
-    return forged
-
-
 def test_every_output_path_refuses_a_hand_made_proved_verdict():
     from symbolic.derivation import Derivation
     from symbolic.report import ClaimResult, Report
     from symbolic.testing import _refuse_forged
-    forged = _forged()
+    forged = forged_verdict()
     assert not issued(forged)
     assert refuse_forged(forged).status is Status.UNDECIDED
     # a proof script's row (the table, JSON and LaTeX are printed from the rows)
