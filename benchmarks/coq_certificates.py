@@ -30,6 +30,7 @@ import sys
 import time
 
 from proofs.commands import cli, registry
+from tables import print_table as aligned
 from symbolic.coq import library
 from symbolic.coq.recording import BATCH, chain_pass, recording
 from symbolic.coq.runner import SECONDS_PER_CLAIM, certify
@@ -95,9 +96,7 @@ def main(argv: list[str]) -> int:
         print("\nthe kernel's chains exported to Coq (symbolic.coq.chains), one coqc call per result:")
         header = ("result", "chains", "checked", "not exported", "not checked", "refuted", "coq CPU s", "coq s")
         lines = [(n, c, k, x, u, r, f"{cpu:.1f}", f"{wall:.1f}") for n, c, k, x, u, r, cpu, wall in chain_rows]
-        widths = [max(len(str(v)) for v in column) for column in zip(header, *lines)]
-        for line in [header, tuple("-" * w for w in widths), *lines]:
-            print("  ".join(str(v).rjust(w) if i else str(v).ljust(w) for i, (v, w) in enumerate(zip(line, widths))))
+        aligned(header, lines, numbers_right=True)
     if reasons:
         print("\noutside the fragment, most common reasons:")
         for reason, count in reasons.most_common(6):
@@ -141,12 +140,10 @@ def pass_table(results: list[str], jobs_list: list[int]) -> int:
                           f"{wall / peer_wall:.2f}"))
             print(f"  {result} --jobs {jobs}: {checked}/{len(rows)} rows checked, {wall:.1f} s", file=sys.stderr,
                   flush=True)
-    widths = [max(len(str(x)) for x in column) for column in zip(header, *lines)]
     print(f"Coq {coq_version()}: the Coq pass (--certify coq) over the every-size rows; {processor()}, "
           f"{os.cpu_count()} cores, Python {platform.python_version()}, {time.strftime('%Y-%m-%d')}, load "
           f"{os.getloadavg()[0]:.1f}")
-    for line in [header, tuple("-" * w for w in widths), *lines]:
-        print("  ".join(str(x).rjust(w) if i else str(x).ljust(w) for i, (x, w) in enumerate(zip(line, widths))))
+    aligned(header, lines, numbers_right=True)
     return 0
 
 
@@ -160,12 +157,10 @@ def print_table(rows: list) -> None:
         per_claim = f"{1000 * coq_cpu / checked:.0f}" if checked else "-"
         lines.append((name, proved, unique, checked, outside, unchecked, refuted, f"{run_cpu:.1f}", f"{run_wall:.1f}",
                       f"{coq_cpu:.1f}", f"{coq_wall:.1f}", per_claim, calls))
-    widths = [max(len(str(x)) for x in column) for column in zip(header, *lines)]
     print(f"Coq {coq_version()} re-checking the default run's proved identities; "
           f"{processor()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"{time.strftime('%Y-%m-%d')}")
-    for line in [header, tuple("-" * w for w in widths), *lines]:
-        print("  ".join(str(x).rjust(w) if i else str(x).ljust(w) for i, (x, w) in enumerate(zip(line, widths))))
+    aligned(header, lines, numbers_right=True)
     if rows:
         inside = total[3] + total[5] + total[6]
         share = f"{100 * total[3] / inside:.1f} %" if inside else "-"
