@@ -80,14 +80,10 @@ class Clock:
 
 def one_size(size: float, examples: int) -> dict:
     """The timed steps for one MLP (run in its own process)."""
-    from fractions import Fraction
 
     from benchmarks.rescale import mlp
-    from proofs.commands.rescale_command import audit_group, audit_verdicts
     from symbolic.trained.autodiff import Objective
-    from symbolic.trained.estimates import lanczos_extreme
-    from symbolic.trained.experiment import build_twins, measure, read_data
-    from symbolic.trained.measures import KEYS, LANCZOS_TOLERANCE
+    from symbolic.trained.experiment import read_data
     from symbolic.trained.onnx_import import import_network
     rng = np.random.default_rng(0)
     widths = WIDTHS[size]
@@ -104,14 +100,27 @@ def one_size(size: float, examples: int) -> dict:
         network = import_network(model)
         return network, read_data(network, x, y, "mse")
     network, (x, y) = clock("read", read)
+    return timed_steps(clock, model, network, x, y, "mse", baseline)
+
+
+def timed_steps(clock, model, network, x, y, loss: str, baseline: float) -> dict:
+    """The steps timed for every model, once it is read: the exact twin, the measures, the audit, and
+    the top eigenvalue two ways on the same float32 products; the figures of one row."""
+    from fractions import Fraction
+
+    from proofs.commands.rescale_command import audit_group, audit_verdicts
+    from symbolic.trained.autodiff import Objective
+    from symbolic.trained.estimates import lanczos_extreme
+    from symbolic.trained.experiment import build_twins, measure
+    from symbolic.trained.measures import KEYS, LANCZOS_TOLERANCE
     run = clock("twin", lambda: build_twins(model, network, x, y, [Fraction(10)], "layerwise"))
     twin_peak = peak_mb()
     assert run.twins[0].predictions_identical
-    clock("measures", lambda: measure(run, KEYS, "mse"))
+    clock("measures", lambda: measure(run, KEYS, loss))
     clock("audit", lambda: audit_verdicts(list(KEYS), audit_group(network, "layerwise")))
     peak = peak_mb()
     # the top eigenvalue, two ways on the same float32 products
-    objective = Objective(network, x, y, "mse")
+    objective = Objective(network, x, y, loss)
     theta = network.flat_parameters()
     hvp = lambda v: objective.hvp(theta, v, np.float32)  # noqa: E731
     hvp(np.zeros(theta.size))                                      # compile
@@ -120,7 +129,7 @@ def one_size(size: float, examples: int) -> dict:
                                                     residual_hvp=lambda v: objective.hvp(theta, v)))
     power, power_products = clock("power", lambda: power_iteration(hvp, theta.size, np.random.default_rng(1)))
     steps = ("read", "twin", "measures", "audit")
-    return {"parameters": network.parameter_count, "examples": examples,
+    return {"parameters": network.parameter_count, "examples": len(x),
             "wall": clock.wall, "cpu": clock.cpu, "total": sum(clock.wall[k] for k in steps),
             "total_cpu": sum(clock.cpu[k] for k in steps), "peak_mb": peak,
             "kb_per_parameter": (peak - baseline) * 1024 / network.parameter_count,
@@ -130,13 +139,8 @@ def one_size(size: float, examples: int) -> dict:
 
 def one_resnet18(path: str, examples: int) -> dict:
     """The timed steps for resnet18 on random images and labels (run in its own process)."""
-    from fractions import Fraction
 
-    from proofs.commands.rescale_command import audit_group, audit_verdicts
-    from symbolic.trained.autodiff import Objective
-    from symbolic.trained.estimates import lanczos_extreme
-    from symbolic.trained.experiment import build_twins, measure, read_data
-    from symbolic.trained.measures import KEYS, LANCZOS_TOLERANCE
+    from symbolic.trained.experiment import read_data
     from symbolic.trained.onnx_import import import_network, load_model
     rng = np.random.default_rng(0)
     x = rng.standard_normal((examples, 3, 32, 32)).astype(np.float32)
@@ -149,27 +153,7 @@ def one_resnet18(path: str, examples: int) -> dict:
         network = import_network(model)
         return model, network, read_data(network, x, y, "cross_entropy")
     model, network, (x, y) = clock("read", read)
-    run = clock("twin", lambda: build_twins(model, network, x, y, [Fraction(10)], "layerwise"))
-    twin_peak = peak_mb()
-    assert run.twins[0].predictions_identical
-    clock("measures", lambda: measure(run, KEYS, "cross_entropy"))
-    clock("audit", lambda: audit_verdicts(list(KEYS), audit_group(network, "layerwise")))
-    peak = peak_mb()
-    objective = Objective(network, x, y, "cross_entropy")
-    theta = network.flat_parameters()
-    hvp = lambda v: objective.hvp(theta, v, np.float32)  # noqa: E731
-    hvp(np.zeros(theta.size))
-    objective.hvp(theta, np.zeros(theta.size))
-    ritz = clock("lanczos", lambda: lanczos_extreme(hvp, theta.size, np.random.default_rng(1), tolerance=LANCZOS_TOLERANCE,
-                                                    residual_hvp=lambda v: objective.hvp(theta, v)))
-    power, power_products = clock("power", lambda: power_iteration(hvp, theta.size, np.random.default_rng(1)))
-    steps = ("read", "twin", "measures", "audit")
-    return {"parameters": network.parameter_count, "examples": examples,
-            "wall": clock.wall, "cpu": clock.cpu, "total": sum(clock.wall[k] for k in steps),
-            "total_cpu": sum(clock.cpu[k] for k in steps), "peak_mb": peak,
-            "kb_per_parameter": (peak - baseline) * 1024 / network.parameter_count,
-            "twin_kb_per_parameter": (twin_peak - baseline) * 1024 / network.parameter_count,
-            "lanczos": [abs(ritz.value), ritz.residual, ritz.products], "power": [abs(power), power_products]}
+    return timed_steps(clock, model, network, x, y, "cross_entropy", baseline)
 
 
 def resnet18_export() -> str | None:
